@@ -1,0 +1,39 @@
+# Herald: every target installs what it needs first, so each works on a fresh clone.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
+
+.PHONY: help install run test lint generate bench check-node
+
+help:
+	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
+	@echo "make test      install what is missing, then run every test (SQLite and PostgreSQL)"
+	@echo "make lint      contract lint, generated/ freshness, TypeScript type-check"
+	@echo "make generate  regenerate generated/ from openapi.yaml"
+	@echo "make bench     run the benchmarks in bench/"
+
+check-node:
+	@if [ "$(NODE_OK)" != "yes" ]; then echo "Herald needs Node.js 20.19 or later (found $$(node --version 2>/dev/null || echo none))." >&2; exit 1; fi
+
+node_modules/.installed: package.json package-lock.json | check-node
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed
+
+run: install
+	bin/herald serve
+
+generate: install
+	npx tsx scripts/generate.ts
+
+lint: install
+	npx redocly lint openapi.yaml
+	npx tsx scripts/generate.ts --check
+	npx tsc --noEmit
+
+test: install
+	npx vitest run
+
+bench: install
+	npx tsx bench/api.ts

@@ -1,0 +1,156 @@
+// Workspaces, users, members, API keys and sessions: the records that authentication reads before any
+// workspace is known, so these queries are not workspace-scoped (everything in workspaceData.ts is).
+import { DateTime } from 'luxon';
+import type { Credential, Role, Scope, User, Workspace } from '../domain/credential.ts';
+import { parseScopes } from '../domain/credential.ts';
+import { newId, randomBase62 } from '../domain/ids.ts';
+import type { PlanName } from '../domain/plans.ts';
+import { sha256 } from '../runtime/crypto.ts';
+import type { Db } from './connect.ts';
+import { nowIso } from './rows.ts';
+
+export const API_KEY_PREFIX = 'hld_';
+const SESSION_DAYS = 14;
+
+interface WorkspaceRow { id: string; slug: string; name: string; plan: string; currency: string; tz: string }
+
+function toWorkspace(row: WorkspaceRow): Workspace {
+  return { id: row.id, slug: row.slug, name: row.name, plan: row.plan as PlanName, currency: row.currency, tz: row.tz };
+}
+
+function slugify(name: string): string {
+  const base = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
+  return base || 'workspace';
+}
+
+export interface NewWorkspace {
+  name: string;
+  plan: PlanName;
+  tz: string;
+  currency?: string;
+  email?: string | null;
+  userName?: string;
+}
+
+export async function createWorkspace(db: Db, input: NewWorkspace): Promise<{ workspaceId: string; userId: string }> {
+  return db.transaction(async (trx) => {
+    const now = nowIso();
+    const workspaceId = newId('ws');
+    let slug = slugify(input.name);
+    if (await trx('workspaces').where({ slug }).first()) slug = `${slug}-${randomBase62(5).toLowerCase()}`;
+    await trx('workspaces').insert({ id: workspaceId, slug, name: input.name, plan: input.plan,
+      currency: input.currency ?? 'USD', tz: input.tz, created_at: now });
+    const email = input.email ? input.email.toLowerCase() : null;
+    const existing = email ? await trx('users').where({ email }).first() : undefined;
+    const userId: string = existing?.id ?? newId('usr');
+    if (!existing) {
+      await trx('users').insert({ id: userId, name: input.userName ?? (email ? email.split('@')[0] : input.name),
+        email, created_at: now });
+    }
+    await trx('members').insert({ workspace_id: workspaceId, user_id: userId, role: 'owner' satisfies Role, created_at: now });
+    return { workspaceId, userId };
+  });
+}
+
+export async function findWorkspace(db: Db, idOrSlug: string): Promise<Workspace | undefined> {
+  const row = await db('workspaces').where({ id: idOrSlug }).orWhere({ slug: idOrSlug }).first();
+  return row ? toWorkspace(row) : undefined;
+}
+
+/** The owner of a workspace: keys made by an operator belong to them. */
+export async function workspaceOwner(db: Db, workspaceId: string): Promise<User | undefined> {
+  const row = await db('members').join('users', 'users.id', 'members.user_id')
+    .where({ 'members.workspace_id': workspaceId, 'members.role': 'owner' }).first('users.id', 'users.name', 'users.email');
+  return row ? { id: row.id, name: row.name, email: row.email ?? null } : undefined;
+}
+
+export async function createApiKey(db: Db, input: { workspaceId: string; userId: string; name: string; scopes: Scope[] }):
+  Promise<{ id: string; key: string }> {
+  const secret = randomBase62(40);
+  const key = API_KEY_PREFIX + secret;
+  const id = newId('key');
+  await db('api_keys').insert({ id, workspace_id: input.workspaceId, user_id: input.userId, name: input.name,
+    display_prefix: key.slice(0, API_KEY_PREFIX.length + 6), secret_hash: sha256(key), scopes: input.scopes.join(','),
+    created_at: nowIso() });
+  return { id, key };
+}
+
+export async function revokeApiKey(db: Db, workspaceId: string, keyId: string): Promise<boolean> {
+  const n = await db('api_keys').where({ id: keyId, workspace_id: workspaceId }).whereNull('revoked_at').update({ revoked_at: nowIso() });
+  return n > 0;
+}
+
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** Resolves a full API key to its credential; undefined when unknown or revoked. */
+export async function credentialForApiKey(db: Db, key: string): Promise<Credential | undefined> {
+  if (!key.startsWith(API_KEY_PREFIX)) return undefined;
+  const row = await db('api_keys')
+    .join('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+    .join('users', 'users.id', 'api_keys.user_id')
+    .where('api_keys.secret_hash', sha256(key)).whereNull('api_keys.revoked_at')
+    .first('api_keys.id as key_id', 'api_keys.name as key_name', 'api_keys.scopes', 'api_keys.last_used_at',
+      'workspaces.id', 'workspaces.slug', 'workspaces.name', 'workspaces.plan', 'workspaces.currency', 'workspaces.tz',
+      'users.id as user_id', 'users.name as user_name', 'users.email as user_email');
+  if (!row) return undefined;
+  // Record use at minute precision: one write per key per minute, not one per request.
+  const now = Date.now();
+  if (!row.last_used_at || now - Date.parse(row.last_used_at) > LAST_USED_PRECISION_MS) {
+    await db('api_keys').where({ id: row.key_id }).update({ last_used_at: new Date(now).toISOString() });
+  }
+  return {
+    workspace: toWorkspace(row),
+    user: { id: row.user_id, name: row.user_name, email: row.user_email ?? null },
+    scopes: parseScopes(row.scopes),
+    via: 'api_key',
+    name: row.key_name,
+  };
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  return db('users').where({ email: email.toLowerCase() }).first('id', 'name', 'email', 'password_hash');
+}
+
+export async function setPasswordHash(db: Db, userId: string, hash: string): Promise<void> {
+  await db('users').where({ id: userId }).update({ password_hash: hash });
+}
+
+export async function firstMembership(db: Db, userId: string): Promise<string | undefined> {
+  const row = await db('members').where({ user_id: userId }).orderBy('created_at').first('workspace_id');
+  return row?.workspace_id;
+}
+
+export async function createSession(db: Db, userId: string, workspaceId: string): Promise<{ id: string; token: string; expiresAt: string }> {
+  const token = randomBase62(43);
+  const id = newId('ses');
+  const now = DateTime.utc();
+  const expiresAt = now.plus({ days: SESSION_DAYS }).toISO();
+  await db('sessions').insert({ id, token_hash: sha256(token), user_id: userId, workspace_id: workspaceId,
+    created_at: now.toISO(), expires_at: expiresAt });
+  return { id, token, expiresAt };
+}
+
+export async function credentialForSession(db: Db, token: string): Promise<(Credential & { sessionId: string }) | undefined> {
+  const row = await db('sessions')
+    .join('members', function () {
+      this.on('members.user_id', 'sessions.user_id').andOn('members.workspace_id', 'sessions.workspace_id');
+    })
+    .join('workspaces', 'workspaces.id', 'sessions.workspace_id')
+    .join('users', 'users.id', 'sessions.user_id')
+    .where('sessions.token_hash', sha256(token)).where('sessions.expires_at', '>', nowIso())
+    .first('sessions.id as session_id', 'workspaces.id', 'workspaces.slug', 'workspaces.name', 'workspaces.plan',
+      'workspaces.currency', 'workspaces.tz', 'users.id as user_id', 'users.name as user_name', 'users.email as user_email');
+  if (!row) return undefined;
+  return {
+    sessionId: row.session_id,
+    workspace: toWorkspace(row),
+    user: { id: row.user_id, name: row.user_name, email: row.user_email ?? null },
+    scopes: ['read', 'write'],
+    via: 'session',
+    name: 'Dashboard session',
+  };
+}
+
+export async function deleteSession(db: Db, sessionId: string): Promise<void> {
+  await db('sessions').where({ id: sessionId }).delete();
+}

@@ -1,0 +1,20 @@
+// Migrations are imported modules (no file-system discovery), so they run the same under tsx, tests and CI.
+import type { Knex } from 'knex';
+import type { Db } from './connect.ts';
+import * as foundation from './migrations/0001_foundation.ts';
+
+const MIGRATIONS: Record<string, Knex.Migration> = {
+  '0001_foundation': foundation,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(MIGRATIONS),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => MIGRATIONS[name]!,
+};
+
+/** Applies pending migrations; returns the names applied by this call. */
+export async function migrate(db: Db): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+  return applied;
+}

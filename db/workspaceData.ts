@@ -1,0 +1,112 @@
+// Every query a handler can make, already scoped to one workspace. Handlers receive only this object,
+// so no handler can read or change another workspace's rows by forgetting a where clause.
+import type { Knex } from 'knex';
+import type { Workspace } from '../domain/credential.ts';
+import { newId } from '../domain/ids.ts';
+import { assertCanConnectAccount } from '../domain/quotas.ts';
+import type { Db } from './connect.ts';
+import { isPostgres } from './connect.ts';
+import { nowIso, toCount } from './rows.ts';
+
+export type Platform = 'youtube' | 'instagram' | 'facebook' | 'threads' | 'tiktok';
+export type AccountStatus = 'ok' | 'expired' | 'revoked';
+
+export interface Account {
+  id: string;
+  platform: Platform;
+  displayName: string;
+  status: AccountStatus;
+}
+
+export interface Group {
+  id: string;
+  name: string;
+  accountIds: string[];
+  createdAt: string;
+}
+
+function toAccount(row: { id: string; platform: string; display_name: string; status: string }): Account {
+  return { id: row.id, platform: row.platform as Platform, displayName: row.display_name, status: row.status as AccountStatus };
+}
+
+/** Serializes writers of one workspace (PostgreSQL row lock; SQLite already has a single writer). */
+async function lockWorkspace(trx: Knex.Transaction, workspaceId: string): Promise<void> {
+  if (isPostgres(trx)) await trx('workspaces').where({ id: workspaceId }).forUpdate().first('id');
+}
+
+export function workspaceData(db: Db, workspace: Workspace) {
+  const wsId = workspace.id;
+  const accounts = (q: Knex = db) => q('accounts').where('accounts.workspace_id', wsId);
+  const groups = (q: Knex = db) => q('groups').where('groups.workspace_id', wsId);
+
+  async function groupsWithMembers(q: Knex, groupRows: { id: string; name: string; created_at: string }[]): Promise<Group[]> {
+    if (groupRows.length === 0) return [];
+    const links = await q('group_accounts').whereIn('group_id', groupRows.map((g) => g.id)).orderBy(['group_id', 'position']);
+    return groupRows.map((g) => ({ id: g.id, name: g.name, createdAt: g.created_at,
+      accountIds: links.filter((l) => l.group_id === g.id).map((l) => l.account_id as string) }));
+  }
+
+  /** The ids among `ids` that are not accounts of this workspace. */
+  async function missingAccounts(q: Knex, ids: string[]): Promise<string[]> {
+    const found = new Set((await accounts(q).whereIn('id', ids).select('id')).map((r) => r.id as string));
+    return ids.filter((id) => !found.has(id));
+  }
+
+  async function writeGroupAccounts(q: Knex, groupId: string, accountIds: string[]): Promise<void> {
+    await q('group_accounts').where({ group_id: groupId }).delete();
+    if (accountIds.length) {
+      await q('group_accounts').insert(accountIds.map((accountId, position) => ({ group_id: groupId, account_id: accountId, position })));
+    }
+  }
+
+  return {
+    workspace,
+
+    accounts: {
+      list: async (): Promise<Account[]> => (await accounts().orderBy(['created_at', 'id'])).map(toAccount),
+      get: async (id: string): Promise<Account | undefined> => {
+        const row = await accounts().where({ id }).first();
+        return row ? toAccount(row) : undefined;
+      },
+      count: async (): Promise<number> => toCount((await accounts().count({ n: '*' }).first())?.n),
+      missing: (ids: string[]) => missingAccounts(db, ids),
+      /** Adds a connected account, refusing one over the plan's limit (atomically). */
+      add: (input: { platform: Platform; displayName: string; status: AccountStatus; externalId: string; tokenSealed: string | null }) =>
+        db.transaction(async (trx) => {
+          await lockWorkspace(trx, wsId);
+          assertCanConnectAccount(workspace.plan, toCount((await accounts(trx).count({ n: '*' }).first())?.n));
+          const id = newId('acc');
+          await trx('accounts').insert({ id, workspace_id: wsId, platform: input.platform, display_name: input.displayName,
+            status: input.status, external_id: input.externalId, token_sealed: input.tokenSealed, created_at: nowIso() });
+          return { id, platform: input.platform, displayName: input.displayName, status: input.status } satisfies Account;
+        }),
+    },
+
+    groups: {
+      list: async (): Promise<Group[]> => groupsWithMembers(db, await groups().orderBy(['created_at', 'id'])),
+      get: async (id: string): Promise<Group | undefined> => (await groupsWithMembers(db, await groups().where({ id })))[0],
+      count: async (): Promise<number> => toCount((await groups().count({ n: '*' }).first())?.n),
+      create: (name: string, accountIds: string[]) => db.transaction(async (trx) => {
+        const id = newId('grp');
+        const createdAt = nowIso();
+        await trx('groups').insert({ id, workspace_id: wsId, name, created_at: createdAt });
+        await writeGroupAccounts(trx, id, accountIds);
+        return { id, name, accountIds, createdAt } satisfies Group;
+      }),
+      update: (id: string, changes: { name?: string; accountIds?: string[] }) => db.transaction(async (trx) => {
+        const row = await groups(trx).where({ id }).first();
+        if (!row) return undefined;
+        if (changes.name !== undefined) await groups(trx).where({ id }).update({ name: changes.name });
+        if (changes.accountIds) await writeGroupAccounts(trx, id, changes.accountIds);
+        return (await groupsWithMembers(trx, await groups(trx).where({ id })))[0];
+      }),
+      remove: async (id: string): Promise<boolean> => (await groups().where({ id }).delete()) > 0,
+    },
+
+    members: {
+      count: async (): Promise<number> => toCount((await db('members').where({ workspace_id: wsId }).count({ n: '*' }).first())?.n),
+    },
+  };
+}
+
+export type WorkspaceData = ReturnType<typeof workspaceData>;

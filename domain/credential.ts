@@ -1,0 +1,37 @@
+// Who is calling: every interface (API key, dashboard session, OAuth token) resolves to one Credential.
+import type { PlanName } from './plans.ts';
+
+export type Scope = 'read' | 'write';
+export type CredentialKind = 'api_key' | 'session' | 'oauth';
+export type Role = 'owner' | 'administrator' | 'member';
+
+export interface Workspace {
+  id: string;
+  slug: string;
+  name: string;
+  plan: PlanName;
+  currency: string;
+  tz: string;
+}
+
+export interface User {
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+export interface Credential {
+  workspace: Workspace;
+  user: User;
+  scopes: Scope[];
+  via: CredentialKind;
+  /** The key's label, or a description of the session or grant. */
+  name: string;
+}
+
+export function parseScopes(text: string): Scope[] {
+  const scopes = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of scopes) if (s !== 'read' && s !== 'write') throw new Error(`unknown scope ${s}`);
+  // write always implies read: the spec offers `read` or `read` plus `write`.
+  return scopes.includes('write') ? ['read', 'write'] : ['read'];
+}

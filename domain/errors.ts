@@ -1,0 +1,60 @@
+// The error catalogue: every failure anywhere is an ApiError that renders as {code, message, hint}.
+// `code` is stable; `message` states the fact; `hint` says what to do.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly hint: string,
+    /** Extra fields of the body, e.g. quota numbers or plan rows. */
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  hint: string;
+  [field: string]: unknown;
+}
+
+/** The wire form of an error; quota errors gain the address where the plan can be upgraded. */
+export function errorBody(err: ApiError, publicUrl: string): ErrorBody {
+  const body: ErrorBody = { code: err.code, message: err.message, hint: err.hint, ...err.extra };
+  if (err instanceof QuotaExceededError) body.upgradeUrl = `${publicUrl}/app/settings/billing`;
+  return body;
+}
+
+export const unauthenticated = () =>
+  new ApiError(401, 'unauthenticated', 'The API key or session is missing, wrong or revoked.',
+    'Send Authorization: Bearer <API_KEY> with a key from Settings, API keys in the dashboard, or sign in again.');
+
+export const insufficientScope = (needed: string) =>
+  new ApiError(403, 'insufficient_scope', `This credential lacks the ${needed} scope this call needs.`,
+    `Use a key created with the ${needed} scope.`);
+
+export const notFound = (what: string, id: string) =>
+  new ApiError(404, 'not_found', `No ${what} with id ${id} exists in this workspace.`,
+    `Take ${what} ids from the matching list call (for accounts: GET /accounts).`);
+
+export const confirmRequired = (action: string) =>
+  new ApiError(409, 'confirm_required', `${action} needs confirm: true; nothing was changed.`,
+    'Show the plan to a human, then repeat the call with confirm: true.');
+
+export const invalidRequest = (message: string, hint = 'Fix the named field and send the request again.') =>
+  new ApiError(400, 'invalid_request', message, hint);
+
+export const rateLimited = (retryAfterSeconds: number, message: string) =>
+  new ApiError(429, 'rate_limited', message, `Wait ${retryAfterSeconds} seconds, then try again.`, {},
+    { 'Retry-After': String(retryAfterSeconds) });
+
+/** Quota errors carry the numbers; the server adds upgradeUrl, which depends on PUBLIC_URL. */
+export class QuotaExceededError extends ApiError {
+  constructor(message: string, hint: string, readonly limit: number, readonly used: number) {
+    super(402, 'quota_exceeded', message, hint, { limit, used });
+  }
+}

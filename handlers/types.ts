@@ -1,0 +1,34 @@
+// The handler contract: one function per operationId, typed from generated/api.d.ts. A handler returns
+// its success answer; every failure is a thrown ApiError.
+import type { operations } from '../generated/api.d.ts';
+import type { Credential } from '../domain/credential.ts';
+import type { WorkspaceData } from '../db/workspaceData.ts';
+import type { Services } from '../runtime/services.ts';
+
+export type OperationId = keyof operations;
+type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
+type Part<K extends OperationId, P extends string> = operations[K]['parameters'] extends { [key in P]?: infer V } ? NonNullable<V> : never;
+
+export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : undefined;
+type Success<K extends OperationId> = Extract<keyof operations[K]['responses'], 200 | 201 | 202>;
+
+export type HandlerResult<K extends OperationId> = {
+  [S in Success<K>]: { status: S; body: JsonOf<operations[K]['responses'][S]>; headers?: Record<string, string> };
+}[Success<K>];
+
+/** Which interface a call came through; posts record it as createdVia. */
+export type Interface = 'api' | 'dashboard' | 'mcp';
+
+export interface HandlerContext<K extends OperationId> {
+  cred: Credential;
+  /** The caller's workspace: the only data access a handler has. */
+  data: WorkspaceData;
+  params: Part<K, 'path'>;
+  query: Part<K, 'query'>;
+  body: RequestBody<K>;
+  via: Interface;
+  services: Services;
+}
+
+export type Handler<K extends OperationId> = (ctx: HandlerContext<K>) => Promise<HandlerResult<K>>;
+export type Handlers = { [K in OperationId]?: Handler<K> };

@@ -1,0 +1,26 @@
+// GET /whoami: the caller's workspace, user, credential and usage against the plan.
+import { DateTime } from 'luxon';
+import { PLANS } from '../domain/plans.ts';
+import type { Handler } from './types.ts';
+
+export const getWhoami: Handler<'getWhoami'> = async ({ cred, data }) => {
+  const plan = PLANS[cred.workspace.plan];
+  const [accounts, members] = await Promise.all([data.accounts.count(), data.members.count()]);
+  return {
+    status: 200,
+    body: {
+      workspace: cred.workspace,
+      user: cred.user,
+      credential: { kind: cred.via, name: cred.name, scopes: cred.scopes },
+      usage: {
+        plan: plan.name,
+        period: DateTime.now().setZone(cred.workspace.tz).toFormat('yyyy-MM'),
+        // Posts and stored files arrive with the posts and media modules; until then none exist.
+        posts: { used: 0, limit: plan.postsPerMonth },
+        storage: { usedBytes: 0, limitBytes: plan.storageBytes },
+        accounts: { used: accounts, limit: plan.accounts },
+        members: { used: members, limit: plan.members },
+      },
+    },
+  };
+};

@@ -1,0 +1,165 @@
+// Routing, authentication, scope and validation from the contract (openapi-backend), then the handler
+// named by the operationId. REST and MCP both call `handle`, so both get the same chain.
+import { randomUUID } from 'node:crypto';
+import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import addFormatsModule from 'ajv-formats';
+import { operations } from '../generated/operations.ts';
+import { workspaceData } from '../db/workspaceData.ts';
+import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
+import type { Credential } from '../domain/credential.ts';
+import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
+import { assertApiAccess } from '../domain/quotas.ts';
+import type { Handlers, Interface } from '../handlers/types.ts';
+import { loadContract } from '../runtime/contract.ts';
+import type { Services } from '../runtime/services.ts';
+import { validationMessage } from './validationMessage.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: unknown) => unknown;
+export const SESSION_COOKIE = 'herald_session';
+
+/** A request as openapi-backend reads it, plus what we learn on the way. */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  requestId: string;
+  via: 'rest' | 'mcp';
+  /** Set by authentication, or in advance by the MCP endpoint, which authenticates its own way. */
+  cred?: Credential & { sessionId?: string };
+}
+
+export interface ApiResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export function readCookie(header: string | string[] | undefined, name: string): string | undefined {
+  const text = Array.isArray(header) ? header.join('; ') : header ?? '';
+  for (const part of text.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+function bearerToken(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(value ?? '');
+  return match?.[1];
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SCOPES = new Map(operations.map((op) => [op.operationId, op.scope]));
+
+export async function createApi(services: Services, handlers: Handlers) {
+  const { db, keyring, config } = services;
+  // openapi-backend dereferences in place, so it gets its own copy of the served contract.
+  const contract = structuredClone(loadContract()) as Document;
+
+  const api = new OpenAPIBackend({
+    definition: contract,
+    strict: true,
+    validate: true,
+    coerceTypes: true,
+    ajvOpts: { allErrors: true, strict: false },
+    customizeAjv: (ajv) => {
+      addFormats(ajv);
+      return ajv;
+    },
+  });
+  // openapi-backend checks documents against the 3.0 meta-schema, which a 3.1 contract fails;
+  // `redocly lint` validates the contract instead (see ../shared/notes/stack.md §2).
+  api.validateDefinition = () => api.document;
+
+  api.registerSecurityHandler('apiKey', async (_c: Context, req: ApiRequest) => {
+    if (req.cred) return req.cred;
+    const token = bearerToken(req.headers.authorization);
+    if (token) req.cred = await credentialForApiKey(db, token);
+    return req.cred;
+  });
+  api.registerSecurityHandler('session', async (_c: Context, req: ApiRequest) => {
+    if (req.cred) return req.cred;
+    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+    if (token) req.cred = await credentialForSession(db, token);
+    return req.cred;
+  });
+
+  api.register({
+    notFound: () => {
+      throw new ApiError(404, 'not_found', 'No such route in the v1 API.', 'See /v1/openapi.json for every route.');
+    },
+    methodNotAllowed: (c: Context) => {
+      throw new ApiError(405, 'method_not_allowed', `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}.`,
+        'See /v1/openapi.json for the methods of each route.');
+    },
+    unauthorizedHandler: () => {
+      throw unauthenticated();
+    },
+    // Runs after authentication and before validation: a read key learns it lacks a scope before it
+    // learns what is wrong with its body.
+    postSecurityHandler: (c: Context, req: ApiRequest) => {
+      const cred = req.cred;
+      if (!c.security?.authorized || !cred) return;
+      if (req.via === 'rest' && cred.via === 'api_key') assertApiAccess(cred.workspace.plan);
+      if (cred.sessionId && !SAFE_METHODS.has(req.method.toUpperCase())) {
+        const sent = req.headers['x-csrf-token'];
+        if (typeof sent !== 'string' || !keyring.verify(cred.sessionId, sent, 'csrf')) {
+          throw new ApiError(403, 'csrf_failed', 'This dashboard request lacks a valid X-CSRF-Token header.',
+            'Reload the dashboard and try again.');
+        }
+      }
+      if (SCOPES.get(c.operation.operationId!) === 'write' && !cred.scopes.includes('write')) throw insufficientScope('write');
+    },
+    validationFail: (c: Context) => {
+      throw invalidRequest(validationMessage(c.validation.errors ?? []));
+    },
+    notImplemented: (c: Context) => {
+      throw new ApiError(501, 'not_implemented', `${c.operation.operationId} is not available in this version yet.`,
+        'See the change log in the documentation.');
+    },
+  });
+
+  for (const [operationId, handler] of Object.entries(handlers)) {
+    api.register(operationId, async (c: Context, req: ApiRequest) => {
+      const cred = req.cred!;
+      const via: Interface = req.via === 'mcp' ? 'mcp' : cred.via === 'session' ? 'dashboard' : 'api';
+      return (handler as (ctx: unknown) => Promise<ApiResponse>)({
+        cred,
+        data: workspaceData(db, cred.workspace),
+        params: c.request.params,
+        query: c.validation?.coerced?.query ?? c.request.query,
+        body: c.request.requestBody,
+        via,
+        services,
+      });
+    });
+  }
+  await api.init();
+
+  /** Renders an error for the wire; anything that is not an ApiError is a fault, logged with its request id. */
+  function renderError(err: unknown, requestId: string): ApiResponse {
+    if (err instanceof ApiError) {
+      return { status: err.status, body: errorBody(err, config.publicUrl), headers: err.headers };
+    }
+    services.logger.error({ err, requestId }, 'unexpected fault');
+    return { status: 500, body: { code: 'internal', message: 'An unexpected fault occurred; it has been logged.',
+      hint: `Try again; if it persists, report request id ${requestId}.`, requestId } };
+  }
+
+  async function handle(req: ApiRequest): Promise<ApiResponse> {
+    try {
+      return (await api.handleRequest(req as never, req)) as ApiResponse;
+    } catch (err) {
+      return renderError(err, req.requestId);
+    }
+  }
+
+  return { handle, renderError, api };
+}
+
+export function newRequestId(incoming: unknown): string {
+  return typeof incoming === 'string' && /^[\w.-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+}

@@ -1,0 +1,110 @@
+// The express app: request ids and logs, the per-address rate limit, the REST API under /v1, dashboard
+// sign-in under /auth, and operator probes. Business logic lives in handlers/, reached through api.ts.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { errorBody, invalidRequest, QuotaExceededError, rateLimited, type ApiError } from '../domain/errors.ts';
+import { handlers } from '../handlers/index.ts';
+import type { Services } from '../runtime/services.ts';
+import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
+import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
+import { sessionRoutes } from './sessionRoutes.ts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    id: string;
+    workspaceId?: string;
+  }
+}
+
+export function send(res: Response, out: ApiResponse): void {
+  for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
+  if (out.body === undefined) res.status(out.status).end();
+  else res.status(out.status).json(out.body);
+}
+
+function logRequests(services: Services) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    req.id = newRequestId(req.headers['x-request-id']);
+    res.setHeader('X-Request-Id', req.id);
+    res.on('finish', () => {
+      // Path only: query strings and headers may carry signatures, keys or cookies.
+      services.logger.info({ reqId: req.id, method: req.method, path: req.path, status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6, workspaceId: req.workspaceId }, 'request');
+    });
+    next();
+  };
+}
+
+function limitRate(limiter: RateLimiter, publicUrl: string) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const decision = await limiter.hit(`ip:${req.ip}`);
+      res.setHeader('RateLimit-Limit', String(decision.limit));
+      res.setHeader('RateLimit-Remaining', String(decision.remaining));
+      res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+      if (decision.allowed) return next();
+      const err = rateLimited(decision.resetSeconds,
+        `This address sent more than ${decision.limit} requests in the current window.`);
+      send(res, { status: err.status, body: errorBody(err, publicUrl), headers: err.headers });
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export async function createApp(services: Services, options: { rateLimiter?: RateLimiter } = {}) {
+  const { config, db } = services;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+  const { handle, renderError } = await createApi(services, handlers);
+  const limiter = options.rateLimiter ?? createRateLimiter(db, config.rateLimit.max, config.rateLimit.windowMs);
+
+  app.use(logRequests(services));
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await db.raw('select 1');
+      res.json({ status: 'ready' });
+    } catch (err) {
+      services.logger.warn({ err }, 'readiness check failed');
+      res.status(503).json({ status: 'unavailable', message: 'The database cannot be reached.' });
+    }
+  });
+
+  const json = express.json({ limit: config.maxBodyBytes });
+  app.use(['/v1', '/auth'], limitRate(limiter, config.publicUrl));
+  app.use('/v1', json, async (req: Request, res: Response) => {
+    const apiReq: ApiRequest = { method: req.method, path: req.path, headers: req.headers, query: req.query as Record<string, unknown>,
+      body: req.body, requestId: req.id, via: 'rest' };
+    const out = await handle(apiReq);
+    req.workspaceId = apiReq.cred?.workspace.id;
+    send(res, out);
+  });
+  app.use('/auth', json, sessionRoutes(services));
+  app.get('/', (_req, res) => res.redirect('/app'));
+  app.get('/app', (_req, res) => {
+    res.type('html').send(`<!doctype html><meta charset="utf-8"><title>Herald</title>
+<h1>Herald</h1><p>The dashboard is coming. The REST API lives at <a href="/v1/openapi.json">/v1</a>.</p>`);
+  });
+  app.use((req: Request, res: Response) => {
+    send(res, { status: 404, body: { code: 'not_found', message: `Nothing is served at ${req.path}.`,
+      hint: 'The REST API lives under /v1, the dashboard under /app.' } });
+  });
+
+  // Body parser failures arrive here, before any handler ran.
+  app.use((err: Error & { type?: string; length?: number; limit?: number }, req: Request, res: Response, _next: NextFunction) => {
+    let apiErr: ApiError | undefined;
+    if (err.type === 'entity.parse.failed') apiErr = invalidRequest(`The request body is not valid JSON: ${err.message}.`, 'Send a JSON object.');
+    if (err.type === 'entity.too.large') {
+      apiErr = new QuotaExceededError(`The request body is ${err.length} bytes; at most ${err.limit} are accepted.`,
+        'Send a smaller body; upload files through POST /media/uploads.', err.limit ?? config.maxBodyBytes, err.length ?? 0);
+    }
+    if (err.type === 'charset.unsupported' || err.type === 'encoding.unsupported') apiErr = invalidRequest(err.message, 'Send UTF-8 JSON.');
+    send(res, renderError(apiErr ?? err, req.id));
+  });
+  return app;
+}

@@ -1,0 +1,74 @@
+// Dashboard sessions: email and password to an HttpOnly cookie; state changes need the CSRF token.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { setPasswordHash } from '../db/identity.ts';
+import { hashPassword } from '../server/sessionRoutes.ts';
+import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+
+describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
+  let env: TestEnv;
+  let free: Seeded;
+  const email = `maria-${kind}@example.com`;
+  const password = 'correct horse battery';
+
+  beforeAll(async () => {
+    env = await startHerald(kind);
+    free = await seedWorkspace(env, { plan: 'free', email });
+    await setPasswordHash(env.services.db, free.userId, await hashPassword(password));
+  });
+  afterAll(() => env.close());
+
+  async function signIn() {
+    const res = await request(env.app).post('/auth/sign-in').send({ email: email.toUpperCase(), password });
+    expect(res.status).toBe(200);
+    const cookie = res.headers['set-cookie']![0]!;
+    return { cookie: cookie.split(';')[0]!, setCookie: cookie, csrfToken: res.body.csrfToken as string, body: res.body };
+  }
+
+  it('signs in to an HttpOnly, SameSite=Lax cookie and stores the argon2id hash only', async () => {
+    const { setCookie, body } = await signIn();
+    expect(setCookie).toMatch(/^herald_session=\w+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+    expect(body.workspace.id).toBe(free.workspaceId);
+    const row = await env.services.db('users').where({ id: free.userId }).first();
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('refuses a wrong password and an unknown email alike', async () => {
+    const wrong = await request(env.app).post('/auth/sign-in').send({ email, password: 'nope nope nope' });
+    const unknown = await request(env.app).post('/auth/sign-in').send({ email: 'nobody@example.com', password });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+  });
+
+  it('lets the session read the API even on Free, where keys cannot', async () => {
+    const { cookie } = await signIn();
+    const res = await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } });
+    expect(res.status).toBe(200);
+    expect(res.body.credential).toEqual({ kind: 'session', name: 'Dashboard session', scopes: ['read', 'write'] });
+    expect((await call(env, 'get', '/v1/whoami', { key: free.readKey })).status).toBe(402);
+  });
+
+  it('needs the CSRF token for state changes, and Free cannot create groups', async () => {
+    const { cookie, csrfToken } = await signIn();
+    const acc = await addAccount(env, free.workspaceId, 'threads', 'Maria');
+    const body = { name: 'Mine', accountIds: [acc] };
+    const noToken = await call(env, 'post', '/v1/groups', { headers: { Cookie: cookie }, body });
+    expect(noToken.status).toBe(403);
+    expect(noToken.body.code).toBe('csrf_failed');
+    const badToken = await call(env, 'post', '/v1/groups', { headers: { Cookie: cookie, 'X-CSRF-Token': 'forged' }, body });
+    expect(badToken.status).toBe(403);
+    const res = await call(env, 'post', '/v1/groups', { headers: { Cookie: cookie, 'X-CSRF-Token': csrfToken }, body });
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({ code: 'quota_exceeded', upgradeUrl: expect.stringContaining('/app/settings/billing') });
+    expect(res.body.message).toMatch(/Creator/);
+  });
+
+  it('signs out: the cookie stops working', async () => {
+    const { cookie, csrfToken } = await signIn();
+    expect((await request(env.app).post('/auth/sign-out').set('Cookie', cookie)).status).toBe(403);
+    expect((await request(env.app).post('/auth/sign-out').set('Cookie', cookie).set('X-CSRF-Token', csrfToken)).status).toBe(204);
+    expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } })).status).toBe(401);
+    expect((await request(env.app).get('/auth/session').set('Cookie', cookie)).status).toBe(401);
+  });
+});

@@ -1,0 +1,62 @@
+// `herald serve` on SIGTERM: stops taking connections, lets the request in flight finish, exits 0.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const HERALD = new URL('../bin/herald', import.meta.url).pathname;
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+describe('graceful shutdown', () => {
+  it('drains an in-flight request before exiting on SIGTERM', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-drain-'));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
+    delete env.DATABASE_URL;
+    const child = spawn(HERALD, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        output += d;
+        if (output.includes('Herald is listening')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
+    });
+
+    // A request whose body arrives in two parts: SIGTERM lands between them.
+    const body = JSON.stringify({ name: 'Launch', accountIds: ['acc_1'] });
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/groups',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+
+    const { status, text } = await response;
+    expect(status).toBe(401);
+    expect(JSON.parse(text).code).toBe('unauthenticated');
+    expect(await exited).toBe(0);
+    expect(output).toContain('draining in-flight requests');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});

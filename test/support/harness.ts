@@ -1,0 +1,100 @@
+// Starts a real Herald app on a real database (a SQLite file in a temp dir, or a fresh PostgreSQL
+// database created and dropped per suite), seeds through the real identity code, and checks every
+// /v1 response the tests receive against openapi.yaml.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import request from 'supertest';
+import type { Express } from 'express';
+import { createApiKey, createWorkspace } from '../../db/identity.ts';
+import { migrate } from '../../db/migrate.ts';
+import { workspaceData, type AccountStatus, type Platform } from '../../db/workspaceData.ts';
+import { findWorkspace } from '../../db/identity.ts';
+import type { Scope } from '../../domain/credential.ts';
+import { randomBase62 } from '../../domain/ids.ts';
+import type { PlanName } from '../../domain/plans.ts';
+import { loadConfig, type Config } from '../../runtime/config.ts';
+import { createServices, type Services } from '../../runtime/services.ts';
+import { createApp } from '../../server/app.ts';
+import { assertMatchesContract } from './contract.ts';
+
+export type DbKind = 'sqlite' | 'postgres';
+export const DATABASES = (process.env.TEST_DATABASES ?? 'sqlite,postgres').split(',') as DbKind[];
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh, empty PostgreSQL database; returns its URL and a function that drops it. */
+export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `herald_test_${randomBase62(12).toLowerCase()}`;
+  const admin = knexFactory({ client: 'pg', connection: PG_ADMIN_URL });
+  await admin.raw(`create database ${name}`);
+  await admin.destroy();
+  return {
+    url: PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
+    drop: async () => {
+      const a = knexFactory({ client: 'pg', connection: PG_ADMIN_URL });
+      await a.raw(`drop database if exists ${name} with (force)`);
+      await a.destroy();
+    },
+  };
+}
+
+export interface TestEnv {
+  kind: DbKind;
+  config: Config;
+  services: Services;
+  app: Express;
+  close(): Promise<void>;
+}
+
+export async function startHerald(kind: DbKind, overrides: Partial<Config> = {}): Promise<TestEnv> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-'));
+  const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
+  const config: Config = { ...loadConfig({}), dataDir, databaseUrl: pg?.url, logLevel: 'silent',
+    rateLimit: { max: 1_000_000, windowMs: 600_000 }, ...overrides };
+  const services = createServices(config);
+  await migrate(services.db);
+  const app = await createApp(services);
+  return {
+    kind, config, services, app,
+    async close() {
+      await services.close();
+      await pg?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Seeded {
+  workspaceId: string;
+  userId: string;
+  readKey: string;
+  writeKey: string;
+}
+
+export async function seedWorkspace(env: TestEnv, opts: { plan?: PlanName; tz?: string; name?: string; email?: string } = {}): Promise<Seeded> {
+  const { db } = env.services;
+  const { workspaceId, userId } = await createWorkspace(db, { name: opts.name ?? `Acme ${randomBase62(4)}`, plan: opts.plan ?? 'creator',
+    tz: opts.tz ?? 'Europe/Berlin', email: opts.email ?? `owner-${randomBase62(6).toLowerCase()}@example.com` });
+  const key = (scopes: Scope[]) => createApiKey(db, { workspaceId, userId, name: `${scopes.join('+')} key`, scopes }).then((k) => k.key);
+  return { workspaceId, userId, readKey: await key(['read']), writeKey: await key(['read', 'write']) };
+}
+
+export async function addAccount(env: TestEnv, workspaceId: string, platform: Platform, name: string, status: AccountStatus = 'ok'): Promise<string> {
+  const ws = (await findWorkspace(env.services.db, workspaceId))!;
+  const account = await workspaceData(env.services.db, ws).accounts.add({ platform, displayName: name, status,
+    externalId: `ext-${randomBase62(8)}`, tokenSealed: env.services.keyring.encrypt(`token-${randomBase62(8)}`) });
+  return account.id;
+}
+
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/** One request through the app; a /v1 response that breaks the contract fails the test. */
+export async function call(env: TestEnv, method: Method, url: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  let req = request(env.app)[method](url);
+  if (opts.key) req = req.set('Authorization', `Bearer ${opts.key}`);
+  for (const [name, value] of Object.entries(opts.headers ?? {})) req = req.set(name, value);
+  const res = opts.body === undefined ? await req : await req.send(opts.body as object);
+  await assertMatchesContract(method, url, res);
+  return res;
+}
