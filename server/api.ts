@@ -28,6 +28,8 @@ export interface ApiRequest {
   via: 'rest' | 'mcp';
   /** Set by authentication, or in advance by the MCP endpoint, which authenticates its own way. */
   cred?: Credential & { sessionId?: string };
+  /** A fault while authenticating (say, the database is down): a 500, not a 401. */
+  authFault?: unknown;
 }
 
 export interface ApiResponse {
@@ -74,18 +76,23 @@ export async function createApi(services: Services, handlers: Handlers) {
   // `redocly lint` validates the contract instead (see ../shared/notes/stack.md §2).
   api.validateDefinition = () => api.document;
 
-  api.registerSecurityHandler('apiKey', async (_c: Context, req: ApiRequest) => {
-    if (req.cred) return req.cred;
+  // openapi-backend reads a throwing security handler as "not authorized"; keep faults apart.
+  const authenticateWith = (resolve: (req: ApiRequest) => Promise<ApiRequest['cred']>) => async (_c: Context, req: ApiRequest) => {
+    try {
+      req.cred ??= await resolve(req);
+    } catch (err) {
+      req.authFault = err;
+    }
+    return req.cred;
+  };
+  api.registerSecurityHandler('apiKey', authenticateWith(async (req) => {
     const token = bearerToken(req.headers.authorization);
-    if (token) req.cred = await credentialForApiKey(db, token);
-    return req.cred;
-  });
-  api.registerSecurityHandler('session', async (_c: Context, req: ApiRequest) => {
-    if (req.cred) return req.cred;
+    return token ? credentialForApiKey(db, token) : undefined;
+  }));
+  api.registerSecurityHandler('session', authenticateWith(async (req) => {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (token) req.cred = await credentialForSession(db, token);
-    return req.cred;
-  });
+    return token ? credentialForSession(db, token) : undefined;
+  }));
 
   api.register({
     notFound: () => {
@@ -95,8 +102,8 @@ export async function createApi(services: Services, handlers: Handlers) {
       throw new ApiError(405, 'method_not_allowed', `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}.`,
         'See /v1/openapi.json for the methods of each route.');
     },
-    unauthorizedHandler: () => {
-      throw unauthenticated();
+    unauthorizedHandler: (_c: Context, req: ApiRequest) => {
+      throw req.authFault ?? unauthenticated();
     },
     // Runs after authentication and before validation: a read key learns it lacks a scope before it
     // learns what is wrong with its body.
@@ -124,11 +131,12 @@ export async function createApi(services: Services, handlers: Handlers) {
 
   for (const [operationId, handler] of Object.entries(handlers)) {
     api.register(operationId, async (c: Context, req: ApiRequest) => {
-      const cred = req.cred!;
-      const via: Interface = req.via === 'mcp' ? 'mcp' : cred.via === 'session' ? 'dashboard' : 'api';
+      const cred = req.cred;
+      const via: Interface = req.via === 'mcp' ? 'mcp' : cred?.via === 'session' ? 'dashboard' : 'api';
+      // Only operations with `security: []` (the contract itself) run without a credential.
       return (handler as (ctx: unknown) => Promise<ApiResponse>)({
         cred,
-        data: workspaceData(db, cred.workspace),
+        data: cred && workspaceData(db, cred.workspace),
         params: c.request.params,
         query: c.validation?.coerced?.query ?? c.request.query,
         body: c.request.requestBody,
