@@ -103,8 +103,13 @@ export function workspaceData(db: Db, workspace: Workspace) {
       remove: async (id: string): Promise<boolean> => (await groups().where({ id }).delete()) > 0,
     },
 
-    members: {
-      count: async (): Promise<number> => toCount((await db('members').where({ workspace_id: wsId }).count({ n: '*' }).first())?.n),
+    /** What counts against the plan, read in one query. */
+    usage: async (): Promise<{ accounts: number; members: number }> => {
+      const row = await db.first(
+        accounts().count('*').as('accounts'),
+        db('members').where('members.workspace_id', wsId).count('*').as('members'),
+      );
+      return { accounts: toCount(row?.accounts), members: toCount(row?.members) };
     },
   };
 }

@@ -5,7 +5,7 @@ import type { Handler } from './types.ts';
 
 export const getWhoami: Handler<'getWhoami'> = async ({ cred, data }) => {
   const plan = PLANS[cred.workspace.plan];
-  const [accounts, members] = await Promise.all([data.accounts.count(), data.members.count()]);
+  const { accounts, members } = await data.usage();
   return {
     status: 200,
     body: {

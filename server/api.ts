@@ -11,6 +11,7 @@ import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated
 import { assertApiAccess } from '../domain/quotas.ts';
 import type { Handlers, Interface } from '../handlers/types.ts';
 import { loadContract } from '../runtime/contract.ts';
+import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import { validationMessage } from './validationMessage.ts';
 
@@ -54,6 +55,24 @@ function bearerToken(header: string | string[] | undefined): string | undefined 
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** How long a resolved API key is reused: a revoked key stops working within this time. */
+export const KEY_CACHE_MS = 1000;
+
+/** Remembers found API keys briefly, by hash, so a busy client costs one lookup per second. */
+function cacheKeys(resolve: (key: string) => Promise<Credential | undefined>) {
+  const found = new Map<string, { cred: Credential; until: number }>();
+  return async (key: string): Promise<Credential | undefined> => {
+    const id = sha256(key);
+    const now = Date.now();
+    const hit = found.get(id);
+    if (hit && hit.until > now) return hit.cred;
+    const cred = await resolve(key);
+    if (found.size > 10_000) found.clear();
+    if (cred) found.set(id, { cred, until: now + KEY_CACHE_MS });
+    else found.delete(id);
+    return cred;
+  };
+}
 const SCOPES = new Map(operations.map((op) => [op.operationId, op.scope]));
 
 export async function createApi(services: Services, handlers: Handlers) {
@@ -76,6 +95,7 @@ export async function createApi(services: Services, handlers: Handlers) {
   // `redocly lint` validates the contract instead (see ../shared/notes/stack.md §2).
   api.validateDefinition = () => api.document;
 
+  const credentialForKey = cacheKeys((key) => credentialForApiKey(db, key));
   // openapi-backend reads a throwing security handler as "not authorized"; keep faults apart.
   const authenticateWith = (resolve: (req: ApiRequest) => Promise<ApiRequest['cred']>) => async (_c: Context, req: ApiRequest) => {
     try {
@@ -87,7 +107,7 @@ export async function createApi(services: Services, handlers: Handlers) {
   };
   api.registerSecurityHandler('apiKey', authenticateWith(async (req) => {
     const token = bearerToken(req.headers.authorization);
-    return token ? credentialForApiKey(db, token) : undefined;
+    return token ? credentialForKey(token) : undefined;
   }));
   api.registerSecurityHandler('session', authenticateWith(async (req) => {
     const token = readCookie(req.headers.cookie, SESSION_COOKIE);
@@ -146,6 +166,10 @@ export async function createApi(services: Services, handlers: Handlers) {
     });
   }
   await api.init();
+  // openapi-backend 5.21 re-flattens the whole document on every routing call (router.getOperations);
+  // the document never changes after init, so flatten it once.
+  const flattened = api.router.getOperations();
+  api.router.getOperations = () => flattened;
 
   /** Renders an error for the wire; anything that is not an ApiError is a fault, logged with its request id. */
   function renderError(err: unknown, requestId: string): ApiResponse {

@@ -41,21 +41,67 @@ export function memoryRateLimiter(max: number, windowMs: number): RateLimiter {
   };
 }
 
-export function postgresRateLimiter(db: Db, max: number, windowMs: number): RateLimiter {
-  let lastSweep = 0;
+/**
+ * Counters shared through PostgreSQL. Far below the limit each process counts locally and adds its
+ * hits to the shared row every `syncMs` (one upsert per busy address, not one per request). In the
+ * last tenth before the limit (at least 10 hits) every hit is added synchronously, so refusals are
+ * exact across processes unless the others receive more than that margin from one address within one
+ * sync interval.
+ */
+export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncMs = 100): RateLimiter {
+  // Within this many hits of the limit, counting turns synchronous.
+  const margin = Math.max(10, Math.ceil(max / 10));
+  let windowStart = 0;
+  let buckets = new Map<string, Counts>();
+  let timer: NodeJS.Timeout | undefined;
+  interface Counts { shared: number; inFlight: number; pending: number }
+
+  /** Adds this bucket's pending hits to the shared row and learns everyone's total. */
+  async function push(bucket: string, counts: Counts, start: number): Promise<void> {
+    const adding = counts.pending;
+    if (adding === 0) return;
+    counts.pending = 0;
+    counts.inFlight += adding;
+    try {
+      const { rows } = await db.raw(
+        `insert into rate_counters (bucket, window_start, hits) values (?, ?, ?)
+         on conflict (bucket, window_start) do update set hits = rate_counters.hits + excluded.hits
+         returning hits`, [bucket, start, adding]);
+      // Answers may arrive out of order; within a window the shared count only grows.
+      counts.shared = Math.max(counts.shared, Number(rows[0].hits));
+    } catch (err) {
+      counts.pending += adding;
+      throw err;
+    } finally {
+      counts.inFlight -= adding;
+    }
+  }
+
+  async function pushAll(): Promise<void> {
+    timer = undefined;
+    const start = windowStart;
+    for (const [bucket, counts] of buckets) await push(bucket, counts, start);
+    // Old windows are never read again; clearing them needs no coordination between processes.
+    await db('rate_counters').where('window_start', '<', start).delete();
+  }
+
   return {
     async hit(bucket, now = Date.now()) {
       const start = now - (now % windowMs);
-      const { rows } = await db.raw(
-        `insert into rate_counters (bucket, window_start, hits) values (?, ?, 1)
-         on conflict (bucket, window_start) do update set hits = rate_counters.hits + 1
-         returning hits`, [bucket, start]);
-      if (now - lastSweep > windowMs) {
-        lastSweep = now;
-        // Old windows are never read again; clearing them needs no coordination between processes.
-        void db('rate_counters').where('window_start', '<', start).delete().catch(() => undefined);
+      if (start !== windowStart) {
+        windowStart = start;
+        buckets = new Map();
       }
-      return decide(Number(rows[0].hits), max, start, windowMs, now);
+      let counts = buckets.get(bucket);
+      if (!counts) buckets.set(bucket, (counts = { shared: 0, inFlight: 0, pending: 0 }));
+      counts.pending += 1;
+      if (counts.shared + counts.inFlight + counts.pending > max - margin) {
+        await push(bucket, counts, start);
+      } else {
+        // A failed background push keeps its hits pending for the next one.
+        timer ??= setTimeout(() => void pushAll().catch(() => undefined), syncMs).unref();
+      }
+      return decide(counts.shared + counts.inFlight + counts.pending, max, start, windowMs, now);
     },
   };
 }

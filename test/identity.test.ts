@@ -1,6 +1,7 @@
 // Authentication, scopes, plans and workspace isolation, through HTTP, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../db/identity.ts';
+import { KEY_CACHE_MS } from '../server/api.ts';
 import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
 
 describe.each(DATABASES)('identity on %s', (kind) => {
@@ -29,11 +30,12 @@ describe.each(DATABASES)('identity on %s', (kind) => {
       expect((await call(env, 'get', '/v1/whoami', { key: acme.readKey.slice(0, -1) })).status).toBe(401);
     });
 
-    it('answers 401 once a key is revoked', async () => {
+    it('answers 401 once a key is revoked (within the one-second key cache)', async () => {
       const { createApiKey } = await import('../db/identity.ts');
       const { id, key } = await createApiKey(env.services.db, { workspaceId: acme.workspaceId, userId: acme.userId, name: 'temp', scopes: ['read'] });
       expect((await call(env, 'get', '/v1/whoami', { key })).status).toBe(200);
       expect(await revokeApiKey(env.services.db, acme.workspaceId, id)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_MS + 50));
       expect((await call(env, 'get', '/v1/whoami', { key })).status).toBe(401);
     });
 

@@ -38,7 +38,8 @@ describe.each(DATABASES)('request rate limit on %s', (kind) => {
     const env = await startHerald(kind, { rateLimit: { max: 4, windowMs: 600_000 } });
     envs.push(env);
     const ws = await seedWorkspace(env);
-    // A second, independent app (own pool, own limiter) on the same database stands for a second process.
+    // A second, independent app (own pool, own limiter) on the same database stands for a second process;
+    // the counting turns synchronous near the limit, so the refusal is exact across both.
     const second = createServices(env.config);
     await migrate(second.db);
     const app2 = await createApp(second);
