@@ -3,6 +3,9 @@
 import { pino, type Logger } from 'pino';
 
 export function createLogger(level: string): Logger {
+  // Buffered, asynchronous writes: a log line per request must not cost a system call per request.
+  // `herald serve` flushes on shutdown; pino flushes on a normal exit by itself.
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   return pino({
     level,
     redact: {
@@ -10,7 +13,7 @@ export function createLogger(level: string): Logger {
         '*.token', '*.accessToken', '*.refreshToken', '*.password', '*.key', '*.secret'],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }
 
 export type { Logger };

@@ -17,7 +17,8 @@ export async function serve(config: Config): Promise<number> {
     s.once('error', reject);
   });
   services.logger.info({ app: `${config.publicUrl}/app`, api: `${config.publicUrl}/v1`, database: config.databaseUrl ? 'postgresql' : 'sqlite',
-    networks: config.networks }, `Herald is listening on ${config.host}:${config.port}`);
+    networks: config.networks }, `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1`);
+  services.logger.flush();
 
   return new Promise((resolve) => {
     let stopping = false;
@@ -25,11 +26,13 @@ export async function serve(config: Config): Promise<number> {
       if (stopping) return;
       stopping = true;
       services.logger.info({ signal }, 'draining in-flight requests');
+      services.logger.flush();
       const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
       server.close(async () => {
         clearTimeout(force);
         await services.close();
         services.logger.info('stopped');
+        services.logger.flush();
         resolve(0);
       });
       server.closeIdleConnections();
