@@ -48,6 +48,7 @@ export async function createWorkspace(db: Db, input: NewWorkspace): Promise<{ wo
         email, created_at: now });
     }
     await trx('members').insert({ workspace_id: workspaceId, user_id: userId, role: 'owner' satisfies Role, created_at: now });
+    await trx('folders').insert({ id: newId('fld'), workspace_id: workspaceId, parent_id: null, name: 'Library', is_root: 1, created_at: now });
     return { workspaceId, userId };
   });
 }

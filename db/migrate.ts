@@ -2,9 +2,11 @@
 import type { Knex } from 'knex';
 import type { Db } from './connect.ts';
 import * as foundation from './migrations/0001_foundation.ts';
+import * as media from './migrations/0002_media.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
+  '0002_media': media,
 };
 
 const source: Knex.MigrationSource<string> = {

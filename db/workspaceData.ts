@@ -6,6 +6,7 @@ import { newId } from '../domain/ids.ts';
 import { assertCanConnectAccount } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
 import { isPostgres } from './connect.ts';
+import { mediaData } from './mediaData.ts';
 import { nowIso, toCount } from './rows.ts';
 
 export type Platform = 'youtube' | 'instagram' | 'facebook' | 'threads' | 'tiktok';
@@ -61,6 +62,7 @@ export function workspaceData(db: Db, workspace: Workspace) {
 
   return {
     workspace,
+    media: mediaData(db, workspace),
 
     accounts: {
       list: async (): Promise<Account[]> => (await accounts().orderBy(['created_at', 'id'])).map(toAccount),
@@ -104,12 +106,13 @@ export function workspaceData(db: Db, workspace: Workspace) {
     },
 
     /** What counts against the plan, read in one query. */
-    usage: async (): Promise<{ accounts: number; members: number }> => {
+    usage: async (): Promise<{ accounts: number; members: number; storageBytes: number }> => {
       const row = await db.first(
         accounts().count('*').as('accounts'),
         db('members').where('members.workspace_id', wsId).count('*').as('members'),
+        db('media').where('media.workspace_id', wsId).sum('stored_bytes').as('storage'),
       );
-      return { accounts: toCount(row?.accounts), members: toCount(row?.members) };
+      return { accounts: toCount(row?.accounts), members: toCount(row?.members), storageBytes: toCount(row?.storage) };
     },
   };
 }

@@ -5,7 +5,7 @@ import type { Handler } from './types.ts';
 
 export const getWhoami: Handler<'getWhoami'> = async ({ cred, data }) => {
   const plan = PLANS[cred.workspace.plan];
-  const { accounts, members } = await data.usage();
+  const { accounts, members, storageBytes } = await data.usage();
   return {
     status: 200,
     body: {
@@ -15,9 +15,9 @@ export const getWhoami: Handler<'getWhoami'> = async ({ cred, data }) => {
       usage: {
         plan: plan.name,
         period: DateTime.now().setZone(cred.workspace.tz).toFormat('yyyy-MM'),
-        // Posts and stored files arrive with the posts and media modules; until then none exist.
+        // Posts arrive with the posts module; until then none exist.
         posts: { used: 0, limit: plan.postsPerMonth },
-        storage: { usedBytes: 0, limitBytes: plan.storageBytes },
+        storage: { usedBytes: storageBytes, limitBytes: plan.storageBytes },
         accounts: { used: accounts, limit: plan.accounts },
         members: { used: members, limit: plan.members },
       },

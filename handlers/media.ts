@@ -1,0 +1,2 @@
+// Handlers for the media operations of the contract (filled in by the media work).
+export {};
