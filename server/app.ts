@@ -28,7 +28,7 @@ function logRequests(services: Services) {
     res.setHeader('X-Request-Id', req.id);
     res.on('finish', () => {
       // Path only: query strings and headers may carry signatures, keys or cookies.
-      services.logger.info({ reqId: req.id, method: req.method, path: req.path, status: res.statusCode,
+      services.logger.info({ reqId: req.id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode,
         ms: Number(process.hrtime.bigint() - started) / 1e6, workspaceId: req.workspaceId }, 'request');
     });
     next();

@@ -18,8 +18,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('graceful shutdown', () => {
-  it('drains an in-flight request before exiting on SIGTERM', async () => {
+describe('herald serve', () => {
+  it('logs one line per request without secrets, and drains an in-flight request on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-drain-'));
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
@@ -34,6 +34,12 @@ describe('graceful shutdown', () => {
       });
       child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
     });
+
+    // Keys, cookies and query strings never reach the log.
+    const secretKey = 'hld_SecretKeyThatMustNotBeLogged0000000000';
+    const probe = await fetch(`http://127.0.0.1:${port}/v1/whoami?token=query-secret`, {
+      headers: { Authorization: `Bearer ${secretKey}`, Cookie: 'herald_session=cookie-secret' } });
+    expect(probe.status).toBe(401);
 
     // A request whose body arrives in two parts: SIGTERM lands between them.
     const body = JSON.stringify({ name: 'Launch', accountIds: ['acc_1'] });
@@ -57,6 +63,9 @@ describe('graceful shutdown', () => {
     expect(JSON.parse(text).code).toBe('unauthenticated');
     expect(await exited).toBe(0);
     expect(output).toContain('draining in-flight requests');
+    const lines = output.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', method: 'GET', path: '/v1/whoami', status: 401, reqId: expect.any(String) }));
+    for (const secret of [secretKey, 'cookie-secret', 'query-secret']) expect(output).not.toContain(secret);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });
