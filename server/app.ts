@@ -21,6 +21,11 @@ export function send(res: Response, out: ApiResponse): void {
   else res.status(out.status).json(out.body);
 }
 
+/** Signed addresses are capabilities: their tokens stay out of the logs. */
+function loggablePath(originalUrl: string): string {
+  return originalUrl.split('?')[0]!.replace(/^\/(uploads|media-files)\/[^/]+/, '/$1/[signed]');
+}
+
 function logRequests(services: Services) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
@@ -28,7 +33,7 @@ function logRequests(services: Services) {
     res.setHeader('X-Request-Id', req.id);
     res.on('finish', () => {
       // Path only: query strings and headers may carry signatures, keys or cookies.
-      services.logger.info({ reqId: req.id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode,
+      services.logger.info({ reqId: req.id, method: req.method, path: loggablePath(req.originalUrl), status: res.statusCode,
         ms: Number(process.hrtime.bigint() - started) / 1e6, workspaceId: req.workspaceId }, 'request');
     });
     next();
