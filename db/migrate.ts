@@ -3,10 +3,12 @@ import type { Knex } from 'knex';
 import type { Db } from './connect.ts';
 import * as foundation from './migrations/0001_foundation.ts';
 import * as media from './migrations/0002_media.ts';
+import * as posts from './migrations/0003_posts.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
   '0002_media': media,
+  '0003_posts': posts,
 };
 
 const source: Knex.MigrationSource<string> = {

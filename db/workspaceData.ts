@@ -7,6 +7,7 @@ import { assertCanConnectAccount } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
 import { isPostgres } from './connect.ts';
 import { mediaData } from './mediaData.ts';
+import { postsData } from './postsData.ts';
 import { nowIso, toCount } from './rows.ts';
 
 export type Platform = 'youtube' | 'instagram' | 'facebook' | 'threads' | 'tiktok';
@@ -63,6 +64,7 @@ export function workspaceData(db: Db, workspace: Workspace) {
   return {
     workspace,
     media: mediaData(db, workspace),
+    posts: postsData(db, workspace),
 
     accounts: {
       list: async (): Promise<Account[]> => (await accounts().orderBy(['created_at', 'id'])).map(toAccount),

@@ -1,5 +1,5 @@
 // Plan limits as rules over plain numbers; callers count, these decide and explain.
-import { QuotaExceededError } from './errors.ts';
+import { QuotaExceededError, rateLimited } from './errors.ts';
 import { nextPlanWith, PLANS, type Plan, type PlanName } from './plans.ts';
 
 function upgradeHint(current: PlanName, allows: (p: Plan) => boolean, what: string, freeUp: string): string {
@@ -31,4 +31,29 @@ export function assertGroupsAllowed(plan: PlanName, used: number): void {
     `Groups need the Creator plan or above; this workspace is on ${plan}.`,
     upgradeHint(plan, (p) => p.groups, 'groups', 'Target accounts by accountIds instead'),
     0, used);
+}
+
+export const CREATIONS_PER_HOUR = 60;
+
+/**
+ * The guards of POST /posts, decided from counts taken inside the creating transaction:
+ * 60 creation requests per hour per workspace, then the month's post quota.
+ */
+export function assertCanCreatePosts(plan: PlanName, counts: { monthUsed: number; createdLastHour: number; oldestLastHour: string | null },
+  requested: number, now: number): void {
+  if (counts.createdLastHour >= CREATIONS_PER_HOUR) {
+    const freeAt = counts.oldestLastHour ? Date.parse(counts.oldestLastHour) + 3600_000 : now + 3600_000;
+    const wait = Math.max(1, Math.ceil((freeAt - now) / 1000));
+    throw rateLimited(wait, `This workspace created posts ${CREATIONS_PER_HOUR} times in the last hour, the hourly limit; one request may carry several targets.`);
+  }
+  assertMonthQuota(plan, counts.monthUsed, requested);
+}
+
+export function assertMonthQuota(plan: PlanName, used: number, requested: number): void {
+  const limit = PLANS[plan].postsPerMonth;
+  if (used + requested <= limit) return;
+  throw new QuotaExceededError(
+    `The ${plan} plan allows ${limit} posts a month; ${used} are counted and this asks for ${requested} more.`,
+    upgradeHint(plan, (p) => p.postsPerMonth > limit, 'more posts', 'Cancel a queued post or wait for next month'),
+    limit, used);
 }

@@ -1806,7 +1806,12 @@ export interface components {
              *     `youtube_title_required`, `account_not_ok` (the account is `expired` or `revoked`),
              *     `setting_invalid` (a `perPlatform` value missing or not allowed), `carousel_count`
              *     (instagram 2 to 10, threads 2 to 20, tiktok 2 to 35 photos), `media_required`,
-             *     `topic_tags_too_many`, `time_too_soon` (less than 2 minutes ahead), `time_too_far`
+             *     `topic_tags_too_many` (threads: one topic per post, counting `topicTag` and #tags in
+             *     the text), `hashtags_too_many` (instagram: 30), `mentions_too_many` (instagram: 20),
+             *     `links_too_many` (threads: 5 different links), `story_text` (a story carries no
+             *     text), `text_required` (a text post without text), `video_too_large`,
+             *     `network_unavailable` (the network's connector is not available yet: tiktok),
+             *     `time_too_soon` (in the past or less than 2 minutes ahead), `time_too_far`
              *     (more than one year ahead), `time_nonexistent` (the local time does not exist in the
              *     zone). Note, not a failure: `time_ambiguous` (the local time occurs twice; the
              *     earlier instant is used).

@@ -5,7 +5,8 @@ import type { Handler } from './types.ts';
 
 export const getWhoami: Handler<'getWhoami'> = async ({ cred, data }) => {
   const plan = PLANS[cred.workspace.plan];
-  const { accounts, members, storageBytes } = await data.usage();
+  const period = DateTime.now().setZone(cred.workspace.tz).toFormat('yyyy-MM');
+  const [{ accounts, members, storageBytes }, posts] = await Promise.all([data.usage(), data.posts.monthUsed(period)]);
   return {
     status: 200,
     body: {
@@ -14,9 +15,8 @@ export const getWhoami: Handler<'getWhoami'> = async ({ cred, data }) => {
       credential: { kind: cred.via, name: cred.name, scopes: cred.scopes },
       usage: {
         plan: plan.name,
-        period: DateTime.now().setZone(cred.workspace.tz).toFormat('yyyy-MM'),
-        // Posts arrive with the posts module; until then none exist.
-        posts: { used: 0, limit: plan.postsPerMonth },
+        period,
+        posts: { used: posts, limit: plan.postsPerMonth },
         storage: { usedBytes: storageBytes, limitBytes: plan.storageBytes },
         accounts: { used: accounts, limit: plan.accounts },
         members: { used: members, limit: plan.members },

@@ -1,0 +1,231 @@
+// Posts of one workspace: creation (with the month quota and the hourly creation limit counted in
+// the same transaction, so parallel requests cannot pass them), reading, and state transitions that
+// each write their timeline event atomically.
+import type { Knex } from 'knex';
+import type { Workspace } from '../domain/credential.ts';
+import type { ErrorBody } from '../domain/errors.ts';
+import { newId } from '../domain/ids.ts';
+import type { PostStatus } from '../domain/statusLine.ts';
+import type { Platform } from '../networks/rules.ts';
+import type { Db } from './connect.ts';
+import { isPostgres } from './connect.ts';
+import { nowIso, toCount } from './rows.ts';
+
+export type CreatedVia = 'api' | 'dashboard' | 'mcp';
+export type EventKind = 'created' | 'queued' | 'publishing' | 'live' | 'failed' | 'retried' | 'retriedByWorker' | 'cancelled' | 'rescheduled';
+
+export interface PostRecord {
+  id: string;
+  accountId: string;
+  accountName: string;
+  platform: Platform;
+  status: PostStatus;
+  publishAt: string | null;
+  text: string;
+  title: string | null;
+  tags: string[];
+  mediaIds: string[];
+  perPlatform: Record<string, unknown>;
+  createdVia: CreatedVia;
+  externalUrl: string | null;
+  error: ErrorBody | null;
+  quotaMonth: string | null;
+  liveAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewPost {
+  accountId: string;
+  platform: Platform;
+  status: 'queued' | 'draft';
+  publishAt: string | null;
+  text: string;
+  title: string | null;
+  tags: string[];
+  mediaIds: string[];
+  perPlatform: Record<string, unknown>;
+}
+
+export interface NewEvent {
+  kind: EventKind;
+  message?: string;
+  error?: ErrorBody;
+  notes?: string[];
+  publishAt?: string | null;
+}
+
+export interface PostEventRecord {
+  id: string;
+  kind: EventKind;
+  at: string;
+  message?: string;
+  error?: ErrorBody;
+  notes?: string[];
+  publishAt?: string;
+}
+
+/** What the creation guards decide from, counted inside the creating transaction. */
+export interface CreationCounts {
+  /** Posts counted toward `month` so far. */
+  monthUsed: number;
+  /** Successful creation requests in the last hour, and when the oldest of them happened. */
+  createdLastHour: number;
+  oldestLastHour: string | null;
+}
+
+export interface PostFilter {
+  status?: PostStatus;
+  accountId?: string;
+  from?: string;
+  to?: string;
+  cursor?: { publishAt: string | null; id: string };
+  limit: number;
+}
+
+/** Fields a transition may change. */
+export type PostPatch = Partial<Pick<PostRecord, 'status' | 'publishAt' | 'quotaMonth' | 'externalUrl' | 'error' | 'liveAt'>>;
+
+const COLUMNS = ['posts.*', 'accounts.display_name as account_name'];
+
+function toPost(row: Record<string, any>): PostRecord {
+  return {
+    id: row.id, accountId: row.account_id, accountName: row.account_name, platform: row.platform, status: row.status,
+    publishAt: row.publish_at ?? null, text: row.text, title: row.title ?? null, tags: JSON.parse(row.tags),
+    mediaIds: JSON.parse(row.media_ids), perPlatform: JSON.parse(row.per_platform), createdVia: row.created_via,
+    externalUrl: row.external_url ?? null,
+    error: row.error_code ? { code: row.error_code, message: row.error_message, hint: row.error_hint } : null,
+    quotaMonth: row.quota_month ?? null, liveAt: row.live_at ?? null, createdAt: row.created_at, updatedAt: row.updated_at,
+  };
+}
+
+function toEvent(row: Record<string, any>): PostEventRecord {
+  return {
+    id: row.id, kind: row.kind, at: row.at,
+    ...(row.message ? { message: row.message } : {}),
+    ...(row.error ? { error: JSON.parse(row.error) } : {}),
+    ...(row.notes ? { notes: JSON.parse(row.notes) } : {}),
+    ...(row.publish_at ? { publishAt: row.publish_at } : {}),
+  };
+}
+
+function patchColumns(patch: PostPatch): Record<string, unknown> {
+  const cols: Record<string, unknown> = {};
+  if ('status' in patch) cols.status = patch.status;
+  if ('publishAt' in patch) cols.publish_at = patch.publishAt;
+  if ('quotaMonth' in patch) cols.quota_month = patch.quotaMonth;
+  if ('externalUrl' in patch) cols.external_url = patch.externalUrl;
+  if ('liveAt' in patch) cols.live_at = patch.liveAt;
+  if ('error' in patch) {
+    cols.error_code = patch.error?.code ?? null;
+    cols.error_message = patch.error?.message ?? null;
+    cols.error_hint = patch.error?.hint ?? null;
+  }
+  return cols;
+}
+
+export function postsData(db: Db, workspace: Workspace) {
+  const wsId = workspace.id;
+  const posts = (q: Knex = db) => q('posts').join('accounts', 'accounts.id', 'posts.account_id').where('posts.workspace_id', wsId);
+
+  async function lockWorkspace(trx: Knex.Transaction): Promise<void> {
+    if (isPostgres(trx)) await trx('workspaces').where({ id: wsId }).forUpdate().first('id');
+  }
+
+  async function monthUsed(q: Knex, month: string): Promise<number> {
+    return toCount((await q('posts').where({ workspace_id: wsId, quota_month: month }).count({ n: '*' }).first())?.n);
+  }
+
+  async function insertEvents(q: Knex, postId: string, events: NewEvent[], at: string): Promise<void> {
+    if (!events.length) return;
+    await q('post_events').insert(events.map((e) => ({
+      id: newId('evt'), post_id: postId, workspace_id: wsId, kind: e.kind, at, message: e.message ?? null,
+      error: e.error ? JSON.stringify(e.error) : null, notes: e.notes ? JSON.stringify(e.notes) : null, publish_at: e.publishAt ?? null,
+    })));
+  }
+
+  return {
+    monthUsed: (month: string) => monthUsed(db, month),
+
+    /**
+     * Creates the posts of one request, all or none. `guard` sees the counts taken under the
+     * workspace lock and throws to refuse; nothing is written then.
+     */
+    create: (input: { posts: NewPost[]; createdVia: CreatedVia; month: string; guard: (counts: CreationCounts) => void }) =>
+      db.transaction(async (trx) => {
+        await lockWorkspace(trx);
+        const now = nowIso();
+        const hourAgo = new Date(Date.parse(now) - 3600_000).toISOString();
+        const recent = await trx('post_creations').where('workspace_id', wsId).where('at', '>', hourAgo)
+          .count({ n: '*' }).min({ oldest: 'at' }).first();
+        input.guard({ monthUsed: await monthUsed(trx, input.month), createdLastHour: toCount(recent?.n), oldestLastHour: recent?.oldest ?? null });
+        const ids: string[] = [];
+        for (const post of input.posts) {
+          const id = newId('pst');
+          ids.push(id);
+          await trx('posts').insert({
+            id, workspace_id: wsId, account_id: post.accountId, platform: post.platform, status: post.status, publish_at: post.publishAt,
+            text: post.text, title: post.title, tags: JSON.stringify(post.tags), media_ids: JSON.stringify(post.mediaIds),
+            per_platform: JSON.stringify(post.perPlatform), created_via: input.createdVia,
+            quota_month: post.status === 'queued' ? input.month : null, created_at: now, updated_at: now,
+          });
+          if (post.mediaIds.length) {
+            await trx('post_media').insert(post.mediaIds.map((mediaId, position) => ({ post_id: id, media_id: mediaId, workspace_id: wsId, position })));
+          }
+          const events: NewEvent[] = [{ kind: 'created', message: `Created through the ${input.createdVia === 'api' ? 'API' : input.createdVia === 'mcp' ? 'MCP server' : 'dashboard'}.` }];
+          if (post.status === 'queued') events.push({ kind: 'queued', publishAt: post.publishAt });
+          await insertEvents(trx, id, events, now);
+        }
+        await trx('post_creations').insert({ workspace_id: wsId, at: now });
+        return (await posts(trx).whereIn('posts.id', ids).select(COLUMNS)).map(toPost)
+          .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+      }),
+
+    get: async (id: string): Promise<PostRecord | undefined> => {
+      const row = await posts().where('posts.id', id).first(COLUMNS);
+      return row ? toPost(row) : undefined;
+    },
+
+    /** Stable order: by publish time (drafts last), then id; the cursor is the last row of the previous page. */
+    list: async (filter: PostFilter): Promise<PostRecord[]> => {
+      const q = posts().select(COLUMNS);
+      if (filter.status) q.where('posts.status', filter.status);
+      if (filter.accountId) q.where('posts.account_id', filter.accountId);
+      if (filter.from) q.where('posts.publish_at', '>=', filter.from);
+      if (filter.to) q.where('posts.publish_at', '<', filter.to);
+      const c = filter.cursor;
+      if (c && c.publishAt !== null) {
+        q.where((w) => w.where('posts.publish_at', '>', c.publishAt!)
+          .orWhere((x) => x.where('posts.publish_at', c.publishAt!).andWhere('posts.id', '>', c.id))
+          .orWhereNull('posts.publish_at'));
+      } else if (c) {
+        q.whereNull('posts.publish_at').andWhere('posts.id', '>', c.id);
+      }
+      q.orderByRaw('case when posts.publish_at is null then 1 else 0 end, posts.publish_at, posts.id').limit(filter.limit);
+      return (await q).map(toPost);
+    },
+
+    events: async (postId: string): Promise<PostEventRecord[]> =>
+      (await db('post_events').where({ post_id: postId, workspace_id: wsId }).orderBy('seq')).map(toEvent),
+
+    /**
+     * Changes one post atomically: `decide` sees the post as locked and returns the change and its
+     * events, or throws to refuse (nothing is written). Undefined when no such post exists here.
+     */
+    transition: (id: string, decide: (post: PostRecord, counts: { monthUsed: (month: string) => Promise<number> }) =>
+      Promise<{ patch: PostPatch; events: NewEvent[] }> | { patch: PostPatch; events: NewEvent[] }) =>
+      db.transaction(async (trx) => {
+        await lockWorkspace(trx);
+        const row = await posts(trx).where('posts.id', id).first(COLUMNS);
+        if (!row) return undefined;
+        const post = toPost(row);
+        const { patch, events } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
+        const now = nowIso();
+        await trx('posts').where({ id, workspace_id: wsId, status: post.status }).update({ ...patchColumns(patch), updated_at: now });
+        await insertEvents(trx, id, events, now);
+        return toPost(await posts(trx).where('posts.id', id).first(COLUMNS));
+      }),
+  };
+}
+
+export type PostsData = ReturnType<typeof postsData>;

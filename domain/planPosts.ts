@@ -1,0 +1,105 @@
+// Planning: one row per target account with every finding, and the text table shown to a person.
+// Pure: the handler loads accounts and media, this decides.
+import { DateTime } from 'luxon';
+import type { Issue } from './issues.ts';
+import { formatInZone, type ResolvedWhen } from './when.ts';
+import { networkOf } from '../networks/index.ts';
+import type { MediaFacts, Platform } from '../networks/rules.ts';
+
+export interface TargetAccount {
+  id: string;
+  platform: Platform;
+  displayName: string;
+  status: 'ok' | 'expired' | 'revoked';
+}
+
+export interface PostBody {
+  text: string;
+  title?: string;
+  tags?: string[];
+  perPlatform?: Partial<Record<Platform, Record<string, unknown>>>;
+  overrides?: Partial<Record<Platform, { text?: string; title?: string; tags?: string[] }>>;
+}
+
+export interface PlannedRow {
+  accountId: string;
+  platform: Platform;
+  publishAt: string | null;
+  ok: boolean;
+  issues: Issue[];
+  /** What this account's post would carry: overrides applied, its own perPlatform entry. */
+  content: { text: string; title: string | null; tags: string[]; perPlatform: Record<string, unknown> };
+}
+
+/** Codes that inform but do not stop a row. */
+const NOTES = new Set(['time_ambiguous']);
+
+function mediaIssues(media: MediaFacts[]): Issue[] {
+  return media.flatMap((m, i): Issue[] => {
+    const field = `mediaIds[${i}] (${m.id})`;
+    if (m.bytesDeletedAt) {
+      return [{ code: 'media_not_ready', message: `${field} no longer has its bytes: they were deleted 72 hours after a post with it went live.`,
+        hint: 'Upload the file again (pin files you reuse) and use the new mediaId.' }];
+    }
+    if (m.status === 'ready') return [];
+    return [{
+      code: 'media_not_ready',
+      message: m.status === 'failed' ? `${field} failed processing, so it cannot be posted.` : `${field} is ${m.status}; only ready files can be posted.`,
+      hint: m.status === 'failed' ? 'Upload a file in an accepted format and use its new mediaId.' : 'Poll GET /media/{mediaId} until it is ready, then plan again.',
+    }];
+  });
+}
+
+function accountIssues(account: TargetAccount): Issue[] {
+  if (account.status === 'ok') return [];
+  return [{ code: 'account_not_ok', message: `Account ${account.displayName} (${account.id}) is ${account.status}; it cannot publish.`,
+    hint: 'A person must reconnect the account in the dashboard.' }];
+}
+
+export function planRows(input: { accounts: TargetAccount[]; media: MediaFacts[]; body: PostBody; when: ResolvedWhen }): PlannedRow[] {
+  const { when, body, media } = input;
+  const publishAt = when.kind === 'draft' ? null : when.at.toUTC().toISO()!;
+  const timeFindings = when.kind === 'at' ? [...when.issues, ...when.notes] : [];
+  const shared = [...timeFindings, ...mediaIssues(media)];
+  return input.accounts.map((account) => {
+    const override = body.overrides?.[account.platform] ?? {};
+    const content = {
+      text: override.text ?? body.text,
+      title: override.title ?? body.title ?? null,
+      tags: override.tags ?? body.tags ?? [],
+      perPlatform: body.perPlatform?.[account.platform] ?? {},
+    };
+    const issues = [
+      ...accountIssues(account),
+      ...shared,
+      ...networkOf(account.platform).check({ text: content.text, title: content.title, tags: content.tags, media, settings: content.perPlatform }),
+    ];
+    return { accountId: account.id, platform: account.platform, publishAt, ok: issues.every((i) => NOTES.has(i.code)), issues, content };
+  });
+}
+
+function pad(cells: string[][]): string {
+  const widths = cells[0]!.map((_, col) => Math.max(...cells.map((row) => row[col]!.length)));
+  return cells.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
+}
+
+/** The table a person reads before confirming: account, network, time in the workspace zone, check. */
+export function planTable(rows: PlannedRow[], accounts: TargetAccount[], when: ResolvedWhen, zone: string,
+  quota: { used: number; limit: number; requested: number }): string {
+  const time = (row: PlannedRow) => {
+    if (when.kind === 'draft') return 'draft (no time)';
+    const at = formatInZone(DateTime.fromISO(row.publishAt!, { zone: 'utc' }), zone);
+    return when.kind === 'now' ? `now (${at})` : at;
+  };
+  const check = (row: PlannedRow) => {
+    if (row.issues.length === 0) return 'ok';
+    const failing = row.issues.filter((i) => !NOTES.has(i.code));
+    const notes = row.issues.filter((i) => NOTES.has(i.code)).map((i) => i.code);
+    return failing.length ? failing.map((i) => `${i.code}: ${i.message}`).join('; ') : `ok (${notes.join(', ')})`;
+  };
+  const byId = new Map(accounts.map((a) => [a.id, a]));
+  const lines = pad([['account', 'network', 'time', 'check'],
+    ...rows.map((row) => [byId.get(row.accountId)!.displayName, networkOf(row.platform).label, time(row), check(row)])]);
+  const month = quota.requested ? `; this request adds ${quota.requested}` : '';
+  return `${lines}\nPosts this month: ${quota.used} of ${quota.limit} used${month}.`;
+}

@@ -1,0 +1,29 @@
+// The one sentence an agent reports for a post (the spec's reporting rule), in the workspace zone.
+import { DateTime } from 'luxon';
+import { formatInZone } from './when.ts';
+
+export type PostStatus = 'draft' | 'queued' | 'live' | 'failed';
+
+export interface StatusLineFacts {
+  status: PostStatus;
+  network: string;
+  accountName: string;
+  /** ISO instant: the publish time (queued, failed) or when it went live. */
+  at: string | null;
+  errorMessage?: string | null;
+}
+
+export function statusLine(post: StatusLineFacts, zone: string): string {
+  const head = `${post.network} · ${post.accountName}`;
+  const when = post.at ? formatInZone(DateTime.fromISO(post.at, { zone: 'utc' }), zone) : null;
+  switch (post.status) {
+    case 'draft':
+      return `Draft. ${head} · no time set.`;
+    case 'queued':
+      return `Queued. ${head} · ${when}.`;
+    case 'live':
+      return `Live. ${head} · ${when}.`;
+    case 'failed':
+      return `Failed. ${head} · ${when}: ${post.errorMessage ?? 'the network refused the post.'}`;
+  }
+}

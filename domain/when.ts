@@ -1,0 +1,82 @@
+// `when` of a plan or create request: `now`, `draft`, or a local time in an IANA zone. Gaps (clocks
+// forward) are refused and overlaps (clocks back) take the earlier instant, decided from the zone's
+// rules alone, so the answer never depends on today's date (luxon's own guess would).
+import { DateTime, Info } from 'luxon';
+import { invalidRequest } from './errors.ts';
+import type { Issue } from './issues.ts';
+
+export type When = 'now' | 'draft' | { publishAt: string; timezone: string };
+
+export const MIN_LEAD_MS = 2 * 60_000;
+
+export type ResolvedWhen =
+  | { kind: 'draft' }
+  | { kind: 'now'; at: DateTime }
+  /** `issues` fail every row (too soon, too far, nonexistent); `notes` inform (ambiguous). */
+  | { kind: 'at'; at: DateTime; issues: Issue[]; notes: Issue[] };
+
+/** The instant of a local wall time in `zone`; undefined when that time does not exist there. */
+export function localToInstant(local: string, zone: string): { at: DateTime; ambiguous: boolean } | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
+  if (!m) throw invalidRequest(`\`when.publishAt\` must be a local time like 2026-11-24T14:30; got "${local}".`);
+  const [year, month, day, hour, minute] = m.slice(1).map(Number) as [number, number, number, number, number];
+  const guess = DateTime.fromObject({ year, month, day, hour, minute }, { zone });
+  if (!guess.isValid) throw invalidRequest(`\`when.publishAt\` "${local}" is not a calendar date and time.`);
+  const wall = (dt: DateTime) => dt.year === year && dt.month === month && dt.day === day && dt.hour === hour && dt.minute === minute;
+  const candidates = guess.getPossibleOffsets().filter(wall);
+  if (candidates.length === 0) return undefined;
+  const earliest = candidates.reduce((a, b) => (b.toMillis() < a.toMillis() ? b : a));
+  return { at: earliest.toUTC(), ambiguous: candidates.length > 1 };
+}
+
+export function resolveWhen(when: When, now: DateTime, workspaceZone: string): ResolvedWhen {
+  if (when === 'draft') return { kind: 'draft' };
+  if (when === 'now') return { kind: 'now', at: now };
+  if (!Info.isValidIANAZone(when.timezone)) {
+    throw invalidRequest(`\`when.timezone\` "${when.timezone}" is not an IANA time zone.`, 'Use a zone such as Europe/Berlin or America/New_York.');
+  }
+  const resolved = localToInstant(when.publishAt, when.timezone);
+  const shown = (dt: DateTime) => formatInZone(dt, workspaceZone);
+  if (!resolved) {
+    const issue: Issue = { code: 'time_nonexistent', message: `when.publishAt ${when.publishAt} does not exist in ${when.timezone}: the clocks skip that hour.`,
+      hint: 'Pick a time outside the skipped hour, for example one hour later.' };
+    return { kind: 'at', at: now, issues: [issue], notes: [] };
+  }
+  const { at, ambiguous } = resolved;
+  const issues: Issue[] = [];
+  const notes: Issue[] = [];
+  if (ambiguous) {
+    notes.push({ code: 'time_ambiguous', message: `when.publishAt ${when.publishAt} occurs twice in ${when.timezone}; the earlier one was taken: ${shown(at)}.`,
+      hint: 'To publish at the later one, pick the time one hour after it, or give the time in another zone.' });
+  }
+  if (at.toMillis() < now.toMillis() + MIN_LEAD_MS) {
+    const gap = at < now ? 'is in the past' : 'is less than 2 minutes ahead';
+    issues.push({ code: 'time_too_soon', message: `when.publishAt ${shown(at)} ${gap}.`,
+      hint: 'Pick a time at least 2 minutes ahead, or use when: "now".' });
+  } else if (at > now.plus({ years: 1 })) {
+    issues.push({ code: 'time_too_far', message: `when.publishAt ${shown(at)} is more than one year ahead.`,
+      hint: 'Pick a time within the next 12 months, or save a draft.' });
+  }
+  return { kind: 'at', at, issues, notes };
+}
+
+const LABEL_LOCALES = ['en-GB', 'en-US', 'en-IN', 'en-AU'];
+const labels = new Map<string, string>();
+
+/** A short zone label people know (CET, EST, IST, LHDT), else the offset (GMT+9). */
+export function zoneLabel(dt: DateTime): string {
+  const cacheKey = `${dt.zoneName}|${dt.offset}`;
+  let label = labels.get(cacheKey);
+  if (!label) {
+    const names = LABEL_LOCALES.map((locale) => dt.setLocale(locale).offsetNameShort ?? '');
+    label = names.find((name) => name && !/^(GMT|UTC)[+-]/.test(name)) ?? names[0] ?? dt.toFormat('ZZ');
+    labels.set(cacheKey, label);
+  }
+  return label;
+}
+
+/** `24 November, 14:30 (CET)` in the workspace zone. */
+export function formatInZone(instant: DateTime, zone: string): string {
+  const local = instant.setZone(zone);
+  return `${local.setLocale('en-GB').toFormat('d LLLL, HH:mm')} (${zoneLabel(local)})`;
+}

@@ -1,0 +1,78 @@
+// What every network module provides to plan checks (and, later, to its connector): its limits as
+// data and a check of one post. Generic code never branches on a network's name.
+import type { Issue } from '../domain/issues.ts';
+
+export type Platform = 'youtube' | 'instagram' | 'facebook' | 'threads' | 'tiktok';
+
+/** What a check knows of a media file (from its processing metadata). */
+export interface MediaFacts {
+  id: string;
+  status: 'uploading' | 'processing' | 'ready' | 'failed';
+  kind: 'image' | 'video' | null;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  /** Set when retention deleted the file's bytes: the record stays, but it cannot be posted. */
+  bytesDeletedAt: string | null;
+}
+
+/** One post as a network sees it: overrides applied, its own perPlatform entry. */
+export interface PostContent {
+  text: string;
+  title: string | null;
+  tags: string[];
+  media: MediaFacts[];
+  settings: Record<string, unknown>;
+}
+
+export interface NetworkRules {
+  platform: Platform;
+  /** The network's name as people write it, used in sentences. */
+  label: string;
+  /** False while the connector is in progress: such accounts cannot be published to yet. */
+  available: boolean;
+  /** Network-specific findings; media readiness, account state and time are checked by the planner. */
+  check(post: PostContent): Issue[];
+}
+
+const MB = 1024 * 1024;
+export const sizeText = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
+export const secondsText = (s: number) => (s >= 120 ? `${(s / 60).toFixed(s % 60 ? 1 : 0)} minutes` : `${Math.round(s * 10) / 10} seconds`);
+
+export function issue(code: string, message: string, hint: string): Issue {
+  return { code, message, hint };
+}
+
+/** width / height, or undefined before processing measured it. */
+export function aspect(media: MediaFacts): number | undefined {
+  return media.width && media.height ? media.width / media.height : undefined;
+}
+
+/** A setting that must be one of `allowed`; returns the issue, if any. */
+export function checkChoice(settings: Record<string, unknown>, network: Platform, name: string, allowed: readonly string[]): Issue | undefined {
+  const value = settings[name];
+  if (value === undefined || allowed.includes(value as string)) return undefined;
+  return issue('setting_invalid', `perPlatform.${network}.${name} "${String(value)}" is not one of: ${allowed.join(', ')}.`,
+    `Set perPlatform.${network}.${name} to one of: ${allowed.join(', ')}.`);
+}
+
+export function checkVideoDuration(media: MediaFacts, field: string, min: number, max: number, what: string, maxCode = 'video_too_long'): Issue | undefined {
+  const d = media.durationSeconds;
+  if (d === null) return undefined;
+  if (d < min) return issue('video_too_short', `${field} is ${secondsText(d)}; ${what} needs at least ${secondsText(min)}.`, 'Use a longer video.');
+  if (d > max) return issue(maxCode, `${field} is ${secondsText(d)}; ${what} allows at most ${secondsText(max)}.`, 'Trim the video or pick another format.');
+  return undefined;
+}
+
+export function checkImageSize(media: MediaFacts, field: string, max: number, what: string): Issue | undefined {
+  if (media.size <= max) return undefined;
+  return issue('image_too_large', `${field} is ${sizeText(media.size)}; ${what} accepts images up to ${sizeText(max)}.`, 'Export the image smaller or with more compression.');
+}
+
+export function checkCarousel(count: number, min: number, max: number, label: string): Issue | undefined {
+  if (count >= min && count <= max) return undefined;
+  return issue('carousel_count', `mediaIds holds ${count} files; a ${label} carousel takes ${min} to ${max}.`,
+    `Give between ${min} and ${max} files, or publish them as separate posts.`);
+}
