@@ -37,3 +37,4 @@ test: install
 
 bench: install
 	npx tsx bench/api.ts
+	npx tsx bench/plan.ts

@@ -73,8 +73,8 @@ export interface Load {
   non2xx: number;
 }
 
-export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<Load> {
-  const result = await autocannon({ url, connections: opts.connections, duration: opts.seconds, headers: opts.headers });
+export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string }): Promise<Load> {
+  const result = await autocannon({ url, connections: opts.connections, duration: opts.seconds, headers: opts.headers, method: opts.method ?? 'GET', body: opts.body });
   return { reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99,
     errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }

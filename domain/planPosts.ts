@@ -1,6 +1,5 @@
 // Planning: one row per target account with every finding, and the text table shown to a person.
 // Pure: the handler loads accounts and media, this decides.
-import { DateTime } from 'luxon';
 import type { Issue } from './issues.ts';
 import { formatInZone, type ResolvedWhen } from './when.ts';
 import { networkOf } from '../networks/index.ts';
@@ -86,11 +85,9 @@ function pad(cells: string[][]): string {
 /** The table a person reads before confirming: account, network, time in the workspace zone, check. */
 export function planTable(rows: PlannedRow[], accounts: TargetAccount[], when: ResolvedWhen, zone: string,
   quota: { used: number; limit: number; requested: number }): string {
-  const time = (row: PlannedRow) => {
-    if (when.kind === 'draft') return 'draft (no time)';
-    const at = formatInZone(DateTime.fromISO(row.publishAt!, { zone: 'utc' }), zone);
-    return when.kind === 'now' ? `now (${at})` : at;
-  };
+  // Every row of one request shares its time: format it once (luxon formatting is not cheap).
+  const shown = when.kind === 'draft' ? undefined : formatInZone(when.at, zone);
+  const time = () => (when.kind === 'draft' ? 'draft (no time)' : when.kind === 'now' ? `now (${shown})` : shown!);
   const check = (row: PlannedRow) => {
     if (row.issues.length === 0) return 'ok';
     const failing = row.issues.filter((i) => !NOTES.has(i.code));
@@ -99,7 +96,7 @@ export function planTable(rows: PlannedRow[], accounts: TargetAccount[], when: R
   };
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const lines = pad([['account', 'network', 'time', 'check'],
-    ...rows.map((row) => [byId.get(row.accountId)!.displayName, networkOf(row.platform).label, time(row), check(row)])]);
+    ...rows.map((row) => [byId.get(row.accountId)!.displayName, networkOf(row.platform).label, time(), check(row)])]);
   const month = quota.requested ? `; this request adds ${quota.requested}` : '';
   return `${lines}\nPosts this month: ${quota.used} of ${quota.limit} used${month}.`;
 }

@@ -21,7 +21,8 @@ export function localToInstant(local: string, zone: string): { at: DateTime; amb
   if (!m) throw invalidRequest(`\`when.publishAt\` must be a local time like 2026-11-24T14:30; got "${local}".`);
   const [year, month, day, hour, minute] = m.slice(1).map(Number) as [number, number, number, number, number];
   const guess = DateTime.fromObject({ year, month, day, hour, minute }, { zone });
-  if (!guess.isValid) throw invalidRequest(`\`when.publishAt\` "${local}" is not a calendar date and time.`);
+  // Luxon reads 24:00 as the next midnight; it is not a time of this date, so it is malformed, not a gap.
+  if (!guess.isValid || hour > 23) throw invalidRequest(`\`when.publishAt\` "${local}" is not a calendar date and time.`);
   const wall = (dt: DateTime) => dt.year === year && dt.month === month && dt.day === day && dt.hour === hour && dt.minute === minute;
   const candidates = guess.getPossibleOffsets().filter(wall);
   if (candidates.length === 0) return undefined;
@@ -29,10 +30,22 @@ export function localToInstant(local: string, zone: string): { at: DateTime; amb
   return { at: earliest.toUTC(), ambiguous: candidates.length > 1 };
 }
 
+const knownZones = new Map<string, boolean>();
+
+/** luxon builds an Intl formatter for every validity check; zones do not change while we run. */
+export function isValidZone(zone: string): boolean {
+  let valid = knownZones.get(zone);
+  if (valid === undefined) {
+    valid = Info.isValidIANAZone(zone);
+    if (knownZones.size < 1000) knownZones.set(zone, valid);
+  }
+  return valid;
+}
+
 export function resolveWhen(when: When, now: DateTime, workspaceZone: string): ResolvedWhen {
   if (when === 'draft') return { kind: 'draft' };
   if (when === 'now') return { kind: 'now', at: now };
-  if (!Info.isValidIANAZone(when.timezone)) {
+  if (!isValidZone(when.timezone)) {
     throw invalidRequest(`\`when.timezone\` "${when.timezone}" is not an IANA time zone.`, 'Use a zone such as Europe/Berlin or America/New_York.');
   }
   const resolved = localToInstant(when.publishAt, when.timezone);

@@ -1,4 +1,6 @@
 // Every implemented operation, by operationId. An operation of the contract missing here answers 501.
+// Modules may export helpers too: only names that are operationIds of the contract are handlers.
+import { operations } from '../generated/operations.ts';
 import * as accounts from './accounts.ts';
 import * as analytics from './analytics.ts';
 import * as contract from './contract.ts';
@@ -9,4 +11,8 @@ import * as posts from './posts.ts';
 import type { Handlers } from './types.ts';
 import * as whoami from './whoami.ts';
 
-export const handlers: Handlers = { ...whoami, ...accounts, ...groups, ...media, ...folders, ...posts, ...analytics, ...contract };
+const exported: Record<string, unknown> = { ...whoami, ...accounts, ...groups, ...media, ...folders, ...posts, ...analytics, ...contract };
+
+export const handlers = Object.fromEntries(
+  operations.filter((op) => typeof exported[op.operationId] === 'function').map((op) => [op.operationId, exported[op.operationId]]),
+) as Handlers;
