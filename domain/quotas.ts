@@ -57,3 +57,23 @@ export function assertMonthQuota(plan: PlanName, used: number, requested: number
     upgradeHint(plan, (p) => p.postsPerMonth > limit, 'more posts', 'Cancel a queued post or wait for next month'),
     limit, used);
 }
+
+/**
+ * A new file must fit the plan's per-file limit, and the storage limit counting the bytes stored
+ * plus those reserved by uploads still in progress (so parallel reservations cannot pass it).
+ */
+export function assertFileFits(plan: PlanName, size: number, storageCommitted: number): void {
+  const { maxFileBytes, storageBytes } = PLANS[plan];
+  if (size > maxFileBytes) {
+    throw new QuotaExceededError(
+      `size: ${size} bytes is over the ${maxFileBytes}-byte limit per file of the ${plan} plan.`,
+      upgradeHint(plan, (p) => p.maxFileBytes > maxFileBytes, 'larger files', 'Send a smaller file (compress or shorten it)'),
+      maxFileBytes, size);
+  }
+  if (storageCommitted + size > storageBytes) {
+    throw new QuotaExceededError(
+      `This file needs ${size} bytes; ${storageCommitted} of ${storageBytes} bytes of storage are used or reserved by uploads in progress.`,
+      upgradeHint(plan, (p) => p.storageBytes > storageBytes, 'more storage', 'Delete files you no longer need'),
+      storageBytes, storageCommitted);
+  }
+}

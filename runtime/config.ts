@@ -1,4 +1,5 @@
 // Reads the operator's environment once. Defaults make a fresh checkout run (see ../shared/design.md).
+import fs from 'node:fs';
 import path from 'node:path';
 
 export interface Config {
@@ -14,13 +15,39 @@ export interface Config {
   trustProxy: string | false;
   logLevel: string;
   maxBodyBytes: number;
+  /** Where media bytes live: local disk under DATA_DIR/media, or an S3-compatible bucket. */
+  storage: StorageConfig;
+  /** POST /media/from-url: hosts exempt from the public-address rule (tests only) and extra trusted CAs. */
+  fromUrl: { allowHosts: string[]; extraCaPem: string | undefined; timeoutMs: number };
+  /** How often retention and expired reservations are swept, in ms; 0 turns the timer off. */
+  mediaSweepMs: number;
 }
+
+export type StorageConfig =
+  | { kind: 'disk' }
+  | { kind: 's3'; bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean; prefix: string;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined };
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
   return n;
+}
+
+function storageFrom(env: NodeJS.ProcessEnv): StorageConfig {
+  const kind = env.STORAGE || 'disk';
+  if (kind === 'disk') return { kind };
+  if (kind !== 's3') throw new Error(`STORAGE must be "disk" or "s3", got "${kind}"`);
+  if (!env.S3_BUCKET) throw new Error('STORAGE=s3 needs S3_BUCKET');
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both unset for the AWS default chain)');
+  }
+  return {
+    kind, bucket: env.S3_BUCKET, region: env.S3_REGION || 'us-east-1', endpoint: env.S3_ENDPOINT || undefined,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true', prefix: (env.S3_PREFIX || '').replace(/^\/+|\/+$/g, ''),
+    credentials: env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } : undefined,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -41,5 +68,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY || false,
     logLevel: env.LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.MAX_BODY_BYTES, 1024 * 1024, 'MAX_BODY_BYTES'),
+    storage: storageFrom(env),
+    fromUrl: {
+      allowHosts: (env.FROM_URL_ALLOW_HOSTS || '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      extraCaPem: env.FROM_URL_CA_FILE ? fs.readFileSync(env.FROM_URL_CA_FILE, 'utf8') : undefined,
+      timeoutMs: intFrom(env.FROM_URL_TIMEOUT_SECONDS, 600, 'FROM_URL_TIMEOUT_SECONDS') * 1000,
+    },
+    mediaSweepMs: env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };
 }

@@ -1,5 +1,7 @@
 // The long-lived parts of one process, built from the configuration and closed together.
 import { openDatabase, type Db } from '../db/connect.ts';
+import { createMediaWork, type MediaWork } from '../media/work.ts';
+import { createStorage, type AnyStorage } from '../storage/index.ts';
 import type { Config } from './config.ts';
 import { Keyring } from './crypto.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -10,16 +12,30 @@ export interface Services {
   db: Db;
   keyring: Keyring;
   logger: Logger;
+  /** Media bytes: local disk or S3. */
+  storage: AnyStorage;
+  /** Background media work: processing, downloads, the retention sweep (started by the app). */
+  media: MediaWork;
   close(): Promise<void>;
 }
 
 export function createServices(config: Config): Services {
   const db = openDatabase(config);
+  const keyring = new Keyring(loadSecret(config.dataDir));
+  const logger = createLogger(config.logLevel);
+  const storage = createStorage(config, keyring);
+  const media = createMediaWork({ db, storage, logger, sweepEveryMs: config.mediaSweepMs, downloadTimeoutMs: config.fromUrl.timeoutMs });
   return {
     config,
     db,
-    keyring: new Keyring(loadSecret(config.dataDir)),
-    logger: createLogger(config.logLevel),
-    close: () => db.destroy(),
+    keyring,
+    logger,
+    storage,
+    media,
+    close: async () => {
+      await media.stop();
+      await storage.close();
+      await db.destroy();
+    },
   };
 }

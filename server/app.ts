@@ -7,6 +7,7 @@ import type { Services } from '../runtime/services.ts';
 import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
 import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { sessionRoutes } from './sessionRoutes.ts';
+import { uploadRoutes } from './uploadRoutes.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -65,6 +66,8 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   app.set('etag', false);
   const { handle, renderError } = await createApi(services, handlers);
   const limiter = options.rateLimiter ?? createRateLimiter(db, config.rateLimit.max, config.rateLimit.windowMs);
+  // Media processing and the retention sweep run in the serving process.
+  services.media.start();
 
   app.use(logRequests(services));
   app.get('/healthz', (_req, res) => {
@@ -81,7 +84,8 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   });
 
   const json = express.json({ limit: config.maxBodyBytes });
-  app.use(['/v1', '/auth'], limitRate(limiter, config.publicUrl));
+  // Signed file addresses (/media-files) are not limited: networks fetch them from shared addresses.
+  app.use(['/v1', '/auth', '/uploads'], limitRate(limiter, config.publicUrl));
   app.use('/v1', json, async (req: Request, res: Response) => {
     const apiReq: ApiRequest = { method: req.method, path: req.path, headers: req.headers, query: req.query as Record<string, unknown>,
       body: req.body, requestId: req.id, via: 'rest' };
@@ -90,6 +94,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
     send(res, out);
   });
   app.use('/auth', json, sessionRoutes(services));
+  app.use(uploadRoutes(services));
   app.get('/', (_req, res) => res.redirect('/app'));
   app.get('/app', (_req, res) => {
     res.type('html').send(`<!doctype html><meta charset="utf-8"><title>Herald</title>

@@ -33,7 +33,10 @@ export async function up(db: Knex): Promise<void> {
     t.string('audio_codec');
     t.string('thumbnail_key');
     t.integer('pinned').notNullable().defaultTo(0);
+    /** Until when the reservation holds storage and its upload address works. */
     t.string('upload_expires_at');
+    /** The https address a from-url file was fetched from; null for uploads. */
+    t.text('source_url');
     t.string('uploaded_at');
     t.string('bytes_deleted_at');
     t.string('created_at').notNullable();

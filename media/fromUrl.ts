@@ -1,0 +1,155 @@
+// Fetching a file from a user-given address without letting that address reach the server's own
+// network (SSRF). Only https; every hop of a redirect is checked again; the IP check runs inside
+// the socket's own DNS lookup and once more on the connected socket, so a name that resolves to a
+// public address for a check and to a private one for the connection (DNS rebinding) is refused.
+import dns from 'node:dns';
+import type { IncomingMessage } from 'node:http';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import tls from 'node:tls';
+import { ApiError } from '../domain/errors.ts';
+import { nonPublicRange } from '../domain/publicAddress.ts';
+
+export interface FetchPolicy {
+  /** Host names (or IP literals) exempt from the public-address rule: for tests, empty by default. */
+  allowHosts: string[];
+  /** Extra trusted certificate authorities (PEM), on top of the system's. */
+  extraCaPem?: string;
+}
+
+export interface RemoteFile {
+  /** The address the file finally came from, after redirects. */
+  url: URL;
+  body: IncomingMessage;
+  /** Content-Length, when the server sent one. */
+  size: number | undefined;
+  contentType: string | undefined;
+}
+
+/** How long the server may take to answer with headers, redirects included. */
+const ANSWER_TIMEOUT_MS = 15_000;
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export class UrlNotAllowed extends ApiError {
+  constructor(url: string, why: string) {
+    super(400, 'url_not_allowed', `url: ${url} ${why}; only public https addresses are fetched.`,
+      'Host the file on a public https address, or upload it with POST /media/uploads.');
+  }
+}
+
+export const urlFetchFailed = (url: string, why: string) =>
+  new ApiError(400, 'url_fetch_failed', `url: ${url} could not be fetched: ${why}.`,
+    'Check that the address opens in a browser without signing in, then try again; or upload the file with POST /media/uploads.');
+
+/**
+ * Connects to `address`, follows redirects and answers once a 2xx response's headers arrived; the
+ * body is left to the caller, and `signal` aborts it. Refusals throw UrlNotAllowed, other failures
+ * url_fetch_failed.
+ */
+export async function openRemoteFile(address: string, policy: FetchPolicy, signal: AbortSignal): Promise<RemoteFile> {
+  const deadline = Date.now() + ANSWER_TIMEOUT_MS;
+  let url = httpsUrl(address, address, policy);
+  for (let hop = 0; ; hop++) {
+    const res = await get(url, policy, signal, deadline).catch((err: unknown) => {
+      throw err instanceof ApiError ? err : urlFetchFailed(address, describeFailure(err));
+    });
+    const status = res.statusCode ?? 0;
+    if (REDIRECTS.has(status)) {
+      res.resume();
+      const location = res.headers.location;
+      if (!location) throw urlFetchFailed(address, `the server answered ${status} without a Location`);
+      if (hop === MAX_REDIRECTS) throw urlFetchFailed(address, `it redirected more than ${MAX_REDIRECTS} times`);
+      url = httpsUrl(new URL(location, url).href, address, policy);
+      continue;
+    }
+    if (status < 200 || status > 299) {
+      res.resume();
+      throw urlFetchFailed(address, `the server answered ${status}${url.href === address ? '' : ` at ${url.href}`}`);
+    }
+    const length = Number(res.headers['content-length']);
+    return { url, body: res, size: Number.isSafeInteger(length) && length >= 0 ? length : undefined,
+      contentType: res.headers['content-type'] };
+  }
+}
+
+/** Parses one hop's address: https only, and an IP literal must be public (names are checked at connect). */
+function httpsUrl(text: string, asked: string, policy: FetchPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UrlNotAllowed(asked, 'is not an absolute address');
+  }
+  const via = text === asked ? '' : ` (redirected to ${url.href})`;
+  if (url.protocol !== 'https:') throw new UrlNotAllowed(asked, `uses ${url.protocol.replace(/:$/, '')}${via}`);
+  const host = hostOf(url);
+  // The URL parser already turned decimal, octal and hex IPv4 forms (2130706433, 0177.0.0.1, 0x7f.1) into dotted quads.
+  const range = net.isIP(host) && !exempt(host, policy) ? nonPublicRange(host) : undefined;
+  if (range) throw new UrlNotAllowed(asked, `points at ${host}, a ${range} address${via}`);
+  return url;
+}
+
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+function exempt(host: string, policy: FetchPolicy): boolean {
+  return policy.allowHosts.includes(host.replace(/\.$/, ''));
+}
+
+class NoAnswer extends Error {}
+
+/** One request; it fails if no response headers arrived by `deadline` (the body may take longer). */
+function get(url: URL, policy: FetchPolicy, signal: AbortSignal, deadline: number): Promise<IncomingMessage> {
+  const host = hostOf(url);
+  const checked = !exempt(host, policy);
+  return new Promise((resolve, reject) => {
+    const req = https.request(url, {
+      // No pooled sockets: every hop connects (and is checked) on its own.
+      agent: false,
+      lookup: checked ? publicOnlyLookup(url.href) : undefined,
+      ca: policy.extraCaPem ? [...tls.rootCertificates, policy.extraCaPem] : undefined,
+      headers: { 'user-agent': 'Herald media import', accept: '*/*' },
+      signal,
+    });
+    req.once('socket', (socket) => socket.once('connect', () => {
+      // The address actually connected to, whatever resolved it (and for IP literals, which skip lookup).
+      const range = checked ? nonPublicRange(socket.remoteAddress ?? '') : undefined;
+      if (range) req.destroy(new UrlNotAllowed(url.href, `connected to ${socket.remoteAddress}, a ${range} address`));
+    }));
+    const timer = setTimeout(() => req.destroy(new NoAnswer()), Math.max(0, deadline - Date.now()));
+    req.once('response', (res) => {
+      clearTimeout(timer);
+      resolve(res);
+    });
+    req.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end();
+  });
+}
+
+/** A DNS lookup for the socket itself that fails when any address of the name is not public. */
+function publicOnlyLookup(address: string): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, found) => {
+      if (err) return callback(err, '', 0);
+      const bad = found.find((a) => nonPublicRange(a.address));
+      if (bad) return callback(new UrlNotAllowed(address, `resolves to ${bad.address}, a ${nonPublicRange(bad.address)} address`), '', 0);
+      if (options.all) return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, found);
+      callback(null, found[0]!.address, found[0]!.family);
+    });
+  };
+}
+
+function describeFailure(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (err instanceof NoAnswer) return `no answer within ${ANSWER_TIMEOUT_MS / 1000} seconds`;
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'its host name does not resolve';
+  if (e.code === 'ECONNREFUSED') return 'the connection was refused';
+  if (e.code === 'ECONNRESET') return 'the connection was reset';
+  if (/CERT|SELF_SIGNED|TLS|SSL/i.test(e.code ?? '')) return `its TLS certificate is not trusted (${e.code})`;
+  return e.message || String(err);
+}

@@ -1,0 +1,113 @@
+// Reads what a file really is from its bytes, never from its name or declared type: the true type
+// (magic bytes), then image size (sharp) or video duration, codecs and frame rate (ffprobe); and
+// makes a JPEG thumbnail (sharp for images, one ffmpeg frame for videos).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileTypeFromFile } from 'file-type';
+import sharp from 'sharp';
+import { formatOf, isAcceptedVideoCodec, unacceptedCodecReason, unacceptedFormatReason, type MediaKind } from '../domain/mediaTypes.ts';
+
+const run = promisify(execFile);
+/** ffprobe reads headers and ffmpeg decodes one frame: far below this even for a long 4 GB video. */
+const TOOL_TIMEOUT_MS = 120_000;
+/** Thumbnails fit in this many pixels each way. */
+const THUMBNAIL_EDGE = 480;
+
+export interface Inspected {
+  ok: true;
+  kind: MediaKind;
+  mime: string;
+  width: number;
+  height: number;
+  durationSeconds: number | null;
+  frameRate: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+}
+
+export type Inspection = Inspected | { ok: false; reason: string };
+
+export async function inspectFile(file: string, declaredMime: string): Promise<Inspection> {
+  const found = await fileTypeFromFile(file);
+  const format = found && formatOf(found.mime);
+  if (!found || !format) return { ok: false, reason: unacceptedFormatReason(found, declaredMime) };
+  try {
+    return format.kind === 'image' ? await inspectImage(file, found.mime) : await inspectVideo(file, found.mime);
+  } catch (err) {
+    // The type's signature was there but the rest could not be decoded: a damaged or truncated file.
+    return { ok: false, reason: `The file looks like ${found.mime} but could not be read (${firstLine(err)}). Export it again and upload the new file.` };
+  }
+}
+
+async function inspectImage(file: string, mime: string): Promise<Inspection> {
+  const meta = await sharp(file).metadata();
+  // As displayed: EXIF orientations 5-8 turn the picture a quarter, which swaps width and height.
+  const width = meta.autoOrient?.width ?? meta.width;
+  const height = meta.autoOrient?.height ?? meta.pageHeight ?? meta.height;
+  if (!width || !height) return { ok: false, reason: `The ${mime} file has no readable dimensions. Export it again and upload the new file.` };
+  return { ok: true, kind: 'image', mime, width, height, durationSeconds: null, frameRate: null, videoCodec: null, audioCodec: null };
+}
+
+interface ProbeStream {
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  duration?: string;
+  tags?: { rotate?: string };
+  side_data_list?: { rotation?: number }[];
+}
+
+async function inspectVideo(file: string, mime: string): Promise<Inspection> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+    { timeout: TOOL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+  const probe = JSON.parse(stdout) as { streams?: ProbeStream[]; format?: { duration?: string } };
+  const video = probe.streams?.find((s) => s.codec_type === 'video');
+  const audio = probe.streams?.find((s) => s.codec_type === 'audio');
+  if (!video?.codec_name || !video.width || !video.height) {
+    return { ok: false, reason: `The ${mime} file holds no video stream. Networks need a video track.` };
+  }
+  if (!isAcceptedVideoCodec(video.codec_name)) return { ok: false, reason: unacceptedCodecReason(mime, video.codec_name) };
+  const rotation = Math.abs(Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0)) % 180;
+  const [width, height] = rotation === 90 ? [video.height, video.width] : [video.width, video.height];
+  const duration = Number(probe.format?.duration ?? video.duration);
+  return {
+    ok: true, kind: 'video', mime, width, height,
+    durationSeconds: Number.isFinite(duration) ? round(duration, 3) : null,
+    frameRate: frameRate(video.avg_frame_rate) ?? frameRate(video.r_frame_rate),
+    videoCodec: video.codec_name, audioCodec: audio?.codec_name ?? null,
+  };
+}
+
+/** Writes a JPEG preview of `file` to `out`. */
+export async function makeThumbnail(file: string, inspected: Inspected, out: string): Promise<void> {
+  if (inspected.kind === 'image') {
+    await sharp(file).rotate().resize(THUMBNAIL_EDGE, THUMBNAIL_EDGE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80 }).toFile(out);
+    return;
+  }
+  // A frame a second in (the very first is often black), or the first one of a shorter video.
+  // Seeking before -i jumps to the nearest keyframe instead of decoding everything before it.
+  const at = (inspected.durationSeconds ?? 0) > 2 ? '1' : '0';
+  await run('ffmpeg', ['-v', 'error', '-y', '-ss', at, '-i', file, '-frames:v', '1',
+    '-vf', `scale=${THUMBNAIL_EDGE}:${THUMBNAIL_EDGE}:force_original_aspect_ratio=decrease`, '-f', 'image2', '-c:v', 'mjpeg', out],
+  { timeout: TOOL_TIMEOUT_MS });
+}
+
+/** ffprobe's "30000/1001" as 29.97; null for "0/0" (unknown). */
+function frameRate(text: string | undefined): number | null {
+  const [num, den] = (text ?? '').split('/').map(Number);
+  return num && den ? round(num / den, 3) : null;
+}
+
+function round(n: number, places: number): number {
+  const f = 10 ** places;
+  return Math.round(n * f) / f;
+}
+
+/** The first line of a tool's complaint, short enough for a failReason. */
+export function firstLine(err: unknown): string {
+  const e = err as { stderr?: string; message?: string };
+  return (e.stderr?.trim() || e.message || String(err)).split('\n')[0]!.slice(0, 200);
+}

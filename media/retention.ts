@@ -1,0 +1,30 @@
+// The media sweep, run on a timer in the server process: reservations whose address expired become
+// failed files, and retention deletes the bytes of published files 72 hours after their post went
+// live, unless pinned or used by a draft or queued post. The record stays, with bytesDeletedAt.
+// Every step re-checks its condition as it writes, so two sweeps at once (or twice) do no harm.
+import type { MediaJobsData } from '../db/mediaData.ts';
+import type { Storage } from '../storage/storage.ts';
+
+export const RETENTION_HOURS = 72;
+
+export interface SweepResult {
+  /** Reservations that expired unused. */
+  expired: number;
+  /** Files whose bytes retention deleted. */
+  released: string[];
+}
+
+export async function sweepMedia(jobs: MediaJobsData, storage: Storage, now = new Date()): Promise<SweepResult> {
+  const at = now.toISOString();
+  const expired = await jobs.failExpiredReservations(at);
+  const cutoff = new Date(now.getTime() - RETENTION_HOURS * 3600_000).toISOString();
+  const released: string[] = [];
+  for (const id of await jobs.retentionDueIds(cutoff)) {
+    const key = await jobs.releaseBytes(id, cutoff, at);
+    if (!key) continue;
+    // The record says the bytes are gone before they go: a crash here leaves an orphan object, never a dangling record.
+    await storage.delete(key);
+    released.push(id);
+  }
+  return { expired, released };
+}
