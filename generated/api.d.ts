@@ -139,15 +139,29 @@ export interface paths {
          *        operation of this contract. Send **no** `Authorization` header (the address is signed by
          *        itself), `Content-Type` equal to the reserved `mime`, and `Content-Length` equal to the
          *        reserved `size`. The address is single-use and valid for one hour (`expiresAt`).
-         *        It answers `200` when the bytes are stored; `size_mismatch` when the length differs
-         *        from `size` (send the exact bytes or reserve a new upload); `already_uploaded` on a
-         *        second PUT (the first one succeeded: go on polling the file).
+         *        Its answers (errors are `{code, message, hint}`):
+         *        - `200 {mediaId, status: "processing"}`: the bytes are stored.
+         *        - `400 size_mismatch`: `Content-Length` is missing or differs from `size`; send the
+         *          exact bytes or reserve a new upload.
+         *        - `400 upload_interrupted`: the connection ended before every byte arrived. Nothing
+         *          was kept; PUT the whole file again to the same address before it expires.
+         *        - `403 address_invalid`: the address was altered or truncated.
+         *        - `404 not_found`: the file was deleted meanwhile.
+         *        - `409 already_uploaded`: a PUT to this address already succeeded; go on polling.
+         *        - `410 address_expired`: reserve a new upload.
+         *        - `415 content_type_mismatch`: `Content-Type` differs from the reserved `mime`.
+         *        - `429 rate_limited`: the PUT counts toward the request rate like every call.
          *     2. Poll `GET /media/{mediaId}` until `status` is `ready`; stop on `failed` and read
          *        `failReason`. Video processing takes from seconds to about a minute.
          *
          *     `mediaId` is final: reuse it for every post that needs the file and never upload the same
          *     file twice. A file over the plan's per-file limit, or one that would pass the storage
-         *     limit, is refused here with `402 quota_exceeded`, before any byte is sent.
+         *     limit, is refused here with `402 quota_exceeded`, before any byte is sent. The storage
+         *     limit counts the bytes stored plus the sizes reserved by uploads still in progress; an
+         *     upload whose address expired unused becomes a `failed` file and holds nothing.
+         *
+         *     Processing reads the file's real type from its bytes, whatever its name or declared type:
+         *     a file that is not an accepted image or video ends `failed` with a `failReason`.
          */
         post: operations["createUpload"];
         delete?: never;
@@ -168,12 +182,21 @@ export interface paths {
         /**
          * Add a media file from a public https address
          * @description Use this when the file is already online: Herald downloads it itself, so nothing is PUT.
-         *     Only public `https` addresses are accepted; private, internal (loopback, link-local,
-         *     private ranges) and non-https addresses are refused with `400 url_not_allowed`.
-         *     The answer comes at once with a `mediaId`; poll `GET /media/{mediaId}` until `status` is
-         *     `ready`, and stop on `failed` (`failReason` says why, for example an address that could
-         *     not be fetched or a format no network accepts). As with uploads, reuse the `mediaId`
-         *     instead of adding the same file twice.
+         *     Only public `https` addresses are accepted. Every other scheme, and any address that is
+         *     or resolves to a loopback, private, link-local, unique-local, CGNAT, multicast,
+         *     broadcast, unspecified or cloud-metadata address (IPv4 or IPv6, in any notation), is
+         *     refused with `400 url_not_allowed`; redirects are checked the same way at every hop, and
+         *     so is the address actually connected to. A refusal creates nothing.
+         *
+         *     Herald connects and waits for the server's answer (at most 15 seconds, redirects
+         *     included) before it answers: an address that cannot be fetched (unknown host, untrusted
+         *     certificate, an error status) answers `400 url_fetch_failed` and creates nothing. A
+         *     `Content-Length` over the plan's per-file or storage limit answers `402 quota_exceeded`.
+         *     Otherwise the answer is `202` with a `mediaId` while the body downloads (bounded by the
+         *     plan's limits and a time limit); poll `GET /media/{mediaId}` until `status` is `ready`,
+         *     and stop on `failed` (`failReason` says why, for example a download cut short or a format
+         *     no network accepts). As with uploads, reuse the `mediaId` instead of adding the same file
+         *     twice.
          */
         post: operations["uploadFromUrl"];
         delete?: never;
@@ -1082,7 +1105,7 @@ export interface components {
          *       "frameRate": null,
          *       "videoCodec": null,
          *       "audioCodec": null,
-         *       "thumbnailUrl": "http://localhost:8080/media/thumbnails/med_8Rk3Tz6Nv1.jpg",
+         *       "thumbnailUrl": "http://localhost:8080/media-files/eyJrIjoid3NfM0ZxOUxtMlh2OC9tZWRfOFJrM1R6Nk52MS90aHVtYm5haWwuanBnIiwidCI6ImltYWdlL2pwZWciLCJleHAiOjE3OTUzNDE2MDB9.Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5hG2kM7pQ9rT",
          *       "bytesDeletedAt": null,
          *       "createdAt": "2026-11-20T15:31:09.027Z"
          *     }
@@ -1107,10 +1130,15 @@ export interface components {
             kind: "image" | "video" | null;
             /** @example teaser.mp4 */
             filename: string;
-            /** @example video/mp4 */
+            /**
+             * @description The declared type until processing; then the type read from the file's bytes (a JPEG
+             *     sent as `image/png` shows `image/jpeg` once `ready`).
+             * @example video/mp4
+             */
             mime: string;
             /**
-             * @description Size in bytes.
+             * @description Size in bytes. While a file from an address without `Content-Length` downloads, the
+             *     bytes held for it (what one file may take); its real size once the bytes arrived.
              * @example 48213377
              */
             size: number;
@@ -1155,8 +1183,9 @@ export interface components {
              */
             audioCodec: string | null;
             /**
-             * @description Address of a preview image; `null` until processing produced one.
-             * @example http://localhost:8080/media/thumbnails/med_4Tn8Vb2Kq1.jpg
+             * @description Public, signed address of a JPEG preview (at most 480 pixels each way), valid for at
+             *     least 24 hours; `null` until processing produced one. It needs no credential.
+             * @example http://localhost:8080/media-files/eyJrIjoid3NfM0ZxOUxtMlh2OC9tZWRfNFRuOFZiMktxMS90aHVtYm5haWwuanBnIiwidCI6ImltYWdlL2pwZWciLCJleHAiOjE3OTUzNDE2MDB9.Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5hG2kM7pQ9rT
              */
             thumbnailUrl: string | null;
             /**
@@ -1189,7 +1218,7 @@ export interface components {
          *           "frameRate": 30,
          *           "videoCodec": "h264",
          *           "audioCodec": "aac",
-         *           "thumbnailUrl": "http://localhost:8080/media/thumbnails/med_4Tn8Vb2Kq1.jpg",
+         *           "thumbnailUrl": "http://localhost:8080/media-files/eyJrIjoid3NfM0ZxOUxtMlh2OC9tZWRfNFRuOFZiMktxMS90aHVtYm5haWwuanBnIiwidCI6ImltYWdlL2pwZWciLCJleHAiOjE3OTUzNDE2MDB9.Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5hG2kM7pQ9rT",
          *           "bytesDeletedAt": null,
          *           "createdAt": "2026-11-21T09:04:12.511Z"
          *         },
@@ -1208,7 +1237,7 @@ export interface components {
          *           "frameRate": null,
          *           "videoCodec": null,
          *           "audioCodec": null,
-         *           "thumbnailUrl": "http://localhost:8080/media/thumbnails/med_8Rk3Tz6Nv1.jpg",
+         *           "thumbnailUrl": "http://localhost:8080/media-files/eyJrIjoid3NfM0ZxOUxtMlh2OC9tZWRfOFJrM1R6Nk52MS90aHVtYm5haWwuanBnIiwidCI6ImltYWdlL2pwZWciLCJleHAiOjE3OTUzNDE2MDB9.Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5hG2kM7pQ9rT",
          *           "bytesDeletedAt": null,
          *           "createdAt": "2026-11-20T15:31:09.027Z"
          *         }
@@ -1237,9 +1266,10 @@ export interface components {
             /** @example teaser.mp4 */
             filename: string;
             /**
-             * @description The file's media type, for example `image/jpeg`, `image/png`, `video/mp4` or
-             *     `video/quicktime`. The PUT must send the same value as `Content-Type`. A type no
-             *     network accepts answers `400 invalid_request`.
+             * @description The file's media type: one of `image/jpeg`, `image/png`, `image/gif`, `image/webp`,
+             *     `video/mp4`, `video/quicktime` or `video/webm` (the types at least one network takes;
+             *     videos need H.264, HEVC, VP8, VP9 or AV1 video). The PUT must send the same value as
+             *     `Content-Type`. Any other type answers `400 invalid_request`.
              * @example video/mp4
              */
             mime: string;
@@ -1258,7 +1288,7 @@ export interface components {
          * @description A reserved upload. PUT the bytes to `uploadUrl` (no Authorization header) before `expiresAt`.
          * @example {
          *       "mediaId": "med_4Tn8Vb2Kq1",
-         *       "uploadUrl": "http://localhost:8080/uploads/med_4Tn8Vb2Kq1?expires=1795254252&sig=Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5",
+         *       "uploadUrl": "http://localhost:8080/uploads/eyJtIjoibWVkXzRUbjhWYjJLcTEiLCJleHAiOjE3OTUyNTQyNTJ9.Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5hG2kM7pQ9rT",
          *       "expiresAt": "2026-11-21T10:04:12.000Z"
          *     }
          */
@@ -1271,7 +1301,7 @@ export interface components {
             /**
              * Format: uri
              * @description Signed, single-use address for one PUT of the bytes. It lies outside `/v1`.
-             * @example http://localhost:8080/uploads/med_4Tn8Vb2Kq1?expires=1795254252&sig=Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5
+             * @example http://localhost:8080/uploads/eyJtIjoibWVkXzRUbjhWYjJLcTEiLCJleHAiOjE3OTUyNTQyNTJ9.Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5hG2kM7pQ9rT
              */
             uploadUrl: string;
             /**
@@ -1290,7 +1320,7 @@ export interface components {
         UploadFromUrlRequest: {
             /**
              * Format: uri
-             * @description A public `https` address of the file. Private, internal and non-https addresses are refused (`url_not_allowed`).
+             * @description A public `https` address of the file. Other schemes, and private or internal addresses, are refused (`url_not_allowed`).
              * @example https://cdn.acme.test/campaigns/autumn/teaser.mp4
              */
             url: string;
@@ -2794,8 +2824,9 @@ export interface operations {
                 };
             };
             /**
-             * @description The request is malformed (`invalid_request`, naming the field), or the address is not
-             *     a public https address (`url_not_allowed`).
+             * @description The request is malformed (`invalid_request`, naming the field), the address is not a
+             *     public https address (`url_not_allowed`), or it could not be fetched
+             *     (`url_fetch_failed`). Nothing was created.
              */
             400: {
                 headers: {
@@ -2806,7 +2837,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            /** @description The file is over the plan's per-file limit or would pass the storage limit (or the Free plan has no API access). */
+            /** @description The file's `Content-Length` is over the plan's per-file limit or would pass the storage limit (or the Free plan has no API access). */
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["InsufficientScope"];
             /** @description `folderId` does not exist in this workspace. */

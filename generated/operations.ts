@@ -220,7 +220,7 @@ export const operations: readonly OperationEntry[] = [
     "scope": "write",
     "tool": "service_create_upload",
     "summary": "Reserve an upload for a media file",
-    "description": "Use this to upload a file from your side. It reserves storage for one file and returns a\n`mediaId` and a signed `uploadUrl`. Then:\n\n1. `PUT` the raw bytes to `uploadUrl`. That address lies outside `/v1` and is not an\n   operation of this contract. Send **no** `Authorization` header (the address is signed by\n   itself), `Content-Type` equal to the reserved `mime`, and `Content-Length` equal to the\n   reserved `size`. The address is single-use and valid for one hour (`expiresAt`).\n   It answers `200` when the bytes are stored; `size_mismatch` when the length differs\n   from `size` (send the exact bytes or reserve a new upload); `already_uploaded` on a\n   second PUT (the first one succeeded: go on polling the file).\n2. Poll `GET /media/{mediaId}` until `status` is `ready`; stop on `failed` and read\n   `failReason`. Video processing takes from seconds to about a minute.\n\n`mediaId` is final: reuse it for every post that needs the file and never upload the same\nfile twice. A file over the plan's per-file limit, or one that would pass the storage\nlimit, is refused here with `402 quota_exceeded`, before any byte is sent.\n",
+    "description": "Use this to upload a file from your side. It reserves storage for one file and returns a\n`mediaId` and a signed `uploadUrl`. Then:\n\n1. `PUT` the raw bytes to `uploadUrl`. That address lies outside `/v1` and is not an\n   operation of this contract. Send **no** `Authorization` header (the address is signed by\n   itself), `Content-Type` equal to the reserved `mime`, and `Content-Length` equal to the\n   reserved `size`. The address is single-use and valid for one hour (`expiresAt`).\n   Its answers (errors are `{code, message, hint}`):\n   - `200 {mediaId, status: \"processing\"}`: the bytes are stored.\n   - `400 size_mismatch`: `Content-Length` is missing or differs from `size`; send the\n     exact bytes or reserve a new upload.\n   - `400 upload_interrupted`: the connection ended before every byte arrived. Nothing\n     was kept; PUT the whole file again to the same address before it expires.\n   - `403 address_invalid`: the address was altered or truncated.\n   - `404 not_found`: the file was deleted meanwhile.\n   - `409 already_uploaded`: a PUT to this address already succeeded; go on polling.\n   - `410 address_expired`: reserve a new upload.\n   - `415 content_type_mismatch`: `Content-Type` differs from the reserved `mime`.\n   - `429 rate_limited`: the PUT counts toward the request rate like every call.\n2. Poll `GET /media/{mediaId}` until `status` is `ready`; stop on `failed` and read\n   `failReason`. Video processing takes from seconds to about a minute.\n\n`mediaId` is final: reuse it for every post that needs the file and never upload the same\nfile twice. A file over the plan's per-file limit, or one that would pass the storage\nlimit, is refused here with `402 quota_exceeded`, before any byte is sent. The storage\nlimit counts the bytes stored plus the sizes reserved by uploads still in progress; an\nupload whose address expired unused becomes a `failed` file and holds nothing.\n\nProcessing reads the file's real type from its bytes, whatever its name or declared type:\na file that is not an accepted image or video ends `failed` with a `failReason`.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -241,7 +241,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "mime": {
           "type": "string",
-          "description": "The file's media type, for example `image/jpeg`, `image/png`, `video/mp4` or\n`video/quicktime`. The PUT must send the same value as `Content-Type`. A type no\nnetwork accepts answers `400 invalid_request`.\n"
+          "description": "The file's media type: one of `image/jpeg`, `image/png`, `image/gif`, `image/webp`,\n`video/mp4`, `video/quicktime` or `video/webm` (the types at least one network takes;\nvideos need H.264, HEVC, VP8, VP9 or AV1 video). The PUT must send the same value as\n`Content-Type`. Any other type answers `400 invalid_request`.\n"
         },
         "size": {
           "type": "integer",
@@ -268,7 +268,7 @@ export const operations: readonly OperationEntry[] = [
     "scope": "write",
     "tool": "service_upload_from_url",
     "summary": "Add a media file from a public https address",
-    "description": "Use this when the file is already online: Herald downloads it itself, so nothing is PUT.\nOnly public `https` addresses are accepted; private, internal (loopback, link-local,\nprivate ranges) and non-https addresses are refused with `400 url_not_allowed`.\nThe answer comes at once with a `mediaId`; poll `GET /media/{mediaId}` until `status` is\n`ready`, and stop on `failed` (`failReason` says why, for example an address that could\nnot be fetched or a format no network accepts). As with uploads, reuse the `mediaId`\ninstead of adding the same file twice.\n",
+    "description": "Use this when the file is already online: Herald downloads it itself, so nothing is PUT.\nOnly public `https` addresses are accepted. Every other scheme, and any address that is\nor resolves to a loopback, private, link-local, unique-local, CGNAT, multicast,\nbroadcast, unspecified or cloud-metadata address (IPv4 or IPv6, in any notation), is\nrefused with `400 url_not_allowed`; redirects are checked the same way at every hop, and\nso is the address actually connected to. A refusal creates nothing.\n\nHerald connects and waits for the server's answer (at most 15 seconds, redirects\nincluded) before it answers: an address that cannot be fetched (unknown host, untrusted\ncertificate, an error status) answers `400 url_fetch_failed` and creates nothing. A\n`Content-Length` over the plan's per-file or storage limit answers `402 quota_exceeded`.\nOtherwise the answer is `202` with a `mediaId` while the body downloads (bounded by the\nplan's limits and a time limit); poll `GET /media/{mediaId}` until `status` is `ready`,\nand stop on `failed` (`failReason` says why, for example a download cut short or a format\nno network accepts). As with uploads, reuse the `mediaId` instead of adding the same file\ntwice.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -284,8 +284,7 @@ export const operations: readonly OperationEntry[] = [
         "url": {
           "type": "string",
           "format": "uri",
-          "description": "A public `https` address of the file. Private, internal and non-https addresses are refused (`url_not_allowed`).",
-          "pattern": "^https://"
+          "description": "A public `https` address of the file. Other schemes, and private or internal addresses, are refused (`url_not_allowed`)."
         },
         "filename": {
           "type": "string",
