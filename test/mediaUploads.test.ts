@@ -1,0 +1,277 @@
+// Reservations and the signed PUT, through HTTP on both databases, with real files.
+import fs from 'node:fs';
+import net from 'node:net';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLANS } from '../domain/plans.ts';
+import { uploadAddress } from '../media/uploadAddress.ts';
+import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { eventually, incomingFiles, makeImage, pathOf, processed, putBytes, reserve, storedFiles, tempDir } from './support/mediaFiles.ts';
+
+const GiB = 1024 ** 3;
+
+describe.each(DATABASES)('uploads on %s', (kind) => {
+  let env: TestEnv;
+  let ws: Seeded;
+  let jpeg: Buffer;
+  const dir = tempDir();
+
+  beforeAll(async () => {
+    env = await startHerald(kind, { mediaSweepMs: 0 });
+    ws = await seedWorkspace(env, { plan: 'creator' });
+    jpeg = fs.readFileSync(await makeImage(dir, 'jpeg', 1080, 1350));
+  });
+  afterAll(async () => {
+    await env.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const usedBytes = async (key = ws.readKey) => (await call(env, 'get', '/v1/whoami', { key })).body.usage.storage.usedBytes as number;
+  const reserveJpeg = async (extra: Record<string, unknown> = {}) => {
+    const res = await reserve(env, ws.writeKey, { filename: 'autumn.jpg', mime: 'image/jpeg', size: jpeg.length, ...extra });
+    expect(res.status).toBe(201);
+    return res.body as { mediaId: string; uploadUrl: string; expiresAt: string };
+  };
+
+  describe('POST /media/uploads', () => {
+    it('reserves a file: a final mediaId, a signed address outside /v1 valid one hour, status uploading', async () => {
+      const asked = Date.now();
+      const r = await reserveJpeg();
+      expect(r.mediaId).toMatch(/^med_\w{16}$/);
+      expect(r.uploadUrl.startsWith(`${env.config.publicUrl}/uploads/`)).toBe(true);
+      const lifetime = Date.parse(r.expiresAt) - asked;
+      expect(lifetime).toBeGreaterThan(3595_000);
+      expect(lifetime).toBeLessThanOrEqual(3601_000);
+      const media = await call(env, 'get', `/v1/media/${r.mediaId}`, { key: ws.readKey });
+      expect(media.body).toMatchObject({ id: r.mediaId, status: 'uploading', kind: 'image', filename: 'autumn.jpg', mime: 'image/jpeg',
+        size: jpeg.length, pinned: false, thumbnailUrl: null, bytesDeletedAt: null });
+      expect(media.body.failReason).toBeUndefined();
+    });
+
+    it('counts nothing as stored until the bytes arrive', async () => {
+      const before = await usedBytes();
+      await reserveJpeg();
+      expect(await usedBytes()).toBe(before);
+    });
+
+    it('reads the mime without case or parameters, and keeps only the file name of a path', async () => {
+      const r = await reserve(env, ws.writeKey, { filename: 'C:\\Users\\ann\\Pictures\\sale.JPG', mime: 'Image/JPEG; charset=binary', size: 10 });
+      expect(r.status).toBe(201);
+      const media = await call(env, 'get', `/v1/media/${r.body.mediaId}`, { key: ws.readKey });
+      expect(media.body).toMatchObject({ mime: 'image/jpeg', filename: 'sale.JPG' });
+    });
+
+    it('answers 400 for a type no network accepts, and creates nothing', async () => {
+      const before = (await call(env, 'get', '/v1/media?limit=100', { key: ws.readKey })).body.media.length;
+      for (const mime of ['application/pdf', 'text/plain', 'image/svg+xml', 'audio/mpeg', 'video/x-msvideo', 'image/bmp']) {
+        const res = await reserve(env, ws.writeKey, { filename: 'x', mime, size: 100 });
+        expect(res.status, mime).toBe(400);
+        expect(res.body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining(mime) });
+        expect(res.body.hint).toContain('image/jpeg');
+      }
+      expect((await call(env, 'get', '/v1/media?limit=100', { key: ws.readKey })).body.media.length).toBe(before);
+    });
+
+    it('answers 400 naming the field for malformed reservations', async () => {
+      const cases: [unknown, RegExp][] = [
+        [{ mime: 'image/jpeg', size: 10 }, /`filename` is required/],
+        [{ filename: 'a.jpg', mime: 'image/jpeg', size: 0 }, /`size`/],
+        [{ filename: 'a.jpg', mime: 'image/jpeg', size: 1.5 }, /`size`/],
+        [{ filename: 'a.jpg', mime: 'image/jpeg', size: '10' }, /`size`/],
+        [{ filename: 'a.jpg', mime: 'image/jpeg', size: 10, extra: true }, /`extra` is not a known field/],
+        [{ filename: '   ', mime: 'image/jpeg', size: 10 }, /`filename`/],
+        [{ filename: 'a/', mime: 'image/jpeg', size: 10 }, /`filename`/],
+      ];
+      for (const [body, message] of cases) {
+        const res = await call(env, 'post', '/v1/media/uploads', { key: ws.writeKey, body });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body.message).toMatch(message);
+      }
+    });
+
+    it('answers 404 for a folder that is not in the workspace', async () => {
+      const other = await seedWorkspace(env);
+      const theirRoot = (await call(env, 'get', '/v1/folders', { key: other.readKey })).body.folders[0].id;
+      for (const folderId of ['fld_missing000000000', theirRoot]) {
+        const res = await reserve(env, ws.writeKey, { filename: 'a.jpg', mime: 'image/jpeg', size: 10, folderId });
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe('not_found');
+      }
+    });
+
+    it('refuses a file over the per-file limit with 402 quota_exceeded, limit and used', async () => {
+      const size = PLANS.creator.maxFileBytes + 1;
+      const res = await reserve(env, ws.writeKey, { filename: 'long.mp4', mime: 'video/mp4', size });
+      expect(res.status).toBe(402);
+      expect(res.body).toMatchObject({ code: 'quota_exceeded', limit: PLANS.creator.maxFileBytes, used: size,
+        upgradeUrl: `${env.config.publicUrl}/app/settings/billing` });
+      expect(res.body.hint).toMatch(/Studio/);
+    });
+
+    it('counts reservations in progress toward storage, so parallel reservations cannot pass the limit', async () => {
+      const full = await seedWorkspace(env, { plan: 'creator' });
+      // 15 GiB of storage and 2 GiB per file: 7 fit, the 8th would pass.
+      const attempts = await Promise.all(Array.from({ length: 9 }, (_, i) =>
+        reserve(env, full.writeKey, { filename: `part-${i}.mp4`, mime: 'video/mp4', size: 2 * GiB })));
+      expect(attempts.filter((r) => r.status === 201)).toHaveLength(7);
+      const refused = attempts.filter((r) => r.status === 402);
+      expect(refused).toHaveLength(2);
+      expect(refused[0]!.body).toMatchObject({ code: 'quota_exceeded', limit: 15 * GiB, used: 14 * GiB });
+      expect(await usedBytes(full.readKey)).toBe(0);
+
+      // Once the addresses expired unused, the reservations fail and hold nothing.
+      const sweep = await env.services.media.sweep(new Date(Date.now() + 3601_000));
+      expect(sweep.expired).toBeGreaterThanOrEqual(7);
+      const listed = (await call(env, 'get', '/v1/media', { key: full.readKey })).body.media;
+      expect(listed).toHaveLength(7);
+      for (const m of listed) {
+        expect(m).toMatchObject({ status: 'failed', failReason: expect.stringMatching(/upload address expired/) });
+      }
+      expect((await reserve(env, full.writeKey, { filename: 'again.mp4', mime: 'video/mp4', size: 2 * GiB })).status).toBe(201);
+    });
+  });
+
+  describe('PUT <uploadUrl>', () => {
+    it('stores the bytes without Authorization, answers 200, and the file counts once stored', async () => {
+      const before = await usedBytes();
+      const r = await reserveJpeg();
+      const put = await putBytes(env, r.uploadUrl, jpeg, 'image/jpeg');
+      expect(put.status).toBe(200);
+      expect(put.body).toEqual({ mediaId: r.mediaId, status: 'processing' });
+      expect(await usedBytes()).toBe(before + jpeg.length);
+      expect((await processed(env, ws.readKey, r.mediaId)).status).toBe('ready');
+    });
+
+    it('answers size_mismatch when Content-Length differs from the reserved size, and keeps the address usable', async () => {
+      const r = await reserveJpeg();
+      for (const body of [jpeg.subarray(0, jpeg.length - 1), Buffer.concat([jpeg, Buffer.from('x')])]) {
+        const res = await putBytes(env, r.uploadUrl, body, 'image/jpeg');
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ code: 'size_mismatch', message: expect.stringContaining(String(jpeg.length)), hint: expect.any(String) });
+      }
+      expect((await call(env, 'get', `/v1/media/${r.mediaId}`, { key: ws.readKey })).body.status).toBe('uploading');
+      expect((await putBytes(env, r.uploadUrl, jpeg, 'image/jpeg')).status).toBe(200);
+    });
+
+    it('answers size_mismatch without Content-Length (chunked bodies)', async () => {
+      const r = await reserveJpeg();
+      const server = http.createServer(env.app).listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const res = await fetch(`http://127.0.0.1:${port}${pathOf(r.uploadUrl)}`, { method: 'PUT', headers: { 'Content-Type': 'image/jpeg' },
+          body: new Blob([jpeg]).stream(), duplex: 'half' } as RequestInit);
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({ code: 'size_mismatch', message: expect.stringMatching(/missing/) });
+      } finally {
+        server.close();
+      }
+    });
+
+    it('answers 415 content_type_mismatch when Content-Type is not the reserved mime', async () => {
+      const r = await reserveJpeg();
+      const res = await putBytes(env, r.uploadUrl, jpeg, 'image/png');
+      expect(res.status).toBe(415);
+      expect(res.body).toMatchObject({ code: 'content_type_mismatch', message: expect.stringContaining('image/jpeg') });
+    });
+
+    it('answers 409 already_uploaded to a second PUT, and stores nothing more', async () => {
+      const r = await reserveJpeg();
+      expect((await putBytes(env, r.uploadUrl, jpeg, 'image/jpeg')).status).toBe(200);
+      const used = await usedBytes();
+      const again = await putBytes(env, r.uploadUrl, jpeg, 'image/jpeg');
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ code: 'already_uploaded', hint: expect.stringContaining(`/media/${r.mediaId}`) });
+      expect(await usedBytes()).toBe(used);
+      await env.services.media.whenIdle();
+    });
+
+    it('answers 403 address_invalid for an altered, truncated or foreign address', async () => {
+      const r = await reserveJpeg();
+      const token = r.uploadUrl.split('/uploads/')[1]!;
+      const [payload, signature] = token.split('.') as [string, string];
+      const otherId = Buffer.from(JSON.stringify({ m: 'med_AAAAAAAAAAAAAAAA', exp: 4102444800 })).toString('base64url');
+      const fileToken = (await env.services.storage.publicUrl('any/key', { ttlSeconds: 60, contentType: 'image/jpeg' })).split('/media-files/')[1];
+      const forged = [
+        `${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`,
+        `${otherId}.${signature}`,
+        payload,
+        `${payload}.`,
+        fileToken,
+      ];
+      for (const bad of forged) {
+        const res = await request(env.app).put(`/uploads/${bad}`).set('Content-Type', 'image/jpeg').send(jpeg);
+        expect(res.status, bad).toBe(403);
+        expect(res.body).toMatchObject({ code: 'address_invalid', message: expect.any(String), hint: expect.any(String) });
+      }
+    });
+
+    it('answers 410 address_expired after the hour, and the file was not received', async () => {
+      const r = await reserveJpeg();
+      const expired = uploadAddress(env.services.keyring, env.config.publicUrl, r.mediaId, Date.now() - 3601_000);
+      const res = await putBytes(env, expired.uploadUrl, jpeg, 'image/jpeg');
+      expect(res.status).toBe(410);
+      expect(res.body).toMatchObject({ code: 'address_expired', hint: expect.stringContaining('POST /v1/media/uploads') });
+      expect((await call(env, 'get', `/v1/media/${r.mediaId}`, { key: ws.readKey })).body.status).toBe('uploading');
+    });
+
+    it('answers 404 when the file was deleted before its bytes came', async () => {
+      const r = await reserveJpeg();
+      expect((await call(env, 'delete', `/v1/media/${r.mediaId}?confirm=true`, { key: ws.writeKey })).status).toBe(200);
+      const res = await putBytes(env, r.uploadUrl, jpeg, 'image/jpeg');
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    });
+
+    it('keeps nothing from an interrupted PUT, and the address works until it succeeds', async () => {
+      const before = await usedBytes();
+      const stored = storedFiles(env).length;
+      const r = await reserveJpeg();
+      const server = http.createServer(env.app).listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        // Half the body, then the connection drops.
+        const socket = net.connect(port, '127.0.0.1');
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write(`PUT ${pathOf(r.uploadUrl)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`);
+        socket.write(jpeg.subarray(0, jpeg.length >> 1));
+        await eventually(() => incomingFiles(env).length > 0);
+        socket.destroy();
+        await eventually(() => incomingFiles(env).length === 0);
+
+        expect((await call(env, 'get', `/v1/media/${r.mediaId}`, { key: ws.readKey })).body.status).toBe('uploading');
+        expect(await usedBytes()).toBe(before);
+        expect(storedFiles(env)).toHaveLength(stored);
+
+        expect((await putBytes(env, r.uploadUrl, jpeg, 'image/jpeg')).status).toBe(200);
+        expect(await usedBytes()).toBe(before + jpeg.length);
+        expect((await processed(env, ws.readKey, r.mediaId)).status).toBe('ready');
+      } finally {
+        server.close();
+      }
+    });
+  });
+});
+
+describe.each(DATABASES)('the upload PUT under the request rate limit on %s', (kind) => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await startHerald(kind, { mediaSweepMs: 0, rateLimit: { max: 2, windowMs: 600_000 } });
+  });
+  afterAll(() => env.close());
+
+  it('answers 429 rate_limited with Retry-After once the address has used its requests', async () => {
+    const ws = await seedWorkspace(env);
+    const r = await reserve(env, ws.writeKey, { filename: 'a.jpg', mime: 'image/jpeg', size: 3 });
+    expect(r.status).toBe(201);
+    const first = await putBytes(env, r.body.uploadUrl, Buffer.from('abc'), 'image/png');
+    expect(first.status).toBe(415);
+    const limited = await putBytes(env, r.body.uploadUrl, Buffer.from('abc'), 'image/jpeg');
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    expect(limited.body).toMatchObject({ code: 'rate_limited', message: expect.any(String), hint: expect.any(String) });
+  });
+});
