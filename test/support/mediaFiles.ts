@@ -31,8 +31,14 @@ export function makeVideo(dir: string, opts: { seconds: number; width: number; h
   args.push('-c:v', codec, '-pix_fmt', 'yuv420p');
   if (codec === 'libx264') args.push('-preset', 'ultrafast');
   if (audio) args.push('-c:a', container === 'avi' ? 'mp3' : 'aac');
-  if (opts.rotate !== undefined) args.push('-metadata:s:v:0', `rotate=${opts.rotate}`);
-  execFileSync('ffmpeg', [...args, '-shortest', file]);
+  if (opts.rotate === undefined) {
+    execFileSync('ffmpeg', [...args, '-shortest', file]);
+    return file;
+  }
+  // ffmpeg 5 writes the rotation (a display matrix) only when copying streams, as a phone's file has it.
+  const plain = `${file}.plain.${container}`;
+  execFileSync('ffmpeg', [...args, '-shortest', plain]);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', plain, '-c', 'copy', '-metadata:s:v:0', `rotate=${opts.rotate}`, file]);
   return file;
 }
 
