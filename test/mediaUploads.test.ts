@@ -162,7 +162,7 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
       try {
         const { port } = server.address() as AddressInfo;
         const res = await fetch(`http://127.0.0.1:${port}${pathOf(r.uploadUrl)}`, { method: 'PUT', headers: { 'Content-Type': 'image/jpeg' },
-          body: new Blob([jpeg]).stream(), duplex: 'half' } as RequestInit);
+          body: new Blob([new Uint8Array(jpeg)]).stream(), duplex: 'half' } as RequestInit);
         expect(res.status).toBe(400);
         expect(await res.json()).toMatchObject({ code: 'size_mismatch', message: expect.stringMatching(/missing/) });
       } finally {
