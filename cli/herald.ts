@@ -12,6 +12,7 @@ import { isPlanName, PLAN_NAMES } from '../domain/plans.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createServices, type Services } from '../runtime/services.ts';
 import { hashPassword } from '../server/sessionRoutes.ts';
+import { queueFailure, SCENARIOS } from '../networks/sandbox/state.ts';
 import { serve } from '../server/main.ts';
 
 const PLATFORMS: Platform[] = ['youtube', 'instagram', 'facebook', 'threads', 'tiktok'];
@@ -97,6 +98,20 @@ const COMMANDS: Record<string, Command> = {
     const account = await workspaceData(services.db, ws).accounts.add({ platform, displayName: o.name!, status,
       externalId: `sandbox-${platform}-${randomBase62(10)}`, tokenSealed: services.keyring.encrypt(`sandbox-token-${randomBase62(24)}`) });
     return { accountId: account.id };
+  },
+
+  async 'sandbox fail'(services, args) {
+    const o = options(args, { account: { required: true }, scenario: { required: true }, times: {} });
+    if (services.config.networks !== 'sandbox') {
+      throw new ApiError(409, 'sandbox_only', 'Sandbox failures exist only when NETWORKS=sandbox.', 'Unset NETWORKS to use the sandbox networks.');
+    }
+    const scenario = oneOf(o.scenario!, SCENARIOS, 'scenario');
+    const times = Number(o.times ?? 1);
+    if (!Number.isInteger(times) || times < 1 || times > 1000) throw new UsageError(`--times must be a whole number from 1 to 1000; got "${o.times}".`, 'Give --times N, or leave it out for one failure.');
+    const account = await services.db('accounts').where({ id: o.account }).first('id', 'platform', 'external_id');
+    if (!account) throw new ApiError(404, 'not_found', `No account with id "${o.account}".`, 'Use the accountId printed by `herald account add-sandbox`.');
+    await queueFailure(services.db, { network: account.platform, account: account.external_id, scenario, times });
+    return { accountId: account.id, scenario, times };
   },
 
   async 'user set-password'(services, args) {

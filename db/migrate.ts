@@ -4,11 +4,15 @@ import type { Db } from './connect.ts';
 import * as foundation from './migrations/0001_foundation.ts';
 import * as media from './migrations/0002_media.ts';
 import * as posts from './migrations/0003_posts.ts';
+import * as publishing from './migrations/0004_publishing.ts';
+import * as sandbox from './migrations/0005_sandbox.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
   '0002_media': media,
   '0003_posts': posts,
+  '0004_publishing': publishing,
+  '0005_sandbox': sandbox,
 };
 
 const source: Knex.MigrationSource<string> = {

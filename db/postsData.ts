@@ -9,6 +9,7 @@ import type { PostStatus } from '../domain/statusLine.ts';
 import type { Platform } from '../networks/rules.ts';
 import type { Db } from './connect.ts';
 import { isPostgres } from './connect.ts';
+import type { JobScheduler } from './jobs.ts';
 import { nowIso, toCount } from './rows.ts';
 
 export type CreatedVia = 'api' | 'dashboard' | 'mcp';
@@ -124,7 +125,7 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
   return cols;
 }
 
-export function postsData(db: Db, workspace: Workspace) {
+export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
   const wsId = workspace.id;
   const posts = (q: Knex = db) => q('posts').join('accounts', 'accounts.id', 'posts.account_id').where('posts.workspace_id', wsId);
 
@@ -134,6 +135,13 @@ export function postsData(db: Db, workspace: Workspace) {
 
   async function monthUsed(q: Knex, month: string): Promise<number> {
     return toCount((await q('posts').where({ workspace_id: wsId, quota_month: month }).count({ n: '*' }).first())?.n);
+  }
+
+  /** Keeps the post's job in step with its state, inside the writing transaction. */
+  async function syncJob(trx: Knex, postId: string, status: string, dueAt: string | null): Promise<void> {
+    if (!jobs) return;
+    if (status === 'queued' && dueAt) await jobs.schedule(trx, postId, dueAt);
+    else await jobs.unschedule(trx, postId);
   }
 
   async function insertEvents(q: Knex, postId: string, events: NewEvent[], at: string): Promise<void> {
@@ -167,8 +175,10 @@ export function postsData(db: Db, workspace: Workspace) {
             id, workspace_id: wsId, account_id: post.accountId, platform: post.platform, status: post.status, publish_at: post.publishAt,
             text: post.text, title: post.title, tags: JSON.stringify(post.tags), media_ids: JSON.stringify(post.mediaIds),
             per_platform: JSON.stringify(post.perPlatform), created_via: input.createdVia,
-            quota_month: post.status === 'queued' ? input.month : null, created_at: now, updated_at: now,
+            quota_month: post.status === 'queued' ? input.month : null, due_at: post.status === 'queued' ? post.publishAt : null,
+            created_at: now, updated_at: now,
           });
+          await syncJob(trx, id, post.status, post.publishAt);
           if (post.mediaIds.length) {
             await trx('post_media').insert(post.mediaIds.map((mediaId, position) => ({ post_id: id, media_id: mediaId, workspace_id: wsId, position })));
           }
@@ -221,7 +231,12 @@ export function postsData(db: Db, workspace: Workspace) {
         const post = toPost(row);
         const { patch, events } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
         const now = nowIso();
-        await trx('posts').where({ id, workspace_id: wsId, status: post.status }).update({ ...patchColumns(patch), updated_at: now });
+        const status = patch.status ?? post.status;
+        const publishAt = 'publishAt' in patch ? patch.publishAt ?? null : post.publishAt;
+        // A person's change starts the attempt count afresh; the due time follows the publish time.
+        const attempt = 'publishAt' in patch || 'status' in patch ? { due_at: status === 'queued' ? publishAt : null, worker_retries: 0 } : {};
+        await trx('posts').where({ id, workspace_id: wsId, status: post.status }).update({ ...patchColumns(patch), ...attempt, updated_at: now });
+        if ('publishAt' in patch || 'status' in patch) await syncJob(trx, id, status, publishAt);
         await insertEvents(trx, id, events, now);
         return toPost(await posts(trx).where('posts.id', id).first(COLUMNS));
       }),

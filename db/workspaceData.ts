@@ -7,6 +7,7 @@ import { assertCanConnectAccount } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
 import { isPostgres } from './connect.ts';
 import { mediaData } from './mediaData.ts';
+import type { JobScheduler } from './jobs.ts';
 import { postsData } from './postsData.ts';
 import { nowIso, toCount } from './rows.ts';
 
@@ -36,7 +37,7 @@ async function lockWorkspace(trx: Knex.Transaction, workspaceId: string): Promis
   if (isPostgres(trx)) await trx('workspaces').where({ id: workspaceId }).forUpdate().first('id');
 }
 
-export function workspaceData(db: Db, workspace: Workspace) {
+export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
   const wsId = workspace.id;
   const accounts = (q: Knex = db) => q('accounts').where('accounts.workspace_id', wsId);
   const groups = (q: Knex = db) => q('groups').where('groups.workspace_id', wsId);
@@ -64,7 +65,7 @@ export function workspaceData(db: Db, workspace: Workspace) {
   return {
     workspace,
     media: mediaData(db, workspace),
-    posts: postsData(db, workspace),
+    posts: postsData(db, workspace, jobs),
 
     accounts: {
       list: async (): Promise<Account[]> => (await accounts().orderBy(['created_at', 'id'])).map(toAccount),

@@ -7,6 +7,7 @@ import type { Services } from '../runtime/services.ts';
 import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
 import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { sessionRoutes } from './sessionRoutes.ts';
+import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
 
 declare module 'express-serve-static-core' {
@@ -94,6 +95,8 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
     send(res, out);
   });
   app.use('/auth', json, sessionRoutes(services));
+  // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
+  if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir }));
   app.use(uploadRoutes(services));
   app.get('/', (_req, res) => res.redirect('/app'));
   app.get('/app', (_req, res) => {

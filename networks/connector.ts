@@ -1,0 +1,108 @@
+// What a network connector offers the publishing worker. Each network implements it in its own module
+// (networks/<name>.ts), speaking the network's official API, against the live hosts or the sandbox
+// simulators (networks/sandbox/), which share the wire format.
+import type { Readable } from 'node:stream';
+import type { Platform } from './rules.ts';
+
+/** The decrypted token bundle of an account (stored sealed; never logged, never returned by the API). */
+export interface AccountCredentials {
+  accessToken: string;
+  refreshToken?: string;
+  /** ISO instant when accessToken stops working, when the network says. */
+  expiresAt?: string;
+}
+
+export interface ConnectorAccount {
+  id: string;
+  /** The account's id on the network (channel id, IG user id, Page id, Threads user id). */
+  externalId: string;
+  displayName: string;
+  credentials: AccountCredentials;
+}
+
+export interface PublishMedia {
+  id: string;
+  kind: 'image' | 'video';
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  filename: string;
+  /** A public, signed, expiring address of the bytes, for networks that fetch by URL; `jpeg` converts images. */
+  publicUrl(options?: { format?: 'jpeg' }): Promise<string>;
+  /** The bytes, for networks that take uploads (YouTube resumable upload). */
+  open(options?: { start?: number }): Promise<Readable>;
+}
+
+/** Progress an attempt records durably before each step that changes something on the network. */
+export type Checkpoint = Record<string, unknown>;
+
+export interface PublishJob {
+  postId: string;
+  text: string;
+  title: string | null;
+  tags: string[];
+  /** The post's perPlatform entry for this network. */
+  settings: Record<string, unknown>;
+  media: PublishMedia[];
+  account: ConnectorAccount;
+  /** A value unique to this post that the connector leaves where it can find it again (settle). */
+  marker: string;
+  /** What earlier attempts recorded (null on the first): resume from it, never start over blindly. */
+  checkpoint: Checkpoint | null;
+  /** Saves progress before the next network call; awaited, so a crash after it is settled correctly. */
+  saveCheckpoint(checkpoint: Checkpoint): Promise<void>;
+  /** Waits between polls; tests pass a controllable clock. */
+  sleep(ms: number): Promise<void>;
+}
+
+export interface Published {
+  externalId: string;
+  externalUrl: string;
+  /** Steps that were skipped without failing the post (YouTube thumbnail or playlist), in a sentence each. */
+  notes?: string[];
+}
+
+/** Kinds of network failure, each with the spec's retry guidance. */
+export type FailureKind = 'token_rejected' | 'permission_missing' | 'rate_limited' | 'quota_exceeded' | 'unverified' | 'unavailable' | 'rejected';
+
+/** A network's refusal: `code` is the spec's (`instagram_token_rejected`, ...), `message` quotes the network. */
+export class NetworkError extends Error {
+  readonly code: string;
+  constructor(
+    readonly platform: Platform,
+    readonly kind: FailureKind,
+    message: string,
+    /** Seconds the network asked us to wait, when it said. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.code = `${platform}_${kind}`;
+  }
+}
+
+export interface Connector {
+  platform: Platform;
+  /** Publishes one post, resuming from job.checkpoint; throws NetworkError for the network's refusals. */
+  publish(job: PublishJob): Promise<Published>;
+  /**
+   * After an attempt died midway (job.checkpoint says how far it got): did the post go out?
+   * `unknown` only when the network offers no way to tell; the worker then fails the post rather
+   * than risk publishing twice.
+   */
+  settle(job: PublishJob): Promise<Published | 'not_published' | 'unknown'>;
+  /** New credentials before the access token expires, keeping the refresh token when none is returned. */
+  refresh?(account: ConnectorAccount): Promise<AccountCredentials>;
+  postInsights(account: ConnectorAccount, externalId: string): Promise<Record<string, number>>;
+  accountInsights(account: ConnectorAccount): Promise<Record<string, number>>;
+}
+
+/** Where a connector sends its requests: the network's hosts, or the sandbox simulator's paths. */
+export interface ConnectorContext {
+  /** Base URL per host name the connector uses (e.g. `api`, `upload`, `oauth` for YouTube). */
+  hosts: Record<string, string>;
+  /** Client id and secret of the app on the network (live mode), for token refresh. */
+  client?: { id: string; secret: string };
+  fetch: typeof fetch;
+}

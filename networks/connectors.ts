@@ -1,0 +1,29 @@
+// The connectors, by network, and where they send their requests: the network's own hosts
+// (NETWORKS=live, with the app's client id and secret from the environment) or the sandbox
+// simulators under PUBLIC_URL/sandbox (NETWORKS=sandbox, the default).
+import type { Config } from '../runtime/config.ts';
+import type { Connector, ConnectorContext } from './connector.ts';
+import type { Platform } from './rules.ts';
+import { sandboxBase } from './sandbox/index.ts';
+
+export interface ConnectorModule {
+  create(ctx: ConnectorContext): Connector;
+  /** The network's hosts by the names the connector uses. */
+  liveHosts: Record<string, string>;
+  /** The same names pointing into the network's simulator. */
+  sandboxHosts(base: string): Record<string, string>;
+  /** Environment variables holding the app's client id and secret on the network. */
+  clientEnv?: { id: string; secret: string };
+}
+
+/** The registry: a network's connector is one module and one line here. */
+export const CONNECTORS: Partial<Record<Platform, ConnectorModule>> = {};
+
+export function connectorFor(platform: Platform, config: Config, env: NodeJS.ProcessEnv = process.env): Connector | undefined {
+  const module = CONNECTORS[platform];
+  if (!module) return undefined;
+  const live = config.networks === 'live';
+  const client = live && module.clientEnv && env[module.clientEnv.id] && env[module.clientEnv.secret]
+    ? { id: env[module.clientEnv.id]!, secret: env[module.clientEnv.secret]! } : undefined;
+  return module.create({ hosts: live ? module.liveHosts : module.sandboxHosts(sandboxBase(config.publicUrl, platform)), client, fetch });
+}

@@ -1,0 +1,38 @@
+// The sandbox networks, mounted at /sandbox when NETWORKS=sandbox: one simulator per network, each
+// speaking its network's wire format (paths, fields, states, error bodies) so the connectors run
+// unchanged over real HTTP. A published item has a page at its externalUrl.
+import express from 'express';
+import type { Db } from '../../db/connect.ts';
+import type { Platform } from '../rules.ts';
+import { sandboxState, type SandboxState } from './state.ts';
+
+export interface SimulatorContext {
+  state: SandboxState;
+  db: Db;
+  /** This simulator's own base address, e.g. http://localhost:8080/sandbox/threads. */
+  base: string;
+  /** Where simulators keep uploaded bytes. */
+  dataDir: string;
+}
+
+export interface Simulator {
+  network: Platform;
+  router(ctx: SimulatorContext): express.Router;
+}
+
+/** The registry: a network's simulator is one module and one line here. */
+export const SIMULATORS: Partial<Record<Platform, Simulator>> = {};
+
+export function sandboxBase(publicUrl: string, network: Platform): string {
+  return `${publicUrl}/sandbox/${network}`;
+}
+
+export function sandboxRoutes(opts: { db: Db; publicUrl: string; dataDir: string }): express.Router {
+  const router = express.Router();
+  for (const simulator of Object.values(SIMULATORS)) {
+    router.use(`/${simulator.network}`, simulator.router({
+      state: sandboxState(opts.db, simulator.network), db: opts.db, base: sandboxBase(opts.publicUrl, simulator.network), dataDir: opts.dataDir,
+    }));
+  }
+  return router;
+}

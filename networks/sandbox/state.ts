@@ -1,0 +1,76 @@
+// The sandbox networks' memory, shared by every process through the database: items the simulators
+// created (containers, posts, videos, upload sessions) and failures queued for an account.
+import type { Knex } from 'knex';
+import { nowIso } from '../../db/rows.ts';
+import { randomBase62 } from '../../domain/ids.ts';
+import type { Platform } from '../rules.ts';
+
+/** What `herald sandbox fail` can make a network answer (../shared/design.md). */
+export const SCENARIOS = ['unavailable', 'rate_limited', 'token_rejected', 'permission_missing', 'rejected', 'quota_exceeded', 'unverified'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+export interface SandboxItem<D = Record<string, unknown>> {
+  id: string;
+  network: Platform;
+  account: string;
+  kind: string;
+  status: string;
+  data: D;
+  createdAt: string;
+  updatedAt: string;
+  publishedMs: number | null;
+}
+
+function toItem<D>(row: Record<string, any>): SandboxItem<D> {
+  return { id: row.id, network: row.network, account: row.account, kind: row.kind, status: row.status, data: JSON.parse(row.data),
+    createdAt: row.created_at, updatedAt: row.updated_at, publishedMs: row.published_ms === null || row.published_ms === undefined ? null : Number(row.published_ms) };
+}
+
+export function sandboxState(db: Knex, network: Platform) {
+  return {
+    /** Ids look like the network's own: digits for Meta and Threads, letters for YouTube. */
+    newId: (style: 'digits' | 'letters' = 'digits') => (style === 'digits' ? String(17_000_000_000_000_000n + BigInt(Math.floor(Math.random() * 1e15))) : randomBase62(11)),
+
+    async create<D extends Record<string, unknown>>(input: { id: string; account: string; kind: string; status: string; data: D; publishedMs?: number }): Promise<SandboxItem<D>> {
+      const now = nowIso();
+      await db('sandbox_items').insert({ id: input.id, network, account: input.account, kind: input.kind, status: input.status,
+        data: JSON.stringify(input.data), created_at: now, updated_at: now, published_ms: input.publishedMs ?? null });
+      return (await this.get<D>(input.id))!;
+    },
+
+    async get<D = Record<string, unknown>>(id: string): Promise<SandboxItem<D> | undefined> {
+      const row = await db('sandbox_items').where({ id, network }).first();
+      return row ? toItem<D>(row) : undefined;
+    },
+
+    async update<D extends Record<string, unknown>>(id: string, changes: { status?: string; data?: D; publishedMs?: number }): Promise<void> {
+      await db('sandbox_items').where({ id, network }).update({
+        ...(changes.status ? { status: changes.status } : {}),
+        ...(changes.data ? { data: JSON.stringify(changes.data) } : {}),
+        ...(changes.publishedMs !== undefined ? { published_ms: changes.publishedMs } : {}),
+        updated_at: nowIso(),
+      });
+    },
+
+    /** The account's items of one kind, newest first (what "recent posts" endpoints list). */
+    async list<D = Record<string, unknown>>(account: string, kind: string, limit = 25): Promise<SandboxItem<D>[]> {
+      return (await db('sandbox_items').where({ network, account, kind }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit)).map((r) => toItem<D>(r));
+    },
+
+    /** Takes one queued failure for the account, if any: the next call answers with it. */
+    async takeFailure(account: string): Promise<Scenario | undefined> {
+      return db.transaction(async (trx) => {
+        const row = await trx('sandbox_failures').where({ network, account }).where('remaining', '>', 0).orderBy('id').first();
+        if (!row) return undefined;
+        await trx('sandbox_failures').where({ id: row.id }).update({ remaining: row.remaining - 1 });
+        return row.scenario as Scenario;
+      });
+    },
+  };
+}
+
+export type SandboxState = ReturnType<typeof sandboxState>;
+
+export async function queueFailure(db: Knex, input: { network: Platform; account: string; scenario: Scenario; times: number }): Promise<void> {
+  await db('sandbox_failures').insert({ network: input.network, account: input.account, scenario: input.scenario, remaining: input.times, created_at: nowIso() });
+}
