@@ -2,7 +2,8 @@
 // only through the explicit allow-list; every refusal on both databases, creating nothing.
 import fs from 'node:fs';
 import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import * as selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../runtime/config.ts';
@@ -13,8 +14,8 @@ const GiB = 1024 ** 3;
 
 /** A small https file server with the answers the tests need. */
 async function startFileServer(photo: Buffer) {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec', days: 1 });
-  const sockets = new Set<Socket>();
+  const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec', notAfterDate: new Date(Date.now() + 86_400_000) });
+  const sockets = new Set<Duplex>();
   let base = '';
   const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     const send = (status: number, headers: Record<string, string | number>, body?: Buffer | string) => {
