@@ -12,8 +12,9 @@ import { isPlanName, PLAN_NAMES } from '../domain/plans.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createServices, type Services } from '../runtime/services.ts';
 import { hashPassword } from '../server/sessionRoutes.ts';
-import { queueFailure, SCENARIOS } from '../networks/sandbox/state.ts';
+import { queueFailure, sandboxToken, SCENARIOS } from '../networks/sandbox/state.ts';
 import { serve } from '../server/main.ts';
+import { runWorkerProcess } from '../worker/main.ts';
 
 const PLATFORMS: Platform[] = ['youtube', 'instagram', 'facebook', 'threads', 'tiktok'];
 const STATUSES: AccountStatus[] = ['ok', 'expired', 'revoked'];
@@ -95,8 +96,9 @@ const COMMANDS: Record<string, Command> = {
     const platform = oneOf(o.platform!, PLATFORMS, 'platform');
     const status = oneOf(o.status ?? 'ok', STATUSES, 'status');
     const ws = await workspaceArg(services, o.workspace!);
+    const externalId = `sandbox-${platform}-${randomBase62(10)}`;
     const account = await workspaceData(services.db, ws).accounts.add({ platform, displayName: o.name!, status,
-      externalId: `sandbox-${platform}-${randomBase62(10)}`, tokenSealed: services.keyring.encrypt(`sandbox-token-${randomBase62(24)}`) });
+      externalId, tokenSealed: services.keyring.encrypt(sandboxToken('access', externalId)) });
     return { accountId: account.id };
   },
 
@@ -128,11 +130,21 @@ const COMMANDS: Record<string, Command> = {
 async function main(argv: string[]): Promise<number> {
   const [first = '', second = '', ...rest] = argv;
   if (first === 'serve') return serve(loadConfig());
+  if (first === 'worker') {
+    try {
+      return await runWorkerProcess(loadConfig());
+    } catch (err) {
+      const config = loadConfig();
+      process.stderr.write(JSON.stringify(err instanceof ApiError ? errorBody(err, config.publicUrl)
+        : { code: 'internal', message: (err as Error).message, hint: 'Check DATABASE_URL, then try again.' }) + '\n');
+      return 1;
+    }
+  }
   const name = COMMANDS[first] ? first : `${first} ${second}`;
   const command = COMMANDS[name];
   const args = COMMANDS[first] ? [second, ...rest].filter(Boolean) : rest;
   if (!command) {
-    const known = ['serve', ...Object.keys(COMMANDS)].join(', ');
+    const known = ['serve', 'worker', ...Object.keys(COMMANDS)].join(', ');
     process.stderr.write(JSON.stringify({ code: 'unknown_command', message: `Unknown command "${argv.join(' ')}".`, hint: `Commands: ${known}.` }) + '\n');
     return 2;
   }

@@ -1,6 +1,8 @@
 // Migrations are imported modules (no file-system discovery), so they run the same under tsx, tests and CI.
+import { Logger, runMigrations } from 'graphile-worker';
 import type { Knex } from 'knex';
-import type { Db } from './connect.ts';
+import pg from 'pg';
+import { isPostgres, type Db } from './connect.ts';
 import * as foundation from './migrations/0001_foundation.ts';
 import * as media from './migrations/0002_media.ts';
 import * as posts from './migrations/0003_posts.ts';
@@ -21,8 +23,22 @@ const source: Knex.MigrationSource<string> = {
   getMigration: async (name) => MIGRATIONS[name]!,
 };
 
+// graphile-worker narrates its migrations on the console; operator commands print one JSON object.
+const quietGraphileLogger = new Logger(() => (level, message) => {
+  if (level === 'error') process.stderr.write(`graphile-worker: ${message}\n`);
+});
+
 /** Applies pending migrations; returns the names applied by this call. */
 export async function migrate(db: Db): Promise<string[]> {
   const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+  // On PostgreSQL, publish jobs live in graphile-worker's schema, which it migrates itself.
+  if (isPostgres(db)) {
+    const pool = new pg.Pool({ ...(db.client.connectionSettings as pg.PoolConfig), max: 2 });
+    try {
+      await runMigrations({ pgPool: pool, logger: quietGraphileLogger });
+    } finally {
+      await pool.end();
+    }
+  }
   return applied;
 }

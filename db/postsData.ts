@@ -125,6 +125,15 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
   return cols;
 }
 
+/** Appends timeline rows; also used by the publishing worker, which acts on posts by id. */
+export async function insertPostEvents(q: Knex, workspaceId: string, postId: string, events: NewEvent[], at: string): Promise<void> {
+  if (!events.length) return;
+  await q('post_events').insert(events.map((e) => ({
+    id: newId('evt'), post_id: postId, workspace_id: workspaceId, kind: e.kind, at, message: e.message ?? null,
+    error: e.error ? JSON.stringify(e.error) : null, notes: e.notes ? JSON.stringify(e.notes) : null, publish_at: e.publishAt ?? null,
+  })));
+}
+
 export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
   const wsId = workspace.id;
   const posts = (q: Knex = db) => q('posts').join('accounts', 'accounts.id', 'posts.account_id').where('posts.workspace_id', wsId);
@@ -144,13 +153,7 @@ export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
     else await jobs.unschedule(trx, postId);
   }
 
-  async function insertEvents(q: Knex, postId: string, events: NewEvent[], at: string): Promise<void> {
-    if (!events.length) return;
-    await q('post_events').insert(events.map((e) => ({
-      id: newId('evt'), post_id: postId, workspace_id: wsId, kind: e.kind, at, message: e.message ?? null,
-      error: e.error ? JSON.stringify(e.error) : null, notes: e.notes ? JSON.stringify(e.notes) : null, publish_at: e.publishAt ?? null,
-    })));
-  }
+  const insertEvents = (q: Knex, postId: string, events: NewEvent[], at: string) => insertPostEvents(q, wsId, postId, events, at);
 
   return {
     monthUsed: (month: string) => monthUsed(db, month),

@@ -1,5 +1,6 @@
 // Structured logs with pino. Secrets never reach a log line: request lines carry no headers or query
 // strings, and these paths are redacted wherever an object is logged whole.
+import { Logger as GraphileLogger } from 'graphile-worker';
 import { pino, type Logger } from 'pino';
 
 export function createLogger(level: string): Logger {
@@ -17,3 +18,11 @@ export function createLogger(level: string): Logger {
 }
 
 export type { Logger };
+
+/** graphile-worker's log lines, through pino like everything else. */
+export function graphileLogger(logger: Logger): GraphileLogger {
+  return new GraphileLogger((scope) => (level, message, meta) => {
+    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    logger[method]({ component: 'graphile-worker', ...scope, ...meta }, message);
+  });
+}

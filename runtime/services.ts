@@ -1,7 +1,9 @@
 // The long-lived parts of one process, built from the configuration and closed together.
-import { openDatabase, type Db } from '../db/connect.ts';
+import { isPostgres, openDatabase, type Db } from '../db/connect.ts';
 import { createMediaWork, type MediaWork } from '../media/work.ts';
 import { createStorage, type AnyStorage } from '../storage/index.ts';
+import { graphileQueue, sqliteQueue, type JobQueue } from '../worker/queues.ts';
+import { systemClock, type Clock } from '../worker/publishPost.ts';
 import type { Config } from './config.ts';
 import { Keyring } from './crypto.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -16,15 +18,21 @@ export interface Services {
   storage: AnyStorage;
   /** Background media work: processing, downloads, the retention sweep (started by the app). */
   media: MediaWork;
+  /** Publish jobs: graphile-worker on PostgreSQL, a jobs table on SQLite. */
+  jobs: JobQueue;
+  /** The time the publishing worker reads (tests pass a controllable one). */
+  clock: Clock;
   close(): Promise<void>;
 }
 
-export function createServices(config: Config): Services {
+export function createServices(config: Config, options: { clock?: Clock } = {}): Services {
+  const clock = options.clock ?? systemClock;
   const db = openDatabase(config);
   const keyring = new Keyring(loadSecret(config.dataDir));
   const logger = createLogger(config.logLevel);
   const storage = createStorage(config, keyring);
   const media = createMediaWork({ db, storage, logger, sweepEveryMs: config.mediaSweepMs, downloadTimeoutMs: config.fromUrl.timeoutMs });
+  const jobs = isPostgres(db) ? graphileQueue(db, config.databaseUrl!, logger) : sqliteQueue(db, clock, logger);
   return {
     config,
     db,
@@ -32,6 +40,8 @@ export function createServices(config: Config): Services {
     logger,
     storage,
     media,
+    jobs,
+    clock,
     close: async () => {
       await media.stop();
       await storage.close();

@@ -156,7 +156,7 @@ export async function createApi(services: Services, handlers: Handlers) {
       // Only operations with `security: []` (the contract itself) run without a credential.
       return (handler as (ctx: unknown) => Promise<ApiResponse>)({
         cred,
-        data: cred && workspaceData(db, cred.workspace),
+        data: cred && workspaceData(db, cred.workspace, services.jobs),
         params: c.request.params,
         query: c.validation?.coerced?.query ?? c.request.query,
         body: c.request.requestBody,

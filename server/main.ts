@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { migrate } from '../db/migrate.ts';
 import type { Config } from '../runtime/config.ts';
 import { createServices } from '../runtime/services.ts';
+import { startWorker } from '../worker/worker.ts';
 import { createApp } from './app.ts';
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -16,8 +17,13 @@ export async function serve(config: Config): Promise<number> {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
   });
+  // A file of up to 4 GB arrives in one PUT: Node's default of five minutes per request would cut a
+  // slow link; two hours allow about 0.6 MB/s. Headers still must arrive within headersTimeout.
+  server.requestTimeout = 2 * 3600_000;
   services.logger.info({ app: `${config.publicUrl}/app`, api: `${config.publicUrl}/v1`, database: config.databaseUrl ? 'postgresql' : 'sqlite',
     networks: config.networks }, `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1`);
+  // On SQLite this process is the one publishing worker; on PostgreSQL `herald worker` processes are.
+  const worker = config.databaseUrl ? undefined : await startWorker(services);
   services.logger.flush();
 
   return new Promise((resolve) => {
@@ -30,6 +36,7 @@ export async function serve(config: Config): Promise<number> {
       const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
       server.close(async () => {
         clearTimeout(force);
+        await worker?.stop();
         await services.close();
         services.logger.info('stopped');
         services.logger.flush();

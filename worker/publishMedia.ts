@@ -1,0 +1,51 @@
+// A post's files as connectors see them: a public, signed, expiring address (converted to JPEG for
+// networks that take only JPEG), and the bytes as a stream for networks that take uploads.
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import type { MediaRecord } from '../db/mediaData.ts';
+import { mediaFileUrl } from '../media/publicAddress.ts';
+import type { PublishMedia } from '../networks/connector.ts';
+import type { Storage } from '../storage/storage.ts';
+
+/** Long enough for a network to fetch a video while it processes the container. */
+const FETCH_TTL_SECONDS = 6 * 3600;
+
+/** The JPEG copy of an image, made once and kept beside the original. */
+async function jpegCopyKey(storage: Storage, record: MediaRecord): Promise<string> {
+  const key = `${record.storageKey}.jpg`;
+  await storage.withLocalFile(record.storageKey!, async (file) => {
+    const jpeg = sharp(file).rotate().flatten({ background: '#ffffff' }).jpeg({ quality: 92, mozjpeg: true });
+    await storage.put(key, Readable.from(await jpeg.toBuffer()), 'image/jpeg');
+  });
+  return key;
+}
+
+export function publishMedia(storage: Storage, record: MediaRecord): PublishMedia {
+  let jpegKey: Promise<string> | undefined;
+  return {
+    id: record.id,
+    kind: record.kind ?? 'image',
+    mime: record.mime,
+    size: record.size,
+    width: record.width,
+    height: record.height,
+    durationSeconds: record.durationSeconds,
+    filename: record.filename,
+    async publicUrl(options = {}) {
+      if (options.format !== 'jpeg' || record.mime === 'image/jpeg' || record.kind !== 'image') return mediaFileUrl(storage, record, FETCH_TTL_SECONDS);
+      jpegKey ??= jpegCopyKey(storage, record);
+      return storage.publicUrl(await jpegKey, { ttlSeconds: FETCH_TTL_SECONDS, contentType: 'image/jpeg' });
+    },
+    open(options = {}) {
+      // The local file (a temporary copy on S3) lives until the stream closes.
+      return new Promise<Readable>((resolve, reject) => {
+        storage.withLocalFile(record.storageKey!, (file) => new Promise<void>((done) => {
+          const stream = fs.createReadStream(file, { start: options.start ?? 0 });
+          stream.once('close', () => done());
+          resolve(stream);
+        })).catch(reject);
+      });
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// The job port's two adapters. Both schedule inside the caller's transaction (db/jobs.ts) and run
+// `publish` jobs keyed by post id. A stale run is harmless: the task claims the post itself.
+import { run, type Runner } from 'graphile-worker';
+import type { Db } from '../db/connect.ts';
+import type { JobScheduler } from '../db/jobs.ts';
+import { graphileLogger, type Logger } from '../runtime/logger.ts';
+import type { Clock } from './publishPost.ts';
+
+export interface JobQueue extends JobScheduler {
+  /** Starts running due jobs with `task`, at most `concurrency` at once. */
+  start(task: (postId: string) => Promise<void>, opts: { concurrency: number; workerId: string }): Promise<void>;
+  /** Stops taking jobs and waits for the running ones. */
+  stop(): Promise<void>;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * SQLite: a jobs table polled by the one server process. The claim is one conditional UPDATE (SQLite
+ * has a single writer, so it is atomic); every lock found at start-up is stale.
+ */
+export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200): JobQueue {
+  const running = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | undefined;
+  let polling = false;
+
+  async function poll(task: (postId: string) => Promise<void>, concurrency: number, workerId: string): Promise<void> {
+    if (polling) return;
+    polling = true;
+    try {
+      const free = concurrency - running.size;
+      if (free <= 0) return;
+      const now = iso(clock.now());
+      const due = await db('jobs').whereNull('locked_at').where('run_at', '<=', now).orderBy('run_at').limit(free).select('id', 'key', 'version');
+      for (const job of due) {
+        const claimed = await db('jobs').where({ id: job.id, version: job.version }).whereNull('locked_at').update({ locked_at: now, locked_by: workerId });
+        if (!claimed) continue;
+        const execution = task(job.key)
+          .catch((err) => logger.error({ err, postId: job.key }, 'publish job failed'))
+          // A reschedule while it ran bumped the version: keep that schedule, only unlock it.
+          .then(async () => {
+            const removed = await db('jobs').where({ id: job.id, version: job.version }).delete();
+            if (!removed) await db('jobs').where({ id: job.id }).update({ locked_at: null, locked_by: null });
+          })
+          .catch((err) => logger.error({ err, postId: job.key }, 'could not release a publish job'))
+          .finally(() => running.delete(execution));
+        running.add(execution);
+      }
+    } finally {
+      polling = false;
+    }
+  }
+
+  return {
+    async schedule(trx, postId, runAt) {
+      await trx.raw(`insert into jobs (key, task, run_at, version) values (?, 'publish', ?, 0)
+        on conflict (key) do update set run_at = excluded.run_at, version = jobs.version + 1`, [postId, runAt]);
+    },
+    async unschedule(trx, postId) {
+      await trx('jobs').where({ key: postId }).delete();
+    },
+    async hasJob(postId) {
+      return Boolean(await db('jobs').where({ key: postId }).first('id'));
+    },
+    async start(task, { concurrency, workerId }) {
+      await db('jobs').whereNotNull('locked_at').update({ locked_at: null, locked_by: null });
+      timer = setInterval(() => void poll(task, concurrency, workerId).catch((err) => logger.error({ err }, 'job poll failed')), pollMs);
+    },
+    async stop() {
+      clearInterval(timer);
+      while (polling) await new Promise((resolve) => setTimeout(resolve, 10));
+      await Promise.all(running);
+    },
+  };
+}
+
+/**
+ * PostgreSQL: graphile-worker 0.17 (LISTEN/NOTIFY, so a job due now starts within milliseconds).
+ * Batch delays are 0 so a completion is written before shutdown; a crashed worker's job stays locked
+ * for 4 hours in graphile-worker, which is why posts carry their own lease and the watchdog settles
+ * them (worker/watchdog.ts) instead of waiting for graphile-worker to unlock the job.
+ */
+export function graphileQueue(db: Db, connectionString: string, logger: Logger): JobQueue {
+  let runner: Runner | undefined;
+  return {
+    async schedule(trx, postId, runAt) {
+      await trx.raw(`select graphile_worker.add_job('publish', json_build_object('postId', ?::text), run_at := ?::timestamptz,
+        max_attempts := 1, job_key := ?)`, [postId, runAt, postId]);
+    },
+    async unschedule(trx, postId) {
+      await trx.raw('select graphile_worker.remove_job(?)', [postId]);
+    },
+    async hasJob(postId) {
+      const { rows } = await db.raw('select 1 from graphile_worker.jobs where key = ? and attempts < max_attempts limit 1', [postId]);
+      return rows.length > 0;
+    },
+    async start(task, { concurrency }) {
+      runner = await run({
+        connectionString, concurrency, noHandleSignals: true, logger: graphileLogger(logger),
+        taskList: { publish: async (payload) => task((payload as { postId: string }).postId) },
+        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, pollInterval: 1000 } },
+      });
+    },
+    async stop() {
+      await runner?.stop();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// The spec's retry guidance, per kind of network failure: what the person should do, and whether
+// the worker retries by itself (after 1, 5 and 15 minutes).
+import type { FailureKind } from '../networks/connector.ts';
+
+export const WORKER_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000];
+
+/** Temporary failures are retried by the worker itself; the others need a person. */
+export function isTemporary(kind: FailureKind): boolean {
+  return kind === 'unavailable' || kind === 'rate_limited' || kind === 'quota_exceeded';
+}
+
+export function hintFor(kind: FailureKind, network: string): string {
+  switch (kind) {
+    case 'token_rejected':
+      return `Reconnect the ${network} account in the dashboard; then retry the post.`;
+    case 'permission_missing':
+      return `Reconnect the ${network} account and grant every permission it asks for; then retry the post.`;
+    case 'quota_exceeded':
+      return `${network}'s daily quota is spent; Herald retried after 1, 5 and 15 minutes. Retry the post after the quota resets.`;
+    case 'rate_limited':
+      return `${network}'s own limit was reached; wait for its window and retry the post (the next day if it was not retried).`;
+    case 'unverified':
+      return `Verify the ${network} channel by phone, then retry the post.`;
+    case 'unavailable':
+      return `${network} had a server error; Herald retried after 1, 5 and 15 minutes. Retry the post later.`;
+    case 'rejected':
+      return `Change the file or field ${network} names, then retry; sending the same post again fails again.`;
+  }
+}
+
+/** What an expired or revoked token does to the account: a person must reconnect it. */
+export function accountStatusAfter(kind: FailureKind): 'expired' | 'revoked' | undefined {
+  if (kind === 'token_rejected') return 'expired';
+  if (kind === 'permission_missing') return 'revoked';
+  return undefined;
+}

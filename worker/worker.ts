@@ -1,0 +1,78 @@
+// A publishing worker: runs publish jobs, beats its heart, and watches for work nobody is doing.
+// In SQLite mode it runs inside `herald serve`; on PostgreSQL `herald worker` runs it, several at once.
+import { isPostgres } from '../db/connect.ts';
+import { heartbeat, orphanedAttempts, overduePosts, retireWorker, takeOverAttempt } from '../db/publishing.ts';
+import { randomBase62 } from '../domain/ids.ts';
+import { connectorFor } from '../networks/connectors.ts';
+import type { Services } from '../runtime/services.ts';
+import { publishDuePost, settleAttempt, type PublishDeps } from './publishPost.ts';
+import { WORKER_RETRY_DELAYS_MS } from './retryGuidance.ts';
+
+/** A worker that has not beaten for this long is dead: its attempts are settled by another. */
+export const STALE_WORKER_MS = 20_000;
+/** A queued post overdue by more than this, with nobody sending it, gets its job back. */
+export const OVERDUE_MS = 60_000;
+const WATCH_EVERY_MS = 5_000;
+
+export interface WorkerOptions {
+  concurrency?: number;
+  retryDelaysMs?: number[];
+  watchEveryMs?: number;
+}
+
+export interface RunningWorker {
+  id: string;
+  /** One watchdog pass: heartbeat, settle dead workers' attempts, re-enqueue overdue posts. */
+  watch(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(services: Services, options: WorkerOptions = {}): Promise<RunningWorker> {
+  const { db, jobs, logger } = services;
+  const { clock } = services;
+  const id = `wkr_${randomBase62(12)}`;
+  const startedAt = new Date(clock.now()).toISOString();
+  const deps: PublishDeps = {
+    db, jobs, keyring: services.keyring, storage: services.storage, logger, clock, workerId: id,
+    connectorFor: (platform) => connectorFor(platform, services.config),
+    retryDelaysMs: options.retryDelaysMs ?? WORKER_RETRY_DELAYS_MS,
+  };
+  await heartbeat(db, id, startedAt);
+  // One process owns a SQLite database: any other worker row is from before a restart, so dead.
+  if (!isPostgres(db)) await db('workers').whereNot({ id }).delete();
+
+  const iso = (ms: number) => new Date(ms).toISOString();
+  let watching: Promise<void> = Promise.resolve();
+  async function watchOnce(): Promise<void> {
+    await heartbeat(db, id, startedAt);
+    for (const orphan of await orphanedAttempts(db, iso(clock.now() - STALE_WORKER_MS))) {
+      const attemptId = await takeOverAttempt(db, orphan.postId, orphan.attemptId, id);
+      if (!attemptId) continue;
+      logger.warn({ postId: orphan.postId }, 'settling the attempt of a dead worker');
+      await settleAttempt(deps, orphan.postId, attemptId);
+    }
+    for (const postId of await overduePosts(db, iso(clock.now() - OVERDUE_MS))) {
+      if (await jobs.hasJob(postId)) continue;
+      logger.warn({ postId }, 'overdue post without a job: enqueued again');
+      await db.transaction((trx) => jobs.schedule(trx, postId, iso(clock.now())));
+    }
+  }
+  const watch = () => (watching = watching.then(watchOnce, watchOnce).catch((err) => logger.error({ err }, 'watchdog pass failed')));
+
+  await jobs.start((postId) => publishDuePost(deps, postId), { concurrency: options.concurrency ?? 8, workerId: id });
+  await watch();
+  const timer = setInterval(() => void watch(), options.watchEveryMs ?? WATCH_EVERY_MS);
+  logger.info({ workerId: id }, 'publishing worker started');
+
+  return {
+    id,
+    watch,
+    async stop() {
+      clearInterval(timer);
+      await watching;
+      await jobs.stop();
+      await retireWorker(db, id);
+      logger.info({ workerId: id }, 'publishing worker stopped');
+    },
+  };
+}
