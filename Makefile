@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install run test lint generate bench check-node
+.PHONY: help install run test lint generate bench check-node media-tools
 
 help:
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
@@ -19,7 +19,13 @@ node_modules/.installed: package.json package-lock.json | check-node
 	npm ci --no-audit --no-fund
 	@touch $@
 
-install: node_modules/.installed
+# Media processing runs ffprobe and ffmpeg: Debian's package when they are missing (needs root and apt).
+media-tools:
+	@command -v ffprobe >/dev/null && command -v ffmpeg >/dev/null || \
+	  (apt-get update && apt-get install -y --no-install-recommends ffmpeg) || \
+	  { echo "Herald needs ffmpeg and ffprobe on PATH: install your system's ffmpeg package." >&2; exit 1; }
+
+install: node_modules/.installed media-tools
 
 run: install
 	bin/herald serve
@@ -38,3 +44,4 @@ test: install
 bench: install
 	npx tsx bench/api.ts
 	npx tsx bench/plan.ts
+	npx tsx bench/upload.ts
