@@ -2,7 +2,7 @@
 import { codePoints, hashtags, mentions } from '../domain/textUnits.ts';
 import type { Issue } from '../domain/issues.ts';
 import {
-  aspect, checkCarousel, checkChoice, checkImageSize, checkVideoDuration, issue, sizeText, type MediaFacts, type NetworkRules, type PostContent,
+  aspect, checkCarousel, checkChoice, checkImageSize, checkVideoDuration, issue, sizeTexts, type MediaFacts, type NetworkRules, type PostContent,
 } from './rules.ts';
 
 const MB = 1024 * 1024;
@@ -34,7 +34,8 @@ function checkFeedImage(media: MediaFacts, field: string): Issue[] {
   const found: Issue[] = [];
   const ratio = aspect(media);
   const { min, max } = instagramLimits.feedAspect;
-  if (ratio !== undefined && (ratio < min - 0.005 || ratio > max + 0.005)) {
+  // Exact bounds: 1080×1350 is 4:5 and passes, 1080×1351 is narrower and is refused by Instagram.
+  if (ratio !== undefined && (ratio < min || ratio > max)) {
     found.push(issue('aspect_unsupported', `${field} is ${media.width}×${media.height} (${ratio.toFixed(2)}:1); instagram feed images must be between 4:5 and 1.91:1.`,
       'Crop the image to between 4:5 (portrait) and 1.91:1 (landscape).'));
   }
@@ -48,7 +49,10 @@ function checkReel(media: MediaFacts, field: string): Issue[] {
   const { minSeconds, maxSeconds, maxBytes } = instagramLimits.reel;
   const duration = checkVideoDuration(media, field, minSeconds, maxSeconds, 'an instagram reel');
   if (duration) found.push(duration);
-  if (media.size > maxBytes) found.push(issue('video_too_large', `${field} is ${sizeText(media.size)}; instagram reels accept up to ${sizeText(maxBytes)}.`, 'Export the video with a lower bitrate.'));
+  if (media.size > maxBytes) {
+    const [size, limit] = sizeTexts(media.size, maxBytes);
+    found.push(issue('video_too_large', `${field} is ${size}; instagram reels accept up to ${limit}.`, 'Export the video with a lower bitrate.'));
+  }
   return found;
 }
 

@@ -39,7 +39,18 @@ export interface NetworkRules {
 
 const MB = 1024 * 1024;
 export const sizeText = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
-export const secondsText = (s: number) => (s >= 120 ? `${(s / 60).toFixed(s % 60 ? 1 : 0)} minutes` : `${Math.round(s * 10) / 10} seconds`);
+/** A size and its limit for a message; in bytes when rounding would show them equal ("8.0 MB; up to 8.0 MB"). */
+export function sizeTexts(bytes: number, max: number): [string, string] {
+  return sizeText(bytes) === sizeText(max) ? [`${bytes} bytes`, `${max} bytes`] : [sizeText(bytes), sizeText(max)];
+}
+/** `90.1 seconds`, `15 minutes`, `15 minutes 0.1 seconds`: never rounds a too-long video down to its limit. */
+export function secondsText(seconds: number): string {
+  const s = Math.round(seconds * 1000) / 1000;
+  if (s < 120) return `${s} seconds`;
+  const minutes = Math.floor(s / 60);
+  const rest = Math.round((s - minutes * 60) * 1000) / 1000;
+  return rest ? `${minutes} minutes ${rest} seconds` : `${minutes} minutes`;
+}
 
 export function issue(code: string, message: string, hint: string): Issue {
   return { code, message, hint };
@@ -68,11 +79,12 @@ export function checkVideoDuration(media: MediaFacts, field: string, min: number
 
 export function checkImageSize(media: MediaFacts, field: string, max: number, what: string): Issue | undefined {
   if (media.size <= max) return undefined;
-  return issue('image_too_large', `${field} is ${sizeText(media.size)}; ${what} accepts images up to ${sizeText(max)}.`, 'Export the image smaller or with more compression.');
+  const [size, limit] = sizeTexts(media.size, max);
+  return issue('image_too_large', `${field} is ${size}; ${what} accepts images up to ${limit}.`, 'Export the image smaller or with more compression.');
 }
 
 export function checkCarousel(count: number, min: number, max: number, label: string): Issue | undefined {
   if (count >= min && count <= max) return undefined;
-  return issue('carousel_count', `mediaIds holds ${count} files; a ${label} carousel takes ${min} to ${max}.`,
+  return issue('carousel_count', `mediaIds holds ${count} file${count === 1 ? '' : 's'}; a ${label} carousel takes ${min} to ${max}.`,
     `Give between ${min} and ${max} files, or publish them as separate posts.`);
 }

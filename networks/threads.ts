@@ -1,8 +1,8 @@
 // Threads API: limits and checks. Text is 500 units where each emoji costs its UTF-8 bytes; at most
 // 5 unique links; one topic tag per post.
-import { hashtags, links, threadsUnits } from '../domain/textUnits.ts';
+import { hashtags, linkKey, links, threadsUnits } from '../domain/textUnits.ts';
 import type { Issue } from '../domain/issues.ts';
-import { aspect, checkCarousel, checkImageSize, checkVideoDuration, issue, sizeText, type NetworkRules, type PostContent } from './rules.ts';
+import { aspect, checkCarousel, checkImageSize, checkVideoDuration, issue, sizeTexts, type NetworkRules, type PostContent } from './rules.ts';
 
 const MB = 1024 * 1024;
 
@@ -24,7 +24,7 @@ function check(post: PostContent): Issue[] {
     issues.push(issue('caption_too_long', `text counts ${units} on threads (each emoji counts its UTF-8 bytes); threads allows ${threadsLimits.textUnits}.`,
       'Shorten the text, or set overrides.threads.text.'));
   }
-  const uniqueLinks = new Set(links(post.text).map((l) => l.toLowerCase()));
+  const uniqueLinks = new Set(links(post.text).map(linkKey));
   if (uniqueLinks.size > threadsLimits.uniqueLinks) {
     issues.push(issue('links_too_many', `text has ${uniqueLinks.size} different links; threads allows ${threadsLimits.uniqueLinks}.`, 'Remove some links.'));
   }
@@ -52,7 +52,10 @@ function check(post: PostContent): Issue[] {
     if (media.kind === 'video') {
       const duration = checkVideoDuration(media, field, 0, threadsLimits.videoMaxSeconds, 'threads');
       if (duration) issues.push(duration);
-      if (media.size > threadsLimits.videoMaxBytes) issues.push(issue('video_too_large', `${field} is ${sizeText(media.size)}; threads accepts videos up to ${sizeText(threadsLimits.videoMaxBytes)}.`, 'Export the video with a lower bitrate.'));
+      if (media.size > threadsLimits.videoMaxBytes) {
+        const [size, limit] = sizeTexts(media.size, threadsLimits.videoMaxBytes);
+        issues.push(issue('video_too_large', `${field} is ${size}; threads accepts videos up to ${limit}.`, 'Export the video with a lower bitrate.'));
+      }
     } else {
       const size = checkImageSize(media, field, threadsLimits.imageMaxBytes, 'threads');
       if (size) issues.push(size);
