@@ -74,3 +74,17 @@ export type SandboxState = ReturnType<typeof sandboxState>;
 export async function queueFailure(db: Knex, input: { network: Platform; account: string; scenario: Scenario; times: number }): Promise<void> {
   await db('sandbox_failures').insert({ network: input.network, account: input.account, scenario: input.scenario, remaining: input.times, created_at: nowIso() });
 }
+
+/**
+ * A sandbox token names its account (`sandbox-access.<account>.<secret>`): YouTube knows the channel
+ * only from the token, so its simulator must read the channel from the token too.
+ */
+export function sandboxToken(kind: 'access' | 'refresh', account: string): string {
+  return `sandbox-${kind}.${account}.${randomBase62(24)}`;
+}
+
+/** The account a sandbox token of that kind names; undefined for any other token. */
+export function sandboxTokenAccount(token: string, kind: 'access' | 'refresh'): string | undefined {
+  const match = /^sandbox-(access|refresh)\.([^.]+)\.[A-Za-z0-9]+$/.exec(token);
+  return match && match[1] === kind ? match[2] : undefined;
+}
