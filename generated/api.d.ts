@@ -1835,7 +1835,7 @@ export interface components {
              *     bytes were deleted), `forbidden_chars` (`<` or `>` in a youtube title or description),
              *     `youtube_title_required`, `account_not_ok` (the account is `expired` or `revoked`),
              *     `setting_invalid` (a `perPlatform` value missing or not allowed), `carousel_count`
-             *     (instagram 2 to 10, threads 2 to 20, tiktok 2 to 35 photos), `media_required`,
+             *     (instagram 2 to 10, threads 2 to 20, facebook photo posts 1 to 10, tiktok 2 to 35 photos), `media_required`,
              *     `topic_tags_too_many` (threads: one topic per post, counting `topicTag` and #tags in
              *     the text), `hashtags_too_many` (instagram: 30), `mentions_too_many` (instagram: 20),
              *     `links_too_many` (threads: 5 different links), `story_text` (a story carries no
