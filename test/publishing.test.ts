@@ -1,0 +1,113 @@
+// The publishing worker end to end: posts created through the API go live on the sandbox networks
+// over real HTTP, exactly once; temporary failures are retried by the worker; token failures need a
+// person; a dead worker's attempt is settled from what the network says. Both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findWorkspace } from '../db/identity.ts';
+import { queueFailure } from '../networks/sandbox/state.ts';
+import { startWorker, type RunningWorker } from '../worker/worker.ts';
+import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
+import { listeningHerald, postPage, sandboxAccount } from './support/network.ts';
+
+type Env = Awaited<ReturnType<typeof listeningHerald>>;
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.each(DATABASES)('publishing on %s', (kind) => {
+  let env: Env;
+  let ws: Seeded;
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    env = await listeningHerald(kind);
+    ws = await seedWorkspace(env, { plan: 'agency' });
+    // Retries after a few hundred milliseconds instead of 1, 5 and 15 minutes: same code, shorter waits.
+    worker = await startWorker(env.services, { retryDelaysMs: [300, 300, 300], watchEveryMs: 200 });
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await env.close();
+  });
+
+  async function postNow(accountId: string, text: string): Promise<string> {
+    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'now', confirm: true } });
+    expect(res.status).toBe(201);
+    return res.body.posts[0].id;
+  }
+  const readPost = (id: string) => call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey }).then((r) => r.body);
+  const settled = (id: string) => until(() => readPost(id), (p) => p.status === 'live' || p.status === 'failed');
+  const kinds = async (id: string) => (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events.map((e: { kind: string }) => e.kind);
+  const published = async (externalId: string) => Number((await env.services.db('sandbox_items').where({ network: 'threads', account: externalId })
+    .whereNotNull('published_ms').count({ n: '*' }).first())?.n ?? 0);
+
+  it('publishes a post due now exactly once, with a page at its externalUrl', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const id = await postNow(account.id, 'Autumn sale: 30% off everything until Sunday.');
+    const post = await settled(id);
+    expect(post).toMatchObject({ status: 'live', externalUrl: expect.stringMatching(/^http/) });
+    expect(post.statusLine).toMatch(/^Live\. Threads · /);
+    expect(await kinds(id)).toEqual(['created', 'queued', 'publishing', 'live']);
+    expect(await published(account.externalId)).toBe(1);
+    const page = await postPage(post.externalUrl);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Autumn sale: 30% off everything until Sunday.');
+  });
+
+  it('retries temporary failures by itself, recording each retry, then goes live', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    await queueFailure(env.services.db, { network: 'threads', account: account.externalId, scenario: 'unavailable', times: 2 });
+    const id = await postNow(account.id, 'Second try is the charm.');
+    const post = await settled(id);
+    expect(post.status).toBe('live');
+    const events = (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events;
+    const retries = events.filter((e: { kind: string }) => e.kind === 'retriedByWorker');
+    expect(retries).toHaveLength(2);
+    expect(retries[0].error).toMatchObject({ code: 'threads_unavailable', message: expect.stringContaining('Threads answered') });
+    expect(await published(account.externalId)).toBe(1);
+  });
+
+  it('fails with the network words and the retry hint after three worker retries', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    await queueFailure(env.services.db, { network: 'threads', account: account.externalId, scenario: 'unavailable', times: 10 });
+    const id = await postNow(account.id, 'This one will not make it.');
+    const post = await settled(id);
+    expect(post.status).toBe('failed');
+    expect(post.error).toMatchObject({ code: 'threads_unavailable', hint: expect.stringContaining('1, 5 and 15 minutes') });
+    expect((await kinds(id)).filter((k: string) => k === 'retriedByWorker')).toHaveLength(3);
+    expect(post.statusLine).toMatch(/^Failed\. Threads · .*: Threads answered: /);
+    expect(await published(account.externalId)).toBe(0);
+  });
+
+  it('fails at once on a rejected post, and a token failure expires the account', async () => {
+    const rejected = await sandboxAccount(env, ws.workspaceId, 'threads');
+    await queueFailure(env.services.db, { network: 'threads', account: rejected.externalId, scenario: 'rejected', times: 1 });
+    const r = await settled(await postNow(rejected.id, 'Refused.'));
+    expect(r).toMatchObject({ status: 'failed', error: { code: 'threads_rejected' } });
+
+    const token = await sandboxAccount(env, ws.workspaceId, 'threads');
+    await queueFailure(env.services.db, { network: 'threads', account: token.externalId, scenario: 'token_rejected', times: 1 });
+    const t = await settled(await postNow(token.id, 'Token gone.'));
+    expect(t).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected', hint: expect.stringContaining('Reconnect') } });
+    const accounts = (await call(env, 'get', '/v1/accounts', { key: ws.readKey })).body.accounts;
+    expect(accounts.find((a: { id: string }) => a.id === token.id).status).toBe('expired');
+  });
+
+  it('settles the attempt of a dead worker instead of publishing again', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    // A post whose attempt was taken by a worker that died before doing anything on the network.
+    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Orphaned.', when: 'draft', confirm: true } });
+    const id = res.body.posts[0].id;
+    const ws0 = (await findWorkspace(env.services.db, ws.workspaceId))!;
+    await env.services.db('posts').where({ id, workspace_id: ws0.id }).update({ status: 'queued', due_at: new Date().toISOString(),
+      attempt_id: 'att_dead', attempt_worker: 'wkr_dead', attempt_started_at: new Date().toISOString() });
+    const post = await settled(id);
+    expect(post.status).toBe('live');
+    expect(await published(account.externalId)).toBe(1);
+  });
+});
