@@ -3,8 +3,11 @@
 // simulators under PUBLIC_URL/sandbox (NETWORKS=sandbox, the default).
 import type { Config } from '../runtime/config.ts';
 import type { Connector, ConnectorContext } from './connector.ts';
+import { facebookConnector } from './facebook.ts';
+import { instagramConnector } from './instagram.ts';
 import type { Platform } from './rules.ts';
 import { sandboxBase } from './sandbox/index.ts';
+import { threadsConnector } from './threads.ts';
 
 export interface ConnectorModule {
   create(ctx: ConnectorContext): Connector;
@@ -18,6 +21,9 @@ export interface ConnectorModule {
 
 /** The registry: a network's connector is one module and one line here. */
 export const CONNECTORS: Partial<Record<Platform, ConnectorModule>> = {};
+CONNECTORS.instagram = instagramConnector;
+CONNECTORS.facebook = facebookConnector;
+CONNECTORS.threads = threadsConnector;
 
 export function connectorFor(platform: Platform, config: Config, env: NodeJS.ProcessEnv = process.env): Connector | undefined {
   const module = CONNECTORS[platform];

@@ -9,6 +9,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   networks: 'sandbox' | 'live';
+  /** How long the sandbox networks take to process a video (SANDBOX_PROCESSING_MS); tests shorten it. */
+  sandboxProcessingMs: number;
   /** Request limit per client address and window; benchmarks raise it. */
   rateLimit: { max: number; windowMs: number };
   /** Addresses of proxies whose X-Forwarded-For we trust (express "trust proxy" value). */
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     networks,
+    sandboxProcessingMs: env.SANDBOX_PROCESSING_MS === '0' ? 0 : intFrom(env.SANDBOX_PROCESSING_MS, 3000, 'SANDBOX_PROCESSING_MS'),
     rateLimit: {
       max: intFrom(env.RATE_LIMIT_MAX, 600, 'RATE_LIMIT_MAX'),
       windowMs: intFrom(env.RATE_LIMIT_WINDOW_SECONDS, 600, 'RATE_LIMIT_WINDOW_SECONDS') * 1000,

@@ -96,7 +96,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   });
   app.use('/auth', json, sessionRoutes(services));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
-  if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir }));
+  if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir, processingMs: config.sandboxProcessingMs }));
   app.use(uploadRoutes(services));
   app.get('/', (_req, res) => res.redirect('/app'));
   app.get('/app', (_req, res) => {

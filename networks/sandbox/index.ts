@@ -4,7 +4,10 @@
 import express from 'express';
 import type { Db } from '../../db/connect.ts';
 import type { Platform } from '../rules.ts';
+import { facebookSimulator } from './facebook.ts';
+import { instagramSimulator } from './instagram.ts';
 import { sandboxState, type SandboxState } from './state.ts';
+import { threadsSimulator } from './threads.ts';
 
 export interface SimulatorContext {
   state: SandboxState;
@@ -13,6 +16,8 @@ export interface SimulatorContext {
   base: string;
   /** Where simulators keep uploaded bytes. */
   dataDir: string;
+  /** How long a simulator takes to process a video before it can be published. */
+  processingMs: number;
 }
 
 export interface Simulator {
@@ -22,16 +27,20 @@ export interface Simulator {
 
 /** The registry: a network's simulator is one module and one line here. */
 export const SIMULATORS: Partial<Record<Platform, Simulator>> = {};
+SIMULATORS.instagram = instagramSimulator;
+SIMULATORS.facebook = facebookSimulator;
+SIMULATORS.threads = threadsSimulator;
 
 export function sandboxBase(publicUrl: string, network: Platform): string {
   return `${publicUrl}/sandbox/${network}`;
 }
 
-export function sandboxRoutes(opts: { db: Db; publicUrl: string; dataDir: string }): express.Router {
+export function sandboxRoutes(opts: { db: Db; publicUrl: string; dataDir: string; processingMs: number }): express.Router {
   const router = express.Router();
   for (const simulator of Object.values(SIMULATORS)) {
     router.use(`/${simulator.network}`, simulator.router({
       state: sandboxState(opts.db, simulator.network), db: opts.db, base: sandboxBase(opts.publicUrl, simulator.network), dataDir: opts.dataDir,
+      processingMs: opts.processingMs,
     }));
   }
   return router;

@@ -1,0 +1,118 @@
+// For connector tests: a Herald listening on a real port (the simulators' own addresses and the signed
+// media addresses must resolve over HTTP), sandbox accounts and files as the worker hands them to a
+// connector, and a PublishJob with an in-memory checkpoint and a clock that barely waits.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { findWorkspace } from '../../db/identity.ts';
+import { mediaData } from '../../db/mediaData.ts';
+import { workspaceData, type AccountStatus } from '../../db/workspaceData.ts';
+import { randomBase62 } from '../../domain/ids.ts';
+import { NetworkError, type Checkpoint, type ConnectorAccount, type PublishJob, type PublishMedia } from '../../networks/connector.ts';
+import type { Platform } from '../../networks/rules.ts';
+import type { Config } from '../../runtime/config.ts';
+import { publishMedia } from '../../worker/publishMedia.ts';
+import { startHerald, type DbKind, type TestEnv } from './harness.ts';
+
+async function freePort(): Promise<number> {
+  const probe = http.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Herald on a real port, its PUBLIC_URL (`base`) pointing at it. */
+export async function listeningHerald(kind: DbKind, overrides: Partial<Config> = {}): Promise<TestEnv & { base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = await startHerald(kind, { port, publicUrl: base, ...overrides });
+  const server = http.createServer(env.app);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    ...env,
+    base,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await env.close();
+    },
+  };
+}
+
+/** A sandbox account as `herald account add-sandbox` makes it, with the credentials a connector receives. */
+export async function sandboxAccount(env: TestEnv, workspaceId: string, platform: Platform, status: AccountStatus = 'ok'): Promise<ConnectorAccount> {
+  const ws = (await findWorkspace(env.services.db, workspaceId))!;
+  const externalId = `sandbox-${platform}-${randomBase62(10)}`;
+  const accessToken = `sandbox-access.${externalId}.${randomBase62(24)}`;
+  const displayName = `Acme ${platform} ${randomBase62(4)}`;
+  const account = await workspaceData(env.services.db, ws).accounts.add({ platform, displayName, status, externalId, tokenSealed: env.services.keyring.encrypt(accessToken) });
+  return { id: account.id, externalId, displayName, credentials: { accessToken } };
+}
+
+/** Uploaded files as the worker gives them to connectors. */
+export async function publishable(env: TestEnv, workspaceId: string, mediaIds: string[]): Promise<PublishMedia[]> {
+  const ws = (await findWorkspace(env.services.db, workspaceId))!;
+  return (await mediaData(env.services.db, ws).getMany(mediaIds)).map((record) => publishMedia(env.services.storage, record));
+}
+
+/** A worker that dies right after a checkpoint was saved (the checkpoint is durable, the next call never happens). */
+export class WorkerCrash extends Error {}
+
+export interface TestJob extends PublishJob {
+  /** Every checkpoint saved, in order. */
+  saved: Checkpoint[];
+  /** Every wait asked for, in ms of the job's clock. */
+  slept: number[];
+}
+
+/**
+ * A job for one connector call. `crashAt` makes saveCheckpoint throw WorkerCrash once it has stored a
+ * checkpoint it matches. The clock runs a hundred times faster than asked (at most 50 ms a wait), so
+ * five minutes of polling take seconds and a simulator's short processing still passes by.
+ */
+export function connectorJob(input: {
+  account: ConnectorAccount; text?: string; media?: PublishMedia[]; settings?: Record<string, unknown>; checkpoint?: Checkpoint | null;
+  crashAt?: (checkpoint: Checkpoint) => boolean;
+}): TestJob {
+  const job: TestJob = {
+    postId: `pst_${randomBase62(16)}`, text: input.text ?? '', title: null, tags: [], settings: input.settings ?? {}, media: input.media ?? [],
+    account: input.account, marker: randomBase62(12), checkpoint: input.checkpoint ?? null, saved: [], slept: [],
+    async saveCheckpoint(checkpoint) {
+      job.checkpoint = checkpoint;
+      job.saved.push(checkpoint);
+      if (input.crashAt?.(checkpoint)) throw new WorkerCrash(`crashed after saving ${JSON.stringify(checkpoint)}`);
+    },
+    sleep(ms) {
+      job.slept.push(ms);
+      return new Promise((resolve) => setTimeout(resolve, Math.min(ms / 100, 50)));
+    },
+  };
+  return job;
+}
+
+/** The same post, started again by another worker from what the dead one saved. */
+export function resumed(job: TestJob): TestJob {
+  return connectorJob({ account: job.account, text: job.text, media: job.media, settings: job.settings, checkpoint: job.checkpoint });
+}
+
+/** Items a simulator holds for an account, by kind (containers, posts, ...). */
+export async function sandboxCount(env: TestEnv, network: Platform, account: ConnectorAccount, kind: string): Promise<number> {
+  const row = await env.services.db('sandbox_items').where({ network, account: account.externalId, kind }).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Awaits a NetworkError with the spec's code; answers it for further checks. */
+export async function networkError(promise: Promise<unknown>, code: string): Promise<NetworkError> {
+  const err = await promise.then(() => undefined, (e: unknown) => e);
+  expect(err, `expected ${code}`).toBeInstanceOf(NetworkError);
+  expect((err as NetworkError).code).toBe(code);
+  return err as NetworkError;
+}
+
+/** The page at a post's address, as a browser gets it, with its media addresses. */
+export async function postPage(url: string): Promise<{ status: number; html: string; media: string[] }> {
+  const res = await fetch(url);
+  const html = await res.text();
+  return { status: res.status, html, media: [...html.matchAll(/<(?:img|video) src="([^"]+)"/g)].map((m) => m[1]!) };
+}
