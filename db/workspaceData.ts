@@ -108,14 +108,15 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
       remove: async (id: string): Promise<boolean> => (await groups().where({ id }).delete()) > 0,
     },
 
-    /** What counts against the plan, read in one query. */
-    usage: async (): Promise<{ accounts: number; members: number; storageBytes: number }> => {
+    /** What counts against the plan in `month` (YYYY-MM, workspace zone), read in one query. */
+    usage: async (month: string): Promise<{ accounts: number; members: number; storageBytes: number; posts: number }> => {
       const row = await db.first(
         accounts().count('*').as('accounts'),
         db('members').where('members.workspace_id', wsId).count('*').as('members'),
         db('media').where('media.workspace_id', wsId).sum('stored_bytes').as('storage'),
+        db('posts').where({ 'posts.workspace_id': wsId, 'posts.quota_month': month }).count('*').as('posts'),
       );
-      return { accounts: toCount(row?.accounts), members: toCount(row?.members), storageBytes: toCount(row?.storage) };
+      return { accounts: toCount(row?.accounts), members: toCount(row?.members), storageBytes: toCount(row?.storage), posts: toCount(row?.posts) };
     },
   };
 }

@@ -6,7 +6,7 @@ import type { Handler } from './types.ts';
 export const getWhoami: Handler<'getWhoami'> = async ({ cred, data }) => {
   const plan = PLANS[cred.workspace.plan];
   const period = DateTime.now().setZone(cred.workspace.tz).toFormat('yyyy-MM');
-  const [{ accounts, members, storageBytes }, posts] = await Promise.all([data.usage(), data.posts.monthUsed(period)]);
+  const { accounts, members, storageBytes, posts } = await data.usage(period);
   return {
     status: 200,
     body: {
