@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { Workspace } from '../domain/credential.ts';
 import { newId } from '../domain/ids.ts';
-import type { MediaKind } from '../domain/mediaTypes.ts';
+import type { FileFacts, MediaKind } from '../domain/mediaTypes.ts';
 import { PLANS } from '../domain/plans.ts';
 import { assertFileFits } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
@@ -76,18 +76,8 @@ export interface NewMedia {
   sourceUrl?: string;
 }
 
-/** What processing learned from the bytes. */
-export interface MediaFacts {
-  kind: MediaKind;
-  mime: string;
-  width: number;
-  height: number;
-  durationSeconds: number | null;
-  frameRate: number | null;
-  videoCodec: string | null;
-  audioCodec: string | null;
-  thumbnailKey: string | null;
-}
+/** What processing learned from the bytes, and where it put the thumbnail. */
+export type MediaFacts = FileFacts & { thumbnailKey: string | null };
 
 /** A position in the newest-first media list: the last item of the previous page. */
 export interface MediaPosition {

@@ -3,6 +3,20 @@
 
 export type MediaKind = 'image' | 'video';
 
+/** What processing reads from a file's bytes; network checks run against these. */
+export interface FileFacts {
+  kind: MediaKind;
+  /** The type the bytes really are. */
+  mime: string;
+  /** As displayed (rotation applied). */
+  width: number;
+  height: number;
+  durationSeconds: number | null;
+  frameRate: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
+}
+
 interface Format {
   kind: MediaKind;
   /** How a person names it in a message. */

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
-import { formatOf, isAcceptedVideoCodec, unacceptedCodecReason, unacceptedFormatReason, type MediaKind } from '../domain/mediaTypes.ts';
+import { formatOf, isAcceptedVideoCodec, unacceptedCodecReason, unacceptedFormatReason, type FileFacts } from '../domain/mediaTypes.ts';
 
 const run = promisify(execFile);
 /** ffprobe reads headers and ffmpeg decodes one frame: far below this even for a long 4 GB video. */
@@ -13,17 +13,7 @@ const TOOL_TIMEOUT_MS = 120_000;
 /** Thumbnails fit in this many pixels each way. */
 const THUMBNAIL_EDGE = 480;
 
-export interface Inspected {
-  ok: true;
-  kind: MediaKind;
-  mime: string;
-  width: number;
-  height: number;
-  durationSeconds: number | null;
-  frameRate: number | null;
-  videoCodec: string | null;
-  audioCodec: string | null;
-}
+export type Inspected = FileFacts & { ok: true };
 
 export type Inspection = Inspected | { ok: false; reason: string };
 

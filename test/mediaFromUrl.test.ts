@@ -218,47 +218,38 @@ describe.each(DATABASES)('POST /media/from-url on %s', (kind) => {
   });
 });
 
-describe.each(DATABASES)('POST /media/from-url with the default settings on %s', (kind) => {
-  let env: TestEnv;
-  let ws: Seeded;
+describe.each(DATABASES)('POST /media/from-url without the test settings on %s', (kind) => {
+  let defaults: TestEnv;
+  let untrusting: TestEnv;
   let files: Awaited<ReturnType<typeof startFileServer>>;
 
   beforeAll(async () => {
     files = await startFileServer(Buffer.from('x'));
-    env = await startHerald(kind, { mediaSweepMs: 0 });
-    ws = await seedWorkspace(env, { plan: 'creator' });
+    defaults = await startHerald(kind, { mediaSweepMs: 0 });
+    // The host is allowed, but its certificate authority is not trusted.
+    untrusting = await startHerald(kind, { mediaSweepMs: 0, fromUrl: { allowHosts: ['localhost'], extraCaPem: undefined, timeoutMs: 60_000 } });
   });
   afterAll(async () => {
-    await env.close();
+    await defaults.close();
+    await untrusting.close();
     await files.close();
   });
+
+  const fromUrl = async (env: TestEnv) => {
+    const ws = await seedWorkspace(env, { plan: 'creator' });
+    const res = await call(env, 'post', '/v1/media/from-url', { key: ws.writeKey, body: { url: `${files.base}/photos/autumn%20sale.jpg` } });
+    expect((await call(env, 'get', '/v1/media', { key: ws.readKey })).body.media).toEqual([]);
+    return res;
+  };
 
   it('refuses a host name that resolves to a loopback address, at the connection, creating nothing', async () => {
-    const res = await call(env, 'post', '/v1/media/from-url', { key: ws.writeKey, body: { url: `${files.base}/photos/autumn%20sale.jpg` } });
+    const res = await fromUrl(defaults);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'url_not_allowed', message: expect.stringMatching(/resolves to (127\.0\.0\.1|::1), a loopback address/) });
-    expect((await call(env, 'get', '/v1/media', { key: ws.readKey })).body.media).toEqual([]);
-  });
-});
-
-describe.each(DATABASES)('POST /media/from-url with an untrusted certificate on %s', (kind) => {
-  let env: TestEnv;
-  let ws: Seeded;
-  let files: Awaited<ReturnType<typeof startFileServer>>;
-
-  beforeAll(async () => {
-    files = await startFileServer(Buffer.from('x'));
-    // The host is allowed, but its certificate authority is not trusted.
-    env = await startHerald(kind, { mediaSweepMs: 0, fromUrl: { allowHosts: ['localhost'], extraCaPem: undefined, timeoutMs: 60_000 } });
-    ws = await seedWorkspace(env, { plan: 'creator' });
-  });
-  afterAll(async () => {
-    await env.close();
-    await files.close();
   });
 
-  it('answers 400 url_fetch_failed naming the certificate problem', async () => {
-    const res = await call(env, 'post', '/v1/media/from-url', { key: ws.writeKey, body: { url: `${files.base}/photos/autumn%20sale.jpg` } });
+  it('answers 400 url_fetch_failed naming an untrusted certificate, creating nothing', async () => {
+    const res = await fromUrl(untrusting);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'url_fetch_failed', message: expect.stringMatching(/certificate is not trusted/) });
   });
