@@ -45,6 +45,7 @@ export interface PublishJob {
   tags: string[];
   /** The post's perPlatform entry for this network. */
   settings: Record<string, unknown>;
+  /** The post's files in order, then any file a setting names (YouTube's `thumbnailMediaId`). */
   media: PublishMedia[];
   account: ConnectorAccount;
   /** A value unique to this post that the connector leaves where it can find it again (settle). */

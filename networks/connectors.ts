@@ -8,6 +8,7 @@ import { instagramConnector } from './instagram.ts';
 import type { Platform } from './rules.ts';
 import { sandboxBase } from './sandbox/index.ts';
 import { threadsConnector } from './threads.ts';
+import { youtubeConnector } from './youtube.ts';
 
 export interface ConnectorModule {
   create(ctx: ConnectorContext): Connector;
@@ -24,6 +25,7 @@ export const CONNECTORS: Partial<Record<Platform, ConnectorModule>> = {};
 CONNECTORS.instagram = instagramConnector;
 CONNECTORS.facebook = facebookConnector;
 CONNECTORS.threads = threadsConnector;
+CONNECTORS.youtube = youtubeConnector;
 
 export function connectorFor(platform: Platform, config: Config, env: NodeJS.ProcessEnv = process.env): Connector | undefined {
   const module = CONNECTORS[platform];

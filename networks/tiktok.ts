@@ -1,4 +1,10 @@
 // TikTok Content Posting API: in progress. Limits are recorded; publishing is not available yet.
+// A connector still needs, before it can be offered: an audited TikTok app (an unaudited client may
+// post only SELF_ONLY, private) to try the calls against the real API and a simulator; a media source
+// TikTok accepts (PULL_FROM_URL only from a domain verified in TikTok's developer portal, which a
+// self-hosted server rarely has, else FILE_UPLOAD in 5-64 MB chunks); creator_info read before each
+// post (privacy options, max duration); and status polling that tolerates moderation taking hours,
+// with no schedule field (Herald fires the post itself). The call shapes are in networks.md §5.
 import { utf16Units } from '../domain/textUnits.ts';
 import { checkCarousel, issue, type NetworkRules, type PostContent } from './rules.ts';
 

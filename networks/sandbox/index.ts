@@ -8,6 +8,7 @@ import { facebookSimulator } from './facebook.ts';
 import { instagramSimulator } from './instagram.ts';
 import { sandboxState, type SandboxState } from './state.ts';
 import { threadsSimulator } from './threads.ts';
+import { youtubeSimulator } from './youtube.ts';
 
 export interface SimulatorContext {
   state: SandboxState;
@@ -30,6 +31,7 @@ export const SIMULATORS: Partial<Record<Platform, Simulator>> = {};
 SIMULATORS.instagram = instagramSimulator;
 SIMULATORS.facebook = facebookSimulator;
 SIMULATORS.threads = threadsSimulator;
+SIMULATORS.youtube = youtubeSimulator;
 
 export function sandboxBase(publicUrl: string, network: Platform): string {
   return `${publicUrl}/sandbox/${network}`;
