@@ -23,6 +23,10 @@ export interface Config {
   fromUrl: { allowHosts: string[]; extraCaPem: string | undefined; timeoutMs: number };
   /** How often retention and expired reservations are swept, in ms; 0 turns the timer off. */
   mediaSweepMs: number;
+  /** The worker's retries after temporary failures: 1, 5 and 15 minutes (benchmarks shorten them). */
+  workerRetryDelaysMs: number[];
+  /** Posts one worker process sends at once. */
+  workerConcurrency: number;
 }
 
 export type StorageConfig =
@@ -77,6 +81,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       extraCaPem: env.FROM_URL_CA_FILE ? fs.readFileSync(env.FROM_URL_CA_FILE, 'utf8') : undefined,
       timeoutMs: intFrom(env.FROM_URL_TIMEOUT_SECONDS, 600, 'FROM_URL_TIMEOUT_SECONDS') * 1000,
     },
+    workerRetryDelaysMs: (env.WORKER_RETRY_DELAYS_SECONDS ?? '60,300,900').split(',').map((v) => {
+      const seconds = Number(v);
+      if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`WORKER_RETRY_DELAYS_SECONDS must list positive numbers of seconds, got "${v}"`);
+      return seconds * 1000;
+    }),
+    workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 8, 'WORKER_CONCURRENCY'),
     mediaSweepMs: env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };
 }

@@ -2,8 +2,6 @@
 // the worker retries by itself (after 1, 5 and 15 minutes).
 import type { FailureKind } from '../networks/connector.ts';
 
-export const WORKER_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000];
-
 /** Temporary failures are retried by the worker itself; the others need a person. */
 export function isTemporary(kind: FailureKind): boolean {
   return kind === 'unavailable' || kind === 'rate_limited' || kind === 'quota_exceeded';

@@ -6,7 +6,6 @@ import { randomBase62 } from '../domain/ids.ts';
 import { connectorFor } from '../networks/connectors.ts';
 import type { Services } from '../runtime/services.ts';
 import { publishDuePost, settleAttempt, type PublishDeps } from './publishPost.ts';
-import { WORKER_RETRY_DELAYS_MS } from './retryGuidance.ts';
 
 /** A worker that has not beaten for this long is dead: its attempts are settled by another. */
 export const STALE_WORKER_MS = 20_000;
@@ -35,7 +34,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   const deps: PublishDeps = {
     db, jobs, keyring: services.keyring, storage: services.storage, logger, clock, workerId: id,
     connectorFor: (platform) => connectorFor(platform, services.config),
-    retryDelaysMs: options.retryDelaysMs ?? WORKER_RETRY_DELAYS_MS,
+    retryDelaysMs: options.retryDelaysMs ?? services.config.workerRetryDelaysMs,
   };
   await heartbeat(db, id, startedAt);
   // One process owns a SQLite database: any other worker row is from before a restart, so dead.
@@ -59,7 +58,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   }
   const watch = () => (watching = watching.then(watchOnce, watchOnce).catch((err) => logger.error({ err }, 'watchdog pass failed')));
 
-  await jobs.start((postId) => publishDuePost(deps, postId), { concurrency: options.concurrency ?? 8, workerId: id });
+  await jobs.start((postId) => publishDuePost(deps, postId), { concurrency: options.concurrency ?? services.config.workerConcurrency, workerId: id });
   await watch();
   const timer = setInterval(() => void watch(), options.watchEveryMs ?? WATCH_EVERY_MS);
   logger.info({ workerId: id }, 'publishing worker started');
