@@ -300,6 +300,7 @@ function createYoutubeConnector(ctx: ConnectorContext): Connector {
         if (res.status === 308 && receivedBytes(res) > offset) {
           // The session took part of the body and wants the rest: progress, not a failure.
           offset = receivedBytes(res);
+          await res.body?.cancel();
           failures -= 1;
           continue;
         }
