@@ -34,6 +34,7 @@ export async function migrate(db: Db): Promise<string[]> {
   // On PostgreSQL, publish jobs live in graphile-worker's schema, which it migrates itself.
   if (isPostgres(db)) {
     const pool = new pg.Pool({ ...(db.client.connectionSettings as pg.PoolConfig), max: 2 });
+    pool.on('error', () => undefined); // an idle client's broken connection; the next query reconnects
     try {
       await runMigrations({ pgPool: pool, logger: quietGraphileLogger });
     } finally {

@@ -43,12 +43,15 @@ export async function loadAttempt(db: Db, postId: string, attemptId: string): Pr
     .where({ 'posts.id': postId, 'posts.attempt_id': attemptId })
     .first('posts.*', 'workspaces.tz as workspace_tz', 'accounts.external_id', 'accounts.display_name', 'accounts.status as account_status', 'accounts.token_sealed');
   if (!row) return undefined;
-  const mediaIds = JSON.parse(row.media_ids) as string[];
+  const settings = JSON.parse(row.per_platform) as Record<string, unknown>;
+  // The post's files, then a file a setting names (a YouTube thumbnail), as PublishJob.media says.
+  const named = typeof settings.thumbnailMediaId === 'string' ? [settings.thumbnailMediaId] : [];
+  const mediaIds = [...(JSON.parse(row.media_ids) as string[]), ...named];
   const mediaRows = mediaIds.length ? await db('media').where({ workspace_id: row.workspace_id }).whereIn('id', mediaIds) : [];
   const media = mediaIds.flatMap((id) => mediaRows.filter((m) => m.id === id).map(toMediaRecord));
   return {
     postId, attemptId, workspaceId: row.workspace_id, workspaceTz: row.workspace_tz, platform: row.platform, text: row.text, title: row.title ?? null,
-    tags: JSON.parse(row.tags), settings: JSON.parse(row.per_platform), media,
+    tags: JSON.parse(row.tags), settings, media,
     account: { id: row.account_id, externalId: row.external_id, displayName: row.display_name, status: row.account_status, tokenSealed: row.token_sealed },
     checkpoint: row.checkpoint ? JSON.parse(row.checkpoint) : null, workerRetries: Number(row.worker_retries), attemptStartedAt: row.attempt_started_at,
   };

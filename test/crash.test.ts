@@ -1,0 +1,14 @@
+// Exactly once under crashes, at a small size: posts published while 20% of network calls fail
+// temporarily and the worker is killed with SIGKILL every few seconds (bench/crash runs it at 1,000).
+import { describe, expect, it } from 'vitest';
+import { crashRun } from '../bench/crashRun.ts';
+import { DATABASES } from './support/harness.ts';
+
+describe.each(DATABASES)('publishing through worker crashes on %s', (kind) => {
+  it('publishes every post exactly once, none lost, none stuck past the watchdog', async () => {
+    const result = await crashRun(kind, 40);
+    expect(result.kills).toBeGreaterThan(0);
+    expect(result.duplicates).toBe(0);
+    expect(result).toMatchObject({ posts: 40, live: 40, failed: 0, queued: 0 });
+  }, 240_000);
+});
