@@ -1,10 +1,10 @@
 // Instagram Graph API content publishing (business and creator accounts): limits and checks.
 import { codePoints, hashtags, mentions } from '../domain/textUnits.ts';
 import type { Issue } from '../domain/issues.ts';
-import { NetworkError, type Connector, type ConnectorContext, type PublishJob } from './connector.ts';
+import { NetworkError, type ConnectorContext, type PublishJob, type PublishMedia } from './connector.ts';
 import type { ConnectorModule } from './connectors.ts';
-import { assertPublishingQuota, graphClient, graphFailureKind, insightValues, mediaAddress, refreshLongLivedToken, type GraphParams } from './graph.ts';
-import { publishWithContainer, settleContainer, type ContainerNetwork, type ContainerStatus } from './graphContainers.ts';
+import { graphClient, graphFailureKind, mediaAddress, type GraphParams } from './graph.ts';
+import { containerConnector } from './graphContainers.ts';
 import {
   aspect, checkCarousel, checkChoice, checkImageSize, checkVideoDuration, issue, sizeTexts, type MediaFacts, type NetworkRules, type PostContent,
 } from './rules.ts';
@@ -116,11 +116,8 @@ export const instagram: NetworkRules = { platform: 'instagram', label: 'Instagra
 // The connector: Instagram API with Instagram Login (graph.instagram.com), content publishing through
 // containers (networks/graphContainers.ts).
 
-const VERSION = 'v25.0';
 /** Instagram takes JPEG only; other images go as a JPEG copy. */
 const IMAGE_TYPES = ['image/jpeg'];
-/** Creating a container makes Instagram download the file before it answers. */
-const CREATE_TIMEOUT_MS = 180_000;
 
 /** What the subcode in an ERROR container's `status` means (Meta's error codes page), so nobody is shown a bare number. */
 const PROCESSING_SUBCODES: Record<number, string> = {
@@ -135,89 +132,50 @@ const PROCESSING_SUBCODES: Record<number, string> = {
   2207053: 'an upload error on Instagram\'s side',
 };
 
-function createInstagramConnector(ctx: ConnectorContext): Connector {
-  const graph = graphClient(ctx, 'instagram', 'Instagram');
-  const api = (path: string) => `${ctx.hosts.graph}/${VERSION}/${path}`;
-  const token = (job: PublishJob) => job.account.credentials.accessToken;
-  const isStory = (job: PublishJob) => instagramContentType(job) === 'story';
+const fileParams = async (media: PublishMedia): Promise<GraphParams> =>
+  (media.kind === 'video' ? { video_url: await media.publicUrl() } : { image_url: await mediaAddress(media, IMAGE_TYPES) });
 
-  async function createContainer(job: PublishJob, params: GraphParams): Promise<string> {
-    const { id } = await graph<{ id: string }>({ method: 'POST', url: api(`${job.account.externalId}/media`), token: token(job), params, timeoutMs: CREATE_TIMEOUT_MS });
-    return id;
+async function containerParams(job: PublishJob): Promise<{ post: GraphParams; items: GraphParams[] }> {
+  const type = instagramContentType(job);
+  const caption = job.text || undefined;
+  if (type === 'carousel') {
+    const items = await Promise.all(job.media.map(async (m) => ({ ...(m.kind === 'video' ? { media_type: 'VIDEO' } : {}), ...(await fileParams(m)) })));
+    return { post: { media_type: 'CAROUSEL', caption }, items };
   }
+  const media = job.media[0];
+  if (!media) throw new NetworkError('instagram', 'rejected', 'An Instagram post needs an image or a video; this one has no file.');
+  const file = await fileParams(media);
+  // Stories carry no caption; every single video is a reel since July 2023.
+  if (type === 'story') return { post: { media_type: 'STORIES', ...file }, items: [] };
+  return { post: { ...(media.kind === 'video' ? { media_type: 'REELS' } : {}), ...file, caption }, items: [] };
+}
 
-  const network: ContainerNetwork = {
+const isStory = (job: PublishJob) => instagramContentType(job) === 'story';
+
+export const instagramConnector: ConnectorModule = {
+  create: (ctx: ConnectorContext) => containerConnector({
     platform: 'instagram',
     label: 'Instagram',
-    async createContainer(job, ready) {
-      const type = instagramContentType(job);
-      const caption = job.text || undefined;
-      if (type === 'carousel') {
-        const items: string[] = [];
-        for (const media of job.media) {
-          items.push(await createContainer(job, media.kind === 'video'
-            ? { media_type: 'VIDEO', video_url: await media.publicUrl(), is_carousel_item: true }
-            : { image_url: await mediaAddress(media, IMAGE_TYPES), is_carousel_item: true }));
-        }
-        // Items process in parallel on Instagram's side; the carousel needs every one finished.
-        for (const item of items) await ready(item);
-        return createContainer(job, { media_type: 'CAROUSEL', children: items.join(','), caption });
-      }
-      const media = job.media[0];
-      if (!media) throw new NetworkError('instagram', 'rejected', 'An Instagram post needs an image or a video; this one has no file.');
-      const file = media.kind === 'video' ? { video_url: await media.publicUrl() } : { image_url: await mediaAddress(media, IMAGE_TYPES) };
-      // Stories carry no caption; every single video is a reel since July 2023.
-      if (type === 'story') return createContainer(job, { media_type: 'STORIES', ...file });
-      if (media.kind === 'video') return createContainer(job, { media_type: 'REELS', ...file, caption });
-      return createContainer(job, { ...file, caption });
-    },
-    async status(job, containerId) {
-      const body = await graph<{ status_code: ContainerStatus['state']; status?: string }>({ url: api(containerId), token: token(job), params: { fields: 'status_code,status' } });
-      return { state: body.status_code, detail: body.status };
-    },
-    assertQuota: (job) => assertPublishingQuota(graph, { url: api(`${job.account.externalId}/content_publishing_limit`), token: token(job) }, 'instagram', 'Instagram'),
-    async publishContainer(job, containerId) {
-      const { id } = await graph<{ id: string }>({ method: 'POST', url: api(`${job.account.externalId}/media_publish`), token: token(job), params: { creation_id: containerId } });
-      return id;
-    },
-    async permalink(job, mediaId) {
-      const { permalink } = await graph<{ permalink: string }>({ url: api(mediaId), token: token(job), params: { fields: 'permalink' } });
-      return permalink;
-    },
+    graph: graphClient(ctx, 'instagram', 'Instagram'),
+    api: `${ctx.hosts.graph}/v25.0`,
+    edges: { create: 'media', publish: 'media_publish', limit: 'content_publishing_limit' },
+    statusFields: 'status_code,status',
+    status: (answer) => ({ state: answer.status_code, detail: answer.status }),
+    containerParams,
     caption: (job) => (isStory(job) ? '' : job.text),
-    async recentPosts(job) {
-      // Stories are not listed among the account's media, only under its stories.
-      const edge = isStory(job) ? 'stories' : 'media';
-      const body = await graph<{ data: { id: string; caption?: string; timestamp: string; permalink?: string }[] }>({
-        url: api(`${job.account.externalId}/${edge}`), token: token(job), params: { fields: 'id,caption,timestamp,permalink', limit: 25 },
-      });
-      return body.data.map((m) => ({ id: m.id, text: m.caption ?? '', time: m.timestamp, url: m.permalink }));
-    },
+    // Stories are not listed among the account's media, only under its stories.
+    recent: (job) => ({ edge: isStory(job) ? 'stories' : 'media', textField: 'caption' }),
     processingError(status) {
       const subcode = Number(/\b(2207\d{3})\b/.exec(status.detail ?? '')?.[1]) || undefined;
       const meaning = subcode ? PROCESSING_SUBCODES[subcode] : undefined;
       return new NetworkError('instagram', subcode ? graphFailureKind({ error_subcode: subcode }) : 'rejected',
         `Instagram could not process the media: "${status.detail ?? 'ERROR'}"${meaning ? ` (${meaning})` : ''}.`);
     },
-  };
-
-  return {
-    platform: 'instagram',
-    publish: (job) => publishWithContainer(network, job),
-    settle: (job) => settleContainer(network, job),
-    refresh: (account) => refreshLongLivedToken(graph, `${ctx.hosts.graph}/refresh_access_token`, 'ig_refresh_token', account, 'instagram', 'Instagram'),
-    async postInsights(account, mediaId) {
-      return insightValues(await graph({ url: api(`${mediaId}/insights`), token: account.credentials.accessToken, params: { metric: 'views,reach,likes,comments,shares,saved' } }));
-    },
-    async accountInsights(account) {
-      return insightValues(await graph({ url: api(`${account.externalId}/insights`), token: account.credentials.accessToken,
-        params: { metric: 'views,reach,accounts_engaged,total_interactions', period: 'day', metric_type: 'total_value' } }));
-    },
-  };
-}
-
-export const instagramConnector: ConnectorModule = {
-  create: createInstagramConnector,
+    // A long-lived token (60 days) refreshes itself once at least a day old.
+    refreshGrant: 'ig_refresh_token',
+    postMetrics: 'views,reach,likes,comments,shares,saved',
+    accountInsights: { edge: 'insights', params: { metric: 'views,reach,accounts_engaged,total_interactions', period: 'day', metric_type: 'total_value' } },
+  }, `${ctx.hosts.graph}/refresh_access_token`),
   liveHosts: { graph: 'https://graph.instagram.com' },
   sandboxHosts: (base) => ({ graph: base }),
   clientEnv: { id: 'INSTAGRAM_CLIENT_ID', secret: 'INSTAGRAM_CLIENT_SECRET' },

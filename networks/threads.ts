@@ -2,10 +2,10 @@
 // 5 unique links; one topic tag per post.
 import { codePoints, hashtags, linkKey, links, threadsUnits } from '../domain/textUnits.ts';
 import type { Issue } from '../domain/issues.ts';
-import { NetworkError, type Connector, type ConnectorContext, type PublishJob } from './connector.ts';
+import { NetworkError, type ConnectorContext, type PublishJob, type PublishMedia } from './connector.ts';
 import type { ConnectorModule } from './connectors.ts';
-import { assertPublishingQuota, graphClient, insightValues, mediaAddress, refreshLongLivedToken, type GraphParams } from './graph.ts';
-import { publishWithContainer, settleContainer, type ContainerNetwork, type ContainerStatus } from './graphContainers.ts';
+import { graphClient, mediaAddress, type GraphParams } from './graph.ts';
+import { containerConnector } from './graphContainers.ts';
 import { aspect, checkCarousel, checkImageSize, checkVideoDuration, issue, sizeTexts, type NetworkRules, type PostContent } from './rules.ts';
 
 const MB = 1024 * 1024;
@@ -78,9 +78,7 @@ export const threads: NetworkRules = { platform: 'threads', label: 'Threads', av
 // (networks/graphContainers.ts). Text posts are created and then published like the others
 // (auto_publish_text stays off), so every post has a container to settle by.
 
-const VERSION = 'v1.0';
 const IMAGE_TYPES = ['image/jpeg', 'image/png'];
-const CREATE_TIMEOUT_MS = 180_000;
 
 /** Threads' `error_message` values (its own spelling) in words; UNKNOWN alone tells a person nothing. */
 const PROCESSING_ERRORS: Record<string, string> = {
@@ -96,76 +94,39 @@ const PROCESSING_ERRORS: Record<string, string> = {
   UNKNOWN: 'Threads gave no reason; check the file\'s format and that PUBLIC_URL is reachable from the internet',
 };
 
-function createThreadsConnector(ctx: ConnectorContext): Connector {
-  const graph = graphClient(ctx, 'threads', 'Threads');
-  const api = (path: string) => `${ctx.hosts.graph}/${VERSION}/${path}`;
-  const token = (job: PublishJob) => job.account.credentials.accessToken;
+const mediaParams = async (media: PublishMedia): Promise<GraphParams> => (media.kind === 'video'
+  ? { media_type: 'VIDEO', video_url: await media.publicUrl() }
+  : { media_type: 'IMAGE', image_url: await mediaAddress(media, IMAGE_TYPES) });
 
-  async function createContainer(job: PublishJob, params: GraphParams): Promise<string> {
-    const { id } = await graph<{ id: string }>({ method: 'POST', url: api(`${job.account.externalId}/threads`), token: token(job), params, timeoutMs: CREATE_TIMEOUT_MS });
-    return id;
-  }
+async function containerParams(job: PublishJob): Promise<{ post: GraphParams; items: GraphParams[] }> {
+  const post = { text: job.text || undefined, topic_tag: job.settings.topicTag as string | undefined };
+  if (job.media.length === 0) return { post: { media_type: 'TEXT', ...post, link_attachment: job.settings.link as string | undefined }, items: [] };
+  if (job.media.length === 1) return { post: { ...(await mediaParams(job.media[0]!)), ...post }, items: [] };
+  return { post: { media_type: 'CAROUSEL', ...post }, items: await Promise.all(job.media.map(mediaParams)) };
+}
 
-  const itemParams = async (media: PublishJob['media'][number]): Promise<GraphParams> => (media.kind === 'video'
-    ? { media_type: 'VIDEO', video_url: await media.publicUrl() }
-    : { media_type: 'IMAGE', image_url: await mediaAddress(media, IMAGE_TYPES) });
-
-  const network: ContainerNetwork = {
+export const threadsConnector: ConnectorModule = {
+  create: (ctx: ConnectorContext) => containerConnector({
     platform: 'threads',
     label: 'Threads',
-    async createContainer(job, ready) {
-      const post = { text: job.text || undefined, topic_tag: job.settings.topicTag as string | undefined };
-      if (job.media.length === 0) return createContainer(job, { media_type: 'TEXT', ...post, link_attachment: job.settings.link as string | undefined });
-      if (job.media.length === 1) return createContainer(job, { ...(await itemParams(job.media[0]!)), ...post });
-      const items: string[] = [];
-      for (const media of job.media) items.push(await createContainer(job, { ...(await itemParams(media)), is_carousel_item: true }));
-      for (const item of items) await ready(item);
-      return createContainer(job, { media_type: 'CAROUSEL', children: items.join(','), ...post });
-    },
-    async status(job, containerId) {
-      const body = await graph<{ status: ContainerStatus['state']; error_message?: string }>({ url: api(containerId), token: token(job), params: { fields: 'id,status,error_message' } });
-      return { state: body.status, detail: body.error_message };
-    },
-    assertQuota: (job) => assertPublishingQuota(graph, { url: api(`${job.account.externalId}/threads_publishing_limit`), token: token(job) }, 'threads', 'Threads'),
-    async publishContainer(job, containerId) {
-      const { id } = await graph<{ id: string }>({ method: 'POST', url: api(`${job.account.externalId}/threads_publish`), token: token(job), params: { creation_id: containerId } });
-      return id;
-    },
-    async permalink(job, mediaId) {
-      const { permalink } = await graph<{ permalink: string }>({ url: api(mediaId), token: token(job), params: { fields: 'permalink' } });
-      return permalink;
-    },
+    graph: graphClient(ctx, 'threads', 'Threads'),
+    api: `${ctx.hosts.graph}/v1.0`,
+    edges: { create: 'threads', publish: 'threads_publish', limit: 'threads_publishing_limit' },
+    statusFields: 'id,status,error_message',
+    status: (answer) => ({ state: answer.status, detail: answer.error_message }),
+    containerParams,
     caption: (job) => job.text,
-    async recentPosts(job) {
-      const body = await graph<{ data: { id: string; text?: string; timestamp: string; permalink?: string }[] }>({
-        url: api(`${job.account.externalId}/threads`), token: token(job), params: { fields: 'id,text,timestamp,permalink', limit: 25 },
-      });
-      return body.data.map((m) => ({ id: m.id, text: m.text ?? '', time: m.timestamp, url: m.permalink }));
-    },
+    recent: () => ({ edge: 'threads', textField: 'text' }),
     processingError(status) {
       const code = status.detail ?? 'UNKNOWN';
       const meaning = PROCESSING_ERRORS[code];
       return new NetworkError('threads', 'rejected', `Threads could not process the media: ${code}${meaning ? ` (${meaning})` : ''}.`);
     },
-  };
-
-  return {
-    platform: 'threads',
-    publish: (job) => publishWithContainer(network, job),
-    settle: (job) => settleContainer(network, job),
-    refresh: (account) => refreshLongLivedToken(graph, `${ctx.hosts.graph}/refresh_access_token`, 'th_refresh_token', account, 'threads', 'Threads'),
-    async postInsights(account, mediaId) {
-      return insightValues(await graph({ url: api(`${mediaId}/insights`), token: account.credentials.accessToken, params: { metric: 'views,likes,replies,reposts,quotes,shares' } }));
-    },
-    async accountInsights(account) {
-      return insightValues(await graph({ url: api(`${account.externalId}/threads_insights`), token: account.credentials.accessToken,
-        params: { metric: 'views,likes,replies,reposts,quotes,followers_count' } }));
-    },
-  };
-}
-
-export const threadsConnector: ConnectorModule = {
-  create: createThreadsConnector,
+    // Unrefreshed for 60 days a token is dead for good; refreshing needs it at least a day old.
+    refreshGrant: 'th_refresh_token',
+    postMetrics: 'views,likes,replies,reposts,quotes,shares',
+    accountInsights: { edge: 'threads_insights', params: { metric: 'views,likes,replies,reposts,quotes,followers_count' } },
+  }, `${ctx.hosts.graph}/refresh_access_token`),
   liveHosts: { graph: 'https://graph.threads.net' },
   sandboxHosts: (base) => ({ graph: base }),
   clientEnv: { id: 'THREADS_CLIENT_ID', secret: 'THREADS_CLIENT_SECRET' },

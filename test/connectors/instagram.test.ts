@@ -3,69 +3,43 @@
 // publishing limit; media Instagram cannot fetch; settling after the worker died at each checkpoint,
 // never publishing twice; expired and unfinished containers; token refresh and insights.
 import { once } from 'node:events';
-import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaJobsData } from '../../db/mediaData.ts';
 import type { Checkpoint, Connector, ConnectorAccount, PublishMedia } from '../../networks/connector.ts';
-import { connectorFor } from '../../networks/connectors.ts';
 import { PROCESSING_PACE } from '../../networks/graph.ts';
 import { instagramConnector } from '../../networks/instagram.ts';
-import { queueFailure, sandboxState, type Scenario } from '../../networks/sandbox/state.ts';
-import { DATABASES, seedWorkspace, type Seeded } from '../support/harness.ts';
-import { makeImage, makeVideo, tempDir, upload } from '../support/mediaFiles.ts';
-import {
-  connectorJob, listeningHerald, networkError, postPage, publishable, resumed, sandboxAccount, sandboxCount, WorkerCrash, type TestJob,
-} from '../support/network.ts';
+import { sandboxState, type Scenario } from '../../networks/sandbox/state.ts';
+import { startConnectorSuite, type ConnectorSuite, type FileName } from '../support/connectorSuite.ts';
+import { DATABASES } from '../support/harness.ts';
+import { connectorJob, networkError, postPage, resumed, type TestJob } from '../support/network.ts';
 
 describe.each(DATABASES)('instagram connector on %s', (kind) => {
-  let env: Awaited<ReturnType<typeof listeningHerald>>;
-  let ws: Seeded;
+  let suite: ConnectorSuite;
   let instagram: Connector;
-  const dir = tempDir();
-  const ids = { jpeg: '', png: '', reel: '', goneImage: '', goneVideo: '' };
-
+  let env: ConnectorSuite['env'];
   beforeAll(async () => {
-    // Videos are ready as soon as fetched; the tests that need processing time set it on the container.
-    env = await listeningHerald(kind, { sandboxProcessingMs: 0, mediaSweepMs: 0 });
-    ws = await seedWorkspace(env, { plan: 'agency' });
-    instagram = connectorFor('instagram', env.config)!;
-    const video = makeVideo(dir, { seconds: 3, width: 360, height: 640, fps: 25 });
-    ids.jpeg = (await upload(env, ws.writeKey, await makeImage(dir, 'jpeg', 1080, 1350), 'image/jpeg')).id;
-    ids.png = (await upload(env, ws.writeKey, await makeImage(dir, 'png', 1080, 1080), 'image/png')).id;
-    ids.reel = (await upload(env, ws.writeKey, video, 'video/mp4')).id;
-    // Files whose bytes are gone: their signed addresses answer 404, as an unreachable PUBLIC_URL fails Meta's fetch.
-    ids.goneImage = (await upload(env, ws.writeKey, await makeImage(dir, 'jpeg', 1080, 1080), 'image/jpeg')).id;
-    ids.goneVideo = (await upload(env, ws.writeKey, makeVideo(dir, { seconds: 3, width: 360, height: 640, fps: 24 }), 'video/mp4')).id;
-    for (const id of [ids.goneImage, ids.goneVideo]) await env.services.storage.delete((await mediaJobsData(env.services.db).get(id))!.storageKey!);
+    suite = await startConnectorSuite(kind, 'instagram');
+    ({ env, connector: instagram } = suite);
   });
-  afterAll(async () => {
-    await env.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => suite.close());
 
-  const account = (status?: 'expired' | 'revoked') => sandboxAccount(env, ws.workspaceId, 'instagram', status);
-  const files = (...names: (keyof typeof ids)[]) => publishable(env, ws.workspaceId, names.map((n) => ids[n]));
-  const count = (a: ConnectorAccount, kind: string) => sandboxCount(env, 'instagram', a, kind);
+  const account = (status?: 'expired' | 'revoked') => suite.account(status);
+  const count = (a: ConnectorAccount, kind: string) => suite.count(a, kind);
+  const files = (...names: FileName[]) => suite.files(...names);
+  const diedAt = (job: TestJob, at: (cp: Checkpoint) => boolean) => suite.diedAt(job, at);
   const state = () => sandboxState(env.services.db, 'instagram');
   const feedJob = async (a: ConnectorAccount, extra: Partial<Parameters<typeof connectorJob>[0]> = {}) =>
     connectorJob({ account: a, text: 'Autumn sale #shop', media: await files('jpeg'), ...extra });
-  /** Publishes until the worker dies at the first checkpoint `at` matches; answers the job as it stood. */
-  async function diedAt(job: TestJob, at: (cp: Checkpoint) => boolean): Promise<TestJob> {
-    const dying = connectorJob({ account: job.account, text: job.text, media: job.media, settings: job.settings, crashAt: at });
-    await expect(instagram.publish(dying)).rejects.toBeInstanceOf(WorkerCrash);
-    return dying;
-  }
   const afterContainer = (cp: Checkpoint) => Boolean(cp.containerId) && !cp.publishingAt;
 
   describe('publishing each content type', () => {
     const cases: [string, string, () => Promise<PublishMedia[]>, Record<string, unknown>, { kind: string; containers: number; images: number; videos: number }][] = [
       ['a feed image', 'Autumn sale #shop', () => files('jpeg'), {}, { kind: 'media', containers: 1, images: 1, videos: 0 }],
       ['a PNG feed image, sent as its JPEG copy', 'Autumn in PNG', () => files('png'), {}, { kind: 'media', containers: 1, images: 1, videos: 0 }],
-      ['a reel', 'Behind the scenes', () => files('reel'), {}, { kind: 'media', containers: 1, images: 0, videos: 1 }],
+      ['a reel', 'Behind the scenes', () => files('video'), {}, { kind: 'media', containers: 1, images: 0, videos: 1 }],
       ['an image story', '', () => files('jpeg'), { contentType: 'story' }, { kind: 'story', containers: 1, images: 1, videos: 0 }],
-      ['a video story', '', () => files('reel'), { contentType: 'story' }, { kind: 'story', containers: 1, images: 0, videos: 1 }],
-      ['a carousel of an image and a video', 'Two looks', () => files('jpeg', 'reel'), {}, { kind: 'media', containers: 3, images: 1, videos: 1 }],
+      ['a video story', '', () => files('video'), { contentType: 'story' }, { kind: 'story', containers: 1, images: 0, videos: 1 }],
+      ['a carousel of an image and a video', 'Two looks', () => files('jpeg', 'video'), {}, { kind: 'media', containers: 3, images: 1, videos: 1 }],
     ];
 
     it.each(cases)('%s, shown at its address', async (_name, text, media, settings, expected) => {
@@ -105,14 +79,7 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
     ];
 
     it.each(queued)('%s answers %s', async (scenario, code, message) => {
-      const a = await account();
-      await queueFailure(env.services.db, { network: 'instagram', account: a.externalId, scenario, times: 1 });
-      const err = await networkError(instagram.publish(await feedJob(a)), code);
-      expect(err.message).toBe(message);
-      expect(await count(a, 'media')).toBe(0);
-      // The failure was used up: the next attempt goes through.
-      await instagram.publish(await feedJob(a));
-      expect(await count(a, 'media')).toBe(1);
+      expect(await suite.failOnce(scenario, code, feedJob, 'media')).toBe(message);
     });
 
     it('a token that is not the account\'s, and accounts set to expired or revoked, are instagram_token_rejected', async () => {
@@ -136,9 +103,7 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
 
     it('refuses with instagram_rate_limited when content_publishing_limit shows 50 of 50 used, publishing nothing', async () => {
       const a = await account();
-      for (let i = 0; i < 50; i++) {
-        await state().create({ id: state().newId(), account: a.externalId, kind: 'media', status: 'PUBLISHED', data: {}, publishedMs: Date.now() - i * 60_000 });
-      }
+      await suite.seedPublished(a, 'media', 50);
       const err = await networkError(instagram.publish(await feedJob(a)), 'instagram_rate_limited');
       expect(err.message).toBe('Instagram reports 50 of 50 posts published through the API in the last 24 hours; it accepts no more until older ones leave that window.');
       expect(await count(a, 'media')).toBe(50);
@@ -225,7 +190,7 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
 
     it('waits for FINISHED before media_publish, checking at Meta\'s pace', async () => {
       const a = await account();
-      const dead = await diedAt(connectorJob({ account: a, text: 'Slow reel', media: await files('reel') }), afterContainer);
+      const dead = await diedAt(connectorJob({ account: a, text: 'Slow reel', media: await files('video') }), afterContainer);
       await setReady(dead.checkpoint!.containerId, Date.now() + 3600_000);
       const again = resumed(dead);
       // The simulator finishes processing while the connector waits its first interval.
@@ -240,7 +205,7 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
 
     it('never publishes IN_PROGRESS: after five minutes instagram_unavailable, and the next attempt reuses the container', async () => {
       const a = await account();
-      const dead = await diedAt(connectorJob({ account: a, text: 'Stuck reel', media: await files('reel') }), afterContainer);
+      const dead = await diedAt(connectorJob({ account: a, text: 'Stuck reel', media: await files('video') }), afterContainer);
       const containerId = dead.checkpoint!.containerId;
       await setReady(containerId, Date.now() + 3600_000);
       const waiting = resumed(dead);
