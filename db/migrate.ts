@@ -8,6 +8,7 @@ import * as media from './migrations/0002_media.ts';
 import * as posts from './migrations/0003_posts.ts';
 import * as publishing from './migrations/0004_publishing.ts';
 import * as sandbox from './migrations/0005_sandbox.ts';
+import * as analytics from './migrations/0006_analytics.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0003_posts': posts,
   '0004_publishing': publishing,
   '0005_sandbox': sandbox,
+  '0006_analytics': analytics,
 };
 
 const source: Knex.MigrationSource<string> = {

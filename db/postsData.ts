@@ -29,6 +29,8 @@ export interface PostRecord {
   perPlatform: Record<string, unknown>;
   createdVia: CreatedVia;
   externalUrl: string | null;
+  /** The post's id on its network, once live. */
+  externalId: string | null;
   error: ErrorBody | null;
   quotaMonth: string | null;
   liveAt: string | null;
@@ -85,7 +87,7 @@ export interface PostFilter {
 }
 
 /** Fields a transition may change. */
-export type PostPatch = Partial<Pick<PostRecord, 'status' | 'publishAt' | 'quotaMonth' | 'externalUrl' | 'error' | 'liveAt'>>;
+export type PostPatch = Partial<Pick<PostRecord, 'status' | 'publishAt' | 'quotaMonth' | 'externalUrl' | 'externalId' | 'error' | 'liveAt'>>;
 
 const COLUMNS = ['posts.*', 'accounts.display_name as account_name'];
 
@@ -94,7 +96,7 @@ function toPost(row: Record<string, any>): PostRecord {
     id: row.id, accountId: row.account_id, accountName: row.account_name, platform: row.platform, status: row.status,
     publishAt: row.publish_at ?? null, text: row.text, title: row.title ?? null, tags: JSON.parse(row.tags),
     mediaIds: JSON.parse(row.media_ids), perPlatform: JSON.parse(row.per_platform), createdVia: row.created_via,
-    externalUrl: row.external_url ?? null,
+    externalUrl: row.external_url ?? null, externalId: row.external_id ?? null,
     error: row.error_code ? { code: row.error_code, message: row.error_message, hint: row.error_hint } : null,
     quotaMonth: row.quota_month ?? null, liveAt: row.live_at ?? null, createdAt: row.created_at, updatedAt: row.updated_at,
   };
@@ -116,6 +118,7 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
   if ('publishAt' in patch) cols.publish_at = patch.publishAt;
   if ('quotaMonth' in patch) cols.quota_month = patch.quotaMonth;
   if ('externalUrl' in patch) cols.external_url = patch.externalUrl;
+  if ('externalId' in patch) cols.external_id = patch.externalId;
   if ('liveAt' in patch) cols.live_at = patch.liveAt;
   if ('error' in patch) {
     cols.error_code = patch.error?.code ?? null;

@@ -70,10 +70,10 @@ export async function recordEvent(db: Db, a: Attempt, event: NewEvent): Promise<
   await insertPostEvents(db, a.workspaceId, a.postId, [event], nowIso());
 }
 
-export async function markLive(db: Db, a: Attempt, published: { externalUrl: string; notes?: string[] }, message: string): Promise<boolean> {
+export async function markLive(db: Db, a: Attempt, published: { externalId: string; externalUrl: string; notes?: string[] }, message: string): Promise<boolean> {
   return db.transaction(async (trx) => {
     const now = nowIso();
-    const n = await leased(trx, a).update({ status: 'live', external_url: published.externalUrl, live_at: now, attempt_id: null, attempt_worker: null,
+    const n = await leased(trx, a).update({ status: 'live', external_id: published.externalId, external_url: published.externalUrl, live_at: now, attempt_id: null, attempt_worker: null,
       attempt_started_at: null, checkpoint: null, due_at: null, error_code: null, error_message: null, error_hint: null, updated_at: now });
     if (n) await insertPostEvents(trx, a.workspaceId, a.postId, [{ kind: 'live', message, ...(published.notes?.length ? { notes: published.notes } : {}) }], now);
     return n > 0;

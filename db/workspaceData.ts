@@ -74,6 +74,11 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
         return row ? toAccount(row) : undefined;
       },
       count: async (): Promise<number> => toCount((await accounts().count({ n: '*' }).first())?.n),
+      /** What a connector needs to act for the account: its id on the network and its sealed token. */
+      connection: async (id: string): Promise<{ externalId: string; tokenSealed: string | null } | undefined> => {
+        const row = await accounts().where({ id }).first('external_id', 'token_sealed');
+        return row ? { externalId: row.external_id, tokenSealed: row.token_sealed ?? null } : undefined;
+      },
       missing: (ids: string[]) => missingAccounts(db, ids),
       /** Adds a connected account, refusing one over the plan's limit (atomically). */
       add: (input: { platform: Platform; displayName: string; status: AccountStatus; externalId: string; tokenSealed: string | null }) =>
@@ -106,6 +111,20 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
         return (await groupsWithMembers(trx, await groups(trx).where({ id })))[0];
       }),
       remove: async (id: string): Promise<boolean> => (await groups().where({ id }).delete()) > 0,
+    },
+
+    /** Cached insight counters of this workspace's posts and accounts. */
+    analytics: {
+      get: async (kind: 'post' | 'account', id: string): Promise<{ metrics: Record<string, number>; fetchedAt: string } | undefined> => {
+        const row = await db('analytics').where({ workspace_id: wsId, target_kind: kind, target_id: id }).first();
+        return row ? { metrics: JSON.parse(row.metrics), fetchedAt: row.fetched_at } : undefined;
+      },
+      put: async (kind: 'post' | 'account', id: string, metrics: Record<string, number>): Promise<{ metrics: Record<string, number>; fetchedAt: string }> => {
+        const fetchedAt = nowIso();
+        await db('analytics').insert({ workspace_id: wsId, target_kind: kind, target_id: id, metrics: JSON.stringify(metrics), fetched_at: fetchedAt })
+          .onConflict(['target_kind', 'target_id']).merge(['metrics', 'fetched_at']);
+        return { metrics, fetchedAt };
+      },
     },
 
     /** What counts against the plan in `month` (YYYY-MM, workspace zone), read in one query. */

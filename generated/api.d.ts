@@ -58,7 +58,8 @@ export interface paths {
          *     with the metric names the network uses. Values come from a cache; `fetchedAt` says when
          *     they were read from the network, and is `null` when they never were. Pass `refresh=true`
          *     to read the network now; refreshing one account more often than once per 15 minutes
-         *     answers `429 rate_limited`.
+         *     answers `429 rate_limited`, and a refresh the network refuses answers `502` with the
+         *     network's code and words (the cache is kept).
          */
         get: operations["getAccountAnalytics"];
         put?: never;
@@ -516,7 +517,8 @@ export interface paths {
          *     the metric names its network uses). Only a `live` post has analytics; any other answers
          *     `409 invalid_state`. Values come from a cache; `fetchedAt` says when they were read from the
          *     network and is `null` when they never were. Pass `refresh=true` to read the network now;
-         *     refreshing one post more often than once per 15 minutes answers `429 rate_limited`.
+         *     refreshing one post more often than once per 15 minutes answers `429 rate_limited`, and a
+         *     refresh the network refuses answers `502` with the network's code and words (the cache is kept).
          *     Networks update their counters with a delay (up to 48 hours for Instagram).
          */
         get: operations["getPostAnalytics"];
@@ -2468,6 +2470,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The network refused or failed a read Herald made for this request (an analytics refresh).
+         *     `code` is the network's (`<network>_token_rejected`, `_permission_missing`,
+         *     `_rate_limited`, `_unavailable`, `_rejected`); `message` quotes the network.
+         */
+        NetworkFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "instagram_token_rejected",
+                 *       "message": "Instagram answered: \"Error validating access token: Session has expired. (code 190, subcode 463)\"",
+                 *       "hint": "Reconnect the Instagram account in the dashboard; then retry the post."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `internal`: an unexpected fault on the server. It is logged under `requestId`. */
         Internal: {
             headers: {
@@ -2632,6 +2654,7 @@ export interface operations {
             /** @description Too many requests, or a refresh asked for less than 15 minutes after the previous one for this account. */
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            502: components["responses"]["NetworkFailed"];
         };
     };
     listGroups: {
@@ -3500,6 +3523,7 @@ export interface operations {
             /** @description Too many requests, or a refresh asked for less than 15 minutes after the previous one for this post. */
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            502: components["responses"]["NetworkFailed"];
         };
     };
     getOpenApi: {

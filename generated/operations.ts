@@ -47,7 +47,7 @@ export const operations: readonly OperationEntry[] = [
     "scope": "read",
     "tool": "service_get_account_analytics",
     "summary": "Get an account's insight counters",
-    "description": "Use this to report how an account is doing (for example its views, reach or followers),\nwith the metric names the network uses. Values come from a cache; `fetchedAt` says when\nthey were read from the network, and is `null` when they never were. Pass `refresh=true`\nto read the network now; refreshing one account more often than once per 15 minutes\nanswers `429 rate_limited`.\n",
+    "description": "Use this to report how an account is doing (for example its views, reach or followers),\nwith the metric names the network uses. Values come from a cache; `fetchedAt` says when\nthey were read from the network, and is `null` when they never were. Pass `refresh=true`\nto read the network now; refreshing one account more often than once per 15 minutes\nanswers `429 rate_limited`, and a refresh the network refuses answers `502` with the\nnetwork's code and words (the cache is kept).\n",
     "fields": {
       "path": [
         "accountId"
@@ -1475,7 +1475,7 @@ export const operations: readonly OperationEntry[] = [
     "scope": "read",
     "tool": "service_get_post_analytics",
     "summary": "Get a live post's insight counters",
-    "description": "Use this to report how a published post is doing (views, likes, comments and so on, with\nthe metric names its network uses). Only a `live` post has analytics; any other answers\n`409 invalid_state`. Values come from a cache; `fetchedAt` says when they were read from the\nnetwork and is `null` when they never were. Pass `refresh=true` to read the network now;\nrefreshing one post more often than once per 15 minutes answers `429 rate_limited`.\nNetworks update their counters with a delay (up to 48 hours for Instagram).\n",
+    "description": "Use this to report how a published post is doing (views, likes, comments and so on, with\nthe metric names its network uses). Only a `live` post has analytics; any other answers\n`409 invalid_state`. Values come from a cache; `fetchedAt` says when they were read from the\nnetwork and is `null` when they never were. Pass `refresh=true` to read the network now;\nrefreshing one post more often than once per 15 minutes answers `429 rate_limited`, and a\nrefresh the network refuses answers `502` with the network's code and words (the cache is kept).\nNetworks update their counters with a delay (up to 48 hours for Instagram).\n",
     "fields": {
       "path": [
         "postId"

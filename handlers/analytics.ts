@@ -1,2 +1,67 @@
-// Handlers for the analytics operations of the contract (filled in by the analytics work).
-export {};
+// Insight counters of live posts and of accounts, read from the network on `refresh=true` (at most
+// once per 15 minutes per post or account) and served from the cache otherwise.
+import type { WorkspaceData } from '../db/workspaceData.ts';
+import { ApiError, notFound, rateLimited } from '../domain/errors.ts';
+import { NetworkError, readCredentials, type ConnectorAccount } from '../networks/connector.ts';
+import { connectorFor } from '../networks/connectors.ts';
+import { networkOf } from '../networks/index.ts';
+import type { Platform } from '../networks/rules.ts';
+import type { Services } from '../runtime/services.ts';
+import { hintFor } from '../worker/retryGuidance.ts';
+import type { Handler } from './types.ts';
+
+const REFRESH_EVERY_MS = 15 * 60_000;
+
+type Cached = { metrics: Record<string, number>; fetchedAt: string } | undefined;
+
+function assertRefreshAllowed(cached: Cached, what: string): void {
+  if (!cached) return;
+  const wait = Date.parse(cached.fetchedAt) + REFRESH_EVERY_MS - Date.now();
+  if (wait > 0) throw rateLimited(Math.ceil(wait / 1000), `The counters of this ${what} were read from the network less than 15 minutes ago.`);
+}
+
+/** Reads counters through the account's connector; the network's refusals answer 502 in its words. */
+async function readNetwork(services: Services, data: WorkspaceData, platform: Platform, account: { id: string; displayName: string },
+  read: (connector: NonNullable<ReturnType<typeof connectorFor>>, account: ConnectorAccount) => Promise<Record<string, number>>): Promise<Record<string, number>> {
+  const label = networkOf(platform).label;
+  const connector = connectorFor(platform, services.config);
+  const connection = await data.accounts.connection(account.id);
+  if (!connector || !connection?.tokenSealed) {
+    throw new ApiError(502, `${platform}_unavailable`, `Reading ${label} counters is not available for this account.`, `Check the ${label} account in the dashboard.`);
+  }
+  const credentials = readCredentials(services.keyring.decrypt(connection.tokenSealed));
+  try {
+    return await read(connector, { id: account.id, externalId: connection.externalId, displayName: account.displayName, credentials });
+  } catch (err) {
+    if (!(err instanceof NetworkError)) throw err;
+    throw new ApiError(502, err.code, `${label} answered: "${err.message}"`, hintFor(err.kind, label));
+  }
+}
+
+export const getPostAnalytics: Handler<'getPostAnalytics'> = async ({ data, params, query, services }) => {
+  const post = await data.posts.get(params.postId);
+  if (!post) throw notFound('post', params.postId);
+  if (post.status !== 'live' || !post.externalId) {
+    throw new ApiError(409, 'invalid_state', `Post ${post.id} is ${post.status}; only a live post has analytics.`, 'Ask again once the post is live.');
+  }
+  let cached: Cached = await data.analytics.get('post', post.id);
+  if (query.refresh) {
+    assertRefreshAllowed(cached, 'post');
+    const metrics = await readNetwork(services, data, post.platform, { id: post.accountId, displayName: post.accountName },
+      (connector, account) => connector.postInsights(account, post.externalId!));
+    cached = await data.analytics.put('post', post.id, metrics);
+  }
+  return { status: 200, body: { postId: post.id, platform: post.platform, fetchedAt: cached?.fetchedAt ?? null, metrics: cached?.metrics ?? {} } };
+};
+
+export const getAccountAnalytics: Handler<'getAccountAnalytics'> = async ({ data, params, query, services }) => {
+  const account = await data.accounts.get(params.accountId);
+  if (!account) throw notFound('account', params.accountId);
+  let cached: Cached = await data.analytics.get('account', account.id);
+  if (query.refresh) {
+    assertRefreshAllowed(cached, 'account');
+    const metrics = await readNetwork(services, data, account.platform, account, (connector, acc) => connector.accountInsights(acc));
+    cached = await data.analytics.put('account', account.id, metrics);
+  }
+  return { status: 200, body: { accountId: account.id, platform: account.platform, fetchedAt: cached?.fetchedAt ?? null, metrics: cached?.metrics ?? {} } };
+};

@@ -12,6 +12,11 @@ export interface AccountCredentials {
   expiresAt?: string;
 }
 
+/** Sandbox accounts store a bare token; connected accounts store the JSON bundle. */
+export function readCredentials(plain: string): AccountCredentials {
+  return plain.startsWith('{') ? (JSON.parse(plain) as AccountCredentials) : { accessToken: plain };
+}
+
 export interface ConnectorAccount {
   id: string;
   /** The account's id on the network (channel id, IG user id, Page id, Threads user id). */

@@ -98,6 +98,34 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(accounts.find((a: { id: string }) => a.id === token.id).status).toBe('expired');
   });
 
+  it('serves cached analytics of a live post and its account, refreshed at most every 15 minutes', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const id = await postNow(account.id, 'Counted.');
+    expect((await settled(id)).status).toBe('live');
+    const url = `/v1/posts/${id}/analytics`;
+    expect((await call(env, 'get', url, { key: ws.readKey })).body).toEqual({ postId: id, platform: 'threads', fetchedAt: null, metrics: {} });
+    const fresh = await call(env, 'get', `${url}?refresh=true`, { key: ws.readKey });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.fetchedAt).toMatch(/Z$/);
+    expect(Object.keys(fresh.body.metrics)).toEqual(expect.arrayContaining(['views', 'likes']));
+    const again = await call(env, 'get', `${url}?refresh=true`, { key: ws.readKey });
+    expect(again.status).toBe(429);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(800);
+    expect((await call(env, 'get', url, { key: ws.readKey })).body).toEqual(fresh.body);
+
+    const accountUrl = `/v1/accounts/${account.id}/analytics?refresh=true`;
+    const acc = await call(env, 'get', accountUrl, { key: ws.readKey });
+    expect(acc.status).toBe(200);
+    expect(acc.body).toMatchObject({ accountId: account.id, platform: 'threads', fetchedAt: expect.any(String) });
+    expect((await call(env, 'get', accountUrl, { key: ws.readKey })).status).toBe(429);
+
+    const other = await seedWorkspace(env, { plan: 'creator' });
+    expect((await call(env, 'get', url, { key: other.readKey })).status).toBe(404);
+    expect((await call(env, 'get', `/v1/accounts/${account.id}/analytics`, { key: other.readKey })).status).toBe(404);
+    const draft = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Not yet.', when: 'draft', confirm: true } });
+    expect((await call(env, 'get', `/v1/posts/${draft.body.posts[0].id}/analytics`, { key: ws.readKey })).status).toBe(409);
+  });
+
   it('settles the attempt of a dead worker instead of publishing again', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     // A post whose attempt was taken by a worker that died before doing anything on the network.

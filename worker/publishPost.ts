@@ -8,7 +8,7 @@ import {
   claimDuePost, loadAttempt, markFailed, markLive, recordEvent, releaseForResend, retryLater, saveCheckpoint, storeCredentials, type Attempt,
 } from '../db/publishing.ts';
 import type { ErrorBody } from '../domain/errors.ts';
-import { NetworkError, type AccountCredentials, type Connector, type PublishJob } from '../networks/connector.ts';
+import { NetworkError, readCredentials, type Connector, type PublishJob } from '../networks/connector.ts';
 import { networkOf } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
 import type { Keyring } from '../runtime/crypto.ts';
@@ -46,11 +46,6 @@ const REFRESH_AHEAD_MS = 10 * 60_000;
 class LeaseLost extends Error {}
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Sandbox accounts store a bare token; connected accounts store the JSON bundle. */
-function readCredentials(plain: string): AccountCredentials {
-  return plain.startsWith('{') ? (JSON.parse(plain) as AccountCredentials) : { accessToken: plain };
-}
 
 /** The job's entry point: publish the post if it is due and nobody is sending it. */
 export async function publishDuePost(deps: PublishDeps, postId: string): Promise<void> {
