@@ -99,3 +99,13 @@ function toBigInt(address: string, family: 4 | 6): bigint {
 function fromV4BigInt(value: bigint): string {
   return [24n, 16n, 8n, 0n].map((s) => String((value >> s) & 0xffn)).join('.');
 }
+
+/** Why networks on the internet cannot fetch from `publicUrl` (live mode warns at start), if they cannot. */
+export function publicUrlProblem(publicUrl: string): string | undefined {
+  const url = new URL(publicUrl);
+  if (url.protocol !== 'https:') return 'is not https';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local')) return `names ${host}, which only this machine knows`;
+  const range = net.isIP(host) ? nonPublicRange(host) : undefined;
+  return range ? `points at a ${range} address` : undefined;
+}

@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate.ts';
 import type { Config } from '../runtime/config.ts';
 import { createServices } from '../runtime/services.ts';
 import { startWorker } from '../worker/worker.ts';
+import { publicUrlProblem } from '../domain/publicAddress.ts';
 import { createApp } from './app.ts';
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -22,6 +23,10 @@ export async function serve(config: Config): Promise<number> {
   server.requestTimeout = 2 * 3600_000;
   services.logger.info({ app: `${config.publicUrl}/app`, api: `${config.publicUrl}/v1`, database: config.databaseUrl ? 'postgresql' : 'sqlite',
     networks: config.networks }, `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1`);
+  const problem = config.networks === 'live' ? publicUrlProblem(config.publicUrl) : undefined;
+  if (problem) {
+    services.logger.warn({ publicUrl: config.publicUrl }, `PUBLIC_URL ${problem}: Instagram, Threads and Facebook fetch media from it and will fail to. Set PUBLIC_URL to this server's public https address.`);
+  }
   // On SQLite this process is the one publishing worker; on PostgreSQL `herald worker` processes are.
   const worker = config.databaseUrl ? undefined : await startWorker(services);
   services.logger.flush();
