@@ -7,10 +7,9 @@ import type { Request } from 'express';
 import { facebookLimits } from '../facebook.ts';
 import type { Simulator, SimulatorContext } from './index.ts';
 import {
-  admitPublishingCall, fault, fetchMedia, graphRoute, graphRouter, insightsAnswer, isExpired, metaTime, params, pickFields, publishedToday,
+  admitPublishingCall, fault, fetchMedia, graphRoute, graphRouter, insightsAnswer, isExpired, metaTime, notFoundFault, params, pickFields, publishedToday,
   UploadFault, type PostPageData, type StoredFile,
 } from './graph.ts';
-import { notFoundFault } from './graphContainers.ts';
 import type { SandboxItem } from './state.ts';
 
 const N = 'facebook';

@@ -89,6 +89,10 @@ const SCENARIO_FAULTS: Record<Scenario, Partial<Record<Platform, FaultSpec>> & {
   },
 };
 
+/** Graph's answer for an id it does not know (or that is not the caller's). */
+export const notFoundFault = (network: Platform, id: string) =>
+  fault(network, [400, { message: `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, code: 100, error_subcode: 33 }]);
+
 export function scenarioFault(network: Platform, scenario: Scenario): GraphFault {
   const specs = SCENARIO_FAULTS[scenario];
   return fault(network, specs[network] ?? specs.default);

@@ -5,7 +5,7 @@
 import { nowIso } from '../../db/rows.ts';
 import type { ContainerState } from '../graphContainers.ts';
 import type { Platform } from '../rules.ts';
-import { fault, isExpired, publishedToday, type GraphFault, type PostPageData, type StoredFile } from './graph.ts';
+import { isExpired, publishedToday, type GraphFault, type PostPageData, type StoredFile } from './graph.ts';
 import type { SimulatorContext } from './index.ts';
 import type { SandboxItem } from './state.ts';
 
@@ -101,6 +101,3 @@ export async function publishContainer(ctx: SimulatorContext, container: Sandbox
 export async function publishingLimit(ctx: SimulatorContext, network: Platform, account: string, kinds: string[], total: number) {
   return { data: [{ quota_usage: await publishedToday(ctx, network, account, kinds), config: { quota_total: total, quota_duration: 86_400 } }] };
 }
-
-export const notFoundFault = (network: Platform, what: string) =>
-  fault(network, [400, { message: `Unsupported get request. Object with ID '${what}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, code: 100, error_subcode: 33 }]);

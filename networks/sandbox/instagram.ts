@@ -7,10 +7,10 @@ import type { Request } from 'express';
 import { instagramLimits } from '../instagram.ts';
 import type { Simulator, SimulatorContext } from './index.ts';
 import {
-  admitPublishingCall, fault, fetchMedia, graphRoute, graphRouter, insightsAnswer, metaTime, params, pickFields, refreshedToken, type StoredFile,
+  admitPublishingCall, fault, fetchMedia, graphRoute, graphRouter, insightsAnswer, metaTime, notFoundFault, params, pickFields, refreshedToken, type StoredFile,
 } from './graph.ts';
 import {
-  containerState, newContainer, notFoundFault, ownContainer, publishContainer, publishingLimit, type ContainerData, type PublishedData, type PublishRefusals,
+  containerState, newContainer, ownContainer, publishContainer, publishingLimit, type ContainerData, type PublishedData, type PublishRefusals,
 } from './graphContainers.ts';
 import type { SandboxItem } from './state.ts';
 

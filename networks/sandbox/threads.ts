@@ -5,9 +5,9 @@
 import type { Request } from 'express';
 import { threadsLimits } from '../threads.ts';
 import type { Simulator, SimulatorContext } from './index.ts';
-import { admitPublishingCall, fault, fetchMedia, graphRoute, graphRouter, insightsAnswer, metaTime, params, pickFields, refreshedToken } from './graph.ts';
+import { admitPublishingCall, fault, fetchMedia, graphRoute, graphRouter, insightsAnswer, metaTime, notFoundFault, params, pickFields, refreshedToken } from './graph.ts';
 import {
-  containerState, newContainer, notFoundFault, ownContainer, publishContainer, publishingLimit, type ContainerData, type PublishedData, type PublishRefusals,
+  containerState, newContainer, ownContainer, publishContainer, publishingLimit, type ContainerData, type PublishedData, type PublishRefusals,
 } from './graphContainers.ts';
 import type { SandboxItem } from './state.ts';
 
@@ -53,9 +53,7 @@ async function createContainer(ctx: SimulatorContext, req: Request): Promise<{ i
   const base = { mediaType, isCarouselItem, text: isCarouselItem ? '' : p.text ?? '', extra, children: [] as string[] };
   if (mediaType === 'TEXT') {
     if (!p.text && !p.link_attachment) throw badParameter('text is required for media_type TEXT.');
-    const created = await newContainer(ctx, account, { ...base, files: [] });
-    if (p.auto_publish_text === 'true') await publish(ctx, account, created.id);
-    return created;
+    return newContainer(ctx, account, { ...base, files: [] });
   }
   if (mediaType === 'IMAGE' || mediaType === 'VIDEO') return newContainer(ctx, account, { ...base, ...(await fetchFile(ctx, mediaType === 'IMAGE' ? 'image' : 'video', p[`${mediaType.toLowerCase()}_url`])) });
   if (mediaType !== 'CAROUSEL') throw badParameter('media_type must be TEXT, IMAGE, VIDEO or CAROUSEL.');
@@ -67,12 +65,6 @@ async function createContainer(ctx: SimulatorContext, req: Request): Promise<{ i
     if (!child.data.isCarouselItem) throw badParameter(`Container ${id} was not created with is_carousel_item=true.`);
   }
   return newContainer(ctx, account, { ...base, children, files: [] });
-}
-
-function publish(ctx: SimulatorContext, account: string, creationId: string | undefined) {
-  return ownContainer(ctx, account, creationId, () => notFoundFault(N, creationId ?? '')).then((container) => publishContainer(ctx, container, {
-    kind: POST, limitKinds: [POST], dailyLimit: DAILY_POSTS, permalink: (id) => `${ctx.base}/p/${id}`, refusals,
-  }));
 }
 
 const SHOWN_TYPES: Record<string, string> = { TEXT: 'TEXT_POST', IMAGE: 'IMAGE', VIDEO: 'VIDEO', CAROUSEL: 'CAROUSEL_ALBUM' };
@@ -105,7 +97,8 @@ export const threadsSimulator: Simulator = {
     router.post('/:version/:user/threads_publish', graphRoute(N, async (req) => {
       const account = String(req.params.user);
       await admitPublishingCall(ctx, N, account);
-      return publish(ctx, account, params(req).creation_id);
+      const container = await ownContainer(ctx, account, params(req).creation_id, () => notFoundFault(N, params(req).creation_id ?? ''));
+      return publishContainer(ctx, container, { kind: POST, limitKinds: [POST], dailyLimit: DAILY_POSTS, permalink: (id) => `${ctx.base}/p/${id}`, refusals });
     }));
     router.get('/:version/:user/threads_publishing_limit', graphRoute(N, async (req) => publishingLimit(ctx, N, String(req.params.user), [POST], DAILY_POSTS)));
     router.get('/:version/:user/threads_insights', graphRoute(N, async (req) => insightsAnswer(String(req.params.user), params(req).metric, 'day')));
