@@ -2,10 +2,8 @@
 // the month quota and the hourly creation limit, reading, and the state table's transitions.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findWorkspace } from '../db/identity.ts';
-import { workspaceData } from '../db/workspaceData.ts';
 import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
-import { seedMedia, setPostState } from './support/posts.ts';
+import { fillMonth, seedMedia, setPostState } from './support/posts.ts';
 
 /** A local time in Berlin `days` ahead, as `when` takes it. */
 function berlin(days: number, time = '14:30') {
@@ -181,11 +179,7 @@ describe.each(DATABASES)('posts on %s', (kind) => {
     it('refuses posts over the month with 402 and gives a cancelled post its place back', async () => {
       const quota = await seedWorkspace(env, { plan: 'creator' });
       const acc = await addAccount(env, quota.workspaceId, 'threads', 'Quota Threads');
-      const data = workspaceData(env.services.db, (await findWorkspace(env.services.db, quota.workspaceId))!);
-      const month = DateTime.now().setZone('Europe/Berlin').toFormat('yyyy-MM');
-      await data.posts.create({ createdVia: 'api', month, guard: () => undefined, posts: Array.from({ length: 199 }, () => ({
-        accountId: acc, platform: 'threads' as const, status: 'queued' as const, publishAt: new Date(Date.now() + 86400_000).toISOString(),
-        text: 'x', title: null, tags: [], mediaIds: [], perPlatform: {} })) });
+      await fillMonth(env, quota.workspaceId, acc, 'threads', 199);
       const one = { targets: { accountIds: [acc] }, mediaIds: [], text: 'Hi', when: berlin(2), confirm: true };
       const last = await call(env, 'post', '/v1/posts', { key: quota.writeKey, body: one });
       expect(last.status).toBe(201);
@@ -203,11 +197,7 @@ describe.each(DATABASES)('posts on %s', (kind) => {
     it('never lets parallel creates pass the month limit', async () => {
       const quota = await seedWorkspace(env, { plan: 'creator' });
       const acc = await addAccount(env, quota.workspaceId, 'facebook', 'Race Page');
-      const data = workspaceData(env.services.db, (await findWorkspace(env.services.db, quota.workspaceId))!);
-      const month = DateTime.now().setZone('Europe/Berlin').toFormat('yyyy-MM');
-      await data.posts.create({ createdVia: 'api', month, guard: () => undefined, posts: Array.from({ length: 195 }, () => ({
-        accountId: acc, platform: 'facebook' as const, status: 'queued' as const, publishAt: new Date(Date.now() + 86400_000).toISOString(),
-        text: 'x', title: null, tags: [], mediaIds: [], perPlatform: {} })) });
+      await fillMonth(env, quota.workspaceId, acc, 'facebook', 195);
       const one = { targets: { accountIds: [acc] }, mediaIds: [], text: 'Race', when: berlin(2), confirm: true };
       const results = await Promise.all(Array.from({ length: 12 }, () => call(env, 'post', '/v1/posts', { key: quota.writeKey, body: one })));
       const statuses = results.map((r) => r.status).sort();

@@ -6,6 +6,7 @@ import { nowIso } from '../../db/rows.ts';
 import { workspaceData } from '../../db/workspaceData.ts';
 import { newId } from '../../domain/ids.ts';
 import type { PostPatch } from '../../db/postsData.ts';
+import type { Platform } from '../../networks/rules.ts';
 import type { TestEnv } from './harness.ts';
 
 export interface MediaShape {
@@ -33,6 +34,14 @@ export async function seedMedia(env: TestEnv, workspaceId: string, shape: MediaS
     bytes_deleted_at: shape.bytesDeletedAt ?? null, created_at: nowIso(), updated_at: nowIso(),
   });
   return id;
+}
+
+/** `count` queued posts already counted toward this month, made through the real repository. */
+export async function fillMonth(env: TestEnv, workspaceId: string, accountId: string, platform: Platform, count: number): Promise<void> {
+  const ws = (await findWorkspace(env.services.db, workspaceId))!;
+  await workspaceData(env.services.db, ws).posts.create({ createdVia: 'api', month: DateTime.now().setZone(ws.tz).toFormat('yyyy-MM'), guard: () => undefined,
+    posts: Array.from({ length: count }, () => ({ accountId, platform, status: 'queued' as const, publishAt: new Date(Date.now() + 86400_000).toISOString(),
+      text: 'x', title: null, tags: [], mediaIds: [], perPlatform: {} })) });
 }
 
 /** Moves a post as the publishing worker will, through the same repository transition. */
