@@ -6,6 +6,7 @@ import type { WorkspaceData } from '../db/workspaceData.ts';
 import { ApiError, confirmRequired, invalidRequest, notFound } from '../domain/errors.ts';
 import { ACCEPTED_MIMES, ACCEPTED_SUMMARY, formatOf, normalizeMime } from '../domain/mediaTypes.ts';
 import { openRemoteFile, urlFetchFailed } from '../media/fromUrl.ts';
+import { mediaPrefix } from '../media/objectKeys.ts';
 import { thumbnailUrl } from '../media/publicAddress.ts';
 import { uploadAddress } from '../media/uploadAddress.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -139,6 +140,6 @@ export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query,
   }
   if (!outcome.removed) throw notFound('media', params.mediaId);
   // The record is gone first: a failure below leaves an orphan object, never a file that says it has bytes it lacks.
-  for (const key of [outcome.removed.storageKey, outcome.removed.thumbnailKey]) if (key) await services.storage.delete(key);
+  await services.storage.deletePrefix(mediaPrefix(outcome.removed));
   return { status: 200, body: { id: params.mediaId, deleted: true } };
 };

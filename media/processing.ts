@@ -8,15 +8,11 @@ import path from 'node:path';
 import type { MediaFacts, MediaJobsData } from '../db/mediaData.ts';
 import type { Storage } from '../storage/storage.ts';
 import { firstLine, inspectFile, makeThumbnail } from './inspect.ts';
+import { thumbnailKey } from './objectKeys.ts';
 
 export interface ProcessingDeps {
   jobs: MediaJobsData;
   storage: Storage;
-}
-
-/** Where a file's thumbnail lives; one per file, so processing twice overwrites it. */
-export function thumbnailKey(workspaceId: string, mediaId: string): string {
-  return `${workspaceId}/${mediaId}/thumbnail.jpg`;
 }
 
 export async function processMedia({ jobs, storage }: ProcessingDeps, mediaId: string): Promise<void> {
@@ -32,7 +28,7 @@ export async function processMedia({ jobs, storage }: ProcessingDeps, mediaId: s
       } catch (err) {
         return { reason: `The ${inspected.mime} file could not be decoded (${firstLine(err)}). Export it again and upload the new file.` };
       }
-      const key = thumbnailKey(record.workspaceId, record.id);
+      const key = thumbnailKey(record);
       await storage.put(key, fs.createReadStream(preview), 'image/jpeg');
       const { ok: _ok, ...facts } = inspected;
       return { ...facts, thumbnailKey: key };

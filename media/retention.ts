@@ -22,8 +22,9 @@ export async function sweepMedia(jobs: MediaJobsData, storage: Storage, now = ne
   for (const id of await jobs.retentionDueIds(cutoff)) {
     const key = await jobs.releaseBytes(id, cutoff, at);
     if (!key) continue;
-    // The record says the bytes are gone before they go: a crash here leaves an orphan object, never a dangling record.
-    await storage.delete(key);
+    // The record says the bytes are gone before they go: a crash here leaves an orphan object, never a
+    // dangling record. By prefix: copies made from the original (a JPEG for Instagram) go too.
+    await storage.deletePrefix(key);
     released.push(id);
   }
   return { expired, released };

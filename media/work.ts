@@ -1,13 +1,13 @@
 // The media work of one server process: storing received bytes, processing files in the background
 // (an in-process queue, two at a time), downloads from addresses, and the periodic sweep. The
 // state lives in the media rows, so a restart picks up files left in processing.
-import { randomUUID } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type { Db } from '../db/connect.ts';
 import { mediaJobsData, type MediaRecord } from '../db/mediaData.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { RemoteFile } from './fromUrl.ts';
+import { newOriginalKey } from './objectKeys.ts';
 import { processMedia } from './processing.ts';
 import { sweepMedia, type SweepResult } from './retention.ts';
 
@@ -63,8 +63,7 @@ export function createMediaWork(deps: { db: Db; storage: Storage; logger: Logger
    * or undefined when the body ended early: then nothing is kept and the reservation stays open.
    */
   async function receive(record: MediaRecord, body: Readable, received: () => number | undefined): Promise<ReceiveOutcome> {
-    // A fresh key per attempt: two PUTs racing on one address never write the same object.
-    const key = `${record.workspaceId}/${record.id}/original-${randomUUID()}`;
+    const key = newOriginalKey(record);
     await storage.put(key, body, record.mime);
     const size = received();
     if (size === undefined) {

@@ -55,6 +55,17 @@ export class DiskStorage implements Storage {
     await fsp.rm(this.filePath(key), { force: true });
   }
 
+  async deletePrefix(prefix: string): Promise<void> {
+    const at = this.filePath(prefix);
+    if (prefix.endsWith('/')) {
+      await fsp.rm(at, { recursive: true, force: true });
+      return;
+    }
+    const dir = path.dirname(at);
+    const names = await fsp.readdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : Promise.reject(err)));
+    for (const name of names) if (name.startsWith(path.basename(at))) await fsp.rm(path.join(dir, name), { force: true });
+  }
+
   async withLocalFile<T>(key: string, use: (file: string) => Promise<T>): Promise<T> {
     return use(this.filePath(key));
   }

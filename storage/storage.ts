@@ -18,6 +18,8 @@ export interface Storage {
   put(key: string, body: Readable, contentType: string): Promise<void>;
   /** Removes the object; a missing one is not an error, so deleting twice is safe. */
   delete(key: string): Promise<void>;
+  /** Removes every object whose key starts with `prefix` (a file and the copies named after it). */
+  deletePrefix(prefix: string): Promise<void>;
   /** Runs `use` with a path to the bytes on the local disk (a temporary copy for S3). */
   withLocalFile<T>(key: string, use: (file: string) => Promise<T>): Promise<T>;
   /** A public, signed, expiring address of the bytes, for networks that fetch media by URL. */

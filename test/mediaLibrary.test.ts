@@ -1,6 +1,7 @@
 // The library: get, list (folder and status filters, cursor), move, pin, delete (refused while a
 // draft or queued post uses the file), and retention of published files; both databases.
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
@@ -41,6 +42,12 @@ describe.each(DATABASES)('media library on %s', (kind) => {
       body: { targets: { accountIds: [page] }, mediaIds: [mediaId], text: 'Autumn sale', when, confirm: true } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.posts[0].id;
+  }
+
+  /** A copy made from the original, as publishing makes a JPEG for Instagram: named by extending the original's key. */
+  async function addDerivedCopy(mediaId: string): Promise<void> {
+    const { storage_key: key } = await env.services.db('media').where({ id: mediaId }).first('storage_key');
+    await env.services.storage.put(`${key}.jpg`, Readable.from([Buffer.from('a copy')]), 'image/jpeg');
   }
 
   const wentLive = (postId: string, hoursAgo: number) =>
@@ -136,12 +143,13 @@ describe.each(DATABASES)('media library on %s', (kind) => {
       expect((await get(file.id)).body.status).toBe('ready');
     });
 
-    it('deletes the record, the bytes and the thumbnail, and frees the storage', async () => {
+    it('deletes the record, the bytes, the thumbnail and copies, and frees the storage', async () => {
       const before = await usedBytes();
       const files = storedFiles(env).length;
       const file = await uploadImage();
+      await addDerivedCopy(file.id);
       expect(await usedBytes()).toBe(before + file.size);
-      expect(storedFiles(env)).toHaveLength(files + 2);
+      expect(storedFiles(env)).toHaveLength(files + 3);
       const res = await call(env, 'delete', `/v1/media/${file.id}?confirm=true`, { key: ws.writeKey });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: file.id, deleted: true });
@@ -181,6 +189,7 @@ describe.each(DATABASES)('media library on %s', (kind) => {
       const file = await uploadImage();
       const published = await post(file.id, 'queued');
       await wentLive(published, 73);
+      await addDerivedCopy(file.id);
       const before = await usedBytes();
       const files = storedFiles(env).length;
 
@@ -190,8 +199,8 @@ describe.each(DATABASES)('media library on %s', (kind) => {
       expect(after).toMatchObject({ id: file.id, status: 'ready', bytesDeletedAt: expect.any(String) });
       expect(Date.parse(after.bytesDeletedAt)).toBeLessThanOrEqual(Date.now());
       expect(await usedBytes()).toBe(before - file.size);
-      // The original goes; the small preview stays so the library still shows what was published.
-      expect(storedFiles(env)).toHaveLength(files - 1);
+      // The original and its copies go; the small preview stays so the library still shows what was published.
+      expect(storedFiles(env)).toHaveLength(files - 2);
       expect(after.thumbnailUrl).toEqual(expect.any(String));
 
       // Safe to run twice.

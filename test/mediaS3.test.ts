@@ -3,6 +3,7 @@
 // retention remove the objects, and an interrupted upload leaves none; on both databases.
 import fs from 'node:fs';
 import http from 'node:http';
+import { Readable } from 'node:stream';
 import net, { type AddressInfo } from 'node:net';
 import { DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
@@ -75,9 +76,11 @@ describe.each(DATABASES)('S3 storage on %s', (kind) => {
     expect(Number(query.get('X-Amz-Expires'))).toBeGreaterThanOrEqual(600);
   });
 
-  it('removes the objects of a deleted file and of a file that failed processing', async () => {
+  it('removes the objects of a deleted file (copies included) and of a file that failed processing', async () => {
     const media = await upload(env, ws.writeKey, await makeImage(dir, 'png', 300, 300), 'image/png');
-    expect((await objects()).filter((k) => k.includes(media.id))).toHaveLength(2);
+    const original = (await record(media.id)).storageKey!;
+    await env.services.storage.put(`${original}.jpg`, Readable.from([Buffer.from('a copy')]), 'image/jpeg');
+    expect((await objects()).filter((k) => k.includes(media.id))).toHaveLength(3);
     expect((await call(env, 'delete', `/v1/media/${media.id}?confirm=true`, { key: ws.writeKey })).status).toBe(200);
     expect((await objects()).filter((k) => k.includes(media.id))).toEqual([]);
 
