@@ -8,7 +8,7 @@ import { ACCEPTED_MIMES, ACCEPTED_SUMMARY, formatOf, normalizeMime } from '../do
 import { openRemoteFile, urlFetchFailed } from '../media/fromUrl.ts';
 import { mediaPrefix } from '../media/objectKeys.ts';
 import { thumbnailUrl } from '../media/publicAddress.ts';
-import { uploadAddress } from '../media/uploadAddress.ts';
+import { uploadAddress, uploadExpiry } from '../media/uploadAddress.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Handler } from './types.ts';
 
@@ -52,11 +52,10 @@ export const createUpload: Handler<'createUpload'> = async ({ data, body, servic
   }
   const filename = cleanFilename(body.filename, 'filename');
   const folderId = await targetFolder(data, body.folderId);
-  // The address is made before the row so both carry the same expiry.
-  const reservedAt = Date.now();
-  const record = await data.media.reserve({ filename, mime, kind: format.kind, size: body.size, folderId,
-    holdUntil: new Date(reservedAt + 3600_000).toISOString() });
-  const { uploadUrl, expiresAt } = uploadAddress(services.keyring, services.config.publicUrl, record.id, reservedAt);
+  // The reservation holds storage exactly as long as its address works.
+  const { exp, expiresAt } = uploadExpiry();
+  const record = await data.media.reserve({ filename, mime, kind: format.kind, size: body.size, folderId, holdUntil: expiresAt });
+  const uploadUrl = uploadAddress(services.keyring, services.config.publicUrl, record.id, exp);
   return { status: 201, body: { mediaId: record.id, uploadUrl, expiresAt } };
 };
 

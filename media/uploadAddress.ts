@@ -8,12 +8,16 @@ export interface UploadToken {
   exp: number;
 }
 
-export const UPLOAD_TTL_SECONDS = 3600;
+const UPLOAD_TTL_SECONDS = 3600;
 
-export function uploadAddress(keyring: Keyring, publicUrl: string, mediaId: string, now = Date.now()): { uploadUrl: string; expiresAt: string } {
+/** When an upload reserved now expires: `exp` for the address, `expiresAt` for the answer and the row. */
+export function uploadExpiry(now = Date.now()): { exp: number; expiresAt: string } {
   const exp = Math.ceil(now / 1000) + UPLOAD_TTL_SECONDS;
-  const token = signToken<UploadToken>(keyring, 'upload', { m: mediaId, exp });
-  return { uploadUrl: `${publicUrl}/uploads/${token}`, expiresAt: new Date(exp * 1000).toISOString() };
+  return { exp, expiresAt: new Date(exp * 1000).toISOString() };
+}
+
+export function uploadAddress(keyring: Keyring, publicUrl: string, mediaId: string, exp: number): string {
+  return `${publicUrl}/uploads/${signToken<UploadToken>(keyring, 'upload', { m: mediaId, exp })}`;
 }
 
 export function readUploadToken(keyring: Keyring, token: string): UploadToken | undefined {

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS } from '../domain/plans.ts';
-import { uploadAddress } from '../media/uploadAddress.ts';
+import { uploadAddress, uploadExpiry } from '../media/uploadAddress.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
 import { eventually, incomingFiles, makeImage, pathOf, processed, putBytes, reserve, storedFiles, tempDir } from './support/mediaFiles.ts';
 
@@ -210,8 +210,8 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
 
     it('answers 410 address_expired after the hour, and the file was not received', async () => {
       const r = await reserveJpeg();
-      const expired = uploadAddress(env.services.keyring, env.config.publicUrl, r.mediaId, Date.now() - 3601_000);
-      const res = await putBytes(env, expired.uploadUrl, jpeg, 'image/jpeg');
+      const expired = uploadAddress(env.services.keyring, env.config.publicUrl, r.mediaId, uploadExpiry(Date.now() - 3601_000).exp);
+      const res = await putBytes(env, expired, jpeg, 'image/jpeg');
       expect(res.status).toBe(410);
       expect(res.body).toMatchObject({ code: 'address_expired', hint: expect.stringContaining('POST /v1/media/uploads') });
       expect((await call(env, 'get', `/v1/media/${r.mediaId}`, { key: ws.readKey })).body.status).toBe('uploading');

@@ -93,9 +93,9 @@ export function incomingFiles(env: TestEnv): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 }
 
-/** Waits for a condition the server reaches on its own (bounded: fails after about five seconds). */
+/** Waits for a condition the server reaches on its own (bounded: fails after about twenty seconds). */
 export async function eventually(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 2000; i++) {
     if (await condition()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
