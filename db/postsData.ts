@@ -8,8 +8,8 @@ import { newId } from '../domain/ids.ts';
 import type { PostStatus } from '../domain/statusLine.ts';
 import type { Platform } from '../networks/rules.ts';
 import type { Db } from './connect.ts';
-import { isPostgres } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
+import { lockWorkspace } from './locks.ts';
 import { nowIso, toCount } from './rows.ts';
 
 export type CreatedVia = 'api' | 'dashboard' | 'mcp';
@@ -141,9 +141,6 @@ export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
   const wsId = workspace.id;
   const posts = (q: Knex = db) => q('posts').join('accounts', 'accounts.id', 'posts.account_id').where('posts.workspace_id', wsId);
 
-  async function lockWorkspace(trx: Knex.Transaction): Promise<void> {
-    if (isPostgres(trx)) await trx('workspaces').where({ id: wsId }).forUpdate().first('id');
-  }
 
   async function monthUsed(q: Knex, month: string): Promise<number> {
     return toCount((await q('posts').where({ workspace_id: wsId, quota_month: month }).count({ n: '*' }).first())?.n);
@@ -167,7 +164,7 @@ export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
      */
     create: (input: { posts: NewPost[]; createdVia: CreatedVia; month: string; guard: (counts: CreationCounts) => void }) =>
       db.transaction(async (trx) => {
-        await lockWorkspace(trx);
+        await lockWorkspace(trx, wsId);
         const now = nowIso();
         const hourAgo = new Date(Date.parse(now) - 3600_000).toISOString();
         const recent = await trx('post_creations').where('workspace_id', wsId).where('at', '>', hourAgo)
@@ -231,7 +228,7 @@ export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
     transition: (id: string, decide: (post: PostRecord, counts: { monthUsed: (month: string) => Promise<number> }) =>
       Promise<{ patch: PostPatch; events: NewEvent[] }> | { patch: PostPatch; events: NewEvent[] }) =>
       db.transaction(async (trx) => {
-        await lockWorkspace(trx);
+        await lockWorkspace(trx, wsId);
         const row = await posts(trx).where('posts.id', id).first(COLUMNS);
         if (!row) return undefined;
         const post = toPost(row);

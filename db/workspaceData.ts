@@ -5,7 +5,7 @@ import type { Workspace } from '../domain/credential.ts';
 import { newId } from '../domain/ids.ts';
 import { assertCanConnectAccount } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
-import { isPostgres } from './connect.ts';
+import { lockWorkspace } from './locks.ts';
 import { mediaData } from './mediaData.ts';
 import type { JobScheduler } from './jobs.ts';
 import { postsData } from './postsData.ts';
@@ -32,10 +32,6 @@ function toAccount(row: { id: string; platform: string; display_name: string; st
   return { id: row.id, platform: row.platform as Platform, displayName: row.display_name, status: row.status as AccountStatus };
 }
 
-/** Serializes writers of one workspace (PostgreSQL row lock; SQLite already has a single writer). */
-async function lockWorkspace(trx: Knex.Transaction, workspaceId: string): Promise<void> {
-  if (isPostgres(trx)) await trx('workspaces').where({ id: workspaceId }).forUpdate().first('id');
-}
 
 export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
   const wsId = workspace.id;
