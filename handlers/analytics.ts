@@ -7,7 +7,7 @@ import { connectorFor } from '../networks/connectors.ts';
 import { networkOf } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
 import type { Services } from '../runtime/services.ts';
-import { hintFor } from '../worker/retryGuidance.ts';
+import { hintFor } from '../networks/failureGuidance.ts';
 import type { Handler } from './types.ts';
 
 const REFRESH_EVERY_MS = 15 * 60_000;

@@ -15,7 +15,7 @@ import type { Keyring } from '../runtime/crypto.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Storage } from '../storage/storage.ts';
 import { publishMedia } from './publishMedia.ts';
-import { accountStatusAfter, hintFor, isTemporary } from './retryGuidance.ts';
+import { accountStatusAfter, hintFor, isTemporary } from '../networks/failureGuidance.ts';
 
 export interface Clock {
   now(): number;

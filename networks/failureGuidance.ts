@@ -1,6 +1,6 @@
 // The spec's retry guidance, per kind of network failure: what the person should do, and whether
 // the worker retries by itself (after 1, 5 and 15 minutes).
-import type { FailureKind } from '../networks/connector.ts';
+import type { FailureKind } from './connector.ts';
 
 /** Temporary failures are retried by the worker itself; the others need a person. */
 export function isTemporary(kind: FailureKind): boolean {
