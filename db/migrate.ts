@@ -36,7 +36,9 @@ export async function migrate(db: Db): Promise<string[]> {
   // On PostgreSQL, publish jobs live in graphile-worker's schema, which it migrates itself.
   if (isPostgres(db)) {
     const pool = new pg.Pool({ ...(db.client.connectionSettings as pg.PoolConfig), max: 2 });
-    pool.on('error', () => undefined); // an idle client's broken connection; the next query reconnects
+    // Broken connections surface as errors of the query that used them; these handlers keep them off the console.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       await runMigrations({ pgPool: pool, logger: quietGraphileLogger });
     } finally {
