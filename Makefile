@@ -45,3 +45,5 @@ bench: install
 	npx tsx bench/api.ts
 	npx tsx bench/plan.ts
 	npx tsx bench/upload.ts
+	npx tsx bench/publish.ts
+	npx tsx bench/crash.ts
