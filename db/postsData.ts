@@ -38,17 +38,9 @@ export interface PostRecord {
   updatedAt: string;
 }
 
-export interface NewPost {
-  accountId: string;
-  platform: Platform;
-  status: 'queued' | 'draft';
-  publishAt: string | null;
-  text: string;
-  title: string | null;
-  tags: string[];
-  mediaIds: string[];
-  perPlatform: Record<string, unknown>;
-}
+/** A post to create: its content and target, queued or draft. */
+export type NewPost = Pick<PostRecord, 'accountId' | 'platform' | 'publishAt' | 'text' | 'title' | 'tags' | 'mediaIds' | 'perPlatform'>
+  & { status: 'queued' | 'draft' };
 
 export interface NewEvent {
   kind: EventKind;
