@@ -125,8 +125,6 @@ export function mediaData(db: Db, workspace: Workspace) {
       const rows = (await media().whereIn('id', ids)).map(toMediaRecord);
       return ids.flatMap((id) => rows.filter((r) => r.id === id));
     },
-    /** Bytes held in storage: what counts toward the plan. */
-    storageUsedBytes: async (): Promise<number> => toCount((await media().sum({ n: 'stored_bytes' }).first())?.n),
 
     get: async (id: string): Promise<MediaRecord | undefined> => {
       const row = await media().where({ id }).first();
