@@ -18,6 +18,11 @@ function toWorkspace(row: WorkspaceRow): Workspace {
   return { id: row.id, slug: row.slug, name: row.name, plan: row.plan as PlanName, currency: row.currency, tz: row.tz };
 }
 
+/** The user columns a credential query selects as user_id, user_name, user_email. */
+function toUser(row: { user_id: string; user_name: string; user_email: string | null }): User {
+  return { id: row.user_id, name: row.user_name, email: row.user_email ?? null };
+}
+
 function slugify(name: string): string {
   const base = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
   return base || 'workspace';
@@ -101,7 +106,7 @@ export async function credentialForApiKey(db: Db, key: string): Promise<Credenti
   }
   return {
     workspace: toWorkspace(row),
-    user: { id: row.user_id, name: row.user_name, email: row.user_email ?? null },
+    user: toUser(row),
     scopes: parseScopes(row.scopes),
     via: 'api_key',
     name: row.key_name,
@@ -145,7 +150,7 @@ export async function credentialForSession(db: Db, token: string): Promise<(Cred
   return {
     sessionId: row.session_id,
     workspace: toWorkspace(row),
-    user: { id: row.user_id, name: row.user_name, email: row.user_email ?? null },
+    user: toUser(row),
     scopes: ['read', 'write'],
     via: 'session',
     name: 'Dashboard session',
