@@ -3,7 +3,7 @@
 import type { Issue } from './issues.ts';
 import { formatInZone, type ResolvedWhen } from './when.ts';
 import { networkOf } from '../networks/index.ts';
-import type { MediaFacts, Platform } from '../networks/rules.ts';
+import { checkReady, type MediaFacts, type Platform } from '../networks/rules.ts';
 
 export interface TargetAccount {
   id: string;
@@ -34,19 +34,7 @@ export interface PlannedRow {
 const NOTES = new Set(['time_ambiguous']);
 
 function mediaIssues(media: MediaFacts[]): Issue[] {
-  return media.flatMap((m, i): Issue[] => {
-    const field = `mediaIds[${i}] (${m.id})`;
-    if (m.bytesDeletedAt) {
-      return [{ code: 'media_not_ready', message: `${field} no longer has its bytes: they were deleted 72 hours after a post with it went live.`,
-        hint: 'Upload the file again (pin files you reuse) and use the new mediaId.' }];
-    }
-    if (m.status === 'ready') return [];
-    return [{
-      code: 'media_not_ready',
-      message: m.status === 'failed' ? `${field} failed processing, so it cannot be posted.` : `${field} is ${m.status}; only ready files can be posted.`,
-      hint: m.status === 'failed' ? 'Upload a file in an accepted format and use its new mediaId.' : 'Poll GET /media/{mediaId} until it is ready, then plan again.',
-    }];
-  });
+  return media.flatMap((m, i) => checkReady(m, `mediaIds[${i}] (${m.id})`) ?? []);
 }
 
 function accountIssues(account: TargetAccount): Issue[] {
@@ -55,8 +43,15 @@ function accountIssues(account: TargetAccount): Issue[] {
     hint: 'A person must reconnect the account in the dashboard.' }];
 }
 
-export function planRows(input: { accounts: TargetAccount[]; media: MediaFacts[]; body: PostBody; when: ResolvedWhen }): PlannedRow[] {
-  const { when, body, media } = input;
+/** Ids that perPlatform settings give as files (NetworkRules.fileSettings): the handler loads them for planRows. */
+export function settingFileIds(body: PostBody): string[] {
+  return Object.entries(body.perPlatform ?? {}).flatMap(([platform, settings]) =>
+    (networkOf(platform as Platform).fileSettings ?? []).map((name) => settings?.[name]).filter((id): id is string => typeof id === 'string'));
+}
+
+/** `files`: the workspace's files among settingFileIds(body); an id it lacks is reported by the network's check. */
+export function planRows(input: { accounts: TargetAccount[]; media: MediaFacts[]; files: MediaFacts[]; body: PostBody; when: ResolvedWhen }): PlannedRow[] {
+  const { when, body, media, files } = input;
   const publishAt = when.kind === 'draft' ? null : when.at.toUTC().toISO()!;
   const timeFindings = when.kind === 'at' ? [...when.issues, ...when.notes] : [];
   const shared = [...timeFindings, ...mediaIssues(media)];
@@ -68,10 +63,12 @@ export function planRows(input: { accounts: TargetAccount[]; media: MediaFacts[]
       tags: override.tags ?? body.tags ?? [],
       perPlatform: body.perPlatform?.[account.platform] ?? {},
     };
+    const network = networkOf(account.platform);
+    const settingFiles = Object.fromEntries((network.fileSettings ?? []).map((name) => [name, files.find((f) => f.id === content.perPlatform[name])]));
     const issues = [
       ...accountIssues(account),
       ...shared,
-      ...networkOf(account.platform).check({ text: content.text, title: content.title, tags: content.tags, media, settings: content.perPlatform }),
+      ...network.check({ text: content.text, title: content.title, tags: content.tags, media, settings: content.perPlatform, settingFiles }),
     ];
     return { accountId: account.id, platform: account.platform, publishAt, ok: issues.every((i) => NOTES.has(i.code)), issues, content };
   });

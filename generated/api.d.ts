@@ -1550,7 +1550,13 @@ export interface components {
              */
             playlistId?: string;
             /**
-             * @description A ready image to set as the custom thumbnail (needs a phone-verified channel). If that step fails, the post still goes live and its live event carries a note.
+             * @description A file of this workspace to set as the custom thumbnail (needs a phone-verified channel):
+             *     a `ready` JPEG or PNG image of at most 2 MB. The plan checks it and names
+             *     `perPlatform.youtube.thumbnailMediaId` in the row issue: `setting_invalid` when no file
+             *     of this workspace has that id (an id of another workspace gets the same answer),
+             *     `media_not_ready`, `media_kind` (not a JPEG or PNG image) or `image_too_large`. If
+             *     YouTube refuses the thumbnail when publishing, the post still goes live and its live
+             *     event carries a note.
              * @example med_6Yb3Nf8Ws2
              */
             thumbnailMediaId?: string;

@@ -722,7 +722,7 @@ export const operations: readonly OperationEntry[] = [
                 },
                 "thumbnailMediaId": {
                   "type": "string",
-                  "description": "A ready image to set as the custom thumbnail (needs a phone-verified channel). If that step fails, the post still goes live and its live event carries a note."
+                  "description": "A file of this workspace to set as the custom thumbnail (needs a phone-verified channel):\na `ready` JPEG or PNG image of at most 2 MB. The plan checks it and names\n`perPlatform.youtube.thumbnailMediaId` in the row issue: `setting_invalid` when no file\nof this workspace has that id (an id of another workspace gets the same answer),\n`media_not_ready`, `media_kind` (not a JPEG or PNG image) or `image_too_large`. If\nYouTube refuses the thumbnail when publishing, the post still goes live and its live\nevent carries a note.\n"
                 }
               }
             },
@@ -1095,7 +1095,7 @@ export const operations: readonly OperationEntry[] = [
                 },
                 "thumbnailMediaId": {
                   "type": "string",
-                  "description": "A ready image to set as the custom thumbnail (needs a phone-verified channel). If that step fails, the post still goes live and its live event carries a note."
+                  "description": "A file of this workspace to set as the custom thumbnail (needs a phone-verified channel):\na `ready` JPEG or PNG image of at most 2 MB. The plan checks it and names\n`perPlatform.youtube.thumbnailMediaId` in the row issue: `setting_invalid` when no file\nof this workspace has that id (an id of another workspace gets the same answer),\n`media_not_ready`, `media_kind` (not a JPEG or PNG image) or `image_too_large`. If\nYouTube refuses the thumbnail when publishing, the post still goes live and its live\nevent carries a note.\n"
                 }
               }
             },

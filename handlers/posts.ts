@@ -3,10 +3,11 @@
 // (failed -> queued). `live` is final.
 import { DateTime } from 'luxon';
 import type { WorkspaceData } from '../db/workspaceData.ts';
+import type { MediaRecord } from '../db/mediaData.ts';
 import type { NewPost, PostRecord } from '../db/postsData.ts';
 import type { Credential } from '../domain/credential.ts';
 import { ApiError, confirmRequired, invalidRequest, notFound } from '../domain/errors.ts';
-import { planRows, planTable, type PlannedRow, type PostBody, type TargetAccount } from '../domain/planPosts.ts';
+import { planRows, planTable, settingFileIds, type PlannedRow, type PostBody, type TargetAccount } from '../domain/planPosts.ts';
 import { PLANS } from '../domain/plans.ts';
 import { assertCanCreatePosts, assertMonthQuota } from '../domain/quotas.ts';
 import { statusLine } from '../domain/statusLine.ts';
@@ -42,21 +43,26 @@ async function targetAccounts(data: WorkspaceData, targets: Targets): Promise<Ta
   });
 }
 
+const toFacts = (m: MediaRecord): MediaFacts => ({ id: m.id, status: m.status, kind: m.kind, mime: m.mime, size: m.size, width: m.width, height: m.height,
+  durationSeconds: m.durationSeconds, bytesDeletedAt: m.bytesDeletedAt });
+
 async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFacts[]> {
   const found = new Map((await data.media.getMany(ids)).map((m) => [m.id, m]));
   return ids.map((id) => {
     const m = found.get(id);
     if (!m) throw notFound('media', id);
-    return { id: m.id, status: m.status, kind: m.kind, mime: m.mime, size: m.size, width: m.width, height: m.height, durationSeconds: m.durationSeconds, bytesDeletedAt: m.bytesDeletedAt };
+    return toFacts(m);
   });
 }
 
 /** Everything a plan or a create needs, read once; bad references answer 404 here. */
 async function prepare(cred: Credential, data: WorkspaceData, body: PostBody & { targets: Targets; mediaIds: string[]; when: When }) {
   const now = DateTime.utc();
-  const [accounts, media] = await Promise.all([targetAccounts(data, body.targets), mediaFacts(data, body.mediaIds)]);
+  // Files named by settings are looked up in this workspace only: one missing or foreign is a row issue, not a 404.
+  const [accounts, media, files] = await Promise.all([targetAccounts(data, body.targets), mediaFacts(data, body.mediaIds),
+    data.media.getMany(settingFileIds(body)).then((found) => found.map(toFacts))]);
   const when = resolveWhen(body.when, now, cred.workspace.tz);
-  const rows = planRows({ accounts, media, body, when });
+  const rows = planRows({ accounts, media, files, body, when });
   return { now, accounts, rows, when, month: monthIn(cred.workspace.tz, now) };
 }
 

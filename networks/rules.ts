@@ -25,6 +25,11 @@ export interface PostContent {
   tags: string[];
   media: MediaFacts[];
   settings: Record<string, unknown>;
+  /**
+   * The files that the settings in NetworkRules.fileSettings name, by setting name; a setting whose
+   * id names no file of this workspace (missing, or another workspace's) has none here.
+   */
+  settingFiles: Record<string, MediaFacts | undefined>;
 }
 
 export interface NetworkRules {
@@ -33,7 +38,9 @@ export interface NetworkRules {
   label: string;
   /** False while the connector is in progress: such accounts cannot be published to yet. */
   available: boolean;
-  /** Network-specific findings; media readiness, account state and time are checked by the planner. */
+  /** Settings whose value is the id of a file of the workspace (YouTube's `thumbnailMediaId`): the planner loads those files. */
+  fileSettings?: readonly string[];
+  /** Network-specific findings; readiness of mediaIds, account state and time are checked by the planner. */
   check(post: PostContent): Issue[];
 }
 
@@ -54,6 +61,17 @@ export function secondsText(seconds: number): string {
 
 export function issue(code: string, message: string, hint: string): Issue {
   return { code, message, hint };
+}
+
+/** A file that cannot be posted yet, or any more: not `ready`, or its bytes deleted by retention. `field` names it. */
+export function checkReady(media: MediaFacts, field: string): Issue | undefined {
+  if (media.bytesDeletedAt) {
+    return issue('media_not_ready', `${field} no longer has its bytes: they were deleted 72 hours after a post with it went live.`,
+      'Upload the file again (pin files you reuse) and use the new mediaId.');
+  }
+  if (media.status === 'ready') return undefined;
+  return issue('media_not_ready', media.status === 'failed' ? `${field} failed processing, so it cannot be posted.` : `${field} is ${media.status}; only ready files can be posted.`,
+    media.status === 'failed' ? 'Upload a file in an accepted format and use its new mediaId.' : 'Poll GET /media/{mediaId} until it is ready, then plan again.');
 }
 
 /** width / height, or undefined before processing measured it. */

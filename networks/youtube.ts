@@ -2,7 +2,8 @@
 // 5000 UTF-8 bytes, neither with < or >; tags 500 characters counting commas and implied quotes.
 import { codePoints, utf8Bytes } from '../domain/textUnits.ts';
 import type { Issue } from '../domain/issues.ts';
-import { checkChoice, checkVideoDuration, issue, type NetworkRules, type PostContent } from './rules.ts';
+import { formatOf } from '../domain/mediaTypes.ts';
+import { checkChoice, checkImageSize, checkReady, checkVideoDuration, issue, type MediaFacts, type NetworkRules, type PostContent } from './rules.ts';
 import type { Readable } from 'node:stream';
 import { DateTime } from 'luxon';
 import { NetworkError, type Connector, type ConnectorContext, type FailureKind, type PublishJob, type PublishMedia, type Published } from './connector.ts';
@@ -17,11 +18,28 @@ export const youtubeLimits = {
   /** A square or vertical video up to 3 minutes is marked as a Short by YouTube itself. */
   shortMaxSeconds: 180,
   visibilities: ['public', 'unlisted', 'private'] as const,
+  /** thumbnails.set: 2 MB on the older reference pages, 50 MB on the current ones; the lower holds on both. */
+  thumbnailMaxBytes: 2 * 1024 * 1024,
+  thumbnailTypes: ['image/jpeg', 'image/png'],
 };
 
 /** The whole tag list as YouTube counts it: commas between tags, and a tag with a space counts as quoted. */
 export function youtubeTagsLength(tags: string[]): number {
   return tags.reduce((sum, tag, i) => sum + codePoints(tag) + (/\s/.test(tag) ? 2 : 0) + (i > 0 ? 1 : 0), 0);
+}
+
+/** perPlatform.youtube.thumbnailMediaId: a ready JPEG or PNG of this workspace, small enough for thumbnails.set. */
+function checkThumbnail(id: string, image: MediaFacts | undefined): Issue | undefined {
+  const field = `perPlatform.youtube.thumbnailMediaId (${id})`;
+  // The same words for an id that does not exist and one of another workspace: nothing leaks.
+  if (!image) return issue('setting_invalid', `${field} is not a file of this workspace.`, 'Give the mediaId of an uploaded JPEG or PNG image, or leave thumbnailMediaId out.');
+  const notReady = checkReady(image, field);
+  if (notReady) return notReady;
+  if (image.kind !== 'image' || !youtubeLimits.thumbnailTypes.includes(image.mime)) {
+    return issue('media_kind', `${field} is a ${formatOf(image.mime)?.label ?? image.mime}; a youtube thumbnail must be a JPEG or PNG image.`,
+      'Give a JPEG or PNG image as the thumbnail.');
+  }
+  return checkImageSize(image, field, youtubeLimits.thumbnailMaxBytes, 'a youtube thumbnail');
 }
 
 function check(post: PostContent): Issue[] {
@@ -62,10 +80,15 @@ function check(post: PostContent): Issue[] {
     const tooLong = checkVideoDuration(post.media[0]!, `mediaIds[0]`, 1, youtubeLimits.videoMaxSeconds, 'a youtube upload');
     if (tooLong) issues.push(tooLong);
   }
+  const thumbnail = post.settings.thumbnailMediaId;
+  if (thumbnail !== undefined) {
+    const found = checkThumbnail(String(thumbnail), post.settingFiles.thumbnailMediaId);
+    if (found) issues.push(found);
+  }
   return issues;
 }
 
-export const youtube: NetworkRules = { platform: 'youtube', label: 'YouTube', available: true, check };
+export const youtube: NetworkRules = { platform: 'youtube', label: 'YouTube', available: true, fileSettings: ['thumbnailMediaId'], check };
 
 // ---------------------------------------------------------------------------------------------------
 // The connector: videos.insert over the resumable upload protocol, then the optional thumbnail and

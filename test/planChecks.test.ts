@@ -258,6 +258,53 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
       it('fails a video over 12 hours (video_too_long)', async () => expectFails(await row(acc.youtube, await yt({ mediaIds: [await video(12 * 3600 + 1)] })),
         'video_too_long', 'mediaIds[0]'));
     });
+
+    describe('perPlatform.youtube.thumbnailMediaId: a ready JPEG or PNG of this workspace, at most 2 MB', () => {
+      const field = 'perPlatform.youtube.thumbnailMediaId';
+      const thumbnail = async (thumbnailMediaId: string) => yt({ perPlatform: { youtube: { visibility: 'unlisted', category: '22', thumbnailMediaId } } });
+
+      it('passes a ready JPEG and a ready PNG', async () => {
+        expectPasses(await row(acc.youtube, await thumbnail(await media())));
+        expectPasses(await row(acc.youtube, await thumbnail(await media({ mime: 'image/png' }))));
+      });
+      boundary('2 MB (image_too_large)', { account: youtube, at: async () => thumbnail(await media({ size: 2 * MB })),
+        past: async () => thumbnail(await media({ size: 2 * MB + 1 })), code: 'image_too_large', field, says: `${2 * MB + 1} bytes` });
+
+      it('answers a missing id and another workspace\'s id alike (setting_invalid), telling nothing of the other file', async () => {
+        const other = await seedWorkspace(env, { plan: 'agency' });
+        const foreign = await seedMedia(env, other.workspaceId);
+        const missing = 'med_doesNotExist0';
+        const foreignRow = await row(acc.youtube, await thumbnail(foreign));
+        expectFails(foreignRow, 'setting_invalid', `${field} (${foreign})`, 'is not a file of this workspace');
+        expect(codes(foreignRow)).toEqual(['setting_invalid']);
+        const missingRow = await row(acc.youtube, await thumbnail(missing));
+        expect(JSON.stringify(foreignRow.issues).replaceAll(foreign, 'ID')).toBe(JSON.stringify(missingRow.issues).replaceAll(missing, 'ID'));
+      });
+
+      for (const [what, shape] of [['processing', { status: 'processing' }], ['failed', { status: 'failed' }],
+        ['whose bytes were deleted after going live', { bytesDeletedAt: new Date().toISOString() }]] as [string, MediaShape][]) {
+        it(`fails an image ${what} (media_not_ready)`, async () => {
+          const r = await row(acc.youtube, await thumbnail(await media(shape)));
+          expectFails(r, 'media_not_ready', field);
+          expect(codes(r)).toEqual(['media_not_ready']);
+        });
+      }
+
+      for (const [what, shape, says] of [['a video', { kind: 'video' }, 'MP4 video'], ['a GIF', { mime: 'image/gif' }, 'GIF image'],
+        ['a WebP', { mime: 'image/webp' }, 'WebP image']] as [string, MediaShape, string][]) {
+        it(`fails ${what} (media_kind)`, async () => expectFails(await row(acc.youtube, await thumbnail(await media(shape))), 'media_kind', field, says));
+      }
+
+      it('stops a create as it stops a plan: 422 checks_failed, nothing created', async () => {
+        const body = { targets: { accountIds: [acc.youtube] }, text: 'Autumn', when: ahead(3), confirm: true, ...(await thumbnail('med_doesNotExist0')) };
+        const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body });
+        expect(res.status).toBe(422);
+        expect(res.body.code).toBe('checks_failed');
+        expect(res.body.rows[0].issues.map((i: Issue) => i.code)).toEqual(['setting_invalid']);
+        const queued = await call(env, 'get', `/v1/posts?accountId=${acc.youtube}`, { key: ws.readKey });
+        expect(queued.body.posts).toEqual([]);
+      });
+    });
   });
 
   // ---------------------------------------------------------------------------------- instagram
