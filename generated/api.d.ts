@@ -1603,13 +1603,26 @@ export interface components {
          * @example {
          *       "topicTag": "Fashion"
          *     }
+         * @example {
+         *       "topicTag": "Fashion",
+         *       "link": "https://shop.acme.test/autumn"
+         *     }
          */
         ThreadsSettings: {
             /**
              * @description One topic for the post, 1 to 50 characters, without `.` or `&`.
              * @example Fashion
              */
-            topicTag: string;
+            topicTag?: string;
+            /**
+             * @description A full `https` address that Threads attaches to the post as a link preview
+             *     (`link_attachment`). Text posts only: with files in `mediaIds` the row gets
+             *     `setting_invalid`, as it does for an address that is not `https`. It counts toward
+             *     the 5 different links a threads post may hold, with the links in the text (the same
+             *     address once).
+             * @example https://shop.acme.test/autumn
+             */
+            link?: string;
         };
         /**
          * @description Settings for tiktok accounts (connector in progress).

@@ -762,13 +762,14 @@ export const operations: readonly OperationEntry[] = [
               "type": "object",
               "description": "Settings for threads accounts.",
               "additionalProperties": false,
-              "required": [
-                "topicTag"
-              ],
               "properties": {
                 "topicTag": {
                   "type": "string",
                   "description": "One topic for the post, 1 to 50 characters, without `.` or `&`."
+                },
+                "link": {
+                  "type": "string",
+                  "description": "A full `https` address that Threads attaches to the post as a link preview\n(`link_attachment`). Text posts only: with files in `mediaIds` the row gets\n`setting_invalid`, as it does for an address that is not `https`. It counts toward\nthe 5 different links a threads post may hold, with the links in the text (the same\naddress once).\n"
                 }
               }
             },
@@ -1135,13 +1136,14 @@ export const operations: readonly OperationEntry[] = [
               "type": "object",
               "description": "Settings for threads accounts.",
               "additionalProperties": false,
-              "required": [
-                "topicTag"
-              ],
               "properties": {
                 "topicTag": {
                   "type": "string",
                   "description": "One topic for the post, 1 to 50 characters, without `.` or `&`."
+                },
+                "link": {
+                  "type": "string",
+                  "description": "A full `https` address that Threads attaches to the post as a link preview\n(`link_attachment`). Text posts only: with files in `mediaIds` the row gets\n`setting_invalid`, as it does for an address that is not `https`. It counts toward\nthe 5 different links a threads post may hold, with the links in the text (the same\naddress once).\n"
                 }
               }
             },

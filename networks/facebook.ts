@@ -4,7 +4,7 @@ import type { Issue } from '../domain/issues.ts';
 import { NetworkError, type Connector, type ConnectorContext, type Published, type PublishJob, type PublishMedia } from './connector.ts';
 import type { ConnectorModule } from './connectors.ts';
 import { findOwnPost, graphClient, insightValues, mediaAddress, stillProcessing, waitForProcessing, windowStart, type GraphParams, type RecentPost } from './graph.ts';
-import { aspect, checkCarousel, checkChoice, checkImageSize, checkVideoDuration, issue, type MediaFacts, type NetworkRules, type PostContent } from './rules.ts';
+import { aspect, checkCarousel, checkChoice, checkImageSize, checkLink, checkVideoDuration, issue, type MediaFacts, type NetworkRules, type PostContent } from './rules.ts';
 
 const MB = 1024 * 1024;
 
@@ -31,11 +31,9 @@ function check(post: PostContent): Issue[] {
   const choice = checkChoice(post.settings, 'facebook', 'contentType', facebookLimits.contentTypes);
   if (choice) return [choice];
   const type = facebookContentType(post);
-  const link = post.settings.link;
-  if (link !== undefined && (typeof link !== 'string' || !/^https:\/\/[^\s/]+\.[^\s]+$/.test(link))) {
-    issues.push(issue('setting_invalid', `perPlatform.facebook.link "${String(link)}" is not an https address.`, 'Give a full https:// address.'));
-  }
-  if (type === 'link' && link === undefined) {
+  const badLink = checkLink(post.settings, 'facebook');
+  if (badLink) issues.push(badLink);
+  if (type === 'link' && post.settings.link === undefined) {
     issues.push(issue('setting_invalid', 'perPlatform.facebook.link is required for a link post.', 'Set perPlatform.facebook.link to an https address.'));
   }
   if (type === 'text' || type === 'link') {

@@ -87,6 +87,13 @@ export function checkChoice(settings: Record<string, unknown>, network: Platform
     `Set perPlatform.${network}.${name} to one of: ${allowed.join(', ')}.`);
 }
 
+/** perPlatform.<network>.link, a link to share: a full https address; returns the issue, if any. */
+export function checkLink(settings: Record<string, unknown>, network: Platform): Issue | undefined {
+  const link = settings.link;
+  if (link === undefined || (typeof link === 'string' && /^https:\/\/[^\s/]+\.[^\s]+$/.test(link))) return undefined;
+  return issue('setting_invalid', `perPlatform.${network}.link "${String(link)}" is not an https address.`, 'Give a full https:// address.');
+}
+
 export function checkVideoDuration(media: MediaFacts, field: string, min: number, max: number, what: string, maxCode = 'video_too_long'): Issue | undefined {
   const d = media.durationSeconds;
   if (d === null) return undefined;

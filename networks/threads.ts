@@ -1,12 +1,12 @@
 // Threads API: limits and checks. Text is 500 units where each emoji costs its UTF-8 bytes; at most
-// 5 unique links; one topic tag per post.
+// 5 unique links, an attached link (text posts only) included; one topic tag per post.
 import { codePoints, hashtags, linkKey, links, threadsUnits } from '../domain/textUnits.ts';
 import type { Issue } from '../domain/issues.ts';
 import { NetworkError, type ConnectorContext, type PublishJob, type PublishMedia } from './connector.ts';
 import type { ConnectorModule } from './connectors.ts';
 import { graphClient, mediaAddress, type GraphParams } from './graph.ts';
 import { containerConnector } from './graphContainers.ts';
-import { aspect, checkCarousel, checkImageSize, checkVideoDuration, issue, sizeTexts, type NetworkRules, type PostContent } from './rules.ts';
+import { aspect, checkCarousel, checkImageSize, checkLink, checkVideoDuration, issue, sizeTexts, type NetworkRules, type PostContent } from './rules.ts';
 
 const MB = 1024 * 1024;
 
@@ -28,9 +28,18 @@ function check(post: PostContent): Issue[] {
     issues.push(issue('caption_too_long', `text counts ${units} on threads (each emoji counts its UTF-8 bytes); threads allows ${threadsLimits.textUnits}.`,
       'Shorten the text, or set overrides.threads.text.'));
   }
-  const uniqueLinks = new Set(links(post.text).map(linkKey));
+  const link = post.settings.link;
+  const badLink = checkLink(post.settings, 'threads');
+  if (badLink) issues.push(badLink);
+  if (link !== undefined && post.media.length) {
+    issues.push(issue('setting_invalid', `perPlatform.threads.link is set, but threads attaches a link to text posts only and mediaIds holds ${post.media.length} file${post.media.length === 1 ? '' : 's'}.`,
+      'Remove the files, or write the address in the text and leave perPlatform.threads.link out.'));
+  }
+  // Threads counts the attached link with the text's links, the same address once.
+  const uniqueLinks = new Set([...links(post.text), ...(typeof link === 'string' ? [link] : [])].map(linkKey));
   if (uniqueLinks.size > threadsLimits.uniqueLinks) {
-    issues.push(issue('links_too_many', `text has ${uniqueLinks.size} different links; threads allows ${threadsLimits.uniqueLinks}.`, 'Remove some links.'));
+    const where = link === undefined ? 'text has' : 'text and perPlatform.threads.link have';
+    issues.push(issue('links_too_many', `${where} ${uniqueLinks.size} different links; threads allows ${threadsLimits.uniqueLinks}.`, 'Remove some links.'));
   }
   const topic = post.settings.topicTag;
   if (topic !== undefined) {

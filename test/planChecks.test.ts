@@ -147,6 +147,27 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
       });
     });
 
+    describe('perPlatform.threads.link: an https address, on text posts only, counted with the text\'s links', () => {
+      const withLink = (link: string, extra: Body = {}) => ({ perPlatform: { threads: { link } }, ...extra });
+      it('passes a text post with an https link, with or without a topic tag', async () => {
+        expectPasses(await row(acc.threads, withLink('https://shop.acme.example/autumn')));
+        expectPasses(await row(acc.threads, { text: 'Autumn sale', perPlatform: { threads: { topicTag: 'Fashion', link: 'https://shop.acme.example/autumn' } } }));
+      });
+      for (const link of ['http://shop.acme.example/autumn', 'shop.acme.example/autumn', 'https://']) {
+        it(`fails ${link} (setting_invalid)`, async () => expectFails(await row(acc.threads, withLink(link)), 'setting_invalid', 'perPlatform.threads.link', 'https'));
+      }
+      it('fails a link on a post with a file: threads attaches links to text posts only (setting_invalid)', async () => {
+        const r = await row(acc.threads, withLink('https://shop.acme.example/autumn', { mediaIds: [await media()] }));
+        expectFails(r, 'setting_invalid', 'perPlatform.threads.link', 'text posts only');
+        expect(codes(r)).toEqual(['setting_invalid']);
+      });
+      const link = (i: number) => `https://shop${i}.example/autumn`;
+      boundary('4 links in the text and another attached (links_too_many)', { account: threads,
+        at: () => withLink(link(5), { text: words(4, link) }), past: () => withLink(link(6), { text: words(5, link) }),
+        code: 'links_too_many', field: 'perPlatform.threads.link', says: '6' });
+      it('counts an attached link that the text also holds once', async () => expectPasses(await row(acc.threads, withLink(link(1), { text: words(5, link) }))));
+    });
+
     describe('one topic tag per post: perPlatform.threads.topicTag and #tags together (topic_tags_too_many)', () => {
       boundary('topicTag alone', { account: threads, at: () => ({ text: 'Autumn sale', perPlatform: { threads: { topicTag: 'Fashion' } } }),
         past: () => ({ text: 'Autumn #sale', perPlatform: { threads: { topicTag: 'Fashion' } } }),

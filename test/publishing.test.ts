@@ -59,6 +59,17 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(page.html).toContain('Autumn sale: 30% off everything until Sunday.');
   });
 
+  it('publishes a threads text post with perPlatform.threads.link as its link attachment', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const link = 'https://shop.acme.example/autumn';
+    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Autumn sale: see the shop.',
+      when: 'now', perPlatform: { threads: { link } }, confirm: true } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await settled(res.body.posts[0].id)).status).toBe('live');
+    const sent = await env.services.db('sandbox_items').where({ network: 'threads', account: account.externalId, kind: 'post' }).select('data');
+    expect(sent.map((row) => JSON.parse(row.data))).toEqual([expect.objectContaining({ mediaType: 'TEXT', text: 'Autumn sale: see the shop.', extra: { link_attachment: link } })]);
+  });
+
   it('retries temporary failures by itself, recording each retry, then goes live', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     await queueFailure(env.services.db, { network: 'threads', account: account.externalId, scenario: 'unavailable', times: 2 });
