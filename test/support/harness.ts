@@ -47,12 +47,17 @@ export interface TestEnv {
   close(): Promise<void>;
 }
 
-export async function startHerald(kind: DbKind, overrides: Partial<Config> = {}): Promise<TestEnv> {
+export interface HeraldOptions {
+  /** The time the publishing worker and its job queue read; the system clock by default. */
+  clock?: Services['clock'];
+}
+
+export async function startHerald(kind: DbKind, overrides: Partial<Config> = {}, options: HeraldOptions = {}): Promise<TestEnv> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-'));
   const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
   const config: Config = { ...loadConfig({}), dataDir, databaseUrl: pg?.url, logLevel: 'silent',
     rateLimit: { max: 1_000_000, windowMs: 600_000 }, ...overrides };
-  const services = createServices(config);
+  const services = createServices(config, options);
   await migrate(services.db);
   const app = await createApp(services);
   return {

@@ -12,7 +12,7 @@ import { NetworkError, type Checkpoint, type ConnectorAccount, type PublishJob, 
 import type { Platform } from '../../networks/rules.ts';
 import type { Config } from '../../runtime/config.ts';
 import { publishMedia } from '../../worker/publishMedia.ts';
-import { startHerald, type DbKind, type TestEnv } from './harness.ts';
+import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
 
 async function freePort(): Promise<number> {
   const probe = http.createServer().listen(0, '127.0.0.1');
@@ -23,10 +23,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Herald on a real port, its PUBLIC_URL (`base`) pointing at it. */
-export async function listeningHerald(kind: DbKind, overrides: Partial<Config> = {}): Promise<TestEnv & { base: string }> {
+export async function listeningHerald(kind: DbKind, overrides: Partial<Config> = {}, options: HeraldOptions = {}): Promise<TestEnv & { base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = await startHerald(kind, { port, publicUrl: base, ...overrides });
+  const env = await startHerald(kind, { port, publicUrl: base, ...overrides }, options);
   const server = http.createServer(env.app);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {

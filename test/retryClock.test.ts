@@ -1,0 +1,159 @@
+// Worker retries on a clock the test controls: a temporary failure is retried after 1, 5 and 15
+// minutes (the default WORKER_RETRY_DELAYS_SECONDS, 60,300,900), not a millisecond sooner, each with
+// a `retriedByWorker` event, then the post fails with the network's words and the hint. The clock
+// stands still unless moved, so every time asserted is exact. SQLite: its job queue reads the clock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueFailure } from '../networks/sandbox/state.ts';
+import type { Services } from '../runtime/services.ts';
+import { startWorker, type RunningWorker } from '../worker/worker.ts';
+import { call, seedWorkspace, type Seeded } from './support/harness.ts';
+import { listeningHerald, sandboxAccount } from './support/network.ts';
+
+type Env = Awaited<ReturnType<typeof listeningHerald>>;
+type Clock = Services['clock'];
+
+/** Stands still until `set` moves it; a sleeper wakes once the clock reaches its time. */
+function manualClock(startMs: number): Clock & { set(ms: number): void } {
+  let nowMs = startMs;
+  let sleepers: { untilMs: number; wake: () => void }[] = [];
+  return {
+    now: () => nowMs,
+    sleep: (ms) => new Promise((wake) => sleepers.push({ untilMs: nowMs + ms, wake })),
+    set(ms) {
+      nowMs = ms;
+      const woken = sleepers.filter((s) => s.untilMs <= ms);
+      sleepers = sleepers.filter((s) => s.untilMs > ms);
+      for (const s of woken) s.wake();
+    },
+  };
+}
+
+const MINUTE = 60_000;
+/** Real time for the job queue to see a moved clock: it polls every 200 ms. */
+const QUIET_MS = 1_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+interface PostEvent { kind: string; publishAt?: string; error?: { code: string; message: string; hint: string } }
+
+describe('worker retries on a controllable clock (SQLite, default delays)', () => {
+  const clock = manualClock(Date.now());
+  let env: Env;
+  let ws: Seeded;
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    env = await listeningHerald('sqlite', {}, { clock });
+    ws = await seedWorkspace(env, { plan: 'agency' });
+    // The watchdog runs only when a test calls worker.watch(), at the moments chosen below.
+    worker = await startWorker(env.services, { watchEveryMs: 24 * 3600_000 });
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await env.close();
+  });
+
+  /**
+   * A threads post due now whose next `failures` publish calls answer the network's server error (as
+   * `herald sandbox fail --scenario unavailable --times N` queues them). Each post starts its own
+   * timeline: the clock goes back to just before the post exists, so it is not due yet.
+   */
+  async function failingPost(failures: number) {
+    clock.set(Date.now() - 1);
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    await queueFailure(env.services.db, { network: 'threads', account: account.externalId, scenario: 'unavailable', times: failures });
+    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey,
+      body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Autumn sale, on the worker\'s own time.', when: 'now', confirm: true } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id: string = res.body.posts[0].id;
+    const post = await read(id);
+    /** Failures the simulator still holds: one fewer for every publish call that reached it. */
+    const failuresLeft = async () => Number((await env.services.db('sandbox_failures').where({ network: 'threads', account: account.externalId }).first('remaining')).remaining);
+    return { id, dueMs: Date.parse(post.publishAt), account, failuresLeft };
+  }
+
+  const read = async (id: string) => (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
+  const events = async (id: string): Promise<PostEvent[]> => (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events;
+  const retries = async (id: string) => (await events(id)).filter((e) => e.kind === 'retriedByWorker');
+
+  /** Moves the clock and waits until the worker has acted on it (`done`), in real time. */
+  async function moveTo(ms: number, done: () => Promise<boolean>): Promise<void> {
+    clock.set(ms);
+    const deadline = Date.now() + 10_000;
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error(`the worker did nothing at ${iso(ms)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Moves the clock to 1 ms before `dueMs`: nothing reaches the network, nothing changes, a watchdog pass included. */
+  async function nothingBefore(post: Awaited<ReturnType<typeof failingPost>>, dueMs: number): Promise<void> {
+    const before = { status: (await read(post.id)).status, events: await events(post.id), failuresLeft: await post.failuresLeft() };
+    clock.set(dueMs - 1);
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    await worker.watch();
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS / 2));
+    expect({ status: (await read(post.id)).status, events: await events(post.id), failuresLeft: await post.failuresLeft() }, `at ${iso(dueMs - 1)}`).toEqual(before);
+    expect(before.status).toBe('queued');
+  }
+
+  /** Moves the clock to `dueMs` and waits for the attempt it starts to end in retry number `n`, due `delayMs` later. */
+  async function retriedAt(post: Awaited<ReturnType<typeof failingPost>>, dueMs: number, n: number, delayMs: number): Promise<number> {
+    await moveTo(dueMs, async () => (await retries(post.id)).length === n);
+    const retry = (await retries(post.id))[n - 1]!;
+    expect(retry.publishAt).toBe(iso(dueMs + delayMs));
+    expect(retry.error).toMatchObject({ code: 'threads_unavailable', message: expect.stringContaining('Threads answered') });
+    expect((await read(post.id)).status).toBe('queued');
+    return dueMs + delayMs;
+  }
+
+  it('uses the default delays: 1, 5 and 15 minutes', () => {
+    expect(env.config.workerRetryDelaysMs).toEqual([MINUTE, 5 * MINUTE, 15 * MINUTE]);
+  });
+
+  it('retries exactly 1, 5 and 15 minutes after each failure, then fails with the network\'s words and the hint', async () => {
+    const post = await failingPost(4);
+    await nothingBefore(post, post.dueMs);
+    let due = await retriedAt(post, post.dueMs, 1, MINUTE);
+    expect(await post.failuresLeft()).toBe(3);
+    await nothingBefore(post, due);
+    due = await retriedAt(post, due, 2, 5 * MINUTE);
+    await nothingBefore(post, due);
+    due = await retriedAt(post, due, 3, 15 * MINUTE);
+    await nothingBefore(post, due);
+
+    await moveTo(due, async () => (await read(post.id)).status !== 'queued');
+    const failed = await read(post.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual({
+      code: 'threads_unavailable',
+      message: 'Threads answered: "An unexpected error has occurred. Please retry your request later. (code 2)"',
+      hint: 'Threads had a server error; Herald retried after 1, 5 and 15 minutes. Retry the post later.',
+    });
+    expect(await post.failuresLeft()).toBe(0);
+    expect((await events(post.id)).map((e) => e.kind).filter((k) => k === 'retriedByWorker' || k === 'failed'))
+      .toEqual(['retriedByWorker', 'retriedByWorker', 'retriedByWorker', 'failed']);
+    expect((await retries(post.id)).map((e) => e.publishAt)).toEqual([post.dueMs + MINUTE, post.dueMs + 6 * MINUTE, post.dueMs + 21 * MINUTE].map(iso));
+
+    // A day later on the clock, the watchdog finds nothing overdue: a failed post stays failed.
+    clock.set(due + 24 * 3600_000);
+    await worker.watch();
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    expect((await read(post.id)).status).toBe('failed');
+    expect((await events(post.id)).at(-1)!.kind).toBe('failed');
+  });
+
+  it('goes live when the third retry, 15 minutes after the second, succeeds', async () => {
+    const post = await failingPost(3);
+    await nothingBefore(post, post.dueMs);
+    let due = await retriedAt(post, post.dueMs, 1, MINUTE);
+    due = await retriedAt(post, due, 2, 5 * MINUTE);
+    due = await retriedAt(post, due, 3, 15 * MINUTE);
+    await nothingBefore(post, due);
+    await moveTo(due, async () => (await read(post.id)).status !== 'queued');
+    expect(await read(post.id)).toMatchObject({ status: 'live', externalUrl: expect.stringMatching(/^http/) });
+    expect((await events(post.id)).map((e) => e.kind).filter((k) => k === 'retriedByWorker' || k === 'live'))
+      .toEqual(['retriedByWorker', 'retriedByWorker', 'retriedByWorker', 'live']);
+    const published = await env.services.db('sandbox_items').where({ network: 'threads', account: post.account.externalId, kind: 'post' }).count({ n: '*' }).first();
+    expect(Number(published?.n)).toBe(1);
+  });
+});
