@@ -40,11 +40,11 @@ export async function crashRun(kind: 'sqlite' | 'postgres', posts: number, log: 
   const workers: ChildProcess[] = kind === 'postgres' ? await Promise.all([start(['worker']), start(['worker'])]) : [];
   let kills = 0;
   let stopping = false;
-  // Kill the oldest worker (or, on SQLite, the server that holds it) and start a new one, again and again.
+  // Once publishing is under way (the first post is live), kill the oldest worker (or, on SQLite, the
+  // server that holds it) and start a new one, again and again.
   const killer = (async () => {
+    while (!stopping && !(await postCounts(db)).live) await new Promise((resolve) => setTimeout(resolve, 50));
     while (!stopping) {
-      await new Promise((resolve) => setTimeout(resolve, KILL_EVERY_MS));
-      if (stopping) break;
       const victim = kind === 'postgres' ? workers.shift()! : server;
       const exited = new Promise((resolve) => victim.once('exit', resolve));
       victim.kill('SIGKILL');
@@ -52,6 +52,7 @@ export async function crashRun(kind: 'sqlite' | 'postgres', posts: number, log: 
       kills += 1;
       if (kind === 'postgres') workers.push(await start(['worker']));
       else server = await start(['serve']);
+      await new Promise((resolve) => setTimeout(resolve, KILL_EVERY_MS));
     }
   })();
   try {

@@ -4,10 +4,17 @@
 import type { Knex } from 'knex';
 
 export interface JobScheduler {
-  /** The post's job runs at `runAt` (ISO instant), replacing any earlier schedule of it. */
-  schedule(trx: Knex, postId: string, runAt: string): Promise<void>;
+  /** The post is due at `dueAt` (ISO instant): its job runs PREPARE_AHEAD_MS before, replacing any earlier schedule of it. */
+  schedule(trx: Knex, postId: string, dueAt: string): Promise<void>;
   /** The post has no job any more (a job already running finds the post changed and stops). */
   unschedule(trx: Knex, postId: string): Promise<void>;
   /** Whether the post has a job waiting or running (the watchdog re-enqueues posts without one). */
   hasJob(postId: string): Promise<boolean>;
 }
+
+/**
+ * A post's job runs this long before the post is due: the worker reserves and prepares the attempt
+ * (reads the post, its account's credentials and its files) and starts it at the due second, so a
+ * minute in which thousands of posts fall due is not spent reading them.
+ */
+export const PREPARE_AHEAD_MS = 30_000;

@@ -3,7 +3,7 @@
 // each write their timeline event atomically.
 import type { Knex } from 'knex';
 import type { Workspace } from '../domain/credential.ts';
-import type { ErrorBody } from '../domain/errors.ts';
+import { ApiError, type ErrorBody } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import type { PostStatus } from '../domain/statusLine.ts';
 import type { Platform } from '../networks/rules.ts';
@@ -122,8 +122,13 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
 
 /** Appends timeline rows; also used by the publishing worker, which acts on posts by id. */
 export async function insertPostEvents(q: Knex, workspaceId: string, postId: string, events: NewEvent[], at: string): Promise<void> {
-  if (!events.length) return;
-  await q('post_events').insert(events.map((e) => ({
+  await insertEventsOfPosts(q, events.map((event) => ({ workspaceId, postId, event })), at);
+}
+
+/** Timeline rows of several posts in one statement (the worker records a batch of posts at once). */
+export async function insertEventsOfPosts(q: Knex, rows: { workspaceId: string; postId: string; event: NewEvent }[], at: string): Promise<void> {
+  if (!rows.length) return;
+  await q('post_events').insert(rows.map(({ workspaceId, postId, event: e }) => ({
     id: newId('evt'), post_id: postId, workspace_id: workspaceId, kind: e.kind, at, message: e.message ?? null,
     error: e.error ? JSON.stringify(e.error) : null, notes: e.notes ? JSON.stringify(e.notes) : null, publish_at: e.publishAt ?? null,
   })));
@@ -228,10 +233,18 @@ export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
         const now = nowIso();
         const status = patch.status ?? post.status;
         const publishAt = 'publishAt' in patch ? patch.publishAt ?? null : post.publishAt;
-        // A person's change starts the attempt count afresh; the due time follows the publish time.
-        const attempt = 'publishAt' in patch || 'status' in patch ? { due_at: status === 'queued' ? publishAt : null, worker_retries: 0 } : {};
-        await trx('posts').where({ id, workspace_id: wsId, status: post.status }).update({ ...patchColumns(patch), ...attempt, updated_at: now });
-        if ('publishAt' in patch || 'status' in patch) await syncJob(trx, id, status, publishAt);
+        const moves = 'publishAt' in patch || 'status' in patch;
+        // A person's change starts the attempt count afresh, the due time follows the publish time,
+        // and a worker's reservation of the post (made ahead of its time) is taken back; an attempt
+        // that has started cannot be, so the change is refused.
+        const attempt = moves ? { due_at: status === 'queued' ? publishAt : null, worker_retries: 0, attempt_id: null, attempt_worker: null } : {};
+        const changed = await trx('posts').where({ id, workspace_id: wsId, status: post.status }).whereNull('attempt_started_at')
+          .update({ ...patchColumns(patch), ...attempt, updated_at: now });
+        if (!changed) {
+          throw new ApiError(409, 'invalid_state', `Post ${id} is being published right now; it cannot be changed until that attempt ends.`,
+            'Read the post again in a few seconds: it will be live, or failed and ready to retry.');
+        }
+        if (moves) await syncJob(trx, id, status, publishAt);
         await insertEvents(trx, id, events, now);
         return toPost(await posts(trx).where('posts.id', id).first(COLUMNS));
       }),

@@ -10,7 +10,7 @@ import type { Platform } from '../networks/rules.ts';
 import type { Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
 import { toMediaRecord, type MediaRecord } from './mediaData.ts';
-import { insertPostEvents, type NewEvent } from './postsData.ts';
+import { insertEventsOfPosts, insertPostEvents } from './postsData.ts';
 import { nowIso } from './rows.ts';
 
 export interface Attempt {
@@ -27,56 +27,130 @@ export interface Attempt {
   account: { id: string; externalId: string; displayName: string; status: string; tokenSealed: string | null };
   checkpoint: Checkpoint | null;
   workerRetries: number;
-  attemptStartedAt: string;
+  /** When the post is due (ISO instant): an attempt is reserved ahead of it and starts at it. */
+  dueAt: string;
+  /** Whether the attempt has started: from then on the network may have been called. */
+  started: boolean;
 }
 
-/** Takes the attempt lease of a due, queued post that nobody is sending; undefined when not ours to send. */
-export async function claimDuePost(db: Db, postId: string, workerId: string, now: string): Promise<string | undefined> {
-  const attemptId = newId('att');
-  const claimed = await db('posts').where({ id: postId, status: 'queued' }).whereNull('attempt_id').where('due_at', '<=', now)
-    .update({ attempt_id: attemptId, attempt_worker: workerId, attempt_started_at: now });
-  return claimed ? attemptId : undefined;
+type Row = Record<string, any>;
+
+/**
+ * Rows as a derived table both databases read: `(select ? as a, ? as b union all select ?, ?)`. Its
+ * column names start with `v_` so they never clash with the updated table's in RETURNING.
+ */
+function valuesTable(columns: string[], rows: string[][]): { sql: string; bindings: string[] } {
+  // Typed, because PostgreSQL cannot guess the type of a bare parameter in a select list.
+  const first = `select ${columns.map((c) => `cast(? as text) as ${c}`).join(', ')}`;
+  const rest = `select ${columns.map(() => 'cast(? as text)').join(', ')}`;
+  return { sql: `(${[first, ...rows.slice(1).map(() => rest)].join(' union all ')})`, bindings: rows.flat() };
+}
+
+/** `returning` rows from knex.raw: an array on SQLite, `{rows}` on PostgreSQL. */
+function returned(result: any): Row[] {
+  return Array.isArray(result) ? result : result.rows;
+}
+
+/**
+ * Updates the posts named by `rows` (`v_id`, `v_attempt`, then `columns`) whose lease matches, in one
+ * statement; answers the ids it changed. `set` may use `v.<column>` and `?` (bound by `setBindings`).
+ */
+async function updateLeased(q: Knex, set: string, setBindings: string[], columns: string[], rows: string[][], where = ''): Promise<Set<string>> {
+  if (!rows.length) return new Set();
+  const v = valuesTable(['v_id', 'v_attempt', ...columns], rows);
+  const result = await q.raw(`update posts set ${set} from ${v.sql} as v where posts.id = v.v_id and posts.attempt_id = v.v_attempt ${where} returning id`,
+    [...setBindings, ...v.bindings]);
+  return new Set(returned(result).map((r) => r.id as string));
+}
+
+/**
+ * Reserves due posts for this worker: the attempt lease of each queued post due by `horizon` that
+ * nobody holds, in one statement. The attempt has not started: a person may still change the post,
+ * which takes the reservation back. Answers the loaded attempt, or undefined when not ours to send.
+ */
+export async function reservePosts(db: Db, postIds: string[], workerId: string, horizon: string): Promise<(Attempt | undefined)[]> {
+  const ids = [...new Set(postIds)];
+  const v = valuesTable(['v_id', 'v_attempt'], ids.map((id) => [id, newId('att')]));
+  const result = await db.raw(`update posts set attempt_id = v.v_attempt, attempt_worker = ? from ${v.sql} as v
+    where posts.id = v.v_id and posts.status = 'queued' and posts.attempt_id is null and posts.due_at <= ? returning id, attempt_id`,
+  [workerId, ...v.bindings, horizon]);
+  const attempts = await loadAttempts(db, returned(result).map((r) => ({ postId: r.id, attemptId: r.attempt_id })));
+  return postIds.map((id) => attempts.find((a) => a.postId === id));
 }
 
 export async function loadAttempt(db: Db, postId: string, attemptId: string): Promise<Attempt | undefined> {
-  const row = await db('posts').join('accounts', 'accounts.id', 'posts.account_id').join('workspaces', 'workspaces.id', 'posts.workspace_id')
-    .where({ 'posts.id': postId, 'posts.attempt_id': attemptId })
-    .first('posts.*', 'workspaces.tz as workspace_tz', 'accounts.external_id', 'accounts.display_name', 'accounts.status as account_status', 'accounts.token_sealed');
-  if (!row) return undefined;
-  const settings = JSON.parse(row.per_platform) as Record<string, unknown>;
-  // The post's files, then a file a setting names (a YouTube thumbnail), as PublishJob.media says.
-  const named = typeof settings.thumbnailMediaId === 'string' ? [settings.thumbnailMediaId] : [];
-  const mediaIds = [...(JSON.parse(row.media_ids) as string[]), ...named];
-  const mediaRows = mediaIds.length ? await db('media').where({ workspace_id: row.workspace_id }).whereIn('id', mediaIds) : [];
-  const media = mediaIds.flatMap((id) => mediaRows.filter((m) => m.id === id).map(toMediaRecord));
-  return {
-    postId, attemptId, workspaceId: row.workspace_id, workspaceTz: row.workspace_tz, platform: row.platform, text: row.text, title: row.title ?? null,
-    tags: JSON.parse(row.tags), settings, media,
+  return (await loadAttempts(db, [{ postId, attemptId }]))[0];
+}
+
+async function loadAttempts(db: Db, leases: { postId: string; attemptId: string }[]): Promise<Attempt[]> {
+  if (!leases.length) return [];
+  const rows: Row[] = await db('posts').join('accounts', 'accounts.id', 'posts.account_id').join('workspaces', 'workspaces.id', 'posts.workspace_id')
+    .whereIn('posts.id', leases.map((l) => l.postId))
+    .select('posts.*', 'workspaces.tz as workspace_tz', 'accounts.external_id', 'accounts.display_name', 'accounts.status as account_status', 'accounts.token_sealed');
+  const held = rows.filter((row) => leases.some((l) => l.postId === row.id && l.attemptId === row.attempt_id));
+  // The posts' files, then a file a setting names (a YouTube thumbnail), as PublishJob.media says.
+  const mediaIdsOf = (row: Row, settings: Record<string, unknown>) =>
+    [...(JSON.parse(row.media_ids) as string[]), ...(typeof settings.thumbnailMediaId === 'string' ? [settings.thumbnailMediaId] : [])];
+  const parsed = held.map((row) => ({ row, settings: JSON.parse(row.per_platform) as Record<string, unknown> }));
+  const wanted = parsed.flatMap(({ row, settings }) => mediaIdsOf(row, settings));
+  const mediaRows: Row[] = wanted.length ? await db('media').whereIn('id', [...new Set(wanted)]) : [];
+  return parsed.map(({ row, settings }) => ({
+    postId: row.id, attemptId: row.attempt_id, workspaceId: row.workspace_id, workspaceTz: row.workspace_tz, platform: row.platform, text: row.text,
+    title: row.title ?? null, tags: JSON.parse(row.tags), settings,
+    media: mediaIdsOf(row, settings).flatMap((id) => mediaRows.filter((m) => m.id === id && m.workspace_id === row.workspace_id).map(toMediaRecord)),
     account: { id: row.account_id, externalId: row.external_id, displayName: row.display_name, status: row.account_status, tokenSealed: row.token_sealed },
-    checkpoint: row.checkpoint ? JSON.parse(row.checkpoint) : null, workerRetries: Number(row.worker_retries), attemptStartedAt: row.attempt_started_at,
-  };
+    checkpoint: row.checkpoint ? JSON.parse(row.checkpoint) : null, workerRetries: Number(row.worker_retries), dueAt: row.due_at,
+    started: row.attempt_started_at !== null,
+  }));
 }
 
 function leased(q: Knex, a: Pick<Attempt, 'postId' | 'attemptId'>) {
   return q('posts').where({ id: a.postId, attempt_id: a.attemptId });
 }
 
-/** Writes progress before a network call; false when the lease was lost (the caller must stop). */
-export async function saveCheckpoint(db: Db, a: Attempt, checkpoint: Checkpoint): Promise<boolean> {
-  return (await leased(db, a).update({ checkpoint: JSON.stringify(checkpoint) })) > 0;
-}
+const leaseOf = (a: Pick<Attempt, 'postId' | 'attemptId'>) => [a.postId, a.attemptId];
 
-export async function recordEvent(db: Db, a: Attempt, event: NewEvent): Promise<void> {
-  await insertPostEvents(db, a.workspaceId, a.postId, [event], nowIso());
-}
-
-export async function markLive(db: Db, a: Attempt, published: { externalId: string; externalUrl: string; notes?: string[] }, message: string): Promise<boolean> {
+/**
+ * Starts reserved attempts at their due time, in one transaction: from here on the network may be
+ * called, and a person can no longer change the post. Attempts whose post changed meanwhile (its
+ * reservation taken back) are not started. Answers whether each started.
+ */
+export async function startAttempts(db: Db, items: { attempt: Attempt; message: string }[]): Promise<boolean[]> {
   return db.transaction(async (trx) => {
     const now = nowIso();
-    const n = await leased(trx, a).update({ status: 'live', external_id: published.externalId, external_url: published.externalUrl, live_at: now, attempt_id: null, attempt_worker: null,
-      attempt_started_at: null, checkpoint: null, due_at: null, error_code: null, error_message: null, error_hint: null, updated_at: now });
-    if (n) await insertPostEvents(trx, a.workspaceId, a.postId, [{ kind: 'live', message, ...(published.notes?.length ? { notes: published.notes } : {}) }], now);
-    return n > 0;
+    const started = await updateLeased(trx, 'attempt_started_at = ?, updated_at = ?', [now, now], [], items.map((i) => leaseOf(i.attempt)),
+      `and posts.status = 'queued'`);
+    // A resend keeps its earlier progress and its earlier `publishing` event.
+    await insertEventsOfPosts(trx, items.filter((i) => started.has(i.attempt.postId) && !i.attempt.checkpoint)
+      .map((i) => ({ workspaceId: i.attempt.workspaceId, postId: i.attempt.postId, event: { kind: 'publishing', message: i.message } })), now);
+    return items.map((i) => started.has(i.attempt.postId));
+  });
+}
+
+/** Writes progress before network calls; false for an attempt whose lease was lost (it must stop). */
+export async function saveCheckpoints(db: Db, items: { attempt: Attempt; checkpoint: Checkpoint }[]): Promise<boolean[]> {
+  const saved = await updateLeased(db, 'checkpoint = v.v_checkpoint', [], ['v_checkpoint'],
+    items.map((i) => [...leaseOf(i.attempt), JSON.stringify(i.checkpoint)]));
+  return items.map((i) => saved.has(i.attempt.postId));
+}
+
+export interface LiveOutcome {
+  attempt: Attempt;
+  published: { externalId: string; externalUrl: string; notes?: string[] };
+  message: string;
+}
+
+/** Records posts as live, with their `live` events, in one transaction; false where the lease was lost. */
+export async function markLiveMany(db: Db, outcomes: LiveOutcome[]): Promise<boolean[]> {
+  return db.transaction(async (trx) => {
+    const now = nowIso();
+    const live = await updateLeased(trx, `status = 'live', external_id = v.v_external_id, external_url = v.v_external_url, live_at = ?,
+      attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null, due_at = null, error_code = null, error_message = null,
+      error_hint = null, updated_at = ?`, [now, now], ['v_external_id', 'v_external_url'],
+    outcomes.map((o) => [...leaseOf(o.attempt), o.published.externalId, o.published.externalUrl]));
+    await insertEventsOfPosts(trx, outcomes.filter((o) => live.has(o.attempt.postId)).map((o) => ({ workspaceId: o.attempt.workspaceId, postId: o.attempt.postId,
+      event: { kind: 'live', message: o.message, ...(o.published.notes?.length ? { notes: o.published.notes } : {}) } })), now);
+    return outcomes.map((o) => live.has(o.attempt.postId));
   });
 }
 
@@ -106,12 +180,15 @@ export async function retryLater(db: Db, jobs: JobScheduler, a: Attempt, error: 
   });
 }
 
-/** Settling found the post did not go out: send it again now, keeping what the attempt recorded. */
+/**
+ * Gives the post back to the queue, keeping what the attempt recorded: settling found it did not go
+ * out, or its worker stops before the due time. It is sent at its due time, or now if that passed.
+ */
 export async function releaseForResend(db: Db, jobs: JobScheduler, a: Attempt): Promise<void> {
   await db.transaction(async (trx) => {
-    const now = nowIso();
-    const n = await leased(trx, a).update({ attempt_id: null, attempt_worker: null, attempt_started_at: null, due_at: now });
-    if (n) await jobs.schedule(trx, a.postId, now);
+    const dueAt = a.dueAt > nowIso() ? a.dueAt : nowIso();
+    const n = await leased(trx, a).update({ attempt_id: null, attempt_worker: null, attempt_started_at: null, due_at: dueAt });
+    if (n) await jobs.schedule(trx, a.postId, dueAt);
   });
 }
 

@@ -3,17 +3,20 @@
 // every step is recorded (checkpoint) before the call that could change something on the network,
 // so an attempt that dies midway is settled from what the network says, never blindly resent.
 import type { Db } from '../db/connect.ts';
-import type { JobScheduler } from '../db/jobs.ts';
+import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import {
-  claimDuePost, loadAttempt, markFailed, markLive, recordEvent, releaseForResend, retryLater, saveCheckpoint, storeCredentials, type Attempt,
+  loadAttempt, markFailed, markLiveMany, releaseForResend, reservePosts, retryLater, saveCheckpoints, startAttempts, storeCredentials, type Attempt,
+  type LiveOutcome,
 } from '../db/publishing.ts';
 import type { ErrorBody } from '../domain/errors.ts';
-import { NetworkError, readCredentials, type Connector, type PublishJob } from '../networks/connector.ts';
+import { NetworkError, readCredentials, type Checkpoint, type Connector, type PublishJob } from '../networks/connector.ts';
 import { networkOf } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Storage } from '../storage/storage.ts';
+import { batcher } from '../runtime/batcher.ts';
+import { createLauncher } from './launcher.ts';
 import { publishMedia } from './publishMedia.ts';
 import { accountStatusAfter, hintFor, isTemporary } from '../networks/failureGuidance.ts';
 
@@ -37,6 +40,17 @@ export interface PublishDeps {
   clock: Clock;
   workerId: string;
   retryDelaysMs: number[];
+  /** Attempts running at once in this worker (network calls in flight). */
+  concurrency: number;
+}
+
+export interface Publisher {
+  /** The job's entry point: reserves the post if it is due soon, prepares it, and starts it at its time. */
+  prepare(postId: string): Promise<void>;
+  /** For the watchdog: finishes a dead worker's attempt, after taking over its lease. */
+  settle(postId: string, attemptId: string): Promise<void>;
+  /** Waits for running attempts and gives the prepared, unstarted ones back to the queue. */
+  stop(): Promise<void>;
 }
 
 /** Refresh an access token this long before it expires. */
@@ -47,112 +61,133 @@ class LeaseLost extends Error {}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The job's entry point: publish the post if it is due and nobody is sending it. */
-export async function publishDuePost(deps: PublishDeps, postId: string): Promise<void> {
-  const attemptId = await claimDuePost(deps.db, postId, deps.workerId, iso(deps.clock.now()));
-  if (attemptId) await runAttempt(deps, postId, attemptId, 'publish');
-}
+export function createPublisher(deps: PublishDeps): Publisher {
+  const { db, clock } = deps;
+  // Group commit: the writes of attempts running together go to the database as one statement each.
+  const reserve = batcher((ids: string[]) => reservePosts(db, ids, deps.workerId, iso(clock.now() + PREPARE_AHEAD_MS)));
+  const start = batcher((items: { attempt: Attempt; message: string }[]) => startAttempts(db, items));
+  const checkpoint = batcher((items: { attempt: Attempt; checkpoint: Checkpoint }[]) => saveCheckpoints(db, items));
+  const live = batcher((outcomes: LiveOutcome[]) => markLiveMany(db, outcomes));
+  const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared) => {
+    await prepared.run().catch((err) => deps.logger.error({ err, postId: prepared.attempt.postId }, 'publish attempt failed'));
+  });
 
-/** For the watchdog: finish a dead worker's attempt, after taking over its lease. */
-export async function settleAttempt(deps: PublishDeps, postId: string, attemptId: string): Promise<void> {
-  await runAttempt(deps, postId, attemptId, 'settle');
-}
+  /** An attempt ready to run: what to do at its due time. */
+  interface Prepared {
+    attempt: Attempt;
+    run(): Promise<void>;
+  }
 
-async function runAttempt(deps: PublishDeps, postId: string, attemptId: string, mode: 'publish' | 'settle'): Promise<void> {
-  const { db } = deps;
-  const a = await loadAttempt(db, postId, attemptId);
-  if (!a) return;
-  const label = networkOf(a.platform).label;
-  const connector = deps.connectorFor(a.platform);
-  if (!connector) {
-    await markFailed(db, a, { code: `${a.platform}_unavailable`, message: `Publishing to ${label} is not available in this version.`,
-      hint: `Remove the ${label} account from the post's targets.` });
-    return;
-  }
-  if (a.account.status !== 'ok' || !a.account.tokenSealed) {
-    await markFailed(db, a, { code: `${a.platform}_token_rejected`, message: `The ${label} account ${a.account.displayName} is ${a.account.status}; its token no longer works.`,
-      hint: hintFor('token_rejected', label) });
-    return;
-  }
-  let job: PublishJob | undefined;
-  try {
-    job = await buildJob(deps, a, connector);
-    if (mode === 'settle') {
-      await settle(deps, a, connector, job, label);
-      return;
+  async function prepareAttempt(a: Attempt, mode: 'publish' | 'settle'): Promise<Prepared> {
+    const outcome = (run: () => Promise<unknown>): Prepared => ({ attempt: a, run: async () => void (await run()) });
+    const label = networkOf(a.platform).label;
+    const connector = deps.connectorFor(a.platform);
+    if (!connector) {
+      return outcome(() => markFailed(db, a, { code: `${a.platform}_unavailable`, message: `Publishing to ${label} is not available in this version.`,
+        hint: `Remove the ${label} account from the post's targets.` }));
     }
-    if (!a.checkpoint) await recordEvent(db, a, { kind: 'publishing', message: `Sending to ${label}.` });
-    const published = await connector.publish(job);
-    await markLive(db, a, published, `Published on ${label}.`);
-  } catch (err) {
+    if (a.account.status !== 'ok' || !a.account.tokenSealed) {
+      return outcome(() => markFailed(db, a, { code: `${a.platform}_token_rejected`, message: `The ${label} account ${a.account.displayName} is ${a.account.status}; its token no longer works.`,
+        hint: hintFor('token_rejected', label) }));
+    }
+    let job: PublishJob;
+    try {
+      job = await buildJob(a, connector);
+    } catch (err) {
+      return outcome(() => failure(a, connector, undefined, label, mode, err));
+    }
+    if (mode === 'settle') return outcome(() => settleWith(a, connector, job, label).catch((err) => failure(a, connector, job, label, mode, err)));
+    return outcome(async () => {
+      if (!a.started && !(await start({ attempt: a, message: `Sending to ${label}.` }))) return; // a person changed the post meanwhile
+      try {
+        const published = await connector.publish(job);
+        await live({ attempt: a, published, message: `Published on ${label}.` });
+      } catch (err) {
+        await failure(a, connector, job, label, mode, err);
+      }
+    });
+  }
+
+  async function buildJob(a: Attempt, connector: Connector): Promise<PublishJob> {
+    let credentials = readCredentials(deps.keyring.decrypt(a.account.tokenSealed!));
+    const account = { id: a.account.id, externalId: a.account.externalId, displayName: a.account.displayName, credentials };
+    if (connector.refresh && credentials.expiresAt && Date.parse(credentials.expiresAt) - clock.now() < REFRESH_AHEAD_MS) {
+      const fresh = await connector.refresh(account);
+      // A network that returns no new refresh token keeps the old one valid: never lose it.
+      credentials = { ...fresh, refreshToken: fresh.refreshToken ?? credentials.refreshToken };
+      account.credentials = credentials;
+      await storeCredentials(db, a.account.id, deps.keyring.encrypt(JSON.stringify(credentials)), credentials.expiresAt ?? null);
+    }
+    const job: PublishJob = {
+      postId: a.postId, text: a.text, title: a.title, tags: a.tags, settings: a.settings, account,
+      media: a.media.map((m) => publishMedia(deps.storage, m)),
+      marker: `herald-${a.postId}`,
+      checkpoint: a.checkpoint,
+      async saveCheckpoint(next) {
+        if (!(await checkpoint({ attempt: a, checkpoint: next }))) throw new LeaseLost();
+        job.checkpoint = next;
+      },
+      sleep: (ms) => clock.sleep(ms),
+    };
+    return job;
+  }
+
+  /** A failed step: the network's refusal, or our own fault, after which the network is asked what happened. */
+  async function failure(a: Attempt, connector: Connector, job: PublishJob | undefined, label: string, mode: 'publish' | 'settle', err: unknown): Promise<void> {
     if (err instanceof LeaseLost) return;
-    if (err instanceof NetworkError) {
-      await handleRefusal(deps, a, err, label);
-      return;
-    }
+    if (err instanceof NetworkError) return handleRefusal(a, err, label);
     // Our own fault or an answer we could not read: whether the network acted is unknown, so ask it.
-    deps.logger.error({ err, postId }, 'publish attempt stopped unexpectedly');
+    deps.logger.error({ err, postId: a.postId }, 'publish attempt stopped unexpectedly');
     if (job && mode === 'publish') {
       try {
-        await settle(deps, a, connector, job, label, (err as Error).message);
-        return;
+        return await settleWith(a, connector, job, label, (err as Error).message);
       } catch (settleErr) {
-        deps.logger.error({ err: settleErr, postId }, 'settling after an unexpected stop failed');
+        deps.logger.error({ err: settleErr, postId: a.postId }, 'settling after an unexpected stop failed');
       }
     }
     await markFailed(db, a, outcomeUnknown(a.platform, label));
   }
-}
 
-async function buildJob(deps: PublishDeps, a: Attempt, connector: Connector): Promise<PublishJob> {
-  let credentials = readCredentials(deps.keyring.decrypt(a.account.tokenSealed!));
-  const account = { id: a.account.id, externalId: a.account.externalId, displayName: a.account.displayName, credentials };
-  if (connector.refresh && credentials.expiresAt && Date.parse(credentials.expiresAt) - deps.clock.now() < REFRESH_AHEAD_MS) {
-    const fresh = await connector.refresh(account);
-    // A network that returns no new refresh token keeps the old one valid: never lose it.
-    credentials = { ...fresh, refreshToken: fresh.refreshToken ?? credentials.refreshToken };
-    account.credentials = credentials;
-    await storeCredentials(deps.db, a.account.id, deps.keyring.encrypt(JSON.stringify(credentials)), credentials.expiresAt ?? null);
+  /** After an attempt stopped midway: live, resend, or fail with "check the account" — never a blind resend. */
+  async function settleWith(a: Attempt, connector: Connector, job: PublishJob, label: string, cause?: string): Promise<void> {
+    const outcome = job.checkpoint ? await connector.settle(job) : 'not_published';
+    if (outcome === 'unknown') {
+      await markFailed(db, a, outcomeUnknown(a.platform, label));
+    } else if (outcome !== 'not_published') {
+      await live({ attempt: a, published: outcome, message: `Published on ${label} (confirmed after the attempt stopped midway).` });
+    } else if (cause !== undefined) {
+      // It did not go out because of our own fault: count it as a temporary failure, so a fault that
+      // repeats ends in `failed` instead of a loop.
+      await handleRefusal(a, new NetworkError(a.platform, 'unavailable', `Herald could not complete the request: ${cause}`), label);
+    } else {
+      await releaseForResend(db, deps.jobs, a);
+    }
   }
-  const job: PublishJob = {
-    postId: a.postId, text: a.text, title: a.title, tags: a.tags, settings: a.settings, account,
-    media: a.media.map((m) => publishMedia(deps.storage, m)),
-    marker: `herald-${a.postId}`,
-    checkpoint: a.checkpoint,
-    async saveCheckpoint(checkpoint) {
-      if (!(await saveCheckpoint(deps.db, a, checkpoint))) throw new LeaseLost();
-      job.checkpoint = checkpoint;
+
+  async function handleRefusal(a: Attempt, err: NetworkError, label: string): Promise<void> {
+    const error: ErrorBody = { code: err.code, message: `${label} answered: "${err.message}"`, hint: hintFor(err.kind, label) };
+    const delay = deps.retryDelaysMs[a.workerRetries];
+    if (isTemporary(err.kind) && delay !== undefined) {
+      const wait = Math.max(delay, (err.retryAfterSeconds ?? 0) * 1000);
+      await retryLater(db, deps.jobs, a, error, iso(clock.now() + wait));
+    } else {
+      await markFailed(db, a, error, accountStatusAfter(err.kind));
+    }
+  }
+
+  return {
+    async prepare(postId) {
+      const a = await reserve(postId);
+      if (a) launcher.add(Date.parse(a.dueAt), await prepareAttempt(a, 'publish'));
     },
-    sleep: (ms) => deps.clock.sleep(ms),
+    async settle(postId, attemptId) {
+      const a = await loadAttempt(db, postId, attemptId);
+      if (a) await (await prepareAttempt(a, 'settle')).run();
+    },
+    async stop() {
+      for (const prepared of await launcher.stop()) await releaseForResend(db, deps.jobs, prepared.attempt);
+    },
   };
-  return job;
-}
-
-/** After an attempt stopped midway: live, resend, or fail with "check the account" — never a blind resend. */
-async function settle(deps: PublishDeps, a: Attempt, connector: Connector, job: PublishJob, label: string, cause?: string): Promise<void> {
-  const outcome = job.checkpoint ? await connector.settle(job) : 'not_published';
-  if (outcome === 'unknown') {
-    await markFailed(deps.db, a, outcomeUnknown(a.platform, label));
-  } else if (outcome !== 'not_published') {
-    await markLive(deps.db, a, outcome, `Published on ${label} (confirmed after the attempt stopped midway).`);
-  } else if (cause !== undefined) {
-    // It did not go out because of our own fault: count it as a temporary failure, so a fault that
-    // repeats ends in `failed` instead of a loop.
-    await handleRefusal(deps, a, new NetworkError(a.platform, 'unavailable', `Herald could not complete the request: ${cause}`), label);
-  } else {
-    await releaseForResend(deps.db, deps.jobs, a);
-  }
-}
-
-async function handleRefusal(deps: PublishDeps, a: Attempt, err: NetworkError, label: string): Promise<void> {
-  const error: ErrorBody = { code: err.code, message: `${label} answered: "${err.message}"`, hint: hintFor(err.kind, label) };
-  const delay = deps.retryDelaysMs[a.workerRetries];
-  if (isTemporary(err.kind) && delay !== undefined) {
-    const wait = Math.max(delay, (err.retryAfterSeconds ?? 0) * 1000);
-    await retryLater(deps.db, deps.jobs, a, error, iso(deps.clock.now() + wait));
-  } else {
-    await markFailed(deps.db, a, error, accountStatusAfter(err.kind));
-  }
 }
 
 function outcomeUnknown(platform: Platform, label: string): ErrorBody {

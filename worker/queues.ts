@@ -2,7 +2,7 @@
 // `publish` jobs keyed by post id. A stale run is harmless: the task claims the post itself.
 import { run, type Runner } from 'graphile-worker';
 import type { Db } from '../db/connect.ts';
-import type { JobScheduler } from '../db/jobs.ts';
+import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import { graphileLogger, type Logger } from '../runtime/logger.ts';
 import type { Clock } from './publishPost.ts';
 
@@ -14,6 +14,7 @@ export interface JobQueue extends JobScheduler {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const jobTime = (dueAt: string) => iso(Date.parse(dueAt) - PREPARE_AHEAD_MS);
 
 /**
  * SQLite: a jobs table polled by the one server process. The claim is one conditional UPDATE (SQLite
@@ -52,9 +53,9 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
   }
 
   return {
-    async schedule(trx, postId, runAt) {
+    async schedule(trx, postId, dueAt) {
       await trx.raw(`insert into jobs (key, task, run_at, version) values (?, 'publish', ?, 0)
-        on conflict (key) do update set run_at = excluded.run_at, version = jobs.version + 1`, [postId, runAt]);
+        on conflict (key) do update set run_at = excluded.run_at, version = jobs.version + 1`, [postId, jobTime(dueAt)]);
     },
     async unschedule(trx, postId) {
       await trx('jobs').where({ key: postId }).delete();
@@ -83,9 +84,9 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
 export function graphileQueue(db: Db, connectionString: string, logger: Logger): JobQueue {
   let runner: Runner | undefined;
   return {
-    async schedule(trx, postId, runAt) {
+    async schedule(trx, postId, dueAt) {
       await trx.raw(`select graphile_worker.add_job('publish', json_build_object('postId', ?::text), run_at := ?::timestamptz,
-        max_attempts := 1, job_key := ?)`, [postId, runAt, postId]);
+        max_attempts := 1, job_key := ?)`, [postId, jobTime(dueAt), postId]);
     },
     async unschedule(trx, postId) {
       await trx.raw('select graphile_worker.remove_job(?)', [postId]);

@@ -5,7 +5,7 @@ import { heartbeat, orphanedAttempts, overduePosts, retireWorker, takeOverAttemp
 import { randomBase62 } from '../domain/ids.ts';
 import { connectorFor } from '../networks/connectors.ts';
 import type { Services } from '../runtime/services.ts';
-import { publishDuePost, settleAttempt, type PublishDeps } from './publishPost.ts';
+import { createPublisher } from './publishPost.ts';
 
 /** A worker that has not beaten for this long is dead: its attempts are settled by another. */
 export const STALE_WORKER_MS = 20_000;
@@ -31,11 +31,12 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   const { clock } = services;
   const id = `wkr_${randomBase62(12)}`;
   const startedAt = new Date(clock.now()).toISOString();
-  const deps: PublishDeps = {
-    db, jobs, keyring: services.keyring, storage: services.storage, logger, clock, workerId: id,
+  const concurrency = options.concurrency ?? services.config.workerConcurrency;
+  const publisher = createPublisher({
+    db, jobs, keyring: services.keyring, storage: services.storage, logger, clock, workerId: id, concurrency,
     connectorFor: (platform) => connectorFor(platform, services.config),
     retryDelaysMs: options.retryDelaysMs ?? services.config.workerRetryDelaysMs,
-  };
+  });
   await heartbeat(db, id, startedAt);
   // One process owns a SQLite database: any other worker row is from before a restart, so dead.
   if (!isPostgres(db)) await db('workers').whereNot({ id }).delete();
@@ -48,7 +49,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
       const attemptId = await takeOverAttempt(db, orphan.postId, orphan.attemptId, id);
       if (!attemptId) continue;
       logger.warn({ postId: orphan.postId }, 'settling the attempt of a dead worker');
-      await settleAttempt(deps, orphan.postId, attemptId);
+      await publisher.settle(orphan.postId, attemptId);
     }
     for (const postId of await overduePosts(db, iso(clock.now() - OVERDUE_MS))) {
       if (await jobs.hasJob(postId)) continue;
@@ -58,7 +59,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   }
   const watch = () => (watching = watching.then(watchOnce, watchOnce).catch((err) => logger.error({ err }, 'watchdog pass failed')));
 
-  await jobs.start((postId) => publishDuePost(deps, postId), { concurrency: options.concurrency ?? services.config.workerConcurrency, workerId: id });
+  await jobs.start((postId) => publisher.prepare(postId), { concurrency, workerId: id });
   await watch();
   const timer = setInterval(() => void watch(), options.watchEveryMs ?? WATCH_EVERY_MS);
   logger.info({ workerId: id }, 'publishing worker started');
@@ -70,6 +71,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
       clearInterval(timer);
       await watching;
       await jobs.stop();
+      await publisher.stop();
       await retireWorker(db, id);
       logger.info({ workerId: id }, 'publishing worker stopped');
     },
