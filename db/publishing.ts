@@ -184,9 +184,9 @@ export async function retryLater(db: Db, jobs: JobScheduler, a: Attempt, error: 
  * Gives the post back to the queue, keeping what the attempt recorded: settling found it did not go
  * out, or its worker stops before the due time. It is sent at its due time, or now if that passed.
  */
-export async function releaseForResend(db: Db, jobs: JobScheduler, a: Attempt): Promise<void> {
+export async function releaseForResend(db: Db, jobs: JobScheduler, a: Attempt, now: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const dueAt = a.dueAt > nowIso() ? a.dueAt : nowIso();
+    const dueAt = a.dueAt > now ? a.dueAt : now;
     const n = await leased(trx, a).update({ attempt_id: null, attempt_worker: null, attempt_started_at: null, due_at: dueAt });
     if (n) await jobs.schedule(trx, a.postId, dueAt);
   });
@@ -197,8 +197,8 @@ export async function storeCredentials(db: Db, accountId: string, sealed: string
 }
 
 /** Worker liveness: a worker whose heartbeat is older than the watchdog's limit is dead. */
-export async function heartbeat(db: Db, workerId: string, startedAt: string): Promise<void> {
-  await db('workers').insert({ id: workerId, started_at: startedAt, heartbeat_at: nowIso(), pid: process.pid })
+export async function heartbeat(db: Db, workerId: string, startedAt: string, now: string): Promise<void> {
+  await db('workers').insert({ id: workerId, started_at: startedAt, heartbeat_at: now, pid: process.pid })
     .onConflict('id').merge(['heartbeat_at']);
 }
 

@@ -160,7 +160,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
       // repeats ends in `failed` instead of a loop.
       await handleRefusal(a, new NetworkError(a.platform, 'unavailable', `Herald could not complete the request: ${cause}`), label);
     } else {
-      await releaseForResend(db, deps.jobs, a);
+      await releaseForResend(db, deps.jobs, a, iso(clock.now()));
     }
   }
 
@@ -185,7 +185,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
       if (a) await (await prepareAttempt(a, 'settle')).run();
     },
     async stop() {
-      for (const prepared of await launcher.stop()) await releaseForResend(db, deps.jobs, prepared.attempt);
+      for (const prepared of await launcher.stop()) await releaseForResend(db, deps.jobs, prepared.attempt, iso(clock.now()));
     },
   };
 }

@@ -12,6 +12,7 @@ export const STALE_WORKER_MS = 20_000;
 /** A queued post overdue by more than this, with nobody sending it, gets its job back. */
 export const OVERDUE_MS = 60_000;
 const WATCH_EVERY_MS = 5_000;
+const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -37,14 +38,13 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     connectorFor: (platform) => connectorFor(platform, services.config),
     retryDelaysMs: options.retryDelaysMs ?? services.config.workerRetryDelaysMs,
   });
-  await heartbeat(db, id, startedAt);
+  await heartbeat(db, id, startedAt, iso(clock.now()));
   // One process owns a SQLite database: any other worker row is from before a restart, so dead.
   if (!isPostgres(db)) await db('workers').whereNot({ id }).delete();
 
-  const iso = (ms: number) => new Date(ms).toISOString();
   let watching: Promise<void> = Promise.resolve();
   async function watchOnce(): Promise<void> {
-    await heartbeat(db, id, startedAt);
+    await heartbeat(db, id, startedAt, iso(clock.now()));
     for (const orphan of await orphanedAttempts(db, iso(clock.now() - STALE_WORKER_MS))) {
       const attemptId = await takeOverAttempt(db, orphan.postId, orphan.attemptId, id);
       if (!attemptId) continue;
