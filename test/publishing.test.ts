@@ -137,6 +137,58 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect((await call(env, 'get', `/v1/posts/${draft.body.posts[0].id}/analytics`, { key: ws.readKey })).status).toBe(409);
   });
 
+  /** A queued post due `seconds` from now (the API takes whole minutes): a draft moved into the queue, with its job. */
+  async function dueIn(accountId: string, text: string, seconds: number): Promise<{ id: string; dueAt: string }> {
+    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'draft', confirm: true } });
+    const id: string = res.body.posts[0].id;
+    const dueAt = new Date(Date.now() + seconds * 1000).toISOString();
+    await env.services.db.transaction(async (trx) => {
+      await trx('posts').where({ id }).update({ status: 'queued', publish_at: dueAt, due_at: dueAt });
+      await env.services.jobs.schedule(trx, id, dueAt);
+    });
+    return { id, dueAt };
+  }
+  const lease = (id: string) => env.services.db('posts').where({ id }).first('attempt_id', 'attempt_started_at', 'due_at', 'status');
+
+  it('reserves a post ahead of its time, yet a person can still cancel it and nothing is sent', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const { id, dueAt } = await dueIn(account.id, 'Reserved, then cancelled.', 3);
+    const reserved = await until(() => lease(id), (row) => row.attempt_id !== null, 5_000);
+    expect(reserved).toMatchObject({ status: 'queued', attempt_started_at: null });
+    const cancelled = await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('draft');
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(dueAt) - Date.now() + 500));
+    expect(await lease(id)).toMatchObject({ status: 'draft', attempt_id: null });
+    expect(await published(account.externalId)).toBe(0);
+    expect(await kinds(id)).toEqual(['created', 'cancelled']);
+  });
+
+  it('refuses to change a post whose attempt has started, with 409 invalid_state', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const { id } = await dueIn(account.id, 'Being sent right now.', 600);
+    // This worker holds the attempt and has started it: the network may have been called.
+    await env.services.db('posts').where({ id }).update({ attempt_id: 'att_sending', attempt_worker: worker.id, attempt_started_at: new Date().toISOString() });
+    const cancel = await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
+    expect(cancel.status).toBe(409);
+    expect(cancel.body).toMatchObject({ code: 'invalid_state', message: `Post ${id} is being published right now; it cannot be changed until that attempt ends.` });
+    expect(await lease(id)).toMatchObject({ status: 'queued', attempt_id: 'att_sending' });
+    expect(await kinds(id)).toEqual(['created']);
+    await env.services.db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null, attempt_started_at: null, due_at: null });
+  });
+
+  it('gives its reservations back when the worker stops, keeping their time', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const { id, dueAt } = await dueIn(account.id, 'Handed back at shutdown.', 4);
+    await until(() => lease(id), (row) => row.attempt_id !== null, 5_000);
+    await worker.stop();
+    expect(await lease(id)).toMatchObject({ status: 'queued', attempt_id: null, due_at: dueAt });
+    expect(await env.services.jobs.hasJob(id)).toBe(true);
+    worker = await startWorker(env.services, { retryDelaysMs: [300, 300, 300], watchEveryMs: 200 });
+    expect(await settled(id)).toMatchObject({ status: 'live' });
+    expect(await published(account.externalId)).toBe(1);
+  });
+
   it('settles the attempt of a dead worker instead of publishing again', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     // A post whose attempt was taken by a worker that died before doing anything on the network.
