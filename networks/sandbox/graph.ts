@@ -170,10 +170,10 @@ export const isExpired = (item: SandboxItem) => Date.now() - Date.parse(item.cre
  * the network refuses its token, then answers a failure queued with `herald sandbox fail`, if any.
  */
 export async function admitPublishingCall(ctx: SimulatorContext, network: Platform, account: string): Promise<void> {
-  const row = await ctx.db('accounts').where({ platform: network, external_id: account }).first('status');
-  if (row?.status === 'expired') throw fault(network, [400, { message: 'Error validating access token: Session has expired.', code: 190, error_subcode: 463 }]);
-  if (row?.status === 'revoked') throw fault(network, [400, { message: 'Error validating access token: The user has not authorized application.', code: 190, error_subcode: 458 }]);
-  const scenario = await ctx.state.takeFailure(account);
+  const { status, failing } = await ctx.state.admission(account);
+  if (status === 'expired') throw fault(network, [400, { message: 'Error validating access token: Session has expired.', code: 190, error_subcode: 463 }]);
+  if (status === 'revoked') throw fault(network, [400, { message: 'Error validating access token: The user has not authorized application.', code: 190, error_subcode: 458 }]);
+  const scenario = failing ? await ctx.state.takeFailure(account) : undefined;
   if (scenario) throw scenarioFault(network, scenario);
 }
 

@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import { nowIso } from '../../db/rows.ts';
 import { randomBase62 } from '../../domain/ids.ts';
+import { batcher } from '../../runtime/batcher.ts';
 import type { Platform } from '../rules.ts';
 
 /** What `herald sandbox fail` can make a network answer (../shared/design.md). */
@@ -27,16 +28,40 @@ function toItem<D>(row: Record<string, any>): SandboxItem<D> {
 }
 
 export function sandboxState(db: Knex, network: Platform) {
+  // A burst of publishing calls is written and checked in a few statements, as a network would.
+  const insertItems = batcher(async (rows: Record<string, unknown>[]) => {
+    await db('sandbox_items').insert(rows);
+    return rows.map(() => undefined);
+  }, 200);
+  const admissions = batcher(async (accounts: string[]) => {
+    const unique = [...new Set(accounts)];
+    const [statuses, failing] = await Promise.all([
+      db('accounts').where({ platform: network }).whereIn('external_id', unique).select('external_id', 'status'),
+      db('sandbox_failures').where({ network }).whereIn('account', unique).where('remaining', '>', 0).distinct('account'),
+    ]);
+    return accounts.map((account) => ({
+      status: statuses.find((r) => r.external_id === account)?.status as string | undefined,
+      failing: failing.some((r) => r.account === account),
+    }));
+  });
+
   return {
     /** Ids look like the network's own: digits for Meta and Threads, letters for YouTube. */
     newId: (style: 'digits' | 'letters' = 'digits') => (style === 'digits' ? String(17_000_000_000_000_000n + BigInt(Math.floor(Math.random() * 1e15))) : randomBase62(11)),
 
     async create<D extends Record<string, unknown>>(input: { id: string; account: string; kind: string; status: string; data: D; publishedMs?: number }): Promise<SandboxItem<D>> {
       const now = nowIso();
-      await db('sandbox_items').insert({ id: input.id, network, account: input.account, kind: input.kind, status: input.status,
-        data: JSON.stringify(input.data), created_at: now, updated_at: now, published_ms: input.publishedMs ?? null });
-      return (await this.get<D>(input.id))!;
+      const row = { id: input.id, network, account: input.account, kind: input.kind, status: input.status,
+        data: JSON.stringify(input.data), created_at: now, updated_at: now, published_ms: input.publishedMs ?? null };
+      await insertItems(row);
+      return toItem<D>(row);
     },
+
+    /**
+     * What a call for the account must pass: its status in Herald (a sandbox account is Herald's own
+     * account, set expired or revoked by the CLI) and whether failures are queued for it.
+     */
+    admission: (account: string) => admissions(account),
 
     async get<D = Record<string, unknown>>(id: string): Promise<SandboxItem<D> | undefined> {
       const row = await db('sandbox_items').where({ id, network }).first();
