@@ -113,8 +113,9 @@ function check(post: PostContent): Issue[] {
 
 export const instagram: NetworkRules = { platform: 'instagram', label: 'Instagram', available: true, check };
 
-// The connector: Instagram API with Instagram Login (graph.instagram.com), content publishing through
-// containers (networks/graphContainers.ts).
+// The connector: Instagram content publishing through containers (networks/graphContainers.ts), on
+// graph.facebook.com: accounts are connected through Facebook Login and their Page (networks/connect.ts),
+// whose Page tokens work there and do not expire.
 
 /** Instagram takes JPEG only; other images go as a JPEG copy. */
 const IMAGE_TYPES = ['image/jpeg'];
@@ -176,7 +177,7 @@ export const instagramConnector: ConnectorModule = {
     postMetrics: 'views,reach,likes,comments,shares,saved',
     accountInsights: { edge: 'insights', params: { metric: 'views,reach,accounts_engaged,total_interactions', period: 'day', metric_type: 'total_value' } },
   }, `${ctx.hosts.graph}/refresh_access_token`),
-  liveHosts: { graph: 'https://graph.instagram.com' },
+  liveHosts: { graph: 'https://graph.facebook.com' },
   sandboxHosts: (base) => ({ graph: base }),
   clientEnv: { id: 'INSTAGRAM_CLIENT_ID', secret: 'INSTAGRAM_CLIENT_SECRET' },
 };
