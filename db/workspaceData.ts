@@ -51,6 +51,16 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
     return ids.filter((id) => !found.has(id));
   }
 
+  const countAccounts = async (q: Knex) => toCount((await accounts(q).count({ n: '*' }).first())?.n);
+
+  async function insertAccount(q: Knex, input: { platform: Platform; displayName: string; status: AccountStatus; externalId: string;
+    tokenSealed: string | null; tokenExpiresAt?: string | null }): Promise<Account> {
+    const id = newId('acc');
+    await q('accounts').insert({ id, workspace_id: wsId, platform: input.platform, display_name: input.displayName, status: input.status,
+      external_id: input.externalId, token_sealed: input.tokenSealed, token_expires_at: input.tokenExpiresAt ?? null, created_at: nowIso() });
+    return { id, platform: input.platform, displayName: input.displayName, status: input.status };
+  }
+
   async function writeGroupAccounts(q: Knex, groupId: string, accountIds: string[]): Promise<void> {
     await q('group_accounts').where({ group_id: groupId }).delete();
     if (accountIds.length) {
@@ -80,11 +90,26 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
       add: (input: { platform: Platform; displayName: string; status: AccountStatus; externalId: string; tokenSealed: string | null }) =>
         db.transaction(async (trx) => {
           await lockWorkspace(trx, wsId);
-          assertCanConnectAccount(workspace.plan, toCount((await accounts(trx).count({ n: '*' }).first())?.n));
-          const id = newId('acc');
-          await trx('accounts').insert({ id, workspace_id: wsId, platform: input.platform, display_name: input.displayName,
-            status: input.status, external_id: input.externalId, token_sealed: input.tokenSealed, created_at: nowIso() });
-          return { id, platform: input.platform, displayName: input.displayName, status: input.status } satisfies Account;
+          assertCanConnectAccount(workspace.plan, await countAccounts(trx));
+          return insertAccount(trx, input);
+        }),
+      /**
+       * The accounts a network consent granted: one already connected here (same platform and external
+       * id) gets the new token, name and status ok; the others are added, all of them within the plan's
+       * limit or none.
+       */
+      connect: (platform: Platform, granted: { externalId: string; displayName: string; tokenSealed: string; tokenExpiresAt: string | null }[]) =>
+        db.transaction(async (trx) => {
+          await lockWorkspace(trx, wsId);
+          const known = new Set((await accounts(trx).where({ platform }).whereIn('external_id', granted.map((g) => g.externalId))
+            .select('external_id')).map((r) => r.external_id as string));
+          const fresh = granted.filter((g) => !known.has(g.externalId));
+          if (fresh.length) assertCanConnectAccount(workspace.plan, await countAccounts(trx), fresh.length);
+          for (const g of granted) {
+            if (!known.has(g.externalId)) await insertAccount(trx, { platform, status: 'ok', ...g });
+            else await accounts(trx).where({ platform, external_id: g.externalId })
+              .update({ display_name: g.displayName, status: 'ok', token_sealed: g.tokenSealed, token_expires_at: g.tokenExpiresAt });
+          }
         }),
     },
 

@@ -8,11 +8,12 @@ function upgradeHint(current: PlanName, allows: (p: Plan) => boolean, what: stri
   return `${freeUp}${upgrade}.`;
 }
 
-export function assertCanConnectAccount(plan: PlanName, used: number): void {
+/** `requested` accounts more (one network consent can grant several Pages) fit, or none is added. */
+export function assertCanConnectAccount(plan: PlanName, used: number, requested = 1): void {
   const limit = PLANS[plan].accounts;
-  if (used < limit) return;
+  if (used + requested <= limit) return;
   throw new QuotaExceededError(
-    `The ${plan} plan allows ${limit} connected accounts and ${used} are connected.`,
+    `The ${plan} plan allows ${limit} connected accounts and ${used} are connected${requested > 1 ? `; this would add ${requested}` : ''}.`,
     upgradeHint(plan, (p) => p.accounts > limit, 'more accounts', 'Disconnect an account'),
     limit, used);
 }

@@ -27,11 +27,19 @@ CONNECTORS.facebook = facebookConnector;
 CONNECTORS.threads = threadsConnector;
 CONNECTORS.youtube = youtubeConnector;
 
+/** Where the network's requests go under this configuration: its own hosts, or its simulator. */
+export function hostsFor(module: ConnectorModule, platform: Platform, config: Config): Record<string, string> {
+  return config.networks === 'live' ? module.liveHosts : module.sandboxHosts(sandboxBase(config.publicUrl, platform));
+}
+
+/** The app's client id and secret on the network: live mode only, and only when both variables are set. */
+export function clientFor(module: ConnectorModule, config: Config, env: NodeJS.ProcessEnv): ConnectorContext['client'] {
+  const names = module.clientEnv;
+  return config.networks === 'live' && names && env[names.id] && env[names.secret] ? { id: env[names.id]!, secret: env[names.secret]! } : undefined;
+}
+
 export function connectorFor(platform: Platform, config: Config, env: NodeJS.ProcessEnv = process.env): Connector | undefined {
   const module = CONNECTORS[platform];
   if (!module) return undefined;
-  const live = config.networks === 'live';
-  const client = live && module.clientEnv && env[module.clientEnv.id] && env[module.clientEnv.secret]
-    ? { id: env[module.clientEnv.id]!, secret: env[module.clientEnv.secret]! } : undefined;
-  return module.create({ hosts: live ? module.liveHosts : module.sandboxHosts(sandboxBase(config.publicUrl, platform)), client, fetch });
+  return module.create({ hosts: hostsFor(module, platform, config), client: clientFor(module, config, env), fetch });
 }

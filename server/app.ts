@@ -1,11 +1,13 @@
 // The express app: request ids and logs, the per-address rate limit, the REST API under /v1, dashboard
-// sign-in under /auth, and operator probes. Business logic lives in handlers/, reached through api.ts.
+// sign-in and account connection under /auth, and operator probes. Business logic lives in handlers/,
+// reached through api.ts.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { errorBody, invalidRequest, QuotaExceededError, rateLimited, type ApiError } from '../domain/errors.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Services } from '../runtime/services.ts';
 import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
 import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
+import { connectRoutes } from './connectRoutes.ts';
 import { sessionRoutes } from './sessionRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
@@ -95,6 +97,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
     send(res, out);
   });
   app.use('/auth', json, sessionRoutes(services));
+  app.use('/auth', connectRoutes(services));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
   if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir, processingMs: config.sandboxProcessingMs }));
   app.use(uploadRoutes(services));

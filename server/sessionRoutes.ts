@@ -4,6 +4,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import express, { type Request, type Response } from 'express';
 import { createSession, credentialForSession, deleteSession, findUserByEmail, firstMembership } from '../db/identity.ts';
+import type { Db } from '../db/connect.ts';
 import { ApiError, errorBody, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import type { Services } from '../runtime/services.ts';
 import { readCookie, SESSION_COOKIE } from './api.ts';
@@ -13,6 +14,12 @@ const UNKNOWN_USER_HASH = hash('herald-unknown-user');
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password);
+}
+
+/** The dashboard session whose cookie came with the request, if it is valid. */
+export async function sessionFrom(db: Db, req: Request) {
+  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  return token ? credentialForSession(db, token) : undefined;
 }
 
 
@@ -29,10 +36,7 @@ export function sessionRoutes(services: Services) {
     return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
   }
 
-  async function sessionOf(req: Request) {
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    return token ? credentialForSession(db, token) : undefined;
-  }
+  const sessionOf = (req: Request) => sessionFrom(db, req);
 
   function describe(cred: NonNullable<Awaited<ReturnType<typeof sessionOf>>>) {
     return { user: cred.user, workspace: cred.workspace, csrfToken: keyring.sign(cred.sessionId, 'csrf') };

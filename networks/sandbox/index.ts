@@ -1,9 +1,11 @@
 // The sandbox networks, mounted at /sandbox when NETWORKS=sandbox: one simulator per network, each
 // speaking its network's wire format (paths, fields, states, error bodies) so the connectors run
-// unchanged over real HTTP. A published item has a page at its externalUrl.
+// unchanged over real HTTP. A published item has a page at its externalUrl. Each network's consent side
+// (consent.ts) comes first, for connecting accounts.
 import express from 'express';
 import type { Db } from '../../db/connect.ts';
 import type { Platform } from '../rules.ts';
+import { consentRoutes } from './consent.ts';
 import { facebookSimulator } from './facebook.ts';
 import { instagramSimulator } from './instagram.ts';
 import { sandboxState, type SandboxState } from './state.ts';
@@ -40,10 +42,9 @@ export function sandboxBase(publicUrl: string, network: Platform): string {
 export function sandboxRoutes(opts: { db: Db; publicUrl: string; dataDir: string; processingMs: number }): express.Router {
   const router = express.Router();
   for (const simulator of Object.values(SIMULATORS)) {
-    router.use(`/${simulator.network}`, simulator.router({
-      state: sandboxState(opts.db, simulator.network), db: opts.db, base: sandboxBase(opts.publicUrl, simulator.network), dataDir: opts.dataDir,
-      processingMs: opts.processingMs,
-    }));
+    const ctx: SimulatorContext = { state: sandboxState(opts.db, simulator.network), db: opts.db, base: sandboxBase(opts.publicUrl, simulator.network),
+      dataDir: opts.dataDir, processingMs: opts.processingMs };
+    router.use(`/${simulator.network}`, consentRoutes(simulator.network, ctx), simulator.router(ctx));
   }
   return router;
 }

@@ -96,6 +96,16 @@ export function resumed(job: TestJob): TestJob {
   return connectorJob({ account: job.account, text: job.text, media: job.media, settings: job.settings, checkpoint: job.checkpoint });
 }
 
+/** Reads until `done` says so or the time is up; answers the last value read (for the test to check). */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Items a simulator holds for an account, by kind (containers, posts, ...). */
 export async function sandboxCount(env: TestEnv, network: Platform, account: ConnectorAccount, kind: string): Promise<number> {
   const row = await env.services.db('sandbox_items').where({ network, account: account.externalId, kind }).count({ n: '*' }).first();

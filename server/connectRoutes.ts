@@ -1,0 +1,136 @@
+// Connecting and reconnecting accounts: dashboard sessions only (no /v1 route, no MCP tool, per the spec).
+// GET /auth/connect/:platform[?accountId=acc_…] sends the signed-in person to the network's consent page
+// with a signed state; the network sends them back to /auth/connect/:platform/callback, which checks the
+// state, exchanges the code and connects (or reconnects) the accounts the grant covers. Every outcome is
+// a redirect to the dashboard's accounts page: `?connected=<n>`, or `?error=<code>&message=…&hint=…`
+// (quota errors add limit, used and upgradeUrl), so the dashboard shows it and nothing else answers HTML.
+import { randomBytes } from 'node:crypto';
+import express, { type Request, type Response } from 'express';
+import { workspaceData } from '../db/workspaceData.ts';
+import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
+import { connectFlow, type ConnectFlow, type ConnectTarget } from '../networks/connect.ts';
+import type { Keyring } from '../runtime/crypto.ts';
+import type { Services } from '../runtime/services.ts';
+import { sessionFrom } from './sessionRoutes.ts';
+
+/** How long a person may take at the network's consent page. */
+export const STATE_LIFETIME_MS = 10 * 60_000;
+
+/** What the state binds a connection to; it travels through the network, so it holds no secret. */
+export interface ConnectState {
+  sessionId: string;
+  workspaceId: string;
+  platform: string;
+  /** The account being reconnected, if any. */
+  accountId?: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  /** Makes each state unique; the PKCE verifier is derived from it. */
+  nonce: string;
+}
+
+/** `<payload>.<HMAC>`, both base64url. */
+export function signState(keyring: Keyring, state: ConnectState): string {
+  const payload = Buffer.from(JSON.stringify(state)).toString('base64url');
+  return `${payload}.${keyring.sign(payload, 'connect-state')}`;
+}
+
+function readState(keyring: Keyring, text: unknown): ConnectState | undefined {
+  if (typeof text !== 'string') return undefined;
+  const [payload, signature, ...rest] = text.split('.');
+  if (!payload || !signature || rest.length || !keyring.verify(payload, signature, 'connect-state')) return undefined;
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as ConnectState;
+}
+
+/** Derived from the state's nonce: never stored, and never sent through the browser or to the consent page. */
+const codeVerifier = (keyring: Keyring, state: ConnectState) => keyring.sign(state.nonce, 'pkce');
+
+const startAgain = 'Start again from the accounts page of the dashboard.';
+
+export function connectRoutes(services: Services): express.Router {
+  const { db, keyring, config, logger } = services;
+  const router = express.Router();
+  const accountsPage = (query: Record<string, string>) => `${config.publicUrl}/app/accounts?${new URLSearchParams(query)}`;
+
+  /** Runs a step that answers where to go next; a refusal (or a fault) goes to the dashboard as {code, message, hint}. */
+  const step = (run: (req: Request) => Promise<string>) => async (req: Request, res: Response) => {
+    let to: string;
+    try {
+      to = await run(req);
+    } catch (err) {
+      if (!(err instanceof ApiError)) logger.error({ err, reqId: req.id }, 'connecting an account failed');
+      const refusal = err instanceof ApiError ? err : new ApiError(500, 'internal',
+        `An unexpected fault stopped the connection (request ${req.id}); nothing was connected.`, 'Try again; if it keeps failing, give the request id to the operator.');
+      const { code, ...rest } = errorBody(refusal, config.publicUrl);
+      to = accountsPage({ error: code, ...Object.fromEntries(Object.entries(rest).map(([name, value]) => [name, String(value)])) });
+    }
+    res.redirect(302, to);
+  };
+
+  async function signedIn(req: Request) {
+    const cred = await sessionFrom(db, req);
+    if (!cred) {
+      throw new ApiError(401, 'unauthenticated', 'Connecting an account needs a signed-in dashboard session, and none came with this request.',
+        'Sign in to the dashboard, then connect the account from its accounts page.');
+    }
+    return cred;
+  }
+
+  /** The account a reconnection names: one of this workspace, on this network. */
+  async function accountToReconnect(data: ReturnType<typeof workspaceData>, flow: ConnectFlow, id: unknown) {
+    if (typeof id !== 'string' || !id) throw invalidRequest('accountId must be one account id.', 'Take the id from the account list.');
+    const account = await data.accounts.get(id);
+    if (!account) throw notFound('account', id);
+    if (account.platform !== flow.platform) {
+      throw invalidRequest(`Account ${id} is a ${account.platform} account, not a ${flow.platform} one.`, `Reconnect it at /auth/connect/${account.platform}.`);
+    }
+    return { ...account, externalId: (await data.accounts.connection(id))!.externalId };
+  }
+
+  router.get('/connect/:platform', step(async (req) => {
+    const cred = await signedIn(req);
+    const flow = connectFlow(String(req.params.platform), config);
+    const accountId = req.query.accountId;
+    if (accountId !== undefined) await accountToReconnect(workspaceData(db, cred.workspace), flow, accountId);
+    const state: ConnectState = { sessionId: cred.sessionId, workspaceId: cred.workspace.id, platform: flow.platform,
+      ...(accountId !== undefined ? { accountId: String(accountId) } : {}), expiresAt: Date.now() + STATE_LIFETIME_MS, nonce: randomBytes(16).toString('base64url') };
+    return flow.authorizeUrl(signState(keyring, state), codeVerifier(keyring, state));
+  }));
+
+  router.get('/connect/:platform/callback', step(async (req) => {
+    const cred = await signedIn(req);
+    const flow = connectFlow(String(req.params.platform), config);
+    const state = readState(keyring, req.query.state);
+    if (!state) throw new ApiError(400, 'state_invalid', `The state that came back from ${flow.label} is missing or was altered; nothing was connected.`, startAgain);
+    if (state.sessionId !== cred.sessionId || state.workspaceId !== cred.workspace.id || state.platform !== flow.platform) {
+      throw new ApiError(403, 'state_mismatch', `This answer from ${flow.label} belongs to a connection started in another session or workspace; nothing was connected.`,
+        `${startAgain} Use the same browser session from start to end.`);
+    }
+    if (Date.now() > state.expiresAt) {
+      throw new ApiError(400, 'state_expired', `This connection was started more than ${STATE_LIFETIME_MS / 60_000} minutes ago; nothing was connected.`, startAgain);
+    }
+    if (req.query.error === 'access_denied') {
+      throw new ApiError(400, 'access_denied', `Access was not granted at ${flow.label}; nothing was connected.`, `Connect again and choose Allow at ${flow.label}.`);
+    }
+    if (req.query.error !== undefined) {
+      throw new ApiError(502, 'connect_failed', `${flow.label} answered: "${String(req.query.error_description ?? req.query.error)}". Nothing was connected.`, startAgain);
+    }
+    if (typeof req.query.code !== 'string' || !req.query.code) throw invalidRequest(`${flow.label} sent no authorization code; nothing was connected.`, startAgain);
+
+    const data = workspaceData(db, cred.workspace);
+    const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
+    let targets: ConnectTarget[] = await flow.exchange(req.query.code, codeVerifier(keyring, state));
+    if (reconnecting) {
+      targets = targets.filter((t) => t.externalId === reconnecting.externalId);
+      if (!targets.length) {
+        throw new ApiError(409, 'account_mismatch', `Access was granted at ${flow.label}, but not to ${reconnecting.displayName}, the account being reconnected; nothing was changed.`,
+          `Connect again and, at ${flow.label}, sign in as ${reconnecting.displayName} (and grant it).`);
+      }
+    }
+    await data.accounts.connect(flow.platform, targets.map((t) => ({ externalId: t.externalId, displayName: t.displayName,
+      tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)), tokenExpiresAt: t.credentials.expiresAt ?? null })));
+    return accountsPage({ connected: String(targets.length) });
+  }));
+
+  return router;
+}
