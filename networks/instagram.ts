@@ -172,7 +172,8 @@ export const instagramConnector: ConnectorModule = {
       return new NetworkError('instagram', subcode ? graphFailureKind({ error_subcode: subcode }) : 'rejected',
         `Instagram could not process the media: "${status.detail ?? 'ERROR'}"${meaning ? ` (${meaning})` : ''}.`);
     },
-    // A long-lived token (60 days) refreshes itself once at least a day old.
+    // Accounts connected through Facebook Login hold their Page's token, which never expires, so this
+    // runs only for a token that carries an expiry (an Instagram Login token: 60 days, refreshable once a day old).
     refreshGrant: 'ig_refresh_token',
     postMetrics: 'views,reach,likes,comments,shares,saved',
     accountInsights: { edge: 'insights', params: { metric: 'views,reach,accounts_engaged,total_interactions', period: 'day', metric_type: 'total_value' } },
