@@ -7,7 +7,7 @@ import { newId } from '../domain/ids.ts';
 import type { ErrorBody } from '../domain/errors.ts';
 import type { Checkpoint } from '../networks/connector.ts';
 import type { Platform } from '../networks/rules.ts';
-import type { Db } from './connect.ts';
+import { isPostgres, type Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
 import { toMediaRecord, type MediaRecord } from './mediaData.ts';
 import { insertEventsOfPosts, insertPostEvents } from './postsData.ts';
@@ -36,14 +36,16 @@ export interface Attempt {
 type Row = Record<string, any>;
 
 /**
- * Rows as a derived table both databases read: `(select ? as a, ? as b union all select ?, ?)`. Its
- * column names start with `v_` so they never clash with the updated table's in RETURNING.
+ * Rows as a derived table, from one JSON parameter (so a batch is one short statement to plan,
+ * whatever its size). Its column names start with `v_` so they never clash with the updated
+ * table's in RETURNING.
  */
-function valuesTable(columns: string[], rows: string[][]): { sql: string; bindings: string[] } {
-  // Typed, because PostgreSQL cannot guess the type of a bare parameter in a select list.
-  const first = `select ${columns.map((c) => `cast(? as text) as ${c}`).join(', ')}`;
-  const rest = `select ${columns.map(() => 'cast(? as text)').join(', ')}`;
-  return { sql: `(${[first, ...rows.slice(1).map(() => rest)].join(' union all ')})`, bindings: rows.flat() };
+function valuesTable(q: Knex, columns: string[], rows: string[][]): { sql: string; bindings: string[] } {
+  if (isPostgres(q)) {
+    const objects = rows.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]])));
+    return { sql: `(select * from json_to_recordset(?::json) as t(${columns.map((c) => `${c} text`).join(', ')}))`, bindings: [JSON.stringify(objects)] };
+  }
+  return { sql: `(select ${columns.map((c, i) => `json_extract(value, '$[${i}]') as ${c}`).join(', ')} from json_each(?))`, bindings: [JSON.stringify(rows)] };
 }
 
 /** `returning` rows from knex.raw: an array on SQLite, `{rows}` on PostgreSQL. */
@@ -57,7 +59,7 @@ function returned(result: any): Row[] {
  */
 async function updateLeased(q: Knex, set: string, setBindings: string[], columns: string[], rows: string[][], where = ''): Promise<Set<string>> {
   if (!rows.length) return new Set();
-  const v = valuesTable(['v_id', 'v_attempt', ...columns], rows);
+  const v = valuesTable(q, ['v_id', 'v_attempt', ...columns], rows);
   const result = await q.raw(`update posts set ${set} from ${v.sql} as v where posts.id = v.v_id and posts.attempt_id = v.v_attempt ${where} returning id`,
     [...setBindings, ...v.bindings]);
   return new Set(returned(result).map((r) => r.id as string));
@@ -70,7 +72,7 @@ async function updateLeased(q: Knex, set: string, setBindings: string[], columns
  */
 export async function reservePosts(db: Db, postIds: string[], workerId: string, horizon: string): Promise<(Attempt | undefined)[]> {
   const ids = [...new Set(postIds)];
-  const v = valuesTable(['v_id', 'v_attempt'], ids.map((id) => [id, newId('att')]));
+  const v = valuesTable(db, ['v_id', 'v_attempt'], ids.map((id) => [id, newId('att')]));
   const result = await db.raw(`update posts set attempt_id = v.v_attempt, attempt_worker = ? from ${v.sql} as v
     where posts.id = v.v_id and posts.status = 'queued' and posts.attempt_id is null and posts.due_at <= ? returning id, attempt_id`,
   [workerId, ...v.bindings, horizon]);
