@@ -36,16 +36,29 @@ export interface Attempt {
 type Row = Record<string, any>;
 
 /**
- * Rows as a derived table, from one JSON parameter (so a batch is one short statement to plan,
- * whatever its size). Its column names start with `v_` so they never clash with the updated
- * table's in RETURNING.
+ * Rows as a derived table `v` joined to posts by `v_id`, from one JSON parameter (so a batch is one
+ * short statement to plan, whatever its size). Column names start with `v_` so they never clash with
+ * the updated table's in RETURNING. On PostgreSQL the ids are also given as an array, so the posts
+ * are found through their primary key whatever the planner believes about the table's size.
  */
-function valuesTable(q: Knex, columns: string[], rows: string[][]): { sql: string; bindings: string[] } {
+function joinRows(q: Knex, columns: string[], rows: string[][]) {
+  const all = ['v_id', ...columns];
   if (isPostgres(q)) {
-    const objects = rows.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]])));
-    return { sql: `(select * from json_to_recordset(?::json) as t(${columns.map((c) => `${c} text`).join(', ')}))`, bindings: [JSON.stringify(objects)] };
+    const objects = rows.map((row) => Object.fromEntries(all.map((c, i) => [c, row[i]])));
+    return {
+      from: `(select * from json_to_recordset(?::json) as t(${all.map((c) => `${c} text`).join(', ')})) as v`,
+      fromBindings: [JSON.stringify(objects)],
+      // Ids are prefixed base62 (domain/ids.ts): safe inside an array literal.
+      match: 'posts.id = v.v_id and posts.id = any(?::text[])',
+      matchBindings: [`{${rows.map((row) => row[0]).join(',')}}`],
+    };
   }
-  return { sql: `(select ${columns.map((c, i) => `json_extract(value, '$[${i}]') as ${c}`).join(', ')} from json_each(?))`, bindings: [JSON.stringify(rows)] };
+  return {
+    from: `(select ${all.map((c, i) => `json_extract(value, '$[${i}]') as ${c}`).join(', ')} from json_each(?)) as v`,
+    fromBindings: [JSON.stringify(rows)],
+    match: 'posts.id = v.v_id',
+    matchBindings: [] as string[],
+  };
 }
 
 /** `returning` rows from knex.raw: an array on SQLite, `{rows}` on PostgreSQL. */
@@ -59,9 +72,9 @@ function returned(result: any): Row[] {
  */
 async function updateLeased(q: Knex, set: string, setBindings: string[], columns: string[], rows: string[][], where = ''): Promise<Set<string>> {
   if (!rows.length) return new Set();
-  const v = valuesTable(q, ['v_id', 'v_attempt', ...columns], rows);
-  const result = await q.raw(`update posts set ${set} from ${v.sql} as v where posts.id = v.v_id and posts.attempt_id = v.v_attempt ${where} returning id`,
-    [...setBindings, ...v.bindings]);
+  const v = joinRows(q, ['v_attempt', ...columns], rows);
+  const result = await q.raw(`update posts set ${set} from ${v.from} where ${v.match} and posts.attempt_id = v.v_attempt ${where} returning id`,
+    [...setBindings, ...v.fromBindings, ...v.matchBindings]);
   return new Set(returned(result).map((r) => r.id as string));
 }
 
@@ -72,10 +85,10 @@ async function updateLeased(q: Knex, set: string, setBindings: string[], columns
  */
 export async function reservePosts(db: Db, postIds: string[], workerId: string, horizon: string): Promise<(Attempt | undefined)[]> {
   const ids = [...new Set(postIds)];
-  const v = valuesTable(db, ['v_id', 'v_attempt'], ids.map((id) => [id, newId('att')]));
-  const result = await db.raw(`update posts set attempt_id = v.v_attempt, attempt_worker = ? from ${v.sql} as v
-    where posts.id = v.v_id and posts.status = 'queued' and posts.attempt_id is null and posts.due_at <= ? returning id, attempt_id`,
-  [workerId, ...v.bindings, horizon]);
+  const v = joinRows(db, ['v_attempt'], ids.map((id) => [id, newId('att')]));
+  const result = await db.raw(`update posts set attempt_id = v.v_attempt, attempt_worker = ? from ${v.from}
+    where ${v.match} and posts.status = 'queued' and posts.attempt_id is null and posts.due_at <= ? returning id, attempt_id`,
+  [workerId, ...v.fromBindings, ...v.matchBindings, horizon]);
   const attempts = await loadAttempts(db, returned(result).map((r) => ({ postId: r.id, attemptId: r.attempt_id })));
   return postIds.map((id) => attempts.find((a) => a.postId === id));
 }

@@ -24,6 +24,8 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
   const running = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let polling = false;
+  /** The last poll filled every free slot: more jobs may be due, so a finished job polls again at once. */
+  let backlog = false;
 
   async function poll(task: (postId: string) => Promise<void>, concurrency: number, workerId: string): Promise<void> {
     if (polling) return;
@@ -33,6 +35,7 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
       if (free <= 0) return;
       const now = iso(clock.now());
       const due = await db('jobs').whereNull('locked_at').where('run_at', '<=', now).orderBy('run_at').limit(free).select('id', 'key', 'version');
+      backlog = due.length === free;
       for (const job of due) {
         const claimed = await db('jobs').where({ id: job.id, version: job.version }).whereNull('locked_at').update({ locked_at: now, locked_by: workerId });
         if (!claimed) continue;
@@ -44,7 +47,10 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
             if (!removed) await db('jobs').where({ id: job.id }).update({ locked_at: null, locked_by: null });
           })
           .catch((err) => logger.error({ err, postId: job.key }, 'could not release a publish job'))
-          .finally(() => running.delete(execution));
+          .finally(() => {
+            running.delete(execution);
+            if (backlog && timer) void poll(task, concurrency, workerId).catch((err) => logger.error({ err }, 'job poll failed'));
+          });
         running.add(execution);
       }
     } finally {
@@ -99,7 +105,8 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
       runner = await run({
         connectionString, concurrency, noHandleSignals: true, logger: graphileLogger(logger),
         taskList: { publish: async (payload) => task((payload as { postId: string }).postId) },
-        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, pollInterval: 1000 } },
+        // Jobs are fetched a batch at a time (one query for many, instead of every slot polling).
+        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, pollInterval: 1000, localQueue: { size: 4 * concurrency } } },
       });
     },
     async stop() {

@@ -12,6 +12,8 @@ export const STALE_WORKER_MS = 20_000;
 /** A queued post overdue by more than this, with nobody sending it, gets its job back. */
 export const OVERDUE_MS = 60_000;
 const WATCH_EVERY_MS = 5_000;
+/** Jobs prepared at once: a job only reserves and reads its post, then hands it to the launcher. */
+const PREPARE_CONCURRENCY = 16;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface WorkerOptions {
@@ -59,7 +61,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   }
   const watch = () => (watching = watching.then(watchOnce, watchOnce).catch((err) => logger.error({ err }, 'watchdog pass failed')));
 
-  await jobs.start((postId) => publisher.prepare(postId), { concurrency, workerId: id });
+  await jobs.start((postId) => publisher.prepare(postId), { concurrency: PREPARE_CONCURRENCY, workerId: id });
   await watch();
   const timer = setInterval(() => void watch(), options.watchEveryMs ?? WATCH_EVERY_MS);
   logger.info({ workerId: id }, 'publishing worker started');
