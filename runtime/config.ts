@@ -25,7 +25,7 @@ export interface Config {
   mediaSweepMs: number;
   /** The worker's retries after temporary failures: 1, 5 and 15 minutes (benchmarks shorten them). */
   workerRetryDelaysMs: number[];
-  /** Posts one worker process sends at once. */
+  /** Publish attempts one worker process runs at once (mostly waiting on the networks). */
   workerConcurrency: number;
 }
 
@@ -86,7 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`WORKER_RETRY_DELAYS_SECONDS must list positive numbers of seconds, got "${v}"`);
       return seconds * 1000;
     }),
-    workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 8, 'WORKER_CONCURRENCY'),
+    workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 100, 'WORKER_CONCURRENCY'),
     mediaSweepMs: env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };
 }
