@@ -6,18 +6,9 @@ import { findWorkspace } from '../db/identity.ts';
 import { queueFailure } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
-import { listeningHerald, postPage, sandboxAccount } from './support/network.ts';
+import { listeningHerald, postPage, sandboxAccount, until } from './support/network.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.each(DATABASES)('publishing on %s', (kind) => {
   let env: Env;
