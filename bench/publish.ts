@@ -7,6 +7,7 @@ import { createPgDatabase, freePort, startProcess, stopProcess, tempDataDir } fr
 import { createPosts, dueMinute, openDb, percentile, postCounts, publishedItems, seedAccounts } from './publishing.ts';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 500);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
 async function benchDatabase(kind: 'sqlite' | 'postgres', posts: number): Promise<void> {
   const dataDir = tempDataDir();
@@ -14,11 +15,11 @@ async function benchDatabase(kind: 'sqlite' | 'postgres', posts: number): Promis
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: base, RATE_LIMIT_MAX: '100000000',
-    DATABASE_URL: pg?.url ?? '', LOG_LEVEL: 'warn', WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? '32' };
+    DATABASE_URL: pg?.url ?? '', LOG_LEVEL: 'warn', WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? '500' };
   const seeded = await seedAccounts(env, ACCOUNTS);
   const server = await startProcess(['serve'], { ...env, LOG_LEVEL: 'info' }, 'Herald is listening');
   const workers = kind === 'postgres'
-    ? await Promise.all([1, 2].map(() => startProcess(['worker'], { ...env, LOG_LEVEL: 'info' }, 'publishing worker started'))) : [];
+    ? await Promise.all(Array.from({ length: WORKERS }, () => startProcess(['worker'], { ...env, LOG_LEVEL: 'info' }, 'publishing worker started'))) : [];
   const db = openDb(env);
   try {
     const { when, dueMs } = dueMinute(150);

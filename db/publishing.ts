@@ -93,10 +93,6 @@ export async function reservePosts(db: Db, postIds: string[], workerId: string, 
   return postIds.map((id) => attempts.find((a) => a.postId === id));
 }
 
-export async function loadAttempt(db: Db, postId: string, attemptId: string): Promise<Attempt | undefined> {
-  return (await loadAttempts(db, [{ postId, attemptId }]))[0];
-}
-
 async function loadAttempts(db: Db, leases: { postId: string; attemptId: string }[]): Promise<Attempt[]> {
   if (!leases.length) return [];
   const rows: Row[] = await db('posts').join('accounts', 'accounts.id', 'posts.account_id').join('workspaces', 'workspaces.id', 'posts.workspace_id')
@@ -221,19 +217,23 @@ export async function retireWorker(db: Db, workerId: string): Promise<void> {
   await db('workers').where({ id: workerId }).delete();
 }
 
-/** Attempts held by workers that stopped beating (or are gone): their posts must be settled. */
-export async function orphanedAttempts(db: Db, staleBefore: string): Promise<{ postId: string; attemptId: string }[]> {
+/**
+ * Attempts to take over: those held by workers that stopped beating (or are gone), and reservations
+ * whose due time passed `overdueBefore` without starting, whoever holds them.
+ */
+export async function orphanedAttempts(db: Db, staleBefore: string, overdueBefore: string): Promise<{ postId: string; attemptId: string }[]> {
   const rows = await db('posts').leftJoin('workers', 'workers.id', 'posts.attempt_worker').whereNotNull('posts.attempt_id')
-    .where((w) => w.whereNull('workers.id').orWhere('workers.heartbeat_at', '<', staleBefore))
-    .select('posts.id', 'posts.attempt_id').limit(100);
+    .where((w) => w.whereNull('workers.id').orWhere('workers.heartbeat_at', '<', staleBefore)
+      .orWhere((x) => x.whereNull('posts.attempt_started_at').where('posts.due_at', '<', overdueBefore)))
+    .select('posts.id', 'posts.attempt_id').limit(1000);
   return rows.map((r) => ({ postId: r.id, attemptId: r.attempt_id }));
 }
 
-/** Moves a dead worker's lease to this worker; undefined when another worker took it first. */
-export async function takeOverAttempt(db: Db, postId: string, oldAttemptId: string, workerId: string): Promise<string | undefined> {
-  const attemptId = newId('att');
-  const n = await db('posts').where({ id: postId, attempt_id: oldAttemptId }).update({ attempt_id: attemptId, attempt_worker: workerId });
-  return n ? attemptId : undefined;
+/** Moves leases to this worker under new attempt ids, in one statement; answers the attempts it took (others were taken first). */
+export async function takeOverAttempts(db: Db, leases: { postId: string; attemptId: string }[], workerId: string): Promise<Attempt[]> {
+  const moves = leases.map((l) => [l.postId, l.attemptId, newId('att')]);
+  const taken = await updateLeased(db, 'attempt_id = v.v_new, attempt_worker = ?', [workerId], ['v_new'], moves);
+  return loadAttempts(db, moves.filter(([postId]) => taken.has(postId!)).map(([postId, , attemptId]) => ({ postId: postId!, attemptId: attemptId! })));
 }
 
 /** Queued posts overdue by more than `graceMs` with nobody sending them: candidates for a lost job. */

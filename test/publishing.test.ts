@@ -180,6 +180,16 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(await published(account.externalId)).toBe(1);
   });
 
+  it('sends a reservation left more than a minute past its time, even one held by a live worker', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const { id } = await dueIn(account.id, 'Reserved and forgotten.', 600);
+    // As if this worker had reserved it and then lost it (a fault between the reservation and its launch).
+    await env.services.db('posts').where({ id }).update({ due_at: new Date(Date.now() - 2 * 60_000).toISOString(), attempt_id: 'att_forgotten', attempt_worker: worker.id });
+    expect(await settled(id)).toMatchObject({ status: 'live' });
+    expect(await published(account.externalId)).toBe(1);
+    expect(await kinds(id)).toEqual(['created', 'publishing', 'live']);
+  });
+
   it('settles the attempt of a dead worker instead of publishing again', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     // A post whose attempt was taken by a worker that died before doing anything on the network.

@@ -5,7 +5,7 @@
 import type { Db } from '../db/connect.ts';
 import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import {
-  loadAttempt, markFailed, markLiveMany, releaseForResend, reservePosts, retryLater, saveCheckpoints, startAttempts, storeCredentials, type Attempt,
+  markFailed, markLiveMany, releaseForResend, reservePosts, retryLater, saveCheckpoints, startAttempts, storeCredentials, takeOverAttempts, type Attempt,
   type LiveOutcome,
 } from '../db/publishing.ts';
 import type { ErrorBody } from '../domain/errors.ts';
@@ -47,8 +47,11 @@ export interface PublishDeps {
 export interface Publisher {
   /** The job's entry point: reserves the post if it is due soon, prepares it, and starts it at its time. */
   prepare(postId: string): Promise<void>;
-  /** For the watchdog: finishes a dead worker's attempt, after taking over its lease. */
-  settle(postId: string, attemptId: string): Promise<void>;
+  /**
+   * For the watchdog: takes over attempts nobody is running (a dead worker's, or reservations left
+   * past their time). A started one is settled from what the network says; an unstarted one is sent.
+   */
+  adopt(leases: { postId: string; attemptId: string }[]): Promise<number>;
   /** Waits for running attempts and gives the prepared, unstarted ones back to the queue. */
   stop(): Promise<void>;
 }
@@ -180,9 +183,12 @@ export function createPublisher(deps: PublishDeps): Publisher {
       const a = await reserve(postId);
       if (a) launcher.add(Date.parse(a.dueAt), await prepareAttempt(a, 'publish'));
     },
-    async settle(postId, attemptId) {
-      const a = await loadAttempt(db, postId, attemptId);
-      if (a) await (await prepareAttempt(a, 'settle')).run();
+    async adopt(leases) {
+      const attempts = leases.length ? await takeOverAttempts(db, leases, deps.workerId) : [];
+      for (const a of attempts) {
+        launcher.add(a.started ? clock.now() : Date.parse(a.dueAt), await prepareAttempt(a, a.started ? 'settle' : 'publish'));
+      }
+      return attempts.length;
     },
     async stop() {
       for (const prepared of await launcher.stop()) await releaseForResend(db, deps.jobs, prepared.attempt, iso(clock.now()));

@@ -1,7 +1,7 @@
 // A publishing worker: runs publish jobs, beats its heart, and watches for work nobody is doing.
 // In SQLite mode it runs inside `herald serve`; on PostgreSQL `herald worker` runs it, several at once.
 import { isPostgres } from '../db/connect.ts';
-import { heartbeat, orphanedAttempts, overduePosts, retireWorker, takeOverAttempt } from '../db/publishing.ts';
+import { heartbeat, orphanedAttempts, overduePosts, retireWorker } from '../db/publishing.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { connectorFor } from '../networks/connectors.ts';
 import type { Services } from '../runtime/services.ts';
@@ -47,12 +47,8 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   let watching: Promise<void> = Promise.resolve();
   async function watchOnce(): Promise<void> {
     await heartbeat(db, id, startedAt, iso(clock.now()));
-    for (const orphan of await orphanedAttempts(db, iso(clock.now() - STALE_WORKER_MS))) {
-      const attemptId = await takeOverAttempt(db, orphan.postId, orphan.attemptId, id);
-      if (!attemptId) continue;
-      logger.warn({ postId: orphan.postId }, 'settling the attempt of a dead worker');
-      await publisher.settle(orphan.postId, attemptId);
-    }
+    const adopted = await publisher.adopt(await orphanedAttempts(db, iso(clock.now() - STALE_WORKER_MS), iso(clock.now() - OVERDUE_MS)));
+    if (adopted) logger.warn({ attempts: adopted }, 'took over the attempts of dead workers (or left past their time)');
     for (const postId of await overduePosts(db, iso(clock.now() - OVERDUE_MS))) {
       if (await jobs.hasJob(postId)) continue;
       logger.warn({ postId }, 'overdue post without a job: enqueued again');
