@@ -7,9 +7,9 @@ import { connectorFor } from '../networks/connectors.ts';
 import type { Services } from '../runtime/services.ts';
 import { createPublisher } from './publishPost.ts';
 
-/** A worker that has not beaten for this long is dead: its attempts are settled by another. */
+/** A worker that has not beaten for this long is dead: another takes over its attempts. */
 export const STALE_WORKER_MS = 20_000;
-/** A queued post overdue by more than this, with nobody sending it, gets its job back. */
+/** A queued post overdue by more than this without a job gets it back; a reservation this late is taken over. */
 export const OVERDUE_MS = 60_000;
 const WATCH_EVERY_MS = 5_000;
 /** Jobs prepared at once: a job only reserves and reads its post, then hands it to the launcher. */
@@ -24,7 +24,7 @@ export interface WorkerOptions {
 
 export interface RunningWorker {
   id: string;
-  /** One watchdog pass: heartbeat, settle dead workers' attempts, re-enqueue overdue posts. */
+  /** One watchdog pass: heartbeat, take over attempts nobody is running, re-enqueue overdue posts. */
   watch(): Promise<void>;
   stop(): Promise<void>;
 }
