@@ -22,6 +22,7 @@ import type { Platform } from '../rules.ts';
 import { fault, GraphFault, graphRoute, params, pickFields, refreshedToken, tokenOf } from './graph.ts';
 import type { SimulatorContext } from './index.ts';
 import { sandboxToken, sandboxTokenAccount, type SandboxItem } from './state.ts';
+import { escapeHtml } from '../../domain/html.ts';
 
 /** Herald's app on every sandbox network (Herald sends it in sandbox mode; the networks know no other). */
 export const SANDBOX_CLIENT = { id: 'herald-sandbox', secret: 'herald-sandbox-secret' };
@@ -204,7 +205,6 @@ function lookup(read: (req: Request) => Promise<object | undefined>): RequestHan
   };
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function htmlPage(title: string, body: string): string {
   return `<!doctype html>

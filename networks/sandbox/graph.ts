@@ -14,6 +14,7 @@ import type { GraphErrorBody } from '../graph.ts';
 import type { Platform } from '../rules.ts';
 import type { SimulatorContext } from './index.ts';
 import type { SandboxItem, Scenario } from './state.ts';
+import { escapeHtml } from '../../domain/html.ts';
 
 /** A Graph error answer: thrown by handlers, rendered by graphRoute. */
 export class GraphFault extends Error {
@@ -275,7 +276,6 @@ export async function fetchMedia(ctx: SimulatorContext, network: Platform, url: 
   return { kind, mime: type.mime, name: path.basename(name) };
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The post as the network would show it: the account, the time, the text and the media. */
 function renderPostPage(ctx: SimulatorContext, network: Platform, label: string, account: string, item: SandboxItem<PostPageData>): string {

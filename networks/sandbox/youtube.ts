@@ -27,6 +27,7 @@ import { codePoints, utf8Bytes } from '../../domain/textUnits.ts';
 import { youtubeLimits, youtubeTagsLength } from '../youtube.ts';
 import type { Simulator, SimulatorContext } from './index.ts';
 import { sandboxTokenAccount, type SandboxItem, type Scenario } from './state.ts';
+import { escapeHtml } from '../../domain/html.ts';
 
 export const youtubeSandboxLimits = {
   uploadsPerDay: 100,
@@ -146,7 +147,6 @@ interface PlaylistData extends Record<string, unknown> {
 
 const etag = () => randomBase62(27);
 const uploadsPlaylistOf = (channel: string) => `UU${channel}`;
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Content-Range of a PUT: where its bytes start, or a progress query (an empty PUT of `bytes *` over the total). */
 function parseContentRange(header: string | undefined, total: number): { query: true } | { start: number } | undefined {
