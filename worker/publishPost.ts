@@ -67,7 +67,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function createPublisher(deps: PublishDeps): Publisher {
   const { db, clock } = deps;
   // Group commit: the writes of attempts running together go to the database as one statement each.
-  const reserve = batcher((ids: string[]) => reservePosts(db, ids, deps.workerId, iso(clock.now() + PREPARE_AHEAD_MS)));
+  // Twice the lead: a job the queue runs a little early by this worker's clock still reserves its post.
+  const reserve = batcher((ids: string[]) => reservePosts(db, ids, deps.workerId, iso(clock.now() + 2 * PREPARE_AHEAD_MS)));
   const start = batcher((items: { attempt: Attempt; message: string }[]) => startAttempts(db, items));
   const checkpoint = batcher((items: { attempt: Attempt; checkpoint: Checkpoint }[]) => saveCheckpoints(db, items));
   const live = batcher((outcomes: LiveOutcome[]) => markLiveMany(db, outcomes));
