@@ -18,6 +18,9 @@ interface MediaFileToken {
   exp: number;
 }
 
+/** A temporary file unchanged this long belongs to no write in progress (upload addresses live an hour). */
+const ABANDONED_WRITE_MS = 6 * 3600_000;
+
 /** Large writes: fewer system calls per gigabyte than the 16 KiB default. */
 const WRITE_CHUNK = 1024 * 1024;
 
@@ -28,6 +31,19 @@ export class DiskStorage implements Storage {
   constructor(private readonly root: string, private readonly keyring: Keyring, private readonly publicBase: string) {
     this.incoming = path.join(root, '.incoming');
     fs.mkdirSync(this.incoming, { recursive: true });
+    this.removeAbandonedWrites();
+  }
+
+  /**
+   * Half-written files a killed process left behind. Other processes on this DATA_DIR may be writing
+   * right now, so only files untouched for longer than any upload address lives are removed.
+   */
+  private removeAbandonedWrites(): void {
+    const before = Date.now() - ABANDONED_WRITE_MS;
+    for (const name of fs.readdirSync(this.incoming)) {
+      const file = path.join(this.incoming, name);
+      if ((fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before) fs.rmSync(file, { force: true });
+    }
   }
 
   /** The file of `key`; keys are made by Herald, but one that climbs out of the root is refused anyway. */

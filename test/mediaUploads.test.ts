@@ -2,11 +2,14 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS } from '../domain/plans.ts';
 import { uploadAddress, uploadExpiry } from '../media/uploadAddress.ts';
+import { Keyring } from '../runtime/crypto.ts';
+import { DiskStorage } from '../storage/disk.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
 import { eventually, incomingFiles, makeImage, pathOf, processed, putBytes, reserve, storedFiles, tempDir } from './support/mediaFiles.ts';
 
@@ -273,5 +276,20 @@ describe.each(DATABASES)('the upload PUT under the request rate limit on %s', (k
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
     expect(limited.body).toMatchObject({ code: 'rate_limited', message: expect.any(String), hint: expect.any(String) });
+  });
+});
+
+describe('disk storage at start-up', () => {
+  it('removes half-written files a killed process left hours ago, and keeps any being written', () => {
+    const root = tempDir();
+    const incoming = path.join(root, '.incoming');
+    fs.mkdirSync(incoming);
+    fs.writeFileSync(path.join(incoming, 'abandoned'), 'half a file');
+    const sevenHoursAgo = new Date(Date.now() - 7 * 3600_000);
+    fs.utimesSync(path.join(incoming, 'abandoned'), sevenHoursAgo, sevenHoursAgo);
+    fs.writeFileSync(path.join(incoming, 'in-progress'), 'being written by another process');
+    new DiskStorage(root, new Keyring('test-secret'), 'http://127.0.0.1');
+    expect(fs.readdirSync(incoming)).toEqual(['in-progress']);
+    fs.rmSync(root, { recursive: true, force: true });
   });
 });
