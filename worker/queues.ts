@@ -84,8 +84,8 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
 /**
  * PostgreSQL: graphile-worker 0.17 (LISTEN/NOTIFY, so a job due now starts within milliseconds).
  * Batch delays are 0 so a completion is written before shutdown; a crashed worker's job stays locked
- * for 4 hours in graphile-worker, which is why posts carry their own lease and the watchdog settles
- * them (the watchdog in worker/worker.ts) instead of waiting for graphile-worker to unlock the job.
+ * for 4 hours in graphile-worker, which is why posts carry their own lease and the watchdog
+ * (worker/worker.ts) takes them over instead of waiting for graphile-worker to unlock the job.
  */
 export function graphileQueue(db: Db, connectionString: string, logger: Logger): JobQueue {
   let runner: Runner | undefined;
