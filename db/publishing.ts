@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { newId } from '../domain/ids.ts';
 import type { ErrorBody } from '../domain/errors.ts';
 import type { Checkpoint } from '../networks/connector.ts';
+import { filesNamedBySettings } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
 import { isPostgres, type Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
@@ -99,9 +100,9 @@ async function loadAttempts(db: Db, leases: { postId: string; attemptId: string 
     .whereIn('posts.id', leases.map((l) => l.postId))
     .select('posts.*', 'workspaces.tz as workspace_tz', 'accounts.external_id', 'accounts.display_name', 'accounts.status as account_status', 'accounts.token_sealed');
   const held = rows.filter((row) => leases.some((l) => l.postId === row.id && l.attemptId === row.attempt_id));
-  // The posts' files, then a file a setting names (a YouTube thumbnail), as PublishJob.media says.
+  // The posts' files, then the files its settings name (a YouTube thumbnail), as PublishJob.media says.
   const mediaIdsOf = (row: Row, settings: Record<string, unknown>) =>
-    [...(JSON.parse(row.media_ids) as string[]), ...(typeof settings.thumbnailMediaId === 'string' ? [settings.thumbnailMediaId] : [])];
+    [...(JSON.parse(row.media_ids) as string[]), ...filesNamedBySettings(row.platform, settings)];
   const parsed = held.map((row) => ({ row, settings: JSON.parse(row.per_platform) as Record<string, unknown> }));
   const wanted = parsed.flatMap(({ row, settings }) => mediaIdsOf(row, settings));
   const mediaRows: Row[] = wanted.length ? await db('media').whereIn('id', [...new Set(wanted)]) : [];

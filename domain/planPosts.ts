@@ -2,7 +2,7 @@
 // Pure: the handler loads accounts and media, this decides.
 import type { Issue } from './issues.ts';
 import { formatInZone, type ResolvedWhen } from './when.ts';
-import { networkOf } from '../networks/index.ts';
+import { networkOf, filesNamedBySettings } from '../networks/index.ts';
 import { checkReady, type MediaFacts, type Platform } from '../networks/rules.ts';
 
 export interface TargetAccount {
@@ -45,8 +45,7 @@ function accountIssues(account: TargetAccount): Issue[] {
 
 /** Ids that perPlatform settings give as files (NetworkRules.fileSettings): the handler loads them for planRows. */
 export function settingFileIds(body: PostBody): string[] {
-  return Object.entries(body.perPlatform ?? {}).flatMap(([platform, settings]) =>
-    (networkOf(platform as Platform).fileSettings ?? []).map((name) => settings?.[name]).filter((id): id is string => typeof id === 'string'));
+  return Object.entries(body.perPlatform ?? {}).flatMap(([platform, settings]) => filesNamedBySettings(platform as Platform, settings));
 }
 
 /** `files`: the workspace's files among settingFileIds(body); an id it lacks is reported by the network's check. */

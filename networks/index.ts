@@ -11,3 +11,8 @@ export const NETWORKS: Record<Platform, NetworkRules> = { youtube, instagram, fa
 export function networkOf(platform: Platform): NetworkRules {
   return NETWORKS[platform];
 }
+
+/** The file ids a post's settings name on its network (NetworkRules.fileSettings, e.g. a YouTube thumbnail). */
+export function filesNamedBySettings(platform: Platform, settings: Record<string, unknown> | undefined): string[] {
+  return (networkOf(platform).fileSettings ?? []).map((name) => settings?.[name]).filter((id): id is string => typeof id === 'string');
+}
