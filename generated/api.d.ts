@@ -2509,6 +2509,45 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `payload_too_large`: the JSON body (once decompressed) is larger than this server accepts,
+         *     1 MiB unless its operator set `MAX_BODY_BYTES`. Files never travel in JSON: reserve an upload
+         *     with `POST /media/uploads` and PUT the bytes to its `uploadUrl`.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "payload_too_large",
+                 *       "message": "The request body is 2000000 bytes; this server accepts at most 1048576 bytes.",
+                 *       "hint": "Send a smaller body; files are not sent in JSON but uploaded through POST /media/uploads."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `unsupported_encoding`: the body is compressed with a `Content-Encoding` Herald does not take
+         *     (it takes `gzip`, `deflate` and `br`), or its charset is not UTF-8.
+         */
+        UnsupportedEncoding: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unsupported_encoding",
+                 *       "message": "The Content-Encoding \"zstd\" is not accepted.",
+                 *       "hint": "Send the body uncompressed, or compressed with gzip, deflate or br."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `internal`: an unexpected fault on the server. It is logged under `requestId`. */
         Internal: {
             headers: {
@@ -2729,6 +2768,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description One of `accountIds` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2805,6 +2846,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description The group, or one of `accountIds`, does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2839,6 +2882,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `folderId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2884,6 +2929,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `folderId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3048,6 +3095,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description The file, or the target `folderId`, does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3104,6 +3153,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `parentId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3191,6 +3242,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `invalid_state`: the move would put the folder inside its own subtree, or the folder is the root folder `Library`. Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3222,6 +3275,8 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             /** @description An account id, the group or a media id is not in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3315,6 +3370,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required`: `confirm` was not `true`. Nothing was created. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             422: components["responses"]["ChecksFailed"];
             /** @description Too many requests, or more than 60 `POST /posts` in the last hour for this workspace. */
             429: components["responses"]["RateLimited"];
@@ -3388,6 +3445,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is `live` or `failed`). Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             422: components["responses"]["ChecksFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -3428,6 +3487,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is not `failed`). Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3467,6 +3528,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is not `queued`). Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
