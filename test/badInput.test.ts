@@ -109,7 +109,7 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
 
   it('keeps no control characters, bidi overrides or path parts in filenames', async () => {
     for (const [sent, kept] of [['a\r\nX-Injected: 1.jpg', 'aX-Injected: 1.jpg'], ['../../x\u0000.jpg', 'x.jpg'],
-      ['C:\\photos\\\u202Egpj.exe', 'gpj.exe'], ['  holiday\t photo.jpg ', 'holiday photo.jpg']]) {
+      ['C:\\photos\\\u202Egpj.exe', 'gpj.exe'], ['  holiday\t photo.jpg ', 'holiday photo.jpg']] as [string, string][]) {
       const res = await reserve(env, ws.writeKey, { filename: sent, mime: 'image/jpeg', size: 1000 });
       expect(res.status, sent).toBe(201);
       expect((await call(env, 'get', `/v1/media/${res.body.mediaId}`, { key: ws.readKey })).body.filename).toBe(kept);
