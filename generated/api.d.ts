@@ -2366,7 +2366,9 @@ export interface components {
     responses: {
         /**
          * @description `invalid_request`: the request does not match this contract (a field missing, of the
-         *     wrong type or out of range, or an unknown field). The message names the field.
+         *     wrong type or out of range, or an unknown field), its path holds a malformed percent
+         *     escape, its text holds a NUL character, or its body is not the JSON (or the compression)
+         *     it claims to be. The message names the field.
          */
         InvalidRequest: {
             headers: {
@@ -2644,6 +2646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Whoami"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -2668,6 +2671,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -2733,6 +2737,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -2804,6 +2809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["InsufficientScope"];
@@ -3007,6 +3013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Media"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             404: components["responses"]["NotFound"];
@@ -3119,6 +3126,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolderList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -3402,6 +3410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             404: components["responses"]["NotFound"];
@@ -3558,6 +3567,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostEventList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             404: components["responses"]["NotFound"];

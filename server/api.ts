@@ -15,7 +15,7 @@ import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import { validationMessage } from './validationMessage.ts';
-import { decodablePath, malformedPath } from './requestFaults.ts';
+import { decodablePath, fieldWithNul, malformedPath, nulRefused } from './requestFaults.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => unknown;
 export const SESSION_COOKIE = 'herald_session';
@@ -192,6 +192,8 @@ export async function createApi(services: Services, handlers: Handlers) {
       if (SCOPES.get(operationId) !== 'none' && authorized.get(req) !== operationId) {
         throw new Error(`${operationId} was reached without authorization`);
       }
+      const nul = fieldWithNul({ ...c.request.params, ...c.request.query }) ?? fieldWithNul(c.request.requestBody);
+      if (nul) throw nulRefused(nul);
       const cred = req.cred;
       const via: Interface = req.via === 'mcp' ? 'mcp' : cred?.via === 'session' ? 'dashboard' : 'api';
       return (handler as (ctx: unknown) => Promise<ApiResponse>)({

@@ -2,7 +2,7 @@
 // sign-in and account connection under /auth, and operator probes. Business logic lives in handlers/,
 // reached through api.ts.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { errorBody, rateLimited } from '../domain/errors.ts';
+import { errorBody, rateLimited, type ApiError } from '../domain/errors.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Services } from '../runtime/services.ts';
 import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
@@ -12,7 +12,7 @@ import { sessionRoutes } from './sessionRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
 import { escapeHtml } from '../domain/html.ts';
-import { bodyDeadline, clientFaultError, type ClientFault } from './requestFaults.ts';
+import { bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './requestFaults.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -74,8 +74,9 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   // Media processing and the retention sweep run in the serving process.
   services.media.start();
 
+  const refuse = (res: Response, err: ApiError) => send(res, { status: err.status, body: errorBody(err, config.publicUrl) });
   app.use(logRequests(services));
-  app.use(bodyDeadline(config.bodyTimeoutMs, config.publicUrl, (res, err) => send(res, { status: err.status, body: errorBody(err, config.publicUrl) })));
+  app.use(bodyDeadline(config.bodyTimeoutMs, config.publicUrl, refuse));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -99,7 +100,8 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
     req.workspaceId = apiReq.cred?.workspace.id;
     send(res, out);
   });
-  app.use('/auth', json, sessionRoutes(services));
+  app.use('/auth', json, refuseNul(refuse));
+  app.use('/auth', sessionRoutes(services));
   app.use('/auth', connectRoutes(services));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
   if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir, processingMs: config.sandboxProcessingMs }));

@@ -57,6 +57,30 @@ export function clientFaultError(err: ClientFault, maxBodyBytes: number, content
   return invalidRequest(`The request body could not be read: ${err.message}.`, hint);
 }
 
+/** The name of the first field (path, query or body) whose text holds a NUL character, which PostgreSQL cannot store. */
+export function fieldWithNul(value: unknown, name = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? name || 'the value' : undefined;
+  if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const found = fieldWithNul(key, name) ?? fieldWithNul(child, name ? `${name}.${key}` : key);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+export const nulRefused = (field: string) =>
+  invalidRequest(`\`${field}\` holds a NUL character (\\u0000), which Herald does not store.`, 'Remove the NUL characters and send the request again.');
+
+/** Refuses a query or JSON body holding a NUL character (routes outside /v1; api.ts checks its own). */
+export function refuseNul(render: (res: Response, err: ApiError) => void) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const field = fieldWithNul(req.query) ?? fieldWithNul(req.body);
+    if (field) return render(res, nulRefused(field));
+    next();
+  };
+}
+
 /**
  * A request must arrive whole within `ms` (the upload PUT, which may carry gigabytes, excepted): a client
  * trickling a byte a second must not hold a connection. The answer is 408 and the connection is closed.

@@ -101,6 +101,18 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
     expect(await groupCount()).toBe(before + 1);
   });
 
+  it('refuses text holding a NUL character, which PostgreSQL cannot store, anywhere', async () => {
+    const before = await groupCount();
+    const named = await call(env, 'post', '/v1/groups', { key: ws.writeKey, body: { name: 'a\u0000b', accountIds: [account] } });
+    expect(named.status).toBe(400);
+    expect(named.body.message).toMatch(/^`name` holds a NUL character/);
+    expect(await groupCount()).toBe(before);
+    expect((await call(env, 'get', '/v1/media/med_%00', { key: ws.readKey })).status).toBe(400);
+    const signIn = await request(env.app).post('/auth/sign-in').send({ email: 'a\u0000@example.com', password: 'x' });
+    expect(signIn.status).toBe(400);
+    expect(signIn.body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('`email`') });
+  });
+
   it('refuses a leap second (23:59:60), which passes the date-time format', async () => {
     const res = await call(env, 'get', '/v1/posts?from=2026-01-01T23:59:60Z', { key: ws.readKey });
     expect(res.status).toBe(400);
@@ -108,13 +120,13 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
   });
 
   it('keeps no control characters, bidi overrides or path parts in filenames', async () => {
-    for (const [sent, kept] of [['a\r\nX-Injected: 1.jpg', 'aX-Injected: 1.jpg'], ['../../x\u0000.jpg', 'x.jpg'],
+    for (const [sent, kept] of [['a\r\nX-Injected: 1.jpg', 'aX-Injected: 1.jpg'], ['../../x.jpg', 'x.jpg'], ['a\u0007b\u001b.jpg', 'ab.jpg'],
       ['C:\\photos\\\u202Egpj.exe', 'gpj.exe'], ['  holiday\t photo.jpg ', 'holiday photo.jpg']] as [string, string][]) {
       const res = await reserve(env, ws.writeKey, { filename: sent, mime: 'image/jpeg', size: 1000 });
       expect(res.status, sent).toBe(201);
       expect((await call(env, 'get', `/v1/media/${res.body.mediaId}`, { key: ws.readKey })).body.filename).toBe(kept);
     }
-    for (const sent of ['..', '/', '\u202E']) {
+    for (const sent of ['..', '/', '\u202E', '../../x\u0000.jpg']) {
       const res = await reserve(env, ws.writeKey, { filename: sent, mime: 'image/jpeg', size: 1000 });
       expect(res.status, sent).toBe(400);
     }
