@@ -55,7 +55,7 @@ export interface SpawnedHerald {
   /** Everything the process wrote (its JSON log lines, at LOG_LEVEL error unless set). */
   output(): string;
   alive(): boolean;
-  /** SIGTERM, then waits for the exit. */
+  /** SIGTERM (SIGKILL if it has not exited 20 seconds later), then waits for the exit. */
   stop(): Promise<void>;
 }
 
@@ -86,7 +86,10 @@ export async function spawnHerald(db: PreparedDatabase, env: Record<string, stri
     alive: () => child.exitCode === null && child.signalCode === null,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      // A drain that outlasts its own limit (10 s) is not this test's subject.
+      const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
       await exited;
+      clearTimeout(kill);
     },
   };
 }
