@@ -11,6 +11,8 @@ import { prepareDatabase, spawnHerald, type PreparedDatabase, type SpawnedHerald
 
 const run = promisify(execFile);
 const HERALD = new URL('../bin/herald', import.meta.url).pathname;
+/** Each bin/herald run starts Node and compiles the sources: seconds apiece on a busy machine. */
+const CLI_TEST_MS = 90_000;
 
 describe.each(DATABASES)('key list and revoke on %s', (kind) => {
   let db: PreparedDatabase;
@@ -57,7 +59,7 @@ describe.each(DATABASES)('key list and revoke on %s', (kind) => {
       { name: 'read+write key', prefix: ws.writeKey.slice(0, 10), scopes: ['read', 'write'], createdAt: expect.any(String), lastUsedAt: null },
     ]);
     for (const key of [ws.readKey, ws.writeKey, unused]) expect(listed.stdout).not.toContain(key.slice(10));
-  });
+  }, CLI_TEST_MS);
 
   it('revokes a key by prefix: within a second every instance answers 401, and the other keys still work', async () => {
     for (const server of servers) expect(await whoami(server, ws.writeKey)).toBe(200);
@@ -78,7 +80,7 @@ describe.each(DATABASES)('key list and revoke on %s', (kind) => {
     }
     const keys = (await herald('key', 'list', '--workspace', ws.workspaceId)).out.keys as { prefix: string }[];
     expect(keys.map((k) => k.prefix).sort()).toEqual([ws.readKey.slice(0, 10), unused.slice(0, 10)].sort());
-  });
+  }, CLI_TEST_MS);
 
   it('refuses an unknown, revoked or foreign prefix and an unknown workspace, revoking nothing', async () => {
     for (const args of [['--workspace', ws.workspaceId, '--prefix', ws.writeKey.slice(0, 10)],
@@ -90,5 +92,5 @@ describe.each(DATABASES)('key list and revoke on %s', (kind) => {
     const missing = await herald('key', 'revoke', '--workspace', ws.workspaceId);
     expect(missing.err).toMatchObject({ code: 'invalid_request', message: '--prefix is required.' });
     for (const server of servers) expect(await whoami(server, other.readKey)).toBe(200);
-  });
+  }, CLI_TEST_MS);
 });
