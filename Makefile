@@ -3,9 +3,10 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install run test lint generate bench check-node media-tools
+.PHONY: help install build run test lint generate bench check-node media-tools
 
 help:
+	@echo "make build     compile the TypeScript into dist/ for bin/herald (when a source changed)"
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
 	@echo "make test      install what is missing, then run every test (SQLite and PostgreSQL)"
 	@echo "make lint      contract lint, generated/ freshness, TypeScript type-check"
@@ -27,7 +28,11 @@ media-tools:
 
 install: node_modules/.installed media-tools
 
-run: install
+# dist/ (never committed): bin/herald runs it while it is fresher than every source it was compiled from.
+build: node_modules/.installed
+	@node scripts/build.mjs
+
+run: install build
 	bin/herald serve
 
 generate: install
@@ -38,10 +43,11 @@ lint: install
 	npx tsx scripts/generate.ts --check
 	npx tsc --noEmit
 
-test: install
+test: install build
 	npx vitest run
 
-bench: install
+bench: install build
+	npx tsx bench/startup.ts
 	npx tsx bench/api.ts
 	npx tsx bench/plan.ts
 	npx tsx bench/upload.ts

@@ -94,8 +94,13 @@ export async function createApi(services: Services, handlers: Handlers) {
     definition: contract,
     strict: true,
     validate: true,
+    // Quick: each operation's validators are compiled on its first request rather than all at startup, and
+    // (as below) openapi-backend skips its own definition check; the contract has only local references.
+    quick: true,
     coerceTypes: true,
-    ajvOpts: { allErrors: true, strict: false },
+    // One Ajv per operation: validating each schema against the meta-schema would compile the meta-schema
+    // in every one of them; `redocly lint` validates the contract instead.
+    ajvOpts: { allErrors: true, strict: false, validateSchema: false },
     customizeAjv: (ajv) => {
       addFormats(ajv);
       // RFC 3339 admits a leap second (23:59:60), which no clock or database here can hold.
