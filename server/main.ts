@@ -7,6 +7,7 @@ import { createServices } from '../runtime/services.ts';
 import { startWorker } from '../worker/worker.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
 import { createApp } from './app.ts';
+import { startupBanner } from './banner.ts';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -21,14 +22,21 @@ export async function serve(config: Config): Promise<number> {
   // A file of up to 4 GB arrives in one PUT: Node's default of five minutes per request would cut a
   // slow link; two hours allow about 0.6 MB/s. Headers still must arrive within headersTimeout.
   server.requestTimeout = 2 * 3600_000;
-  services.logger.info({ app: `${config.publicUrl}/app`, api: `${config.publicUrl}/v1`, database: config.databaseUrl ? 'postgresql' : 'sqlite',
-    networks: config.networks }, `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1`);
+  // On SQLite this process is the one publishing worker; on PostgreSQL `herald worker` processes are.
+  const worker = config.databaseUrl ? undefined : await startWorker(services);
+  if (config.logFormat === 'pretty') {
+    const firstUser = !(await services.db('users').first('id'));
+    process.stdout.write(startupBanner(config, { firstUser, worker: Boolean(worker) }));
+  } else {
+    services.logger.info({ app: `${config.publicUrl}/app`, api: `${config.publicUrl}/v1`, mcp: `${config.publicUrl}/mcp`,
+      docs: `${config.publicUrl}/docs`, database: config.databaseUrl ? 'postgresql' : 'sqlite', storage: config.storage.kind,
+      networks: config.networks, worker: Boolean(worker) },
+    `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1`);
+  }
   const problem = config.networks === 'live' ? publicUrlProblem(config.publicUrl) : undefined;
   if (problem) {
     services.logger.warn({ publicUrl: config.publicUrl }, `PUBLIC_URL ${problem}: Instagram, Threads and Facebook fetch media from it and will fail to. Set PUBLIC_URL to this server's public https address.`);
   }
-  // On SQLite this process is the one publishing worker; on PostgreSQL `herald worker` processes are.
-  const worker = config.databaseUrl ? undefined : await startWorker(services);
   services.logger.flush();
 
   return new Promise((resolve) => {

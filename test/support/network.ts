@@ -14,7 +14,7 @@ import type { Config } from '../../runtime/config.ts';
 import { publishMedia } from '../../worker/publishMedia.ts';
 import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = http.createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => probe.once('listening', resolve));
   const { port } = probe.address() as AddressInfo;
