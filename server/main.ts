@@ -13,7 +13,13 @@ const DRAIN_TIMEOUT_MS = 10_000;
 
 export async function serve(config: Config): Promise<number> {
   const services = createServices(config);
-  await migrate(services.db);
+  try {
+    await migrate(services.db);
+  } catch (err) {
+    // Refused (a database newer than this Herald) or unreachable: nothing was started, so close and report.
+    await services.close();
+    throw err;
+  }
   const app = await createApp(services);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
