@@ -33,7 +33,8 @@ export interface Manifest {
   herald: string;
   node: string;
   database: FileEntry & { kind: 'sqlite' | 'postgresql'; migrations: string[]; tool: string };
-  media: { storage: 'disk'; files: FileEntry[]; deletedAfterSnapshot: string[] }
+  media:
+    | { storage: 'disk'; files: FileEntry[]; deletedAfterSnapshot: string[] }
     | { storage: 's3'; bucket: string; prefix: string; note: string };
   secret: FileEntry;
 }
@@ -67,13 +68,31 @@ async function pgTool(tool: 'pg_dump' | 'pg_restore', databaseUrl: string, args:
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT'
-      ? new ApiError(500, 'pg_tools_missing', `${tool} is not installed on this machine.`,
-        "Install PostgreSQL's client tools of your server's major version or newer (Debian: apt-get install postgresql-client).")
-      : err));
-    child.once('close', (code) => code === 0 ? resolve(output)
-      : reject(new ApiError(500, `${tool}_failed`, `${tool} failed: ${output.trim().split('\n').slice(-3).join(' ')}`,
-        `Check DATABASE_URL, and that ${tool} is of the server's major version or newer (${tool} --version).`)));
+    child.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'ENOENT'
+          ? new ApiError(
+              500,
+              'pg_tools_missing',
+              `${tool} is not installed on this machine.`,
+              "Install PostgreSQL's client tools of your server's major version or newer (Debian: apt-get " +
+                "install postgresql-client).",
+            )
+          : err,
+      ),
+    );
+    child.once('close', (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(
+            new ApiError(
+              500,
+              `${tool}_failed`,
+              `${tool} failed: ${output.trim().split('\n').slice(-3).join(' ')}`,
+              `Check DATABASE_URL, and that ${tool} is of the server's major version or newer (${tool} --version).`,
+            ),
+          ),
+    );
   });
 }
 
@@ -100,7 +119,8 @@ interface StoredKeyRow {
   storage_key: string | null;
   thumbnail_key: string | null;
 }
-const storedKeys = (rows: StoredKeyRow[]) => rows.flatMap((r) => [r.storage_key, r.thumbnail_key]).filter((key): key is string => Boolean(key));
+const storedKeys = (rows: StoredKeyRow[]) =>
+  rows.flatMap((r) => [r.storage_key, r.thumbnail_key]).filter((key): key is string => Boolean(key));
 
 /** A consistent copy of the database in `dir`, and the media keys it names. */
 interface Snapshot {
@@ -111,7 +131,11 @@ interface Snapshot {
 async function snapshotSqlite(config: Config, dir: string): Promise<Snapshot> {
   const source = path.join(config.dataDir, SQLITE_FILE);
   if (!fs.existsSync(source)) {
-    throw refuse('nothing_to_back_up', `There is no database at ${source}.`, 'Point DATA_DIR at the instance to back up (or DATABASE_URL for PostgreSQL).');
+    throw refuse(
+      'nothing_to_back_up',
+      `There is no database at ${source}.`,
+      'Point DATA_DIR at the instance to back up (or DATABASE_URL for PostgreSQL).',
+    );
   }
   const target = path.join(dir, SQLITE_FILE);
   const db = new Database(source, { fileMustExist: true });
@@ -129,24 +153,52 @@ async function snapshotSqlite(config: Config, dir: string): Promise<Snapshot> {
   let keys: string[];
   try {
     copy.pragma('journal_mode = DELETE');
-    migrations = (copy.prepare('select name from knex_migrations order by id').all() as { name: string }[]).map((r) => r.name);
+    migrations = (copy.prepare('select name from knex_migrations order by id').all() as { name: string }[]).map(
+      (r) => r.name,
+    );
     keys = storedKeys(copy.prepare(STORED_KEYS_SQL).all() as StoredKeyRow[]);
   } finally {
     copy.close();
   }
-  return { database: { kind: 'sqlite', tool: 'SQLite online backup (better-sqlite3)', migrations, ...(await entry(dir, SQLITE_FILE)) }, keys };
+  return {
+    database: {
+      kind: 'sqlite',
+      tool: 'SQLite online backup (better-sqlite3)',
+      migrations,
+      ...(await entry(dir, SQLITE_FILE)),
+    },
+    keys,
+  };
 }
 
 async function snapshotPostgres(config: Config, dir: string): Promise<Snapshot> {
   const db = openDatabase(config);
   try {
     const migrations = await appliedMigrations(db);
-    if (!migrations.length) throw refuse('nothing_to_back_up', 'The database of DATABASE_URL holds no Herald data.', 'Point DATABASE_URL at the instance to back up.');
+    if (!migrations.length)
+      throw refuse(
+        'nothing_to_back_up',
+        'The database of DATABASE_URL holds no Herald data.',
+        'Point DATABASE_URL at the instance to back up.',
+      );
     // One transaction's snapshot of every schema Herald uses, publish jobs (graphile_worker) included.
-    await pgTool('pg_dump', config.databaseUrl!, ['--format=custom', '--no-owner', '--no-acl', `--file=${path.join(dir, PG_FILE)}`]);
+    await pgTool('pg_dump', config.databaseUrl!, [
+      '--format=custom',
+      '--no-owner',
+      '--no-acl',
+      `--file=${path.join(dir, PG_FILE)}`,
+    ]);
     // Read after the dump: a file deleted since then is missing from the live database too.
     const keys = storedKeys((await db.raw(STORED_KEYS_SQL)).rows);
-    return { database: { kind: 'postgresql', tool: await pgToolVersion('pg_dump'), migrations, ...(await entry(dir, PG_FILE)) }, keys };
+    return {
+      database: {
+        kind: 'postgresql',
+        tool: await pgToolVersion('pg_dump'),
+        migrations,
+        ...(await entry(dir, PG_FILE)),
+      },
+      keys,
+    };
   } finally {
     await db.destroy();
   }
@@ -156,7 +208,9 @@ async function snapshotPostgres(config: Config, dir: string): Promise<Snapshot> 
 async function mediaFiles(root: string): Promise<string[]> {
   if (!fs.existsSync(root)) return [];
   const names = (await fsp.readdir(root, { recursive: true })) as string[];
-  return names.filter((name) => !name.startsWith('.incoming') && fs.statSync(path.join(root, name), { throwIfNoEntry: false })?.isFile());
+  return names.filter(
+    (name) => !name.startsWith('.incoming') && fs.statSync(path.join(root, name), { throwIfNoEntry: false })?.isFile(),
+  );
 }
 
 async function copyMedia(config: Config, dir: string, snapshotKeys: string[]): Promise<Manifest['media']> {
@@ -183,21 +237,48 @@ export function backup(args: string[]): Promise<number> {
     const config = loadConfig();
     const dir = path.resolve(String(o.to));
     if (contentsOf(dir).length) {
-      throw refuse('backup_target_not_empty', `${dir} is not empty.`, 'Back up into a new or empty directory, for example one named by the date.');
+      throw refuse(
+        'backup_target_not_empty',
+        `${dir} is not empty.`,
+        'Back up into a new or empty directory, for example one named by the date.',
+      );
     }
     const secret = currentSecret(config);
-    if (!secret) throw refuse('nothing_to_back_up', `No secret: HERALD_SECRET is unset and ${config.dataDir}/secret does not exist.`, 'Point DATA_DIR at the instance to back up.');
+    if (!secret)
+      throw refuse(
+        'nothing_to_back_up',
+        `No secret: HERALD_SECRET is unset and ${config.dataDir}/secret does not exist.`,
+        'Point DATA_DIR at the instance to back up.',
+      );
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-    const { database, keys } = config.databaseUrl ? await snapshotPostgres(config, dir) : await snapshotSqlite(config, dir);
+    const { database, keys } = config.databaseUrl
+      ? await snapshotPostgres(config, dir)
+      : await snapshotSqlite(config, dir);
     const s = config.storage;
-    const media: Manifest['media'] = s.kind === 'disk' ? await copyMedia(config, dir, keys)
-      : { storage: 's3', bucket: s.bucket, prefix: s.prefix, note: 'Media bytes stay in the bucket: keep it versioned or replicated.' };
+    const media: Manifest['media'] =
+      s.kind === 'disk'
+        ? await copyMedia(config, dir, keys)
+        : {
+            storage: 's3',
+            bucket: s.bucket,
+            prefix: s.prefix,
+            note: 'Media bytes stay in the bucket: keep it versioned or replicated.',
+          };
     await fsp.writeFile(path.join(dir, 'secret'), secret + '\n', { mode: 0o600 });
-    const manifest: Manifest = { format: FORMAT, createdAt: new Date().toISOString(), herald: HERALD_VERSION, node: process.version,
-      database, media, secret: await entry(dir, 'secret') };
+    const manifest: Manifest = {
+      format: FORMAT,
+      createdAt: new Date().toISOString(),
+      herald: HERALD_VERSION,
+      node: process.version,
+      database,
+      media,
+      secret: await entry(dir, 'secret'),
+    };
     await fsp.writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     return {
-      backup: dir, database: database.kind, migrations: database.migrations.length,
+      backup: dir,
+      database: database.kind,
+      migrations: database.migrations.length,
       mediaFiles: media.storage === 'disk' ? media.files.length : 0,
       mediaBytes: media.storage === 'disk' ? media.files.reduce((sum, f) => sum + f.bytes, 0) : 0,
     };
@@ -209,14 +290,31 @@ async function readManifest(dir: string): Promise<Manifest> {
   try {
     manifest = JSON.parse(await fsp.readFile(path.join(dir, 'manifest.json'), 'utf8'));
   } catch {
-    throw refuse('not_a_backup', `${dir} has no readable manifest.json.`, 'Give --from the directory `herald backup --to` wrote.');
+    throw refuse(
+      'not_a_backup',
+      `${dir} has no readable manifest.json.`,
+      'Give --from the directory `herald backup --to` wrote.',
+    );
   }
-  if (manifest.format !== FORMAT) throw refuse('not_a_backup', `${dir}/manifest.json is not a ${FORMAT} manifest.`, 'Give --from the directory `herald backup --to` wrote.');
-  const files = [manifest.database, manifest.secret, ...(manifest.media.storage === 'disk' ? manifest.media.files : [])];
+  if (manifest.format !== FORMAT)
+    throw refuse(
+      'not_a_backup',
+      `${dir}/manifest.json is not a ${FORMAT} manifest.`,
+      'Give --from the directory `herald backup --to` wrote.',
+    );
+  const files = [
+    manifest.database,
+    manifest.secret,
+    ...(manifest.media.storage === 'disk' ? manifest.media.files : []),
+  ];
   for (const file of files) {
     const at = path.join(dir, file.path);
     if (!fs.existsSync(at) || (await sha256Of(at)) !== file.sha256) {
-      throw refuse('backup_corrupt', `${file.path} in ${dir} is missing or does not match its checksum.`, 'Restore from another backup; this one was damaged after it was written.');
+      throw refuse(
+        'backup_corrupt',
+        `${file.path} in ${dir} is missing or does not match its checksum.`,
+        'Restore from another backup; this one was damaged after it was written.',
+      );
     }
   }
   return manifest;
@@ -226,8 +324,11 @@ async function readManifest(dir: string): Promise<Manifest> {
 async function checkTargetEmpty(config: Config): Promise<void> {
   const present = contentsOf(config.dataDir);
   if (present.length) {
-    throw refuse('restore_target_not_empty', `DATA_DIR ${config.dataDir} is not empty (${present.slice(0, 5).join(', ')}).`,
-      'Restore into a new, empty DATA_DIR: restore never overwrites an instance.');
+    throw refuse(
+      'restore_target_not_empty',
+      `DATA_DIR ${config.dataDir} is not empty (${present.slice(0, 5).join(', ')}).`,
+      'Restore into a new, empty DATA_DIR: restore never overwrites an instance.',
+    );
   }
   if (!config.databaseUrl) return;
   const db = openDatabase(config);
@@ -235,8 +336,11 @@ async function checkTargetEmpty(config: Config): Promise<void> {
     const { rows } = await db.raw(`select count(*)::int as n from information_schema.tables
       where table_schema not in ('pg_catalog', 'information_schema')`);
     if (rows[0].n > 0) {
-      throw refuse('restore_target_not_empty', 'The database of DATABASE_URL already has tables.',
-        'Restore into a new, empty database (createdb herald_restored): restore never overwrites an instance.');
+      throw refuse(
+        'restore_target_not_empty',
+        'The database of DATABASE_URL already has tables.',
+        'Restore into a new, empty database (createdb herald_restored): restore never overwrites an instance.',
+      );
     }
   } finally {
     await db.destroy();
@@ -251,31 +355,56 @@ export function restore(args: string[]): Promise<number> {
     const manifest = await readManifest(from);
     const kind = config.databaseUrl ? 'postgresql' : 'sqlite';
     if (manifest.database.kind !== kind) {
-      throw refuse('backup_kind_mismatch', `This is a ${manifest.database.kind} backup, and this Herald is set up for ${kind}.`,
-        manifest.database.kind === 'postgresql' ? 'Set DATABASE_URL to a new, empty PostgreSQL database.' : 'Unset DATABASE_URL to restore into SQLite in DATA_DIR.');
+      throw refuse(
+        'backup_kind_mismatch',
+        `This is a ${manifest.database.kind} backup, and this Herald is set up for ${kind}.`,
+        manifest.database.kind === 'postgresql'
+          ? 'Set DATABASE_URL to a new, empty PostgreSQL database.'
+          : 'Unset DATABASE_URL to restore into SQLite in DATA_DIR.',
+      );
     }
     if (manifest.media.storage !== config.storage.kind) {
-      throw refuse('backup_kind_mismatch', `The backup's media are on ${manifest.media.storage} storage, and STORAGE is ${config.storage.kind}.`,
-        `Set STORAGE=${manifest.media.storage} (and its settings) as on the backed-up instance.`);
+      throw refuse(
+        'backup_kind_mismatch',
+        `The backup's media are on ${manifest.media.storage} storage, and STORAGE is ${config.storage.kind}.`,
+        `Set STORAGE=${manifest.media.storage} (and its settings) as on the backed-up instance.`,
+      );
     }
     const unknown = manifest.database.migrations.filter((name) => !MIGRATION_NAMES.includes(name));
     if (unknown.length) {
-      throw refuse('database_newer', `The backup was made by Herald ${manifest.herald}, whose database has migrations this Herald ${HERALD_VERSION} does not know (${unknown.join(', ')}).`,
-        `Restore it with Herald ${manifest.herald} or newer.`);
+      throw refuse(
+        'database_newer',
+        `The backup was made by Herald ${manifest.herald}, whose database has migrations this Herald ` +
+          `${HERALD_VERSION} does not know (${unknown.join(', ')}).`,
+        `Restore it with Herald ${manifest.herald} or newer.`,
+      );
     }
     const secret = (await fsp.readFile(path.join(from, manifest.secret.path), 'utf8')).trim();
     if (process.env.HERALD_SECRET && process.env.HERALD_SECRET !== secret) {
-      throw refuse('secret_mismatch', "HERALD_SECRET differs from the backup's secret: the restored account tokens could not be decrypted.",
-        "Unset HERALD_SECRET (the backup's secret is restored into DATA_DIR), or set it to the backed-up instance's value.");
+      throw refuse(
+        'secret_mismatch',
+        "HERALD_SECRET differs from the backup's secret: the restored account tokens could not be decrypted.",
+        "Unset HERALD_SECRET (the backup's secret is restored into DATA_DIR), or set it to the backed-up " +
+          "instance's value.",
+      );
     }
     await checkTargetEmpty(config);
 
     await fsp.mkdir(config.dataDir, { recursive: true });
     await fsp.writeFile(path.join(config.dataDir, 'secret'), secret + '\n', { mode: 0o600, flag: 'wx' });
     if (manifest.database.kind === 'sqlite') {
-      await fsp.copyFile(path.join(from, manifest.database.path), path.join(config.dataDir, SQLITE_FILE), fs.constants.COPYFILE_EXCL);
+      await fsp.copyFile(
+        path.join(from, manifest.database.path),
+        path.join(config.dataDir, SQLITE_FILE),
+        fs.constants.COPYFILE_EXCL,
+      );
     } else {
-      await pgTool('pg_restore', config.databaseUrl!, ['--no-owner', '--no-acl', '--exit-on-error', path.join(from, manifest.database.path)]);
+      await pgTool('pg_restore', config.databaseUrl!, [
+        '--no-owner',
+        '--no-acl',
+        '--exit-on-error',
+        path.join(from, manifest.database.path),
+      ]);
     }
     const files = manifest.media.storage === 'disk' ? manifest.media.files : [];
     for (const file of files) {
@@ -287,7 +416,14 @@ export function restore(args: string[]): Promise<number> {
     const db = openDatabase(config);
     try {
       const { applied, pending } = await migrationPlan(db);
-      return { restored: true, from, database: kind, migrations: applied.length, pendingMigrations: pending, mediaFiles: files.length };
+      return {
+        restored: true,
+        from,
+        database: kind,
+        migrations: applied.length,
+        pendingMigrations: pending,
+        mediaFiles: files.length,
+      };
     } finally {
       await db.destroy();
     }

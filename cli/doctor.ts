@@ -29,9 +29,26 @@ export interface Check {
   [detail: string]: unknown;
 }
 
-const ok = (name: string, message: string, details: object = {}): Check => ({ name, status: 'ok', message, ...details });
-const warn = (name: string, message: string, fix: string, details: object = {}): Check => ({ name, status: 'warn', message, fix, ...details });
-const fail = (name: string, message: string, fix: string, details: object = {}): Check => ({ name, status: 'fail', message, fix, ...details });
+const ok = (name: string, message: string, details: object = {}): Check => ({
+  name,
+  status: 'ok',
+  message,
+  ...details,
+});
+const warn = (name: string, message: string, fix: string, details: object = {}): Check => ({
+  name,
+  status: 'warn',
+  message,
+  fix,
+  ...details,
+});
+const fail = (name: string, message: string, fix: string, details: object = {}): Check => ({
+  name,
+  status: 'fail',
+  message,
+  fix,
+  ...details,
+});
 
 const GiB = 1024 ** 3;
 /** Jobs waiting longer than this mean no worker is taking them. */
@@ -39,8 +56,13 @@ const STUCK_JOB_MS = 2 * 60_000;
 
 export function nodeCheck(version: string): Check {
   const [major = 0, minor = 0] = version.split('.').map(Number);
-  return major > 20 || (major === 20 && minor >= 19) ? ok('node', `Node.js ${version}.`)
-    : fail('node', `Node.js ${version} is too old: Herald needs 20.19 or later.`, 'Install Node.js 20.19 or later (nodejs.org, or your system\'s packages).');
+  return major > 20 || (major === 20 && minor >= 19)
+    ? ok('node', `Node.js ${version}.`)
+    : fail(
+        'node',
+        `Node.js ${version} is too old: Herald needs 20.19 or later.`,
+        "Install Node.js 20.19 or later (nodejs.org, or your system's packages).",
+      );
 }
 
 async function toolCheck(tool: 'ffmpeg' | 'ffprobe'): Promise<Check> {
@@ -51,9 +73,13 @@ async function toolCheck(tool: 'ffmpeg' | 'ffprobe'): Promise<Check> {
     child.once('error', () => resolve(undefined));
     child.once('close', (code) => resolve(code === 0 ? out.split('\n')[0] : undefined));
   });
-  return firstLine ? ok(tool, firstLine)
-    : fail(tool, `${tool} is not on PATH: media processing cannot read videos or make thumbnails.`,
-      "Install your system's ffmpeg package (Debian: apt-get install ffmpeg), which brings ffmpeg and ffprobe.");
+  return firstLine
+    ? ok(tool, firstLine)
+    : fail(
+        tool,
+        `${tool} is not on PATH: media processing cannot read videos or make thumbnails.`,
+        "Install your system's ffmpeg package (Debian: apt-get install ffmpeg), which brings ffmpeg and ffprobe.",
+      );
 }
 
 /** The free space left where media are stored: a video upload may take up to 4 GB. */
@@ -67,30 +93,55 @@ export function freeSpaceCheck(freeBytes: number, where: string): Check {
 
 /** A secret copied from an example or typed by hand rather than generated. */
 function looksLikeExample(secret: string): boolean {
-  return /example|change.?me|replace|your.?secret|secret.?here|placeholder|xxxxxxxx|00000000/i.test(secret) || new Set(secret).size < 12;
+  return (
+    /example|change.?me|replace|your.?secret|secret.?here|placeholder|xxxxxxxx|00000000/i.test(secret) ||
+    new Set(secret).size < 12
+  );
 }
 
-const GENERATE_SECRET = 'Generate one with `openssl rand -base64 32`, or unset HERALD_SECRET to use the one Herald made in DATA_DIR';
+const GENERATE_SECRET =
+  'Generate one with `openssl rand -base64 32`, or unset HERALD_SECRET to use the one Herald made in DATA_DIR';
 
 /** The secret as the server would use it, without creating one. */
 function secretCheck(config: Config, env: NodeJS.ProcessEnv): { check: Check; secret?: string } {
   const given = env.HERALD_SECRET;
   if (given) {
-    if (given.length < 32) return { check: fail('secret', `HERALD_SECRET has ${given.length} characters; at least 32 are needed.`, `${GENERATE_SECRET}.`) };
+    if (given.length < 32)
+      return {
+        check: fail(
+          'secret',
+          `HERALD_SECRET has ${given.length} characters; at least 32 are needed.`,
+          `${GENERATE_SECRET}.`,
+        ),
+      };
     if (looksLikeExample(given)) {
-      return { check: fail('secret', 'HERALD_SECRET looks like an example or a made-up value, not a random secret.',
-        `${GENERATE_SECRET}. Changing it makes the account tokens sealed with the old one unreadable: reconnect those accounts.`) };
+      return {
+        check: fail(
+          'secret',
+          'HERALD_SECRET looks like an example or a made-up value, not a random secret.',
+          `${GENERATE_SECRET}. Changing it makes the account tokens sealed with the old one unreadable: ` +
+            `reconnect those accounts.`,
+        ),
+      };
     }
     return { check: ok('secret', 'HERALD_SECRET is set.'), secret: given };
   }
   const file = path.join(config.dataDir, 'secret');
   if (!fs.existsSync(file)) {
-    return { check: warn('secret', `No HERALD_SECRET and no ${file} yet.`, 'Herald creates it at first start; back it up with the database (herald backup).') };
+    return {
+      check: warn(
+        'secret',
+        `No HERALD_SECRET and no ${file} yet.`,
+        'Herald creates it at first start; back it up with the database (herald backup).',
+      ),
+    };
   }
   const mode = fs.statSync(file).mode & 0o077;
   const secret = fs.readFileSync(file, 'utf8').trim();
   return {
-    check: mode ? warn('secret', `${file} can be read by other users of this machine.`, `chmod 600 ${file}`) : ok('secret', `Generated secret in ${file}.`),
+    check: mode
+      ? warn('secret', `${file} can be read by other users of this machine.`, `chmod 600 ${file}`)
+      : ok('secret', `Generated secret in ${file}.`),
     secret,
   };
 }
@@ -108,8 +159,13 @@ async function tokensCheck(db: Db, secret: string): Promise<Check | undefined> {
       return true;
     }
   }).length;
-  return unreadable ? fail('account tokens', `${unreadable} of ${sealed.length} account tokens checked do not decrypt with this secret.`,
-    'Set HERALD_SECRET (or DATA_DIR/secret) back to the secret this instance used (it is in every backup), or reconnect the accounts.')
+  return unreadable
+    ? fail(
+        'account tokens',
+        `${unreadable} of ${sealed.length} account tokens checked do not decrypt with this secret.`,
+        'Set HERALD_SECRET (or DATA_DIR/secret) back to the secret this instance used (it is in every ' +
+          'backup), or reconnect the accounts.',
+      )
     : ok('account tokens', `${sealed.length} account tokens checked decrypt with this secret.`);
 }
 
@@ -132,17 +188,40 @@ async function databaseChecks(config: Config): Promise<{ checks: Check[]; db?: D
     try {
       version = `PostgreSQL ${await postgresReachable(config.databaseUrl)}`;
     } catch (err) {
-      return { checks: [fail('database', `PostgreSQL at DATABASE_URL cannot be reached: ${(err as Error).message}.`,
-        'Check DATABASE_URL (host, port, user, password, database name) and that PostgreSQL is running (pg_isready).')] };
+      return {
+        checks: [
+          fail(
+            'database',
+            `PostgreSQL at DATABASE_URL cannot be reached: ${(err as Error).message}.`,
+            'Check DATABASE_URL (host, port, user, password, database name) and that PostgreSQL is running ' +
+              '(pg_isready).',
+          ),
+        ],
+      };
     }
     if (Number(version.split(' ')[1]!.split('.')[0]) < 12) {
-      return { checks: [fail('database', `${version} is too old: Herald needs PostgreSQL 12 or later.`, 'Upgrade PostgreSQL to 12 or later.')] };
+      return {
+        checks: [
+          fail(
+            'database',
+            `${version} is too old: Herald needs PostgreSQL 12 or later.`,
+            'Upgrade PostgreSQL to 12 or later.',
+          ),
+        ],
+      };
     }
   } else {
     const file = path.join(config.dataDir, 'herald.sqlite');
     if (!fs.existsSync(file)) {
-      return { checks: [fail('database', `There is no database at ${file} yet.`,
-        'Start `herald serve` once (or run `herald migrate`), or point DATA_DIR at the existing instance.')] };
+      return {
+        checks: [
+          fail(
+            'database',
+            `There is no database at ${file} yet.`,
+            'Start `herald serve` once (or run `herald migrate`), or point DATA_DIR at the existing instance.',
+          ),
+        ],
+      };
     }
     version = `SQLite at ${file}`;
   }
@@ -150,10 +229,19 @@ async function databaseChecks(config: Config): Promise<{ checks: Check[]; db?: D
   const checks = [ok('database', `${version} answers.`)];
   try {
     const { applied, pending } = await migrationPlan(db);
-    checks.push(pending.length
-      ? fail('migrations', `${pending.length} of ${MIGRATION_NAMES.length} migrations are not applied: ${pending.join(', ')}.`,
-        'Run `herald migrate` (herald serve also applies them when it starts).', { applied, pending })
-      : ok('migrations', `All ${applied.length} migrations applied; the latest is ${applied.at(-1)}.`, { applied, pending }));
+    checks.push(
+      pending.length
+        ? fail(
+            'migrations',
+            `${pending.length} of ${MIGRATION_NAMES.length} migrations are not applied: ${pending.join(', ')}.`,
+            'Run `herald migrate` (herald serve also applies them when it starts).',
+            { applied, pending },
+          )
+        : ok('migrations', `All ${applied.length} migrations applied; the latest is ${applied.at(-1)}.`, {
+            applied,
+            pending,
+          }),
+    );
     if (!pending.length) return { checks, db };
   } catch (err) {
     if (!(err instanceof ApiError)) {
@@ -170,16 +258,26 @@ async function databaseChecks(config: Config): Promise<{ checks: Check[]; db?: D
 async function diskStorageChecks(config: Config): Promise<Check[]> {
   const root = path.join(config.dataDir, 'media');
   // Where the next file would be written; before the first start, the nearest directory that exists.
-  const where = [path.join(root, '.incoming'), root, config.dataDir, path.dirname(config.dataDir)].find((dir) => fs.existsSync(dir))!;
+  const where = [path.join(root, '.incoming'), root, config.dataDir, path.dirname(config.dataDir)].find((dir) =>
+    fs.existsSync(dir),
+  )!;
   const probe = path.join(where, `.doctor-${randomUUID()}`);
   try {
     fs.writeFileSync(probe, 'herald doctor');
     fs.rmSync(probe);
   } catch (err) {
-    return [fail('storage', `Media cannot be written under ${where}: ${(err as Error).message}.`,
-      'Give the user running Herald write access to DATA_DIR, or set DATA_DIR to a writable directory.')];
+    return [
+      fail(
+        'storage',
+        `Media cannot be written under ${where}: ${(err as Error).message}.`,
+        'Give the user running Herald write access to DATA_DIR, or set DATA_DIR to a writable directory.',
+      ),
+    ];
   }
-  return [ok('storage', `Disk storage under ${root}: a probe file was written and removed at ${where}.`), freeSpaceCheck(fs.statfsSync(where).bavail * fs.statfsSync(where).bsize, where)];
+  return [
+    ok('storage', `Disk storage under ${root}: a probe file was written and removed at ${where}.`),
+    freeSpaceCheck(fs.statfsSync(where).bavail * fs.statfsSync(where).bsize, where),
+  ];
 }
 
 async function s3StorageCheck(config: Config & { storage: { kind: 's3' } }): Promise<Check> {
@@ -194,8 +292,12 @@ async function s3StorageCheck(config: Config & { storage: { kind: 's3' } }): Pro
     if (read !== bytes) throw new Error('the object read back differs from the one written');
     return ok('storage', `S3 ${where}: a small object was written, read back and deleted.`);
   } catch (err) {
-    return fail('storage', `S3 ${where} failed a round trip of a small object: ${(err as Error).name}: ${(err as Error).message}`,
-      'Check S3_BUCKET, S3_REGION, S3_ENDPOINT (and S3_FORCE_PATH_STYLE=true for MinIO and most S3-compatible servers) and the credentials.');
+    return fail(
+      'storage',
+      `S3 ${where} failed a round trip of a small object: ${(err as Error).name}: ${(err as Error).message}`,
+      'Check S3_BUCKET, S3_REGION, S3_ENDPOINT (and S3_FORCE_PATH_STYLE=true for MinIO and most S3-compatible ' +
+        'servers) and the credentials.',
+    );
   } finally {
     await storage.close();
   }
@@ -205,10 +307,18 @@ async function publicUrlChecks(config: Config): Promise<Check[]> {
   const checks: Check[] = [];
   const problem = publicUrlProblem(config.publicUrl);
   if (config.networks === 'live' && problem) {
-    checks.push(fail('public url', `PUBLIC_URL ${config.publicUrl} ${problem}: the networks fetch media from it and send people back to it.`,
-      "Set PUBLIC_URL to this server's public https address (behind a reverse proxy terminating TLS; set TRUST_PROXY to the proxy's address)."));
+    checks.push(
+      fail(
+        'public url',
+        `PUBLIC_URL ${config.publicUrl} ${problem}: the networks fetch media from it and send people back to it.`,
+        "Set PUBLIC_URL to this server's public https address (behind a reverse proxy terminating TLS; set " +
+          "TRUST_PROXY to the proxy's address).",
+      ),
+    );
   } else {
-    checks.push(ok('public url', `PUBLIC_URL is ${config.publicUrl}${problem ? ' (fine for sandbox networks only)' : ''}.`));
+    checks.push(
+      ok('public url', `PUBLIC_URL is ${config.publicUrl}${problem ? ' (fine for sandbox networks only)' : ''}.`),
+    );
   }
   try {
     const res = await fetch(`${config.publicUrl}/healthz`, { signal: AbortSignal.timeout(5000) });
@@ -216,21 +326,35 @@ async function publicUrlChecks(config: Config): Promise<Check[]> {
     if (!res.ok || body.status !== 'ok') throw new Error(`it answered ${res.status} without Herald's health answer`);
     checks.push(ok('public url reachable', `${config.publicUrl}/healthz answers from this machine.`));
   } catch (err) {
-    checks.push(warn('public url reachable', `${config.publicUrl}/healthz cannot be reached from this machine: ${(err as Error).message}.`,
-      'Start `herald serve`; behind a reverse proxy, check that it forwards PUBLIC_URL to HOST:PORT.'));
+    checks.push(
+      warn(
+        'public url reachable',
+        `${config.publicUrl}/healthz cannot be reached from this machine: ${(err as Error).message}.`,
+        'Start `herald serve`; behind a reverse proxy, check that it forwards PUBLIC_URL to HOST:PORT.',
+      ),
+    );
   }
   return checks;
 }
 
 function networkChecks(config: Config, env: NodeJS.ProcessEnv): Check[] {
-  if (config.networks === 'sandbox') return [ok('networks', 'Sandbox networks: simulated, nothing to configure (NETWORKS=live for the real ones).')];
+  if (config.networks === 'sandbox')
+    return [ok('networks', 'Sandbox networks: simulated, nothing to configure (NETWORKS=live for the real ones).')];
   return Object.entries(CONNECTORS).flatMap(([platform, module]) => {
     if (!module?.clientEnv) return [];
     const missing = [module.clientEnv.id, module.clientEnv.secret].filter((name) => !env[name]);
-    return [missing.length
-      ? fail(`network ${platform}`, `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: ${platform} accounts cannot be connected or publish.`,
-        `Register Herald as an app at ${platform} with the callback ${config.publicUrl}/auth/connect/${platform}/callback and set ${missing.join(' and ')} (README, Connecting accounts).`)
-      : ok(`network ${platform}`, `${module.clientEnv.id} and ${module.clientEnv.secret} are set.`)];
+    return [
+      missing.length
+        ? fail(
+            `network ${platform}`,
+            `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: ${platform} accounts ` +
+              `cannot be connected or publish.`,
+            `Register Herald as an app at ${platform} with the callback ` +
+              `${config.publicUrl}/auth/connect/${platform}/callback and set ${missing.join(' and ')} ` +
+              '(README, Connecting accounts).',
+          )
+        : ok(`network ${platform}`, `${module.clientEnv.id} and ${module.clientEnv.secret} are set.`),
+    ];
   });
 }
 
@@ -238,9 +362,14 @@ function networkChecks(config: Config, env: NodeJS.ProcessEnv): Check[] {
 async function workerCheck(db: Db): Promise<Check> {
   const now = Date.now();
   const [waiting] = isPostgres(db)
-    ? (await db.raw(`select count(*)::int as n, min(run_at) as oldest from graphile_worker.jobs
-        where run_at <= now() and locked_at is null and attempts < max_attempts`)).rows
-    : await db('jobs').whereNull('locked_at').where('run_at', '<=', new Date(now).toISOString()).select(db.raw('count(*) as n, min(run_at) as oldest'));
+    ? (
+        await db.raw(`select count(*)::int as n, min(run_at) as oldest from graphile_worker.jobs
+        where run_at <= now() and locked_at is null and attempts < max_attempts`)
+      ).rows
+    : await db('jobs')
+        .whereNull('locked_at')
+        .where('run_at', '<=', new Date(now).toISOString())
+        .select(db.raw('count(*) as n, min(run_at) as oldest'));
   const beat = (await db('workers').max({ at: 'heartbeat_at' }).first())?.at as string | null | undefined;
   const figures = {
     jobsWaiting: Number(waiting.n),
@@ -248,16 +377,28 @@ async function workerCheck(db: Db): Promise<Check> {
     lastHeartbeat: beat ?? null,
     lastHeartbeatAgeSeconds: beat ? Math.round((now - Date.parse(beat)) / 1000) : null,
   };
-  const said = `${figures.jobsWaiting} publish jobs waiting${figures.jobsWaiting ? `, the oldest for ${figures.oldestJobAgeSeconds} s` : ''}; `
-    + (beat ? `last worker heartbeat ${figures.lastHeartbeatAgeSeconds} s ago.` : 'no worker has ever run.');
+  const oldest = figures.jobsWaiting ? `, the oldest for ${figures.oldestJobAgeSeconds} s` : '';
+  const said =
+    `${figures.jobsWaiting} publish jobs waiting${oldest}; ` +
+    (beat ? `last worker heartbeat ${figures.lastHeartbeatAgeSeconds} s ago.` : 'no worker has ever run.');
   const alive = beat !== undefined && beat !== null && now - Date.parse(beat) < STALE_WORKER_MS;
-  const start = isPostgres(db) ? 'Start `herald worker` (or `herald serve` without WORKER=off)' : 'Start `herald serve`, which runs the worker on SQLite';
+  const start = isPostgres(db)
+    ? 'Start `herald worker` (or `herald serve` without WORKER=off)'
+    : 'Start `herald serve`, which runs the worker on SQLite';
   if (figures.oldestJobAgeSeconds * 1000 > STUCK_JOB_MS) {
-    return fail('worker', said, alive
-      ? "A worker is running but not keeping up: read its log, raise WORKER_CONCURRENCY or add `herald worker` processes."
-      : `${start}: posts due are not being published.`, figures);
+    return fail(
+      'worker',
+      said,
+      alive
+        ? 'A worker is running but not keeping up: read its log, raise WORKER_CONCURRENCY ' +
+          'or add `herald worker` processes.'
+        : `${start}: posts due are not being published.`,
+      figures,
+    );
   }
-  return alive ? ok('worker', said, figures) : warn('worker', said, `${start}; scheduled posts publish only while a worker runs.`, figures);
+  return alive
+    ? ok('worker', said, figures)
+    : warn('worker', said, `${start}; scheduled posts publish only while a worker runs.`, figures);
 }
 
 export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
@@ -267,7 +408,13 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
     config = loadConfig(env);
     checks.push(ok('configuration', 'The environment variables are valid.'));
   } catch (err) {
-    checks.push(fail('configuration', (err as Error).message, 'Correct that variable (README, Configuration); the other checks need a valid configuration.'));
+    checks.push(
+      fail(
+        'configuration',
+        (err as Error).message,
+        'Correct that variable (README, Configuration); the other checks need a valid configuration.',
+      ),
+    );
     return checks;
   }
   const { check: secret, secret: value } = secretCheck(config, env);
@@ -276,8 +423,12 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
   checks.push(...database);
   try {
     if (db && value) checks.push(...[await tokensCheck(db, value)].filter((c): c is Check => Boolean(c)));
-    checks.push(...(config.storage.kind === 's3' ? [await s3StorageCheck({ ...config, storage: config.storage })] : await diskStorageChecks(config)));
-    checks.push(...await publicUrlChecks(config), ...networkChecks(config, env));
+    checks.push(
+      ...(config.storage.kind === 's3'
+        ? [await s3StorageCheck({ ...config, storage: config.storage })]
+        : await diskStorageChecks(config)),
+    );
+    checks.push(...(await publicUrlChecks(config)), ...networkChecks(config, env));
     if (db) checks.push(await workerCheck(db));
   } finally {
     await db?.destroy();
@@ -285,10 +436,15 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
   return checks;
 }
 
+const names = (checks: Check[]) => checks.map((c) => c.name).join(', ');
+
 const MARK: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'WARN', fail: 'FAIL' };
 
 function readable(checks: Check[]): string {
-  const lines = checks.flatMap((c) => [`  ${MARK[c.status]}  ${c.name}: ${c.message}`, ...(c.fix ? [`        fix: ${c.fix}`] : [])]);
+  const lines = checks.flatMap((c) => [
+    `  ${MARK[c.status]}  ${c.name}: ${c.message}`,
+    ...(c.fix ? [`        fix: ${c.fix}`] : []),
+  ]);
   const count = (status: CheckStatus, word: string) => {
     const n = checks.filter((c) => c.status === status).length;
     return n ? `${n} ${word}${n > 1 ? 's' : ''}` : '';
@@ -310,8 +466,13 @@ export async function doctor(args: string[]): Promise<number> {
   process.stdout.write(json ? JSON.stringify({ ok: !failed.length, checks }) + '\n' : readable(checks));
   if (!failed.length) return 0;
   if (json) {
-    process.stderr.write(JSON.stringify({ code: 'doctor_found_problems', message: `${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((c) => c.name).join(', ')}.`,
-      hint: 'Each failed check in the report says how to fix it.' }) + '\n');
+    process.stderr.write(
+      JSON.stringify({
+        code: 'doctor_found_problems',
+        message: `${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${names(failed)}.`,
+        hint: 'Each failed check in the report says how to fix it.',
+      }) + '\n',
+    );
   }
   return 1;
 }

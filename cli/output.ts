@@ -5,17 +5,31 @@ import { ApiError, errorBody } from '../domain/errors.ts';
 import { loadConfig } from '../runtime/config.ts';
 
 /** Parses --name value and --flag options; unknown or missing ones are a 400 invalid_request. */
-export function operatorOptions(args: string[], spec: Record<string, 'string' | 'boolean' | 'required'>): Record<string, string | boolean | undefined> {
-  const usage = `Options: ${Object.keys(spec).map((o) => '--' + o).join(', ')}.`;
+export function operatorOptions(
+  args: string[],
+  spec: Record<string, 'string' | 'boolean' | 'required'>,
+): Record<string, string | boolean | undefined> {
+  const usage = `Options: ${Object.keys(spec)
+    .map((o) => '--' + o)
+    .join(', ')}.`;
   let values;
   try {
-    values = parseArgs({ args, strict: true, options: Object.fromEntries(Object.entries(spec)
-      .map(([name, kind]) => [name, { type: kind === 'boolean' ? 'boolean' as const : 'string' as const }])) }).values;
+    values = parseArgs({
+      args,
+      strict: true,
+      options: Object.fromEntries(
+        Object.entries(spec).map(([name, kind]) => [
+          name,
+          { type: kind === 'boolean' ? ('boolean' as const) : ('string' as const) },
+        ]),
+      ),
+    }).values;
   } catch (err) {
     throw new ApiError(400, 'invalid_request', (err as Error).message, usage);
   }
   for (const [name, kind] of Object.entries(spec)) {
-    if (kind === 'required' && !values[name]) throw new ApiError(400, 'invalid_request', `--${name} is required.`, usage);
+    if (kind === 'required' && !values[name])
+      throw new ApiError(400, 'invalid_request', `--${name} is required.`, usage);
   }
   return values;
 }
@@ -28,8 +42,14 @@ export function reportFailure(err: unknown): number {
   } catch {
     // The configuration itself may be what failed.
   }
-  const body = err instanceof ApiError ? errorBody(err, publicUrl)
-    : { code: 'internal', message: (err as Error).message, hint: 'Check the environment variables (README, Configuration), DATABASE_URL and DATA_DIR.' };
+  const body =
+    err instanceof ApiError
+      ? errorBody(err, publicUrl)
+      : {
+          code: 'internal',
+          message: (err as Error).message,
+          hint: 'Check the environment variables (README, Configuration), DATABASE_URL and DATA_DIR.',
+        };
   process.stderr.write(JSON.stringify(body) + '\n');
   return err instanceof ApiError && err.status === 400 ? 2 : 1;
 }

@@ -47,8 +47,10 @@ export async function migrationPlan(db: Db): Promise<{ applied: string[]; pendin
   const unknown = applied.filter((name) => !MIGRATION_NAMES.includes(name));
   if (unknown.length) {
     throw new ApiError(409, 'database_newer',
-      `This database was migrated by a newer Herald than ${HERALD_VERSION}: it has had migrations this version does not know (${unknown.join(', ')}).`,
-      'Run the Herald version that migrated it, or a newer one; migrations only go forward. To go back, restore a backup taken before the upgrade.');
+      `This database was migrated by a newer Herald than ${HERALD_VERSION}: ` +
+        `it has had migrations this version does not know (${unknown.join(', ')}).`,
+      'Run the Herald version that migrated it, or a newer one; migrations only go forward. ' +
+        'To go back, restore a backup taken before the upgrade.');
   }
   return { applied, pending: MIGRATION_NAMES.filter((name) => !applied.includes(name)) };
 }

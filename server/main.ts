@@ -39,10 +39,11 @@ export async function serve(config: Config): Promise<number> {
     const firstUser = !(await services.db('users').first('id'));
     process.stdout.write(startupBanner(config, { firstUser, worker: Boolean(worker) }));
   } else {
-    services.logger.info({ app: `${config.publicUrl}/app`, api: `${config.publicUrl}/v1`, mcp: `${config.publicUrl}/mcp`,
-      docs: `${config.publicUrl}/docs`, database: config.databaseUrl ? 'postgresql' : 'sqlite', storage: config.storage.kind,
-      networks: config.networks, worker: Boolean(worker) },
-    `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1`);
+    const base = config.publicUrl;
+    services.logger.info({ app: `${base}/app`, api: `${base}/v1`, mcp: `${base}/mcp`, docs: `${base}/docs`,
+      database: config.databaseUrl ? 'postgresql' : 'sqlite', storage: config.storage.kind, networks: config.networks,
+      worker: Boolean(worker) },
+    `Herald is listening on ${config.host}:${config.port}: dashboard ${base}/app, API ${base}/v1`);
   }
   const problem = config.networks === 'live' ? publicUrlProblem(config.publicUrl) : undefined;
   if (problem) {

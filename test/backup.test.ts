@@ -30,12 +30,18 @@ interface Outcome {
 function herald(env: Record<string, string | undefined>, ...args: string[]): Promise<Outcome> {
   return promisify(execFile)(HERALD, args, { env: env as NodeJS.ProcessEnv }).then(
     ({ stdout }) => ({ code: 0, out: JSON.parse(stdout) }),
-    (e: { code: number; stderr: string }) => ({ code: e.code, err: JSON.parse(e.stderr.trim().split('\n').at(-1)!) }));
+    (e: { code: number; stderr: string }) => ({ code: e.code, err: JSON.parse(e.stderr.trim().split('\n').at(-1)!) }),
+  );
 }
 
 /** The environment of bin/herald for an instance. */
 function instanceEnv(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: config.dataDir, DATABASE_URL: config.databaseUrl, LOG_FORMAT: 'json' };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATA_DIR: config.dataDir,
+    DATABASE_URL: config.databaseUrl,
+    LOG_FORMAT: 'json',
+  };
   delete env.HERALD_SECRET;
   if (!config.databaseUrl) delete env.DATABASE_URL;
   return env;
@@ -68,20 +74,41 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
   it('backs up an instance while it publishes, and restores every post, file and token elsewhere', async () => {
     const images = tempDir();
     const files = [await makeImage(images, 'jpeg', 1080, 1350), await makeImage(images, 'png', 1080, 1080)];
-    const media = await Promise.all(files.map((file, i) => upload(env, ws.writeKey, file, i ? 'image/png' : 'image/jpeg')));
-    const accounts = await Promise.all(['threads', 'facebook', 'instagram', 'threads'].map((p) => sandboxAccount(env, ws.workspaceId, p as 'threads')));
+    const media = await Promise.all(
+      files.map((file, i) => upload(env, ws.writeKey, file, i ? 'image/png' : 'image/jpeg')),
+    );
+    const accounts = await Promise.all(
+      ['threads', 'facebook', 'instagram', 'threads'].map((p) => sandboxAccount(env, ws.workspaceId, p as 'threads')),
+    );
     // One account answers "unavailable" once per post: the worker retries it, so publishing goes on for a while.
-    await queueFailure(env.services.db, { network: 'threads', account: accounts[3]!.externalId, scenario: 'unavailable', times: 1000 });
+    await queueFailure(env.services.db, {
+      network: 'threads',
+      account: accounts[3]!.externalId,
+      scenario: 'unavailable',
+      times: 1000,
+    });
     const create = async (when: unknown, text: string) => {
-      const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: accounts.map((a) => a.id) },
-        mediaIds: [media[0].id], text, when, confirm: true } });
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: {
+          targets: { accountIds: accounts.map((a) => a.id) },
+          mediaIds: [media[0].id],
+          text,
+          when,
+          confirm: true,
+        },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body.posts.map((p: { id: string }) => p.id) as string[];
     };
     const tomorrow = { publishAt: new Date(Date.now() + 86_400_000).toISOString().slice(0, 16), timezone: 'UTC' };
-    const before = [...await create(tomorrow, 'Tomorrow: the winter collection.')];
-    const tokens = new Map((await env.services.db('accounts').select('id', 'token_sealed'))
-      .map((a) => [a.id, env.services.keyring.decrypt(a.token_sealed)]));
+    const before = [...(await create(tomorrow, 'Tomorrow: the winter collection.'))];
+    const tokens = new Map(
+      (await env.services.db('accounts').select('id', 'token_sealed')).map((a) => [
+        a.id,
+        env.services.keyring.decrypt(a.token_sealed),
+      ]),
+    );
 
     // Posts keep coming while the backup runs, each batch sent before the previous one has settled.
     const backupRun = herald(instanceEnv(env.config), 'backup', '--to', backupDir);
@@ -90,15 +117,24 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
     for (let i = 0; !backupDone && i < 50; i++) {
       const ids = await create('now', `Flash sale, hour ${i}.`);
       before.push(...ids);
-      await until(() => call(env, 'get', `/v1/posts/${ids[0]}`, { key: ws.readKey }).then((r) => r.body.status), (s) => s !== 'queued');
+      await until(
+        () => call(env, 'get', `/v1/posts/${ids[0]}`, { key: ws.readKey }).then((r) => r.body.status),
+        (s) => s !== 'queued',
+      );
     }
     const backup = await backupRun;
-    expect(backup, JSON.stringify(backup.err)).toMatchObject({ code: 0, out: { backup: backupDir, database: kind === 'sqlite' ? 'sqlite' : 'postgresql' } });
+    expect(backup, JSON.stringify(backup.err)).toMatchObject({
+      code: 0,
+      out: { backup: backupDir, database: kind === 'sqlite' ? 'sqlite' : 'postgresql' },
+    });
     expect(before.length).toBeGreaterThan(4);
 
     const restoredConfig = { ...env.config, dataDir: restoredDir, databaseUrl: restoredPg?.url };
     const restore = await herald(instanceEnv(restoredConfig), 'restore', '--from', backupDir);
-    expect(restore, JSON.stringify(restore.err)).toMatchObject({ code: 0, out: { restored: true, pendingMigrations: [] } });
+    expect(restore, JSON.stringify(restore.err)).toMatchObject({
+      code: 0,
+      out: { restored: true, pendingMigrations: [] },
+    });
 
     restored = createServices(restoredConfig);
     const copy = { ...env, config: restoredConfig, services: restored, app: await createApp(restored) };
@@ -107,7 +143,8 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
     const statuses = [...posts.values()].map((p) => p.status);
     expect(statuses).toContain('live');
     expect([...posts.values()].some((p) => p.status === 'queued' && Date.parse(p.publish_at) <= Date.now())).toBe(true);
-    // Every post created before the backup began is there (later ones may be), and reads as the API showed it then or later.
+    // Every post created before the backup began is there (later ones may be), and reads as the API showed it then
+    // or later.
     for (const id of before.slice(0, accounts.length)) {
       expect(posts.has(id), id).toBe(true);
       const res = await call(copy, 'get', `/v1/posts/${id}`, { key: ws.readKey });
@@ -125,7 +162,10 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
       const row = await restored.db('media').where({ id: media[i].id }).first();
       expect(sha256(path.join(restoredDir, 'media', row.storage_key)), file).toBe(sha256(file));
       expect(fs.existsSync(path.join(restoredDir, 'media', row.thumbnail_key))).toBe(true);
-      expect((await call(copy, 'get', `/v1/media/${media[i].id}`, { key: ws.readKey })).body).toMatchObject({ status: 'ready', size: fs.statSync(file).size });
+      expect((await call(copy, 'get', `/v1/media/${media[i].id}`, { key: ws.readKey })).body).toMatchObject({
+        status: 'ready',
+        size: fs.statSync(file).size,
+      });
     }
     // Every account token, decrypted with the restored secret.
     const keyring = new Keyring(fs.readFileSync(path.join(restoredDir, 'secret'), 'utf8').trim());
@@ -136,12 +176,28 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
   });
 
   it('refuses to restore over an instance, or to back up into a directory in use', async () => {
-    const again = await herald(instanceEnv({ dataDir: restoredDir, databaseUrl: restoredPg?.url }), 'restore', '--from', backupDir);
-    expect(again).toMatchObject({ code: 1, err: { code: 'restore_target_not_empty', hint: expect.stringContaining('never overwrites') } });
+    const again = await herald(
+      instanceEnv({ dataDir: restoredDir, databaseUrl: restoredPg?.url }),
+      'restore',
+      '--from',
+      backupDir,
+    );
+    expect(again).toMatchObject({
+      code: 1,
+      err: { code: 'restore_target_not_empty', hint: expect.stringContaining('never overwrites') },
+    });
     if (kind === 'postgres') {
       // An empty DATA_DIR is not enough: the database must be empty too.
-      const elsewhere = await herald(instanceEnv({ dataDir: path.join(scratch, 'empty'), databaseUrl: restoredPg!.url }), 'restore', '--from', backupDir);
-      expect(elsewhere).toMatchObject({ code: 1, err: { code: 'restore_target_not_empty', message: expect.stringContaining('DATABASE_URL') } });
+      const elsewhere = await herald(
+        instanceEnv({ dataDir: path.join(scratch, 'empty'), databaseUrl: restoredPg!.url }),
+        'restore',
+        '--from',
+        backupDir,
+      );
+      expect(elsewhere).toMatchObject({
+        code: 1,
+        err: { code: 'restore_target_not_empty', message: expect.stringContaining('DATABASE_URL') },
+      });
       expect(fs.existsSync(path.join(scratch, 'empty', 'secret'))).toBe(false);
     }
     const into = await herald(instanceEnv(env.config), 'backup', '--to', backupDir);
@@ -156,8 +212,16 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
     const manifest = JSON.parse(fs.readFileSync(path.join(damaged, 'manifest.json'), 'utf8'));
     const victim = path.join(damaged, manifest.media.files[0].path);
     fs.appendFileSync(victim, 'x');
-    const res = await herald(instanceEnv({ dataDir: path.join(scratch, 'from-damaged'), databaseUrl: undefined }), 'restore', '--from', damaged);
-    expect(res).toMatchObject({ code: 1, err: { code: 'backup_corrupt', message: expect.stringContaining(manifest.media.files[0].path) } });
+    const res = await herald(
+      instanceEnv({ dataDir: path.join(scratch, 'from-damaged'), databaseUrl: undefined }),
+      'restore',
+      '--from',
+      damaged,
+    );
+    expect(res).toMatchObject({
+      code: 1,
+      err: { code: 'backup_corrupt', message: expect.stringContaining(manifest.media.files[0].path) },
+    });
     expect(fs.existsSync(path.join(scratch, 'from-damaged'))).toBe(false);
   });
 });

@@ -59,7 +59,11 @@ describe.each(DATABASES)('the first screen on %s', (kind) => {
     expect(out).toContain(`REST API   ${base}/v1`);
     expect(out).toContain(`MCP        ${base}/mcp`);
     expect(out).toContain(`Docs       ${base}/docs`);
-    expect(out).toMatch(kind === 'sqlite' ? `Database   SQLite, ${dataDir}/herald.sqlite` : /Database {3}PostgreSQL, 127\.0\.0\.1:5432\/herald_test_/);
+    expect(out).toMatch(
+      kind === 'sqlite'
+        ? `Database   SQLite, ${dataDir}/herald.sqlite`
+        : /Database {3}PostgreSQL, 127\.0\.0\.1:5432\/herald_test_/,
+    );
     expect(out).not.toContain('hunter2-secret');
     expect(out).toContain(`Storage    disk, ${dataDir}/media`);
     expect(out).toContain('Networks   sandbox: simulated networks');
@@ -72,7 +76,11 @@ describe.each(DATABASES)('the first screen on %s', (kind) => {
   const sqliteOnly = kind === 'sqlite' ? it : it.skip;
 
   sqliteOnly('points to sign-in instead once a user exists', async () => {
-    await promisify(execFile)(HERALD, ['workspace', 'create', '--name', 'Acme', '--plan', 'creator', '--email', 'ops@acme.test'], { env });
+    await promisify(execFile)(
+      HERALD,
+      ['workspace', 'create', '--name', 'Acme', '--plan', 'creator', '--email', 'ops@acme.test'],
+      { env },
+    );
     const out = await serveUntil(env, { tty: true, marker: /stop with Ctrl\+C/ });
     expect(out).toContain(`Sign in at ${env.PUBLIC_URL}/app`);
     expect(out).not.toContain('sign-up');
@@ -82,8 +90,13 @@ describe.each(DATABASES)('the first screen on %s', (kind) => {
     const out = await serveUntil(env, { tty: false, marker: /Herald is listening/ });
     const lines = out.trim().split('\n');
     const events = lines.map((line) => JSON.parse(line));
-    expect(events.find((e) => /Herald is listening/.test(e.msg))).toMatchObject({ level: 30, app: `${env.PUBLIC_URL}/app`,
-      api: `${env.PUBLIC_URL}/v1`, mcp: `${env.PUBLIC_URL}/mcp`, database: kind === 'sqlite' ? 'sqlite' : 'postgresql' });
+    expect(events.find((e) => /Herald is listening/.test(e.msg))).toMatchObject({
+      level: 30,
+      app: `${env.PUBLIC_URL}/app`,
+      api: `${env.PUBLIC_URL}/v1`,
+      mcp: `${env.PUBLIC_URL}/mcp`,
+      database: kind === 'sqlite' ? 'sqlite' : 'postgresql',
+    });
   });
 
   sqliteOnly('writes JSON at a terminal too with LOG_FORMAT=json', async () => {

@@ -22,9 +22,17 @@ const HERALD = new URL('../bin/herald', import.meta.url).pathname;
 
 async function tableNames(db: Knex): Promise<string[]> {
   const rows = isPostgres(db)
-    ? (await db.raw(`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`)).rows
+    ? (
+        await db.raw(
+          `select table_name as name from information_schema.tables where table_schema = current_schema() and ` +
+            `table_type = 'BASE TABLE'`,
+        )
+      ).rows
     : await db.raw(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`);
-  return (rows as { name: string }[]).map((r) => r.name).filter((name) => !name.startsWith('knex_migrations')).sort();
+  return (rows as { name: string }[])
+    .map((r) => r.name)
+    .filter((name) => !name.startsWith('knex_migrations'))
+    .sort();
 }
 
 async function snapshot(db: Knex): Promise<Record<string, Record<string, unknown>[]>> {
@@ -64,7 +72,9 @@ describe.each(DATABASES)('upgrades on %s', (kind) => {
         for (const [table, rows] of Object.entries(before)) {
           expect(after[table], `table ${table}`).toBeDefined();
           for (const row of rows) {
-            const kept = Object.fromEntries(Object.entries(row).filter(([column]) => !rewritten.has(`${table}.${column}`)));
+            const kept = Object.fromEntries(
+              Object.entries(row).filter(([column]) => !rewritten.has(`${table}.${column}`)),
+            );
             expect(after[table], `a row of ${table}`).toContainEqual(expect.objectContaining(kept));
           }
         }
@@ -78,7 +88,10 @@ describe.each(DATABASES)('upgrades on %s', (kind) => {
         expect(services.keyring.decrypt(account.token_sealed)).toBe(FIXTURE.accountToken);
         expect((await call(env, 'get', '/v1/folders', { key })).status).toBe(200);
         if (past.includes('0002_media')) {
-          expect((await call(env, 'get', `/v1/media/${FIXTURE.mediaId}`, { key })).body).toMatchObject({ id: FIXTURE.mediaId, status: 'ready' });
+          expect((await call(env, 'get', `/v1/media/${FIXTURE.mediaId}`, { key })).body).toMatchObject({
+            id: FIXTURE.mediaId,
+            status: 'ready',
+          });
         }
         if (past.includes('0003_posts')) {
           const queued = await call(env, 'get', `/v1/posts/${FIXTURE.queuedPostId}`, { key });
@@ -97,9 +110,15 @@ describe.each(DATABASES)('upgrades on %s', (kind) => {
     let config: Config;
     let drop: () => Promise<void>;
     const env: Record<string, string> = {};
-    const herald = (...args: string[]) => promisify(execFile)(HERALD, args, { env }).then(
-      ({ stdout }) => ({ code: 0, out: JSON.parse(stdout), err: undefined }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout, err: JSON.parse(e.stderr.trim().split('\n').at(-1)!) }));
+    const herald = (...args: string[]) =>
+      promisify(execFile)(HERALD, args, { env }).then(
+        ({ stdout }) => ({ code: 0, out: JSON.parse(stdout), err: undefined }),
+        (e: { code: number; stdout: string; stderr: string }) => ({
+          code: e.code,
+          out: e.stdout,
+          err: JSON.parse(e.stderr.trim().split('\n').at(-1)!),
+        }),
+      );
 
     beforeAll(async () => {
       ({ config, drop } = await freshInstance(kind));
@@ -114,20 +133,37 @@ describe.each(DATABASES)('upgrades on %s', (kind) => {
 
     it('lists the pending migrations with migrate --dry-run and applies none of them', async () => {
       const plan = await herald('migrate', '--dry-run');
-      expect(plan).toMatchObject({ code: 0, out: { dryRun: true, applied: MIGRATION_NAMES.slice(0, 2), pending: MIGRATION_NAMES.slice(2) } });
-      expect(await herald('migrate')).toMatchObject({ code: 0, out: { migrated: true, applied: MIGRATION_NAMES.slice(2) } });
-      expect((await herald('migrate', '--dry-run')).out).toEqual({ dryRun: true, applied: MIGRATION_NAMES, pending: [] });
+      expect(plan).toMatchObject({
+        code: 0,
+        out: { dryRun: true, applied: MIGRATION_NAMES.slice(0, 2), pending: MIGRATION_NAMES.slice(2) },
+      });
+      expect(await herald('migrate')).toMatchObject({
+        code: 0,
+        out: { migrated: true, applied: MIGRATION_NAMES.slice(2) },
+      });
+      expect((await herald('migrate', '--dry-run')).out).toEqual({
+        dryRun: true,
+        applied: MIGRATION_NAMES,
+        pending: [],
+      });
     });
 
     it('refuses to serve or migrate a database a newer Herald migrated, saying so', async () => {
       const db = openDatabase(config);
       await db('knex_migrations').insert({ name: '9999_from_the_future', batch: 99, migration_time: new Date() });
       await db.destroy();
-      for (const args of [['serve'], ['migrate', '--dry-run'], ['workspace', 'create', '--name', 'X', '--plan', 'free']]) {
+      for (const args of [
+        ['serve'],
+        ['migrate', '--dry-run'],
+        ['workspace', 'create', '--name', 'X', '--plan', 'free'],
+      ]) {
         const res = await herald(...args);
         expect(res.code, args.join(' ')).toBe(1);
-        expect(res.err, args.join(' ')).toMatchObject({ code: 'database_newer', message: expect.stringContaining('9999_from_the_future'),
-          hint: expect.stringContaining('restore a backup taken before the upgrade') });
+        expect(res.err, args.join(' ')).toMatchObject({
+          code: 'database_newer',
+          message: expect.stringContaining('9999_from_the_future'),
+          hint: expect.stringContaining('restore a backup taken before the upgrade'),
+        });
       }
     });
   });
