@@ -54,9 +54,14 @@ async function freshInstance(kind: string): Promise<{ config: Config; drop: () =
   };
 }
 
+const PAST = MIGRATION_NAMES.slice(0, -1);
+// Building the app takes seconds (it compiles the contract): the oldest and the newest past schema are also
+// read through it.
+const READ_THROUGH_API = new Set([PAST[0], PAST.at(-1)]);
+
 describe.each(DATABASES)('upgrades on %s', (kind) => {
-  describe.each(MIGRATION_NAMES.slice(0, -1))('from a database at %s', (from) => {
-    it('migrates to the latest with every row kept and the data readable through the API', async () => {
+  describe.each(PAST)('from a database at %s', (from) => {
+    it('migrates to the latest with every row kept and every token readable', async () => {
       const { config, drop } = await freshInstance(kind);
       const services = createServices(config);
       try {
@@ -79,13 +84,15 @@ describe.each(DATABASES)('upgrades on %s', (kind) => {
           }
         }
 
+        const account = await services.db('accounts').where({ id: FIXTURE.accountId }).first();
+        expect(services.keyring.decrypt(account.token_sealed)).toBe(FIXTURE.accountToken);
+        if (!READ_THROUGH_API.has(from)) return;
+
         const env = { kind, config, services, app: await createApp(services) } as TestEnv;
         const key = FIXTURE.apiKey;
         const accounts = await call(env, 'get', '/v1/accounts', { key });
         expect(accounts.status).toBe(200);
         expect(accounts.body.accounts).toEqual([expect.objectContaining({ id: FIXTURE.accountId, status: 'ok' })]);
-        const account = await services.db('accounts').where({ id: FIXTURE.accountId }).first();
-        expect(services.keyring.decrypt(account.token_sealed)).toBe(FIXTURE.accountToken);
         expect((await call(env, 'get', '/v1/folders', { key })).status).toBe(200);
         if (past.includes('0002_media')) {
           expect((await call(env, 'get', `/v1/media/${FIXTURE.mediaId}`, { key })).body).toMatchObject({
@@ -131,7 +138,10 @@ describe.each(DATABASES)('upgrades on %s', (kind) => {
     });
     afterAll(() => drop());
 
-    it('lists the pending migrations with migrate --dry-run and applies none of them', async () => {
+    // The same code on either database: PostgreSQL only checks that a refused server stops cleanly.
+    const sqliteOnly = kind === 'sqlite' ? it : it.skip;
+
+    sqliteOnly('lists the pending migrations with migrate --dry-run and applies none of them', async () => {
       const plan = await herald('migrate', '--dry-run');
       expect(plan).toMatchObject({
         code: 0,
@@ -152,11 +162,8 @@ describe.each(DATABASES)('upgrades on %s', (kind) => {
       const db = openDatabase(config);
       await db('knex_migrations').insert({ name: '9999_from_the_future', batch: 99, migration_time: new Date() });
       await db.destroy();
-      for (const args of [
-        ['serve'],
-        ['migrate', '--dry-run'],
-        ['workspace', 'create', '--name', 'X', '--plan', 'free'],
-      ]) {
+      const commands = [['serve'], ['migrate', '--dry-run'], ['workspace', 'create', '--name', 'X', '--plan', 'free']];
+      for (const args of kind === 'sqlite' ? commands : commands.slice(0, 1)) {
         const res = await herald(...args);
         expect(res.code, args.join(' ')).toBe(1);
         expect(res.err, args.join(' ')).toMatchObject({
