@@ -57,10 +57,6 @@ async function readStdin(): Promise<string> {
 type Command = (services: Services, args: string[]) => Promise<object>;
 
 const COMMANDS: Record<CommandName, Command> = {
-  async migrate() {
-    return { migrated: true };
-  },
-
   async 'workspace create'(services, args) {
     const o = options(args, { name: { required: true }, plan: { required: true }, tz: {}, email: {}, currency: {} });
     if (!isPlanName(o.plan!)) oneOf(o.plan!, PLAN_NAMES, 'plan');

@@ -2,7 +2,9 @@
 // on stdout, or {code, message, hint} on stderr with a non-zero exit. Each command loads only the modules it
 // needs (dynamic imports), so `herald --help` and the quick commands start fast.
 
-const COMMAND_NAMES = ['migrate', 'workspace create', 'key create', 'key list', 'key revoke', 'account add-sandbox',
+import { OPERATOR_COMMANDS } from './operator.ts';
+
+const COMMAND_NAMES = ['workspace create', 'key create', 'key list', 'key revoke', 'account add-sandbox',
   'sandbox fail', 'user set-password'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -22,15 +24,17 @@ async function runWorker(): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   const [first = '', second = '', ...rest] = argv;
-  const known = ['serve', 'worker', ...COMMAND_NAMES];
+  const known = ['serve', 'worker', ...Object.keys(OPERATOR_COMMANDS), ...COMMAND_NAMES];
   if (first === '--help' || first === 'help') {
     process.stdout.write(JSON.stringify({ usage: 'herald <command> [--option value ...]', commands: known }) + '\n');
     return 0;
   }
   if (first === 'serve') {
-    const [{ loadConfig }, { serve }] = await Promise.all([import('../runtime/config.ts'), import('../server/main.ts')]);
-    return serve(loadConfig());
+    const [{ loadConfig }, { serve }, { failsCleanly }] = await Promise.all([import('../runtime/config.ts'),
+      import('../server/main.ts'), import('./output.ts')]);
+    return failsCleanly(() => serve(loadConfig()));
   }
+  if (OPERATOR_COMMANDS[first]) return OPERATOR_COMMANDS[first](argv.slice(1));
   if (first === 'worker') return runWorker();
   const name = isCommand(first) ? first : `${first} ${second}`;
   if (!isCommand(name)) {
