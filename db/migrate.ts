@@ -11,6 +11,7 @@ import * as posts from './migrations/0003_posts.ts';
 import * as publishing from './migrations/0004_publishing.ts';
 import * as sandbox from './migrations/0005_sandbox.ts';
 import * as analytics from './migrations/0006_analytics.ts';
+import * as postsListOrder from './migrations/0013_posts_list_order.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0004_publishing': publishing,
   '0005_sandbox': sandbox,
   '0006_analytics': analytics,
+  '0013_posts_list_order': postsListOrder,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

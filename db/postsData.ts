@@ -203,15 +203,14 @@ export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
       if (filter.accountId) q.where('posts.account_id', filter.accountId);
       if (filter.from) q.where('posts.publish_at', '>=', filter.from);
       if (filter.to) q.where('posts.publish_at', '<', filter.to);
+      // Keyset paging in the order of the posts_list indexes (migration 0013): drafts (no publish time) last.
       const c = filter.cursor;
       if (c && c.publishAt !== null) {
-        q.where((w) => w.where('posts.publish_at', '>', c.publishAt!)
-          .orWhere((x) => x.where('posts.publish_at', c.publishAt!).andWhere('posts.id', '>', c.id))
-          .orWhereNull('posts.publish_at'));
+        q.whereRaw('((posts.publish_at is null), posts.publish_at, posts.id) > (false, ?, ?)', [c.publishAt, c.id]);
       } else if (c) {
-        q.whereNull('posts.publish_at').andWhere('posts.id', '>', c.id);
+        q.whereRaw('(posts.publish_at is null) = true').andWhere('posts.id', '>', c.id);
       }
-      q.orderByRaw('case when posts.publish_at is null then 1 else 0 end, posts.publish_at, posts.id').limit(filter.limit);
+      q.orderByRaw('(posts.publish_at is null), posts.publish_at, posts.id').limit(filter.limit);
       return (await q).map(toPost);
     },
 
