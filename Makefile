@@ -53,3 +53,4 @@ bench: install build
 	npx tsx bench/upload.ts
 	npx tsx bench/publish.ts
 	npx tsx bench/crash.ts
+	npx tsx bench/scale.ts

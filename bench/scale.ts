@@ -1,0 +1,174 @@
+// bench/scale: PostgreSQL with 1,000 workspaces, 10,000 accounts, 1,000,000 posts in every state and 200,000
+// files (bulk INSERT ... SELECT generate_series), then reads through HTTP at 10 connections in the one workspace
+// of 50,000 posts, beside GET /v1/openapi.json (no database) measured in the same run. Targets: each read
+// p99 < 20 ms, page 1,000 as fast as page 1, plan (50 targets) p99 < 50 ms. Then EXPLAIN of the data layer's
+// own queries for those reads: any plan that is not an index scan is printed.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { DateTime } from 'luxon';
+import { openDatabase } from '../db/connect.ts';
+import { findWorkspace } from '../db/identity.ts';
+import { postsData } from '../db/postsData.ts';
+import { workspaceData } from '../db/workspaceData.ts';
+import { createPgDatabase, freePort, HERALD, load, startProcess, stopProcess, tempDataDir, type Load } from './support.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 10;
+const WORKSPACES = 1_000;
+const BIG_POSTS = 50_000;
+const POSTS = 1_000_000;
+const MEDIA = 200_000;
+const ACCOUNTS_PER_WORKSPACE = 10;
+const BIG_ACCOUNTS = 50;
+
+function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, string> {
+  return JSON.parse(execFileSync(HERALD, args, { env, encoding: 'utf8' }));
+}
+
+const iso = (ts: string) => `to_char((${ts}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+// Post g's state and times: 3 in 10 queued (future, this month's quota), 2 drafts, 4 live, 1 failed.
+const POST_STATE = `
+  case when g % 10 < 3 then 'queued' when g % 10 < 5 then 'draft' when g % 10 < 9 then 'live' else 'failed' end,
+  case when g % 10 between 3 and 4 then null
+       when g % 10 < 3 then ${iso(`timestamptz '2030-01-01' + g * interval '1 minute'`)}
+       else ${iso(`now() - g * interval '1 minute'`)} end,
+  case when g % 10 < 3 or g % 10 between 5 and 8 then to_char(now() at time zone 'UTC', 'YYYY-MM') end,
+  case when g % 10 < 3 then ${iso(`timestamptz '2030-01-01' + g * interval '1 minute'`)} end`;
+const POST_COLUMNS = 'id, workspace_id, account_id, platform, status, publish_at, quota_month, due_at, text, tags, media_ids, ' +
+  'per_platform, created_via, created_at, updated_at';
+
+async function seed(url: string, bigWorkspace: string): Promise<{ accountIds: string[]; mediaId: string }> {
+  const db = openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
+  const now = `${iso('now()')}`;
+  const started = performance.now();
+  await db.raw(`insert into workspaces (id, slug, name, plan, currency, tz, created_at)
+    select 'ws_scale' || g, 'scale-' || g, 'Scale ' || g, 'agency', 'USD', 'UTC', ${now} from generate_series(1, ?) g`, [WORKSPACES - 1]);
+  await db.raw(`insert into folders (id, workspace_id, name, is_root, created_at)
+    select 'fld_scale' || g, 'ws_scale' || g, 'Root', 1, ${now} from generate_series(1, ?) g`, [WORKSPACES - 1]);
+  await db.raw(`insert into accounts (id, workspace_id, platform, display_name, status, external_id, created_at)
+    select 'acc_scale' || g, 'ws_scale' || (1 + g % ?), (array['youtube','instagram','facebook','threads'])[1 + g % 4],
+      'Account ' || g, 'ok', 'sandbox-scale-' || g, ${now} from generate_series(0, ?) g`,
+  [WORKSPACES - 1, (WORKSPACES - 1) * ACCOUNTS_PER_WORKSPACE - BIG_ACCOUNTS - 1]);
+  await db.raw(`insert into accounts (id, workspace_id, platform, display_name, status, external_id, created_at)
+    select 'acc_big' || g, ?, (array['youtube','instagram','facebook','threads'])[1 + g % 4], 'Big ' || g, 'ok',
+      'sandbox-big-' || g, ${now} from generate_series(0, ?) g`, [bigWorkspace, BIG_ACCOUNTS - 1]);
+  const others = (WORKSPACES - 1) * ACCOUNTS_PER_WORKSPACE - BIG_ACCOUNTS;
+  await db.raw(`insert into posts (${POST_COLUMNS})
+    select 'pst_big' || g, ?, 'acc_big' || (g % ?), (array['youtube','instagram','facebook','threads'])[1 + (g % ?) % 4],
+      ${POST_STATE}, 'Big post ' || g, '[]', '[]', '{}', 'api', ${now}, ${now} from generate_series(0, ?) g`,
+  [bigWorkspace, BIG_ACCOUNTS, BIG_ACCOUNTS, BIG_POSTS - 1]);
+  await db.raw(`insert into posts (${POST_COLUMNS})
+    select 'pst_scale' || g, 'ws_scale' || (1 + (g % ?) % ?), 'acc_scale' || (g % ?),
+      (array['youtube','instagram','facebook','threads'])[1 + (g % ?) % 4],
+      ${POST_STATE}, 'Post ' || g, '[]', '[]', '{}', 'api', ${now}, ${now} from generate_series(0, ?) g`,
+  [others, WORKSPACES - 1, others, others, POSTS - BIG_POSTS - 1]);
+  const bigRoot = (await db('folders').where({ workspace_id: bigWorkspace, is_root: 1 }).first('id')).id as string;
+  await db.raw(`insert into media (id, workspace_id, folder_id, status, filename, mime, size, stored_bytes, kind, width, height,
+      created_at, updated_at)
+    select 'med_scale' || g, case when g % 50 = 0 then ? else 'ws_scale' || (1 + g % ?) end,
+      case when g % 50 = 0 then ? else 'fld_scale' || (1 + g % ?) end, 'ready', 'photo' || g || '.jpg', 'image/jpeg',
+      200000, 200000, 'image', 1080, 1350, ${now}, ${now} from generate_series(0, ?) g`,
+  [bigWorkspace, WORKSPACES - 1, bigRoot, WORKSPACES - 1, MEDIA - 1]);
+  const mediaId = 'med_scale0';
+  await db('media').where({ id: mediaId }).update({ mime: 'video/mp4', kind: 'video', width: 1080, height: 1920,
+    duration_seconds: 30, frame_rate: 30, video_codec: 'h264', audio_codec: 'aac', filename: 'clip.mp4' });
+  await db.raw('analyze');
+  const counts = await db.raw(`select (select count(*) from workspaces) w, (select count(*) from accounts) a,
+    (select count(*) from posts) p, (select count(*) from media) m`);
+  const c = counts.rows[0];
+  console.log(`seeded ${c.w} workspaces, ${c.a} accounts, ${c.p} posts, ${c.m} files in ` +
+    `${((performance.now() - started) / 1000).toFixed(0)} s`);
+  await db.destroy();
+  return { accountIds: Array.from({ length: BIG_ACCOUNTS }, (_, i) => `acc_big${i}`), mediaId };
+}
+
+/** EXPLAIN of each query the data layer sends for the measured reads; the plans that are not index scans. */
+async function explainReads(url: string, workspaceId: string, cursor: { publishAt: string | null; id: string }) {
+  const db = openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
+  const workspace = (await findWorkspace(db, workspaceId))!;
+  const captured: { sql: string; bindings: unknown[] }[] = [];
+  db.on('query', (q: { sql: string; bindings: unknown[] }) => captured.push(q));
+  const posts = postsData(db, workspace);
+  const reads: [string, () => Promise<unknown>][] = [
+    ['list queued, page 1', () => posts.list({ status: 'queued', limit: 51 })],
+    ['list, page 1', () => posts.list({ limit: 51 })],
+    ['list, page 1,000', () => posts.list({ limit: 51, cursor })],
+    ['get post', () => posts.get('pst_big123')],
+    ['whoami usage', () => workspaceData(db, workspace).usage(DateTime.utc().toFormat('yyyy-MM'))],
+  ];
+  for (const [name, read] of reads) {
+    captured.length = 0;
+    await read();
+    for (const q of captured) {
+      // The event carries PostgreSQL's $n placeholders, in order; knex.raw takes ?.
+      const sql = q.sql.replace(/\$\d+/g, '?');
+      const plan = (await db.raw(`explain ${sql}`, q.bindings as never[])).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']);
+      const text = plan.join('\n');
+      const indexed = !/Seq Scan|Sort Method|(^|\s)Sort\b/.test(text);
+      console.log(`${name}: ${indexed ? 'index scans only' : 'NOT ONLY INDEX SCANS'}`);
+      if (!indexed) console.log(`  ${sql}\n  ${plan.join('\n  ')}`);
+    }
+  }
+  await db.destroy();
+}
+
+function row(name: string, r: Load, target: number): string {
+  return `${name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ` +
+    `${String(r.p99).padStart(4)} ms  errors ${r.errors + r.non2xx}  ${r.p99 < target && r.errors + r.non2xx === 0 ? 'ok'
+      : `MISSED (target p99 < ${target} ms)`}`;
+}
+
+const dataDir = tempDataDir();
+const pg = await createPgDatabase();
+const port = await freePort();
+const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), RATE_LIMIT_MAX: '100000000',
+  DATABASE_URL: pg.url };
+let server;
+try {
+  const { workspaceId } = herald(env, 'workspace', 'create', '--name', 'Big', '--plan', 'agency');
+  const { key } = herald(env, 'key', 'create', '--workspace', workspaceId!, '--name', 'bench', '--scopes', 'read');
+  const { accountIds, mediaId } = await seed(pg.url, workspaceId!);
+  server = await startProcess(['serve'], env, 'Herald is listening');
+  const base = `http://127.0.0.1:${port}/v1`;
+  const headers = { Authorization: `Bearer ${key}` };
+  // The cursor of page 1,000, walked page by page as a client would.
+  let next: string | null = null;
+  const walkStart = performance.now();
+  for (let page = 1; page < 1000; page++) {
+    const res: Response = await fetch(`${base}/posts?limit=50${next ? `&cursor=${next}` : ''}`, { headers });
+    next = ((await res.json()) as { nextCursor: string | null }).nextCursor;
+    if (!next) throw new Error(`the list ended at page ${page}`);
+  }
+  console.log(`walked 999 pages in ${((performance.now() - walkStart) / 1000).toFixed(1)} s`);
+  const planBody = JSON.stringify({ targets: { accountIds }, mediaIds: [mediaId], text: 'Autumn sale #autumn', title: 'Autumn sale',
+    tags: ['autumn'], perPlatform: { youtube: { visibility: 'unlisted', category: '22' }, instagram: { contentType: 'reel' } },
+    when: { publishAt: DateTime.utc().plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'UTC' } });
+  const probe = await fetch(`${base}/posts/plan`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' },
+    body: planBody });
+  if (probe.status !== 200) console.log(`plan answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
+  const reads: [string, string, number, { method: 'POST'; body: string; headers: Record<string, string> }?][] = [
+    ['GET /posts?status=queued (page 1)', `${base}/posts?status=queued&limit=50`, 20],
+    ['GET /posts (page 1)', `${base}/posts?limit=50`, 20],
+    ['GET /posts (page 1,000 by cursor)', `${base}/posts?limit=50&cursor=${next}`, 20],
+    ['GET /posts/{id}', `${base}/posts/pst_big123`, 20],
+    ['GET /whoami', `${base}/whoami`, 20],
+    ['POST /posts/plan (50 targets)', `${base}/posts/plan`, 50,
+      { method: 'POST', body: planBody, headers: { ...headers, 'Content-Type': 'application/json' } }],
+  ];
+  await load(`${base}/posts?limit=50`, { connections: CONNECTIONS, seconds: 2, headers });
+  const baseline = await load(`${base}/openapi.json`, { connections: CONNECTIONS, seconds: SECONDS });
+  console.log(`\npostgres, 1M posts: ${CONNECTIONS} connections, ${SECONDS} s each (load average ${os.loadavg()[0]!.toFixed(1)})`);
+  console.log(`${'GET /openapi.json (no database)'.padEnd(36)} ${baseline.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ` +
+    `${String(baseline.p50).padStart(3)} ms  p99 ${String(baseline.p99).padStart(4)} ms  (baseline)`);
+  for (const [name, url, target, extra] of reads) {
+    console.log(row(name, await load(url, { connections: CONNECTIONS, seconds: SECONDS, headers, ...extra }), target));
+  }
+  const [publishAt, id] = JSON.parse(Buffer.from(next!, 'base64url').toString('utf8')) as [string | null, string];
+  console.log('');
+  await explainReads(pg.url, workspaceId!, { publishAt, id });
+} finally {
+  if (server) await stopProcess(server);
+  await pg.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
