@@ -100,7 +100,7 @@ async function explainReads(url: string, workspaceId: string, cursor: { publishA
   for (const [name, read] of reads) {
     captured.length = 0;
     await read();
-    for (const q of captured) {
+    for (const q of captured.splice(0)) {
       // The event carries PostgreSQL's $n placeholders, in order; knex.raw takes ?.
       const sql = q.sql.replace(/\$\d+/g, '?');
       const plan = (await db.raw(`explain ${sql}`, q.bindings as never[])).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']);
@@ -114,7 +114,7 @@ async function explainReads(url: string, workspaceId: string, cursor: { publishA
 }
 
 function row(name: string, r: Load, target: number): string {
-  return `${name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ` +
+  return `${name.padEnd(49)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ` +
     `${String(r.p99).padStart(4)} ms  errors ${r.errors + r.non2xx}  ${r.p99 < target && r.errors + r.non2xx === 0 ? 'ok'
       : `MISSED (target p99 < ${target} ms)`}`;
 }
@@ -159,7 +159,7 @@ try {
   await load(`${base}/posts?limit=50`, { connections: CONNECTIONS, seconds: 2, headers });
   const baseline = await load(`${base}/openapi.json`, { connections: CONNECTIONS, seconds: SECONDS });
   console.log(`\npostgres, 1M posts: ${CONNECTIONS} connections, ${SECONDS} s each (load average ${os.loadavg()[0]!.toFixed(1)})`);
-  console.log(`${'GET /openapi.json (no database)'.padEnd(36)} ${baseline.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ` +
+  console.log(`${'GET /openapi.json (no database)'.padEnd(49)} ${baseline.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ` +
     `${String(baseline.p50).padStart(3)} ms  p99 ${String(baseline.p99).padStart(4)} ms  (baseline)`);
   for (const [name, url, target, extra] of reads) {
     console.log(row(name, await load(url, { connections: CONNECTIONS, seconds: SECONDS, headers, ...extra }), target));
@@ -167,6 +167,15 @@ try {
   const [publishAt, id] = JSON.parse(Buffer.from(next!, 'base64url').toString('utf8')) as [string | null, string];
   console.log('');
   await explainReads(pg.url, workspaceId!, { publishAt, id });
+  console.log('');
+  // The same list reads without migration 0013's indexes (each page then sorts the workspace's rows).
+  const db = openDatabase({ databaseUrl: pg.url, dataDir });
+  await db.raw('drop index posts_list_order');
+  await db.raw('drop index posts_list_status_order');
+  await db.destroy();
+  for (const [name, url] of reads.slice(0, 3)) {
+    console.log(row(`${name} without 0013`, await load(url, { connections: CONNECTIONS, seconds: SECONDS, headers }), 20));
+  }
 } finally {
   if (server) await stopProcess(server);
   await pg.drop();
