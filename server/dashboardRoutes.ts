@@ -38,7 +38,7 @@ export function dashboardRoutes(config: Config, dir = DASHBOARD_DIR): express.Ro
     next();
   });
   router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
-  router.use(express.static(dir, { index: false, maxAge: 0 }));
+  router.use(express.static(dir, { index: false, redirect: false, maxAge: 0 }));
 
   const sendIndex = (res: Response) => {
     const index = path.join(dir, 'index.html');

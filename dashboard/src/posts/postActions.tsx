@@ -1,0 +1,51 @@
+// Retry, cancel and reschedule, each behind a confirm step that says what will happen.
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, call, type Post } from '../api.ts';
+import { timeText } from '../format.ts';
+import { WhenInput } from '../compose/WhenInput.tsx';
+import { defaultWhen, whenOf, type WhenForm } from '../compose/when.ts';
+import { Button, Confirm } from '../ui.tsx';
+
+export function useRefreshPosts() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ predicate: (q) => ['posts', 'post', 'events'].includes(String(q.queryKey[0])) });
+}
+
+export function reschedule(postId: string, when: { publishAt: string; timezone: string } | 'now') {
+  return call(api.PATCH('/posts/{postId}', { params: { path: { postId } }, body: { when, confirm: true } }));
+}
+
+export function PostActions({ post, zone }: { post: Post; zone: string }) {
+  const refresh = useRefreshPosts();
+  const [when, setWhen] = useState<WhenForm>(() => defaultWhen(zone));
+  const path = { params: { path: { postId: post.id } }, body: { confirm: true } };
+  const timing = whenOf(when.mode === 'draft' ? { ...when, mode: 'at' } : when, zone);
+  return (
+    <div className="actions wrap">
+      {post.status === 'failed' && (
+        <Confirm trigger={<Button tone="primary">Retry</Button>} title="Retry this post now?" action="Retry now"
+          description={<p>Herald sends it to the network again now.</p>}
+          onConfirm={async () => { await call(api.POST('/posts/{postId}/retry', path)); await refresh(); }} />
+      )}
+      {(post.status === 'queued' || post.status === 'draft') && (
+        <Confirm trigger={<Button>{post.status === 'draft' ? 'Schedule' : 'Reschedule'}</Button>} title={post.status === 'draft' ? 'Schedule this draft' : 'Reschedule this post'}
+          action={'when' in timing && timing.when !== 'now' && typeof timing.when === 'object' ? `Move to ${when.date} ${when.time}` : 'Publish now'}
+          description={<>
+            {post.publishAt && <p>Now set for {timeText(post.publishAt, zone)}.</p>}
+            <WhenInput value={when.mode === 'draft' ? { ...when, mode: 'at' } : when} zone={zone} problem={'problem' in timing ? timing.problem : undefined} onChange={setWhen} />
+          </>}
+          onConfirm={async () => {
+            if (!('when' in timing) || timing.when === 'draft') throw new Error('problem' in timing ? timing.problem : 'Pick a time.');
+            await reschedule(post.id, timing.when);
+            await refresh();
+          }} />
+      )}
+      {post.status === 'queued' && (
+        <Confirm trigger={<Button tone="ghost">Cancel post</Button>} title="Cancel this post?" tone="danger" action="Cancel to draft"
+          description={<p>It becomes a draft again and will not be published; its place in this month's count is given back.</p>}
+          onConfirm={async () => { await call(api.POST('/posts/{postId}/cancel', path)); await refresh(); }} />
+      )}
+    </div>
+  );
+}
