@@ -22,6 +22,7 @@ describe('dashboard in a browser', () => {
     page.setDefaultTimeout(15_000);
   }, 60_000);
   afterAll(async () => {
+    await page?.screenshot({ path: path.join(SHOTS, 'last.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
     await browser?.close();
     await herald?.stop();
@@ -33,6 +34,8 @@ describe('dashboard in a browser', () => {
     await page.goto(at('/accounts'));
     await page.getByRole('link', { name: `Connect ${network}` }).click();
     await expect.poll(() => page.url()).toContain('/sandbox/');
+    // The simulator asks for the account's names, as the network's own pages would show them.
+    for (const input of await page.locator('input[required], textarea[required]').all()) await input.fill(`acme_${network.toLowerCase()}`);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText(/Connected \d+ accounts?/).waitFor();
   }
