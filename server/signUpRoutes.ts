@@ -9,8 +9,10 @@ import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { failWith } from './sessionGuard.ts';
 import { hashPassword } from './sessionRoutes.ts';
 
-const WINDOW_MS = 15 * 60_000;
-/** Sign-in (and sign-up) attempts per client address, and sign-in attempts per email, per 15 minutes. */
+/**
+ * Sign-in (and sign-up) attempts per client address, and sign-in attempts per email, per window of the
+ * request limit (RATE_LIMIT_WINDOW_SECONDS): on PostgreSQL all limiters share one table of windows.
+ */
 export const SIGN_IN_LIMITS = { perAddress: 30, perEmail: 10 };
 export const MIN_PASSWORD_LENGTH = 10;
 
@@ -35,11 +37,13 @@ export function readSignUp(body: unknown): NewPerson {
   return { email, name, password, timeZone };
 }
 
-export function signUpRoutes(services: Services, limiters?: { address: RateLimiter; email: RateLimiter }): express.Router {
+export function signUpRoutes(services: Services): express.Router {
   const { db, config } = services;
   const router = express.Router();
-  const byAddress = limiters?.address ?? createRateLimiter(db, SIGN_IN_LIMITS.perAddress, WINDOW_MS);
-  const byEmail = limiters?.email ?? createRateLimiter(db, SIGN_IN_LIMITS.perEmail, WINDOW_MS);
+  const windowMs = config.rateLimit.windowMs;
+  const byAddress = createRateLimiter(db, SIGN_IN_LIMITS.perAddress, windowMs);
+  const byEmail = createRateLimiter(db, SIGN_IN_LIMITS.perEmail, windowMs);
+  const minutes = Math.round(windowMs / 60_000);
 
   const limit = (bucketOf: (req: Request) => string | undefined, limiter: RateLimiter, what: string) =>
     async (req: Request, res: Response, next: NextFunction) => {
@@ -47,7 +51,7 @@ export function signUpRoutes(services: Services, limiters?: { address: RateLimit
         const bucket = bucketOf(req);
         const decision = bucket ? await limiter.hit(bucket) : undefined;
         if (!decision || decision.allowed) return next();
-        failWith(res, rateLimited(decision.resetSeconds, `More than ${decision.limit} sign-in attempts came ${what} in 15 minutes.`), config.publicUrl);
+        failWith(res, rateLimited(decision.resetSeconds, `More than ${decision.limit} sign-in attempts came ${what} in ${minutes} minutes.`), config.publicUrl);
       } catch (err) {
         next(err);
       }
