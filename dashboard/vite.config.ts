@@ -1,26 +1,11 @@
-// Builds the dashboard to dashboard/dist, served by the Herald server at /app. The networks' text limits
-// come from the server's own network modules at build time (virtual:network-text), so the live counters
-// can never drift from the checks.
+// Builds the dashboard to dashboard/dist, served by the Herald server at /app.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
-import { NETWORKS } from '../networks/index.ts';
+import { defineConfig } from 'vite';
+import { networkText } from './networkText.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-function networkText(): Plugin {
-  const id = 'virtual:network-text';
-  return {
-    name: 'herald-network-text',
-    resolveId: (source) => (source === id ? '\0' + id : undefined),
-    load(source) {
-      if (source !== '\0' + id) return undefined;
-      const networks = Object.values(NETWORKS).map(({ platform, label, available, textLimits }) => ({ platform, label, available, textLimits }));
-      return `export default ${JSON.stringify(networks)};`;
-    },
-  };
-}
 
 export default defineConfig({
   root: here,
@@ -29,7 +14,7 @@ export default defineConfig({
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,
-    // The server sets a CSP without inline scripts; no module preload polyfill is needed by the browsers we support.
+    // The server's CSP allows no inline script; the browsers we support need no preload polyfill.
     modulePreload: { polyfill: false },
     chunkSizeWarningLimit: 500,
   },
