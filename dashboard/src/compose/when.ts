@@ -17,7 +17,7 @@ export function whenOf(form: WhenForm, zone: string): { when: Schemas['When'] } 
 }
 
 /** A form for the next round quarter hour at least 15 minutes away, in the zone. */
-export function defaultWhen(zone: string, now = DateTime.now()): WhenForm {
+export function defaultWhen(zone: string, now: DateTime = DateTime.now()): WhenForm {
   const local = now.setZone(zone).plus({ minutes: 15 });
   const rounded = local.startOf('hour').plus({ minutes: Math.ceil(local.minute / 15) * 15 });
   return { mode: 'at', date: rounded.toISODate()!, time: rounded.toFormat('HH:mm') };
