@@ -6,11 +6,14 @@ import { defineConfig } from 'vite';
 import { networkText } from './networkText.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// `npx vite dashboard` (hot reload) sends everything but the app to a running Herald server.
+const herald = process.env.HERALD_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root: here,
   base: '/app/',
   plugins: [react(), networkText()],
+  server: { proxy: Object.fromEntries(['/v1', '/auth', '/uploads', '/media-files', '/sandbox'].map((p) => [p, herald])) },
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,
