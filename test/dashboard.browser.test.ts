@@ -51,6 +51,13 @@ describe('dashboard in a browser', () => {
     await page.waitForURL(/\/app\/calendar$/);
     await page.locator('.fc').waitFor();
     await checkPage(page, '02-calendar-empty');
+    // Keyboard: on a fresh load the first Tab reaches the skip link, which moves focus to the content.
+    await page.goto(at('/calendar'));
+    await page.locator('.fc').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
 
     await connect('Instagram');
     await connect('Threads');

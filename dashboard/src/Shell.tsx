@@ -19,9 +19,12 @@ export function Shell() {
   const reset = useResetSession();
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
-  // A new page moves focus to its content, so screen readers announce it and Tab starts there.
+  // Moving to another page moves focus to its content, so screen readers announce it and Tab starts
+  // there; a fresh load leaves focus at the top, where the skip link is.
+  const first = useRef(true);
   useEffect(() => {
-    main.current?.focus();
+    if (!first.current) main.current?.focus();
+    first.current = false;
   }, [location.pathname]);
   const signOut = async () => {
     await auth('POST', '/sign-out');

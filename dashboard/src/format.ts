@@ -1,5 +1,6 @@
 // How sizes, durations and times read in the dashboard. Times are always shown in the workspace zone.
 import { DateTime } from 'luxon';
+import { zoneLabel } from '../../domain/when.ts';
 
 export function bytesText(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -21,13 +22,14 @@ export function durationText(seconds: number): string {
   return h ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
 }
 
-/** "24 Nov 2026, 14:30 CET" in the zone. */
+/** "24 Nov 2026, 14:30 CET" in the zone, with the zone labelled as the server's statusLine labels it. */
 export function timeText(iso: string, zone: string): string {
-  return DateTime.fromISO(iso, { zone }).toFormat('d LLL yyyy, HH:mm ZZZZ');
+  const local = DateTime.fromISO(iso, { zone });
+  return `${local.setLocale('en-GB').toFormat('d LLL yyyy, HH:mm')} ${zoneLabel(local)}`;
 }
 
 /** The zone's short name right now ("CET"), for labels. */
 export function zoneAbbreviation(zone: string): string {
-  return DateTime.now().setZone(zone).toFormat('ZZZZ');
+  return zoneLabel(DateTime.now().setZone(zone));
 }
 

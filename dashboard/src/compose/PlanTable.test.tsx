@@ -37,7 +37,7 @@ describe('plan table', () => {
   });
 
   it('names what the confirm does: schedule at the time in the zone, publish now, or save drafts', () => {
-    expect(confirmLabel(plan, 'at', 'Europe/Berlin')).toBe('Schedule 2 posts for 24 November, 14:30 GMT+1');
+    expect(confirmLabel(plan, 'at', 'Europe/Berlin')).toBe('Schedule 2 posts for 24 November, 14:30 (CET)');
     expect(confirmLabel(plan, 'now', 'Europe/Berlin')).toBe('Publish 2 posts now');
     expect(confirmLabel({ ...plan, status: 'draft', rows: plan.rows.slice(0, 1) }, 'draft', 'UTC')).toBe('Save 1 draft');
     const spread = { ...plan, rows: [plan.rows[0]!, { ...plan.rows[1]!, publishAt: '2026-11-25T13:30:00.000Z' }] };

@@ -1,5 +1,6 @@
 // What the create button says: the confirm step names what will happen, read from the plan.
 import { DateTime } from 'luxon';
+import { formatInZone } from '../../../domain/when.ts';
 import type { PlanResponse } from '../api.ts';
 import type { WhenMode } from './when.ts';
 
@@ -11,5 +12,5 @@ export function confirmLabel(plan: Pick<PlanResponse, 'rows' | 'status'>, mode: 
   if (mode === 'now') return `Publish ${posts(n)} now`;
   const times = [...new Set(plan.rows.map((r) => r.publishAt).filter((t): t is string => Boolean(t)))];
   if (times.length !== 1) return `Schedule ${posts(n)}`;
-  return `Schedule ${posts(n)} for ${DateTime.fromISO(times[0]!, { zone }).toFormat('d MMMM, HH:mm ZZZZ')}`;
+  return `Schedule ${posts(n)} for ${formatInZone(DateTime.fromISO(times[0]!), zone)}`;
 }

@@ -12,7 +12,7 @@ export function MediaThumb({ media }: { media: Media }) {
 
 export function MediaCard({ media, folders }: { media: Media; folders: { folder: Folder; depth: number }[] }) {
   const client = useQueryClient();
-  const refresh = () => client.invalidateQueries({ queryKey: ['media'] });
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['media'] }), client.invalidateQueries({ queryKey: ['whoami'] })]);
   const change = async (body: { pinned?: boolean; folderId?: string }) => {
     await call(api.PATCH('/media/{mediaId}', { params: { path: { mediaId: media.id } }, body }));
     await refresh();

@@ -62,7 +62,10 @@ export function MediaPage() {
   const [picked, setPicked] = useState<string>();
   const folderId = picked ?? tree[0]?.folder.id;
   const files = useMediaPages(folderId);
-  const { uploads, start, retry } = useUploads(() => void client.invalidateQueries({ queryKey: ['media'] }));
+  const { uploads, start, retry } = useUploads(() => {
+    void client.invalidateQueries({ queryKey: ['media'] });
+    void client.invalidateQueries({ queryKey: ['whoami'] });
+  });
   const all = files.data?.pages.flatMap((p) => p.media) ?? [];
   const folderName = tree.find((t) => t.folder.id === folderId)?.folder.name;
   return (

@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, call, type Post } from '../api.ts';
 import { useAccounts } from '../accounts/AccountsPage.tsx';
+import { formatInZone } from '../../../domain/when.ts';
 import { timeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
 import { useSignedIn } from '../session.tsx';
@@ -102,7 +103,7 @@ export default function CalendarPage() {
         />
       </div>
       {moving && (
-        <ConfirmDialog open title="Move this post?" action={`Move to ${moving.to.toFormat('d MMMM, HH:mm ZZZZ')}`}
+        <ConfirmDialog open title="Move this post?" action={`Move to ${formatInZone(moving.to, zone)}`}
           description={<p>The post to {nameOf(moving.post.accountId)} on {labelOf(moving.post.platform)} moves from {timeText(moving.post.publishAt!, zone)} to {timeText(moving.to.toUTC().toISO()!, zone)}.</p>}
           onOpenChange={(open) => {
             if (open) return;

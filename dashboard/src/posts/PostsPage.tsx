@@ -4,7 +4,6 @@ import { DateTime } from 'luxon';
 import { Link, useSearchParams } from 'react-router';
 import { api, call, type PostQuery, type Schemas } from '../api.ts';
 import { useAccounts } from '../accounts/AccountsPage.tsx';
-import { timeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
@@ -38,7 +37,6 @@ export function PostsPage() {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const all = posts.data?.pages.flatMap((p) => p.posts) ?? [];
-  const nameOf = (id: string) => accounts.data?.find((a) => a.id === id)?.displayName ?? id;
   return (
     <>
       <PageHeader title="Posts"><Link className="btn btn-primary" to="/compose">New post</Link></PageHeader>
@@ -68,8 +66,7 @@ export function PostsPage() {
                 <StatusBadge status={p.status} />
                 <div className="row-main">
                   <p className="row-title"><Link to={`/posts/${p.id}`}>{p.title || p.text.slice(0, 80) || '(no text)'}</Link></p>
-                  <p className="muted small">{nameOf(p.accountId)} · {labelOf(p.platform)} · {p.publishAt ? timeText(p.publishAt, zone) : 'no time'}</p>
-                  <p className="small">{p.statusLine}</p>
+                  <p className="muted small">{p.statusLine}</p>
                 </div>
               </li>
             ))}
