@@ -13,7 +13,9 @@ export default defineConfig({
   root: here,
   base: '/app/',
   plugins: [react(), networkText()],
-  server: { proxy: Object.fromEntries(['/v1', '/auth', '/uploads', '/media-files', '/sandbox'].map((p) => [p, herald])) },
+  server: {
+    proxy: Object.fromEntries(['/v1', '/auth', '/uploads', '/media-files', '/sandbox'].map((p) => [p, herald])),
+  },
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,

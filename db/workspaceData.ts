@@ -103,8 +103,8 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
       connect: (platform: Platform, granted: { externalId: string; displayName: string; tokenSealed: string; tokenExpiresAt: string | null }[]) =>
         db.transaction(async (trx) => {
           await lockWorkspace(trx, wsId);
-          const rows = await everyAccount(trx).where({ platform }).whereIn('external_id', granted.map((g) => g.externalId))
-            .select('external_id', 'disconnected_at');
+          const rows = await everyAccount(trx).where({ platform })
+            .whereIn('external_id', granted.map((g) => g.externalId)).select('external_id', 'disconnected_at');
           const known = new Set(rows.map((r) => r.external_id as string));
           // A disconnected account that comes back counts against the plan again, and gets its posts back.
           const connected = new Set(rows.filter((r) => !r.disconnected_at).map((r) => r.external_id as string));
@@ -112,8 +112,12 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
           if (fresh.length) assertCanConnectAccount(workspace.plan, await countAccounts(trx), fresh.length);
           for (const g of granted) {
             if (!known.has(g.externalId)) await insertAccount(trx, { platform, status: 'ok', ...g });
-            else await everyAccount(trx).where({ platform, external_id: g.externalId }).update({ display_name: g.displayName,
-              status: 'ok', token_sealed: g.tokenSealed, token_expires_at: g.tokenExpiresAt, disconnected_at: null });
+            else {
+              await everyAccount(trx).where({ platform, external_id: g.externalId }).update({
+                display_name: g.displayName, status: 'ok', token_sealed: g.tokenSealed,
+                token_expires_at: g.tokenExpiresAt, disconnected_at: null,
+              });
+            }
           }
         }),
       /**
@@ -121,7 +125,8 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
        * stay. The caller cancels its queued posts (see server/accountRoutes.ts).
        */
       disconnect: async (id: string): Promise<boolean> => db.transaction(async (trx) => {
-        const changed = await accounts(trx).where({ id }).update({ disconnected_at: nowIso(), token_sealed: null, token_expires_at: null });
+        const changed = await accounts(trx).where({ id })
+          .update({ disconnected_at: nowIso(), token_sealed: null, token_expires_at: null });
         await trx('group_accounts').where({ account_id: id }).delete();
         return changed > 0;
       }),

@@ -172,9 +172,13 @@ function refuseLive(post: PostRecord): void {
 /** Cancel: a queued post becomes a draft again (also used when its account is disconnected). */
 export function cancelToDraft(p: PostRecord, why = 'Cancelled') {
   refuseLive(p);
-  if (p.status !== 'queued') throw invalidState(`Post ${p.id} is ${p.status}; only a queued post can be cancelled.`, p.status === 'failed' ? 'Retry it, or leave it failed.' : 'It is already a draft.');
+  if (p.status !== 'queued') {
+    throw invalidState(`Post ${p.id} is ${p.status}; only a queued post can be cancelled.`,
+      p.status === 'failed' ? 'Retry it, or leave it failed.' : 'It is already a draft.');
+  }
+  const message = `${why}: the post is a draft again and its place in the month was given back.`;
   return { patch: { status: 'draft' as const, publishAt: null, quotaMonth: null },
-    events: [{ kind: 'cancelled' as const, message: `${why}: the post is a draft again and its place in the month was given back.` }] };
+    events: [{ kind: 'cancelled' as const, message }] };
 }
 
 export const cancelPost: Handler<'cancelPost'> = async ({ cred, data, params, body }) => {

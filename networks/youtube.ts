@@ -88,8 +88,12 @@ function check(post: PostContent): Issue[] {
   return issues;
 }
 
-export const youtube: NetworkRules = { platform: 'youtube', label: 'YouTube', available: true, fileSettings: ['thumbnailMediaId'],
-  textLimits: [{ field: 'title', unit: 'codePoints', max: youtubeLimits.titleChars }, { field: 'text', unit: 'utf8Bytes', max: youtubeLimits.descriptionBytes }],
+export const youtube: NetworkRules = {
+  platform: 'youtube', label: 'YouTube', available: true, fileSettings: ['thumbnailMediaId'],
+  textLimits: [
+    { field: 'title', unit: 'codePoints', max: youtubeLimits.titleChars },
+    { field: 'text', unit: 'utf8Bytes', max: youtubeLimits.descriptionBytes },
+  ],
   check };
 
 // ---------------------------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ export function accountRoutes(services: Services): express.Router {
     return { data, account, queued };
   }
 
-  const route = (run: (cred: SessionCredential, req: express.Request) => Promise<unknown>) =>
+  const route =
+    (run: (cred: SessionCredential, req: express.Request) => Promise<unknown>) =>
     async (req: express.Request, res: express.Response, next: express.NextFunction) => {
       try {
         res.json(await run(res.locals.cred as SessionCredential, req));
@@ -31,29 +32,41 @@ export function accountRoutes(services: Services): express.Router {
       }
     };
 
-  router.get('/accounts/:accountId/disconnect', route(async (cred, req) => {
-    const { account, queued } = await accountOf(cred, String(req.params.accountId));
-    return { account, queuedPosts: queued.length };
-  }));
+  router.get(
+    '/accounts/:accountId/disconnect',
+    route(async (cred, req) => {
+      const { account, queued } = await accountOf(cred, String(req.params.accountId));
+      return { account, queuedPosts: queued.length };
+    }),
+  );
 
-  router.post('/accounts/:accountId/disconnect', route(async (cred, req) => {
-    if ((req.body as { confirm?: unknown } | undefined)?.confirm !== true) throw confirmRequired('Disconnecting an account');
-    const { data, account, queued } = await accountOf(cred, String(req.params.accountId));
-    // Disconnected first, so no new post can be planned for it while its queued ones are cancelled.
-    await data.accounts.disconnect(account.id);
-    let cancelledPosts = 0;
-    const publishing: string[] = [];
-    for (const post of queued) {
-      try {
-        if (await data.posts.transition(post.id, (p) => cancelToDraft(p, 'Cancelled because its account was disconnected'))) cancelledPosts += 1;
-      } catch (err) {
-        // A post whose attempt already started cannot be stopped; it ends live or failed.
-        if (!(err instanceof ApiError)) throw err;
-        publishing.push(post.id);
+  router.post(
+    '/accounts/:accountId/disconnect',
+    route(async (cred, req) => {
+      if ((req.body as { confirm?: unknown } | undefined)?.confirm !== true)
+        throw confirmRequired('Disconnecting an account');
+      const { data, account, queued } = await accountOf(cred, String(req.params.accountId));
+      // Disconnected first, so no new post can be planned for it while its queued ones are cancelled.
+      await data.accounts.disconnect(account.id);
+      let cancelledPosts = 0;
+      const publishing: string[] = [];
+      for (const post of queued) {
+        try {
+          if (
+            await data.posts.transition(post.id, (p) =>
+              cancelToDraft(p, 'Cancelled because its account was disconnected'),
+            )
+          )
+            cancelledPosts += 1;
+        } catch (err) {
+          // A post whose attempt already started cannot be stopped; it ends live or failed.
+          if (!(err instanceof ApiError)) throw err;
+          publishing.push(post.id);
+        }
       }
-    }
-    return { account, cancelledPosts, publishing };
-  }));
+      return { account, cancelledPosts, publishing };
+    }),
+  );
 
   return router;
 }

@@ -11,7 +11,8 @@ export const DASHBOARD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta
 
 /** Scripts only from this server; media and uploads may also come from the S3 endpoint (and https file hosts). */
 export function dashboardCsp(config: Config): string {
-  const s3 = config.storage.kind === 's3' && config.storage.endpoint ? ` ${new URL(config.storage.endpoint).origin}` : '';
+  const s3 =
+    config.storage.kind === 's3' && config.storage.endpoint ? ` ${new URL(config.storage.endpoint).origin}` : '';
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -37,14 +38,20 @@ export function dashboardRoutes(config: Config, dir = DASHBOARD_DIR): express.Ro
     res.setHeader('Referrer-Policy', 'same-origin');
     next();
   });
-  router.use('/assets', express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }));
+  router.use(
+    '/assets',
+    express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }),
+  );
   router.use(express.static(dir, { index: false, redirect: false, maxAge: 0 }));
 
   const sendIndex = (res: Response) => {
     const index = path.join(dir, 'index.html');
     res.setHeader('Cache-Control', 'no-cache');
     if (fs.existsSync(index)) return res.sendFile(index);
-    res.status(503).type('text').send('The dashboard is not built yet: run `make run` (or `make dashboard`) in the Herald directory.');
+    res
+      .status(503)
+      .type('text')
+      .send('The dashboard is not built yet: run `make run` (or `make dashboard`) in the Herald directory.');
   };
   router.get(['/', '/*rest'], (_req, res) => sendIndex(res));
   return router;

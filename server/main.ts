@@ -30,7 +30,8 @@ export async function serve(config: Config): Promise<number> {
     networks: config.networks }, `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1`);
   // A fresh instance: the first person signs up in the dashboard.
   if (!(await services.db('users').first('id'))) {
-    services.logger.info({ signUp: `${config.publicUrl}/app/sign-up` }, `No one has signed up yet: open ${config.publicUrl}/app/sign-up to create the first account.`);
+    const signUp = `${config.publicUrl}/app/sign-up`;
+    services.logger.info({ signUp }, `No one has signed up yet: open ${signUp} to create the first account.`);
   }
   const problem = config.networks === 'live' ? publicUrlProblem(config.publicUrl) : undefined;
   if (problem) {

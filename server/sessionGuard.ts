@@ -21,16 +21,35 @@ export function requireSession(services: Services) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       if (req.headers.authorization) {
-        return failWith(res, new ApiError(401, 'unauthenticated', 'This dashboard route takes a signed-in session; API keys and OAuth tokens are refused.',
-          'Do this in the dashboard, signed in, without an Authorization header.'), config.publicUrl);
+        return failWith(
+          res,
+          new ApiError(
+            401,
+            'unauthenticated',
+            'This dashboard route takes a signed-in session; API keys and OAuth tokens are refused.',
+            'Do this in the dashboard, signed in, without an Authorization header.',
+          ),
+          config.publicUrl,
+        );
       }
       const token = readCookie(req.headers.cookie, SESSION_COOKIE);
       const cred = token ? await credentialForSession(db, token) : undefined;
       if (!cred) return failWith(res, unauthenticated(), config.publicUrl);
       const sent = req.headers['x-csrf-token'];
-      if (!SAFE_METHODS.has(req.method) && (typeof sent !== 'string' || !keyring.verify(cred.sessionId, sent, 'csrf'))) {
-        return failWith(res, new ApiError(403, 'csrf_failed', 'This dashboard request lacks a valid X-CSRF-Token header.',
-          'Reload the dashboard and try again.'), config.publicUrl);
+      if (
+        !SAFE_METHODS.has(req.method) &&
+        (typeof sent !== 'string' || !keyring.verify(cred.sessionId, sent, 'csrf'))
+      ) {
+        return failWith(
+          res,
+          new ApiError(
+            403,
+            'csrf_failed',
+            'This dashboard request lacks a valid X-CSRF-Token header.',
+            'Reload the dashboard and try again.',
+          ),
+          config.publicUrl,
+        );
       }
       res.locals.cred = cred satisfies SessionCredential;
       req.workspaceId = cred.workspace.id;

@@ -35,7 +35,8 @@ describe('dashboard in a browser', () => {
     await page.getByRole('link', { name: `Connect ${network}` }).click();
     await expect.poll(() => page.url()).toContain('/sandbox/');
     // The simulator asks for the account's names, as the network's own pages would show them.
-    for (const input of await page.locator('input[required], textarea[required]').all()) await input.fill(`acme_${network.toLowerCase()}`);
+    for (const input of await page.locator('input[required], textarea[required]').all())
+      await input.fill(`acme_${network.toLowerCase()}`);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText(/Connected \d+ accounts?/).waitFor();
   }
@@ -66,7 +67,9 @@ describe('dashboard in a browser', () => {
 
     await page.getByRole('link', { name: 'Media' }).click();
     const image = path.join(SHOTS, 'autumn.jpg');
-    await sharp({ create: { width: 1080, height: 1080, channels: 3, background: '#d9822b' } }).jpeg().toFile(image);
+    await sharp({ create: { width: 1080, height: 1080, channels: 3, background: '#d9822b' } })
+      .jpeg()
+      .toFile(image);
     await page.locator('input[type=file]').setInputFiles(image);
     const bar = page.getByRole('progressbar', { name: 'Upload of autumn.jpg' });
     await expect.poll(() => bar.getAttribute('value')).toBe('100');
@@ -77,7 +80,10 @@ describe('dashboard in a browser', () => {
     await page.getByRole('checkbox', { name: /Instagram/ }).check();
     await page.getByRole('checkbox', { name: /Threads/ }).check();
     await page.getByRole('button', { name: 'Choose from library' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: /autumn\.jpg/ }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /autumn\.jpg/ })
+      .click();
     await checkPage(page, '05-media-picker');
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByLabel('Text', { exact: true }).fill('Autumn sale starts today 🍂');
@@ -106,7 +112,9 @@ describe('dashboard in a browser', () => {
     await page.getByRole('checkbox', { name: /Threads/ }).check();
     await page.getByLabel('Text', { exact: true }).fill('#one #two ' + 'x'.repeat(520));
     await page.locator('.plan tbody tr.failing').waitFor();
-    await expect(page.locator('.plan .issue-code').allTextContents()).resolves.toEqual(expect.arrayContaining(['caption_too_long', 'topic_tags_too_many']));
+    await expect(page.locator('.plan .issue-code').allTextContents()).resolves.toEqual(
+      expect.arrayContaining(['caption_too_long', 'topic_tags_too_many']),
+    );
     expect(await page.getByRole('button', { name: /^Schedule 1 post/ }).isDisabled()).toBe(true);
     await expect(page.locator('.counter.over').textContent()).resolves.toContain('Threads: 530 / 500');
     await checkPage(page, '11-compose-issues');

@@ -16,7 +16,10 @@ describe('dashboard serving', () => {
   let env: TestEnv;
   beforeAll(async () => {
     fs.mkdirSync(path.join(dir, 'assets'));
-    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Herald</title><script type="module" src="/app/assets/app-1a2b.js"></script>');
+    fs.writeFileSync(
+      path.join(dir, 'index.html'),
+      '<!doctype html><title>Herald</title><script type="module" src="/app/assets/app-1a2b.js"></script>',
+    );
     fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js'), 'console.log(1)');
     env = await startHerald('sqlite');
   });
@@ -26,7 +29,13 @@ describe('dashboard serving', () => {
   });
 
   it('answers every client-side route with the index, never cached, under a CSP without inline scripts', async () => {
-    for (const page of ['/app', '/app/', '/app/calendar', '/app/posts/pst_123', '/app/accounts?error=quota_exceeded&message=x']) {
+    for (const page of [
+      '/app',
+      '/app/',
+      '/app/calendar',
+      '/app/posts/pst_123',
+      '/app/accounts?error=quota_exceeded&message=x',
+    ]) {
       const res = await request(app).get(page);
       expect(res.status, page).toBe(200);
       expect(res.text).toContain('<title>Herald</title>');

@@ -13,11 +13,19 @@ function textOf(unit: TextLimit['unit'], n: number): string {
   return text;
 }
 
-const post = (field: TextLimit['field'], text: string): PostContent => ({ text: field === 'text' ? text : 'Hello',
-  title: field === 'title' ? text : 'A title', tags: [], media: [], settings: {}, settingFiles: {} });
+const post = (field: TextLimit['field'], text: string): PostContent => ({
+  text: field === 'text' ? text : 'Hello',
+  title: field === 'title' ? text : 'A title',
+  tags: [],
+  media: [],
+  settings: {},
+  settingFiles: {},
+});
 
 const tooLong = (limit: TextLimit, text: string, check: (p: PostContent) => { code: string }[]) =>
-  check(post(limit.field, text)).some((i) => i.code === (limit.field === 'title' ? 'title_too_long' : 'caption_too_long'));
+  check(post(limit.field, text)).some(
+    (i) => i.code === (limit.field === 'title' ? 'title_too_long' : 'caption_too_long'),
+  );
 
 describe('text limits shown by the dashboard', () => {
   for (const network of Object.values(NETWORKS)) {

@@ -28,7 +28,12 @@ function SignedOut() {
 export function App() {
   const session = useSession();
   if (session.isPending) return <Loading label="Opening Herald" />;
-  if (session.isError) return <main className="center"><ErrorNote error={session.error} /></main>;
+  if (session.isError)
+    return (
+      <main className="center">
+        <ErrorNote error={session.error} />
+      </main>
+    );
   return (
     <Routes>
       <Route path="/sign-in" element={session.data ? <Navigate to="/" replace /> : <SignIn />} />
@@ -36,13 +41,27 @@ export function App() {
       {session.data ? (
         <Route element={<Shell />}>
           <Route index element={<Navigate to="/calendar" replace />} />
-          <Route path="/calendar" element={<Suspense fallback={<Loading label="Loading the calendar" />}><CalendarPage /></Suspense>} />
+          <Route
+            path="/calendar"
+            element={
+              <Suspense fallback={<Loading label="Loading the calendar" />}>
+                <CalendarPage />
+              </Suspense>
+            }
+          />
           <Route path="/posts" element={<PostsPage />} />
           <Route path="/posts/:postId" element={<PostDetailPage />} />
           <Route path="/compose" element={<ComposePage />} />
           <Route path="/media" element={<MediaPage />} />
           <Route path="/accounts" element={<AccountsPage />} />
-          <Route path="*" element={<main className="page"><ErrorNote error={new Error('There is no such page in the dashboard.')} /></main>} />
+          <Route
+            path="*"
+            element={
+              <main className="page">
+                <ErrorNote error={new Error('There is no such page in the dashboard.')} />
+              </main>
+            }
+          />
         </Route>
       ) : (
         <Route path="*" element={<SignedOut />} />

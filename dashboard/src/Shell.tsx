@@ -32,20 +32,30 @@ export function Shell() {
   };
   return (
     <div className="shell">
-      <a className="skip" href="#main">Skip to content</a>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
       <header className="sidebar">
         <p className="brand">Herald</p>
         <nav aria-label="Main">
           <ul>
             {LINKS.map((l) => (
-              <li key={l.to}><NavLink to={l.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>{l.label}</NavLink></li>
+              <li key={l.to}>
+                <NavLink to={l.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
+                  {l.label}
+                </NavLink>
+              </li>
             ))}
           </ul>
         </nav>
         <div className="whoami">
           <p className="whoami-name">{user.name}</p>
-          <p className="whoami-zone">{workspace.name} · {workspace.tz}</p>
-          <Button tone="ghost" onClick={signOut}>Sign out</Button>
+          <p className="whoami-zone">
+            {workspace.name} · {workspace.tz}
+          </p>
+          <Button tone="ghost" onClick={signOut}>
+            Sign out
+          </Button>
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1} className="page">

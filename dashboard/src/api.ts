@@ -16,7 +16,13 @@ export type PostQuery = NonNullable<paths['/posts']['get']['parameters']['query'
 
 /** Every failure the dashboard shows: the server's {code, message, hint}, or one made up for a network fault. */
 export class Failure extends Error {
-  constructor(readonly code: string, message: string, readonly hint: string, readonly status = 0, readonly body: Record<string, unknown> = {}) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly hint: string,
+    readonly status = 0,
+    readonly body: Record<string, unknown> = {},
+  ) {
     super(message);
   }
 }
@@ -41,7 +47,12 @@ function failureOf(status: number, body: unknown): Failure {
   if (typeof b.code === 'string' && typeof b.message === 'string') {
     return new Failure(b.code, b.message, typeof b.hint === 'string' ? b.hint : '', status, b);
   }
-  return new Failure('unexpected', `The server answered ${status} without an explanation.`, 'Try again in a moment.', status);
+  return new Failure(
+    'unexpected',
+    `The server answered ${status} without an explanation.`,
+    'Try again in a moment.',
+    status,
+  );
 }
 
 const offline = () => new Failure('offline', 'Herald could not be reached.', 'Check your connection, then try again.');
@@ -63,8 +74,12 @@ export async function auth<T>(method: 'GET' | 'POST', path: string, body?: unkno
   let res: Response;
   try {
     res = await fetch(`/auth${path}`, {
-      method, credentials: 'same-origin',
-      headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...(method !== 'GET' ? { 'X-CSRF-Token': csrfToken } : {}) },
+      method,
+      credentials: 'same-origin',
+      headers: {
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...(method !== 'GET' ? { 'X-CSRF-Token': csrfToken } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

@@ -32,4 +32,3 @@ export function timeText(iso: string, zone: string): string {
 export function zoneAbbreviation(zone: string): string {
   return zoneLabel(DateTime.now().setZone(zone));
 }
-

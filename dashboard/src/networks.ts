@@ -3,7 +3,12 @@ import networks from 'virtual:network-text';
 import type { TextLimit } from '../../networks/rules.ts';
 import type { Platform } from './api.ts';
 
-export interface NetworkText { platform: Platform; label: string; available: boolean; textLimits: TextLimit[] }
+export interface NetworkText {
+  platform: Platform;
+  label: string;
+  available: boolean;
+  textLimits: TextLimit[];
+}
 
 export const NETWORKS = networks as NetworkText[];
 

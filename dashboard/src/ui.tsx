@@ -6,22 +6,47 @@ import { Failure } from './api.ts';
 
 type Tone = 'primary' | 'secondary' | 'danger' | 'ghost';
 
-export function Button({ tone = 'secondary', busy, children, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: Tone; busy?: boolean }) {
+export function Button({
+  tone = 'secondary',
+  busy,
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: Tone; busy?: boolean }) {
   return (
-    <button type="button" {...rest} className={`btn btn-${tone} ${rest.className ?? ''}`} disabled={rest.disabled || busy} aria-busy={busy || undefined}>
+    <button
+      type="button"
+      {...rest}
+      className={`btn btn-${tone} ${rest.className ?? ''}`}
+      disabled={rest.disabled || busy}
+      aria-busy={busy || undefined}
+    >
       {busy && <span className="spinner" aria-hidden="true" />}
       {children}
     </button>
   );
 }
 
-export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string }) {
+export function Field({
+  label,
+  hint,
+  error,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string }) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} aria-invalid={error ? true : undefined} {...input} />
-      {hint && <p className="field-hint" id={`${id}-hint`}>{hint}</p>}
+      <input
+        id={id}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-invalid={error ? true : undefined}
+        {...input}
+      />
+      {hint && (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
     </div>
   );
 }
@@ -29,13 +54,24 @@ export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTML
 /** An error as the server gave it: what happened and what to do. */
 export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
-  const f = error instanceof Failure ? error : new Failure('unexpected', error instanceof Error ? error.message : String(error), 'Reload the page and try again.');
+  const f =
+    error instanceof Failure
+      ? error
+      : new Failure(
+          'unexpected',
+          error instanceof Error ? error.message : String(error),
+          'Reload the page and try again.',
+        );
   return (
     <div className="note note-error" role="alert">
       <p className="note-title">{title ?? f.message}</p>
       {title && <p>{f.message}</p>}
       {f.hint && <p className="note-hint">{f.hint}</p>}
-      {typeof f.body.upgradeUrl === 'string' && <p><a href={f.body.upgradeUrl}>See plans</a></p>}
+      {typeof f.body.upgradeUrl === 'string' && (
+        <p>
+          <a href={f.body.upgradeUrl}>See plans</a>
+        </p>
+      )}
     </div>
   );
 }
@@ -76,8 +112,19 @@ interface ConfirmProps {
 }
 
 /** A confirm step that is open while `open`; `onConfirm` runs the action and its failure shows in the dialog. */
-export function ConfirmDialog({ open, onOpenChange, trigger, title, description, action, tone = 'primary', onConfirm }: ConfirmProps & {
-  open: boolean; onOpenChange: (open: boolean) => void; trigger?: ReactNode;
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  trigger,
+  title,
+  description,
+  action,
+  tone = 'primary',
+  onConfirm,
+}: ConfirmProps & {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  trigger?: ReactNode;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
@@ -93,17 +140,29 @@ export function ConfirmDialog({ open, onOpenChange, trigger, title, description,
     }
   };
   return (
-    <AlertDialog.Root open={open} onOpenChange={(o) => { setError(undefined); onOpenChange(o); }}>
+    <AlertDialog.Root
+      open={open}
+      onOpenChange={(o) => {
+        setError(undefined);
+        onOpenChange(o);
+      }}
+    >
       {trigger && <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>}
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
         <AlertDialog.Content className="dialog">
           <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
-          <AlertDialog.Description asChild><div className="dialog-body">{description}</div></AlertDialog.Description>
+          <AlertDialog.Description asChild>
+            <div className="dialog-body">{description}</div>
+          </AlertDialog.Description>
           <ErrorNote error={error} />
           <div className="dialog-actions">
-            <AlertDialog.Cancel asChild><Button>Keep as is</Button></AlertDialog.Cancel>
-            <Button tone={tone} busy={busy} onClick={run}>{action}</Button>
+            <AlertDialog.Cancel asChild>
+              <Button>Keep as is</Button>
+            </AlertDialog.Cancel>
+            <Button tone={tone} busy={busy} onClick={run}>
+              {action}
+            </Button>
           </div>
         </AlertDialog.Content>
       </AlertDialog.Portal>
@@ -115,7 +174,16 @@ export function ConfirmDialog({ open, onOpenChange, trigger, title, description,
 export function Confirm({ trigger, onConfirm, ...props }: ConfirmProps & { trigger: ReactNode }) {
   const [open, setOpen] = useState(false);
   return (
-    <ConfirmDialog {...props} open={open} trigger={trigger} onOpenChange={setOpen} onConfirm={async () => { await onConfirm(); setOpen(false); }} />
+    <ConfirmDialog
+      {...props}
+      open={open}
+      trigger={trigger}
+      onOpenChange={setOpen}
+      onConfirm={async () => {
+        await onConfirm();
+        setOpen(false);
+      }}
+    />
   );
 }
 

@@ -24,7 +24,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-export interface Herald { url: string; process: ChildProcess; stop(): Promise<void> }
+export interface Herald {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
 
 /** `bin/herald serve` on a free port and a fresh data directory; resolves once it listens. */
 export async function startServer(env: Record<string, string> = {}): Promise<Herald> {
@@ -32,11 +36,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<Her
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-browser-'));
   const url = `http://localhost:${port}`;
   const child = spawn(path.join(root, 'bin/herald'), ['serve'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  child.stderr!.on('data', (d) => { log += d; });
+  child.stderr!.on('data', (d) => {
+    log += d;
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       log += d;
@@ -45,7 +59,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Her
     child.once('exit', (code) => reject(new Error(`herald serve exited with ${code}:\n${log}`)));
   });
   return {
-    url, process: child,
+    url,
+    process: child,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -58,8 +73,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Her
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -68,7 +91,14 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
   expect(bad, `axe on ${name}`).toEqual([]);
 }

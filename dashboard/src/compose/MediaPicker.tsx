@@ -14,7 +14,8 @@ function useMediaById(id: string) {
   return useQuery({
     queryKey: ['media-item', id],
     queryFn: () => call(api.GET('/media/{mediaId}', { params: { path: { mediaId: id } } })),
-    refetchInterval: (q) => (q.state.data && q.state.data.status !== 'ready' && q.state.data.status !== 'failed' ? 1000 : false),
+    refetchInterval: (q) =>
+      q.state.data && q.state.data.status !== 'ready' && q.state.data.status !== 'failed' ? 1000 : false,
   });
 }
 
@@ -23,8 +24,13 @@ function Picked({ id, onRemove }: { id: string; onRemove: () => void }) {
   return (
     <li className="picked">
       {media ? <MediaThumb media={media} /> : <span className="thumb thumb-empty" aria-hidden="true" />}
-      <span className="small">{media?.filename ?? id}{media && media.status !== 'ready' ? ` · ${media.status}` : ''}</span>
-      <Button tone="ghost" onClick={onRemove}>Remove<span className="sr-only"> {media?.filename ?? id}</span></Button>
+      <span className="small">
+        {media?.filename ?? id}
+        {media && media.status !== 'ready' ? ` · ${media.status}` : ''}
+      </span>
+      <Button tone="ghost" onClick={onRemove}>
+        Remove<span className="sr-only"> {media?.filename ?? id}</span>
+      </Button>
     </li>
   );
 }
@@ -34,7 +40,8 @@ function Library({ chosen, onChoose }: { chosen: string[]; onChoose: (m: Media) 
   const all = pages.data?.pages.flatMap((p) => p.media).filter((m) => m.status !== 'failed' && !m.bytesDeletedAt) ?? [];
   if (pages.isPending) return <Loading label="Loading files" />;
   if (pages.isError) return <ErrorNote error={pages.error} />;
-  if (all.length === 0) return <Empty title="The library is empty">Upload files from the compose page or the Media page.</Empty>;
+  if (all.length === 0)
+    return <Empty title="The library is empty">Upload files from the compose page or the Media page.</Empty>;
   return (
     <>
       <ul className="media-grid pick-grid">
@@ -59,17 +66,31 @@ export function MediaPicker({ value, onChange }: { value: string[]; onChange: (i
   return (
     <fieldset className="media-picker">
       <legend>Media</legend>
-      {value.length > 0 && <ol className="picked-list">{value.map((id) => <Picked key={id} id={id} onRemove={() => onChange(value.filter((v) => v !== id))} />)}</ol>}
+      {value.length > 0 && (
+        <ol className="picked-list">
+          {value.map((id) => (
+            <Picked key={id} id={id} onRemove={() => onChange(value.filter((v) => v !== id))} />
+          ))}
+        </ol>
+      )}
       <div className="inline wrap">
         <Dialog.Root open={open} onOpenChange={setOpen}>
-          <Dialog.Trigger asChild><Button>Choose from library</Button></Dialog.Trigger>
+          <Dialog.Trigger asChild>
+            <Button>Choose from library</Button>
+          </Dialog.Trigger>
           <Dialog.Portal>
             <Dialog.Overlay className="dialog-overlay" />
             <Dialog.Content className="dialog dialog-wide">
               <Dialog.Title className="dialog-title">Choose files</Dialog.Title>
-              <Dialog.Description className="muted">Pick files in the order they should appear; pick again to remove.</Dialog.Description>
+              <Dialog.Description className="muted">
+                Pick files in the order they should appear; pick again to remove.
+              </Dialog.Description>
               <Library chosen={value} onChoose={toggle} />
-              <div className="dialog-actions"><Dialog.Close asChild><Button tone="primary">Done</Button></Dialog.Close></div>
+              <div className="dialog-actions">
+                <Dialog.Close asChild>
+                  <Button tone="primary">Done</Button>
+                </Dialog.Close>
+              </div>
             </Dialog.Content>
           </Dialog.Portal>
         </Dialog.Root>

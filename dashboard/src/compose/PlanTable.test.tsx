@@ -13,11 +13,25 @@ const accounts: Account[] = [
 ];
 const at = '2026-11-24T13:30:00.000Z';
 const plan: PlanResponse = {
-  ok: false, status: 'queued', table: '', quota: { used: 3, limit: 20, requested: 2 },
+  ok: false,
+  status: 'queued',
+  table: '',
+  quota: { used: 3, limit: 20, requested: 2 },
   rows: [
     { accountId: 'acc_1', platform: 'instagram', publishAt: at, ok: true, issues: [] },
-    { accountId: 'acc_2', platform: 'threads', publishAt: at, ok: false,
-      issues: [{ code: 'caption_too_long', message: 'text counts 530 on threads; threads allows 500.', hint: 'Shorten the text.' }] },
+    {
+      accountId: 'acc_2',
+      platform: 'threads',
+      publishAt: at,
+      ok: false,
+      issues: [
+        {
+          code: 'caption_too_long',
+          message: 'text counts 530 on threads; threads allows 500.',
+          hint: 'Shorten the text.',
+        },
+      ],
+    },
   ],
 };
 
@@ -39,7 +53,9 @@ describe('plan table', () => {
   it('names what the confirm does: schedule at the time in the zone, publish now, or save drafts', () => {
     expect(confirmLabel(plan, 'at', 'Europe/Berlin')).toBe('Schedule 2 posts for 24 November, 14:30 (CET)');
     expect(confirmLabel(plan, 'now', 'Europe/Berlin')).toBe('Publish 2 posts now');
-    expect(confirmLabel({ ...plan, status: 'draft', rows: plan.rows.slice(0, 1) }, 'draft', 'UTC')).toBe('Save 1 draft');
+    expect(confirmLabel({ ...plan, status: 'draft', rows: plan.rows.slice(0, 1) }, 'draft', 'UTC')).toBe(
+      'Save 1 draft',
+    );
     const spread = { ...plan, rows: [plan.rows[0]!, { ...plan.rows[1]!, publishAt: '2026-11-25T13:30:00.000Z' }] };
     expect(confirmLabel(spread, 'at', 'Europe/Berlin')).toBe('Schedule 2 posts');
   });

@@ -3,7 +3,19 @@ import type { Platform } from '../api.ts';
 import { labelOf } from '../networks.ts';
 import { countText } from './counters.ts';
 
-export function TextCounters({ id, platforms, field, text, title }: { id: string; platforms: Platform[]; field: 'text' | 'title'; text: string; title: string }) {
+export function TextCounters({
+  id,
+  platforms,
+  field,
+  text,
+  title,
+}: {
+  id: string;
+  platforms: Platform[];
+  field: 'text' | 'title';
+  text: string;
+  title: string;
+}) {
   const counts = platforms.flatMap((p) => countText(p, { text, title })).filter((c) => c.field === field);
   if (counts.length === 0) return null;
   const over = counts.filter((c) => c.over);

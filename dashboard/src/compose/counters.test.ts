@@ -5,7 +5,15 @@ import { countText } from './counters.ts';
 describe('live counters', () => {
   it('count Threads emoji by their UTF-8 bytes and Instagram by characters', () => {
     expect(countText('threads', { text: 'Hi 👍', title: '' })).toEqual([
-      { platform: 'threads', field: 'text', used: 7, max: 500, over: false, unitLabel: 'characters (emoji count their bytes)' }]);
+      {
+        platform: 'threads',
+        field: 'text',
+        used: 7,
+        max: 500,
+        over: false,
+        unitLabel: 'characters (emoji count their bytes)',
+      },
+    ]);
     expect(countText('instagram', { text: 'Hi 👍', title: '' })[0]).toMatchObject({ used: 4, max: 2200 });
   });
 

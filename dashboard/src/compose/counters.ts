@@ -25,6 +25,13 @@ const UNIT_LABELS: Record<TextLimit['unit'], string> = {
 export function countText(platform: Platform, fields: { text: string; title: string }): Count[] {
   return networkOf(platform).textLimits.map((limit) => {
     const used = units[limit.unit](fields[limit.field]);
-    return { platform, field: limit.field, used, max: limit.max, over: used > limit.max, unitLabel: UNIT_LABELS[limit.unit] };
+    return {
+      platform,
+      field: limit.field,
+      used,
+      max: limit.max,
+      over: used > limit.max,
+      unitLabel: UNIT_LABELS[limit.unit],
+    };
   });
 }

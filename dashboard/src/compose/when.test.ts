@@ -7,8 +7,9 @@ describe('when', () => {
   it('gives now and draft as they are, and a local time with the workspace zone', () => {
     expect(whenOf({ mode: 'now', date: '', time: '' }, 'Europe/Berlin')).toEqual({ when: 'now' });
     expect(whenOf({ mode: 'draft', date: '', time: '' }, 'Europe/Berlin')).toEqual({ when: 'draft' });
-    expect(whenOf({ mode: 'at', date: '2026-11-24', time: '14:30' }, 'Europe/Berlin'))
-      .toEqual({ when: { publishAt: '2026-11-24T14:30', timezone: 'Europe/Berlin' } });
+    expect(whenOf({ mode: 'at', date: '2026-11-24', time: '14:30' }, 'Europe/Berlin')).toEqual({
+      when: { publishAt: '2026-11-24T14:30', timezone: 'Europe/Berlin' },
+    });
   });
 
   it('says what is missing instead of sending a half-filled time', () => {

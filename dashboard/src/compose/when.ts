@@ -4,7 +4,11 @@ import { DateTime } from 'luxon';
 import type { Schemas } from '../api.ts';
 
 export type WhenMode = 'now' | 'draft' | 'at';
-export interface WhenForm { mode: WhenMode; date: string; time: string }
+export interface WhenForm {
+  mode: WhenMode;
+  date: string;
+  time: string;
+}
 
 /** The contract's When, or a sentence saying what is missing. */
 export function whenOf(form: WhenForm, zone: string): { when: Schemas['When'] } | { problem: string } {

@@ -11,12 +11,29 @@ export function DropZone({ onFiles, compact }: { onFiles: (files: FileList) => v
     if (e.dataTransfer.files.length) onFiles(e.dataTransfer.files);
   };
   return (
-    <div className={`dropzone ${over ? 'over' : ''} ${compact ? 'compact' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }}
-      onDragLeave={() => setOver(false)} onDrop={drop}>
+    <div
+      className={`dropzone ${over ? 'over' : ''} ${compact ? 'compact' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={drop}
+    >
       <p>{compact ? 'Drop images or videos here, or' : 'Drop images and videos here to upload them, or'}</p>
       <Button onClick={() => input.current?.click()}>Choose files</Button>
-      <input ref={input} type="file" multiple accept="image/*,video/*" hidden aria-label="Files to upload"
-        onChange={(e) => { if (e.target.files?.length) onFiles(e.target.files); e.target.value = ''; }} />
+      <input
+        ref={input}
+        type="file"
+        multiple
+        accept="image/*,video/*"
+        hidden
+        aria-label="Files to upload"
+        onChange={(e) => {
+          if (e.target.files?.length) onFiles(e.target.files);
+          e.target.value = '';
+        }}
+      />
     </div>
   );
 }

@@ -18,7 +18,9 @@ function StorageMeter() {
   const { usedBytes, limitBytes } = whoami.data.usage.storage;
   return (
     <div className="meter">
-      <label htmlFor="storage-meter">Storage: {bytesText(usedBytes)} of {bytesText(limitBytes)}</label>
+      <label htmlFor="storage-meter">
+        Storage: {bytesText(usedBytes)} of {bytesText(limitBytes)}
+      </label>
       <meter id="storage-meter" min={0} max={limitBytes} value={usedBytes} high={limitBytes * 0.9} />
     </div>
   );
@@ -34,7 +36,11 @@ function FromUrl({ folderId }: { folderId: string | undefined }) {
     setBusy(true);
     setError(undefined);
     try {
-      await call(api.POST('/media/from-url', { body: { url: String(new FormData(form).get('url')).trim(), ...(folderId ? { folderId } : {}) } }));
+      await call(
+        api.POST('/media/from-url', {
+          body: { url: String(new FormData(form).get('url')).trim(), ...(folderId ? { folderId } : {}) },
+        }),
+      );
       form.reset();
       await client.invalidateQueries({ queryKey: ['media'] });
     } catch (err) {
@@ -48,7 +54,9 @@ function FromUrl({ folderId }: { folderId: string | undefined }) {
       <label htmlFor="from-url">Add from a web address</label>
       <div className="inline">
         <input id="from-url" name="url" type="url" placeholder="https://example.com/photo.jpg" required />
-        <Button type="submit" busy={busy}>Add</Button>
+        <Button type="submit" busy={busy}>
+          Add
+        </Button>
       </div>
       <ErrorNote error={error} />
     </form>
@@ -70,23 +78,44 @@ export function MediaPage() {
   const folderName = tree.find((t) => t.folder.id === folderId)?.folder.name;
   return (
     <>
-      <PageHeader title="Media"><StorageMeter /></PageHeader>
+      <PageHeader title="Media">
+        <StorageMeter />
+      </PageHeader>
       <div className="media-layout">
         <aside className="card">
-          {folders.isPending ? <Loading /> : folders.isError ? <ErrorNote error={folders.error} /> :
-            <FolderTree tree={tree} selected={folderId} onSelect={setPicked} />}
+          {folders.isPending ? (
+            <Loading />
+          ) : folders.isError ? (
+            <ErrorNote error={folders.error} />
+          ) : (
+            <FolderTree tree={tree} selected={folderId} onSelect={setPicked} />
+          )}
         </aside>
         <section className="card" aria-labelledby="files-h">
           <h2 id="files-h">{folderName ?? 'Files'}</h2>
           <DropZone onFiles={(f) => start(f, folderId)} />
           <UploadList uploads={uploads} onRetry={(u) => retry(u, folderId)} />
           <FromUrl folderId={folderId} />
-          {files.isPending ? <Loading label="Loading files" /> : files.isError ? <ErrorNote error={files.error} /> : all.length === 0 ? (
-            <Empty title="No files in this folder">Upload images or videos: they are checked and get a thumbnail in seconds.</Empty>
+          {files.isPending ? (
+            <Loading label="Loading files" />
+          ) : files.isError ? (
+            <ErrorNote error={files.error} />
+          ) : all.length === 0 ? (
+            <Empty title="No files in this folder">
+              Upload images or videos: they are checked and get a thumbnail in seconds.
+            </Empty>
           ) : (
-            <ul className="media-grid">{all.map((m) => <MediaCard key={m.id} media={m} folders={tree} />)}</ul>
+            <ul className="media-grid">
+              {all.map((m) => (
+                <MediaCard key={m.id} media={m} folders={tree} />
+              ))}
+            </ul>
           )}
-          {files.hasNextPage && <Button onClick={() => files.fetchNextPage()} busy={files.isFetchingNextPage}>Load more</Button>}
+          {files.hasNextPage && (
+            <Button onClick={() => files.fetchNextPage()} busy={files.isFetchingNextPage}>
+              Load more
+            </Button>
+          )}
         </section>
       </div>
     </>

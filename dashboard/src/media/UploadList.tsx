@@ -13,13 +13,17 @@ export function UploadList({ uploads, onRetry }: { uploads: Upload[]; onRetry: (
           <li key={u.key} className={`upload upload-${u.state}`}>
             <div className="upload-head">
               <span className="upload-name">{u.file.name}</span>
-              <span className="muted">{bytesText(u.file.size)} · {u.state === 'failed' ? 'failed' : `${percent}%`}</span>
+              <span className="muted">
+                {bytesText(u.file.size)} · {u.state === 'failed' ? 'failed' : `${percent}%`}
+              </span>
             </div>
             <progress max={100} value={percent} aria-label={`Upload of ${u.file.name}`} />
             {u.state === 'failed' && (
               <div className="upload-failed">
                 <ErrorNote error={u.error} />
-                <Button onClick={() => onRetry(u)}>Retry<span className="sr-only"> {u.file.name}</span></Button>
+                <Button onClick={() => onRetry(u)}>
+                  Retry<span className="sr-only"> {u.file.name}</span>
+                </Button>
               </div>
             )}
           </li>

@@ -2,7 +2,8 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, call, type Folder, type Media } from '../api.ts';
 
-export const useFolders = () => useQuery({ queryKey: ['folders'], queryFn: () => call(api.GET('/folders')).then((d) => d.folders) });
+export const useFolders = () =>
+  useQuery({ queryKey: ['folders'], queryFn: () => call(api.GET('/folders')).then((d) => d.folders) });
 
 export const useWhoami = () => useQuery({ queryKey: ['whoami'], queryFn: () => call(api.GET('/whoami')) });
 
@@ -12,7 +13,14 @@ export function useMediaPages(folderId: string | undefined) {
   return useInfiniteQuery({
     queryKey: ['media', folderId ?? 'all'],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => call(api.GET('/media', { params: { query: { ...(folderId ? { folderId } : {}), ...(pageParam ? { cursor: pageParam } : {}), limit: 48 } } })),
+    queryFn: ({ pageParam }) =>
+      call(
+        api.GET('/media', {
+          params: {
+            query: { ...(folderId ? { folderId } : {}), ...(pageParam ? { cursor: pageParam } : {}), limit: 48 },
+          },
+        }),
+      ),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: (q) => (q.state.data?.pages.some((p) => p.media.some(busy)) ? 1000 : false),
   });

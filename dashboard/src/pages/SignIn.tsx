@@ -47,9 +47,13 @@ export function SignIn() {
           <Field label="Email" name="email" type="email" autoComplete="email" required autoFocus />
           <Field label="Password" name="password" type="password" autoComplete="current-password" required />
           <ErrorNote error={error} />
-          <Button tone="primary" type="submit" busy={busy} className="wide">Sign in</Button>
+          <Button tone="primary" type="submit" busy={busy} className="wide">
+            Sign in
+          </Button>
         </form>
-        <p className="auth-switch">New here? <Link to="/sign-up">Create an account</Link></p>
+        <p className="auth-switch">
+          New here? <Link to="/sign-up">Create an account</Link>
+        </p>
       </div>
     </main>
   );
@@ -73,15 +77,29 @@ export function SignUp() {
       <div className="auth-card">
         <p className="brand">Herald</p>
         <h1>Create your account</h1>
-        <p className="muted">You get a workspace on the Free plan. Its time zone is this browser's: <strong>{zone}</strong>.</p>
+        <p className="muted">
+          You get a workspace on the Free plan. Its time zone is this browser's: <strong>{zone}</strong>.
+        </p>
         <form onSubmit={onSubmit} noValidate>
           <Field label="Name" name="name" autoComplete="name" required autoFocus />
           <Field label="Email" name="email" type="email" autoComplete="email" required />
-          <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={10}
+            hint="At least 10 characters."
+          />
           <ErrorNote error={error} />
-          <Button tone="primary" type="submit" busy={busy} className="wide">Create account</Button>
+          <Button tone="primary" type="submit" busy={busy} className="wide">
+            Create account
+          </Button>
         </form>
-        <p className="auth-switch">Already have an account? <Link to="/sign-in">Sign in</Link></p>
+        <p className="auth-switch">
+          Already have an account? <Link to="/sign-in">Sign in</Link>
+        </p>
       </div>
     </main>
   );

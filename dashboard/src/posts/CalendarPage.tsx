@@ -25,14 +25,20 @@ async function postsBetween(from: string, to: string): Promise<Post[]> {
   const out: Post[] = [];
   let cursor: string | undefined;
   do {
-    const page = await call(api.GET('/posts', { params: { query: { from, to, limit: 100, ...(cursor ? { cursor } : {}) } } }));
+    const page = await call(
+      api.GET('/posts', { params: { query: { from, to, limit: 100, ...(cursor ? { cursor } : {}) } } }),
+    );
     out.push(...page.posts);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return out;
 }
 
-interface Move { post: Post; to: DateTime; revert: () => void }
+interface Move {
+  post: Post;
+  to: DateTime;
+  revert: () => void;
+}
 
 export default function CalendarPage() {
   const { workspace } = useSignedIn();
@@ -51,15 +57,17 @@ export default function CalendarPage() {
     refetchInterval: (q) => (q.state.data?.some((p) => p.status === 'queued') ? 3000 : false),
   });
   const nameOf = (id: string) => accounts.data?.find((a) => a.id === id)?.displayName ?? id;
-  const events: EventInput[] = (posts.data ?? []).filter((p) => p.publishAt).map((p) => ({
-    id: p.id,
-    title: `${labelOf(p.platform)} · ${nameOf(p.accountId)}`,
-    start: p.publishAt!,
-    url: `/app/posts/${p.id}`,
-    classNames: [`cal-${p.status}`],
-    startEditable: p.status === 'queued',
-    extendedProps: { post: p },
-  }));
+  const events: EventInput[] = (posts.data ?? [])
+    .filter((p) => p.publishAt)
+    .map((p) => ({
+      id: p.id,
+      title: `${labelOf(p.platform)} · ${nameOf(p.accountId)}`,
+      start: p.publishAt!,
+      url: `/app/posts/${p.id}`,
+      classNames: [`cal-${p.status}`],
+      startEditable: p.status === 'queued',
+      extendedProps: { post: p },
+    }));
 
   const onDates = (arg: DatesSetArg) => {
     const next = { from: arg.start.toISOString(), to: arg.end.toISOString() };
@@ -76,11 +84,17 @@ export default function CalendarPage() {
 
   return (
     <>
-      <PageHeader title="Calendar"><Link className="btn btn-primary" to="/compose">New post</Link></PageHeader>
+      <PageHeader title="Calendar">
+        <Link className="btn btn-primary" to="/compose">
+          New post
+        </Link>
+      </PageHeader>
       <p className="muted">Times in {zone}. Drag a queued post to move it; open any post for its details.</p>
       {posts.isError && <ErrorNote error={posts.error} />}
       {posts.data?.length === 0 && (
-        <p className="note note-quiet">Nothing planned in these dates. <Link to="/compose">Write a post</Link> and it shows up here.</p>
+        <p className="note note-quiet">
+          Nothing planned in these dates. <Link to="/compose">Write a post</Link> and it shows up here.
+        </p>
       )}
       <div className="card calendar-card" aria-busy={posts.isFetching}>
         <FullCalendar
@@ -103,8 +117,16 @@ export default function CalendarPage() {
         />
       </div>
       {moving && (
-        <ConfirmDialog open title="Move this post?" action={`Move to ${formatInZone(moving.to, zone)}`}
-          description={<p>The post to {nameOf(moving.post.accountId)} on {labelOf(moving.post.platform)} moves from {timeText(moving.post.publishAt!, zone)} to {timeText(moving.to.toUTC().toISO()!, zone)}.</p>}
+        <ConfirmDialog
+          open
+          title="Move this post?"
+          action={`Move to ${formatInZone(moving.to, zone)}`}
+          description={
+            <p>
+              The post to {nameOf(moving.post.accountId)} on {labelOf(moving.post.platform)} moves from{' '}
+              {timeText(moving.post.publishAt!, zone)} to {timeText(moving.to.toUTC().toISO()!, zone)}.
+            </p>
+          }
           onOpenChange={(open) => {
             if (open) return;
             moving.revert();
@@ -114,7 +136,8 @@ export default function CalendarPage() {
             await reschedule(moving.post.id, { publishAt: moving.to.toFormat("yyyy-LL-dd'T'HH:mm"), timezone: zone });
             setMoving(undefined);
             await refresh();
-          }} />
+          }}
+        />
       )}
     </>
   );

@@ -12,7 +12,10 @@ import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { PostActions } from './postActions.tsx';
 
 function PreviewMedia({ id }: { id: string }) {
-  const media = useQuery({ queryKey: ['media-item', id], queryFn: () => call(api.GET('/media/{mediaId}', { params: { path: { mediaId: id } } })) });
+  const media = useQuery({
+    queryKey: ['media-item', id],
+    queryFn: () => call(api.GET('/media/{mediaId}', { params: { path: { mediaId: id } } })),
+  });
   return media.data ? <MediaThumb media={media.data} /> : <span className="thumb thumb-empty" aria-hidden="true" />;
 }
 
@@ -20,11 +23,17 @@ function Preview({ post, accountName }: { post: Post; accountName: string }) {
   return (
     <figure className={`preview preview-${post.platform}`} aria-label={`Preview on ${labelOf(post.platform)}`}>
       <div className="preview-head">
-        <span className={`platform platform-${post.platform}`} aria-hidden="true">{labelOf(post.platform).slice(0, 2)}</span>
+        <span className={`platform platform-${post.platform}`} aria-hidden="true">
+          {labelOf(post.platform).slice(0, 2)}
+        </span>
         <strong>{accountName}</strong>
       </div>
       {post.mediaIds.length > 0 && (
-        <div className={`preview-media ${post.mediaIds.length > 1 ? 'carousel' : ''}`}>{post.mediaIds.map((id) => <PreviewMedia key={id} id={id} />)}</div>
+        <div className={`preview-media ${post.mediaIds.length > 1 ? 'carousel' : ''}`}>
+          {post.mediaIds.map((id) => (
+            <PreviewMedia key={id} id={id} />
+          ))}
+        </div>
       )}
       {post.title && <p className="preview-title">{post.title}</p>}
       {post.text && <figcaption className="preview-text">{post.text}</figcaption>}
@@ -34,17 +43,33 @@ function Preview({ post, accountName }: { post: Post; accountName: string }) {
 }
 
 function Timeline({ postId, zone }: { postId: string; zone: string }) {
-  const events = useQuery({ queryKey: ['events', postId], queryFn: () => call(api.GET('/posts/{postId}/events', { params: { path: { postId } } })).then((d) => d.events) });
+  const events = useQuery({
+    queryKey: ['events', postId],
+    queryFn: () => call(api.GET('/posts/{postId}/events', { params: { path: { postId } } })).then((d) => d.events),
+  });
   if (events.isPending) return <Loading label="Loading the timeline" />;
   if (events.isError) return <ErrorNote error={events.error} />;
   return (
     <ol className="timeline">
       {events.data.map((e) => (
         <li key={e.id} className={`event event-${e.kind}`}>
-          <p><strong>{e.kind}</strong> <time dateTime={e.at} className="muted">{timeText(e.at, zone)}</time></p>
+          <p>
+            <strong>{e.kind}</strong>{' '}
+            <time dateTime={e.at} className="muted">
+              {timeText(e.at, zone)}
+            </time>
+          </p>
           {e.message && <p>{e.message}</p>}
-          {e.error && <p className="error-text">{e.error.message} <span className="issue-hint">{e.error.hint}</span></p>}
-          {e.notes?.map((n, i) => <p key={i} className="muted small">{n}</p>)}
+          {e.error && (
+            <p className="error-text">
+              {e.error.message} <span className="issue-hint">{e.error.hint}</span>
+            </p>
+          )}
+          {e.notes?.map((n, i) => (
+            <p key={i} className="muted small">
+              {n}
+            </p>
+          ))}
         </li>
       ))}
     </ol>
@@ -52,12 +77,24 @@ function Timeline({ postId, zone }: { postId: string; zone: string }) {
 }
 
 function Analytics({ postId }: { postId: string }) {
-  const stats = useQuery({ queryKey: ['post-analytics', postId], queryFn: () => call(api.GET('/posts/{postId}/analytics', { params: { path: { postId } } })) });
+  const stats = useQuery({
+    queryKey: ['post-analytics', postId],
+    queryFn: () => call(api.GET('/posts/{postId}/analytics', { params: { path: { postId } } })),
+  });
   if (stats.isPending) return <Loading label="Loading counters" />;
   if (stats.isError) return <ErrorNote error={stats.error} />;
   const metrics = Object.entries(stats.data.metrics as Record<string, number>);
   if (metrics.length === 0) return <p className="muted">No counters yet.</p>;
-  return <dl className="metrics">{metrics.map(([name, value]) => <div key={name}><dt>{name.replaceAll('_', ' ')}</dt><dd>{value.toLocaleString()}</dd></div>)}</dl>;
+  return (
+    <dl className="metrics">
+      {metrics.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name.replaceAll('_', ' ')}</dt>
+          <dd>{value.toLocaleString()}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 export function PostDetailPage() {
@@ -70,20 +107,43 @@ export function PostDetailPage() {
     refetchInterval: (q) => (q.state.data?.status === 'queued' ? 2000 : false),
   });
   if (post.isPending) return <Loading />;
-  if (post.isError) return <><PageHeader title="Post" /><ErrorNote error={post.error} /><p><Link to="/posts">Back to posts</Link></p></>;
+  if (post.isError)
+    return (
+      <>
+        <PageHeader title="Post" />
+        <ErrorNote error={post.error} />
+        <p>
+          <Link to="/posts">Back to posts</Link>
+        </p>
+      </>
+    );
   const p = post.data;
   const accountName = accounts.data?.find((a) => a.id === p.accountId)?.displayName ?? labelOf(p.platform);
   return (
     <>
-      <PageHeader title={`Post to ${accountName}`}><StatusBadge status={p.status} /></PageHeader>
+      <PageHeader title={`Post to ${accountName}`}>
+        <StatusBadge status={p.status} />
+      </PageHeader>
       <div className="detail">
         <div className="stack">
           <section className="card" aria-labelledby="status-h">
             <h2 id="status-h">Status</h2>
             <p className="status-line">{p.statusLine}</p>
-            {p.publishAt && <p className="muted">{p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}</p>}
-            {p.externalUrl && <p><a href={p.externalUrl} target="_blank" rel="noreferrer">Open on {labelOf(p.platform)}</a></p>}
-            {p.error && <ErrorNote error={new Failure(p.error.code, p.error.message, p.error.hint)} title="Why it failed" />}
+            {p.publishAt && (
+              <p className="muted">
+                {p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}
+              </p>
+            )}
+            {p.externalUrl && (
+              <p>
+                <a href={p.externalUrl} target="_blank" rel="noreferrer">
+                  Open on {labelOf(p.platform)}
+                </a>
+              </p>
+            )}
+            {p.error && (
+              <ErrorNote error={new Failure(p.error.code, p.error.message, p.error.hint)} title="Why it failed" />
+            )}
             <PostActions post={p} zone={workspace.tz} />
           </section>
           <section className="card" aria-labelledby="timeline-h">
@@ -98,7 +158,9 @@ export function PostDetailPage() {
           )}
         </div>
         <section aria-labelledby="preview-h">
-          <h2 id="preview-h" className="sr-only">Preview</h2>
+          <h2 id="preview-h" className="sr-only">
+            Preview
+          </h2>
           <Preview post={p} accountName={accountName} />
         </section>
       </div>
