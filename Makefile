@@ -31,7 +31,7 @@ install: node_modules/.installed media-tools
 # network rules and contract types it reads) change.
 DASHBOARD_SOURCES := $(shell find dashboard/src networks domain/textUnits.ts domain/when.ts generated/api.d.ts \
   -type f -name '*.*' 2>/dev/null) \
-  dashboard/index.html dashboard/vite.config.ts dashboard/networkText.ts
+  dashboard/index.html dashboard/vite.config.ts dashboard/networkText.ts dashboard/precompress.ts
 dashboard/dist/index.html: node_modules/.installed $(DASHBOARD_SOURCES)
 	npx vite build dashboard --logLevel warn
 

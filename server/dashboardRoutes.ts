@@ -38,6 +38,17 @@ export function dashboardRoutes(config: Config, dir = DASHBOARD_DIR): express.Ro
     res.setHeader('Referrer-Policy', 'same-origin');
     next();
   });
+  // The gzip copies made at build time (dashboard/precompress.ts), for browsers that accept them.
+  router.get('/assets/:file', (req, res, next) => {
+    const file = path.join(dir, 'assets', path.basename(String(req.params.file)));
+    res.setHeader('Vary', 'Accept-Encoding');
+    if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) || !/\.(js|css)$/.test(file)) return next();
+    if (!fs.existsSync(`${file}.gz`)) return next();
+    res.type(path.extname(file));
+    res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.sendFile(`${file}.gz`);
+  });
   router.use(
     '/assets',
     express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }),

@@ -52,6 +52,21 @@ describe('dashboard in a browser', () => {
     await page.waitForURL(/\/app\/calendar$/);
     await page.locator('.fc').waitFor();
     await checkPage(page, '02-calendar-empty');
+    // A first visit (nothing cached) loads at most 300 KB of JavaScript, as sent (gzip).
+    const fresh = await browser.newContext({ storageState: await page.context().storageState() });
+    const visit = await fresh.newPage();
+    const scripts: Promise<number>[] = [];
+    visit.on('requestfinished', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.sizes().then((s) => s.responseBodySize));
+    });
+    await visit.goto(at('/calendar'));
+    await visit.locator('.fc').waitFor();
+    const jsBytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
+    console.log(`first visit of /app/calendar: ${scripts.length} scripts, ${(jsBytes / 1024).toFixed(1)} KB of JavaScript sent`);
+    expect(jsBytes).toBeGreaterThan(0);
+    expect(jsBytes).toBeLessThan(300 * 1024);
+    await fresh.close();
+
     // Keyboard: on a fresh load the first Tab reaches the skip link, which moves focus to the content.
     await page.goto(at('/calendar'));
     await page.locator('.fc').waitFor();

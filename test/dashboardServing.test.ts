@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ describe('dashboard serving', () => {
       '<!doctype html><title>Herald</title><script type="module" src="/app/assets/app-1a2b.js"></script>',
     );
     fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js.gz'), zlib.gzipSync('console.log(1)'));
     env = await startHerald('sqlite');
   });
   afterAll(async () => {
@@ -52,6 +54,20 @@ describe('dashboard serving', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
     expect((await request(app).get('/app/assets/gone-9z.js')).status).toBe(404);
+  });
+
+  it('sends the gzip copy made at build time to browsers that accept gzip, the plain file to others', async () => {
+    const zipped = await request(app).get('/app/assets/app-1a2b.js').set('Accept-Encoding', 'gzip, br');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    expect(zipped.headers['cache-control']).toContain('immutable');
+    expect(zipped.text).toBe('console.log(1)');
+    const plain = await request(app).get('/app/assets/app-1a2b.js').set('Accept-Encoding', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.text).toBe('console.log(1)');
+    const outside = await request(app).get('/app/assets/..%2findex.html').set('Accept-Encoding', 'gzip');
+    expect([403, 404]).toContain(outside.status);
+    expect(outside.text).not.toContain('<title>Herald</title>');
   });
 
   it('is mounted by the server at /app with its CSP, and / leads there', async () => {
