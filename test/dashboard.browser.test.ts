@@ -134,10 +134,19 @@ describe('dashboard in a browser', () => {
     await expect(page.locator('.counter.over').textContent()).resolves.toContain('Threads: 530 / 500');
     await checkPage(page, '11-compose-issues');
 
+    // Disconnecting says what happens to queued posts before it happens.
+    await page.getByRole('link', { name: 'Accounts' }).click();
+    await page.getByRole('button', { name: 'Disconnect' }).last().click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('It has no queued posts.').waitFor();
+    await checkPage(page, '12-disconnect');
+    await dialog.getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(1);
+
     await page.setViewportSize({ width: 390, height: 844 });
-    await checkPage(page, '12-phone-compose');
+    await checkPage(page, '13-phone-accounts');
     await page.getByRole('link', { name: 'Calendar' }).click();
     await page.locator('.fc').waitFor();
-    await checkPage(page, '13-phone-calendar');
+    await checkPage(page, '14-phone-calendar');
   }, 180_000);
 });
