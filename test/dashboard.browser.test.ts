@@ -62,7 +62,9 @@ describe('dashboard in a browser', () => {
     await visit.goto(at('/calendar'));
     await visit.locator('.fc').waitFor();
     const jsBytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
-    console.log(`first visit of /app/calendar: ${scripts.length} scripts, ${(jsBytes / 1024).toFixed(1)} KB of JavaScript sent`);
+    console.log(
+      `first visit of /app/calendar: ${scripts.length} scripts, ${(jsBytes / 1024).toFixed(1)} KB of JavaScript sent`,
+    );
     expect(jsBytes).toBeGreaterThan(0);
     expect(jsBytes).toBeLessThan(300 * 1024);
     await fresh.close();

@@ -83,7 +83,8 @@ export function ComposePage() {
     .map((t) => t.trim())
     .filter(Boolean);
   const request: Schemas['PlanRequest'] | undefined =
-    accountIds.length && 'when' in timing
+    // Nothing to check before there is something to post: no early wall of red.
+    accountIds.length && (text.trim() || mediaIds.length) && 'when' in timing
       ? {
           targets: { accountIds },
           mediaIds,
@@ -299,8 +300,9 @@ export function ComposePage() {
           <h2 id="plan-h">Plan</h2>
           {!request ? (
             <p className="muted">
-              Choose at least one account{'problem' in timing ? ` and fix the time: ${timing.problem}` : ''}; the plan
-              shows here.
+              {accountIds.length ? 'Write the text or add media' : 'Choose at least one account'}
+              {'problem' in timing ? `, and fix the time: ${timing.problem}` : ''}. The plan shows here, checked as you
+              type.
             </p>
           ) : plan.isError ? (
             <ErrorNote error={plan.error} />
