@@ -82,7 +82,7 @@ function check(post: PostContent): Issue[] {
 }
 
 export const facebook: NetworkRules = { platform: 'facebook', label: 'Facebook', available: true, textLimits: [],
-  check };
+  choices: { contentType: facebookLimits.contentTypes }, check };
 
 // The connector: the Pages API (graph.facebook.com) with a Page token. Feed, photo and video posts
 // have no container and no hidden field, so an attempt records its start before the creating call and

@@ -51,6 +51,8 @@ export interface NetworkRules {
   /** Settings whose value is the id of a file of the workspace (YouTube's `thumbnailMediaId`): the planner loads those files. */
   fileSettings?: readonly string[];
   textLimits: readonly TextLimit[];
+  /** Settings that take one of a list of values, as check() accepts them; the dashboard offers these. */
+  choices?: Readonly<Record<string, readonly string[]>>;
   /** Network-specific findings; readiness of mediaIds, account state and time are checked by the planner. */
   check(post: PostContent): Issue[];
 }

@@ -94,6 +94,7 @@ export const youtube: NetworkRules = {
     { field: 'title', unit: 'codePoints', max: youtubeLimits.titleChars },
     { field: 'text', unit: 'utf8Bytes', max: youtubeLimits.descriptionBytes },
   ],
+  choices: { visibility: youtubeLimits.visibilities },
   check };
 
 // ---------------------------------------------------------------------------------------------------

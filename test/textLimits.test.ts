@@ -1,5 +1,6 @@
 // Each network's declared textLimits (what the dashboard's live counters show) are the limits its
-// check() applies, in the same unit: a text at the limit passes and one unit more is refused.
+// check() applies, in the same unit: a text at the limit passes and one unit more is refused; likewise the
+// choices it offers for settings are the values check() accepts.
 import { describe, expect, it } from 'vitest';
 import * as units from '../domain/textUnits.ts';
 import { NETWORKS } from '../networks/index.ts';
@@ -33,6 +34,21 @@ describe('text limits shown by the dashboard', () => {
       it(`${network.platform} ${limit.field}: ${limit.max} ${limit.unit}, as its check counts`, () => {
         expect(tooLong(limit, textOf(limit.unit, limit.max), network.check)).toBe(false);
         expect(tooLong(limit, textOf(limit.unit, limit.max + 1), network.check)).toBe(true);
+      });
+    }
+  }
+});
+
+describe('setting choices offered by the dashboard', () => {
+  const refused = (check: (p: PostContent) => { code: string; message: string }[], name: string, value: string) =>
+    check({ ...post('text', 'Hello'), settings: { [name]: value } })
+      .some((i) => i.code === 'setting_invalid' && i.message.includes(`.${name} "${value}"`));
+
+  for (const network of Object.values(NETWORKS)) {
+    for (const [name, values] of Object.entries(network.choices ?? {})) {
+      it(`${network.platform} ${name}: ${values.join(', ')}, as its check accepts`, () => {
+        for (const value of values) expect(refused(network.check, name, value), value).toBe(false);
+        expect(refused(network.check, name, 'not-a-choice')).toBe(true);
       });
     }
   }

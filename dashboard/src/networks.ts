@@ -8,6 +8,8 @@ export interface NetworkText {
   label: string;
   available: boolean;
   textLimits: TextLimit[];
+  /** Settings that take one of a list of values, as the server's checks accept them. */
+  choices: Record<string, string[]>;
 }
 
 export const NETWORKS = networks as NetworkText[];

@@ -1,6 +1,6 @@
 // The per-network settings of the networks chosen; each is sent only for that network's accounts.
 import type { Platform, Schemas } from '../api.ts';
-import { labelOf } from '../networks.ts';
+import { labelOf, networkOf } from '../networks.ts';
 
 export type Settings = Schemas['PerPlatform'];
 
@@ -26,6 +26,37 @@ function Select({
         ))}
       </select>
     </label>
+  );
+}
+
+/** A setting whose values are the network's own list (NetworkRules.choices); `auto` offers leaving it unset. */
+function Choice({
+  platform,
+  name,
+  label,
+  auto,
+  get,
+  set,
+}: {
+  platform: Platform;
+  name: string;
+  label: string;
+  auto?: string;
+  get: (platform: Platform, name: string) => string;
+  set: (platform: Platform, name: string, v: unknown) => void;
+}) {
+  const values = networkOf(platform).choices[name] ?? [];
+  const options: [string, string][] = [
+    ...(auto ? [['', auto] as [string, string]] : []),
+    ...values.map((v): [string, string] => [v, v[0]!.toUpperCase() + v.slice(1)]),
+  ];
+  return (
+    <Select
+      label={label}
+      value={get(platform, name) || (auto ? '' : values[0]!)}
+      options={options}
+      onChange={(v) => set(platform, name, v)}
+    />
   );
 }
 
@@ -80,6 +111,7 @@ export function NetworkSettings({
     });
   const get = (platform: Platform, name: string) =>
     String(((value as Record<string, Record<string, unknown> | undefined>)[platform] ?? {})[name] ?? '');
+  const io = { get, set };
   const shown = platforms.filter((p) => ['instagram', 'facebook', 'threads', 'youtube'].includes(p));
   if (shown.length === 0) return null;
   return (
@@ -89,35 +121,11 @@ export function NetworkSettings({
         <div key={p} className="settings-group">
           <p className="settings-title">{labelOf(p)}</p>
           {p === 'instagram' && (
-            <Select
-              label="Post type"
-              value={get(p, 'contentType')}
-              onChange={(v) => set(p, 'contentType', v)}
-              options={[
-                ['', 'From the media'],
-                ['feed', 'Feed'],
-                ['reel', 'Reel'],
-                ['story', 'Story'],
-                ['carousel', 'Carousel'],
-              ]}
-            />
+            <Choice platform={p} name="contentType" label="Post type" auto="From the media" {...io} />
           )}
           {p === 'facebook' && (
             <>
-              <Select
-                label="Post type"
-                value={get(p, 'contentType')}
-                onChange={(v) => set(p, 'contentType', v)}
-                options={[
-                  ['', 'From the media'],
-                  ['text', 'Text'],
-                  ['link', 'Link'],
-                  ['photo', 'Photo'],
-                  ['video', 'Video'],
-                  ['reel', 'Reel'],
-                  ['story', 'Story'],
-                ]}
-              />
+              <Choice platform={p} name="contentType" label="Post type" auto="From the media" {...io} />
               <Text
                 label="Link"
                 type="url"
@@ -141,16 +149,7 @@ export function NetworkSettings({
           )}
           {p === 'youtube' && (
             <>
-              <Select
-                label="Visibility"
-                value={get(p, 'visibility') || 'public'}
-                onChange={(v) => set(p, 'visibility', v)}
-                options={[
-                  ['public', 'Public'],
-                  ['unlisted', 'Unlisted'],
-                  ['private', 'Private'],
-                ]}
-              />
+              <Choice platform={p} name="visibility" label="Visibility" {...io} />
               <Text label="Category id" value={get(p, 'category') || '22'} onChange={(v) => set(p, 'category', v)} />
               <label className="check">
                 <input
