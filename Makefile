@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install build run test lint generate bench check-node media-tools
+.PHONY: help install build run test lint generate bench check-node media-tools dashboard
 
 help:
 	@echo "make build     compile the TypeScript into dist/ for bin/herald (when a source changed)"
@@ -32,7 +32,17 @@ install: node_modules/.installed media-tools
 build: node_modules/.installed
 	@node scripts/build.mjs
 
-run: install build
+# The dashboard, built to static files that the server serves at /app; rebuilt when its sources (or the
+# network rules and contract types it reads) change.
+DASHBOARD_SOURCES := $(shell find dashboard/src networks domain/textUnits.ts domain/when.ts generated/api.d.ts \
+  -type f -name '*.*' 2>/dev/null) \
+  dashboard/index.html dashboard/vite.config.ts dashboard/networkText.ts dashboard/precompress.ts
+dashboard/dist/index.html: node_modules/.installed $(DASHBOARD_SOURCES)
+	npx vite build dashboard --logLevel warn
+
+dashboard: dashboard/dist/index.html
+
+run: install build dashboard
 	bin/herald serve
 
 generate: install
@@ -42,8 +52,9 @@ lint: install
 	npx redocly lint openapi.yaml
 	npx tsx scripts/generate.ts --check
 	npx tsc --noEmit
+	npx tsc --noEmit -p dashboard
 
-test: install build
+test: install build dashboard
 	npx vitest run
 
 bench: install build

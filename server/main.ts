@@ -34,8 +34,9 @@ export async function serve(config: Config): Promise<number> {
   guardConnections(server);
   // On SQLite this process is the one publishing worker; on PostgreSQL `herald worker` processes are.
   const worker = config.databaseUrl ? undefined : await startWorker(services);
+  // A fresh instance: the first person signs up in the dashboard.
+  const firstUser = !(await services.db('users').first('id'));
   if (config.logFormat === 'pretty') {
-    const firstUser = !(await services.db('users').first('id'));
     process.stdout.write(startupBanner(config, { firstUser, worker: Boolean(worker) }));
   } else {
     const base = config.publicUrl;
@@ -43,6 +44,10 @@ export async function serve(config: Config): Promise<number> {
       database: config.databaseUrl ? 'postgresql' : 'sqlite', storage: config.storage.kind, networks: config.networks,
       worker: Boolean(worker) },
     `Herald is listening on ${config.host}:${config.port}: dashboard ${base}/app, API ${base}/v1`);
+    if (firstUser) {
+      const signUp = `${base}/app/sign-up`;
+      services.logger.info({ signUp }, `No one has signed up yet: open ${signUp} to create the first account.`);
+    }
   }
   const problem = config.networks === 'live' ? publicUrlProblem(config.publicUrl) : undefined;
   if (problem) {
