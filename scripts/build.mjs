@@ -1,7 +1,8 @@
 // The production build: compiles cli/herald.ts and everything it imports into dist/ (one ESM chunk per lazily
 // imported command), with node_modules left as imports. Plain JavaScript so that it runs without tsx.
 // Files read at run time are found with new URL('../x', import.meta.url) from modules one folder deep, which
-// resolves to the same place from dist/. dist/sources lists the bundled files; bin/herald runs dist/ only while none of them is newer than dist/stamp.
+// resolves to the same place from dist/. dist/sources lists the bundled files; bin/herald runs dist/ only while
+// none of them is newer than dist/stamp.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
