@@ -11,7 +11,8 @@ import { openDatabase } from '../db/connect.ts';
 import { findWorkspace } from '../db/identity.ts';
 import { postsData } from '../db/postsData.ts';
 import { workspaceData } from '../db/workspaceData.ts';
-import { createPgDatabase, freePort, HERALD, load, startProcess, stopProcess, tempDataDir, type Load } from './support.ts';
+import { createPgDatabase, freePort, HERALD, load, startProcess, stopProcess, tempDataDir, type Load }
+  from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 10;
@@ -35,15 +36,16 @@ const POST_STATE = `
        else ${iso(`now() - g * interval '1 minute'`)} end,
   case when g % 10 < 3 or g % 10 between 5 and 8 then to_char(now() at time zone 'UTC', 'YYYY-MM') end,
   case when g % 10 < 3 then ${iso(`timestamptz '2030-01-01' + g * interval '1 minute'`)} end`;
-const POST_COLUMNS = 'id, workspace_id, account_id, platform, status, publish_at, quota_month, due_at, text, tags, media_ids, ' +
-  'per_platform, created_via, created_at, updated_at';
+const POST_COLUMNS = 'id, workspace_id, account_id, platform, status, publish_at, quota_month, due_at, text, tags, ' +
+  'media_ids, per_platform, created_via, created_at, updated_at';
 
 async function seed(url: string, bigWorkspace: string): Promise<{ accountIds: string[]; mediaId: string }> {
   const db = openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
   const now = `${iso('now()')}`;
   const started = performance.now();
   await db.raw(`insert into workspaces (id, slug, name, plan, currency, tz, created_at)
-    select 'ws_scale' || g, 'scale-' || g, 'Scale ' || g, 'agency', 'USD', 'UTC', ${now} from generate_series(1, ?) g`, [WORKSPACES - 1]);
+    select 'ws_scale' || g, 'scale-' || g, 'Scale ' || g, 'agency', 'USD', 'UTC', ${now}
+    from generate_series(1, ?) g`, [WORKSPACES - 1]);
   await db.raw(`insert into folders (id, workspace_id, name, is_root, created_at)
     select 'fld_scale' || g, 'ws_scale' || g, 'Root', 1, ${now} from generate_series(1, ?) g`, [WORKSPACES - 1]);
   await db.raw(`insert into accounts (id, workspace_id, platform, display_name, status, external_id, created_at)
@@ -55,7 +57,8 @@ async function seed(url: string, bigWorkspace: string): Promise<{ accountIds: st
       'sandbox-big-' || g, ${now} from generate_series(0, ?) g`, [bigWorkspace, BIG_ACCOUNTS - 1]);
   const others = (WORKSPACES - 1) * ACCOUNTS_PER_WORKSPACE - BIG_ACCOUNTS;
   await db.raw(`insert into posts (${POST_COLUMNS})
-    select 'pst_big' || g, ?, 'acc_big' || (g % ?), (array['youtube','instagram','facebook','threads'])[1 + (g % ?) % 4],
+    select 'pst_big' || g, ?, 'acc_big' || (g % ?),
+      (array['youtube','instagram','facebook','threads'])[1 + (g % ?) % 4],
       ${POST_STATE}, 'Big post ' || g, '[]', '[]', '{}', 'api', ${now}, ${now} from generate_series(0, ?) g`,
   [bigWorkspace, BIG_ACCOUNTS, BIG_ACCOUNTS, BIG_POSTS - 1]);
   await db.raw(`insert into posts (${POST_COLUMNS})
@@ -64,8 +67,8 @@ async function seed(url: string, bigWorkspace: string): Promise<{ accountIds: st
       ${POST_STATE}, 'Post ' || g, '[]', '[]', '{}', 'api', ${now}, ${now} from generate_series(0, ?) g`,
   [others, WORKSPACES - 1, others, others, POSTS - BIG_POSTS - 1]);
   const bigRoot = (await db('folders').where({ workspace_id: bigWorkspace, is_root: 1 }).first('id')).id as string;
-  await db.raw(`insert into media (id, workspace_id, folder_id, status, filename, mime, size, stored_bytes, kind, width, height,
-      created_at, updated_at)
+  await db.raw(`insert into media (id, workspace_id, folder_id, status, filename, mime, size, stored_bytes, kind,
+      width, height, created_at, updated_at)
     select 'med_scale' || g, case when g % 50 = 0 then ? else 'ws_scale' || (1 + g % ?) end,
       case when g % 50 = 0 then ? else 'fld_scale' || (1 + g % ?) end, 'ready', 'photo' || g || '.jpg', 'image/jpeg',
       200000, 200000, 'image', 1080, 1350, ${now}, ${now} from generate_series(0, ?) g`,
@@ -103,7 +106,8 @@ async function explainReads(url: string, workspaceId: string, cursor: { publishA
     for (const q of captured.splice(0)) {
       // The event carries PostgreSQL's $n placeholders, in order; knex.raw takes ?.
       const sql = q.sql.replace(/\$\d+/g, '?');
-      const plan = (await db.raw(`explain ${sql}`, q.bindings as never[])).rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']);
+      const rows = (await db.raw(`explain ${sql}`, q.bindings as never[])).rows as { 'QUERY PLAN': string }[];
+      const plan = rows.map((r) => r['QUERY PLAN']);
       const text = plan.join('\n');
       const indexed = !/Seq Scan|Sort Method|(^|\s)Sort\b/.test(text);
       console.log(`${name}: ${indexed ? 'index scans only' : 'NOT ONLY INDEX SCANS'}`);
@@ -115,8 +119,8 @@ async function explainReads(url: string, workspaceId: string, cursor: { publishA
 
 function row(name: string, r: Load, target: number): string {
   return `${name.padEnd(49)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ` +
-    `${String(r.p99).padStart(4)} ms  errors ${r.errors + r.non2xx}  ${r.p99 < target && r.errors + r.non2xx === 0 ? 'ok'
-      : `MISSED (target p99 < ${target} ms)`}`;
+    `${String(r.p99).padStart(4)} ms  errors ${r.errors + r.non2xx}  ` +
+    (r.p99 < target && r.errors + r.non2xx === 0 ? 'ok' : `MISSED (target p99 < ${target} ms)`);
 }
 
 const dataDir = tempDataDir();
@@ -141,11 +145,12 @@ try {
     if (!next) throw new Error(`the list ended at page ${page}`);
   }
   console.log(`walked 999 pages in ${((performance.now() - walkStart) / 1000).toFixed(1)} s`);
-  const planBody = JSON.stringify({ targets: { accountIds }, mediaIds: [mediaId], text: 'Autumn sale #autumn', title: 'Autumn sale',
-    tags: ['autumn'], perPlatform: { youtube: { visibility: 'unlisted', category: '22' }, instagram: { contentType: 'reel' } },
+  const planBody = JSON.stringify({ targets: { accountIds }, mediaIds: [mediaId], text: 'Autumn sale #autumn',
+    title: 'Autumn sale', tags: ['autumn'],
+    perPlatform: { youtube: { visibility: 'unlisted', category: '22' }, instagram: { contentType: 'reel' } },
     when: { publishAt: DateTime.utc().plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'UTC' } });
-  const probe = await fetch(`${base}/posts/plan`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' },
-    body: planBody });
+  const jsonHeaders = { ...headers, 'Content-Type': 'application/json' };
+  const probe = await fetch(`${base}/posts/plan`, { method: 'POST', headers: jsonHeaders, body: planBody });
   if (probe.status !== 200) console.log(`plan answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
   const reads: [string, string, number, { method: 'POST'; body: string; headers: Record<string, string> }?][] = [
     ['GET /posts?status=queued (page 1)', `${base}/posts?status=queued&limit=50`, 20],
@@ -154,12 +159,14 @@ try {
     ['GET /posts/{id}', `${base}/posts/pst_big123`, 20],
     ['GET /whoami', `${base}/whoami`, 20],
     ['POST /posts/plan (50 targets)', `${base}/posts/plan`, 50,
-      { method: 'POST', body: planBody, headers: { ...headers, 'Content-Type': 'application/json' } }],
+      { method: 'POST', body: planBody, headers: jsonHeaders }],
   ];
   await load(`${base}/posts?limit=50`, { connections: CONNECTIONS, seconds: 2, headers });
   const baseline = await load(`${base}/openapi.json`, { connections: CONNECTIONS, seconds: SECONDS });
-  console.log(`\npostgres, 1M posts: ${CONNECTIONS} connections, ${SECONDS} s each (load average ${os.loadavg()[0]!.toFixed(1)})`);
-  console.log(`${'GET /openapi.json (no database)'.padEnd(49)} ${baseline.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ` +
+  const loadAverage = os.loadavg()[0]!.toFixed(1);
+  console.log(`\npostgres, 1M posts: ${CONNECTIONS} connections, ${SECONDS} s each (load average ${loadAverage})`);
+  console.log(`${'GET /openapi.json (no database)'.padEnd(49)} ${baseline.reqPerSec.toFixed(0).padStart(6)} req/s  ` +
+    `p50 ` +
     `${String(baseline.p50).padStart(3)} ms  p99 ${String(baseline.p99).padStart(4)} ms  (baseline)`);
   for (const [name, url, target, extra] of reads) {
     console.log(row(name, await load(url, { connections: CONNECTIONS, seconds: SECONDS, headers, ...extra }), target));
@@ -174,7 +181,8 @@ try {
   await db.raw('drop index posts_list_status_order');
   await db.destroy();
   for (const [name, url] of reads.slice(0, 3)) {
-    console.log(row(`${name} without 0013`, await load(url, { connections: CONNECTIONS, seconds: SECONDS, headers }), 20));
+    const without = await load(url, { connections: CONNECTIONS, seconds: SECONDS, headers });
+    console.log(row(`${name} without 0013`, without, 20));
   }
 } finally {
   if (server) await stopProcess(server);

@@ -3,6 +3,7 @@
 // the same run. Targets: --help <= 0.3 s, serve ready <= 1.5 s (compiled). Run after `make build`.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { freePort, HERALD, ROOT, tempDataDir } from './support.ts';
 
@@ -42,7 +43,10 @@ async function serveReady(command: string, args: string[], env: NodeJS.ProcessEn
 if (!fs.existsSync(path.join(ROOT, 'dist/herald.js'))) throw new Error('dist/ is missing: run make build first.');
 const dataDir = tempDataDir();
 const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
-const variants: [string, string, string[]][] = [['compiled (bin/herald)', HERALD, []], ['sources (tsx)', process.execPath, TSX]];
+const variants: [string, string, string[]][] = [
+  ['compiled (bin/herald)', HERALD, []],
+  ['sources (tsx)', process.execPath, TSX],
+];
 const rows: [string, number][] = [];
 try {
   execFileSync(HERALD, ['migrate'], { env });
@@ -59,6 +63,6 @@ try {
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
-console.log(`startup on SQLite, median of ${RUNS} runs (load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`);
+console.log(`startup on SQLite, median of ${RUNS} runs (load average ${os.loadavg()[0]!.toFixed(1)})`);
 for (const [name, ms] of rows) console.log(`${name.padEnd(40)} ${(ms / 1000).toFixed(3).padStart(7)} s`);
 console.log('targets: compiled --help <= 0.3 s, compiled serve ready <= 1.5 s');
