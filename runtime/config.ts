@@ -27,6 +27,8 @@ export interface Config {
   workerRetryDelaysMs: number[];
   /** Publish attempts one worker process runs at once (mostly waiting on the networks). */
   workerConcurrency: number;
+  /** Whether `herald serve` runs a publishing worker in its own process (WORKER=off: it does not). */
+  worker: boolean;
 }
 
 export type StorageConfig =
@@ -54,6 +56,12 @@ function storageFrom(env: NodeJS.ProcessEnv): StorageConfig {
     forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true', prefix: (env.S3_PREFIX || '').replace(/^\/+|\/+$/g, ''),
     credentials: env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } : undefined,
   };
+}
+
+function workerFrom(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`WORKER must be "on" or "off", got "${value}"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -87,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return seconds * 1000;
     }),
     workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 100, 'WORKER_CONCURRENCY'),
+    worker: workerFrom(env.WORKER),
     mediaSweepMs: env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };
 }

@@ -27,8 +27,9 @@ export async function serve(config: Config): Promise<number> {
   if (problem) {
     services.logger.warn({ publicUrl: config.publicUrl }, `PUBLIC_URL ${problem}: Instagram, Threads and Facebook fetch media from it and will fail to. Set PUBLIC_URL to this server's public https address.`);
   }
-  // On SQLite this process is the one publishing worker; on PostgreSQL `herald worker` processes are.
-  const worker = config.databaseUrl ? undefined : await startWorker(services);
+  // One process is a whole instance on either database; on PostgreSQL `herald worker` processes add more.
+  const worker = config.worker ? await startWorker(services) : undefined;
+  if (!worker && !config.databaseUrl) services.logger.warn('WORKER=off on SQLite: nothing publishes (only `herald serve` can run the worker).');
   services.logger.flush();
 
   return new Promise((resolve) => {

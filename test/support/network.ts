@@ -1,6 +1,7 @@
 // For connector tests: a Herald listening on a real port (the simulators' own addresses and the signed
 // media addresses must resolve over HTTP), sandbox accounts and files as the worker hands them to a
 // connector, and a PublishJob with an in-memory checkpoint and a clock that barely waits.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
@@ -14,7 +15,7 @@ import type { Config } from '../../runtime/config.ts';
 import { publishMedia } from '../../worker/publishMedia.ts';
 import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = http.createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => probe.once('listening', resolve));
   const { port } = probe.address() as AddressInfo;
@@ -125,4 +126,20 @@ export async function postPage(url: string): Promise<{ status: number; html: str
   const res = await fetch(url);
   const html = await res.text();
   return { status: res.status, html, media: [...html.matchAll(/<(?:img|video) src="([^"]+)"/g)].map((m) => m[1]!) };
+}
+
+/** `bin/herald serve` as its own process, resolved once it listens; `output()` is what it has logged. */
+export async function serveProcess(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcessWithoutNullStreams; output(): string;
+  exited: Promise<number | null> }> {
+  const child = spawn(new URL('../../bin/herald', import.meta.url).pathname, ['serve'], { env, stdio: 'pipe' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      output += d;
+      if (output.includes('Herald is listening')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
+  });
+  return { child, output: () => output, exited };
 }
