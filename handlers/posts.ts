@@ -67,7 +67,7 @@ async function prepare(cred: Credential, data: WorkspaceData, body: PostBody & {
 }
 
 function wireRow(row: PlannedRow) {
-  return { accountId: row.accountId, platform: row.platform, publishAt: row.publishAt, ok: row.ok, issues: row.issues };
+  return { accountId: row.accountId, platform: row.platform, publishAt: row.publishAt, ok: row.ok, issues: row.issues, settings: row.content.perPlatform };
 }
 
 function checksFailed(rows: PlannedRow[]): ApiError {
