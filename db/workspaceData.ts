@@ -8,7 +8,7 @@ import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
 import { mediaData } from './mediaData.ts';
 import type { JobScheduler } from './jobs.ts';
-import { postsData } from './postsData.ts';
+import { postsData, requeueAfterReconnect } from './postsData.ts';
 import { nowIso, toCount } from './rows.ts';
 
 export type Platform = 'youtube' | 'instagram' | 'facebook' | 'threads' | 'tiktok';
@@ -95,14 +95,14 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
         }),
       /**
        * The accounts a network consent granted: one already connected here (same platform and external
-       * id) gets the new token, name and status ok; the others are added, all of them within the plan's
-       * limit or none.
+       * id) gets the new token, name and status ok, and its posts that failed on the token or a
+       * permission are queued again; the others are added, all of them within the plan's limit or none.
        */
       connect: (platform: Platform, granted: { externalId: string; displayName: string; tokenSealed: string; tokenExpiresAt: string | null }[]) =>
         db.transaction(async (trx) => {
           await lockWorkspace(trx, wsId);
-          const known = new Set((await accounts(trx).where({ platform }).whereIn('external_id', granted.map((g) => g.externalId))
-            .select('external_id')).map((r) => r.external_id as string));
+          const knownRows = await accounts(trx).where({ platform }).whereIn('external_id', granted.map((g) => g.externalId)).select('id', 'external_id');
+          const known = new Set(knownRows.map((r) => r.external_id as string));
           const fresh = granted.filter((g) => !known.has(g.externalId));
           if (fresh.length) assertCanConnectAccount(workspace.plan, await countAccounts(trx), fresh.length);
           for (const g of granted) {
@@ -110,6 +110,7 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
             else await accounts(trx).where({ platform, external_id: g.externalId })
               .update({ display_name: g.displayName, status: 'ok', token_sealed: g.tokenSealed, token_expires_at: g.tokenExpiresAt });
           }
+          return { requeued: await requeueAfterReconnect(trx, wsId, platform, knownRows.map((r) => r.id as string), jobs) };
         }),
     },
 

@@ -2081,6 +2081,8 @@ export interface components {
             /**
              * @description One sentence to report as is, with the time in the workspace time zone:
              *     - queued: `Queued. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
+             *       While the worker waits to try again after a temporary failure, it adds
+             *       `Next attempt <day month, HH:MM> (<zone label>), after a temporary failure.`
              *     - draft: `Draft. <Network> · <account displayName> · no time set.`
              *     - live: `Live. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
              *     - failed: `Failed. <Network> · <account displayName> · <day month, HH:MM> (<zone label>): <error message>`
@@ -2112,7 +2114,8 @@ export interface components {
              */
             mediaIds: string[];
             /**
-             * @description The settings used for this post's network, that is its entry of the request's `perPlatform` (an empty object when none was given).
+             * @description The settings used for this post's network: its entry of the request's `perPlatform`,
+             *     completed with the network's defaults shown in the plan row (`settings`).
              * @example {
              *       "contentType": "feed"
              *     }
@@ -2120,6 +2123,15 @@ export interface components {
             perPlatform: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: date-time
+             * @description Present while a `queued` post waits for the worker to try again after a temporary
+             *     failure (UTC): 1, 5 or 15 minutes later, when the window a network's rate limit names
+             *     has passed, or at the reset of a spent daily quota (youtube: midnight Pacific time). The
+             *     failure itself is in the post's `retriedByWorker` event.
+             * @example 2026-11-24T13:31:00.000Z
+             */
+            nextAttemptAt?: string;
             /**
              * @description Present when `live`; the post's address on the network.
              * @example https://www.instagram.com/p/DCx4Kq2NzPa/

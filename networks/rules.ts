@@ -47,6 +47,8 @@ export interface NetworkRules {
    * implies): the plan fills them in and shows them, so a person sees them before confirming.
    */
   defaults?(post: Pick<PostContent, 'media' | 'settings'>): Record<string, unknown>;
+  /** The zone whose midnight resets the network's daily quota (YouTube: Pacific time); the worker waits for it. */
+  quotaResetZone?: string;
   /** A setting's value in words for the plan table (say, a category id with its name). */
   describe?(name: string, value: unknown): string;
 }

@@ -5,7 +5,6 @@ import type { Issue } from '../domain/issues.ts';
 import { formatOf } from '../domain/mediaTypes.ts';
 import { checkChoice, checkImageSize, checkReady, checkVideoDuration, issue, type MediaFacts, type NetworkRules, type PostContent } from './rules.ts';
 import type { Readable } from 'node:stream';
-import { DateTime } from 'luxon';
 import { NetworkError, type Connector, type ConnectorContext, type FailureKind, type PublishJob, type PublishMedia, type Published } from './connector.ts';
 import type { ConnectorModule } from './connectors.ts';
 
@@ -93,7 +92,7 @@ const CATEGORY_NAMES: Record<string, string> = { '1': 'Film & Animation', '2': '
   '25': 'News & Politics', '26': 'Howto & Style', '27': 'Education', '28': 'Science & Technology' };
 
 export const youtube: NetworkRules = {
-  platform: 'youtube', label: 'YouTube', available: true, fileSettings: ['thumbnailMediaId'], check,
+  platform: 'youtube', label: 'YouTube', available: true, fileSettings: ['thumbnailMediaId'], check, quotaResetZone: 'America/Los_Angeles',
   defaults: () => youtubeLimits.defaults,
   describe: (name, value) => (name === 'category' && CATEGORY_NAMES[String(value)] ? `${String(value)} (${CATEGORY_NAMES[String(value)]})` : String(value)),
 };
@@ -153,12 +152,6 @@ function failureKind(status: number, reason: string, message: string): FailureKi
   return 'rejected';
 }
 
-/** The daily quota resets at midnight Pacific time: the worker's retry waits for it. */
-function secondsUntilQuotaReset(): number {
-  const pacific = DateTime.now().setZone('America/Los_Angeles');
-  return Math.ceil(pacific.plus({ days: 1 }).startOf('day').diff(pacific, 'seconds').seconds);
-}
-
 /** YouTube's own message (its quota message carries an HTML link) with the status and reason. */
 async function readRefusal(res: Response): Promise<Refusal> {
   const text = await res.text();
@@ -171,7 +164,8 @@ async function readRefusal(res: Response): Promise<Refusal> {
   const reason = body.error?.errors?.[0]?.reason ?? '';
   const message = (body.error?.message ?? res.statusText).replace(/<[^>]*>/g, '').trim() || `HTTP ${res.status}`;
   const kind = failureKind(res.status, reason, message);
-  const retryAfter = Number(res.headers.get('Retry-After')) || (kind === 'quota_exceeded' ? secondsUntilQuotaReset() : undefined);
+  // A spent daily quota waits for its reset (NetworkRules.quotaResetZone), whatever Retry-After says.
+  const retryAfter = kind === 'quota_exceeded' ? undefined : Number(res.headers.get('Retry-After')) || undefined;
   return { reason, error: new NetworkError('youtube', kind, `${message} (${[res.status, reason].filter(Boolean).join(' ')})`, retryAfter) };
 }
 
