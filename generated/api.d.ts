@@ -2280,22 +2280,26 @@ export interface components {
          *         {
          *           "id": "evt_5Qe3Nr8Fk2",
          *           "kind": "publishing",
-         *           "at": "2026-11-24T13:30:00.412Z"
+         *           "at": "2026-11-24T13:30:00.412Z",
+         *           "message": "Sending to Facebook."
          *         },
          *         {
          *           "id": "evt_7Wd4Bj1Xs9",
-         *           "kind": "failed",
+         *           "kind": "retriedByWorker",
          *           "at": "2026-11-24T13:30:02.117Z",
+         *           "message": "Retrying by itself at 2026-11-24T13:31:02.117Z after a temporary failure.",
+         *           "publishAt": "2026-11-24T13:31:02.117Z",
          *           "error": {
          *             "code": "facebook_unavailable",
-         *             "message": "Facebook answered: \"An unexpected error has occurred. Please retry your request later.\" (code 2)",
-         *             "hint": "Nothing to do; Herald retries after 1, 5 and 15 minutes."
+         *             "message": "Facebook answered: \"An unexpected error has occurred. Please retry your request later. (code 2)\"",
+         *             "hint": "Facebook had a server error; Herald retried after 1, 5 and 15 minutes. Retry the post later."
          *           }
          *         },
          *         {
          *           "id": "evt_2Kg9Lc6Pv3",
-         *           "kind": "retriedByWorker",
-         *           "at": "2026-11-24T13:31:02.240Z"
+         *           "kind": "publishing",
+         *           "at": "2026-11-24T13:31:02.240Z",
+         *           "message": "Sending to Facebook."
          *         },
          *         {
          *           "id": "evt_9Ha5Rt2Ny7",
@@ -2430,8 +2434,8 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "invalid_request",
-                 *       "message": "text: required property is missing.",
-                 *       "hint": "Add the named field and send the request again."
+                 *       "message": "`text` is required.",
+                 *       "hint": "Fix the named field and send the request again."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2446,14 +2450,18 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "unauthenticated",
-                 *       "message": "The API key is missing, wrong or revoked.",
-                 *       "hint": "Send Authorization: Bearer <API_KEY> with a key from Settings, API keys."
+                 *       "message": "The API key or session is missing, wrong or revoked.",
+                 *       "hint": "Send Authorization: Bearer <API_KEY> with a key from Settings, API keys in the dashboard, or sign in again."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `insufficient_scope`: the credential has the `read` scope only, and this call needs `write`. */
+        /**
+         * @description `insufficient_scope`: the credential has the `read` scope only, and this call needs `write`.
+         *     From the dashboard: `csrf_failed`, a session's state-changing call without a valid
+         *     `X-CSRF-Token` header.
+         */
         InsufficientScope: {
             headers: {
                 [name: string]: unknown;
@@ -2462,8 +2470,8 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "insufficient_scope",
-                 *       "message": "This API key has the read scope; this call needs write.",
-                 *       "hint": "Use a key created with the read and write scopes (Settings, API keys). Do not create keys yourself; ask the workspace owner."
+                 *       "message": "This credential lacks the write scope this call needs.",
+                 *       "hint": "Use a key created with the write scope."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2481,8 +2489,8 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "not_found",
-                 *       "message": "accountIds: acc_9Zk4Tp7Rm2 is not an account of this workspace.",
-                 *       "hint": "Take account ids from GET /accounts."
+                 *       "message": "No account with id acc_9Zk4Tp7Rm2 exists in this workspace.",
+                 *       "hint": "Take account ids from the matching list call (for accounts: GET /accounts)."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -3480,7 +3488,12 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is not `failed`). Nothing changed. */
+            /**
+             * @description `confirm_required` (confirm was not true), `invalid_state` (the post is not `failed`) or
+             *     `account_not_ok` (the post's account is `expired` or `revoked`: a person reconnects it in
+             *     the dashboard, and the posts that failed on its token are then sent again by themselves).
+             *     Nothing changed.
+             */
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
