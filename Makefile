@@ -3,11 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install run test lint generate bench check-node media-tools
+.PHONY: help install run test lint generate bench mock check-node media-tools
 
 help:
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
-	@echo "make test      install what is missing, then run every test (SQLite and PostgreSQL)"
+	@echo "make test      install what is missing, then run every test (SQLite and PostgreSQL), then the HTTP suites through Prism"
+	@echo "make mock      serve a Prism mock of the contract at http://127.0.0.1:4010/v1 (MOCK_PORT to change it)"
 	@echo "make lint      contract lint, generated/ freshness, TypeScript type-check"
 	@echo "make generate  regenerate generated/ from openapi.yaml"
 	@echo "make bench     run the benchmarks in bench/"
@@ -38,8 +39,17 @@ lint: install
 	npx tsx scripts/generate.ts --check
 	npx tsc --noEmit
 
+# The suites of the REST surface, run once more through `prism proxy` (test/support/prismProxy.ts).
+PRISM_SUITES := test/prism.test.ts test/posts.test.ts test/planChecks.test.ts test/timeZones.test.ts test/folders.test.ts \
+  test/accountsAndGroups.test.ts test/mediaLibrary.test.ts test/mediaAccess.test.ts test/identity.test.ts test/session.test.ts
+MOCK_PORT ?= 4010
+
 test: install
 	npx vitest run
+	TEST_PRISM=1 TEST_DATABASES=sqlite npx vitest run $(PRISM_SUITES)
+
+mock: install
+	npx tsx scripts/prism.ts mock $(MOCK_PORT)
 
 bench: install
 	npx tsx bench/api.ts
