@@ -139,3 +139,11 @@ export async function call(env: TestEnv, method: Method, url: string, opts: { ke
   if (viaPrism) expect(responseViolations(res.headers['sl-violations']), `Prism on ${method.toUpperCase()} ${url} -> ${res.status}`).toEqual([]);
   return res;
 }
+
+/** Signs in as the dashboard does: the session cookie (`name=value`), the full Set-Cookie, the CSRF token and the answer. */
+export async function dashboardSession(env: TestEnv, email: string, password: string) {
+  const res = await request(env.app).post('/auth/sign-in').send({ email, password });
+  expect(res.status).toBe(200);
+  const setCookie = res.headers['set-cookie']![0]!;
+  return { cookie: setCookie.split(';')[0]!, setCookie, csrfToken: res.body.csrfToken as string, body: res.body };
+}
