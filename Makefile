@@ -7,7 +7,7 @@ NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Num
 
 help:
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
-	@echo "make test      install what is missing, then run every test (SQLite and PostgreSQL), then the HTTP suites through Prism"
+	@echo "make test      install what is missing, run every test (SQLite and PostgreSQL), then the REST suites through Prism"
 	@echo "make mock      serve a Prism mock of the contract at http://127.0.0.1:4010/v1 (MOCK_PORT to change it)"
 	@echo "make lint      contract lint, generated/ freshness, TypeScript type-check"
 	@echo "make generate  regenerate generated/ from openapi.yaml"

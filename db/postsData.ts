@@ -138,14 +138,16 @@ export async function requeueAfterReconnect(trx: Knex, workspaceId: string, plat
   jobs: JobScheduler | undefined): Promise<number> {
   if (!accountIds.length) return 0;
   const failed = await trx('posts').where({ workspace_id: workspaceId, status: 'failed' }).whereIn('account_id', accountIds)
-    .whereIn('error_code', [`${platform}_token_rejected`, `${platform}_permission_missing`]).select('id', 'publish_at', 'error_code');
+    .whereIn('error_code', [`${platform}_token_rejected`, `${platform}_permission_missing`])
+    .select('id', 'publish_at', 'error_code');
   const now = nowIso();
   for (const post of failed) {
     const dueAt = post.publish_at && post.publish_at > now ? post.publish_at : now;
-    await trx('posts').where({ id: post.id, status: 'failed' }).update({ status: 'queued', publish_at: dueAt, due_at: dueAt, worker_retries: 0,
-      error_code: null, error_message: null, error_hint: null, updated_at: now });
+    await trx('posts').where({ id: post.id, status: 'failed' }).update({ status: 'queued', publish_at: dueAt,
+      due_at: dueAt, worker_retries: 0, error_code: null, error_message: null, error_hint: null, updated_at: now });
     await insertPostEvents(trx, workspaceId, post.id, [{ kind: 'retried', publishAt: dueAt,
-      message: `Sent again by itself: the account was reconnected after the post failed with ${post.error_code}.` }], now);
+      message: `Sent again by itself: the account was reconnected after the post failed with ${post.error_code}.` }],
+    now);
     await jobs?.schedule(trx, post.id, dueAt);
   }
   return failed.length;

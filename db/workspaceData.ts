@@ -101,7 +101,8 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
       connect: (platform: Platform, granted: { externalId: string; displayName: string; tokenSealed: string; tokenExpiresAt: string | null }[]) =>
         db.transaction(async (trx) => {
           await lockWorkspace(trx, wsId);
-          const knownRows = await accounts(trx).where({ platform }).whereIn('external_id', granted.map((g) => g.externalId)).select('id', 'external_id');
+          const knownRows = await accounts(trx).where({ platform })
+            .whereIn('external_id', granted.map((g) => g.externalId)).select('id', 'external_id');
           const known = new Set(knownRows.map((r) => r.external_id as string));
           const fresh = granted.filter((g) => !known.has(g.externalId));
           if (fresh.length) assertCanConnectAccount(workspace.plan, await countAccounts(trx), fresh.length);
@@ -110,7 +111,8 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
             else await accounts(trx).where({ platform, external_id: g.externalId })
               .update({ display_name: g.displayName, status: 'ok', token_sealed: g.tokenSealed, token_expires_at: g.tokenExpiresAt });
           }
-          return { requeued: await requeueAfterReconnect(trx, wsId, platform, knownRows.map((r) => r.id as string), jobs) };
+          const reconnected = knownRows.map((r) => r.id as string);
+          return { requeued: await requeueAfterReconnect(trx, wsId, platform, reconnected, jobs) };
         }),
     },
 

@@ -72,14 +72,16 @@ export function planRows(input: { accounts: TargetAccount[]; media: MediaFacts[]
       tags: override.tags ?? body.tags ?? [],
       perPlatform: { ...defaults, ...given },
     };
-    const settingFiles = Object.fromEntries((network.fileSettings ?? []).map((name) => [name, files.find((f) => f.id === settings[name])]));
+    const settingFiles = Object.fromEntries((network.fileSettings ?? [])
+      .map((name) => [name, files.find((f) => f.id === settings[name])]));
     const issues = [
       ...accountIssues(account),
       ...shared,
       ...shape.issues,
       ...network.check({ text: content.text, title: content.title, tags: content.tags, media, settings, settingFiles }),
     ];
-    return { accountId: account.id, platform: account.platform, publishAt, ok: issues.every((i) => NOTES.has(i.code)), issues, content, defaulted };
+    const ok = issues.every((i) => NOTES.has(i.code));
+    return { accountId: account.id, platform: account.platform, publishAt, ok, issues, content, defaulted };
   });
 }
 
@@ -87,7 +89,10 @@ export function planRows(input: { accounts: TargetAccount[]; media: MediaFacts[]
 function defaultsText(row: PlannedRow): string {
   if (!row.defaulted.length) return '';
   const network = networkOf(row.platform);
-  const value = (name: string) => network.describe?.(name, row.content.perPlatform[name]) ?? String(row.content.perPlatform[name]);
+  const value = (name: string) => {
+    const setting = row.content.perPlatform[name];
+    return network.describe?.(name, setting) ?? String(setting);
+  };
   return `; by default ${row.defaulted.map((name) => `${name} ${value(name)}`).join(', ')}`;
 }
 

@@ -445,10 +445,12 @@ export interface paths {
          *     changes. A post that is not `failed` answers `409 invalid_state`.
          *
          *     Read `error` first. Token or permission errors need a person to reconnect the account in
-         *     the dashboard before a retry can work; limit or quota errors clear by themselves later;
-         *     a refused file or field fails again unchanged, so create a corrected post instead.
-         *     Temporary network failures are retried by Herald itself after 1, 5 and 15 minutes
-         *     (`retriedByWorker` events).
+         *     the dashboard; once reconnected, the posts that failed for that reason are sent again by
+         *     themselves (a `retried` event), so no retry call is needed. Limit or quota errors clear by
+         *     themselves later; a refused file or field fails again unchanged, so create a corrected
+         *     post instead. Temporary network failures are retried by Herald itself (`retriedByWorker`
+         *     events, `nextAttemptAt` on the post): after 1, 5 and 15 minutes, once the window a rate
+         *     limit names has passed, or at the reset of a spent daily quota.
          */
         post: operations["retryPost"];
         delete?: never;
@@ -2229,8 +2231,9 @@ export interface components {
             id: string;
             /**
              * @description `created`, `queued`, `publishing` (sending to the network started), `live`, `failed`,
-             *     `retried` (a person retried), `retriedByWorker` (Herald retried a temporary failure by
-             *     itself, after 1, 5 and 15 minutes), `cancelled`, `rescheduled`.
+             *     `retried` (a person retried, or the account was reconnected after a token or permission
+             *     failure), `retriedByWorker` (Herald will try a temporary failure again by itself at
+             *     `publishAt`; `error` says why), `cancelled`, `rescheduled`.
              * @example live
              * @enum {string}
              */
@@ -2565,7 +2568,7 @@ export interface components {
                  * @example {
                  *       "code": "instagram_token_rejected",
                  *       "message": "Instagram answered: \"Error validating access token: Session has expired. (code 190, subcode 463)\"",
-                 *       "hint": "Reconnect the Instagram account in the dashboard; then retry the post."
+                 *       "hint": "Reconnect the Instagram account in the dashboard; posts that failed on its token are then sent again by themselves."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];

@@ -1360,7 +1360,7 @@ export const operations: readonly OperationEntry[] = [
     "scope": "write",
     "tool": "service_retry_post",
     "summary": "Retry a failed post",
-    "description": "Use this to send a `failed` post again: it goes back to `queued` and is published at once.\nRequires `confirm: true`; without it the answer is `409 confirm_required` and nothing\nchanges. A post that is not `failed` answers `409 invalid_state`.\n\nRead `error` first. Token or permission errors need a person to reconnect the account in\nthe dashboard before a retry can work; limit or quota errors clear by themselves later;\na refused file or field fails again unchanged, so create a corrected post instead.\nTemporary network failures are retried by Herald itself after 1, 5 and 15 minutes\n(`retriedByWorker` events).\n",
+    "description": "Use this to send a `failed` post again: it goes back to `queued` and is published at once.\nRequires `confirm: true`; without it the answer is `409 confirm_required` and nothing\nchanges. A post that is not `failed` answers `409 invalid_state`.\n\nRead `error` first. Token or permission errors need a person to reconnect the account in\nthe dashboard; once reconnected, the posts that failed for that reason are sent again by\nthemselves (a `retried` event), so no retry call is needed. Limit or quota errors clear by\nthemselves later; a refused file or field fails again unchanged, so create a corrected\npost instead. Temporary network failures are retried by Herald itself (`retriedByWorker`\nevents, `nextAttemptAt` on the post): after 1, 5 and 15 minutes, once the window a rate\nlimit names has passed, or at the reset of a spent daily quota.\n",
     "fields": {
       "path": [
         "postId"

@@ -10,9 +10,11 @@ export function isTemporary(kind: FailureKind): boolean {
 export function hintFor(kind: FailureKind, network: string): string {
   switch (kind) {
     case 'token_rejected':
-      return `Reconnect the ${network} account in the dashboard; then retry the post.`;
+      return `Reconnect the ${network} account in the dashboard; posts that failed on its token are then sent again by `
+        + 'themselves.';
     case 'permission_missing':
-      return `Reconnect the ${network} account and grant every permission it asks for; then retry the post.`;
+      return `Reconnect the ${network} account and grant every permission it asks for; posts that failed on them `
+        + 'are then sent again by themselves.';
     case 'quota_exceeded':
       return `${network}'s daily quota was still spent after Herald's retries (each waits for the quota to reset). Retry the post after the next reset.`;
     case 'rate_limited':
