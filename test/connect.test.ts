@@ -176,30 +176,33 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expect((await accountsOf(ws)).length).toBe(count);
     });
 
-    it('sends the posts that failed on the token again once the account is reconnected, and says how many', async () => {
+    it('sends the posts that failed on the token again once the account is reconnected, and counts them', async () => {
       expectConnected(await connect('threads', { username: 'token_cat' }), 1);
       const account = await accountNamed('token_cat');
       const { external_id: externalId } = await stored(account.id);
       await queueFailure(env.services.db, { network: 'threads', account: externalId, scenario: 'token_rejected', times: 1 });
-      const post = async (text: string, when: unknown = 'now') => (await call(env, 'post', '/v1/posts', { key: ws.writeKey,
-        body: { targets: { accountIds: [account.id] }, mediaIds: [], text, when, confirm: true } })).body.posts[0].id as string;
+      const post = async (text: string) => (await call(env, 'post', '/v1/posts', { key: ws.writeKey,
+        body: { targets: { accountIds: [account.id] }, mediaIds: [], text, when: 'now', confirm: true } })).body.posts[0].id as string;
       const read = (id: string) => call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey }).then((r) => r.body);
+      const settled = (id: string) => until(() => read(id), (p) => p.status !== 'queued');
       const failed = await post('Fails on the old token.');
-      expect(await until(() => read(failed), (p) => p.status !== 'queued')).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected' } });
+      expect(await settled(failed)).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected' } });
       expect((await accountNamed('token_cat')).status).toBe('expired');
       // Failed for another reason: a reconnect does not send it again.
       await queueFailure(env.services.db, { network: 'threads', account: externalId, scenario: 'rejected', times: 1 });
       await env.services.db('accounts').where({ id: account.id }).update({ status: 'ok' });
       const refused = await post('Refused by the network.');
-      expect(await until(() => read(refused), (p) => p.status !== 'queued')).toMatchObject({ status: 'failed', error: { code: 'threads_rejected' } });
+      expect(await settled(refused)).toMatchObject({ status: 'failed', error: { code: 'threads_rejected' } });
       await env.services.db('accounts').where({ id: account.id }).update({ status: 'expired' });
 
       const at = await connect('threads', { username: 'token_cat' }, { accountId: account.id });
       expect(Object.fromEntries(at.searchParams)).toEqual({ connected: '1', requeued: '1' });
-      expect(await until(() => read(failed), (p) => p.status !== 'queued')).toMatchObject({ status: 'live' });
-      const events = (await call(env, 'get', `/v1/posts/${failed}/events`, { key: ws.readKey })).body.events as { kind: string; message?: string }[];
+      expect(await settled(failed)).toMatchObject({ status: 'live' });
+      const timeline = await call(env, 'get', `/v1/posts/${failed}/events`, { key: ws.readKey });
+      const events: { kind: string; message?: string }[] = timeline.body.events;
       expect(events.map((e) => e.kind)).toEqual(['created', 'queued', 'publishing', 'failed', 'retried', 'publishing', 'live']);
-      expect(events[4]!.message).toBe('Sent again by itself: the account was reconnected after the post failed with threads_token_rejected.');
+      expect(events[4]!.message).toBe('Sent again by itself: the account was reconnected after the post failed with '
+        + 'threads_token_rejected.');
       expect((await read(refused)).status).toBe('failed');
     });
 

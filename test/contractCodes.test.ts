@@ -11,25 +11,34 @@ import { assertApiAccess, assertCanCreatePosts, assertFileFits, assertMonthQuota
 import { handlerErrors, type ErrorAnswer } from './support/handlerErrors.ts';
 
 type Example = Record<string, unknown>;
-type Response = { $ref?: string; description?: string; content?: { 'application/json': { example?: Example; examples?: Record<string, { value: Example }> } } };
+type Json = { example?: Example; examples?: Record<string, { value: Example }> };
+type Response = { $ref?: string; description?: string; content?: { 'application/json': Json } };
 type Parameter = { $ref?: string; in?: string };
-type Operation = { operationId: string; security?: unknown[]; parameters?: Parameter[]; requestBody?: unknown; responses: Record<string, Response> };
+type Operation = {
+  operationId: string; security?: unknown[]; parameters?: Parameter[]; requestBody?: unknown; responses: Record<string, Response>;
+};
 
 const contract = parse(fs.readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8')) as {
   paths: Record<string, Record<string, Operation>>;
   components: { responses: Record<string, Response>; parameters: Record<string, Parameter> };
 };
 const located = (p: Parameter) => (p.$ref ? contract.components.parameters[p.$ref.split('/').pop()!]! : p).in;
-const byId = new Map(Object.values(contract.paths).flatMap((item) => Object.values(item)).map((op) => [op.operationId, op]));
+const byId = new Map(Object.values(contract.paths).flatMap((item) => Object.values(item))
+  .map((op) => [op.operationId, op]));
 
 /** What the request chain answers before (or instead of) the handler. */
 function chainAnswers(op: Operation, scope: string): ErrorAnswer[] {
   const answers: ErrorAnswer[] = [{ status: 429, code: 'rate_limited' }, { status: 500, code: 'internal' }];
   if (op.security?.length === 0) return answers;
-  answers.push({ status: 401, code: 'unauthenticated' }, { status: 402, code: 'quota_exceeded' }); // 402: a Free plan's key
+  // 402: any call with a Free plan's key.
+  answers.push({ status: 401, code: 'unauthenticated' }, { status: 402, code: 'quota_exceeded' });
   // Path parameters are any string (an unknown id is a 404); queries and bodies can fail validation.
-  if (op.parameters?.some((p) => located(p) !== 'path') || op.requestBody) answers.push({ status: 400, code: 'invalid_request' });
-  if (scope === 'write') answers.push({ status: 403, code: 'insufficient_scope' }, { status: 403, code: 'csrf_failed' });
+  if (op.parameters?.some((p) => located(p) !== 'path') || op.requestBody) {
+    answers.push({ status: 400, code: 'invalid_request' });
+  }
+  if (scope === 'write') {
+    answers.push({ status: 403, code: 'insufficient_scope' }, { status: 403, code: 'csrf_failed' });
+  }
   return answers;
 }
 
@@ -49,7 +58,9 @@ describe('the contract lists every answer a handler can give', () => {
       for (const { status, code } of [...(found.get(entry.operationId) ?? []), ...chainAnswers(op, entry.scope)]) {
         const response = op.responses[String(status)];
         if (!response) missing.push(`${entry.operationId}: status ${status} (${code}) is not a response`);
-        else if (!describedBy(response).includes(`\`${code}\``)) missing.push(`${entry.operationId}: ${status} does not name \`${code}\``);
+        else if (!describedBy(response).includes(`\`${code}\``)) {
+          missing.push(`${entry.operationId}: ${status} does not name \`${code}\``);
+        }
       }
     }
     expect(missing).toEqual([]);

@@ -29,8 +29,10 @@ describe.each(DATABASES)('the Free plan on %s', (kind) => {
 
   it('publishes from the dashboard within 20 posts a month; its API keys create nothing', async () => {
     const account = await sandboxAccount(env, free.workspaceId, 'threads');
-    const body = { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Fresh from the Free plan.', when: 'now', confirm: true };
-    const listed = async () => (await env.services.db('posts').where({ workspace_id: free.workspaceId }).count({ n: '*' }).first())?.n;
+    const body = { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Fresh from the Free plan.', when: 'now',
+      confirm: true };
+    const listed = async () => (await env.services.db('posts').where({ workspace_id: free.workspaceId })
+      .count({ n: '*' }).first())?.n;
 
     const byKey = await call(env, 'post', '/v1/posts', { key: free.writeKey, body });
     expect(byKey.status).toBe(402);
@@ -42,7 +44,8 @@ describe.each(DATABASES)('the Free plan on %s', (kind) => {
     const created = await call(env, 'post', '/v1/posts', { headers: dashboard, body });
     expect(created.status).toBe(201);
     const id = created.body.posts[0].id;
-    const post = await until(() => call(env, 'get', `/v1/posts/${id}`, { headers: dashboard }).then((r) => r.body), (p) => p.status !== 'queued');
+    const read = () => call(env, 'get', `/v1/posts/${id}`, { headers: dashboard }).then((r) => r.body);
+    const post = await until(read, (p) => p.status !== 'queued');
     expect(post).toMatchObject({ status: 'live', createdVia: 'dashboard', externalUrl: expect.stringMatching(/^http/) });
 
     await fillMonth(env, free.workspaceId, account.id, 'threads', 18);

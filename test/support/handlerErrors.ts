@@ -19,8 +19,8 @@ function isOurs(node: ts.Node): boolean {
 
 function literalPair(args: readonly ts.Expression[] | undefined): ErrorAnswer | undefined {
   const [status, code] = args ?? [];
-  if (status && code && ts.isNumericLiteral(status) && ts.isStringLiteral(code)) return { status: Number(status.text), code: code.text };
-  return undefined;
+  if (!status || !code || !ts.isNumericLiteral(status) || !ts.isStringLiteral(code)) return undefined;
+  return { status: Number(status.text), code: code.text };
 }
 
 /** The body to walk for a called symbol's declaration: a function's, or a class's constructor. */
@@ -36,7 +36,8 @@ function bodyOf(decl: ts.Declaration): ts.Node | undefined {
 export function handlerErrors(): Map<string, ErrorAnswer[]> {
   const program = ts.createProgram([path.join(ROOT, 'handlers/index.ts')], {
     target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, resolveJsonModule: true, types: ['node'],
+    allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, resolveJsonModule: true,
+    types: ['node'],
   });
   const checker = program.getTypeChecker();
   const memo = new Map<ts.Node, Map<string, ErrorAnswer>>();
@@ -80,7 +81,8 @@ export function handlerErrors(): Map<string, ErrorAnswer[]> {
       if (!ts.isVariableStatement(statement)) continue;
       for (const decl of statement.declarationList.declarations) {
         const type = decl.type;
-        if (!type || !ts.isTypeReferenceNode(type) || type.typeName.getText() !== 'Handler' || !decl.initializer) continue;
+        const isHandler = type && ts.isTypeReferenceNode(type) && type.typeName.getText() === 'Handler';
+        if (!isHandler || !decl.initializer) continue;
         const operationId = ts.isIdentifier(decl.name) ? decl.name.text : '';
         result.set(operationId, [...collect(decl.initializer).values()]);
       }

@@ -124,8 +124,8 @@ export async function postPage(url: string): Promise<{ status: number; html: str
 }
 
 /** `bin/herald serve` as its own process, resolved once it listens; `output()` is what it has logged. */
-export async function serveProcess(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcessWithoutNullStreams; output(): string;
-  exited: Promise<number | null> }> {
+export async function serveProcess(env: NodeJS.ProcessEnv):
+  Promise<{ child: ChildProcessWithoutNullStreams; output(): string; exited: Promise<number | null> }> {
   const child = spawn(new URL('../../bin/herald', import.meta.url).pathname, ['serve'], { env, stdio: 'pipe' });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let output = '';
