@@ -2427,7 +2427,9 @@ export interface components {
     responses: {
         /**
          * @description `invalid_request`: the request does not match this contract (a field missing, of the
-         *     wrong type or out of range, or an unknown field). The message names the field.
+         *     wrong type or out of range, or an unknown field), its path holds a malformed percent
+         *     escape, its text holds a NUL character, or its body is not the JSON (or the compression)
+         *     it claims to be. The message names the field.
          */
         InvalidRequest: {
             headers: {
@@ -2574,6 +2576,45 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `payload_too_large`: the JSON body (once decompressed) is larger than this server accepts,
+         *     1 MiB unless its operator set `MAX_BODY_BYTES`. Files never travel in JSON: reserve an upload
+         *     with `POST /media/uploads` and PUT the bytes to its `uploadUrl`.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "payload_too_large",
+                 *       "message": "The request body is 2000000 bytes; this server accepts at most 1048576 bytes.",
+                 *       "hint": "Send a smaller body; files are not sent in JSON but uploaded through POST /media/uploads."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `unsupported_encoding`: the body is compressed with a `Content-Encoding` Herald does not take
+         *     (it takes `gzip`, `deflate` and `br`), or its charset is not UTF-8.
+         */
+        UnsupportedEncoding: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unsupported_encoding",
+                 *       "message": "The Content-Encoding \"zstd\" is not accepted.",
+                 *       "hint": "Send the body uncompressed, or compressed with gzip, deflate or br."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `internal`: an unexpected fault on the server. It is logged under `requestId`. */
         Internal: {
             headers: {
@@ -2670,6 +2711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Whoami"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -2694,6 +2736,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -2759,6 +2802,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -2794,6 +2838,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description One of `accountIds` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2828,6 +2874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["InsufficientScope"];
@@ -2870,6 +2917,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description The group, or one of `accountIds`, does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2904,6 +2953,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `folderId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2949,6 +3000,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `folderId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3025,6 +3078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Media"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             404: components["responses"]["NotFound"];
@@ -3113,6 +3167,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description The file, or the target `folderId`, does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3135,6 +3191,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolderList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -3169,6 +3226,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `parentId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3256,6 +3315,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `invalid_state`: the move would put the folder inside its own subtree, or the folder is the root folder `Library`. Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3287,6 +3348,8 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             /** @description An account id, the group or a media id is not in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3380,6 +3443,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required`: `confirm` was not `true`. Nothing was created. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             422: components["responses"]["ChecksFailed"];
             /** @description Too many requests, or more than 60 `POST /posts` in the last hour for this workspace. */
             429: components["responses"]["RateLimited"];
@@ -3410,6 +3475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             404: components["responses"]["NotFound"];
@@ -3453,6 +3519,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is `live` or `failed`). Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             422: components["responses"]["ChecksFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -3498,6 +3566,8 @@ export interface operations {
              *     Nothing changed.
              */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3537,6 +3607,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is not `queued`). Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3565,6 +3637,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostEventList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             404: components["responses"]["NotFound"];

@@ -1,10 +1,22 @@
 // `herald serve` on SIGTERM: stops taking connections, lets the request in flight finish, exits 0.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, serveProcess } from './support/network.ts';
+
+const HERALD = new URL('../bin/herald', import.meta.url).pathname;
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
 
 describe('herald serve', () => {
   it('logs one line per request without secrets, and drains an in-flight request on SIGTERM', async () => {
@@ -12,7 +24,16 @@ describe('herald serve', () => {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
     delete env.DATABASE_URL;
-    const { child, output, exited } = await serveProcess(env);
+    const child = spawn(HERALD, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        output += d;
+        if (output.includes('Herald is listening')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
+    });
 
     // Keys, cookies and query strings never reach the log.
     const secretKey = 'hld_SecretKeyThatMustNotBeLogged0000000000';
@@ -41,10 +62,10 @@ describe('herald serve', () => {
     expect(status).toBe(401);
     expect(JSON.parse(text).code).toBe('unauthenticated');
     expect(await exited).toBe(0);
-    expect(output()).toContain('draining in-flight requests');
-    const lines = output().trim().split('\n').map((line) => JSON.parse(line));
+    expect(output).toContain('draining in-flight requests');
+    const lines = output.trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', method: 'GET', path: '/v1/whoami', status: 401, reqId: expect.any(String) }));
-    for (const secret of [secretKey, 'cookie-secret', 'query-secret']) expect(output()).not.toContain(secret);
+    for (const secret of [secretKey, 'cookie-secret', 'query-secret']) expect(output).not.toContain(secret);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -1,7 +1,6 @@
 // For connector tests: a Herald listening on a real port (the simulators' own addresses and the signed
 // media addresses must resolve over HTTP), sandbox accounts and files as the worker hands them to a
 // connector, and a PublishJob with an in-memory checkpoint and a clock that barely waits.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
 import { expect } from 'vitest';
 import { findWorkspace } from '../../db/identity.ts';
@@ -13,9 +12,7 @@ import type { Platform } from '../../networks/rules.ts';
 import type { Config } from '../../runtime/config.ts';
 import { publishMedia } from '../../worker/publishMedia.ts';
 import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
-import { freePort } from './ports.ts';
-
-export { freePort };
+import { freePort } from './spawnHerald.ts';
 
 
 /** Herald on a real port, its PUBLIC_URL (`base`) pointing at it. */
@@ -121,20 +118,4 @@ export async function postPage(url: string): Promise<{ status: number; html: str
   const res = await fetch(url);
   const html = await res.text();
   return { status: res.status, html, media: [...html.matchAll(/<(?:img|video) src="([^"]+)"/g)].map((m) => m[1]!) };
-}
-
-/** `bin/herald serve` as its own process, resolved once it listens; `output()` is what it has logged. */
-export async function serveProcess(env: NodeJS.ProcessEnv):
-  Promise<{ child: ChildProcessWithoutNullStreams; output(): string; exited: Promise<number | null> }> {
-  const child = spawn(new URL('../../bin/herald', import.meta.url).pathname, ['serve'], { env, stdio: 'pipe' });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      output += d;
-      if (output.includes('Herald is listening')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
-  });
-  return { child, output: () => output, exited };
 }

@@ -6,15 +6,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { startPrism } from '../../scripts/prism.ts';
-import { freePort } from './ports.ts';
+import { UPSTREAM_HEADER } from './harness.ts';
+import { freePort } from './spawnHerald.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     prismUrl: string;
   }
 }
-
-export const UPSTREAM_HEADER = 'x-herald-upstream';
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (!process.env.TEST_PRISM) return undefined;
