@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { describe, expect, inject, it } from 'vitest';
-import { UPSTREAM_HEADER } from './support/harness.ts';
+import { UPSTREAM_HEADER } from './support/prismProxy.ts';
 
 const prismUrl = inject('prismUrl');
 

@@ -21,6 +21,7 @@ import { loadConfig, type Config } from '../../runtime/config.ts';
 import { createServices, type Services } from '../../runtime/services.ts';
 import { createApp } from '../../server/app.ts';
 import { assertMatchesContract } from './contract.ts';
+import { UPSTREAM_HEADER } from './prismProxy.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DATABASES = (process.env.TEST_DATABASES ?? 'sqlite,postgres').split(',') as DbKind[];
@@ -101,7 +102,6 @@ type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 // The Prism pass (TEST_PRISM=1, test/support/prismProxy.ts): /v1 calls go through `prism proxy`, whose
 // upstream router sends each on to the test server this header names.
 const prismUrl = inject('prismUrl');
-export const UPSTREAM_HEADER = 'x-herald-upstream';
 /** Test servers on real ports for Prism to reach, by app; closed with their TestEnv. */
 const listening = new Map<Express, Promise<http.Server>>();
 

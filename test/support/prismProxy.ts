@@ -6,8 +6,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { startPrism } from '../../scripts/prism.ts';
-import { UPSTREAM_HEADER } from './harness.ts';
-import { freePort } from './spawnHerald.ts';
+import { freePort } from './freePort.ts';
+
+/** The header that tells the router which test server a request is for. */
+export const UPSTREAM_HEADER = 'x-herald-upstream';
 
 declare module 'vitest' {
   export interface ProvidedContext {
