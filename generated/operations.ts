@@ -692,25 +692,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network. Values are checked per row: a wrong value is reported as the row issue\n`setting_invalid`, not as a `400`.\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`.\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
               "type": "object",
-              "description": "Settings for youtube accounts. A youtube post needs a video, a `title` and these\nsettings; a youtube target without `perPlatform.youtube` gets the row issue\n`setting_invalid`. A vertical video up to 3 minutes becomes a Short automatically.\n",
+              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically.\n",
               "additionalProperties": false,
-              "required": [
-                "visibility",
-                "category"
-              ],
               "properties": {
                 "visibility": {
                   "type": "string",
-                  "description": "`public`, `unlisted` (reachable by link only) or `private`."
+                  "description": "`public` (the default), `unlisted` (reachable by link only) or `private`."
                 },
                 "category": {
                   "type": "string",
-                  "description": "A YouTube video category id, as a string (for example `\"22\"`, People & Blogs). It must be assignable in the channel's region."
+                  "description": "A YouTube video category id, as a string (default `\"22\"`, People & Blogs). It must be assignable in the channel's region."
                 },
                 "madeForKids": {
                   "type": "boolean",
@@ -728,29 +724,23 @@ export const operations: readonly OperationEntry[] = [
             },
             "instagram": {
               "type": "object",
-              "description": "Settings for instagram accounts.",
+              "description": "Settings for instagram accounts, all optional.",
               "additionalProperties": false,
-              "required": [
-                "contentType"
-              ],
               "properties": {
                 "contentType": {
                   "type": "string",
-                  "description": "`feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`\n(one image or video; disappears after 24 hours and carries no text) or `carousel`\n(2 to 10 files). Without `perPlatform.instagram` it follows from the media: one image\nis `feed`, one video is `reel`, several files are `carousel`.\n"
+                  "description": "`feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`\n(one image or video; disappears after 24 hours and carries no text) or `carousel`\n(2 to 10 files). Left out, it follows from the media: one image is `feed`, one video\nis `reel`, several files are `carousel`.\n"
                 }
               }
             },
             "facebook": {
               "type": "object",
-              "description": "Settings for facebook Pages.",
+              "description": "Settings for facebook Pages, all optional.",
               "additionalProperties": false,
-              "required": [
-                "contentType"
-              ],
               "properties": {
                 "contentType": {
                   "type": "string",
-                  "description": "`text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)\nor `story` (disappears after 24 hours, no text). Without `perPlatform.facebook` it\nfollows from the media: none is `text`, images are `photo`, a video is `video`.\n"
+                  "description": "`text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)\nor `story` (disappears after 24 hours, no text). Left out, it follows from what is\ngiven: no file is `text` (`link` with `link` set), images are `photo` (one photo, or a\nmulti-photo post), a 9:16 video of 3 to 90 seconds is `reel`, any other video is `video`.\n"
                 },
                 "link": {
                   "type": "string",
@@ -1066,25 +1056,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network. Values are checked per row: a wrong value is reported as the row issue\n`setting_invalid`, not as a `400`.\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`.\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
               "type": "object",
-              "description": "Settings for youtube accounts. A youtube post needs a video, a `title` and these\nsettings; a youtube target without `perPlatform.youtube` gets the row issue\n`setting_invalid`. A vertical video up to 3 minutes becomes a Short automatically.\n",
+              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically.\n",
               "additionalProperties": false,
-              "required": [
-                "visibility",
-                "category"
-              ],
               "properties": {
                 "visibility": {
                   "type": "string",
-                  "description": "`public`, `unlisted` (reachable by link only) or `private`."
+                  "description": "`public` (the default), `unlisted` (reachable by link only) or `private`."
                 },
                 "category": {
                   "type": "string",
-                  "description": "A YouTube video category id, as a string (for example `\"22\"`, People & Blogs). It must be assignable in the channel's region."
+                  "description": "A YouTube video category id, as a string (default `\"22\"`, People & Blogs). It must be assignable in the channel's region."
                 },
                 "madeForKids": {
                   "type": "boolean",
@@ -1102,29 +1088,23 @@ export const operations: readonly OperationEntry[] = [
             },
             "instagram": {
               "type": "object",
-              "description": "Settings for instagram accounts.",
+              "description": "Settings for instagram accounts, all optional.",
               "additionalProperties": false,
-              "required": [
-                "contentType"
-              ],
               "properties": {
                 "contentType": {
                   "type": "string",
-                  "description": "`feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`\n(one image or video; disappears after 24 hours and carries no text) or `carousel`\n(2 to 10 files). Without `perPlatform.instagram` it follows from the media: one image\nis `feed`, one video is `reel`, several files are `carousel`.\n"
+                  "description": "`feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`\n(one image or video; disappears after 24 hours and carries no text) or `carousel`\n(2 to 10 files). Left out, it follows from the media: one image is `feed`, one video\nis `reel`, several files are `carousel`.\n"
                 }
               }
             },
             "facebook": {
               "type": "object",
-              "description": "Settings for facebook Pages.",
+              "description": "Settings for facebook Pages, all optional.",
               "additionalProperties": false,
-              "required": [
-                "contentType"
-              ],
               "properties": {
                 "contentType": {
                   "type": "string",
-                  "description": "`text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)\nor `story` (disappears after 24 hours, no text). Without `perPlatform.facebook` it\nfollows from the media: none is `text`, images are `photo`, a video is `video`.\n"
+                  "description": "`text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)\nor `story` (disappears after 24 hours, no text). Left out, it follows from what is\ngiven: no file is `text` (`link` with `link` set), images are `photo` (one photo, or a\nmulti-photo post), a 9:16 video of 3 to 90 seconds is `reel`, any other video is `video`.\n"
                 },
                 "link": {
                   "type": "string",
@@ -1380,7 +1360,7 @@ export const operations: readonly OperationEntry[] = [
     "scope": "write",
     "tool": "service_retry_post",
     "summary": "Retry a failed post",
-    "description": "Use this to send a `failed` post again: it goes back to `queued` and is published at once.\nRequires `confirm: true`; without it the answer is `409 confirm_required` and nothing\nchanges. A post that is not `failed` answers `409 invalid_state`.\n\nRead `error` first. Token or permission errors need a person to reconnect the account in\nthe dashboard before a retry can work; limit or quota errors clear by themselves later;\na refused file or field fails again unchanged, so create a corrected post instead.\nTemporary network failures are retried by Herald itself after 1, 5 and 15 minutes\n(`retriedByWorker` events).\n",
+    "description": "Use this to send a `failed` post again: it goes back to `queued` and is published at once.\nRequires `confirm: true`; without it the answer is `409 confirm_required` and nothing\nchanges. A post that is not `failed` answers `409 invalid_state`.\n\nRead `error` first. Token or permission errors need a person to reconnect the account in\nthe dashboard; once reconnected, the posts that failed for that reason are sent again by\nthemselves (a `retried` event), so no retry call is needed. Limit or quota errors clear by\nthemselves later; a refused file or field fails again unchanged, so create a corrected\npost instead. Temporary network failures are retried by Herald itself (`retriedByWorker`\nevents, `nextAttemptAt` on the post): after 1, 5 and 15 minutes, once the window a rate\nlimit names has passed, or at the reset of a spent daily quota.\n",
     "fields": {
       "path": [
         "postId"

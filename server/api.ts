@@ -11,6 +11,7 @@ import type { Credential } from '../domain/credential.ts';
 import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import { assertApiAccess } from '../domain/quotas.ts';
 import type { Handlers, Interface } from '../handlers/types.ts';
+import { SETTINGS_SCHEMAS } from '../networks/settingsCheck.ts';
 import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
@@ -89,6 +90,10 @@ export async function createApi(services: Services, handlers: Handlers) {
   const { db, keyring, config } = services;
   // openapi-backend dereferences in place, so it gets its own copy of the served contract.
   const contract = structuredClone(loadContract()) as Document;
+  // perPlatform settings are checked per plan row (networks/settingsCheck.ts): a wrong one is the row
+  // issue setting_invalid, never a 400 for the whole request, so validation lets any value through.
+  const schemas = contract.components!.schemas!;
+  for (const name of Object.values(SETTINGS_SCHEMAS)) schemas[name] = { description: (schemas[name] as { description?: string }).description };
 
   const api = new OpenAPIBackend({
     definition: contract,

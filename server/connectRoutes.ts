@@ -2,7 +2,8 @@
 // GET /auth/connect/:platform[?accountId=acc_…] sends the signed-in person to the network's consent page
 // with a signed state; the network sends them back to /auth/connect/:platform/callback, which checks the
 // state, exchanges the code and connects (or reconnects) the accounts the grant covers. Every outcome is
-// a redirect to the dashboard's accounts page: `?connected=<n>`, or `?error=<code>&message=…&hint=…`
+// a redirect to the dashboard's accounts page: `?connected=<n>` (with `&requeued=<m>` when m posts that
+// failed on the old token were queued again), or `?error=<code>&message=…&hint=…`
 // (quota errors add limit, used and upgradeUrl), so the dashboard shows it and nothing else answers HTML.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
@@ -117,7 +118,7 @@ export function connectRoutes(services: Services): express.Router {
     }
     if (typeof req.query.code !== 'string' || !req.query.code) throw invalidRequest(`${flow.label} sent no authorization code; nothing was connected.`, startAgain);
 
-    const data = workspaceData(db, cred.workspace);
+    const data = workspaceData(db, cred.workspace, services.jobs);
     const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
     let targets: ConnectTarget[] = await flow.exchange(req.query.code, codeVerifier(keyring, state));
     if (reconnecting) {
@@ -127,9 +128,9 @@ export function connectRoutes(services: Services): express.Router {
           `Connect again and, at ${flow.label}, sign in as ${reconnecting.displayName} (and grant it).`);
       }
     }
-    await data.accounts.connect(flow.platform, targets.map((t) => ({ externalId: t.externalId, displayName: t.displayName,
+    const { requeued } = await data.accounts.connect(flow.platform, targets.map((t) => ({ externalId: t.externalId, displayName: t.displayName,
       tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)), tokenExpiresAt: t.credentials.expiresAt ?? null })));
-    return accountsPage({ connected: String(targets.length) });
+    return accountsPage({ connected: String(targets.length), ...(requeued ? { requeued: String(requeued) } : {}) });
   }));
 
   return router;
