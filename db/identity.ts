@@ -144,7 +144,7 @@ export async function credentialForSession(db: Db, token: string): Promise<(Cred
     .join('workspaces', 'workspaces.id', 'sessions.workspace_id')
     .join('users', 'users.id', 'sessions.user_id')
     .where('sessions.token_hash', sha256(token)).where('sessions.expires_at', '>', nowIso())
-    .first('sessions.id as session_id', 'workspaces.id', 'workspaces.slug', 'workspaces.name', 'workspaces.plan',
+    .first('sessions.id as session_id', 'members.role', 'workspaces.id', 'workspaces.slug', 'workspaces.name', 'workspaces.plan',
       'workspaces.currency', 'workspaces.tz', 'users.id as user_id', 'users.name as user_name', 'users.email as user_email');
   if (!row) return undefined;
   return {
@@ -154,6 +154,7 @@ export async function credentialForSession(db: Db, token: string): Promise<(Cred
     scopes: ['read', 'write'],
     via: 'session',
     name: 'Dashboard session',
+    role: row.role as Role,
   };
 }
 

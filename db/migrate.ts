@@ -9,6 +9,7 @@ import * as posts from './migrations/0003_posts.ts';
 import * as publishing from './migrations/0004_publishing.ts';
 import * as sandbox from './migrations/0005_sandbox.ts';
 import * as analytics from './migrations/0006_analytics.ts';
+import * as members from './migrations/0008_members.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0004_publishing': publishing,
   '0005_sandbox': sandbox,
   '0006_analytics': analytics,
+  '0008_members': members,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -27,6 +27,8 @@ export interface Config {
   workerRetryDelaysMs: number[];
   /** Publish attempts one worker process runs at once (mostly waiting on the networks). */
   workerConcurrency: number;
+  /** Mail for invitations and password resets: an SMTP URL (unset: mail is logged) and its sender. */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 export type StorageConfig =
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return seconds * 1000;
     }),
     workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 100, 'WORKER_CONCURRENCY'),
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'Herald <herald@localhost>' },
     mediaSweepMs: env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };
 }

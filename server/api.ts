@@ -9,7 +9,8 @@ import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
 import type { Credential } from '../domain/credential.ts';
 import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import { assertApiAccess } from '../domain/quotas.ts';
-import type { Handlers, Interface } from '../handlers/types.ts';
+import { assertRole, OPERATION_ROLES } from '../domain/roles.ts';
+import type { Handlers, Interface, OperationId } from '../handlers/types.ts';
 import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
@@ -139,6 +140,8 @@ export async function createApi(services: Services, handlers: Handlers) {
         }
       }
       if (SCOPES.get(c.operation.operationId!) === 'write' && !cred.scopes.includes('write')) throw insufficientScope('write');
+      // People signed in to the dashboard act within their role; keys and grants within their scopes.
+      if (cred.role) assertRole(cred.role, OPERATION_ROLES[c.operation.operationId as OperationId], c.operation.summary ?? 'This');
     },
     validationFail: (c: Context) => {
       throw invalidRequest(validationMessage(c.validation.errors ?? []));

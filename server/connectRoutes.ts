@@ -9,6 +9,7 @@ import express, { type Request, type Response } from 'express';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
 import { connectFlow, type ConnectFlow, type ConnectTarget } from '../networks/connect.ts';
+import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import { sessionFrom } from './sessionRoutes.ts';
@@ -73,6 +74,7 @@ export function connectRoutes(services: Services): express.Router {
       throw new ApiError(401, 'unauthenticated', 'Connecting an account needs a signed-in dashboard session, and none came with this request.',
         'Sign in to the dashboard, then connect the account from its accounts page.');
     }
+    assertRole(cred.role!, 'administrator', 'Connecting an account');
     return cred;
   }
 
