@@ -6,6 +6,7 @@
 // (quota errors add limit, used and upgradeUrl), so the dashboard shows it and nothing else answers HTML.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
+import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
 import { connectFlow, type ConnectFlow, type ConnectTarget } from '../networks/connect.ts';
@@ -131,6 +132,8 @@ export function connectRoutes(services: Services): express.Router {
     }
     await data.accounts.connect(flow.platform, targets.map((t) => ({ externalId: t.externalId, displayName: t.displayName,
       tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)), tokenExpiresAt: t.credentials.expiresAt ?? null })));
+    await recordAudit(db, cred.workspace.id, cred.user.id, 'account.connected', { platform: flow.platform,
+      accounts: targets.map((t) => t.displayName), reconnected: Boolean(reconnecting) });
     return accountsPage({ connected: String(targets.length) });
   }));
 
