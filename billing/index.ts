@@ -33,8 +33,14 @@ export async function planUsage(q: Knex, workspace: Workspace): Promise<PlanUsag
   const period = DateTime.now().setZone(workspace.tz).toFormat('yyyy-MM');
   const data = workspaceData(q, workspace);
   const usage = await data.usage(period);
-  return { period, accounts: usage.accounts, storageBytes: usage.storageBytes, posts: usage.posts,
-    seats: await countSeats(q, workspace.id), groups: await data.groups.count() };
+  return {
+    period,
+    accounts: usage.accounts,
+    storageBytes: usage.storageBytes,
+    posts: usage.posts,
+    seats: await countSeats(q, workspace.id),
+    groups: await data.groups.count(),
+  };
 }
 
 /** Sets the plan, refusing a downgrade below current usage with what to remove first; recorded with who and when. */
@@ -45,11 +51,20 @@ export function applyPlanChange(db: Db, change: PlanChange, provider: string): P
     if (current.plan === change.plan) return;
     const blockers = downgradeBlockers(change.plan, await planUsage(trx, change.workspace));
     if (blockers.length) {
-      throw new ApiError(409, 'downgrade_blocked', `This workspace uses more than the ${change.plan} plan allows.`,
-        `Remove these first, then change the plan: ${blockers.join(' ')}`, { blockers });
+      throw new ApiError(
+        409,
+        'downgrade_blocked',
+        `This workspace uses more than the ${change.plan} plan allows.`,
+        `Remove these first, then change the plan: ${blockers.join(' ')}`,
+        { blockers },
+      );
     }
     await trx('workspaces').where({ id: change.workspace.id }).update({ plan: change.plan });
-    await recordAudit(trx, change.workspace.id, change.userId, 'plan.changed', { from: current.plan, to: change.plan, provider });
+    await recordAudit(trx, change.workspace.id, change.userId, 'plan.changed', {
+      from: current.plan,
+      to: change.plan,
+      provider,
+    });
   });
 }
 

@@ -5,9 +5,19 @@ import { newId } from '../domain/ids.ts';
 import type { Db } from './connect.ts';
 import { nowIso } from './rows.ts';
 
-export type AuditAction = 'key.created' | 'key.revoked' | 'member.invited' | 'invite.cancelled' | 'member.joined'
-  | 'member.role_changed' | 'member.removed' | 'ownership.transferred' | 'plan.changed' | 'workspace.updated'
-  | 'account.connected' | 'account.disconnected';
+export type AuditAction =
+  | 'key.created'
+  | 'key.revoked'
+  | 'member.invited'
+  | 'invite.cancelled'
+  | 'member.joined'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'ownership.transferred'
+  | 'plan.changed'
+  | 'workspace.updated'
+  | 'account.connected'
+  | 'account.disconnected';
 
 export interface AuditEvent {
   id: string;
@@ -17,19 +27,42 @@ export interface AuditEvent {
   detail: Record<string, unknown>;
 }
 
-export async function recordAudit(q: Knex, workspaceId: string, userId: string | null, action: AuditAction,
-  detail: Record<string, unknown>): Promise<void> {
-  await q('audit_events').insert({ id: newId('aud'), workspace_id: workspaceId, at: nowIso(), user_id: userId, action,
-    detail: JSON.stringify(detail) });
+export async function recordAudit(
+  q: Knex,
+  workspaceId: string,
+  userId: string | null,
+  action: AuditAction,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await q('audit_events').insert({
+    id: newId('aud'),
+    workspace_id: workspaceId,
+    at: nowIso(),
+    user_id: userId,
+    action,
+    detail: JSON.stringify(detail),
+  });
 }
 
 /** Newest first; `before` (an event's `at`) pages back. */
 export async function listAudit(db: Db, workspaceId: string, limit: number, before?: string): Promise<AuditEvent[]> {
-  const rows = await db('audit_events').leftJoin('users', 'users.id', 'audit_events.user_id')
-    .where('audit_events.workspace_id', workspaceId).modify((q) => { if (before) q.where('audit_events.at', '<', before); })
-    .orderBy([{ column: 'audit_events.at', order: 'desc' }, { column: 'audit_events.id', order: 'desc' }]).limit(limit)
+  const rows = await db('audit_events')
+    .leftJoin('users', 'users.id', 'audit_events.user_id')
+    .where('audit_events.workspace_id', workspaceId)
+    .modify((q) => {
+      if (before) q.where('audit_events.at', '<', before);
+    })
+    .orderBy([
+      { column: 'audit_events.at', order: 'desc' },
+      { column: 'audit_events.id', order: 'desc' },
+    ])
+    .limit(limit)
     .select('audit_events.*', 'users.name as user_name', 'users.email as user_email');
-  return rows.map((r: Record<string, string>) => ({ id: r.id!, at: r.at!, action: r.action as AuditAction,
+  return rows.map((r: Record<string, string>) => ({
+    id: r.id!,
+    at: r.at!,
+    action: r.action as AuditAction,
     actor: r.user_id ? { id: r.user_id, name: r.user_name ?? '(deleted user)', email: r.user_email ?? null } : null,
-    detail: JSON.parse(r.detail!) }));
+    detail: JSON.parse(r.detail!),
+  }));
 }

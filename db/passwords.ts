@@ -22,8 +22,13 @@ export function resetPassword(db: Db, resetId: string, passwordHash: string): Pr
   return db.transaction(async (trx) => {
     const now = nowIso();
     const row = await trx('password_resets').where({ id: resetId }).first();
-    const refuse = (what: string) => new ApiError(410, 'reset_unusable', `This password reset link ${what}.`,
-      'Ask for a new link from the sign-in page.');
+    const refuse = (what: string) =>
+      new ApiError(
+        410,
+        'reset_unusable',
+        `This password reset link ${what}.`,
+        'Ask for a new link from the sign-in page.',
+      );
     if (!row) throw refuse('does not exist');
     if (row.used_at) throw refuse('was already used');
     if (row.expires_at <= now) throw refuse(`expired (links last ${RESET_MINUTES} minutes)`);

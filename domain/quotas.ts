@@ -84,8 +84,8 @@ export function assertCanAddMember(plan: PlanName, used: number): void {
   const limit = PLANS[plan].members;
   if (used < limit) return;
   throw new QuotaExceededError(
-    `The ${plan} plan allows ${limit} member${limit === 1 ? '' : 's'}, and ${used} ${used === 1 ? 'seat is' : 'seats are'} taken `
-      + '(members plus pending invitations).',
+    `The ${plan} plan allows ${limit} member${limit === 1 ? '' : 's'}, and ${used} `
+      + `${used === 1 ? 'seat is' : 'seats are'} taken (members plus pending invitations).`,
     upgradeHint(plan, (p) => p.members > limit, 'more members', 'Withdraw a pending invitation or remove a member'),
     limit, used);
 }
@@ -111,17 +111,20 @@ export function downgradeBlockers(target: PlanName, usage: PlanUsage): string[] 
   const name = `${target[0]!.toUpperCase()}${target.slice(1)}`;
   const out: string[] = [];
   if (usage.accounts > plan.accounts) {
-    out.push(`Disconnect ${usage.accounts - plan.accounts} of the ${usage.accounts} connected accounts (${name} allows ${plan.accounts}).`);
+    out.push(`Disconnect ${usage.accounts - plan.accounts} of the ${usage.accounts} connected accounts `
+      + `(${name} allows ${plan.accounts}).`);
   }
   if (usage.seats > plan.members) {
-    out.push(`Remove ${usage.seats - plan.members} of the ${usage.seats} members and pending invitations (${name} allows ${plan.members}).`);
+    out.push(`Remove ${usage.seats - plan.members} of the ${usage.seats} members and pending invitations `
+      + `(${name} allows ${plan.members}).`);
   }
   if (usage.storageBytes > plan.storageBytes) {
-    out.push(`Delete ${megabytes(usage.storageBytes - plan.storageBytes)} of files (${name} stores ${megabytes(plan.storageBytes)}).`);
+    const over = megabytes(usage.storageBytes - plan.storageBytes);
+    out.push(`Delete ${over} of files (${name} stores ${megabytes(plan.storageBytes)}).`);
   }
   if (usage.posts > plan.postsPerMonth) {
-    out.push(`This month counts ${usage.posts} posts and ${name} allows ${plan.postsPerMonth}: cancel ${usage.posts - plan.postsPerMonth} `
-      + 'queued posts, or change the plan next month.');
+    out.push(`This month counts ${usage.posts} posts and ${name} allows ${plan.postsPerMonth}: `
+      + `cancel ${usage.posts - plan.postsPerMonth} queued posts, or change the plan next month.`);
   }
   if (usage.groups > 0 && !plan.groups) out.push(`Delete the ${usage.groups} account groups (${name} has no groups).`);
   return out;

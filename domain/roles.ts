@@ -20,9 +20,15 @@ const article = (role: Role) => (role === 'member' ? 'a member' : role === 'owne
 
 export function assertRole(role: Role, needed: Role, action: string): void {
   if (hasRole(role, needed)) return;
-  throw new ApiError(403, 'insufficient_role', `${action} needs ${needed === 'owner' ? 'the owner' : `the ${needed} role`}; `
-    + `you are ${article(role)} of this workspace.`, needed === 'owner'
-    ? 'Ask the workspace owner to do it.' : 'Ask an administrator or the owner to do it, or to change your role.');
+  throw new ApiError(
+    403,
+    'insufficient_role',
+    `${action} needs ${needed === 'owner' ? 'the owner' : `the ${needed} role`}; ` +
+      `you are ${article(role)} of this workspace.`,
+    needed === 'owner'
+      ? 'Ask the workspace owner to do it.'
+      : 'Ask an administrator or the owner to do it, or to change your role.',
+  );
 }
 
 /**

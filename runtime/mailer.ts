@@ -20,7 +20,10 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string }
     return {
       via: 'log',
       send: async (mail) => {
-        logger.info({ mail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'mail (SMTP_URL is unset, so it is logged here)');
+        logger.info(
+          { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
+          'mail (SMTP_URL is unset, so it is logged here)',
+        );
       },
     };
   }

@@ -15,35 +15,41 @@ export function billingRoutes(services: Services, provider: BillingProvider): ex
   const { db } = services;
   const router = express.Router();
 
-  router.get('/billing', sessionRoute(services, { role: 'administrator', action: 'Opening billing' }, async (cred) => {
-    const plan = PLANS[cred.workspace.plan];
-    const usage = await planUsage(db, cred.workspace);
-    return {
-      status: 200,
-      body: {
-        plan: plan.name,
-        provider: provider.name,
-        canChange: cred.role === 'owner',
-        plans: ON_SALE.map((name) => PLANS[name]),
-        usage: {
-          period: usage.period,
-          posts: { used: usage.posts, limit: plan.postsPerMonth },
-          accounts: { used: usage.accounts, limit: plan.accounts },
-          storage: { usedBytes: usage.storageBytes, limitBytes: plan.storageBytes },
-          members: { used: usage.seats, limit: plan.members },
+  router.get(
+    '/billing',
+    sessionRoute(services, { role: 'administrator', action: 'Opening billing' }, async (cred) => {
+      const plan = PLANS[cred.workspace.plan];
+      const usage = await planUsage(db, cred.workspace);
+      return {
+        status: 200,
+        body: {
+          plan: plan.name,
+          provider: provider.name,
+          canChange: cred.role === 'owner',
+          plans: ON_SALE.map((name) => PLANS[name]),
+          usage: {
+            period: usage.period,
+            posts: { used: usage.posts, limit: plan.postsPerMonth },
+            accounts: { used: usage.accounts, limit: plan.accounts },
+            storage: { usedBytes: usage.storageBytes, limitBytes: plan.storageBytes },
+            members: { used: usage.seats, limit: plan.members },
+          },
         },
-      },
-    };
-  }));
+      };
+    }),
+  );
 
-  router.post('/billing/plan', sessionRoute(services, { role: 'owner', action: 'Changing the plan' }, async (cred, req) => {
-    const { plan } = bodyOf(req);
-    if (typeof plan !== 'string' || !isPlanName(plan) || !ON_SALE.includes(plan)) {
-      throw invalidRequest(`plan must be one of ${ON_SALE.join(', ')}.`, 'Pick a plan from the plan table.');
-    }
-    const outcome = await provider.changePlan({ workspace: cred.workspace, plan, userId: cred.user.id });
-    return { status: 200, body: outcome };
-  }));
+  router.post(
+    '/billing/plan',
+    sessionRoute(services, { role: 'owner', action: 'Changing the plan' }, async (cred, req) => {
+      const { plan } = bodyOf(req);
+      if (typeof plan !== 'string' || !isPlanName(plan) || !ON_SALE.includes(plan)) {
+        throw invalidRequest(`plan must be one of ${ON_SALE.join(', ')}.`, 'Pick a plan from the plan table.');
+      }
+      const outcome = await provider.changePlan({ workspace: cred.workspace, plan, userId: cred.user.id });
+      return { status: 200, body: outcome };
+    }),
+  );
 
   return router;
 }

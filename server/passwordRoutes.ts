@@ -20,44 +20,82 @@ export function passwordRoutes(services: Services): express.Router {
   const { db, keyring, config, mailer, logger } = services;
   const router = express.Router();
 
-  router.post('/password-reset', openRoute(services, async (req) => {
-    const email = checkedEmail(bodyOf(req).email);
-    const user = await findUserByEmail(db, email);
-    const recent = user && await db('password_resets').where({ user_id: user.id })
-      .where('created_at', '>', new Date(Date.now() - RESET_MAIL_GAP_MS).toISOString()).first('id');
-    if (user && !recent) {
-      const reset = await createPasswordReset(db, user.id);
-      const link = `${config.publicUrl}/app/reset-password?token=${encodeURIComponent(linkToken(keyring, 'password-resets', reset.id))}`;
-      // Sent after the answer: its time must not tell whether the address has an account.
-      mailer.send({ to: email, subject: 'Reset your Herald password',
-        text: `Someone asked to reset the password of ${email} on Herald.\n\nChoose a new one within ${RESET_MINUTES} minutes: `
-          + `${link}\n\nThe link works once. If it was not you, ignore this mail; your password stays as it is.` })
-        .catch((err: unknown) => logger.warn({ err, reqId: req.id }, 'the password reset mail could not be sent'));
-    }
-    return { status: 202, body: { message: `If ${email} has a Herald account, a reset link is on its way; it works once, `
-      + `within ${RESET_MINUTES} minutes.` } };
-  }));
+  router.post(
+    '/password-reset',
+    openRoute(services, async (req) => {
+      const email = checkedEmail(bodyOf(req).email);
+      const user = await findUserByEmail(db, email);
+      const recent =
+        user &&
+        (await db('password_resets')
+          .where({ user_id: user.id })
+          .where('created_at', '>', new Date(Date.now() - RESET_MAIL_GAP_MS).toISOString())
+          .first('id'));
+      if (user && !recent) {
+        const reset = await createPasswordReset(db, user.id);
+        const link = `${config.publicUrl}/app/reset-password?token=${encodeURIComponent(linkToken(keyring, 'password-resets', reset.id))}`;
+        // Sent after the answer: its time must not tell whether the address has an account.
+        mailer
+          .send({
+            to: email,
+            subject: 'Reset your Herald password',
+            text:
+              `Someone asked to reset the password of ${email} on Herald.\n\nChoose a new one within ${RESET_MINUTES} minutes: ` +
+              `${link}\n\nThe link works once. If it was not you, ignore this mail; your password stays as it is.`,
+          })
+          .catch((err: unknown) => logger.warn({ err, reqId: req.id }, 'the password reset mail could not be sent'));
+      }
+      return {
+        status: 202,
+        body: {
+          message:
+            `If ${email} has a Herald account, a reset link is on its way; it works once, ` +
+            `within ${RESET_MINUTES} minutes.`,
+        },
+      };
+    }),
+  );
 
-  router.post('/password-reset/confirm', openRoute(services, async (req) => {
-    const body = bodyOf(req);
-    const resetId = idFromToken(keyring, 'password-resets', body.token);
-    if (!resetId) {
-      throw new ApiError(410, 'reset_unusable', 'This password reset link is incomplete or was altered.', 'Ask for a new link from the sign-in page.');
-    }
-    await resetPassword(db, resetId, await hashPassword(checkedPassword(body.password)));
-    return { status: 204 };
-  }));
+  router.post(
+    '/password-reset/confirm',
+    openRoute(services, async (req) => {
+      const body = bodyOf(req);
+      const resetId = idFromToken(keyring, 'password-resets', body.token);
+      if (!resetId) {
+        throw new ApiError(
+          410,
+          'reset_unusable',
+          'This password reset link is incomplete or was altered.',
+          'Ask for a new link from the sign-in page.',
+        );
+      }
+      await resetPassword(db, resetId, await hashPassword(checkedPassword(body.password)));
+      return { status: 204 };
+    }),
+  );
 
-  router.post('/password', sessionRoute(services, { role: 'member', action: 'Changing your password' }, async (cred, req) => {
-    const body = bodyOf(req);
-    const newPassword = checkedPassword(body.newPassword, 'newPassword');
-    const user = await db('users').where({ id: cred.user.id }).first('password_hash');
-    if (typeof body.currentPassword !== 'string' || !user?.password_hash || !(await verify(user.password_hash, body.currentPassword))) {
-      throw new ApiError(403, 'wrong_password', 'The current password is wrong; nothing was changed.', 'Type your current password again.');
-    }
-    await setPasswordHash(db, cred.user.id, await hashPassword(newPassword));
-    return { status: 200, body: { otherSessionsEnded: await endOtherSessions(db, cred.user.id, cred.sessionId) } };
-  }));
+  router.post(
+    '/password',
+    sessionRoute(services, { role: 'member', action: 'Changing your password' }, async (cred, req) => {
+      const body = bodyOf(req);
+      const newPassword = checkedPassword(body.newPassword, 'newPassword');
+      const user = await db('users').where({ id: cred.user.id }).first('password_hash');
+      if (
+        typeof body.currentPassword !== 'string' ||
+        !user?.password_hash ||
+        !(await verify(user.password_hash, body.currentPassword))
+      ) {
+        throw new ApiError(
+          403,
+          'wrong_password',
+          'The current password is wrong; nothing was changed.',
+          'Type your current password again.',
+        );
+      }
+      await setPasswordHash(db, cred.user.id, await hashPassword(newPassword));
+      return { status: 200, body: { otherSessionsEnded: await endOtherSessions(db, cred.user.id, cred.sessionId) } };
+    }),
+  );
 
   return router;
 }

@@ -6,8 +6,10 @@ const PASSWORD_MAX = 256;
 
 export function checkedPassword(value: unknown, field = 'password'): string {
   if (typeof value !== 'string' || value.length < PASSWORD_MIN || value.length > PASSWORD_MAX) {
-    throw invalidRequest(`${field} must be a string of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`,
-      'Choose a longer password; a few unrelated words make a good one.');
+    throw invalidRequest(
+      `${field} must be a string of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`,
+      'Choose a longer password; a few unrelated words make a good one.',
+    );
   }
   return value;
 }

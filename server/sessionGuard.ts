@@ -19,8 +19,13 @@ export interface Answer {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const csrfFailed = () => new ApiError(403, 'csrf_failed', 'This dashboard request lacks a valid X-CSRF-Token header.',
-  'Reload the dashboard and try again.');
+export const csrfFailed = () =>
+  new ApiError(
+    403,
+    'csrf_failed',
+    'This dashboard request lacks a valid X-CSRF-Token header.',
+    'Reload the dashboard and try again.',
+  );
 
 export function csrfValid(keyring: Keyring, sessionId: string, sent: unknown): boolean {
   return typeof sent === 'string' && keyring.verify(sessionId, sent, 'csrf');
@@ -39,8 +44,15 @@ function fail(services: Services, req: Request, res: Response, err: unknown): vo
     return;
   }
   services.logger.error({ err, reqId: req.id }, 'unexpected fault');
-  answer(res, { status: 500, body: { code: 'internal', message: 'An unexpected fault occurred; it has been logged.',
-    hint: `Try again; if it persists, report request id ${req.id}.`, requestId: req.id } });
+  answer(res, {
+    status: 500,
+    body: {
+      code: 'internal',
+      message: 'An unexpected fault occurred; it has been logged.',
+      hint: `Try again; if it persists, report request id ${req.id}.`,
+      requestId: req.id,
+    },
+  });
 }
 
 /** Runs a handler that answers or throws, outside any session check (sign-up, reset and invitation links). */
@@ -55,17 +67,25 @@ export function openRoute(services: Services, run: (req: Request) => Promise<Ans
 }
 
 /** A signed-in person with at least `role` may run it; `action` names it in a refusal. */
-export function sessionRoute(services: Services, need: { role: Role; action: string },
-  run: (cred: SessionCredential, req: Request) => Promise<Answer>): RequestHandler {
+export function sessionRoute(
+  services: Services,
+  need: { role: Role; action: string },
+  run: (cred: SessionCredential, req: Request) => Promise<Answer>,
+): RequestHandler {
   return openRoute(services, async (req) => {
     if (req.headers.authorization !== undefined) {
-      throw new ApiError(403, 'session_required', `${need.action} is done in the dashboard by a signed-in person; `
-        + 'API keys and OAuth tokens cannot do it.', 'Sign in to the dashboard and do it there; send no Authorization header.');
+      throw new ApiError(
+        403,
+        'session_required',
+        `${need.action} is done in the dashboard by a signed-in person; ` + 'API keys and OAuth tokens cannot do it.',
+        'Sign in to the dashboard and do it there; send no Authorization header.',
+      );
     }
     const cred = await sessionFrom(services.db, req);
     if (!cred) throw unauthenticated();
     req.workspaceId = cred.workspace.id;
-    if (!SAFE_METHODS.has(req.method) && !csrfValid(services.keyring, cred.sessionId, req.headers['x-csrf-token'])) throw csrfFailed();
+    if (!SAFE_METHODS.has(req.method) && !csrfValid(services.keyring, cred.sessionId, req.headers['x-csrf-token']))
+      throw csrfFailed();
     const role = cred.role!;
     assertRole(role, need.role, need.action);
     return run({ ...cred, role }, req);
@@ -76,7 +96,12 @@ export function sessionRoute(services: Services, need: { role: Role; action: str
 export function bodyOf(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError(400, 'invalid_request', 'The request body must be a JSON object.', 'Send Content-Type: application/json with an object.');
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'The request body must be a JSON object.',
+      'Send Content-Type: application/json with an object.',
+    );
   }
   return body as Record<string, unknown>;
 }

@@ -27,7 +27,8 @@ type SessionCredential = NonNullable<Awaited<ReturnType<typeof credentialForSess
 
 /** What the dashboard learns about its session: who, where, in which role, and the CSRF token of changes. */
 export function describeSession(keyring: Keyring, cred: SessionCredential) {
-  return { user: cred.user, workspace: cred.workspace, role: cred.role, csrfToken: keyring.sign(cred.sessionId, 'csrf') };
+  const csrfToken = keyring.sign(cred.sessionId, 'csrf');
+  return { user: cred.user, workspace: cred.workspace, role: cred.role, csrfToken };
 }
 
 /** The session cookie: HttpOnly, SameSite=Lax, and Secure behind https. */

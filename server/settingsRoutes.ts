@@ -24,12 +24,15 @@ function checkedSettings(body: Record<string, unknown>): Partial<WorkspaceSettin
   }
   if (body.slug !== undefined) {
     if (typeof body.slug !== 'string' || !SLUG.test(body.slug) || body.slug.includes('--')) {
-      throw invalidRequest('slug must be 3 to 40 lowercase letters, digits and single hyphens, starting and ending with a letter or digit.');
+      throw invalidRequest(
+        'slug must be 3 to 40 lowercase letters, digits and single hyphens, starting and ending with a letter or digit.',
+      );
     }
     out.slug = body.slug;
   }
   if (body.tz !== undefined) {
-    if (typeof body.tz !== 'string' || !isValidZone(body.tz)) throw invalidRequest('tz must be an IANA time zone such as Europe/Berlin.');
+    if (typeof body.tz !== 'string' || !isValidZone(body.tz))
+      throw invalidRequest('tz must be an IANA time zone such as Europe/Berlin.');
     out.tz = body.tz;
   }
   if (body.currency !== undefined) {
@@ -45,26 +48,36 @@ export function settingsRoutes(services: Services): express.Router {
   const { db } = services;
   const router = express.Router();
 
-  router.patch('/workspace', sessionRoute(services, { role: 'administrator', action: 'Changing workspace settings' }, async (cred, req) => {
-    const changes = checkedSettings(bodyOf(req));
-    const { workspace, queuedPosts } = await updateWorkspaceSettings(db, cred.workspace.id, cred.user.id, changes);
-    const notes = changes.tz && changes.tz !== cred.workspace.tz
-      ? [`The time zone is now ${changes.tz}. ${queuedPosts} queued post${queuedPosts === 1 ? '' : 's'} keep their absolute times: `
-        + `each publishes at the same instant as before, now shown in ${changes.tz}.`]
-      : [];
-    return { status: 200, body: { workspace: { ...cred.workspace, ...workspace }, queuedPosts, notes } };
-  }));
+  router.patch(
+    '/workspace',
+    sessionRoute(services, { role: 'administrator', action: 'Changing workspace settings' }, async (cred, req) => {
+      const changes = checkedSettings(bodyOf(req));
+      const { workspace, queuedPosts } = await updateWorkspaceSettings(db, cred.workspace.id, cred.user.id, changes);
+      const notes =
+        changes.tz && changes.tz !== cred.workspace.tz
+          ? [
+              `The time zone is now ${changes.tz}. ${queuedPosts} queued post${queuedPosts === 1 ? '' : 's'} keep their absolute times: ` +
+                `each publishes at the same instant as before, now shown in ${changes.tz}.`,
+            ]
+          : [];
+      return { status: 200, body: { workspace: { ...cred.workspace, ...workspace }, queuedPosts, notes } };
+    }),
+  );
 
-  router.get('/audit', sessionRoute(services, { role: 'administrator', action: 'Reading the audit trail' }, async (cred, req) => {
-    const limit = req.query.limit === undefined ? 50 : Number(req.query.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidRequest('limit must be an integer from 1 to 200.');
-    const before = req.query.before;
-    if (before !== undefined && (typeof before !== 'string' || Number.isNaN(Date.parse(before)))) {
-      throw invalidRequest('before must be the `at` of an event, an ISO 8601 instant.');
-    }
-    const events = await listAudit(db, cred.workspace.id, limit, before);
-    return { status: 200, body: { events, nextBefore: events.length === limit ? events.at(-1)!.at : null } };
-  }));
+  router.get(
+    '/audit',
+    sessionRoute(services, { role: 'administrator', action: 'Reading the audit trail' }, async (cred, req) => {
+      const limit = req.query.limit === undefined ? 50 : Number(req.query.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+        throw invalidRequest('limit must be an integer from 1 to 200.');
+      const before = req.query.before;
+      if (before !== undefined && (typeof before !== 'string' || Number.isNaN(Date.parse(before)))) {
+        throw invalidRequest('before must be the `at` of an event, an ISO 8601 instant.');
+      }
+      const events = await listAudit(db, cred.workspace.id, limit, before);
+      return { status: 200, body: { events, nextBefore: events.length === limit ? events.at(-1)!.at : null } };
+    }),
+  );
 
   return router;
 }

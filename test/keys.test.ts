@@ -10,7 +10,15 @@ import { loadConfig } from '../runtime/config.ts';
 import { createServices } from '../runtime/services.ts';
 import { KEY_CACHE_MS } from '../server/api.ts';
 import { freePort, startProcess, stopProcess, tempDataDir } from '../bench/support.ts';
-import { call, createPgDatabase, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  call,
+  createPgDatabase,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 import { addPerson, asPerson, signedIn, type Person } from './support/people.ts';
 
 describe.each(DATABASES)('API keys on %s', (kind) => {
@@ -28,12 +36,21 @@ describe.each(DATABASES)('API keys on %s', (kind) => {
   it('creates a key shown once, lists it by prefix with its creator and last use, and revokes it', async () => {
     const created = await asPerson(env, owner, 'post', '/auth/keys', { name: 'my agent', scopes: ['read', 'write'] });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'my agent', scopes: ['read', 'write'], createdBy: { id: ws.userId }, lastUsedAt: null });
+    expect(created.body).toMatchObject({
+      name: 'my agent',
+      scopes: ['read', 'write'],
+      createdBy: { id: ws.userId },
+      lastUsedAt: null,
+    });
     const { key, id, prefix } = created.body;
     expect(key).toMatch(/^hld_\w{40}$/);
     expect(key.startsWith(prefix)).toBe(true);
 
-    expect((await call(env, 'get', '/v1/whoami', { key })).body.credential).toEqual({ kind: 'api_key', name: 'my agent', scopes: ['read', 'write'] });
+    expect((await call(env, 'get', '/v1/whoami', { key })).body.credential).toEqual({
+      kind: 'api_key',
+      name: 'my agent',
+      scopes: ['read', 'write'],
+    });
     const listed = await asPerson(env, owner, 'get', '/auth/keys');
     const row = listed.body.keys.find((k: { id: string }) => k.id === id);
     expect(row).toMatchObject({ prefix, lastUsedAt: expect.any(String) });
@@ -42,10 +59,14 @@ describe.each(DATABASES)('API keys on %s', (kind) => {
 
     expect((await asPerson(env, owner, 'delete', `/auth/keys/${id}`)).status).toBe(204);
     expect((await asPerson(env, owner, 'delete', `/auth/keys/${id}`)).status).toBe(404);
-    expect((await asPerson(env, owner, 'get', '/auth/keys')).body.keys.map((k: { id: string }) => k.id)).not.toContain(id);
+    expect((await asPerson(env, owner, 'get', '/auth/keys')).body.keys.map((k: { id: string }) => k.id)).not.toContain(
+      id,
+    );
     await sleep(KEY_CACHE_MS);
     expect((await call(env, 'get', '/v1/whoami', { key })).status).toBe(401);
-    const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events.map((e: { action: string }) => e.action);
+    const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events.map(
+      (e: { action: string }) => e.action,
+    );
     expect(trail.slice(0, 2)).toEqual(['key.revoked', 'key.created']);
   });
 
@@ -79,18 +100,42 @@ describe.runIf(DATABASES.includes('postgres'))('key revocation across server pro
     const processes: ChildProcess[] = [];
     try {
       await migrate(services.db);
-      const { workspaceId, userId } = await createWorkspace(services.db, { name: 'Two Servers', plan: 'creator', tz: 'UTC', email: 'two@example.com' });
+      const { workspaceId, userId } = await createWorkspace(services.db, {
+        name: 'Two Servers',
+        plan: 'creator',
+        tz: 'UTC',
+        email: 'two@example.com',
+      });
       const session = await createSession(services.db, userId, workspaceId);
-      const headers = { Cookie: `herald_session=${session.token}`, 'X-CSRF-Token': services.keyring.sign(session.id, 'csrf'),
-        'Content-Type': 'application/json' };
+      const headers = {
+        Cookie: `herald_session=${session.token}`,
+        'X-CSRF-Token': services.keyring.sign(session.id, 'csrf'),
+        'Content-Type': 'application/json',
+      };
       // Both start at once: the database is already migrated, so neither changes its schema.
       const ports = [await freePort(), await freePort()];
-      processes.push(...await Promise.all(ports.map((port) => startProcess(['serve'],
-        { ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url, PORT: String(port), LOG_LEVEL: 'info' }, 'Herald is listening'))));
+      processes.push(
+        ...(await Promise.all(
+          ports.map((port) =>
+            startProcess(
+              ['serve'],
+              { ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url, PORT: String(port), LOG_LEVEL: 'info' },
+              'Herald is listening',
+            ),
+          ),
+        )),
+      );
       const bases = ports.map((port) => `http://127.0.0.1:${port}`);
       const [a, b] = bases as [string, string];
-      const created = await (await fetch(`${a}/auth/keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'ci', scopes: ['read'] }) })).json();
-      const whoami = (base: string) => fetch(`${base}/v1/whoami`, { headers: { Authorization: `Bearer ${created.key}` } }).then((r) => r.status);
+      const created = await (
+        await fetch(`${a}/auth/keys`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: 'ci', scopes: ['read'] }),
+        })
+      ).json();
+      const whoami = (base: string) =>
+        fetch(`${base}/v1/whoami`, { headers: { Authorization: `Bearer ${created.key}` } }).then((r) => r.status);
       expect([await whoami(a), await whoami(b)]).toEqual([200, 200]);
       expect((await fetch(`${a}/auth/keys/${created.id}`, { method: 'DELETE', headers })).status).toBe(204);
       await sleep(KEY_CACHE_MS);

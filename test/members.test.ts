@@ -35,37 +35,62 @@ describe.each(DATABASES)('members on %s', (kind) => {
     expect(Date.parse(res.body.invite.expiresAt) - Date.parse(res.body.invite.createdAt)).toBe(7 * 86_400_000);
 
     const preview = await request(env.app).get('/auth/invite').query({ token });
-    expect(preview.body).toMatchObject({ email: 'new.person@example.com', role: 'member', workspace: { name: 'Acme Agency' },
-      existingUser: false });
+    expect(preview.body).toMatchObject({
+      email: 'new.person@example.com',
+      role: 'member',
+      workspace: { name: 'Acme Agency' },
+      existingUser: false,
+    });
 
     const weak = await request(env.app).post('/auth/invites/accept').send({ token, name: 'Nia', password: 'short' });
     expect(weak.status).toBe(400);
-    const accepted = await request(env.app).post('/auth/invites/accept').send({ token, name: 'Nia', password: 'a good long password' });
+    const accepted = await request(env.app)
+      .post('/auth/invites/accept')
+      .send({ token, name: 'Nia', password: 'a good long password' });
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ role: 'member', workspace: { id: ws.workspaceId }, user: { name: 'Nia' } });
     const cookie = accepted.headers['set-cookie']![0]!.split(';')[0]!;
-    expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } })).body.workspace.id).toBe(ws.workspaceId);
+    expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } })).body.workspace.id).toBe(
+      ws.workspaceId,
+    );
 
-    const again = await request(env.app).post('/auth/invites/accept').send({ token, name: 'Eve', password: 'a good long password' });
+    const again = await request(env.app)
+      .post('/auth/invites/accept')
+      .send({ token, name: 'Eve', password: 'a good long password' });
     expect(again.status).toBe(410);
     expect(again.body).toMatchObject({ code: 'invite_unusable', message: expect.stringContaining('already accepted') });
-    const altered = await request(env.app).post('/auth/invites/accept').send({ token: `${token}x`, name: 'Eve', password: 'a good long password' });
+    const altered = await request(env.app)
+      .post('/auth/invites/accept')
+      .send({ token: `${token}x`, name: 'Eve', password: 'a good long password' });
     expect(altered.body.code).toBe('invite_unusable');
   });
 
   it('refuses an invitation past its 7 days, and one withdrawn or replaced', async () => {
     const expired = await invite('late@example.com');
-    await env.services.db('invites').where({ id: expired.body.invite.id }).update({ expires_at: new Date(Date.now() - 1000).toISOString() });
-    const late = await request(env.app).post('/auth/invites/accept').send({ token: tokenOf(expired.body.link), name: 'L', password: 'long enough pw' });
+    await env.services
+      .db('invites')
+      .where({ id: expired.body.invite.id })
+      .update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+    const late = await request(env.app)
+      .post('/auth/invites/accept')
+      .send({ token: tokenOf(expired.body.link), name: 'L', password: 'long enough pw' });
     expect(late.status).toBe(410);
     expect(late.body.message).toMatch(/expired/);
 
     const first = await invite('twice@example.com');
     const second = await invite('twice@example.com', 'administrator');
-    const replaced = await request(env.app).get('/auth/invite').query({ token: tokenOf(first.body.link) });
+    const replaced = await request(env.app)
+      .get('/auth/invite')
+      .query({ token: tokenOf(first.body.link) });
     expect(replaced.body).toMatchObject({ code: 'invite_unusable', message: expect.stringContaining('withdrawn') });
     expect((await asPerson(env, owner, 'delete', `/auth/invites/${second.body.invite.id}`)).status).toBe(204);
-    expect((await request(env.app).get('/auth/invite').query({ token: tokenOf(second.body.link) })).status).toBe(410);
+    expect(
+      (
+        await request(env.app)
+          .get('/auth/invite')
+          .query({ token: tokenOf(second.body.link) })
+      ).status,
+    ).toBe(410);
     const audit = await asPerson(env, owner, 'get', '/auth/audit');
     expect(audit.body.events.map((e: { action: string }) => e.action)).toContain('invite.cancelled');
   });
@@ -79,11 +104,19 @@ describe.each(DATABASES)('members on %s', (kind) => {
     expect((await invite('two@example.com', 'administrator', boss)).status).toBe(201);
     const over = await invite('three@example.com', 'member', boss);
     expect(over.status).toBe(402);
-    expect(over.body).toMatchObject({ code: 'quota_exceeded', limit: 3, used: 3,
-      upgradeUrl: `${env.config.publicUrl}/app/settings/billing`, hint: expect.stringContaining('Agency') });
+    expect(over.body).toMatchObject({
+      code: 'quota_exceeded',
+      limit: 3,
+      used: 3,
+      upgradeUrl: `${env.config.publicUrl}/app/settings/billing`,
+      hint: expect.stringContaining('Agency'),
+    });
     const list = await asPerson(env, boss, 'get', '/auth/members');
     expect(list.body.seats).toEqual({ used: 3, limit: 3 });
-    expect(list.body.invites.map((i: { email: string }) => i.email).sort()).toEqual(['one@example.com', 'two@example.com']);
+    expect(list.body.invites.map((i: { email: string }) => i.email).sort()).toEqual([
+      'one@example.com',
+      'two@example.com',
+    ]);
 
     const free = await seedWorkspace(env, { plan: 'free' });
     const alone = await invite('x@example.com', 'member', await signedIn(env, free.userId, free.workspaceId));
@@ -104,13 +137,17 @@ describe.each(DATABASES)('members on %s', (kind) => {
     const maria = await signedIn(env, other.userId, other.workspaceId);
     const mine = await asPerson(env, maria, 'get', '/auth/workspaces');
     expect(mine.body.currentWorkspaceId).toBe(other.workspaceId);
-    expect(mine.body.workspaces.map((w: { id: string; role: string }) => [w.id, w.role]))
-      .toEqual([[other.workspaceId, 'owner'], [ws.workspaceId, 'administrator']]);
+    expect(mine.body.workspaces.map((w: { id: string; role: string }) => [w.id, w.role])).toEqual([
+      [other.workspaceId, 'owner'],
+      [ws.workspaceId, 'administrator'],
+    ]);
     const switched = await asPerson(env, maria, 'post', '/auth/workspaces/switch', { workspaceId: ws.workspaceId });
     expect(switched.body.currentWorkspaceId).toBe(ws.workspaceId);
     const session = await request(env.app).get('/auth/session').set('Cookie', maria.cookie);
     expect(session.body).toMatchObject({ workspace: { id: ws.workspaceId }, role: 'administrator' });
-    const elsewhere = await asPerson(env, maria, 'post', '/auth/workspaces/switch', { workspaceId: (await seedWorkspace(env)).workspaceId });
+    const elsewhere = await asPerson(env, maria, 'post', '/auth/workspaces/switch', {
+      workspaceId: (await seedWorkspace(env)).workspaceId,
+    });
     expect(elsewhere.status).toBe(404);
   });
 
@@ -119,9 +156,15 @@ describe.each(DATABASES)('members on %s', (kind) => {
     const member = await addPerson(env, ws.workspaceId, 'member');
     const promote = await asPerson(env, admin, 'patch', `/auth/members/${member.userId}`, { role: 'administrator' });
     expect(promote.body.members.find((m: { userId: string }) => m.userId === member.userId).role).toBe('administrator');
-    expect((await asPerson(env, admin, 'patch', `/auth/members/${ws.userId}`, { role: 'member' })).body.code).toBe('insufficient_role');
-    expect((await asPerson(env, admin, 'patch', `/auth/members/${member.userId}`, { role: 'owner' })).body.code).toBe('insufficient_role');
-    expect((await asPerson(env, admin, 'post', '/auth/invites', { email: 'o@example.com', role: 'owner' })).status).toBe(400);
+    expect((await asPerson(env, admin, 'patch', `/auth/members/${ws.userId}`, { role: 'member' })).body.code).toBe(
+      'insufficient_role',
+    );
+    expect((await asPerson(env, admin, 'patch', `/auth/members/${member.userId}`, { role: 'owner' })).body.code).toBe(
+      'insufficient_role',
+    );
+    expect(
+      (await asPerson(env, admin, 'post', '/auth/invites', { email: 'o@example.com', role: 'owner' })).status,
+    ).toBe(400);
     const selfDemote = await asPerson(env, owner, 'patch', `/auth/members/${ws.userId}`, { role: 'member' });
     expect(selfDemote.body.code).toBe('owner_required');
     expect((await asPerson(env, owner, 'patch', '/auth/members/usr_nobody', { role: 'member' })).status).toBe(404);
@@ -131,16 +174,25 @@ describe.each(DATABASES)('members on %s', (kind) => {
     const shopOwner = await signedIn(env, shop.userId, shop.workspaceId);
     const heir = await addPerson(env, shop.workspaceId, 'member');
     const transfer = await asPerson(env, shopOwner, 'patch', `/auth/members/${heir.userId}`, { role: 'owner' });
-    const roles = Object.fromEntries(transfer.body.members.map((m: { userId: string; role: string }) => [m.userId, m.role]));
+    const roles = Object.fromEntries(
+      transfer.body.members.map((m: { userId: string; role: string }) => [m.userId, m.role]),
+    );
     expect(roles).toEqual({ [shop.userId]: 'administrator', [heir.userId]: 'owner' });
-    expect((await asPerson(env, shopOwner, 'post', '/auth/billing/plan', { plan: 'studio' })).body.code).toBe('insufficient_role');
+    expect((await asPerson(env, shopOwner, 'post', '/auth/billing/plan', { plan: 'studio' })).body.code).toBe(
+      'insufficient_role',
+    );
     const trail = (await asPerson(env, heir, 'get', '/auth/audit')).body.events;
     expect(trail[0]).toMatchObject({ action: 'ownership.transferred', actor: { id: shop.userId } });
   });
 
   it('removes a member: their sessions here end and their keys stop working at once; never the owner', async () => {
     const leaving = await addPerson(env, ws.workspaceId, 'administrator');
-    const { key } = await createApiKey(env.services.db, { workspaceId: ws.workspaceId, userId: leaving.userId, name: 'theirs', scopes: ['read'] });
+    const { key } = await createApiKey(env.services.db, {
+      workspaceId: ws.workspaceId,
+      userId: leaving.userId,
+      name: 'theirs',
+      scopes: ['read'],
+    });
     const admin = await addPerson(env, ws.workspaceId, 'administrator');
     const res = await asPerson(env, admin, 'delete', `/auth/members/${leaving.userId}`);
     expect(res.body).toEqual({ keysRevoked: 1 });
@@ -149,15 +201,25 @@ describe.each(DATABASES)('members on %s', (kind) => {
     expect((await asPerson(env, admin, 'delete', `/auth/members/${ws.userId}`)).body.code).toBe('insufficient_role');
     expect((await asPerson(env, owner, 'delete', `/auth/members/${ws.userId}`)).body.code).toBe('owner_required');
     const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events;
-    expect(trail[0]).toMatchObject({ action: 'member.removed', actor: { id: admin.userId }, detail: { userId: leaving.userId, keysRevoked: 1 } });
+    expect(trail[0]).toMatchObject({
+      action: 'member.removed',
+      actor: { id: admin.userId },
+      detail: { userId: leaving.userId, keysRevoked: 1 },
+    });
   });
 
   it('keeps workspaces apart: ids of another workspace answer 404', async () => {
     const other = await seedWorkspace(env, { plan: 'agency' });
     const stranger = await addPerson(env, other.workspaceId, 'member');
-    const theirInvite = await invite('apart@example.com', 'member', await signedIn(env, other.userId, other.workspaceId));
+    const theirInvite = await invite(
+      'apart@example.com',
+      'member',
+      await signedIn(env, other.userId, other.workspaceId),
+    );
     expect((await asPerson(env, owner, 'delete', `/auth/members/${stranger.userId}`)).status).toBe(404);
-    expect((await asPerson(env, owner, 'patch', `/auth/members/${stranger.userId}`, { role: 'member' })).status).toBe(404);
+    expect((await asPerson(env, owner, 'patch', `/auth/members/${stranger.userId}`, { role: 'member' })).status).toBe(
+      404,
+    );
     expect((await asPerson(env, owner, 'delete', `/auth/invites/${theirInvite.body.invite.id}`)).status).toBe(404);
   });
 });

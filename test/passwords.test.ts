@@ -9,7 +9,10 @@ import { hashPassword } from '../server/sessionRoutes.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
 import { asPerson, signedIn } from './support/people.ts';
 
-interface Received { to: string; text: string }
+interface Received {
+  to: string;
+  text: string;
+}
 
 /** A local SMTP server; `next()` resolves with the next mail it receives. */
 async function mailbox() {
@@ -22,7 +25,10 @@ async function mailbox() {
       let text = '';
       stream.on('data', (d: Buffer) => (text += d.toString('utf8')));
       stream.on('end', () => {
-        const mail = { to: session.envelope.rcptTo.map((r) => r.address).join(','), text: text.replace(/=\r?\n/g, '').replace(/=3D/g, '=') };
+        const mail = {
+          to: session.envelope.rcptTo.map((r) => r.address).join(','),
+          text: text.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
+        };
         const waiter = waiting.shift();
         if (waiter) waiter(mail);
         else arrived.push(mail);
@@ -33,7 +39,8 @@ async function mailbox() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-    next: () => new Promise<Received>((resolve) => (arrived.length ? resolve(arrived.shift()!) : waiting.push(resolve))),
+    next: () =>
+      new Promise<Received>((resolve) => (arrived.length ? resolve(arrived.shift()!) : waiting.push(resolve))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -63,31 +70,49 @@ describe.each(DATABASES)('passwords on %s', (kind) => {
     const sessions = [await signedIn(env, ws.userId, ws.workspaceId), await signedIn(env, ws.userId, ws.workspaceId)];
     const asked = await request(env.app).post('/auth/password-reset').send({ email: email.toUpperCase() });
     expect(asked.status).toBe(202);
-    const unknown = await request(env.app).post('/auth/password-reset').send({ email: `nobody-${kind}@example.com` });
+    const unknown = await request(env.app)
+      .post('/auth/password-reset')
+      .send({ email: `nobody-${kind}@example.com` });
     expect(unknown.status).toBe(202);
     expect(unknown.body.message.replace(`nobody-${kind}`, 'x')).toBe(asked.body.message.replace(`reset-${kind}`, 'x'));
 
     const received = await mail.next();
     expect(received.to).toBe(email);
     const token = decodeURIComponent(linkIn(received.text, '/app/reset-password'));
-    expect((await request(env.app).post('/auth/password-reset/confirm').send({ token, password: 'short' })).status).toBe(400);
-    expect((await request(env.app).post('/auth/password-reset/confirm').send({ token, password: 'the new password' })).status).toBe(204);
-    for (const s of sessions) expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: s.cookie } })).status).toBe(401);
+    expect(
+      (await request(env.app).post('/auth/password-reset/confirm').send({ token, password: 'short' })).status,
+    ).toBe(400);
+    expect(
+      (await request(env.app).post('/auth/password-reset/confirm').send({ token, password: 'the new password' }))
+        .status,
+    ).toBe(204);
+    for (const s of sessions)
+      expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: s.cookie } })).status).toBe(401);
     expect((await signIn('the old password')).status).toBe(401);
     expect((await signIn('the new password')).status).toBe(200);
 
-    const reused = await request(env.app).post('/auth/password-reset/confirm').send({ token, password: 'another new one' });
+    const reused = await request(env.app)
+      .post('/auth/password-reset/confirm')
+      .send({ token, password: 'another new one' });
     expect(reused.body).toMatchObject({ code: 'reset_unusable', message: expect.stringContaining('already used') });
-    const forged = await request(env.app).post('/auth/password-reset/confirm').send({ token: token.replace(/\.\S$/, '.x'), password: 'another new one' });
+    const forged = await request(env.app)
+      .post('/auth/password-reset/confirm')
+      .send({ token: token.replace(/\.\S$/, '.x'), password: 'another new one' });
     expect(forged.status).toBe(410);
   });
 
   it('changes the password while signed in, ending the other sessions only', async () => {
     const here = await signedIn(env, ws.userId, ws.workspaceId);
     const elsewhere = await signedIn(env, ws.userId, ws.workspaceId);
-    const wrong = await asPerson(env, here, 'post', '/auth/password', { currentPassword: 'nope', newPassword: 'a changed password' });
+    const wrong = await asPerson(env, here, 'post', '/auth/password', {
+      currentPassword: 'nope',
+      newPassword: 'a changed password',
+    });
     expect(wrong.body.code).toBe('wrong_password');
-    const res = await asPerson(env, here, 'post', '/auth/password', { currentPassword: 'the new password', newPassword: 'a changed password' });
+    const res = await asPerson(env, here, 'post', '/auth/password', {
+      currentPassword: 'the new password',
+      newPassword: 'a changed password',
+    });
     expect(res.status).toBe(200);
     expect(res.body.otherSessionsEnded).toBeGreaterThanOrEqual(1);
     expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: here.cookie } })).status).toBe(200);
@@ -97,10 +122,15 @@ describe.each(DATABASES)('passwords on %s', (kind) => {
 
   it('mails invitations through SMTP too', async () => {
     const owner = await signedIn(env, ws.userId, ws.workspaceId);
-    const res = await asPerson(env, owner, 'post', '/auth/invites', { email: `guest-${kind}@example.com`, role: 'member' });
+    const res = await asPerson(env, owner, 'post', '/auth/invites', {
+      email: `guest-${kind}@example.com`,
+      role: 'member',
+    });
     expect(res.body.delivered).toBe('smtp');
     const received = await mail.next();
     expect(received.to).toBe(`guest-${kind}@example.com`);
-    expect(decodeURIComponent(linkIn(received.text, '/app/invite'))).toBe(new URL(res.body.link).searchParams.get('token'));
+    expect(decodeURIComponent(linkIn(received.text, '/app/invite'))).toBe(
+      new URL(res.body.link).searchParams.get('token'),
+    );
   });
 });

@@ -38,20 +38,34 @@ const SESSION_ROUTES: Record<string, Role | 'open'> = {
 };
 
 /** Routes that check the session themselves (they predate sessionGuard.ts) and ignore a bearer beside the cookie. */
-const OWN_SESSION_CHECK = new Set(['POST /auth/sign-out', 'GET /auth/connect/:platform', 'GET /auth/connect/:platform/callback']);
+const OWN_SESSION_CHECK = new Set([
+  'POST /auth/sign-out',
+  'GET /auth/connect/:platform',
+  'GET /auth/connect/:platform/callback',
+]);
 
-interface Layer { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] }; rawPath?: string }
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+  rawPath?: string;
+}
 
 /** Every METHOD and path the express app serves, read from its router. */
 function servedRoutes(stack: Layer[], prefix = ''): string[] {
   return stack.flatMap((layer) => {
-    if (layer.route) return Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${prefix}${layer.route!.path}`);
-    if (layer.handle?.stack) return servedRoutes(layer.handle.stack, prefix + (layer.rawPath === '/' ? '' : layer.rawPath ?? ''));
+    if (layer.route)
+      return Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${prefix}${layer.route!.path}`);
+    if (layer.handle?.stack)
+      return servedRoutes(layer.handle.stack, prefix + (layer.rawPath === '/' ? '' : (layer.rawPath ?? '')));
     return [];
   });
 }
 
-const concrete = (path: string) => path.replace(':platform', 'instagram').replace(/:\w+/g, 'nope').replace(/\{\w+\}/g, 'nope');
+const concrete = (path: string) =>
+  path
+    .replace(':platform', 'instagram')
+    .replace(/:\w+/g, 'nope')
+    .replace(/\{\w+\}/g, 'nope');
 
 /** The code of a refusal, from the body or, for the connect redirects, from the dashboard address. */
 function codeOf(res: request.Response): string | undefined {
@@ -83,7 +97,9 @@ describe.each(DATABASES)('roles on %s', (kind) => {
   }
 
   it('has a row for every session route the app serves, and no row for a route it does not', () => {
-    const served = servedRoutes((env.app as unknown as { router: { stack: Layer[] } }).router.stack).filter((r) => r.includes(' /auth/'));
+    const served = servedRoutes((env.app as unknown as { router: { stack: Layer[] } }).router.stack).filter((r) =>
+      r.includes(' /auth/'),
+    );
     expect(served.filter((r) => !(r in SESSION_ROUTES))).toEqual([]);
     expect(Object.keys(SESSION_ROUTES).filter((r) => !served.includes(r))).toEqual([]);
   });
@@ -96,14 +112,22 @@ describe.each(DATABASES)('roles on %s', (kind) => {
         const res = await send(row, { Cookie: person.cookie, 'X-CSRF-Token': person.csrf });
         const code = codeOf(res);
         if (hasRole(role, least)) expect([row, role, code]).not.toEqual([row, role, 'insufficient_role']);
-        else expect([row, role, res.status === 302 ? 302 : res.status, code]).toEqual([row, role, res.status === 302 ? 302 : 403, 'insufficient_role']);
+        else
+          expect([row, role, res.status === 302 ? 302 : res.status, code]).toEqual([
+            row,
+            role,
+            res.status === 302 ? 302 : 403,
+            'insufficient_role',
+          ]);
         expect([row, role, code]).not.toEqual([row, role, 'unauthenticated']);
       }
     }
   });
 
   it('refuses every change without the CSRF token', async () => {
-    for (const row of Object.keys(SESSION_ROUTES).filter((r) => SESSION_ROUTES[r] !== 'open' && !r.startsWith('GET '))) {
+    for (const row of Object.keys(SESSION_ROUTES).filter(
+      (r) => SESSION_ROUTES[r] !== 'open' && !r.startsWith('GET '),
+    )) {
       const res = await send(row, { Cookie: (await people.owner()).cookie });
       expect([row, res.status, res.body.code]).toEqual([row, 403, 'csrf_failed']);
     }
@@ -112,11 +136,18 @@ describe.each(DATABASES)('roles on %s', (kind) => {
   it('refuses API keys on every session route, alone or beside a session cookie', async () => {
     for (const row of Object.keys(SESSION_ROUTES).filter((r) => SESSION_ROUTES[r] !== 'open')) {
       const alone = await send(row, { Authorization: `Bearer ${ws.writeKey}` });
-      expect([row, [302, 401, 403].includes(alone.status), codeOf(alone)]).toEqual([row, true,
-        OWN_SESSION_CHECK.has(row) ? 'unauthenticated' : 'session_required']);
+      expect([row, [302, 401, 403].includes(alone.status), codeOf(alone)]).toEqual([
+        row,
+        true,
+        OWN_SESSION_CHECK.has(row) ? 'unauthenticated' : 'session_required',
+      ]);
       if (OWN_SESSION_CHECK.has(row)) continue;
       const owner = await people.owner();
-      const beside = await send(row, { Authorization: `Bearer ${ws.writeKey}`, Cookie: owner.cookie, 'X-CSRF-Token': owner.csrf });
+      const beside = await send(row, {
+        Authorization: `Bearer ${ws.writeKey}`,
+        Cookie: owner.cookie,
+        'X-CSRF-Token': owner.csrf,
+      });
       expect([row, beside.status, beside.body.code]).toEqual([row, 403, 'session_required']);
     }
   });
@@ -127,10 +158,19 @@ describe.each(DATABASES)('roles on %s', (kind) => {
       expect([op.operationId, least && ROLES.includes(least)]).toEqual([op.operationId, true]);
       for (const role of ROLES) {
         const person = await people[role]();
-        const res = await call(env, op.method, `/v1${concrete(op.path)}`,
-          { headers: { Cookie: person.cookie, 'X-CSRF-Token': person.csrf }, body: op.method === 'get' ? undefined : {} });
-        if (hasRole(role, least)) expect([op.operationId, role, res.body?.code]).not.toEqual([op.operationId, role, 'insufficient_role']);
-        else expect([op.operationId, role, res.status, res.body.code]).toEqual([op.operationId, role, 403, 'insufficient_role']);
+        const res = await call(env, op.method, `/v1${concrete(op.path)}`, {
+          headers: { Cookie: person.cookie, 'X-CSRF-Token': person.csrf },
+          body: op.method === 'get' ? undefined : {},
+        });
+        if (hasRole(role, least))
+          expect([op.operationId, role, res.body?.code]).not.toEqual([op.operationId, role, 'insufficient_role']);
+        else
+          expect([op.operationId, role, res.status, res.body.code]).toEqual([
+            op.operationId,
+            role,
+            403,
+            'insufficient_role',
+          ]);
       }
     }
   });

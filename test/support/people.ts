@@ -17,7 +17,12 @@ export interface Person {
 
 export async function signedIn(env: TestEnv, userId: string, workspaceId: string, email = ''): Promise<Person> {
   const session = await createSession(env.services.db, userId, workspaceId);
-  return { userId, email, cookie: `herald_session=${session.token}`, csrf: env.services.keyring.sign(session.id, 'csrf') };
+  return {
+    userId,
+    email,
+    cookie: `herald_session=${session.token}`,
+    csrf: env.services.keyring.sign(session.id, 'csrf'),
+  };
 }
 
 /** A new person who joined the workspace with `role` through an invitation from its owner. */
@@ -34,7 +39,14 @@ export async function addPerson(env: TestEnv, workspaceId: string, role: Exclude
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 /** A dashboard request as `person`, with the CSRF token unless `csrf: false`. */
-export function asPerson(env: TestEnv, person: Person, method: Method, url: string, body?: object, opts: { csrf?: boolean } = {}) {
+export function asPerson(
+  env: TestEnv,
+  person: Person,
+  method: Method,
+  url: string,
+  body?: object,
+  opts: { csrf?: boolean } = {},
+) {
   let req = request(env.app)[method](url).set('Cookie', person.cookie);
   if (opts.csrf !== false) req = req.set('X-CSRF-Token', person.csrf);
   return body === undefined ? req : req.send(body);
