@@ -1,8 +1,8 @@
 // What a new password and an email address must be, for every route that takes one.
 import { invalidRequest } from '../domain/errors.ts';
 
-export const PASSWORD_MIN = 8;
-const PASSWORD_MAX = 256;
+export const PASSWORD_MIN = 10;
+const PASSWORD_MAX = 200;
 
 export function checkedPassword(value: unknown, field = 'password'): string {
   if (typeof value !== 'string' || value.length < PASSWORD_MIN || value.length > PASSWORD_MAX) {
