@@ -1,0 +1,64 @@
+// Settings, password: change it while signed in; the person's other sessions end.
+import { useState, type FormEvent } from 'react';
+import { auth } from '../api.ts';
+import { Button, ErrorNote, Field } from '../ui.tsx';
+
+export function PasswordPage() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState<number>();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const out = await auth<{ otherSessionsEnded: number }>('POST', '/password', {
+        currentPassword: current,
+        newPassword: next,
+      });
+      setDone(out.otherSessionsEnded);
+      setCurrent('');
+      setNext('');
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="card stack" onSubmit={submit} aria-labelledby="password-title">
+      <h2 id="password-title">Change your password</h2>
+      <Field
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+        required
+      />
+      <Field
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        minLength={10}
+        hint="At least 10 characters; a few unrelated words make a good one."
+        value={next}
+        onChange={(e) => setNext(e.target.value)}
+        required
+      />
+      <ErrorNote error={error} />
+      {done !== undefined && (
+        <p className="note note-ok" role="status">
+          Password changed. {done ? `${done} other session${done === 1 ? '' : 's'} signed out.` : ''}
+        </p>
+      )}
+      <div>
+        <Button tone="primary" type="submit" busy={busy}>
+          Change password
+        </Button>
+      </div>
+    </form>
+  );
+}

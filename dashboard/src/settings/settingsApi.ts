@@ -1,0 +1,94 @@
+// The session-only settings routes (server/memberRoutes.ts, keyRoutes.ts, billingRoutes.ts, settingsRoutes.ts):
+// their answers' shapes and the queries that read them.
+import { useQuery } from '@tanstack/react-query';
+import { auth } from '../api.ts';
+
+export type Role = 'owner' | 'administrator' | 'member';
+export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', administrator: 'Administrator', member: 'Member' };
+const RANK: Role[] = ['member', 'administrator', 'owner'];
+export const atLeast = (role: Role | undefined, needed: Role) => RANK.indexOf(role ?? 'member') >= RANK.indexOf(needed);
+
+export interface Member {
+  userId: string;
+  name: string;
+  email: string | null;
+  role: Role;
+  joinedAt: string;
+}
+export interface Invite {
+  id: string;
+  email: string;
+  role: Role;
+  invitedBy: { id: string; name: string };
+  createdAt: string;
+  expiresAt: string;
+}
+export interface MemberList {
+  members: Member[];
+  invites: Invite[];
+  seats: { used: number; limit: number };
+  you: { userId: string; role: Role };
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: ('read' | 'write')[];
+  createdBy: { id: string; name: string };
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+export interface KeyList {
+  keys: ApiKey[];
+  access: { rest: boolean; mcp: 'read' | 'full' };
+}
+
+export interface Plan {
+  name: string;
+  priceUsd: { month: number; year: number } | null;
+  accounts: number;
+  postsPerMonth: number;
+  storageBytes: number;
+  maxFileBytes: number;
+  members: number;
+  api: boolean;
+  mcp: 'read' | 'full';
+  groups: boolean;
+}
+export interface Billing {
+  plan: string;
+  provider: string;
+  canChange: boolean;
+  plans: Plan[];
+  usage: {
+    period: string;
+    posts: { used: number; limit: number };
+    accounts: { used: number; limit: number };
+    storage: { usedBytes: number; limitBytes: number };
+    members: { used: number; limit: number };
+  };
+}
+
+export interface AuditEvent {
+  id: string;
+  at: string;
+  actor: { id: string; name: string; email: string | null } | null;
+  action: string;
+  detail: Record<string, unknown>;
+}
+
+export interface Workspaces {
+  workspaces: { id: string; name: string; slug: string; plan: string; role: Role }[];
+  currentWorkspaceId: string;
+}
+
+export const useMembers = () =>
+  useQuery({ queryKey: ['settings', 'members'], queryFn: () => auth<MemberList>('GET', '/members') });
+export const useKeys = () => useQuery({ queryKey: ['settings', 'keys'], queryFn: () => auth<KeyList>('GET', '/keys') });
+export const useBilling = () =>
+  useQuery({ queryKey: ['settings', 'billing'], queryFn: () => auth<Billing>('GET', '/billing'), retry: false });
+export const useWorkspaces = () =>
+  useQuery({ queryKey: ['workspaces'], queryFn: () => auth<Workspaces>('GET', '/workspaces') });
+
+export const planLabel = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
