@@ -28,7 +28,7 @@ export function SettingsPage() {
         <ul>
           {TABS.filter((t) => atLeast(role, t.role)).map((t) => (
             <li key={t.to}>
-              <NavLink to={t.to} className={({ isActive }) => (isActive ? 'tab active' : 'tab')}>
+              <NavLink to={`/settings/${t.to}`} className={({ isActive }) => (isActive ? 'tab active' : 'tab')}>
                 {t.label}
               </NavLink>
             </li>
@@ -36,7 +36,7 @@ export function SettingsPage() {
         </ul>
       </nav>
       <Routes>
-        <Route index element={<Navigate to="workspace" replace />} />
+        <Route index element={<Navigate to="/settings/workspace" replace />} />
         <Route path="workspace" element={<WorkspacePage />} />
         <Route path="members" element={<MembersPage />} />
         <Route path="keys" element={<KeysPage />} />
