@@ -74,10 +74,11 @@ export function sessionRoute(
 ): RequestHandler {
   return openRoute(services, async (req) => {
     if (req.headers.authorization !== undefined) {
+      // A bearer credential wins over the cookie (as on /v1), and these routes take none.
       throw new ApiError(
-        403,
-        'session_required',
-        `${need.action} is done in the dashboard by a signed-in person; ` + 'API keys and OAuth tokens cannot do it.',
+        401,
+        'unauthenticated',
+        `${need.action} is done in the dashboard by a signed-in person; API keys and OAuth tokens are refused.`,
         'Sign in to the dashboard and do it there; send no Authorization header.',
       );
     }
