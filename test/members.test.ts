@@ -149,6 +149,14 @@ describe.each(DATABASES)('members on %s', (kind) => {
       workspaceId: (await seedWorkspace(env)).workspaceId,
     });
     expect(elsewhere.status).toBe(404);
+
+    // Signed in as the invited person, the session is proof enough: no password asked.
+    const third = await seedWorkspace(env, { plan: 'studio' });
+    const thirdOwner = await signedIn(env, third.userId, third.workspaceId);
+    const offer = await invite(`maria-${kind}@example.com`, 'member', thirdOwner);
+    const bySession = await request(env.app).post('/auth/invites/accept').set('Cookie', maria.cookie)
+      .send({ token: tokenOf(offer.body.link) });
+    expect(bySession.body).toMatchObject({ role: 'member', workspace: { id: third.workspaceId } });
   });
 
   it('changes roles within the rules: administrators do not touch the owner; the owner transfers ownership', async () => {
