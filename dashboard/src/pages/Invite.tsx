@@ -1,12 +1,13 @@
 // /app/invite?token=…: what the invitation offers, then joining: a new person chooses a name and a
 // password; someone with an account gives its password. Either way they land in the workspace.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
 import { useResetSession } from '../session.tsx';
 import { ROLE_LABEL, type Role } from '../settings/settingsApi.ts';
 import { Button, ErrorNote, Field, Loading } from '../ui.tsx';
+import { useAction } from '../settings/useAction.ts';
 
 interface Offer {
   email: string;
@@ -28,21 +29,11 @@ export function InvitePage() {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await auth('POST', '/invites/accept', { token, password, ...(offer.data?.existingUser ? {} : { name }) });
-      await reset();
-      navigate('/', { replace: true });
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useAction(async () => {
+    await auth('POST', '/invites/accept', { token, password, ...(offer.data?.existingUser ? {} : { name }) });
+    await reset();
+    navigate('/', { replace: true });
+  });
   return (
     <main className="auth">
       <div className="auth-card">

@@ -1,9 +1,10 @@
 // Forgotten passwords: /app/forgot-password asks for a link by mail; /app/reset-password?token=… sets the
 // new password once (every session of the person ends), then sends them to sign in.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
 import { Button, ErrorNote, Field } from '../ui.tsx';
+import { useAction } from '../settings/useAction.ts';
 
 function AuthCard({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -22,21 +23,10 @@ function AuthCard({ title, children }: { title: string; children: React.ReactNod
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
   const [sent, setSent] = useState<string>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      setSent((await auth<{ message: string }>('POST', '/password-reset', { email })).message);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useAction(async () => {
+    setSent((await auth<{ message: string }>('POST', '/password-reset', { email })).message);
+  });
   return (
     <AuthCard title="Reset your password">
       {sent ? (
@@ -67,20 +57,10 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await auth('POST', '/password-reset/confirm', { token: params.get('token') ?? '', password });
-      navigate('/sign-in?reset=1', { replace: true });
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useAction(async () => {
+    await auth('POST', '/password-reset/confirm', { token: params.get('token') ?? '', password });
+    navigate('/sign-in?reset=1', { replace: true });
+  });
   return (
     <AuthCard title="Choose a new password">
       <form className="stack" onSubmit={submit}>

@@ -1,12 +1,13 @@
 // Settings, API keys: New key (name and scope), the full key shown once with a copy button and the advice
 // never to paste it into a chat, the list (prefix, scopes, creator, created, last used) and revoke.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Confirm, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
 import { useKeys, type ApiKey, type KeyList } from './settingsApi.ts';
+import { useAction } from './useAction.ts';
 
 function PlanAccess({ access }: { access: KeyList['access'] }) {
   if (access.rest) {
@@ -82,24 +83,13 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
   const client = useQueryClient();
   const [name, setName] = useState('');
   const [write, setWrite] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      onCreated(
-        await auth<ApiKey & { key: string }>('POST', '/keys', { name, scopes: write ? ['read', 'write'] : ['read'] }),
-      );
-      setName('');
-      await client.invalidateQueries({ queryKey: ['settings', 'keys'] });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useAction(async () => {
+    onCreated(
+      await auth<ApiKey & { key: string }>('POST', '/keys', { name, scopes: write ? ['read', 'write'] : ['read'] }),
+    );
+    setName('');
+    await client.invalidateQueries({ queryKey: ['settings', 'keys'] });
+  });
   return (
     <form className="card stack" onSubmit={submit} aria-labelledby="new-key-title">
       <h2 id="new-key-title">New key</h2>

@@ -1,12 +1,13 @@
 // Settings, members: who is in the workspace and in which role, pending invitations, inviting by email
 // (the link is also shown here to copy), changing a role, transferring ownership and removing a member.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Confirm, ErrorNote, Field, Loading } from '../ui.tsx';
 import { atLeast, ROLE_LABEL, useMembers, type Invite, type Member, type Role } from './settingsApi.ts';
+import { useAction } from './useAction.ts';
 
 const refresh = (client: ReturnType<typeof useQueryClient>) =>
   client.invalidateQueries({ queryKey: ['settings', 'members'] });
@@ -15,24 +16,13 @@ function InviteForm() {
   const client = useQueryClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
   const [sent, setSent] = useState<{ email: string; link: string; delivered: string }>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const out = await auth<{ invite: Invite; link: string; delivered: string }>('POST', '/invites', { email, role });
-      setSent({ email: out.invite.email, link: out.link, delivered: out.delivered });
-      setEmail('');
-      await refresh(client);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useAction(async () => {
+    const out = await auth<{ invite: Invite; link: string; delivered: string }>('POST', '/invites', { email, role });
+    setSent({ email: out.invite.email, link: out.link, delivered: out.delivered });
+    setEmail('');
+    await refresh(client);
+  });
   return (
     <form className="card stack" onSubmit={submit} aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>

@@ -1,32 +1,22 @@
 // Settings, password: change it while signed in; the person's other sessions end.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { auth } from '../api.ts';
 import { Button, ErrorNote, Field } from '../ui.tsx';
+import { useAction } from './useAction.ts';
 
 export function PasswordPage() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<number>();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const out = await auth<{ otherSessionsEnded: number }>('POST', '/password', {
-        currentPassword: current,
-        newPassword: next,
-      });
-      setDone(out.otherSessionsEnded);
-      setCurrent('');
-      setNext('');
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useAction(async () => {
+    const out = await auth<{ otherSessionsEnded: number }>('POST', '/password', {
+      currentPassword: current,
+      newPassword: next,
+    });
+    setDone(out.otherSessionsEnded);
+    setCurrent('');
+    setNext('');
+  });
   return (
     <form className="card stack" onSubmit={submit} aria-labelledby="password-title">
       <h2 id="password-title">Change your password</h2>

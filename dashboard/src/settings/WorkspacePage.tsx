@@ -1,11 +1,12 @@
 // Settings, workspace: name, slug, time zone and currency. Changing the zone leaves queued posts at their
 // absolute instants; the answer says so and this page repeats it.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { SESSION_KEY, useSignedIn } from '../session.tsx';
 import { Button, ErrorNote, Field } from '../ui.tsx';
 import { atLeast } from './settingsApi.ts';
+import { useAction } from './useAction.ts';
 
 const ZONES = Intl.supportedValuesOf('timeZone');
 const CURRENCIES = Intl.supportedValuesOf('currency');
@@ -19,26 +20,15 @@ export function WorkspacePage() {
     tz: workspace.tz,
     currency: workspace.currency,
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
   const [notes, setNotes] = useState<string[]>();
   const editable = atLeast(role, 'administrator');
   const set = (field: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm({ ...form, [field]: e.target.value });
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const out = await auth<{ notes: string[] }>('PATCH', '/workspace', form);
-      setNotes(out.notes.length ? out.notes : ['Saved.']);
-      await client.invalidateQueries({ queryKey: SESSION_KEY });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useAction(async () => {
+    const out = await auth<{ notes: string[] }>('PATCH', '/workspace', form);
+    setNotes(out.notes.length ? out.notes : ['Saved.']);
+    await client.invalidateQueries({ queryKey: SESSION_KEY });
+  });
   return (
     <form className="card stack" onSubmit={submit} aria-labelledby="workspace-title">
       <h2 id="workspace-title">Workspace</h2>

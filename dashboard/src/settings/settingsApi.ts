@@ -1,12 +1,15 @@
 // The session-only settings routes (server/memberRoutes.ts, keyRoutes.ts, billingRoutes.ts, settingsRoutes.ts):
 // their answers' shapes and the queries that read them.
 import { useQuery } from '@tanstack/react-query';
+import type { Role } from '../../../domain/credential.ts';
+import type { Plan } from '../../../domain/plans.ts';
+import { hasRole } from '../../../domain/roles.ts';
 import { auth } from '../api.ts';
 
-export type Role = 'owner' | 'administrator' | 'member';
+export type { Plan, Role };
 export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', administrator: 'Administrator', member: 'Member' };
-const RANK: Role[] = ['member', 'administrator', 'owner'];
-export const atLeast = (role: Role | undefined, needed: Role) => RANK.indexOf(role ?? 'member') >= RANK.indexOf(needed);
+/** The server decides; this only hides what a role cannot open. */
+export const atLeast = (role: Role | undefined, needed: Role) => hasRole(role ?? 'member', needed);
 
 export interface Member {
   userId: string;
@@ -44,18 +47,6 @@ export interface KeyList {
   access: { rest: boolean; mcp: 'read' | 'full' };
 }
 
-export interface Plan {
-  name: string;
-  priceUsd: { month: number; year: number } | null;
-  accounts: number;
-  postsPerMonth: number;
-  storageBytes: number;
-  maxFileBytes: number;
-  members: number;
-  api: boolean;
-  mcp: 'read' | 'full';
-  groups: boolean;
-}
 export interface Billing {
   plan: string;
   provider: string;
