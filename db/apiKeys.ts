@@ -3,19 +3,10 @@
 import type { Scope } from '../domain/credential.ts';
 import { parseScopes } from '../domain/credential.ts';
 import { notFound } from '../domain/errors.ts';
+import type { ApiKeySummary } from '../domain/settingsShapes.ts';
 import { recordAudit } from './audit.ts';
 import type { Db } from './connect.ts';
 import { createApiKey, revokeApiKey } from './identity.ts';
-
-export interface ApiKeySummary {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: Scope[];
-  createdBy: { id: string; name: string };
-  createdAt: string;
-  lastUsedAt: string | null;
-}
 
 /** The workspace's working keys, newest first; revoked keys are gone from the list. */
 export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeySummary[]> {

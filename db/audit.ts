@@ -2,30 +2,9 @@
 // transaction of the change it records, so the trail and the change cannot disagree.
 import type { Knex } from 'knex';
 import { newId } from '../domain/ids.ts';
+import type { AuditAction, AuditEvent } from '../domain/settingsShapes.ts';
 import type { Db } from './connect.ts';
 import { nowIso } from './rows.ts';
-
-export type AuditAction =
-  | 'key.created'
-  | 'key.revoked'
-  | 'member.invited'
-  | 'invite.cancelled'
-  | 'member.joined'
-  | 'member.role_changed'
-  | 'member.removed'
-  | 'ownership.transferred'
-  | 'plan.changed'
-  | 'workspace.updated'
-  | 'account.connected'
-  | 'account.disconnected';
-
-export interface AuditEvent {
-  id: string;
-  at: string;
-  actor: { id: string; name: string; email: string | null } | null;
-  action: AuditAction;
-  detail: Record<string, unknown>;
-}
 
 export async function recordAudit(
   q: Knex,

@@ -6,29 +6,13 @@ import { ApiError, notFound } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { assertCanAddMember } from '../domain/quotas.ts';
 import { assertRole } from '../domain/roles.ts';
+import type { Invite, Member, Membership } from '../domain/settingsShapes.ts';
 import { recordAudit } from './audit.ts';
 import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
 import { nowIso, toCount } from './rows.ts';
 
 export const INVITE_DAYS = 7;
-
-export interface Member {
-  userId: string;
-  name: string;
-  email: string | null;
-  role: Role;
-  joinedAt: string;
-}
-
-export interface Invite {
-  id: string;
-  email: string;
-  role: Role;
-  invitedBy: { id: string; name: string };
-  createdAt: string;
-  expiresAt: string;
-}
 
 /** Who is acting: the signed-in person and their role in the workspace. */
 export interface Actor {
@@ -323,14 +307,6 @@ export function removeMember(
     });
     return { keysRevoked };
   });
-}
-
-export interface Membership {
-  id: string;
-  name: string;
-  slug: string;
-  plan: string;
-  role: Role;
 }
 
 /** Every workspace the person belongs to, in the order they joined them. */

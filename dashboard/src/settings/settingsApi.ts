@@ -3,29 +3,21 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Role } from '../../../domain/credential.ts';
 import type { Plan } from '../../../domain/plans.ts';
+import type {
+  ApiKeySummary as ApiKey,
+  AuditEvent,
+  Invite,
+  Member,
+  Membership,
+} from '../../../domain/settingsShapes.ts';
 import { hasRole } from '../../../domain/roles.ts';
 import { auth } from '../api.ts';
 
-export type { Plan, Role };
+export type { ApiKey, AuditEvent, Invite, Member, Plan, Role };
 export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', administrator: 'Administrator', member: 'Member' };
 /** The server decides; this only hides what a role cannot open. */
 export const atLeast = (role: Role | undefined, needed: Role) => hasRole(role ?? 'member', needed);
 
-export interface Member {
-  userId: string;
-  name: string;
-  email: string | null;
-  role: Role;
-  joinedAt: string;
-}
-export interface Invite {
-  id: string;
-  email: string;
-  role: Role;
-  invitedBy: { id: string; name: string };
-  createdAt: string;
-  expiresAt: string;
-}
 export interface MemberList {
   members: Member[];
   invites: Invite[];
@@ -33,15 +25,6 @@ export interface MemberList {
   you: { userId: string; role: Role };
 }
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: ('read' | 'write')[];
-  createdBy: { id: string; name: string };
-  createdAt: string;
-  lastUsedAt: string | null;
-}
 export interface KeyList {
   keys: ApiKey[];
   access: { rest: boolean; mcp: 'read' | 'full' };
@@ -61,16 +44,8 @@ export interface Billing {
   };
 }
 
-export interface AuditEvent {
-  id: string;
-  at: string;
-  actor: { id: string; name: string; email: string | null } | null;
-  action: string;
-  detail: Record<string, unknown>;
-}
-
 export interface Workspaces {
-  workspaces: { id: string; name: string; slug: string; plan: string; role: Role }[];
+  workspaces: Membership[];
   currentWorkspaceId: string;
 }
 
