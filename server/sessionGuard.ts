@@ -19,7 +19,7 @@ export interface Answer {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export const csrfFailed = () =>
+const csrfFailed = () =>
   new ApiError(
     403,
     'csrf_failed',
@@ -27,7 +27,7 @@ export const csrfFailed = () =>
     'Reload the dashboard and try again.',
   );
 
-export function csrfValid(keyring: Keyring, sessionId: string, sent: unknown): boolean {
+function csrfValid(keyring: Keyring, sessionId: string, sent: unknown): boolean {
   return typeof sent === 'string' && keyring.verify(sessionId, sent, 'csrf');
 }
 
