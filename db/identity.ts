@@ -5,6 +5,7 @@ import type { Credential, Role, Scope, User, Workspace } from '../domain/credent
 import { parseScopes } from '../domain/credential.ts';
 import { newId, randomBase62 } from '../domain/ids.ts';
 import type { PlanName } from '../domain/plans.ts';
+import type { ApiKeySummary } from '../domain/settingsShapes.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Db } from './connect.ts';
 import { nowIso } from './rows.ts';
@@ -84,6 +85,32 @@ export async function createApiKey(db: Db, input: { workspaceId: string; userId:
 export async function revokeApiKey(db: Db, workspaceId: string, keyId: string): Promise<boolean> {
   const n = await db('api_keys').where({ id: keyId, workspace_id: workspaceId }).whereNull('revoked_at').update({ revoked_at: nowIso() });
   return n > 0;
+}
+
+/** The workspace's keys that still work, oldest first, with who made each; never the key itself. */
+export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeySummary[]> {
+  const rows = await db('api_keys').join('users', 'users.id', 'api_keys.user_id')
+    .where('api_keys.workspace_id', workspaceId).whereNull('api_keys.revoked_at').orderBy(['api_keys.created_at', 'api_keys.id'])
+    .select('api_keys.id', 'api_keys.name', 'api_keys.display_prefix', 'api_keys.scopes', 'api_keys.created_at',
+      'api_keys.last_used_at', 'api_keys.user_id', 'users.name as user_name');
+  return rows.map((row) => ({ id: row.id, name: row.name, prefix: row.display_prefix, scopes: parseScopes(row.scopes),
+    createdBy: { id: row.user_id, name: row.user_name }, createdAt: new Date(row.created_at).toISOString(),
+    lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null }));
+}
+
+/**
+ * Revokes the workspace's working key shown with `prefix`: 'revoked', 'none' when no working key has it, or
+ * 'ambiguous' (nothing revoked) when several do. Servers stop taking it within KEY_CACHE_MS (server/api.ts).
+ */
+export async function revokeApiKeyByPrefix(db: Db, workspaceId: string, prefix: string): Promise<'revoked' | 'none' | 'ambiguous'> {
+  return db.transaction(async (trx) => {
+    const ids = (await trx('api_keys').where({ workspace_id: workspaceId, display_prefix: prefix }).whereNull('revoked_at').select('id'))
+      .map((row) => row.id as string);
+    if (ids.length === 0) return 'none';
+    if (ids.length > 1) return 'ambiguous';
+    await trx('api_keys').where({ id: ids[0] }).update({ revoked_at: nowIso() });
+    return 'revoked';
+  });
 }
 
 const LAST_USED_PRECISION_MS = 60_000;

@@ -4,7 +4,8 @@
 //   POST   /auth/keys          {name, scopes}: the full key, shown this once
 //   DELETE /auth/keys/:keyId   revokes it; every instance refuses it within a second
 import express from 'express';
-import { createKeyAudited, listApiKeys, revokeKeyAudited } from '../db/apiKeys.ts';
+import { createKeyAudited, revokeKeyAudited } from '../db/apiKeys.ts';
+import { listApiKeys } from '../db/identity.ts';
 import type { Scope } from '../domain/credential.ts';
 import { invalidRequest } from '../domain/errors.ts';
 import { PLANS } from '../domain/plans.ts';
