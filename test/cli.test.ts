@@ -77,7 +77,7 @@ describe.each(DATABASES)('bin/herald on %s', (kind) => {
       expect(res.stdout, args.join(' ')).toBe('');
       expect(res.err, args.join(' ')).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String), hint: expect.any(String) }));
     }
-  });
+  }, 120_000); // seven process starts: slow on a busy 2-core machine
 
   it('migrates idempotently', async () => {
     expect((await herald('migrate')).out).toEqual({ migrated: true });

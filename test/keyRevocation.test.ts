@@ -11,6 +11,8 @@ import { prepareDatabase, spawnHerald, type PreparedDatabase, type SpawnedHerald
 
 const run = promisify(execFile);
 const HERALD = new URL('../bin/herald', import.meta.url).pathname;
+/** Each bin/herald run starts Node and compiles the sources: seconds apiece on a busy machine. */
+const CLI_TEST_MS = 90_000;
 
 describe.each(DATABASES)('key list and revoke on %s', (kind) => {
   let db: PreparedDatabase;
@@ -70,7 +72,7 @@ describe.each(DATABASES)('key list and revoke on %s', (kind) => {
       { name: 'read+write key', prefix: ws.writeKey.slice(0, 10), scopes: ['read', 'write'], createdAt: expect.any(String), lastUsedAt: null },
     ]);
     for (const key of [ws.readKey, ws.writeKey, unused]) expect(listed.stdout).not.toContain(key.slice(10));
-  });
+  }, CLI_TEST_MS);
 
   it('revokes a key by prefix: within a second every instance answers 401, and the other keys still work', async () => {
     for (const server of servers) expect(await whoami(server, ws.writeKey)).toBe(200);
@@ -83,7 +85,7 @@ describe.each(DATABASES)('key list and revoke on %s', (kind) => {
     }
     const keys = (await herald('key', 'list', '--workspace', ws.workspaceId)).out.keys as { prefix: string }[];
     expect(keys.map((k) => k.prefix).sort()).toEqual([ws.readKey.slice(0, 10), unused.slice(0, 10)].sort());
-  });
+  }, CLI_TEST_MS);
 
   it('revokes a key from the dashboard (Settings, API keys): every instance refuses it within a second', async () => {
     const { id, key } = await createApiKey(db.services.db, { workspaceId: ws.workspaceId, userId: ws.userId, name: 'ci', scopes: ['read'] });
@@ -105,5 +107,5 @@ describe.each(DATABASES)('key list and revoke on %s', (kind) => {
     const missing = await herald('key', 'revoke', '--workspace', ws.workspaceId);
     expect(missing.err).toMatchObject({ code: 'invalid_request', message: '--prefix is required.' });
     for (const server of servers) expect(await whoami(server, other.readKey)).toBe(200);
-  });
+  }, CLI_TEST_MS);
 });
