@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install run test lint generate bench check-node media-tools
+.PHONY: help install run test lint generate bench check-node media-tools dashboard
 
 help:
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
@@ -27,7 +27,17 @@ media-tools:
 
 install: node_modules/.installed media-tools
 
-run: install
+# The dashboard, built to static files that the server serves at /app; rebuilt when its sources (or the
+# network rules and contract types it reads) change.
+DASHBOARD_SOURCES := $(shell find dashboard/src networks domain/textUnits.ts domain/when.ts generated/api.d.ts \
+  -type f -name '*.*' 2>/dev/null) \
+  dashboard/index.html dashboard/vite.config.ts dashboard/networkText.ts dashboard/precompress.ts
+dashboard/dist/index.html: node_modules/.installed $(DASHBOARD_SOURCES)
+	npx vite build dashboard --logLevel warn
+
+dashboard: dashboard/dist/index.html
+
+run: install dashboard
 	bin/herald serve
 
 generate: install
@@ -37,8 +47,9 @@ lint: install
 	npx redocly lint openapi.yaml
 	npx tsx scripts/generate.ts --check
 	npx tsc --noEmit
+	npx tsc --noEmit -p dashboard
 
-test: install
+test: install dashboard
 	npx vitest run
 
 bench: install

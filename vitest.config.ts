@@ -1,8 +1,12 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { networkText } from './dashboard/networkText.ts';
 
 export default defineConfig({
+  // The dashboard's component tests (dashboard/src/**/*.test.tsx) need JSX and the networks' text limits.
+  plugins: [react(), networkText()],
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'dashboard/src/**/*.test.{ts,tsx}'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

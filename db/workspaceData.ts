@@ -35,7 +35,9 @@ function toAccount(row: { id: string; platform: string; display_name: string; st
 
 export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
   const wsId = workspace.id;
-  const accounts = (q: Knex = db) => q('accounts').where('accounts.workspace_id', wsId);
+  // Disconnected accounts keep their rows for their posts' sake; everything else sees the connected ones.
+  const everyAccount = (q: Knex = db) => q('accounts').where('accounts.workspace_id', wsId);
+  const accounts = (q: Knex = db) => everyAccount(q).whereNull('accounts.disconnected_at');
   const groups = (q: Knex = db) => q('groups').where('groups.workspace_id', wsId);
 
   async function groupsWithMembers(q: Knex, groupRows: { id: string; name: string; created_at: string }[]): Promise<Group[]> {
@@ -101,16 +103,33 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
       connect: (platform: Platform, granted: { externalId: string; displayName: string; tokenSealed: string; tokenExpiresAt: string | null }[]) =>
         db.transaction(async (trx) => {
           await lockWorkspace(trx, wsId);
-          const known = new Set((await accounts(trx).where({ platform }).whereIn('external_id', granted.map((g) => g.externalId))
-            .select('external_id')).map((r) => r.external_id as string));
-          const fresh = granted.filter((g) => !known.has(g.externalId));
+          const rows = await everyAccount(trx).where({ platform })
+            .whereIn('external_id', granted.map((g) => g.externalId)).select('external_id', 'disconnected_at');
+          const known = new Set(rows.map((r) => r.external_id as string));
+          // A disconnected account that comes back counts against the plan again, and gets its posts back.
+          const connected = new Set(rows.filter((r) => !r.disconnected_at).map((r) => r.external_id as string));
+          const fresh = granted.filter((g) => !connected.has(g.externalId));
           if (fresh.length) assertCanConnectAccount(workspace.plan, await countAccounts(trx), fresh.length);
           for (const g of granted) {
             if (!known.has(g.externalId)) await insertAccount(trx, { platform, status: 'ok', ...g });
-            else await accounts(trx).where({ platform, external_id: g.externalId })
-              .update({ display_name: g.displayName, status: 'ok', token_sealed: g.tokenSealed, token_expires_at: g.tokenExpiresAt });
+            else {
+              await everyAccount(trx).where({ platform, external_id: g.externalId }).update({
+                display_name: g.displayName, status: 'ok', token_sealed: g.tokenSealed,
+                token_expires_at: g.tokenExpiresAt, disconnected_at: null,
+              });
+            }
           }
         }),
+      /**
+       * Disconnects an account: it leaves lists, groups and plan counts and forgets its token; its posts
+       * stay. The caller cancels its queued posts (see server/accountRoutes.ts).
+       */
+      disconnect: async (id: string): Promise<boolean> => db.transaction(async (trx) => {
+        const changed = await accounts(trx).where({ id })
+          .update({ disconnected_at: nowIso(), token_sealed: null, token_expires_at: null });
+        await trx('group_accounts').where({ account_id: id }).delete();
+        return changed > 0;
+      }),
     },
 
     groups: {

@@ -11,8 +11,11 @@ export function codePoints(text: string): number {
   return n;
 }
 
+const utf8 = new TextEncoder();
+
+/** (TextEncoder rather than Buffer: the dashboard counts with this module too.) */
 export function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+  return utf8.encode(text).length;
 }
 
 export function utf16Units(text: string): number {

@@ -169,14 +169,21 @@ function refuseLive(post: PostRecord): void {
   if (post.status === 'live') throw invalidState(`Post ${post.id} is live; a live post cannot be changed.`, 'Create a new post instead.');
 }
 
+/** Cancel: a queued post becomes a draft again (also used when its account is disconnected). */
+export function cancelToDraft(p: PostRecord, why = 'Cancelled') {
+  refuseLive(p);
+  if (p.status !== 'queued') {
+    throw invalidState(`Post ${p.id} is ${p.status}; only a queued post can be cancelled.`,
+      p.status === 'failed' ? 'Retry it, or leave it failed.' : 'It is already a draft.');
+  }
+  const message = `${why}: the post is a draft again and its place in the month was given back.`;
+  return { patch: { status: 'draft' as const, publishAt: null, quotaMonth: null },
+    events: [{ kind: 'cancelled' as const, message }] };
+}
+
 export const cancelPost: Handler<'cancelPost'> = async ({ cred, data, params, body }) => {
   if (body?.confirm !== true) throw confirmRequired('Cancelling a post');
-  const post = await data.posts.transition(params.postId, (p) => {
-    refuseLive(p);
-    if (p.status !== 'queued') throw invalidState(`Post ${p.id} is ${p.status}; only a queued post can be cancelled.`, p.status === 'failed' ? 'Retry it, or leave it failed.' : 'It is already a draft.');
-    return { patch: { status: 'draft', publishAt: null, quotaMonth: null },
-      events: [{ kind: 'cancelled', message: 'Cancelled: the post is a draft again and its place in the month was given back.' }] };
-  });
+  const post = await data.posts.transition(params.postId, (p) => cancelToDraft(p));
   if (!post) throw notFound('post', params.postId);
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
 };

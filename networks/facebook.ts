@@ -81,7 +81,8 @@ function check(post: PostContent): Issue[] {
   return issues;
 }
 
-export const facebook: NetworkRules = { platform: 'facebook', label: 'Facebook', available: true, check };
+export const facebook: NetworkRules = { platform: 'facebook', label: 'Facebook', available: true, textLimits: [],
+  check };
 
 // The connector: the Pages API (graph.facebook.com) with a Page token. Feed, photo and video posts
 // have no container and no hidden field, so an attempt records its start before the creating call and

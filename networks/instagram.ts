@@ -111,7 +111,8 @@ function check(post: PostContent): Issue[] {
   return issues;
 }
 
-export const instagram: NetworkRules = { platform: 'instagram', label: 'Instagram', available: true, check };
+export const instagram: NetworkRules = { platform: 'instagram', label: 'Instagram', available: true,
+  textLimits: [{ field: 'text', unit: 'codePoints', max: instagramLimits.captionChars }], check };
 
 // The connector: Instagram content publishing through containers (networks/graphContainers.ts), on
 // graph.facebook.com: accounts are connected through Facebook Login and their Page (networks/connect.ts),

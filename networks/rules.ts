@@ -32,6 +32,16 @@ export interface PostContent {
   settingFiles: Record<string, MediaFacts | undefined>;
 }
 
+/** The counting functions of domain/textUnits.ts that networks use for their text limits. */
+export type TextUnit = 'codePoints' | 'utf8Bytes' | 'utf16Units' | 'threadsUnits';
+
+/** A text field's limit in the network's own unit, as check() applies it; the dashboard's live counters show these. */
+export interface TextLimit {
+  field: 'text' | 'title';
+  unit: TextUnit;
+  max: number;
+}
+
 export interface NetworkRules {
   platform: Platform;
   /** The network's name as people write it, used in sentences. */
@@ -40,6 +50,7 @@ export interface NetworkRules {
   available: boolean;
   /** Settings whose value is the id of a file of the workspace (YouTube's `thumbnailMediaId`): the planner loads those files. */
   fileSettings?: readonly string[];
+  textLimits: readonly TextLimit[];
   /** Network-specific findings; readiness of mediaIds, account state and time are checked by the planner. */
   check(post: PostContent): Issue[];
 }

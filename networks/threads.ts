@@ -81,7 +81,8 @@ function check(post: PostContent): Issue[] {
   return issues;
 }
 
-export const threads: NetworkRules = { platform: 'threads', label: 'Threads', available: true, check };
+export const threads: NetworkRules = { platform: 'threads', label: 'Threads', available: true,
+  textLimits: [{ field: 'text', unit: 'threadsUnits', max: threadsLimits.textUnits }], check };
 
 // The connector: the Threads API (graph.threads.net), publishing through containers
 // (networks/graphContainers.ts). Text posts are created and then published like the others

@@ -27,4 +27,5 @@ function check(post: PostContent) {
   return issues;
 }
 
-export const tiktok: NetworkRules = { platform: 'tiktok', label: 'TikTok', available: false, check };
+export const tiktok: NetworkRules = { platform: 'tiktok', label: 'TikTok', available: false,
+  textLimits: [{ field: 'text', unit: 'utf16Units', max: tiktokLimits.videoTitleUnits }], check };

@@ -88,7 +88,13 @@ function check(post: PostContent): Issue[] {
   return issues;
 }
 
-export const youtube: NetworkRules = { platform: 'youtube', label: 'YouTube', available: true, fileSettings: ['thumbnailMediaId'], check };
+export const youtube: NetworkRules = {
+  platform: 'youtube', label: 'YouTube', available: true, fileSettings: ['thumbnailMediaId'],
+  textLimits: [
+    { field: 'title', unit: 'codePoints', max: youtubeLimits.titleChars },
+    { field: 'text', unit: 'utf8Bytes', max: youtubeLimits.descriptionBytes },
+  ],
+  check };
 
 // ---------------------------------------------------------------------------------------------------
 // The connector: videos.insert over the resumable upload protocol, then the optional thumbnail and

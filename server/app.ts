@@ -17,8 +17,10 @@ import { settingsRoutes } from './settingsRoutes.ts';
 import { passwordRoutes } from './passwordRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
-import { escapeHtml } from '../domain/html.ts';
 import { bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './requestFaults.ts';
+import { accountRoutes } from './accountRoutes.ts';
+import { dashboardRoutes } from './dashboardRoutes.ts';
+import { signUpRoutes } from './signUpRoutes.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -107,7 +109,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
     send(res, out);
   });
   app.use('/auth', json, refuseNul(refuse));
-  app.use('/auth', sessionRoutes(services));
+  app.use('/auth', signUpRoutes(services), accountRoutes(services), sessionRoutes(services));
   app.use('/auth', memberRoutes(services), keyRoutes(services), billingRoutes(services, selfHostedBilling(db)),
     settingsRoutes(services), passwordRoutes(services));
   app.use('/auth', connectRoutes(services));
@@ -115,14 +117,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir, processingMs: config.sandboxProcessingMs }));
   app.use(uploadRoutes(services));
   app.get('/', (_req, res) => res.redirect('/app'));
-  // Until the dashboard is built, every /app page is this one; it shows how an account connection ended.
-  app.get(['/app', '/app/*rest'], (req, res) => {
-    const q = req.query as Record<string, unknown>;
-    const outcome = typeof q.error === 'string' ? `<p><strong>${escapeHtml(q.error)}</strong>: ${escapeHtml(String(q.message ?? ''))} ${escapeHtml(String(q.hint ?? ''))}</p>`
-      : typeof q.connected === 'string' ? `<p>Connected ${escapeHtml(q.connected)} account(s).</p>` : '';
-    res.type('html').send(`<!doctype html><meta charset="utf-8"><title>Herald</title>
-<h1>Herald</h1>${outcome}<p>The dashboard is coming. The REST API lives at <a href="/v1/openapi.json">/v1</a>.</p>`);
-  });
+  app.use('/app', dashboardRoutes(config));
   app.use((req: Request, res: Response) => {
     send(res, { status: 404, body: { code: 'not_found', message: `Nothing is served at ${req.path}.`,
       hint: 'The REST API lives under /v1, the dashboard under /app.' } });

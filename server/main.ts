@@ -27,6 +27,11 @@ export async function serve(config: Config): Promise<number> {
   guardConnections(server);
   services.logger.info({ app: `${config.publicUrl}/app`, api: `${config.publicUrl}/v1`, database: config.databaseUrl ? 'postgresql' : 'sqlite',
     networks: config.networks }, `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1`);
+  // A fresh instance: the first person signs up in the dashboard.
+  if (!(await services.db('users').first('id'))) {
+    const signUp = `${config.publicUrl}/app/sign-up`;
+    services.logger.info({ signUp }, `No one has signed up yet: open ${signUp} to create the first account.`);
+  }
   const problem = config.networks === 'live' ? publicUrlProblem(config.publicUrl) : undefined;
   if (problem) {
     services.logger.warn({ publicUrl: config.publicUrl }, `PUBLIC_URL ${problem}: Instagram, Threads and Facebook fetch media from it and will fail to. Set PUBLIC_URL to this server's public https address.`);

@@ -37,12 +37,13 @@ function answer(res: Response, out: Answer): void {
   else res.status(out.status).json(out.body);
 }
 
+export function failWith(res: Response, err: ApiError, publicUrl: string): void {
+  answer(res, { status: err.status, body: errorBody(err, publicUrl), headers: err.headers });
+}
+
 /** An ApiError becomes {code, message, hint}; anything else is a fault, logged, and a 500 with the request id. */
 function fail(services: Services, req: Request, res: Response, err: unknown): void {
-  if (err instanceof ApiError) {
-    answer(res, { status: err.status, body: errorBody(err, services.config.publicUrl), headers: err.headers });
-    return;
-  }
+  if (err instanceof ApiError) return failWith(res, err, services.config.publicUrl);
   services.logger.error({ err, reqId: req.id }, 'unexpected fault');
   answer(res, {
     status: 500,

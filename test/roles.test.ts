@@ -12,6 +12,10 @@ import { addPerson, signedIn } from './support/people.ts';
 /** Who may use each session route: the least role, or `open` for the ones reached before signing in. */
 const SESSION_ROUTES: Record<string, Role | 'open'> = {
   'POST /auth/sign-in': 'open',
+  'GET /auth/sign-up': 'open',
+  'POST /auth/sign-up': 'open',
+  'GET /auth/accounts/:accountId/disconnect': 'administrator',
+  'POST /auth/accounts/:accountId/disconnect': 'administrator',
   'GET /auth/session': 'open',
   'POST /auth/sign-out': 'member',
   'GET /auth/members': 'member',

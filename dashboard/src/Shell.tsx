@@ -1,0 +1,69 @@
+// The signed-in frame: a skip link, the navigation (a side bar on desktop, a top bar on phones), the
+// workspace's zone, and sign-out.
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { auth } from './api.ts';
+import { useResetSession, useSignedIn } from './session.tsx';
+import { Button } from './ui.tsx';
+import { WorkspaceSwitcher } from './settings/WorkspaceSwitcher.tsx';
+
+const LINKS = [
+  { to: '/compose', label: 'Compose' },
+  { to: '/calendar', label: 'Calendar' },
+  { to: '/posts', label: 'Posts' },
+  { to: '/media', label: 'Media' },
+  { to: '/accounts', label: 'Accounts' },
+  { to: '/settings', label: 'Settings' },
+];
+
+export function Shell() {
+  const { user, workspace } = useSignedIn();
+  const reset = useResetSession();
+  const location = useLocation();
+  const main = useRef<HTMLElement>(null);
+  // Moving to another page moves focus to its content, so screen readers announce it and Tab starts
+  // there; a fresh load leaves focus at the top, where the skip link is.
+  const first = useRef(true);
+  useEffect(() => {
+    if (!first.current) main.current?.focus();
+    first.current = false;
+  }, [location.pathname]);
+  const signOut = async () => {
+    await auth('POST', '/sign-out');
+    await reset();
+  };
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="sidebar">
+        <p className="brand">Herald</p>
+        <nav aria-label="Main">
+          <ul>
+            {LINKS.map((l) => (
+              <li key={l.to}>
+                <NavLink to={l.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
+                  {l.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="whoami">
+          <p className="whoami-name">{user.name}</p>
+          <WorkspaceSwitcher />
+          <p className="whoami-zone">
+            {workspace.name} · {workspace.tz}
+          </p>
+          <Button tone="ghost" onClick={signOut}>
+            Sign out
+          </Button>
+        </div>
+      </header>
+      <main id="main" ref={main} tabIndex={-1} className="page">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

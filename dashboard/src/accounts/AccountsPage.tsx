@@ -1,0 +1,158 @@
+// Accounts: what is connected and its state, connect (the network's consent page), reconnect, disconnect
+// (queued posts go back to draft, the confirm says how many), and groups. A connection's outcome comes
+// back as ?connected=<n> or ?error=<code>&message=…&hint=….
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { api, auth, call, Failure, type Account } from '../api.ts';
+import { labelOf, NETWORKS } from '../networks.ts';
+import { Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
+import { GroupsPanel } from './GroupsPanel.tsx';
+
+export const useAccounts = () =>
+  useQuery({ queryKey: ['accounts'], queryFn: () => call(api.GET('/accounts')).then((d) => d.accounts) });
+
+function ConnectOutcome() {
+  const [params, setParams] = useSearchParams();
+  const error = params.get('error');
+  const connected = params.get('connected');
+  const dismiss = () => setParams({}, { replace: true });
+  if (error) {
+    const body = Object.fromEntries(params.entries());
+    return (
+      <div className="stack">
+        <ErrorNote
+          title="The account was not connected"
+          error={new Failure(error, params.get('message') ?? error, params.get('hint') ?? '', 0, body)}
+        />
+        <Button tone="ghost" onClick={dismiss}>
+          Dismiss
+        </Button>
+      </div>
+    );
+  }
+  if (connected) {
+    return (
+      <div className="note note-ok" role="status">
+        <p>
+          Connected {connected} account{connected === '1' ? '' : 's'}.{' '}
+          <Button tone="ghost" onClick={dismiss}>
+            Dismiss
+          </Button>
+        </p>
+      </div>
+    );
+  }
+  return null;
+}
+
+function DisconnectButton({ account }: { account: Account }) {
+  const client = useQueryClient();
+  const preview = useQuery({
+    queryKey: ['disconnect', account.id],
+    queryFn: () => auth<{ queuedPosts: number }>('GET', `/accounts/${account.id}/disconnect`),
+  });
+  const n = preview.data?.queuedPosts;
+  return (
+    <Confirm
+      trigger={<Button tone="ghost">Disconnect</Button>}
+      title={`Disconnect ${account.displayName}?`}
+      tone="danger"
+      action={n ? `Disconnect and move ${n} post${n === 1 ? '' : 's'} to drafts` : 'Disconnect'}
+      description={
+        <>
+          <p>Herald forgets this {labelOf(account.platform)} account's access. Its posts and their history stay.</p>
+          <p>
+            {n === undefined
+              ? 'Counting its queued posts…'
+              : n === 0
+                ? 'It has no queued posts.'
+                : `${n} queued post${n === 1 ? '' : 's'} will be cancelled back to draft and will not be published.`}
+          </p>
+        </>
+      }
+      onConfirm={async () => {
+        await auth('POST', `/accounts/${account.id}/disconnect`, { confirm: true });
+        await client.invalidateQueries();
+      }}
+    />
+  );
+}
+
+function AccountRow({ account }: { account: Account }) {
+  const healthy = account.status === 'ok';
+  return (
+    <li className="row">
+      <span className={`platform platform-${account.platform}`} aria-hidden="true">
+        {labelOf(account.platform).slice(0, 2)}
+      </span>
+      <div className="row-main">
+        <p className="row-title">{account.displayName}</p>
+        <p className="muted">
+          {labelOf(account.platform)} ·{' '}
+          <span className={`status status-${account.status}`}>{healthy ? 'connected' : account.status}</span>
+          {!healthy && ' — posts to it wait until it is reconnected'}
+        </p>
+      </div>
+      <div className="row-actions">
+        <a
+          className={`btn ${healthy ? 'btn-ghost' : 'btn-primary'}`}
+          href={`/auth/connect/${account.platform}?accountId=${account.id}`}
+        >
+          Reconnect<span className="sr-only"> {account.displayName}</span>
+        </a>
+        <DisconnectButton account={account} />
+      </div>
+    </li>
+  );
+}
+
+export function AccountsPage() {
+  const accounts = useAccounts();
+  return (
+    <>
+      <PageHeader title="Accounts" />
+      <ConnectOutcome />
+      <section aria-labelledby="connected-h" className="card">
+        <h2 id="connected-h">Connected accounts</h2>
+        {accounts.isPending ? (
+          <Loading />
+        ) : accounts.isError ? (
+          <ErrorNote error={accounts.error} />
+        ) : accounts.data.length === 0 ? (
+          <Empty title="No account yet">
+            Connect one below: you will approve Herald on the network's own page and come straight back.
+          </Empty>
+        ) : (
+          <ul className="rows">
+            {accounts.data.map((a) => (
+              <AccountRow key={a.id} account={a} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="connect-h" className="card">
+        <h2 id="connect-h">Connect an account</h2>
+        <div className="connect-grid">
+          {NETWORKS.map((n) =>
+            n.available ? (
+              <a key={n.platform} className="connect-tile" href={`/auth/connect/${n.platform}`}>
+                <span className={`platform platform-${n.platform}`} aria-hidden="true">
+                  {n.label.slice(0, 2)}
+                </span>
+                Connect {n.label}
+              </a>
+            ) : (
+              <span key={n.platform} className="connect-tile disabled" aria-disabled="true">
+                <span className={`platform platform-${n.platform}`} aria-hidden="true">
+                  {n.label.slice(0, 2)}
+                </span>
+                {n.label}: coming soon
+              </span>
+            ),
+          )}
+        </div>
+      </section>
+      {accounts.data && accounts.data.length > 0 && <GroupsPanel accounts={accounts.data} />}
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+// Typed calls to the public contract (/v1) with the session cookie, and the session-only routes (/auth).
+// Every state change carries the X-CSRF-Token from GET /auth/session.
+import createClient from 'openapi-fetch';
+import type { components, paths } from '../../generated/api.d.ts';
+
+export type Schemas = components['schemas'];
+export type Account = Schemas['Account'];
+export type Media = Schemas['Media'];
+export type Folder = Schemas['Folder'];
+export type Post = Schemas['Post'];
+export type PlanRow = Schemas['PlanRow'];
+export type PlanResponse = Schemas['PlanResponse'];
+export type Platform = Schemas['Platform'];
+export type Issue = Schemas['Issue'];
+export type PostQuery = NonNullable<paths['/posts']['get']['parameters']['query']>;
+
+/** Every failure the dashboard shows: the server's {code, message, hint}, or one made up for a network fault. */
+export class Failure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly hint: string,
+    readonly status = 0,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+let csrfToken = '';
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+const SAFE = new Set(['GET', 'HEAD']);
+
+export const api = createClient<paths>({ baseUrl: '/v1', credentials: 'same-origin' });
+api.use({
+  onRequest({ request }) {
+    if (!SAFE.has(request.method)) request.headers.set('X-CSRF-Token', csrfToken);
+    return request;
+  },
+});
+
+function failureOf(status: number, body: unknown): Failure {
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (typeof b.code === 'string' && typeof b.message === 'string') {
+    return new Failure(b.code, b.message, typeof b.hint === 'string' ? b.hint : '', status, b);
+  }
+  return new Failure(
+    'unexpected',
+    `The server answered ${status} without an explanation.`,
+    'Try again in a moment.',
+    status,
+  );
+}
+
+const offline = () => new Failure('offline', 'Herald could not be reached.', 'Check your connection, then try again.');
+
+/** The data of an openapi-fetch answer, or throws its error as a Failure. */
+export async function call<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let out: { data?: T; error?: unknown; response: Response };
+  try {
+    out = await pending;
+  } catch {
+    throw offline();
+  }
+  if (out.error !== undefined || !out.response.ok) throw failureOf(out.response.status, out.error);
+  return out.data as T;
+}
+
+/** A session-only route under /auth. */
+export async function auth<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`/auth${path}`, {
+      method,
+      credentials: 'same-origin',
+      headers: {
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...(method !== 'GET' ? { 'X-CSRF-Token': csrfToken } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw offline();
+  }
+  const text = await res.text();
+  const parsed = text ? JSON.parse(text) : undefined;
+  if (!res.ok) throw failureOf(res.status, parsed);
+  return parsed as T;
+}

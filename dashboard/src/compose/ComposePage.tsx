@@ -1,0 +1,333 @@
+// Compose: accounts (or a group), media, text with per-network overrides and live counters, title and
+// tags, network settings, and when. The plan is checked as you type; the create button is the confirm
+// step and says what will happen. Afterwards each post's statusLine is shown.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { api, call, type Platform, type Schemas } from '../api.ts';
+import { useAccounts } from '../accounts/AccountsPage.tsx';
+import { useGroups } from '../accounts/GroupsPanel.tsx';
+import { labelOf } from '../networks.ts';
+import { useSignedIn } from '../session.tsx';
+import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
+import { MediaPicker } from './MediaPicker.tsx';
+import { cleanSettings, NetworkSettings, type Settings } from './NetworkSettings.tsx';
+import { confirmLabel } from './plan.ts';
+import { PlanTable } from './PlanTable.tsx';
+import { TextCounters } from './TextCounters.tsx';
+import { WhenInput } from './WhenInput.tsx';
+import { defaultWhen, whenOf, type WhenForm } from './when.ts';
+
+type Created = Schemas['CreatePostsResponse']['posts'];
+
+/** The value, once it has stopped changing for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
+
+function Results({ posts, onAgain }: { posts: Created; onAgain: () => void }) {
+  return (
+    <section className="card" aria-labelledby="done-h">
+      <h2 id="done-h">Done</h2>
+      <ul className="rows">
+        {posts.map((p) => (
+          <li key={p.id} className="row">
+            <div className="row-main">
+              <p>{p.statusLine}</p>
+            </div>
+            <Link className="btn btn-ghost" to={`/posts/${p.id}`}>
+              Open<span className="sr-only"> post {p.id}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <div className="actions">
+        <Button tone="primary" onClick={onAgain}>
+          Compose another
+        </Button>
+        <Link className="btn btn-secondary" to="/calendar">
+          See the calendar
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+export function ComposePage() {
+  const { workspace } = useSignedIn();
+  const zone = workspace.tz;
+  const accounts = useAccounts();
+  const groups = useGroups();
+  const client = useQueryClient();
+  const ids = useId();
+  const [accountIds, setAccountIds] = useState<string[]>([]);
+  const [mediaIds, setMediaIds] = useState<string[]>([]);
+  const [text, setText] = useState('');
+  const [title, setTitle] = useState('');
+  const [tags, setTags] = useState('');
+  const [overrides, setOverrides] = useState<Partial<Record<Platform, string>>>({});
+  const [settings, setSettings] = useState<Settings>({ youtube: { visibility: 'public', category: '22' } });
+  const [when, setWhen] = useState<WhenForm>(() => defaultWhen(zone));
+  const [created, setCreated] = useState<Created>();
+
+  const chosen = (accounts.data ?? []).filter((a) => accountIds.includes(a.id));
+  const platforms = [...new Set(chosen.map((a) => a.platform))];
+  const timing = whenOf(when, zone);
+  const tagList = tags
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const request: Schemas['PlanRequest'] | undefined =
+    // Nothing to check before there is something to post: no early wall of red.
+    accountIds.length && (text.trim() || mediaIds.length) && 'when' in timing
+      ? {
+          targets: { accountIds },
+          mediaIds,
+          text,
+          when: timing.when,
+          ...(platforms.includes('youtube') ? { title } : {}),
+          ...(tagList.length ? { tags: tagList } : {}),
+          perPlatform: cleanSettings(settings, platforms),
+          overrides: Object.fromEntries(
+            platforms.filter((p) => overrides[p] !== undefined).map((p) => [p, { text: overrides[p] }]),
+          ),
+        }
+      : undefined;
+  const settled = useSettled(request, 350);
+  const plan = useQuery({
+    queryKey: ['plan', settled],
+    queryFn: () => call(api.POST('/posts/plan', { body: settled! })),
+    enabled: Boolean(settled),
+    placeholderData: (previous) => previous,
+    // Files still processing make a row fail for now: look again until they are ready.
+    refetchInterval: (q) =>
+      q.state.data?.rows.some((r) => r.issues.some((i) => i.code === 'media_not_ready')) ? 1500 : false,
+  });
+  const stale = JSON.stringify(settled) !== JSON.stringify(request) || plan.isFetching;
+  const create = useMutation({
+    mutationFn: () => call(api.POST('/posts', { body: { ...request!, confirm: true } })),
+    onSuccess: async (out) => {
+      setCreated(out.posts);
+      await client.invalidateQueries({ queryKey: ['posts'] });
+    },
+  });
+
+  const reset = () => {
+    setCreated(undefined);
+    setText('');
+    setTitle('');
+    setTags('');
+    setMediaIds([]);
+    setOverrides({});
+    create.reset();
+  };
+
+  if (created)
+    return (
+      <>
+        <PageHeader title="Compose" />
+        <Results posts={created} onAgain={reset} />
+      </>
+    );
+  if (accounts.isPending)
+    return (
+      <>
+        <PageHeader title="Compose" />
+        <Loading />
+      </>
+    );
+  if (accounts.isError)
+    return (
+      <>
+        <PageHeader title="Compose" />
+        <ErrorNote error={accounts.error} />
+      </>
+    );
+  if (accounts.data.length === 0) {
+    return (
+      <>
+        <PageHeader title="Compose" />
+        <Empty title="Connect an account first">
+          Posts go to connected accounts. <Link to="/accounts">Connect one</Link> in a few clicks.
+        </Empty>
+      </>
+    );
+  }
+
+  const toggle = (id: string) =>
+    setAccountIds((all) => (all.includes(id) ? all.filter((x) => x !== id) : [...all, id]));
+  return (
+    <>
+      <PageHeader title="Compose" />
+      <div className="compose">
+        <form className="card compose-form" onSubmit={(e) => e.preventDefault()}>
+          <fieldset>
+            <legend>Accounts</legend>
+            {groups.data && groups.data.length > 0 && (
+              <label className="setting">
+                Use a group
+                <select
+                  value=""
+                  onChange={(e) =>
+                    setAccountIds(groups.data.find((g) => g.id === e.target.value)?.accountIds ?? accountIds)
+                  }
+                >
+                  <option value="">Choose a group…</option>
+                  {groups.data.map((g) => (
+                    <option key={g.id} value={g.id}>
+                      {g.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <div className="account-picks">
+              {accounts.data.map((a) => (
+                <label key={a.id} className={`account-pick ${accountIds.includes(a.id) ? 'on' : ''}`}>
+                  <input type="checkbox" checked={accountIds.includes(a.id)} onChange={() => toggle(a.id)} />
+                  <span className={`platform platform-${a.platform}`} aria-hidden="true">
+                    {labelOf(a.platform).slice(0, 2)}
+                  </span>
+                  <span>
+                    {a.displayName}
+                    <span className="muted block small">
+                      {labelOf(a.platform)}
+                      {a.status !== 'ok' ? ` · ${a.status}` : ''}
+                    </span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+
+          <MediaPicker value={mediaIds} onChange={setMediaIds} />
+
+          <div className="field">
+            <label htmlFor={`${ids}-text`}>Text</label>
+            <textarea
+              id={`${ids}-text`}
+              rows={6}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              aria-describedby={`${ids}-text-count`}
+            />
+            <TextCounters
+              id={`${ids}-text-count`}
+              platforms={platforms.filter((p) => overrides[p] === undefined)}
+              field="text"
+              text={text}
+              title={title}
+            />
+          </div>
+          {platforms.map((p) =>
+            overrides[p] === undefined ? (
+              <Button
+                key={p}
+                tone="ghost"
+                className="override-toggle"
+                onClick={() => setOverrides({ ...overrides, [p]: text })}
+              >
+                Write a different text for {labelOf(p)}
+              </Button>
+            ) : (
+              <div key={p} className="field override">
+                <label htmlFor={`${ids}-text-${p}`}>Text for {labelOf(p)}</label>
+                <textarea
+                  id={`${ids}-text-${p}`}
+                  rows={4}
+                  value={overrides[p]}
+                  onChange={(e) => setOverrides({ ...overrides, [p]: e.target.value })}
+                  aria-describedby={`${ids}-count-${p}`}
+                />
+                <TextCounters
+                  id={`${ids}-count-${p}`}
+                  platforms={[p]}
+                  field="text"
+                  text={overrides[p]!}
+                  title={title}
+                />
+                <Button
+                  tone="ghost"
+                  onClick={() => {
+                    const { [p]: _, ...rest } = overrides;
+                    setOverrides(rest);
+                  }}
+                >
+                  Use the main text for {labelOf(p)}
+                </Button>
+              </div>
+            ),
+          )}
+          {platforms.includes('youtube') && (
+            <div className="field">
+              <label htmlFor={`${ids}-title`}>Title</label>
+              <input
+                id={`${ids}-title`}
+                value={title}
+                onChange={(e) => setTitle(e.target.value)}
+                aria-describedby={`${ids}-title-count`}
+              />
+              <TextCounters id={`${ids}-title-count`} platforms={['youtube']} field="title" text={text} title={title} />
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor={`${ids}-tags`}>Tags</label>
+            <input
+              id={`${ids}-tags`}
+              value={tags}
+              onChange={(e) => setTags(e.target.value)}
+              aria-describedby={`${ids}-tags-hint`}
+            />
+            <p className="field-hint" id={`${ids}-tags-hint`}>
+              Separated by commas.
+            </p>
+          </div>
+          <NetworkSettings platforms={platforms} value={settings} onChange={setSettings} />
+          <WhenInput
+            value={when}
+            zone={zone}
+            problem={'problem' in timing ? timing.problem : undefined}
+            onChange={setWhen}
+          />
+        </form>
+
+        <section className="card plan-panel" aria-labelledby="plan-h" aria-busy={stale}>
+          <h2 id="plan-h">Plan</h2>
+          {!request ? (
+            <p className="muted">
+              {accountIds.length ? 'Write the text or add media' : 'Choose at least one account'}
+              {'problem' in timing ? `, and fix the time: ${timing.problem}` : ''}. The plan shows here, checked as you
+              type.
+            </p>
+          ) : plan.isError ? (
+            <ErrorNote error={plan.error} />
+          ) : !plan.data ? (
+            <Loading label="Checking" />
+          ) : (
+            <>
+              <PlanTable plan={plan.data} accounts={accounts.data} zone={zone} />
+              <ErrorNote error={create.error} />
+              <Button
+                tone="primary"
+                className="wide"
+                disabled={!plan.data.ok || stale}
+                busy={create.isPending}
+                onClick={() => create.mutate()}
+              >
+                {confirmLabel(plan.data, when.mode, zone)}
+              </Button>
+              {!plan.data.ok && (
+                <p className="muted small">Fix the issues above to continue; nothing is created until then.</p>
+              )}
+            </>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,102 @@
+// The files of a post: picked from the library (a dialog) or uploaded here, in the order they will appear.
+import * as Dialog from '@radix-ui/react-dialog';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, call, type Media } from '../api.ts';
+import { DropZone } from '../media/DropZone.tsx';
+import { useMediaPages } from '../media/library.ts';
+import { MediaThumb } from '../media/MediaCard.tsx';
+import { UploadList } from '../media/UploadList.tsx';
+import { useUploads } from '../media/uploads.ts';
+import { Button, Empty, ErrorNote, Loading } from '../ui.tsx';
+
+function useMediaById(id: string) {
+  return useQuery({
+    queryKey: ['media-item', id],
+    queryFn: () => call(api.GET('/media/{mediaId}', { params: { path: { mediaId: id } } })),
+    refetchInterval: (q) =>
+      q.state.data && q.state.data.status !== 'ready' && q.state.data.status !== 'failed' ? 1000 : false,
+  });
+}
+
+function Picked({ id, onRemove }: { id: string; onRemove: () => void }) {
+  const media = useMediaById(id).data;
+  return (
+    <li className="picked">
+      {media ? <MediaThumb media={media} /> : <span className="thumb thumb-empty" aria-hidden="true" />}
+      <span className="small">
+        {media?.filename ?? id}
+        {media && media.status !== 'ready' ? ` · ${media.status}` : ''}
+      </span>
+      <Button tone="ghost" onClick={onRemove}>
+        Remove<span className="sr-only"> {media?.filename ?? id}</span>
+      </Button>
+    </li>
+  );
+}
+
+function Library({ chosen, onChoose }: { chosen: string[]; onChoose: (m: Media) => void }) {
+  const pages = useMediaPages(undefined);
+  const all = pages.data?.pages.flatMap((p) => p.media).filter((m) => m.status !== 'failed' && !m.bytesDeletedAt) ?? [];
+  if (pages.isPending) return <Loading label="Loading files" />;
+  if (pages.isError) return <ErrorNote error={pages.error} />;
+  if (all.length === 0)
+    return <Empty title="The library is empty">Upload files from the compose page or the Media page.</Empty>;
+  return (
+    <>
+      <ul className="media-grid pick-grid">
+        {all.map((m) => (
+          <li key={m.id}>
+            <button type="button" className="pick" aria-pressed={chosen.includes(m.id)} onClick={() => onChoose(m)}>
+              <MediaThumb media={m} />
+              <span className="small">{m.filename}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {pages.hasNextPage && <Button onClick={() => pages.fetchNextPage()}>Load more</Button>}
+    </>
+  );
+}
+
+export function MediaPicker({ value, onChange }: { value: string[]; onChange: (ids: string[]) => void }) {
+  const [open, setOpen] = useState(false);
+  const { uploads, start, retry } = useUploads((id) => onChange([...value.filter((v) => v !== id), id]));
+  const toggle = (m: Media) => onChange(value.includes(m.id) ? value.filter((v) => v !== m.id) : [...value, m.id]);
+  return (
+    <fieldset className="media-picker">
+      <legend>Media</legend>
+      {value.length > 0 && (
+        <ol className="picked-list">
+          {value.map((id) => (
+            <Picked key={id} id={id} onRemove={() => onChange(value.filter((v) => v !== id))} />
+          ))}
+        </ol>
+      )}
+      <div className="inline wrap">
+        <Dialog.Root open={open} onOpenChange={setOpen}>
+          <Dialog.Trigger asChild>
+            <Button>Choose from library</Button>
+          </Dialog.Trigger>
+          <Dialog.Portal>
+            <Dialog.Overlay className="dialog-overlay" />
+            <Dialog.Content className="dialog dialog-wide">
+              <Dialog.Title className="dialog-title">Choose files</Dialog.Title>
+              <Dialog.Description className="muted">
+                Pick files in the order they should appear; pick again to remove.
+              </Dialog.Description>
+              <Library chosen={value} onChoose={toggle} />
+              <div className="dialog-actions">
+                <Dialog.Close asChild>
+                  <Button tone="primary">Done</Button>
+                </Dialog.Close>
+              </div>
+            </Dialog.Content>
+          </Dialog.Portal>
+        </Dialog.Root>
+      </div>
+      <DropZone compact onFiles={(f) => start(f)} />
+      <UploadList uploads={uploads} onRetry={(u) => retry(u)} />
+    </fieldset>
+  );
+}

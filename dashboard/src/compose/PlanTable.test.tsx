@@ -1,0 +1,62 @@
+// @vitest-environment happy-dom
+// The plan table shows each row's time in the workspace zone and each issue with its hint; the confirm
+// button names what will happen.
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Account, PlanResponse } from '../api.ts';
+import { confirmLabel } from './plan.ts';
+import { PlanTable } from './PlanTable.tsx';
+
+const accounts: Account[] = [
+  { id: 'acc_1', platform: 'instagram', displayName: 'Acme Shop', status: 'ok' },
+  { id: 'acc_2', platform: 'threads', displayName: 'acmeshop', status: 'ok' },
+];
+const at = '2026-11-24T13:30:00.000Z';
+const plan: PlanResponse = {
+  ok: false,
+  status: 'queued',
+  table: '',
+  quota: { used: 3, limit: 20, requested: 2 },
+  rows: [
+    { accountId: 'acc_1', platform: 'instagram', publishAt: at, ok: true, issues: [] },
+    {
+      accountId: 'acc_2',
+      platform: 'threads',
+      publishAt: at,
+      ok: false,
+      issues: [
+        {
+          code: 'caption_too_long',
+          message: 'text counts 530 on threads; threads allows 500.',
+          hint: 'Shorten the text.',
+        },
+      ],
+    },
+  ],
+};
+
+afterEach(cleanup);
+
+describe('plan table', () => {
+  it('lists each account with its time in the zone, and the failing row with its issue and hint', () => {
+    render(<PlanTable plan={plan} accounts={accounts} zone="Europe/Berlin" />);
+    const table = screen.getByRole('table');
+    expect(within(table).getByText(/1 of 2 posts would not pass/)).toBeTruthy();
+    const [, first, second] = within(table).getAllByRole('row');
+    expect(within(first!).getByRole('rowheader').textContent).toContain('Acme Shop');
+    expect(first!.textContent).toContain('24 Nov 2026, 14:30');
+    expect(first!.textContent).toContain('Passes');
+    expect(second!.textContent).toContain('caption_too_long');
+    expect(second!.textContent).toContain('Shorten the text.');
+  });
+
+  it('names what the confirm does: schedule at the time in the zone, publish now, or save drafts', () => {
+    expect(confirmLabel(plan, 'at', 'Europe/Berlin')).toBe('Schedule 2 posts for 24 November, 14:30 (CET)');
+    expect(confirmLabel(plan, 'now', 'Europe/Berlin')).toBe('Publish 2 posts now');
+    expect(confirmLabel({ ...plan, status: 'draft', rows: plan.rows.slice(0, 1) }, 'draft', 'UTC')).toBe(
+      'Save 1 draft',
+    );
+    const spread = { ...plan, rows: [plan.rows[0]!, { ...plan.rows[1]!, publishAt: '2026-11-25T13:30:00.000Z' }] };
+    expect(confirmLabel(spread, 'at', 'Europe/Berlin')).toBe('Schedule 2 posts');
+  });
+});

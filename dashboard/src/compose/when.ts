@@ -1,0 +1,28 @@
+// The "when" of a post as the form holds it, and what the contract takes: `now`, `draft`, or a local
+// date and time in the workspace zone.
+import { DateTime } from 'luxon';
+import type { Schemas } from '../api.ts';
+
+export type WhenMode = 'now' | 'draft' | 'at';
+export interface WhenForm {
+  mode: WhenMode;
+  date: string;
+  time: string;
+}
+
+/** The contract's When, or a sentence saying what is missing. */
+export function whenOf(form: WhenForm, zone: string): { when: Schemas['When'] } | { problem: string } {
+  if (form.mode !== 'at') return { when: form.mode };
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(form.date)) return { problem: 'Pick a date.' };
+  if (!/^\d{2}:\d{2}$/.test(form.time)) return { problem: 'Pick a time.' };
+  const at = DateTime.fromISO(`${form.date}T${form.time}`, { zone });
+  if (!at.isValid) return { problem: `${form.date} ${form.time} does not exist in ${zone}.` };
+  return { when: { publishAt: `${form.date}T${form.time}`, timezone: zone } };
+}
+
+/** A form for the next round quarter hour at least 15 minutes away, in the zone. */
+export function defaultWhen(zone: string, now: DateTime = DateTime.now()): WhenForm {
+  const local = now.setZone(zone).plus({ minutes: 15 });
+  const rounded = local.startOf('hour').plus({ minutes: Math.ceil(local.minute / 15) * 15 });
+  return { mode: 'at', date: rounded.toISODate()!, time: rounded.toFormat('HH:mm') };
+}

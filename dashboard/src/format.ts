@@ -1,0 +1,34 @@
+// How sizes, durations and times read in the dashboard. Times are always shown in the workspace zone.
+import { DateTime } from 'luxon';
+import { zoneLabel } from '../../domain/when.ts';
+
+export function bytesText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+export function durationText(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
+}
+
+/** "24 Nov 2026, 14:30 CET" in the zone, with the zone labelled as the server's statusLine labels it. */
+export function timeText(iso: string, zone: string): string {
+  const local = DateTime.fromISO(iso, { zone });
+  return `${local.setLocale('en-GB').toFormat('d LLL yyyy, HH:mm')} ${zoneLabel(local)}`;
+}
+
+/** The zone's short name right now ("CET"), for labels. */
+export function zoneAbbreviation(zone: string): string {
+  return zoneLabel(DateTime.now().setZone(zone));
+}

@@ -1,0 +1,40 @@
+// Queries of the media library: folders, a folder's files (paged, refreshed while any is processing), usage.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { api, call, type Folder, type Media } from '../api.ts';
+
+export const useFolders = () =>
+  useQuery({ queryKey: ['folders'], queryFn: () => call(api.GET('/folders')).then((d) => d.folders) });
+
+export const useWhoami = () => useQuery({ queryKey: ['whoami'], queryFn: () => call(api.GET('/whoami')) });
+
+const busy = (m: Media) => m.status === 'uploading' || m.status === 'processing';
+
+export function useMediaPages(folderId: string | undefined) {
+  return useInfiniteQuery({
+    queryKey: ['media', folderId ?? 'all'],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      call(
+        api.GET('/media', {
+          params: {
+            query: { ...(folderId ? { folderId } : {}), ...(pageParam ? { cursor: pageParam } : {}), limit: 48 },
+          },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.media.some(busy)) ? 1000 : false),
+  });
+}
+
+/** Folders as an indented list, parents first: "Library", "  Campaigns", "    Autumn". */
+export function folderTree(folders: Folder[]): { folder: Folder; depth: number }[] {
+  const out: { folder: Folder; depth: number }[] = [];
+  const walk = (parentId: string | null, depth: number) => {
+    for (const f of folders.filter((x) => x.parentId === parentId).sort((a, b) => a.name.localeCompare(b.name))) {
+      out.push({ folder: f, depth });
+      walk(f.id, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return out;
+}

@@ -1,0 +1,109 @@
+// Sign in and sign up: one small card each. Sign-up makes the person's workspace, on Free, in this
+// browser's time zone, then signs in.
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { auth } from '../api.ts';
+import { useResetSession } from '../session.tsx';
+import { Button, ErrorNote, Field } from '../ui.tsx';
+
+function useSubmit(run: (form: FormData) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await run(new FormData(e.currentTarget));
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return { busy, error, onSubmit };
+}
+
+function useEnter() {
+  const reset = useResetSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  return async (email: string, password: string) => {
+    await auth('POST', '/sign-in', { email, password });
+    await reset();
+    const next = params.get('next');
+    navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
+  };
+}
+
+export function SignIn() {
+  const enter = useEnter();
+  const { busy, error, onSubmit } = useSubmit((f) => enter(String(f.get('email')), String(f.get('password'))));
+  return (
+    <main className="auth">
+      <div className="auth-card">
+        <p className="brand">Herald</p>
+        <h1>Sign in</h1>
+        <form onSubmit={onSubmit} noValidate>
+          <Field label="Email" name="email" type="email" autoComplete="email" required autoFocus />
+          <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+          <ErrorNote error={error} />
+          <Button tone="primary" type="submit" busy={busy} className="wide">
+            Sign in
+          </Button>
+        </form>
+        <p className="auth-switch">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
+        <p className="auth-switch">
+          New here? <Link to="/sign-up">Create an account</Link>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+export function browserZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+export function SignUp() {
+  const enter = useEnter();
+  const zone = browserZone();
+  const { busy, error, onSubmit } = useSubmit(async (f) => {
+    const email = String(f.get('email'));
+    const password = String(f.get('password'));
+    await auth('POST', '/sign-up', { email, name: String(f.get('name')), password, timeZone: zone });
+    await enter(email, password);
+  });
+  return (
+    <main className="auth">
+      <div className="auth-card">
+        <p className="brand">Herald</p>
+        <h1>Create your account</h1>
+        <p className="muted">
+          You get a workspace on the Free plan. Its time zone is this browser's: <strong>{zone}</strong>.
+        </p>
+        <form onSubmit={onSubmit} noValidate>
+          <Field label="Name" name="name" autoComplete="name" required autoFocus />
+          <Field label="Email" name="email" type="email" autoComplete="email" required />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={10}
+            hint="At least 10 characters."
+          />
+          <ErrorNote error={error} />
+          <Button tone="primary" type="submit" busy={busy} className="wide">
+            Create account
+          </Button>
+        </form>
+        <p className="auth-switch">
+          Already have an account? <Link to="/sign-in">Sign in</Link>
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,169 @@
+// One post: a preview close to how the network shows it, status and statusLine, its link once live,
+// the error with its hint, the timeline of events, analytics counters, and the actions.
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { api, call, Failure, type Post } from '../api.ts';
+import { useAccounts } from '../accounts/AccountsPage.tsx';
+import { timeText } from '../format.ts';
+import { MediaThumb } from '../media/MediaCard.tsx';
+import { labelOf } from '../networks.ts';
+import { useSignedIn } from '../session.tsx';
+import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
+import { PostActions } from './postActions.tsx';
+
+function PreviewMedia({ id }: { id: string }) {
+  const media = useQuery({
+    queryKey: ['media-item', id],
+    queryFn: () => call(api.GET('/media/{mediaId}', { params: { path: { mediaId: id } } })),
+  });
+  return media.data ? <MediaThumb media={media.data} /> : <span className="thumb thumb-empty" aria-hidden="true" />;
+}
+
+function Preview({ post, accountName }: { post: Post; accountName: string }) {
+  return (
+    <figure className={`preview preview-${post.platform}`} aria-label={`Preview on ${labelOf(post.platform)}`}>
+      <div className="preview-head">
+        <span className={`platform platform-${post.platform}`} aria-hidden="true">
+          {labelOf(post.platform).slice(0, 2)}
+        </span>
+        <strong>{accountName}</strong>
+      </div>
+      {post.mediaIds.length > 0 && (
+        <div className={`preview-media ${post.mediaIds.length > 1 ? 'carousel' : ''}`}>
+          {post.mediaIds.map((id) => (
+            <PreviewMedia key={id} id={id} />
+          ))}
+        </div>
+      )}
+      {post.title && <p className="preview-title">{post.title}</p>}
+      {post.text && <figcaption className="preview-text">{post.text}</figcaption>}
+      {post.tags.length > 0 && <p className="muted small">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
+    </figure>
+  );
+}
+
+function Timeline({ postId, zone }: { postId: string; zone: string }) {
+  const events = useQuery({
+    queryKey: ['events', postId],
+    queryFn: () => call(api.GET('/posts/{postId}/events', { params: { path: { postId } } })).then((d) => d.events),
+  });
+  if (events.isPending) return <Loading label="Loading the timeline" />;
+  if (events.isError) return <ErrorNote error={events.error} />;
+  return (
+    <ol className="timeline">
+      {events.data.map((e) => (
+        <li key={e.id} className={`event event-${e.kind}`}>
+          <p>
+            <strong>{e.kind}</strong>{' '}
+            <time dateTime={e.at} className="muted">
+              {timeText(e.at, zone)}
+            </time>
+          </p>
+          {e.message && <p>{e.message}</p>}
+          {e.error && (
+            <p className="error-text">
+              {e.error.message} <span className="issue-hint">{e.error.hint}</span>
+            </p>
+          )}
+          {e.notes?.map((n, i) => (
+            <p key={i} className="muted small">
+              {n}
+            </p>
+          ))}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Analytics({ postId }: { postId: string }) {
+  const stats = useQuery({
+    queryKey: ['post-analytics', postId],
+    queryFn: () => call(api.GET('/posts/{postId}/analytics', { params: { path: { postId } } })),
+  });
+  if (stats.isPending) return <Loading label="Loading counters" />;
+  if (stats.isError) return <ErrorNote error={stats.error} />;
+  const metrics = Object.entries(stats.data.metrics as Record<string, number>);
+  if (metrics.length === 0) return <p className="muted">No counters yet.</p>;
+  return (
+    <dl className="metrics">
+      {metrics.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name.replaceAll('_', ' ')}</dt>
+          <dd>{value.toLocaleString()}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function PostDetailPage() {
+  const { postId = '' } = useParams();
+  const { workspace } = useSignedIn();
+  const accounts = useAccounts();
+  const post = useQuery({
+    queryKey: ['post', postId],
+    queryFn: () => call(api.GET('/posts/{postId}', { params: { path: { postId } } })),
+    refetchInterval: (q) => (q.state.data?.status === 'queued' ? 2000 : false),
+  });
+  if (post.isPending) return <Loading />;
+  if (post.isError)
+    return (
+      <>
+        <PageHeader title="Post" />
+        <ErrorNote error={post.error} />
+        <p>
+          <Link to="/posts">Back to posts</Link>
+        </p>
+      </>
+    );
+  const p = post.data;
+  const accountName = accounts.data?.find((a) => a.id === p.accountId)?.displayName ?? labelOf(p.platform);
+  return (
+    <>
+      <PageHeader title={`Post to ${accountName}`}>
+        <StatusBadge status={p.status} />
+      </PageHeader>
+      <div className="detail">
+        <div className="stack">
+          <section className="card" aria-labelledby="status-h">
+            <h2 id="status-h">Status</h2>
+            <p className="status-line">{p.statusLine}</p>
+            {p.publishAt && (
+              <p className="muted">
+                {p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}
+              </p>
+            )}
+            {p.externalUrl && (
+              <p>
+                <a href={p.externalUrl} target="_blank" rel="noreferrer">
+                  Open on {labelOf(p.platform)}
+                </a>
+              </p>
+            )}
+            {p.error && (
+              <ErrorNote error={new Failure(p.error.code, p.error.message, p.error.hint)} title="Why it failed" />
+            )}
+            <PostActions post={p} zone={workspace.tz} />
+          </section>
+          <section className="card" aria-labelledby="timeline-h">
+            <h2 id="timeline-h">Timeline</h2>
+            <Timeline postId={p.id} zone={workspace.tz} />
+          </section>
+          {p.status === 'live' && (
+            <section className="card" aria-labelledby="stats-h">
+              <h2 id="stats-h">Counters</h2>
+              <Analytics postId={p.id} />
+            </section>
+          )}
+        </div>
+        <section aria-labelledby="preview-h">
+          <h2 id="preview-h" className="sr-only">
+            Preview
+          </h2>
+          <Preview post={p} accountName={accountName} />
+        </section>
+      </div>
+    </>
+  );
+}

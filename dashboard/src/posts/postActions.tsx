@@ -1,0 +1,94 @@
+// Retry, cancel and reschedule, each behind a confirm step that says what will happen.
+import { useQueryClient } from '@tanstack/react-query';
+import { DateTime } from 'luxon';
+import { useState } from 'react';
+import { formatInZone } from '../../../domain/when.ts';
+import { api, call, Failure, type Post } from '../api.ts';
+import { timeText } from '../format.ts';
+import { WhenInput } from '../compose/WhenInput.tsx';
+import { defaultWhen, whenOf, type WhenForm } from '../compose/when.ts';
+import { Button, Confirm } from '../ui.tsx';
+
+export function useRefreshPosts() {
+  const client = useQueryClient();
+  return () =>
+    client.invalidateQueries({ predicate: (q) => ['posts', 'post', 'events'].includes(String(q.queryKey[0])) });
+}
+
+export function reschedule(postId: string, when: { publishAt: string; timezone: string } | 'now') {
+  return call(api.PATCH('/posts/{postId}', { params: { path: { postId } }, body: { when, confirm: true } }));
+}
+
+export function PostActions({ post, zone }: { post: Post; zone: string }) {
+  const refresh = useRefreshPosts();
+  const [when, setWhen] = useState<WhenForm>(() => defaultWhen(zone));
+  const path = { params: { path: { postId: post.id } }, body: { confirm: true } };
+  const timing = whenOf(when, zone);
+  const target =
+    'when' in timing && typeof timing.when === 'object' ? DateTime.fromISO(timing.when.publishAt, { zone }) : undefined;
+  return (
+    <div className="actions wrap">
+      {post.status === 'failed' && (
+        <Confirm
+          trigger={<Button tone="primary">Retry</Button>}
+          title="Retry this post now?"
+          action="Retry now"
+          description={<p>Herald sends it to the network again now.</p>}
+          onConfirm={async () => {
+            await call(api.POST('/posts/{postId}/retry', path));
+            await refresh();
+          }}
+        />
+      )}
+      {(post.status === 'queued' || post.status === 'draft') && (
+        <Confirm
+          trigger={<Button>{post.status === 'draft' ? 'Schedule' : 'Reschedule'}</Button>}
+          title={post.status === 'draft' ? 'Schedule this draft' : 'Reschedule this post'}
+          action={
+            target
+              ? `${post.status === 'draft' ? 'Schedule for' : 'Move to'} ${formatInZone(target, zone)}`
+              : 'Publish now'
+          }
+          description={
+            <>
+              {post.publishAt && <p>Now set for {timeText(post.publishAt, zone)}.</p>}
+              <WhenInput
+                value={when}
+                modes={['at', 'now']}
+                zone={zone}
+                problem={'problem' in timing ? timing.problem : undefined}
+                onChange={setWhen}
+              />
+            </>
+          }
+          onConfirm={async () => {
+            if (!('when' in timing) || timing.when === 'draft') {
+              throw new Failure(
+                'time_missing',
+                'problem' in timing ? timing.problem : 'Pick a time.',
+                'Fill in the date and time above.',
+              );
+            }
+            await reschedule(post.id, timing.when);
+            await refresh();
+          }}
+        />
+      )}
+      {post.status === 'queued' && (
+        <Confirm
+          trigger={<Button tone="ghost">Cancel post</Button>}
+          title="Cancel this post?"
+          tone="danger"
+          action="Cancel to draft"
+          description={
+            <p>It becomes a draft again and will not be published; its place in this month's count is given back.</p>
+          }
+          onConfirm={async () => {
+            await call(api.POST('/posts/{postId}/cancel', path));
+            await refresh();
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+// The signed-in person and workspace. Server state lives in TanStack Query; this only names the session query.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { auth, Failure, setCsrfToken, type Schemas } from './api.ts';
+
+export interface Session {
+  user: Schemas['User'];
+  workspace: Schemas['Workspace'];
+  /** The person's role in this workspace; the settings pages show what it allows. */
+  role: 'owner' | 'administrator' | 'member';
+  csrfToken: string;
+}
+
+export const SESSION_KEY = ['session'] as const;
+
+/** The session, or null when nobody is signed in. */
+export async function loadSession(): Promise<Session | null> {
+  try {
+    const session = await auth<Session>('GET', '/session');
+    setCsrfToken(session.csrfToken);
+    return session;
+  } catch (err) {
+    if (err instanceof Failure && err.status === 401) return null;
+    throw err;
+  }
+}
+
+export function useSession() {
+  return useQuery({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: Infinity });
+}
+
+/** The signed-in session; only for pages under the signed-in shell. */
+export function useSignedIn(): Session {
+  const { data } = useSession();
+  if (!data) throw new Error('useSignedIn outside the signed-in shell');
+  return data;
+}
+
+export function useResetSession() {
+  const client = useQueryClient();
+  // Another person (or nobody) now: nothing cached for the previous one may show.
+  return async () => {
+    const session = await loadSession();
+    client.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
+    client.setQueryData(SESSION_KEY, session);
+  };
+}

@@ -1,0 +1,192 @@
+// Small shared pieces: buttons, fields, the error note ({message, hint}), loading and empty states, and
+// the confirm dialog (Radix AlertDialog: focus trap, Escape, labelled).
+import * as AlertDialog from '@radix-ui/react-alert-dialog';
+import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { Failure } from './api.ts';
+
+type Tone = 'primary' | 'secondary' | 'danger' | 'ghost';
+
+export function Button({
+  tone = 'secondary',
+  busy,
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: Tone; busy?: boolean }) {
+  return (
+    <button
+      type="button"
+      {...rest}
+      className={`btn btn-${tone} ${rest.className ?? ''}`}
+      disabled={rest.disabled || busy}
+      aria-busy={busy || undefined}
+    >
+      {busy && <span className="spinner" aria-hidden="true" />}
+      {children}
+    </button>
+  );
+}
+
+export function Field({
+  label,
+  hint,
+  error,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-invalid={error ? true : undefined}
+        {...input}
+      />
+      {hint && (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** An error as the server gave it: what happened and what to do. */
+export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const f =
+    error instanceof Failure
+      ? error
+      : new Failure(
+          'unexpected',
+          error instanceof Error ? error.message : String(error),
+          'Reload the page and try again.',
+        );
+  return (
+    <div className="note note-error" role="alert">
+      <p className="note-title">{title ?? f.message}</p>
+      {title && <p>{f.message}</p>}
+      {f.hint && <p className="note-hint">{f.hint}</p>}
+      {typeof f.body.upgradeUrl === 'string' && (
+        <p>
+          <a href={f.body.upgradeUrl}>See plans</a>
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Loading({ label = 'Loading' }: { label?: string }) {
+  return (
+    <div className="loading" role="status">
+      <span className="spinner" aria-hidden="true" /> {label}…
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <p className="empty-title">{title}</p>
+      {children}
+    </div>
+  );
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <h1>{title}</h1>
+      {children && <div className="page-actions">{children}</div>}
+    </header>
+  );
+}
+
+interface ConfirmProps {
+  title: string;
+  description: ReactNode;
+  /** The button that does it, naming what happens. */
+  action: string;
+  tone?: Tone;
+  onConfirm: () => Promise<unknown>;
+}
+
+/** A confirm step that is open while `open`; `onConfirm` runs the action and its failure shows in the dialog. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  trigger,
+  title,
+  description,
+  action,
+  tone = 'primary',
+  onConfirm,
+}: ConfirmProps & {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  trigger?: ReactNode;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const run = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onConfirm();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <AlertDialog.Root
+      open={open}
+      onOpenChange={(o) => {
+        setError(undefined);
+        onOpenChange(o);
+      }}
+    >
+      {trigger && <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>}
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog-overlay" />
+        <AlertDialog.Content className="dialog">
+          <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
+          <AlertDialog.Description asChild>
+            <div className="dialog-body">{description}</div>
+          </AlertDialog.Description>
+          <ErrorNote error={error} />
+          <div className="dialog-actions">
+            <AlertDialog.Cancel asChild>
+              <Button>Keep as is</Button>
+            </AlertDialog.Cancel>
+            <Button tone={tone} busy={busy} onClick={run}>
+              {action}
+            </Button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}
+
+/** A button (`trigger`) that opens a confirm step saying what will happen. */
+export function Confirm({ trigger, onConfirm, ...props }: ConfirmProps & { trigger: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <ConfirmDialog
+      {...props}
+      open={open}
+      trigger={trigger}
+      onOpenChange={setOpen}
+      onConfirm={async () => {
+        await onConfirm();
+        setOpen(false);
+      }}
+    />
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${status}`}>{status}</span>;
+}

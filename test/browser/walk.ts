@@ -1,0 +1,104 @@
+// Browser walks against a real Herald process: a fresh server (SQLite, sandbox networks) started from
+// bin/herald, Debian's chromium through playwright-core, axe-core on every page, and a screenshot of
+// each page under test-results/dashboard/.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SHOTS = path.join(root, 'test-results', 'dashboard');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.once('error', reject);
+  });
+}
+
+export interface Herald {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `bin/herald serve` on a free port and a fresh data directory; resolves once it listens. */
+export async function startServer(env: Record<string, string> = {}): Promise<Herald> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-browser-'));
+  const url = `http://localhost:${port}`;
+  const child = spawn(path.join(root, 'bin/herald'), ['serve'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.on('data', (d) => {
+    log += d;
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      log += d;
+      if (log.includes('Herald is listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`herald serve exited with ${code}:\n${log}`)));
+  });
+  return {
+    url,
+    process: child,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Axe finds no serious or critical violation; then the page is saved as `<name>.png`. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
+  expect(bad, `axe on ${name}`).toEqual([]);
+}

@@ -1,0 +1,154 @@
+// The dashboard's main flow in a real browser on a fresh server: sign up, connect sandbox Instagram and
+// Threads through their consent pages, upload an image (progress to 100%), compose for both, read the
+// plan, confirm, watch the posts go live, find them in the calendar, open one with its timeline, then
+// see the row issues of an invalid post. Axe checks every page; screenshots go to test-results/dashboard.
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
+
+describe('dashboard in a browser', () => {
+  let herald: Herald;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    [herald, browser] = await Promise.all([startServer({ SANDBOX_PROCESSING_MS: '200' }), launchBrowser()]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: 'Europe/Berlin' });
+    page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.setDefaultTimeout(15_000);
+  }, 60_000);
+  afterAll(async () => {
+    await page?.screenshot({ path: path.join(SHOTS, 'last.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+    await browser?.close();
+    await herald?.stop();
+  });
+
+  const at = (p: string) => `${herald.url}/app${p}`;
+
+  async function connect(network: string) {
+    await page.goto(at('/accounts'));
+    await page.getByRole('link', { name: `Connect ${network}` }).click();
+    await expect.poll(() => page.url()).toContain('/sandbox/');
+    // The simulator asks for the account's names, as the network's own pages would show them.
+    for (const input of await page.locator('input[required], textarea[required]').all())
+      await input.fill(`acme_${network.toLowerCase()}`);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByText(/Connected \d+ accounts?/).waitFor();
+  }
+
+  it('walks from sign-up to live posts and back to a refused plan', async () => {
+    await page.goto(at(''));
+    await page.waitForURL(/\/app\/sign-up$/);
+    await checkPage(page, '01-sign-up');
+    await page.getByLabel('Name').fill('Mara Lindqvist');
+    await page.getByLabel('Email').fill('mara@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/app\/calendar$/);
+    await page.locator('.fc').waitFor();
+    await checkPage(page, '02-calendar-empty');
+    // A first visit (nothing cached) loads at most 300 KB of JavaScript, as sent (gzip).
+    const fresh = await browser.newContext({ storageState: await page.context().storageState() });
+    const visit = await fresh.newPage();
+    const scripts: Promise<number>[] = [];
+    visit.on('requestfinished', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.sizes().then((s) => s.responseBodySize));
+    });
+    await visit.goto(at('/calendar'));
+    await visit.locator('.fc').waitFor();
+    const jsBytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
+    console.log(
+      `first visit of /app/calendar: ${scripts.length} scripts, ${(jsBytes / 1024).toFixed(1)} KB of JavaScript sent`,
+    );
+    expect(jsBytes).toBeGreaterThan(0);
+    expect(jsBytes).toBeLessThan(300 * 1024);
+    await fresh.close();
+
+    // Keyboard: on a fresh load the first Tab reaches the skip link, which moves focus to the content.
+    await page.goto(at('/calendar'));
+    await page.locator('.fc').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+
+    await connect('Instagram');
+    await connect('Threads');
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(2);
+    await checkPage(page, '03-accounts');
+
+    await page.getByRole('link', { name: 'Media' }).click();
+    const image = path.join(SHOTS, 'autumn.jpg');
+    await sharp({ create: { width: 1080, height: 1080, channels: 3, background: '#d9822b' } })
+      .jpeg()
+      .toFile(image);
+    await page.locator('input[type=file]').setInputFiles(image);
+    const bar = page.getByRole('progressbar', { name: 'Upload of autumn.jpg' });
+    await expect.poll(() => bar.getAttribute('value')).toBe('100');
+    await page.locator('.media-card').getByText('ready').waitFor();
+    await checkPage(page, '04-media');
+
+    await page.getByRole('link', { name: 'Compose' }).click();
+    await page.getByRole('checkbox', { name: /Instagram/ }).check();
+    await page.getByRole('checkbox', { name: /Threads/ }).check();
+    await page.getByRole('button', { name: 'Choose from library' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /autumn\.jpg/ })
+      .click();
+    await checkPage(page, '05-media-picker');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByLabel('Text', { exact: true }).fill('Autumn sale starts today 🍂');
+    await page.getByText('Now', { exact: true }).click();
+    const create = page.getByRole('button', { name: 'Publish 2 posts now' });
+    await expect.poll(() => create.isEnabled()).toBe(true);
+    await expect.poll(() => page.locator('.plan tbody tr.ok').count()).toBe(2);
+    await checkPage(page, '06-compose-plan');
+    await create.click();
+    await page.getByRole('heading', { name: 'Done' }).waitFor();
+    await checkPage(page, '07-created');
+
+    await page.getByRole('link', { name: 'See the calendar' }).click();
+    await expect.poll(() => page.locator('.fc-event.cal-live').count(), { timeout: 30_000 }).toBe(2);
+    await checkPage(page, '08-calendar-live');
+    await page.locator('.fc-event.cal-live').first().click();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.locator('.event-live').waitFor();
+    await checkPage(page, '09-post-detail');
+
+    await page.getByRole('link', { name: 'Posts' }).click();
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(2);
+    await checkPage(page, '10-posts');
+
+    await page.getByRole('link', { name: 'Compose' }).click();
+    await page.getByRole('checkbox', { name: /Threads/ }).check();
+    await page.getByLabel('Text', { exact: true }).fill('#one #two ' + 'x'.repeat(520));
+    await page.locator('.plan tbody tr.failing').waitFor();
+    await expect(page.locator('.plan .issue-code').allTextContents()).resolves.toEqual(
+      expect.arrayContaining(['caption_too_long', 'topic_tags_too_many']),
+    );
+    expect(await page.getByRole('button', { name: /^Schedule 1 post/ }).isDisabled()).toBe(true);
+    await expect(page.locator('.counter.over').textContent()).resolves.toContain('Threads: 530 / 500');
+    await checkPage(page, '11-compose-issues');
+
+    // Disconnecting says what happens to queued posts before it happens.
+    await page.getByRole('link', { name: 'Accounts' }).click();
+    await page.getByRole('button', { name: 'Disconnect' }).last().click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('It has no queued posts.').waitFor();
+    await checkPage(page, '12-disconnect');
+    await dialog.getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(1);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkPage(page, '13-phone-accounts');
+    await page.getByRole('link', { name: 'Calendar' }).click();
+    await page.locator('.fc').waitFor();
+    await checkPage(page, '14-phone-calendar');
+  }, 180_000);
+});

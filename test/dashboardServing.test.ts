@@ -1,0 +1,79 @@
+// The built dashboard at /app: client-side routes answer the app's index, hashed assets are cached for
+// good, and every page carries a content security policy that allows no inline script.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import express from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../runtime/config.ts';
+import { dashboardRoutes } from '../server/dashboardRoutes.ts';
+import { startHerald, type TestEnv } from './support/harness.ts';
+
+describe('dashboard serving', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-dist-'));
+  const app = express().use('/app', dashboardRoutes(loadConfig({}), dir));
+  let env: TestEnv;
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(
+      path.join(dir, 'index.html'),
+      '<!doctype html><title>Herald</title><script type="module" src="/app/assets/app-1a2b.js"></script>',
+    );
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js.gz'), zlib.gzipSync('console.log(1)'));
+    env = await startHerald('sqlite');
+  });
+  afterAll(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await env.close();
+  });
+
+  it('answers every client-side route with the index, never cached, under a CSP without inline scripts', async () => {
+    for (const page of [
+      '/app',
+      '/app/',
+      '/app/calendar',
+      '/app/posts/pst_123',
+      '/app/accounts?error=quota_exceeded&message=x',
+    ]) {
+      const res = await request(app).get(page);
+      expect(res.status, page).toBe(200);
+      expect(res.text).toContain('<title>Herald</title>');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const csp = res.headers['content-security-policy'] as string;
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp.split(';').find((d) => d.trim().startsWith('script-src'))).not.toContain('unsafe');
+    }
+  });
+
+  it('caches hashed assets for good and answers 404 for a missing one instead of the index', async () => {
+    const asset = await request(app).get('/app/assets/app-1a2b.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect((await request(app).get('/app/assets/gone-9z.js')).status).toBe(404);
+  });
+
+  it('sends the gzip copy made at build time to browsers that accept gzip, the plain file to others', async () => {
+    const zipped = await request(app).get('/app/assets/app-1a2b.js').set('Accept-Encoding', 'gzip, br');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    expect(zipped.headers['cache-control']).toContain('immutable');
+    expect(zipped.text).toBe('console.log(1)');
+    const plain = await request(app).get('/app/assets/app-1a2b.js').set('Accept-Encoding', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.text).toBe('console.log(1)');
+    const outside = await request(app).get('/app/assets/..%2findex.html').set('Accept-Encoding', 'gzip');
+    expect([403, 404]).toContain(outside.status);
+    expect(outside.text).not.toContain('<title>Herald</title>');
+  });
+
+  it('is mounted by the server at /app with its CSP, and / leads there', async () => {
+    const res = await request(env.app).get('/app/compose');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect([200, 503]).toContain(res.status);
+    expect((await request(env.app).get('/')).headers.location).toBe('/app');
+  });
+});

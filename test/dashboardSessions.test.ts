@@ -1,0 +1,216 @@
+// The dashboard's session-only routes: sign-up (a person and a Free workspace in their zone), the
+// sign-in limits per address and per email, and disconnecting an account (queued posts back to draft).
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { DateTime } from 'luxon';
+import { findWorkspace } from '../db/identity.ts';
+import { workspaceData } from '../db/workspaceData.ts';
+import { SIGN_IN_LIMITS } from '../server/signUpRoutes.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
+
+const password = 'correct horse battery';
+
+async function signUp(env: TestEnv, body: Record<string, unknown>) {
+  return request(env.app)
+    .post('/auth/sign-up')
+    .send({ name: 'Ana Ruiz', password, timeZone: 'America/Lima', ...body });
+}
+
+async function signIn(env: TestEnv, email: string) {
+  const res = await request(env.app).post('/auth/sign-in').send({ email, password });
+  expect(res.status).toBe(200);
+  return { cookie: res.headers['set-cookie']![0]!.split(';')[0]!, csrf: res.body.csrfToken as string };
+}
+
+describe.each(DATABASES)('dashboard sign-up on %s', (kind) => {
+  let env: TestEnv;
+  beforeEach(async () => {
+    env = await startHerald(kind);
+  });
+  afterEach(() => env.close());
+
+  it('sends the first visitor to sign-up, then creates a person and a Free workspace in their zone', async () => {
+    expect((await request(env.app).get('/auth/sign-up')).body).toEqual({ firstUser: true });
+    const res = await signUp(env, { email: 'Ana@Example.com' });
+    expect(res.status).toBe(201);
+    expect(res.body.user).toMatchObject({ name: 'Ana Ruiz', email: 'ana@example.com' });
+    expect((await request(env.app).get('/auth/sign-up')).body).toEqual({ firstUser: false });
+    const { cookie } = await signIn(env, 'ana@example.com');
+    const who = await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } });
+    expect(who.body.workspace).toMatchObject({ plan: 'free', tz: 'America/Lima', id: res.body.workspaceId });
+    expect(who.body.user.name).toBe('Ana Ruiz');
+  });
+
+  it('refuses a taken email and each malformed field with invalid_request, creating nothing', async () => {
+    expect((await signUp(env, { email: 'ana@example.com' })).status).toBe(201);
+    const taken = await signUp(env, { email: 'ANA@example.com' });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({ code: 'email_taken', hint: expect.stringContaining('Sign in') });
+    for (const [body, field] of [
+      [{ email: 'not-an-email' }, 'email'],
+      [{ email: 'b@example.com', name: ' ' }, 'name'],
+      [{ email: 'b@example.com', password: 'short' }, 'password'],
+      [{ email: 'b@example.com', timeZone: 'Mars/Olympus' }, 'timeZone'],
+    ] as const) {
+      const res = await signUp(env, body);
+      expect(res.status, field).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining(field),
+        hint: expect.any(String),
+      });
+    }
+    const bad = await request(env.app).post('/auth/sign-up').set('Content-Type', 'application/json').send('{"email":');
+    expect(bad.status).toBe(400);
+    expect(Number((await env.services.db('users').count({ n: '*' }).first())?.n)).toBe(1);
+  });
+
+  it(`limits sign-in per email (${SIGN_IN_LIMITS.perEmail}) and address (${SIGN_IN_LIMITS.perAddress})`, async () => {
+    await signUp(env, { email: 'ana@example.com' });
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i += 1) {
+      expect(
+        (await request(env.app).post('/auth/sign-in').send({ email: 'ana@example.com', password: 'wrong wrong wrong' }))
+          .status,
+      ).toBe(401);
+    }
+    const limited = await request(env.app).post('/auth/sign-in').send({ email: 'ANA@example.com', password });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('for this email') });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Other emails from the same address are still heard, up to the address's own limit (sign-up counted too).
+    for (let i = SIGN_IN_LIMITS.perEmail + 2; i < SIGN_IN_LIMITS.perAddress; i += 1) {
+      expect(
+        (
+          await request(env.app)
+            .post('/auth/sign-in')
+            .send({ email: `nobody${i}@example.com`, password })
+        ).status,
+      ).toBe(401);
+    }
+    const byAddress = await request(env.app).post('/auth/sign-in').send({ email: 'someone@example.com', password });
+    expect(byAddress.status).toBe(429);
+    expect(byAddress.body.message).toContain('from this address');
+  });
+});
+
+describe.each(DATABASES)('disconnecting an account on %s', (kind) => {
+  let env: TestEnv;
+  let workspaceId: string;
+  let other: Seeded;
+  let session: { cookie: string; csrf: string };
+  beforeAll(async () => {
+    env = await startHerald(kind);
+    workspaceId = (await signUp(env, { email: 'ana@example.com' })).body.workspaceId;
+    // Creator: room for more accounts than Free's two.
+    await env.services.db('workspaces').where({ id: workspaceId }).update({ plan: 'creator' });
+    session = await signIn(env, 'ana@example.com');
+    other = await seedWorkspace(env);
+  });
+  afterAll(() => env.close());
+
+  const disconnect = (
+    accountId: string,
+    opts: { body?: unknown; csrf?: string | null; headers?: Record<string, string> } = {},
+  ) => {
+    let req = request(env.app).post(`/auth/accounts/${accountId}/disconnect`).set('Cookie', session.cookie);
+    if (opts.csrf !== null) req = req.set('X-CSRF-Token', opts.csrf ?? session.csrf);
+    for (const [n, v] of Object.entries(opts.headers ?? {})) req = req.set(n, v);
+    return req.send((opts.body ?? { confirm: true }) as object);
+  };
+
+  it('says how many queued posts go back to draft, then disconnects; the posts stay', async () => {
+    const accountId = await addAccount(env, workspaceId, 'threads', 'acme');
+    const keep = await addAccount(env, workspaceId, 'facebook', 'acme page');
+    const data = workspaceData(env.services.db, (await findWorkspace(env.services.db, workspaceId))!);
+    await data.groups.create('Both', [accountId, keep]);
+    const at = DateTime.utc().plus({ days: 2 }).toFormat("yyyy-LL-dd'T'HH:mm");
+    const created = await call(env, 'post', '/v1/posts', {
+      headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf },
+      body: {
+        targets: { accountIds: [accountId, keep] },
+        mediaIds: [],
+        text: 'Hello',
+        when: { publishAt: at, timezone: 'UTC' },
+        confirm: true,
+      },
+    });
+    expect(created.status).toBe(201);
+    const [mine, kept] = created.body.posts.map((p: { id: string }) => p.id);
+
+    const preview = await request(env.app).get(`/auth/accounts/${accountId}/disconnect`).set('Cookie', session.cookie);
+    expect(preview.body).toMatchObject({ account: { id: accountId, displayName: 'acme' }, queuedPosts: 1 });
+    const res = await disconnect(accountId);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ cancelledPosts: 1, publishing: [] });
+
+    const headers = { Cookie: session.cookie };
+    expect(
+      (await call(env, 'get', '/v1/accounts', { headers })).body.accounts.map((a: { id: string }) => a.id),
+    ).toEqual([keep]);
+    expect((await call(env, 'get', '/v1/groups', { headers })).body.groups[0].accountIds).toEqual([keep]);
+    const post = await call(env, 'get', `/v1/posts/${mine}`, { headers });
+    expect(post.body).toMatchObject({ status: 'draft', publishAt: null, accountId });
+    const events = await call(env, 'get', `/v1/posts/${mine}/events`, { headers });
+    expect(events.body.events.at(-1)).toMatchObject({
+      kind: 'cancelled',
+      message: expect.stringContaining('account was disconnected'),
+    });
+    expect((await call(env, 'get', `/v1/posts/${kept}`, { headers })).body.status).toBe('queued');
+    expect((await disconnect(accountId)).status).toBe(404);
+  });
+
+  it('reconnecting the same account brings it back, counted again', async () => {
+    const accountId = await addAccount(env, workspaceId, 'youtube', 'channel');
+    const external = (await env.services.db('accounts').where({ id: accountId }).first()).external_id;
+    expect((await disconnect(accountId)).status).toBe(200);
+    const data = workspaceData(env.services.db, (await findWorkspace(env.services.db, workspaceId))!);
+    await data.accounts.connect('youtube', [
+      { externalId: external, displayName: 'channel', tokenSealed: 'x', tokenExpiresAt: null },
+    ]);
+    expect((await data.accounts.get(accountId))?.status).toBe('ok');
+  });
+
+  it("needs confirm, CSRF and a session (never a key); another workspace's account is not found", async () => {
+    const accountId = await addAccount(env, workspaceId, 'facebook', 'page');
+    expect((await disconnect(accountId, { body: {} })).body.code).toBe('confirm_required');
+    expect((await disconnect(accountId, { csrf: null })).body.code).toBe('csrf_failed');
+    expect((await disconnect(accountId, { csrf: 'forged' })).status).toBe(403);
+    const byKey = await request(env.app)
+      .post(`/auth/accounts/${accountId}/disconnect`)
+      .set('Authorization', `Bearer ${other.writeKey}`)
+      .send({ confirm: true });
+    expect(byKey.status).toBe(401);
+    const withKeyToo = await disconnect(accountId, { headers: { Authorization: `Bearer ${other.readKey}` } });
+    expect(withKeyToo.status).toBe(401);
+    expect((await request(env.app).get(`/auth/accounts/${accountId}/disconnect`)).status).toBe(401);
+    const foreign = await addAccount(env, other.workspaceId, 'threads', 'theirs');
+    const res = await disconnect(foreign);
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('not_found');
+    expect(
+      (await request(env.app).get(`/auth/accounts/${foreign}/disconnect`).set('Cookie', session.cookie)).status,
+    ).toBe(404);
+    expect((await env.services.db('accounts').where({ id: foreign }).first()).disconnected_at).toBeNull();
+  });
+});
+
+describe('the session cookie behind https', () => {
+  it('is HttpOnly, SameSite=Lax and Secure when PUBLIC_URL is https', async () => {
+    const env = await startHerald('sqlite', { publicUrl: 'https://herald.example.com' });
+    try {
+      await signUp(env, { email: 'ana@example.com' });
+      const res = await request(env.app).post('/auth/sign-in').send({ email: 'ana@example.com', password });
+      expect(res.headers['set-cookie']![0]).toMatch(/; HttpOnly; SameSite=Lax; Max-Age=\d+; Secure$/);
+    } finally {
+      await env.close();
+    }
+  });
+});
