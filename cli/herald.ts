@@ -16,6 +16,8 @@ import { hashPassword } from '../server/sessionRoutes.ts';
 import { queueFailure, sandboxToken, SCENARIOS } from '../networks/sandbox/state.ts';
 import { serve } from '../server/main.ts';
 import { runWorkerProcess } from '../worker/main.ts';
+import { OPERATOR_COMMANDS } from './operator.ts';
+import { failsCleanly } from './output.ts';
 
 const PLATFORMS: Platform[] = ['youtube', 'instagram', 'facebook', 'threads', 'tiktok'];
 const STATUSES: AccountStatus[] = ['ok', 'expired', 'revoked'];
@@ -59,10 +61,6 @@ async function readStdin(): Promise<string> {
 type Command = (services: Services, args: string[]) => Promise<object>;
 
 const COMMANDS: Record<string, Command> = {
-  async migrate() {
-    return { migrated: true };
-  },
-
   async 'workspace create'(services, args) {
     const o = options(args, { name: { required: true }, plan: { required: true }, tz: {}, email: {}, currency: {} });
     if (!isPlanName(o.plan!)) oneOf(o.plan!, PLAN_NAMES, 'plan');
@@ -153,7 +151,8 @@ const COMMANDS: Record<string, Command> = {
 
 async function main(argv: string[]): Promise<number> {
   const [first = '', second = '', ...rest] = argv;
-  if (first === 'serve') return serve(loadConfig());
+  if (first === 'serve') return failsCleanly(() => serve(loadConfig()));
+  if (OPERATOR_COMMANDS[first]) return OPERATOR_COMMANDS[first](argv.slice(1));
   if (first === 'worker') {
     try {
       return await runWorkerProcess(loadConfig());
@@ -168,7 +167,7 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   const args = COMMANDS[first] ? [second, ...rest].filter(Boolean) : rest;
   if (!command) {
-    const known = ['serve', 'worker', ...Object.keys(COMMANDS)].join(', ');
+    const known = ['serve', 'worker', ...Object.keys(OPERATOR_COMMANDS), ...Object.keys(COMMANDS)].join(', ');
     process.stderr.write(JSON.stringify({ code: 'unknown_command', message: `Unknown command "${argv.join(' ')}".`, hint: `Commands: ${known}.` }) + '\n');
     return 2;
   }

@@ -2,6 +2,8 @@
 import { Logger, runMigrations } from 'graphile-worker';
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { ApiError } from '../domain/errors.ts';
+import { HERALD_VERSION } from '../runtime/version.ts';
 import { isPostgres, type Db } from './connect.ts';
 import * as foundation from './migrations/0001_foundation.ts';
 import * as media from './migrations/0002_media.ts';
@@ -23,20 +25,48 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0009_disconnected_accounts': disconnectedAccounts,
 };
 
-const source: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(MIGRATIONS),
+/** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */
+export const MIGRATION_NAMES = Object.keys(MIGRATIONS);
+
+const sourceOf = (names: string[]): Knex.MigrationSource<string> => ({
+  getMigrations: async () => names,
   getMigrationName: (name) => name,
   getMigration: async (name) => MIGRATIONS[name]!,
-};
+});
 
 // graphile-worker narrates its migrations on the console; operator commands print one JSON object.
 const quietGraphileLogger = new Logger(() => (level, message) => {
   if (level === 'error') process.stderr.write(`graphile-worker: ${message}\n`);
 });
 
-/** Applies pending migrations; returns the names applied by this call. */
-export async function migrate(db: Db): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+/** Migrations the database has had, by name (none for an empty database); reads without creating anything. */
+export async function appliedMigrations(db: Db): Promise<string[]> {
+  if (!(await db.schema.hasTable('knex_migrations'))) return [];
+  return (await db('knex_migrations').orderBy('id').select('name')).map((row) => row.name as string);
+}
+
+/** What `migrate` would apply, and a refusal when a newer Herald has migrated the database. */
+export async function migrationPlan(db: Db): Promise<{ applied: string[]; pending: string[] }> {
+  const applied = await appliedMigrations(db);
+  const unknown = applied.filter((name) => !MIGRATION_NAMES.includes(name));
+  if (unknown.length) {
+    throw new ApiError(409, 'database_newer',
+      `This database was migrated by a newer Herald than ${HERALD_VERSION}: ` +
+        `it has had migrations this version does not know (${unknown.join(', ')}).`,
+      'Run the Herald version that migrated it, or a newer one; migrations only go forward. ' +
+        'To go back, restore a backup taken before the upgrade.');
+  }
+  return { applied, pending: MIGRATION_NAMES.filter((name) => !applied.includes(name)) };
+}
+
+/**
+ * Applies pending migrations (up to and including `to`, tests only); returns the names applied by this call.
+ * Refuses a database migrated by a newer Herald, rather than run against a schema it does not know.
+ */
+export async function migrate(db: Db, opts: { to?: string } = {}): Promise<string[]> {
+  await migrationPlan(db);
+  const names = opts.to ? MIGRATION_NAMES.slice(0, MIGRATION_NAMES.indexOf(opts.to) + 1) : MIGRATION_NAMES;
+  const [, applied] = (await db.migrate.latest({ migrationSource: sourceOf(names) })) as [number, string[]];
   // On PostgreSQL, publish jobs live in graphile-worker's schema, which it migrates itself.
   if (isPostgres(db)) {
     const pool = new pg.Pool({ ...(db.client.connectionSettings as pg.PoolConfig), max: 2 });

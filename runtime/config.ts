@@ -1,6 +1,7 @@
 // Reads the operator's environment once. Defaults make a fresh checkout run (see ../shared/design.md).
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LogFormat } from './logger.ts';
 
 export interface Config {
   port: number;
@@ -16,6 +17,8 @@ export interface Config {
   /** Addresses of proxies whose X-Forwarded-For we trust (express "trust proxy" value). */
   trustProxy: string | false;
   logLevel: string;
+  /** LOG_FORMAT: `json`, or `pretty` (readable); unset: pretty when stdout is a terminal. */
+  logFormat: LogFormat;
   maxBodyBytes: number;
   /** How long any request but the upload PUT may take to arrive whole (30 seconds; tests shorten it). */
   bodyTimeoutMs: number;
@@ -60,6 +63,12 @@ function storageFrom(env: NodeJS.ProcessEnv): StorageConfig {
   };
 }
 
+function logFormatFrom(value: string | undefined): LogFormat {
+  if (!value) return process.stdout.isTTY ? 'pretty' : 'json';
+  if (value !== 'json' && value !== 'pretty') throw new Error(`LOG_FORMAT must be "json" or "pretty", got "${value}"`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env.PORT, 8080, 'PORT');
   const networks = env.NETWORKS ?? 'sandbox';
@@ -78,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: env.TRUST_PROXY || false,
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormatFrom(env.LOG_FORMAT),
     maxBodyBytes: intFrom(env.MAX_BODY_BYTES, 1024 * 1024, 'MAX_BODY_BYTES'),
     bodyTimeoutMs: 30_000,
     storage: storageFrom(env),

@@ -1,12 +1,25 @@
 // Structured logs with pino. Secrets never reach a log line: request lines carry no headers or query
 // strings, and these paths are redacted wherever an object is logged whole.
 import { Logger as GraphileLogger } from 'graphile-worker';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
-export function createLogger(level: string): Logger {
+/** `json`: one JSON line per event (for machines); `pretty`: readable lines for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty';
+
+function prettyDestination(): DestinationStream {
+  // Synchronous: a person reading a terminal does not need the buffering, and nothing is lost on exit.
+  const out = pino.destination({ dest: 1, sync: true });
+  const format = prettyFactory({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname' });
+  return { write: (line: string) => out.write(format(line)) };
+}
+
+export function createLogger(level: string, format: LogFormat = 'json'): Logger {
   // Buffered, asynchronous writes: a log line per request must not cost a system call per request.
   // `herald serve` flushes on shutdown; pino flushes on a normal exit by itself.
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const destination = format === 'pretty' ? prettyDestination()
+    : pino.destination({ dest: 1, sync: false, minLength: 4096 });
   return pino({
     level,
     redact: {

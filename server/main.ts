@@ -7,6 +7,7 @@ import { createServices } from '../runtime/services.ts';
 import { startWorker } from '../worker/worker.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
 import { createApp } from './app.ts';
+import { startupBanner } from './banner.ts';
 import { guardConnections } from './connections.ts';
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -18,26 +19,40 @@ export async function serve(config: Config): Promise<number> {
   process.on('unhandledRejection', (err) => {
     services.logger.error({ err }, 'unhandled promise rejection; the server keeps serving');
   });
-  await migrate(services.db);
+  try {
+    await migrate(services.db);
+  } catch (err) {
+    // Refused (a database newer than this Herald) or unreachable: nothing was started, so close and report.
+    await services.close();
+    throw err;
+  }
   const app = await createApp(services);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
   });
   guardConnections(server);
-  services.logger.info({ app: `${config.publicUrl}/app`, api: `${config.publicUrl}/v1`, database: config.databaseUrl ? 'postgresql' : 'sqlite',
-    networks: config.networks }, `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1`);
-  // A fresh instance: the first person signs up in the dashboard.
-  if (!(await services.db('users').first('id'))) {
-    const signUp = `${config.publicUrl}/app/sign-up`;
-    services.logger.info({ signUp }, `No one has signed up yet: open ${signUp} to create the first account.`);
+  // On SQLite this process is the one publishing worker; on PostgreSQL `herald worker` processes are.
+  const worker = config.databaseUrl ? undefined : await startWorker(services);
+  if (config.logFormat === 'pretty') {
+    const firstUser = !(await services.db('users').first('id'));
+    process.stdout.write(startupBanner(config, { firstUser, worker: Boolean(worker) }));
+  } else {
+    const base = config.publicUrl;
+    services.logger.info({ app: `${base}/app`, api: `${base}/v1`, mcp: `${base}/mcp`, docs: `${base}/docs`,
+      database: config.databaseUrl ? 'postgresql' : 'sqlite', storage: config.storage.kind, networks: config.networks,
+      worker: Boolean(worker) },
+    `Herald is listening on ${config.host}:${config.port}: dashboard ${base}/app, API ${base}/v1`);
+    // A fresh instance: the first person signs up in the dashboard (the banner says so in pretty mode).
+    if (!(await services.db('users').first('id'))) {
+      const signUp = `${base}/app/sign-up`;
+      services.logger.info({ signUp }, `No one has signed up yet: open ${signUp} to create the first account.`);
+    }
   }
   const problem = config.networks === 'live' ? publicUrlProblem(config.publicUrl) : undefined;
   if (problem) {
     services.logger.warn({ publicUrl: config.publicUrl }, `PUBLIC_URL ${problem}: Instagram, Threads and Facebook fetch media from it and will fail to. Set PUBLIC_URL to this server's public https address.`);
   }
-  // On SQLite this process is the one publishing worker; on PostgreSQL `herald worker` processes are.
-  const worker = config.databaseUrl ? undefined : await startWorker(services);
   services.logger.flush();
 
   return new Promise((resolve) => {
