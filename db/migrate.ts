@@ -11,6 +11,7 @@ import * as posts from './migrations/0003_posts.ts';
 import * as publishing from './migrations/0004_publishing.ts';
 import * as sandbox from './migrations/0005_sandbox.ts';
 import * as analytics from './migrations/0006_analytics.ts';
+import * as members from './migrations/0008_members.ts';
 import * as disconnectedAccounts from './migrations/0009_disconnected_accounts.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0004_publishing': publishing,
   '0005_sandbox': sandbox,
   '0006_analytics': analytics,
+  '0008_members': members,
   '0009_disconnected_accounts': disconnectedAccounts,
 };
 

@@ -34,6 +34,8 @@ export interface Config {
   workerConcurrency: number;
   /** Whether `herald serve` runs a publishing worker in its own process (WORKER=off: it does not). */
   worker: boolean;
+  /** Mail for invitations and password resets: an SMTP URL (unset: mail is logged) and its sender. */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 export type StorageConfig =
@@ -109,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 100, 'WORKER_CONCURRENCY'),
     worker: workerFrom(env.WORKER),
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'Herald <herald@localhost>' },
     mediaSweepMs: env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };
 }

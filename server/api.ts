@@ -10,7 +10,8 @@ import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
 import type { Credential } from '../domain/credential.ts';
 import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import { assertApiAccess } from '../domain/quotas.ts';
-import type { Handlers, Interface } from '../handlers/types.ts';
+import { assertRole, OPERATION_ROLES } from '../domain/roles.ts';
+import type { Handlers, Interface, OperationId } from '../handlers/types.ts';
 import { SETTINGS_SCHEMAS } from '../networks/settingsCheck.ts';
 import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
@@ -85,6 +86,7 @@ function cacheKeys(resolve: (key: string) => Promise<Credential | undefined>) {
   };
 }
 const SCOPES = new Map(operations.map((op) => [op.operationId, op.scope]));
+const SUMMARIES = new Map(operations.map((op) => [op.operationId, op.summary]));
 
 export async function createApi(services: Services, handlers: Handlers) {
   const { db, keyring, config } = services;
@@ -166,6 +168,8 @@ export async function createApi(services: Services, handlers: Handlers) {
       }
     }
     if (SCOPES.get(operationId) === 'write' && !cred.scopes.includes('write')) throw insufficientScope('write');
+    // People signed in to the dashboard act within their role; keys and grants within their scopes.
+    if (cred.role) assertRole(cred.role, OPERATION_ROLES[operationId as OperationId], SUMMARIES.get(operationId)!);
     authorized.set(req, operationId);
   }
 

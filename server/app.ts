@@ -9,6 +9,12 @@ import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './ap
 import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { connectRoutes } from './connectRoutes.ts';
 import { sessionRoutes } from './sessionRoutes.ts';
+import { memberRoutes } from './memberRoutes.ts';
+import { keyRoutes } from './keyRoutes.ts';
+import { billingRoutes } from './billingRoutes.ts';
+import { selfHostedBilling } from '../billing/index.ts';
+import { settingsRoutes } from './settingsRoutes.ts';
+import { passwordRoutes } from './passwordRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
 import { bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './requestFaults.ts';
@@ -104,6 +110,8 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   });
   app.use('/auth', json, refuseNul(refuse));
   app.use('/auth', signUpRoutes(services), accountRoutes(services), sessionRoutes(services));
+  app.use('/auth', memberRoutes(services), keyRoutes(services), billingRoutes(services, selfHostedBilling(db)),
+    settingsRoutes(services), passwordRoutes(services));
   app.use('/auth', connectRoutes(services));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
   if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir, processingMs: config.sandboxProcessingMs }));

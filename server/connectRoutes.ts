@@ -7,9 +7,11 @@
 // (quota errors add limit, used and upgradeUrl), so the dashboard shows it and nothing else answers HTML.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
+import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
 import { connectFlow, type ConnectFlow, type ConnectTarget } from '../networks/connect.ts';
+import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import { sessionFrom } from './sessionRoutes.ts';
@@ -74,6 +76,7 @@ export function connectRoutes(services: Services): express.Router {
       throw new ApiError(401, 'unauthenticated', 'Connecting an account needs a signed-in dashboard session, and none came with this request.',
         'Sign in to the dashboard, then connect the account from its accounts page.');
     }
+    assertRole(cred.role!, 'administrator', 'Connecting an account');
     return cred;
   }
 
@@ -130,6 +133,8 @@ export function connectRoutes(services: Services): express.Router {
     }
     const { requeued } = await data.accounts.connect(flow.platform, targets.map((t) => ({ externalId: t.externalId, displayName: t.displayName,
       tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)), tokenExpiresAt: t.credentials.expiresAt ?? null })));
+    await recordAudit(db, cred.workspace.id, cred.user.id, 'account.connected', { platform: flow.platform,
+      accounts: targets.map((t) => t.displayName), reconnected: Boolean(reconnecting) });
     return accountsPage({ connected: String(targets.length), ...(requeued ? { requeued: String(requeued) } : {}) });
   }));
 
