@@ -1,0 +1,119 @@
+// The remote MCP endpoint ({mcp_url} = $PUBLIC_URL/mcp): Streamable HTTP, stateless, JSON responses. Every
+// POST authenticates its bearer (an API key or an OAuth access token), builds a server for that caller and
+// answers; nothing is kept in memory between requests, so any instance answers any request.
+import express, { type Request, type Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Credential, Scope } from '../domain/credential.ts';
+import { PLANS } from '../domain/plans.ts';
+import type { Services } from '../runtime/services.ts';
+import type { ApiRequest, ApiResponse } from '../server/api.ts';
+import { createMcpServer } from './server.ts';
+import { toRestRequest, type ToolEntry } from './tools.ts';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpEndpointDeps {
+  services: Services;
+  /** The REST chain (server/api.ts `handle`). */
+  handle(req: ApiRequest): Promise<ApiResponse>;
+  /** A bearer token to its credential (API key or OAuth access token), or undefined when it is not valid. */
+  resolveBearer(token: string): Promise<Credential | undefined>;
+}
+
+/** The tools a credential sees: a Free workspace gets the read-only MCP whatever the key or grant allows. */
+export function mcpScopes(cred: Credential): Scope[] {
+  return PLANS[cred.workspace.plan].mcp === 'read' ? ['read'] : [...cred.scopes];
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function hostnameOf(authority: string): string | undefined {
+  try {
+    return new URL(`http://${authority}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * DNS rebinding: a page on an attacker's name that resolves to this server must not reach it. Host must be
+ * PUBLIC_URL's host name or a loopback name; an Origin, when a browser sends one, must be one of those too.
+ */
+export function rebindingProblem(req: Request, publicUrl: string): string | undefined {
+  const allowed = new Set([...LOOPBACK, new URL(publicUrl).hostname]);
+  const host = hostnameOf(req.headers.host ?? '');
+  if (!host || !allowed.has(host)) return `The Host header "${req.headers.host ?? ''}" is not this server's name.`;
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    let originHost: string | undefined;
+    try {
+      originHost = new URL(origin).hostname;
+    } catch {
+      originHost = undefined;
+    }
+    if (!originHost || !allowed.has(originHost)) return `The Origin "${origin}" is not allowed to call this server.`;
+  }
+  return undefined;
+}
+
+function bearerOf(req: Request): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
+export function resourceMetadataUrl(publicUrl: string): string {
+  return `${publicUrl}/.well-known/oauth-protected-resource${MCP_PATH}`;
+}
+
+export function mcpEndpoint(deps: McpEndpointDeps) {
+  const { services, handle, resolveBearer } = deps;
+  const { publicUrl } = services.config;
+  const router = express.Router();
+
+  function refuse(res: Response, status: number, body: { code: string; message: string; hint: string },
+    headers: Record<string, string> = {}) {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.status(status).json(body);
+  }
+
+  router.all(MCP_PATH, async (req: Request, res: Response) => {
+    const rebinding = rebindingProblem(req, publicUrl);
+    if (rebinding) {
+      return refuse(res, 403, { code: 'forbidden_origin', message: rebinding,
+        hint: `Call ${publicUrl}${MCP_PATH} by its own name.` });
+    }
+    if (req.method !== 'POST') {
+      return refuse(res, 405, { code: 'method_not_allowed', message: `${req.method} is not allowed on ${MCP_PATH}.`,
+        hint: 'This endpoint is stateless Streamable HTTP: send each JSON-RPC message as a POST.' }, { Allow: 'POST' });
+    }
+    const token = bearerOf(req);
+    const cred = token ? await resolveBearer(token) : undefined;
+    if (!cred) {
+      const challenge = `Bearer resource_metadata="${resourceMetadataUrl(publicUrl)}", scope="read write"` +
+        (token ? ', error="invalid_token"' : '');
+      return refuse(res, 401, { code: 'unauthenticated', message: 'The API key or access token is missing, wrong, expired or revoked.',
+        hint: 'Sign in through the OAuth flow this server advertises, or send Authorization: Bearer <API_KEY>.' },
+      { 'WWW-Authenticate': challenge });
+    }
+    req.workspaceId = cred.workspace.id;
+    const scopes = mcpScopes(cred);
+    const server = createMcpServer({
+      scopes,
+      run: (tool: ToolEntry, args: Record<string, unknown>) => handle({
+        ...toRestRequest(tool.operation, args),
+        headers: { 'content-type': 'application/json' },
+        requestId: req.id,
+        via: 'mcp',
+        cred: { ...cred, scopes },
+      }),
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+
+  return router;
+}

@@ -1,0 +1,48 @@
+// MCP test helpers: a Herald app on a real socket, and the SDK's own client connected to its /mcp.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { TestEnv } from './harness.ts';
+
+/** Listens on a free loopback port; returns the origin and a closer. */
+export async function listen(env: TestEnv): Promise<{ origin: string; close(): Promise<void> }> {
+  const server: http.Server = await new Promise((resolve) => {
+    const s = env.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** The SDK client over Streamable HTTP with a bearer token (API key or OAuth access token). */
+export async function mcpClient(origin: string, bearer: string): Promise<Client> {
+  const client = new Client({ name: 'herald-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`),
+    { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
+  return client;
+}
+
+/** A raw JSON-RPC POST to /mcp, for what the SDK client would not send (node:http, so Host can be set). */
+export function rpc(origin: string, bearer: string | undefined, body: unknown, headers: Record<string, string> = {}) {
+  const payload = JSON.stringify(body);
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
+    const req = http.request(`${origin}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream',
+        'Content-Length': Buffer.byteLength(payload), ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}), ...headers },
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
