@@ -15,6 +15,7 @@ import { hashPassword } from '../server/sessionRoutes.ts';
 import { queueFailure, sandboxToken, SCENARIOS } from '../networks/sandbox/state.ts';
 import { serve } from '../server/main.ts';
 import { runWorkerProcess } from '../worker/main.ts';
+import { runStdioBridge } from '../mcp/stdio/bridge.js';
 
 const PLATFORMS: Platform[] = ['youtube', 'instagram', 'facebook', 'threads', 'tiktok'];
 const STATUSES: AccountStatus[] = ['ok', 'expired', 'revoked'];
@@ -130,6 +131,8 @@ const COMMANDS: Record<string, Command> = {
 async function main(argv: string[]): Promise<number> {
   const [first = '', second = '', ...rest] = argv;
   if (first === 'serve') return serve(loadConfig());
+  // The stdio MCP package's own code: stdout carries only MCP messages.
+  if (first === 'mcp') return runStdioBridge(process.env);
   if (first === 'worker') {
     try {
       return await runWorkerProcess(loadConfig());
@@ -144,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   const args = COMMANDS[first] ? [second, ...rest].filter(Boolean) : rest;
   if (!command) {
-    const known = ['serve', 'worker', ...Object.keys(COMMANDS)].join(', ');
+    const known = ['serve', 'worker', 'mcp', ...Object.keys(COMMANDS)].join(', ');
     process.stderr.write(JSON.stringify({ code: 'unknown_command', message: `Unknown command "${argv.join(' ')}".`, hint: `Commands: ${known}.` }) + '\n');
     return 2;
   }
