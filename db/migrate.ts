@@ -9,6 +9,7 @@ import * as posts from './migrations/0003_posts.ts';
 import * as publishing from './migrations/0004_publishing.ts';
 import * as sandbox from './migrations/0005_sandbox.ts';
 import * as analytics from './migrations/0006_analytics.ts';
+import * as oauth from './migrations/0007_oauth.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0004_publishing': publishing,
   '0005_sandbox': sandbox,
   '0006_analytics': analytics,
+  '0007_oauth': oauth,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,9 +1,13 @@
-// Everything agents reach outside /v1, mounted by server/app.ts in one line: the remote MCP endpoint.
+// Everything agents reach outside /v1, mounted by server/app.ts in one line: the remote MCP endpoint, its OAuth
+// authorization server and metadata, and the session route that lists and revokes a person's MCP grants.
 import express from 'express';
 import type { Credential } from '../domain/credential.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
 import { mcpEndpoint } from './http.ts';
+import { oauthRoutes } from './oauth/authServer.ts';
+import { grantRoutes } from './oauth/grantRoutes.ts';
+import { ACCESS_TOKEN_PREFIX, credentialForAccessToken } from './oauth/store.ts';
 
 export interface McpRoutesDeps {
   services: Services;
@@ -15,6 +19,12 @@ export interface McpRoutesDeps {
 export function mcpRoutes(deps: McpRoutesDeps) {
   const { services, handle, credentialForKey } = deps;
   const router = express.Router();
-  router.use(mcpEndpoint({ services, handle, resolveBearer: credentialForKey }));
+  const resource = `${services.config.publicUrl}/mcp`;
+  // An API key (the REST lookup) or an access token issued for this endpoint.
+  const resolveBearer = (token: string) => token.startsWith(ACCESS_TOKEN_PREFIX)
+    ? credentialForAccessToken(services.db, token, resource) : credentialForKey(token);
+  router.use(mcpEndpoint({ services, handle, resolveBearer }));
+  router.use(oauthRoutes(services));
+  router.use(grantRoutes(services));
   return router;
 }

@@ -5,8 +5,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { DateTime } from 'luxon';
 import { operations } from '../generated/operations.ts';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
-import { listen, mcpClient, rpc } from './support/mcp.ts';
+import { addAccount, call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
+import { mcpClient, rpc, startListening } from './support/mcp.ts';
 
 const READ_TOOLS = ['service_whoami', 'service_list_accounts', 'service_get_account_analytics', 'service_list_groups',
   'service_list_media', 'service_get_media', 'service_list_folders', 'service_plan_post', 'service_list_posts',
@@ -34,8 +34,7 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    env = await startHerald(kind);
-    ({ origin, close: stop } = await listen(env));
+    ({ env, origin, close: stop } = await startListening(kind));
     creator = await seedWorkspace(env);
     free = await seedWorkspace(env, { plan: 'free' });
     accountId = await addAccount(env, creator.workspaceId, 'threads', 'Acme Threads');
@@ -43,7 +42,6 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
   afterAll(async () => {
     for (const c of clients) await c.close();
     await stop();
-    await env.close();
   });
 
   describe('tools come from the contract', () => {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
-import { listen } from './support/mcp.ts';
+import { DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
+import { startListening } from './support/mcp.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -56,8 +56,7 @@ describe('the stdio MCP package', () => {
   const ownLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('herald-mcp:'));
 
   beforeAll(async () => {
-    env = await startHerald(DATABASES[0]!);
-    ({ origin, close: stop } = await listen(env));
+    ({ env, origin, close: stop } = await startListening(DATABASES[0]!));
     creator = await seedWorkspace(env);
     free = await seedWorkspace(env, { plan: 'free' });
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-mcp-pack-'));
@@ -67,7 +66,6 @@ describe('the stdio MCP package', () => {
   afterAll(async () => {
     for (const c of clients) await c.close();
     await stop();
-    await env.close();
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 

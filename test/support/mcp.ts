@@ -1,22 +1,35 @@
 // MCP test helpers: a Herald app on a real socket, and the SDK's own client connected to its /mcp.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { TestEnv } from './harness.ts';
+import { startHerald, type DbKind, type TestEnv } from './harness.ts';
 
-/** Listens on a free loopback port; returns the origin and a closer. */
-export async function listen(env: TestEnv): Promise<{ origin: string; close(): Promise<void> }> {
+/** A free loopback port, so the instance's PUBLIC_URL can name it before the app listens. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Herald on a real socket whose PUBLIC_URL is its own address (OAuth metadata and links name it). */
+export async function startListening(kind: DbKind): Promise<{ env: TestEnv; origin: string; close(): Promise<void> }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = await startHerald(kind, { publicUrl: origin, port });
   const server: http.Server = await new Promise((resolve) => {
-    const s = env.app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = env.app.listen(port, '127.0.0.1', () => resolve(s));
   });
-  const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => {
+    env,
+    origin,
+    async close() {
       server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+      await new Promise((resolve) => server.close(resolve));
+      await env.close();
+    },
   };
 }
 
