@@ -3,13 +3,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install run test lint generate bench check-node media-tools
+.PHONY: help install run test lint generate bench check-node media-tools docs
 
 help:
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
 	@echo "make test      install what is missing, then run every test (SQLite and PostgreSQL)"
 	@echo "make lint      contract lint, generated/ freshness, TypeScript type-check"
 	@echo "make generate  regenerate generated/ from openapi.yaml"
+	@echo "make docs      build the API reference (docs/reference.html) from openapi.yaml when it is stale"
 	@echo "make bench     run the benchmarks in bench/"
 
 check-node:
@@ -27,7 +28,14 @@ media-tools:
 
 install: node_modules/.installed media-tools
 
-run: install
+# The API reference served at /docs/reference: one self-contained HTML file (works offline), rebuilt when the
+# contract changes. Not committed: it is 2.6 MB of output that every contract edit would rewrite.
+docs/reference.html: openapi.yaml redocly.yaml | node_modules/.installed
+	npx redocly build-docs openapi.yaml --inlineBundle --title "Herald API reference" -o $@
+
+docs: docs/reference.html
+
+run: install docs
 	bin/herald serve
 
 generate: install
@@ -38,7 +46,7 @@ lint: install
 	npx tsx scripts/generate.ts --check
 	npx tsc --noEmit
 
-test: install
+test: install docs
 	npx vitest run
 
 bench: install

@@ -1,9 +1,10 @@
 // Everything agents reach outside /v1, mounted by server/app.ts in one line: the remote MCP endpoint, its OAuth
-// authorization server and metadata, and the session route that lists and revokes a person's MCP grants.
+// authorization server and metadata, the session route that lists and revokes a person's MCP grants, and /docs.
 import express from 'express';
 import type { Credential } from '../domain/credential.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
+import { docsRoutes } from './docsRoutes.ts';
 import { mcpEndpoint } from './http.ts';
 import { oauthRoutes } from './oauth/authServer.ts';
 import { grantRoutes } from './oauth/grantRoutes.ts';
@@ -26,5 +27,6 @@ export function mcpRoutes(deps: McpRoutesDeps) {
   router.use(mcpEndpoint({ services, handle, resolveBearer }));
   router.use(oauthRoutes(services));
   router.use(grantRoutes(services));
+  router.use(docsRoutes(services.config.publicUrl));
   return router;
 }
