@@ -55,3 +55,4 @@ bench: install
 	npx tsx bench/upload.ts
 	npx tsx bench/publish.ts
 	npx tsx bench/crash.ts
+	npx tsx bench/mcp.ts

@@ -1,12 +1,12 @@
 // The remote MCP endpoint ({mcp_url} = $PUBLIC_URL/mcp): Streamable HTTP, stateless, JSON responses. Every
 // POST authenticates its bearer (an API key or an OAuth access token), builds a server for that caller and
 // answers; nothing is kept in memory between requests, so any instance answers any request.
-import express, { type Request, type Response } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Credential, Scope } from '../domain/credential.ts';
 import { PLANS } from '../domain/plans.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
+import { answerExchange } from './jsonTransport.ts';
 import { createMcpServer } from './server.ts';
 import { toRestRequest, type ToolEntry } from './tools.ts';
 
@@ -75,7 +75,8 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     res.status(status).json(body);
   }
 
-  router.all(MCP_PATH, async (req: Request, res: Response) => {
+  /** Host and Origin, the method, then the bearer: a request that fails any of them is not read further. */
+  async function admit(req: Request, res: Response, next: NextFunction) {
     const rebinding = rebindingProblem(req, publicUrl);
     if (rebinding) {
       return refuse(res, 403, { code: 'forbidden_origin', message: rebinding,
@@ -95,6 +96,12 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
       { 'WWW-Authenticate': challenge });
     }
     req.workspaceId = cred.workspace.id;
+    res.locals.cred = cred;
+    next();
+  }
+
+  async function answer(req: Request, res: Response) {
+    const cred = res.locals.cred as Credential;
     const scopes = mcpScopes(cred);
     const server = createMcpServer({
       scopes,
@@ -106,14 +113,21 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
         cred: { ...cred, scopes },
       }),
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
+    await answerExchange(server, req, res);
+  }
+
+  /** A body that is not JSON gets the JSON-RPC parse error, as the transport itself would answer. */
+  function parseFailure(err: Error & { type?: string }, _req: Request, res: Response, next: NextFunction) {
+    if (err.type === 'entity.parse.failed') {
+      return res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } });
+    }
+    if (err.type === 'entity.too.large') {
+      return res.status(413).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'The request body is too large.' } });
+    }
+    next(err);
+  }
+
+  router.all(MCP_PATH, admit, express.json({ limit: services.config.maxBodyBytes }), answer, parseFailure);
 
   return router;
 }

@@ -19,7 +19,8 @@ export interface ToolEntry {
   validate: ValidateFunction;
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+// The contract is OpenAPI 3.1, whose schemas are JSON Schema 2020-12.
+export const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
 
 /** The description an agent reads: the contract's summary, then its guidance. */

@@ -1,5 +1,6 @@
 // The remote MCP endpoint with API keys: tools from the contract, the REST chain behind each call,
 // confirmation, visibility per key and plan, hidden tools, and the transport's own rules.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -175,6 +176,38 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       expect(originHeader.status).toBe(403);
       const ok = await rpc(origin, creator.readKey, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { Origin: origin });
       expect(ok.status).toBe(200);
+    });
+
+    it('keeps the Streamable HTTP rules of a POST: Accept, Content-Type, JSON, protocol version, notifications', async () => {
+      const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+      expect((await rpc(origin, creator.readKey, list, { Accept: 'application/json' })).status).toBe(406);
+      const text = await rpc(origin, creator.readKey, list, { 'Content-Type': 'text/plain' });
+      expect(text.status).toBe(415);
+      const version = await rpc(origin, creator.readKey, list, { 'MCP-Protocol-Version': '1999-01-01' });
+      expect(version.status).toBe(400);
+      expect(version.body.error.code).toBe(-32000);
+      const notJsonRpc = await rpc(origin, creator.readKey, { hello: 'world' });
+      expect(notJsonRpc.status).toBe(400);
+      expect(notJsonRpc.body.error.code).toBe(-32700);
+      const notification = await rpc(origin, creator.readKey, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(notification.status).toBe(202);
+      const batch = await rpc(origin, creator.readKey, [list, { jsonrpc: '2.0', id: 2, method: 'ping' }]);
+      expect(batch.body.map((m: { id: number }) => m.id).sort()).toEqual([1, 2]);
+    });
+
+    it('answers a body that is not JSON with the JSON-RPC parse error', async () => {
+      const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(`${origin}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${creator.readKey}`,
+          'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } }, (r) => {
+          let body = '';
+          r.on('data', (d) => (body += d));
+          r.on('end', () => resolve({ status: r.statusCode!, body }));
+        });
+        req.on('error', reject);
+        req.end('{"jsonrpc": ');
+      });
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body).error.code).toBe(-32700);
     });
 
     it('is stateless: tools/list answers without a session, and GET is not allowed', async () => {
