@@ -59,8 +59,10 @@ async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFact
 async function prepare(cred: Credential, data: WorkspaceData, body: PostBody & { targets: Targets; mediaIds: string[]; when: When }) {
   const now = DateTime.utc();
   // Files named by settings are looked up in this workspace only: one missing or foreign is a row issue, not a 404.
+  // Each lookup is its own async call: a throw while building the list would leave the others' rejections unhandled.
+  const settingFiles = async () => (await data.media.getMany(settingFileIds(body))).map(toFacts);
   const [accounts, media, files] = await Promise.all([targetAccounts(data, body.targets), mediaFacts(data, body.mediaIds),
-    data.media.getMany(settingFileIds(body)).then((found) => found.map(toFacts))]);
+    settingFiles()]);
   const when = resolveWhen(body.when, now, cred.workspace.tz);
   const rows = planRows({ accounts, media, files, body, when });
   return { now, accounts, rows, when, month: monthIn(cred.workspace.tz, now) };

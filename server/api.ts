@@ -27,7 +27,7 @@ export interface ApiRequest {
   body?: unknown;
   requestId: string;
   via: 'rest' | 'mcp';
-  /** Set by authentication, or in advance by the MCP endpoint, which authenticates its own way. */
+  /** The request's one credential: set by authentication, or preset by the MCP endpoint (then no header is read). */
   cred?: Credential & { sessionId?: string };
   /** A fault while authenticating (say, the database is down): a 500, not a 401. */
   authFault?: unknown;
@@ -39,19 +39,27 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
+/** A cookie's value; a value with a broken percent escape is no cookie at all. */
 export function readCookie(header: string | string[] | undefined, name: string): string | undefined {
   const text = Array.isArray(header) ? header.join('; ') : header ?? '';
   for (const part of text.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }
 
+/** The token of an `Authorization: Bearer` header: undefined without one, '' when it is malformed. */
 function bearerToken(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(value ?? '');
-  return match?.[1];
+  if (!value || !/^Bearer(\s|$)/i.test(value)) return undefined;
+  return /^Bearer\s+(\S+)\s*$/i.exec(value)?.[1] ?? '';
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -96,23 +104,60 @@ export async function createApi(services: Services, handlers: Handlers) {
   api.validateDefinition = () => api.document;
 
   const credentialForKey = cacheKeys((key) => credentialForApiKey(db, key));
+  const resolved = new WeakMap<ApiRequest, Promise<ApiRequest['cred']>>();
+  /**
+   * The request's one credential, resolved once however many security schemes ask. Precedence: a credential
+   * preset by the caller (the MCP endpoint authenticates its own way) and no header is read; else an
+   * `Authorization: Bearer` header, and then the cookie is not read even when the key is wrong; else the
+   * session cookie. A request never mixes two credentials.
+   */
+  function credentialOf(req: ApiRequest): Promise<ApiRequest['cred']> {
+    let found = resolved.get(req);
+    if (!found) {
+      found = (async () => {
+        if (req.cred) return req.cred;
+        const token = bearerToken(req.headers.authorization);
+        if (token !== undefined) return token ? credentialForKey(token) : undefined;
+        const session = readCookie(req.headers.cookie, SESSION_COOKIE);
+        return session ? credentialForSession(db, session) : undefined;
+      })();
+      resolved.set(req, found);
+    }
+    return found;
+  }
   // openapi-backend reads a throwing security handler as "not authorized"; keep faults apart.
-  const authenticateWith = (resolve: (req: ApiRequest) => Promise<ApiRequest['cred']>) => async (_c: Context, req: ApiRequest) => {
+  const authenticate = async (_c: Context, req: ApiRequest) => {
     try {
-      req.cred ??= await resolve(req);
+      req.cred = await credentialOf(req);
     } catch (err) {
       req.authFault = err;
     }
-    return req.cred;
+    return Boolean(req.cred);
   };
-  api.registerSecurityHandler('apiKey', authenticateWith(async (req) => {
-    const token = bearerToken(req.headers.authorization);
-    return token ? credentialForKey(token) : undefined;
-  }));
-  api.registerSecurityHandler('session', authenticateWith(async (req) => {
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    return token ? credentialForSession(db, token) : undefined;
-  }));
+  api.registerSecurityHandler('apiKey', authenticate);
+  api.registerSecurityHandler('session', authenticate);
+
+  const authorized = new WeakMap<ApiRequest, string>();
+  /**
+   * Every operation but those with `security: []` needs the request's credential, its plan's API access, the
+   * dashboard's CSRF token and the operation's scope; the operation's handler runs only after this passed.
+   */
+  function authorize(operationId: string, req: ApiRequest): void {
+    if (SCOPES.get(operationId) === 'none') return;
+    if (req.authFault) throw req.authFault;
+    const cred = req.cred;
+    if (!cred) throw unauthenticated();
+    if (req.via === 'rest' && cred.via === 'api_key') assertApiAccess(cred.workspace.plan);
+    if (cred.sessionId && !SAFE_METHODS.has(req.method.toUpperCase())) {
+      const sent = req.headers['x-csrf-token'];
+      if (typeof sent !== 'string' || !keyring.verify(cred.sessionId, sent, 'csrf')) {
+        throw new ApiError(403, 'csrf_failed', 'This dashboard request lacks a valid X-CSRF-Token header.',
+          'Reload the dashboard and try again.');
+      }
+    }
+    if (SCOPES.get(operationId) === 'write' && !cred.scopes.includes('write')) throw insufficientScope('write');
+    authorized.set(req, operationId);
+  }
 
   api.register({
     notFound: () => {
@@ -127,19 +172,7 @@ export async function createApi(services: Services, handlers: Handlers) {
     },
     // Runs after authentication and before validation: a read key learns it lacks a scope before it
     // learns what is wrong with its body.
-    postSecurityHandler: (c: Context, req: ApiRequest) => {
-      const cred = req.cred;
-      if (!c.security?.authorized || !cred) return;
-      if (req.via === 'rest' && cred.via === 'api_key') assertApiAccess(cred.workspace.plan);
-      if (cred.sessionId && !SAFE_METHODS.has(req.method.toUpperCase())) {
-        const sent = req.headers['x-csrf-token'];
-        if (typeof sent !== 'string' || !keyring.verify(cred.sessionId, sent, 'csrf')) {
-          throw new ApiError(403, 'csrf_failed', 'This dashboard request lacks a valid X-CSRF-Token header.',
-            'Reload the dashboard and try again.');
-        }
-      }
-      if (SCOPES.get(c.operation.operationId!) === 'write' && !cred.scopes.includes('write')) throw insufficientScope('write');
-    },
+    postSecurityHandler: (c: Context, req: ApiRequest) => authorize(c.operation.operationId!, req),
     validationFail: (c: Context) => {
       throw invalidRequest(validationMessage(c.validation.errors ?? []));
     },
@@ -151,9 +184,11 @@ export async function createApi(services: Services, handlers: Handlers) {
 
   for (const [operationId, handler] of Object.entries(handlers)) {
     api.register(operationId, async (c: Context, req: ApiRequest) => {
+      if (SCOPES.get(operationId) !== 'none' && authorized.get(req) !== operationId) {
+        throw new Error(`${operationId} was reached without authorization`);
+      }
       const cred = req.cred;
       const via: Interface = req.via === 'mcp' ? 'mcp' : cred?.via === 'session' ? 'dashboard' : 'api';
-      // Only operations with `security: []` (the contract itself) run without a credential.
       return (handler as (ctx: unknown) => Promise<ApiResponse>)({
         cred,
         data: cred && workspaceData(db, cred.workspace, services.jobs),

@@ -12,6 +12,11 @@ const DRAIN_TIMEOUT_MS = 10_000;
 
 export async function serve(config: Config): Promise<number> {
   const services = createServices(config);
+  // The second wall behind api.ts: a promise some request left rejected is logged, and the process keeps
+  // serving every other workspace rather than exit.
+  process.on('unhandledRejection', (err) => {
+    services.logger.error({ err }, 'unhandled promise rejection; the server keeps serving');
+  });
   await migrate(services.db);
   const app = await createApp(services);
   const server: Server = await new Promise((resolve, reject) => {
