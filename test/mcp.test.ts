@@ -220,3 +220,20 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
     });
   });
 });
+
+describe('remote MCP and OAuth share the per-address rate limit', () => {
+  it('answers 429 rate_limited with Retry-After once the address used its window, on /mcp and /oauth alike', async () => {
+    const { env, origin, close } = await startListening(DATABASES[0]!, { rateLimit: { max: 3, windowMs: 600_000 } });
+    try {
+      const ws = await seedWorkspace(env);
+      for (let i = 0; i < 3; i++) expect((await rpc(origin, ws.readKey, { jsonrpc: '2.0', id: i, method: 'ping' })).status).toBe(200);
+      const limited = await rpc(origin, ws.readKey, { jsonrpc: '2.0', id: 9, method: 'ping' });
+      expect(limited.status).toBe(429);
+      expect(limited.body.code).toBe('rate_limited');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await fetch(`${origin}/oauth/token`, { method: 'POST' })).status).toBe(429);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -98,6 +98,7 @@ export function oauthRoutes(services: Services) {
     async registerClient(registered) {
       // The SDK's registration handler has generated client_id before it calls this.
       const client = registered as OAuthClientInformationFull;
+      if (client.redirect_uris.length === 0) throw new InvalidClientMetadataError('redirect_uris must name at least one address.');
       for (const uri of client.redirect_uris) {
         const url = new URL(uri);
         if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Config } from '../../runtime/config.ts';
 import { startHerald, type DbKind, type TestEnv } from './harness.ts';
 
 /** A free loopback port, so the instance's PUBLIC_URL can name it before the app listens. */
@@ -15,10 +16,11 @@ async function freePort(): Promise<number> {
 }
 
 /** Herald on a real socket whose PUBLIC_URL is its own address (OAuth metadata and links name it). */
-export async function startListening(kind: DbKind): Promise<{ env: TestEnv; origin: string; close(): Promise<void> }> {
+export async function startListening(kind: DbKind, overrides: Partial<Config> = {}):
+  Promise<{ env: TestEnv; origin: string; close(): Promise<void> }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const env = await startHerald(kind, { publicUrl: origin, port });
+  const env = await startHerald(kind, { publicUrl: origin, port, ...overrides });
   const server: http.Server = await new Promise((resolve) => {
     const s = env.app.listen(port, '127.0.0.1', () => resolve(s));
   });
