@@ -2,13 +2,14 @@
 // POST authenticates its bearer (an API key or an OAuth access token), builds a server for that caller and
 // answers; nothing is kept in memory between requests, so any instance answers any request.
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Credential, Scope } from '../domain/credential.ts';
 import { PLANS } from '../domain/plans.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
 import { answerExchange } from './jsonTransport.ts';
 import { createMcpServer } from './server.ts';
-import { toRestRequest, type ToolEntry } from './tools.ts';
+import { isWriteTool, toRestRequest, unknownToolMessage, type ToolEntry } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -60,6 +61,17 @@ function bearerOf(req: Request): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
+/**
+ * A single tools/call of a write tool with an OAuth grant narrowed to read, in a workspace whose plan has the
+ * full MCP: the one case where asking the person again could help. Keys and Free workspaces cannot step up.
+ */
+function writeCallOnReadGrant(body: unknown, cred: Credential, scopes: readonly Scope[]) {
+  const message = body as { id?: string | number; method?: unknown; params?: { name?: unknown } } | undefined;
+  if (cred.via !== 'oauth' || scopes.includes('write') || PLANS[cred.workspace.plan].mcp !== 'full') return undefined;
+  if (message?.method !== 'tools/call' || message.id === undefined || typeof message.params?.name !== 'string') return undefined;
+  return isWriteTool(message.params.name) ? { id: message.id, name: message.params.name } : undefined;
+}
+
 export function resourceMetadataUrl(publicUrl: string): string {
   return `${publicUrl}/.well-known/oauth-protected-resource${MCP_PATH}`;
 }
@@ -103,6 +115,15 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
   async function answer(req: Request, res: Response) {
     const cred = res.locals.cred as Credential;
     const scopes = mcpScopes(cred);
+    const stepUp = writeCallOnReadGrant(req.body, cred, scopes);
+    if (stepUp) {
+      // A read grant of a paid workspace calling a write tool: 403 insufficient_scope invites the client to ask
+      // the person for write (step-up), and the body is the same -32602 as for a tool that does not exist.
+      res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="read write", ` +
+        `resource_metadata="${resourceMetadataUrl(publicUrl)}"`);
+      return res.status(403).json({ jsonrpc: '2.0', id: stepUp.id, error: { code: ErrorCode.InvalidParams,
+        message: `MCP error ${ErrorCode.InvalidParams}: ${unknownToolMessage(stepUp.name)}` } });
+    }
     const server = createMcpServer({
       scopes,
       run: (tool: ToolEntry, args: Record<string, unknown>) => handle({

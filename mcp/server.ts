@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Scope } from '../domain/credential.ts';
 import type { ApiResponse } from '../server/api.ts';
-import { ajv, argumentProblem, findTool, toToolResult, toolError, visibleTools, type ToolEntry } from './tools.ts';
+import { ajv, argumentProblem, findTool, toToolResult, toolError, unknownToolMessage, visibleTools, type ToolEntry } from './tools.ts';
 
 export const SERVER_INFO = { name: 'herald', title: 'Herald', version: '1.0.0' };
 
@@ -33,7 +33,7 @@ export function createMcpServer(caller: CallerTools): Server {
     const { name, arguments: args = {} } = request.params;
     const tool = findTool(name, caller.scopes);
     // The same protocol error for a hidden tool as for one that does not exist: nothing reveals it.
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownToolMessage(name));
     const problem = argumentProblem(tool, args);
     if (problem) return toolError('invalid_request', problem, `Fix the named argument; see the input schema of ${name}.`);
     return toToolResult(await caller.run(tool, args));

@@ -49,6 +49,14 @@ export function findTool(name: string, scopes: readonly Scope[]): ToolEntry | un
   return tool && (tool.operation.scope !== 'write' || scopes.includes('write')) ? tool : undefined;
 }
 
+/** A write tool that exists (a read-only caller cannot see it). */
+export function isWriteTool(name: string): boolean {
+  return BY_NAME.get(name)?.operation.scope === 'write';
+}
+
+/** The protocol error for a tool the caller cannot call: the same words whether it exists or not. */
+export const unknownToolMessage = (name: string) => `Unknown tool: ${name}`;
+
 /** The arguments' problems as one sentence naming the field, or undefined when they are valid. */
 export function argumentProblem(tool: ToolEntry, args: unknown): string | undefined {
   if (tool.validate(args)) return undefined;

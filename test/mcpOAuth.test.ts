@@ -186,19 +186,35 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
   });
 
   describe('what a grant may do', () => {
-    it('lets the person narrow the grant to read: exactly the 11 read tools, and a write tool is unknown', async () => {
+    const callTool = (name: string) => ({ jsonrpc: '2.0', id: 5, method: 'tools/call',
+      params: { name, arguments: { filename: 'a.jpg', mime: 'image/jpeg', size: 10 } } });
+
+    it('lets the person narrow the grant to read: the 11 read tools; a write tool is 403 insufficient_scope, -32602', async () => {
       const { client, provider } = await authorizedClient(emails.creator, { scope: 'read' });
       expect(provider.saved!.scope).toBe('read');
       expect((await client.listTools()).tools).toHaveLength(11);
-      const hiddenTool = await client.callTool({ name: 'service_create_upload', arguments: {} }).catch((e: unknown) => e);
-      expect((hiddenTool as { code: number }).code).toBe(-32602);
+      const token = provider.saved!.access_token;
+      const write = await rpc(origin, token, callTool('service_create_upload'));
+      expect(write.status).toBe(403);
+      expect(write.headers['www-authenticate']).toMatch(/^Bearer error="insufficient_scope", scope="read write", resource_metadata="/);
+      const unknown = await rpc(origin, token, callTool('service_nothing_like_it'));
+      expect(unknown.status).toBe(200);
+      expect(write.body.error.code).toBe(-32602);
+      expect(write.body).toEqual({ ...unknown.body, error: { ...unknown.body.error,
+        message: unknown.body.error.message.replace('service_nothing_like_it', 'service_create_upload') } });
+      // The SDK client takes the 403 as a request for more scope (step-up), and the call does not happen.
+      await expect(client.callTool({ name: 'service_create_upload', arguments: {} })).rejects.toThrow();
+      expect(Number((await env.services.db('media').count({ n: '*' }).first())!.n)).toBe(0);
     });
 
-    it('gives a Free workspace a read-only grant whatever was asked', async () => {
+    it('gives a Free workspace a read-only grant whatever was asked; a write tool is simply unknown', async () => {
       const { client, provider, page } = await authorizedClient(emails.free, { scope: 'read write' });
       expect(page).toContain('Free plan');
       expect(provider.saved!.scope).toBe('read');
       expect((await client.listTools()).tools).toHaveLength(11);
+      const write = await rpc(origin, provider.saved!.access_token, callTool('service_create_upload'));
+      expect(write.status).toBe(200);
+      expect(write.body.error.code).toBe(-32602);
     });
 
     it('sends a denial back to the client as access_denied with its state', async () => {
