@@ -2,7 +2,8 @@
 // on stdout, or {code, message, hint} on stderr with a non-zero exit.
 import { parseArgs } from 'node:util';
 import { Info } from 'luxon';
-import { createApiKey, createWorkspace, findUserByEmail, findWorkspace, setPasswordHash, workspaceOwner } from '../db/identity.ts';
+import { createApiKey, createWorkspace, findUserByEmail, findWorkspace, listApiKeys, revokeApiKeyByPrefix, setPasswordHash, workspaceOwner }
+  from '../db/identity.ts';
 import { migrate } from '../db/migrate.ts';
 import { workspaceData, type AccountStatus, type Platform } from '../db/workspaceData.ts';
 import { parseScopes } from '../domain/credential.ts';
@@ -87,6 +88,27 @@ const COMMANDS: Record<string, Command> = {
     if (!owner) throw new ApiError(404, 'not_found', `Workspace ${ws.id} has no owner.`, 'Create the workspace again with herald workspace create.');
     const { key } = await createApiKey(services.db, { workspaceId: ws.id, userId: owner.id, name: o.name!, scopes });
     return { key };
+  },
+
+  async 'key list'(services, args) {
+    const o = options(args, { workspace: { required: true } });
+    const ws = await workspaceArg(services, o.workspace!);
+    return { keys: await listApiKeys(services.db, ws.id) };
+  },
+
+  async 'key revoke'(services, args) {
+    const o = options(args, { workspace: { required: true }, prefix: { required: true } });
+    const ws = await workspaceArg(services, o.workspace!);
+    const outcome = await revokeApiKeyByPrefix(services.db, ws.id, o.prefix!);
+    if (outcome === 'none') {
+      throw new ApiError(404, 'not_found', `Workspace ${ws.id} has no working key with prefix "${o.prefix}".`,
+        'Copy the prefix from `herald key list --workspace W`.');
+    }
+    if (outcome === 'ambiguous') {
+      throw new ApiError(409, 'prefix_ambiguous', `Several working keys of workspace ${ws.id} start with "${o.prefix}"; none was revoked.`,
+        'Revoke the key in the dashboard (Settings, API keys), where each key has its own row.');
+    }
+    return { revoked: true };
   },
 
   async 'account add-sandbox'(services, args) {

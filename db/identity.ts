@@ -86,6 +86,39 @@ export async function revokeApiKey(db: Db, workspaceId: string, keyId: string): 
   return n > 0;
 }
 
+export interface ApiKeySummary {
+  name: string;
+  /** The key's first characters (`hld_` and six more): how people tell keys apart; never enough to use one. */
+  prefix: string;
+  scopes: Scope[];
+  createdAt: string;
+  /** When the key was last used, to the minute; null if never. */
+  lastUsedAt: string | null;
+}
+
+/** The workspace's keys that still work, oldest first. */
+export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeySummary[]> {
+  const rows = await db('api_keys').where({ workspace_id: workspaceId }).whereNull('revoked_at').orderBy(['created_at', 'id'])
+    .select('name', 'display_prefix', 'scopes', 'created_at', 'last_used_at');
+  return rows.map((row) => ({ name: row.name, prefix: row.display_prefix, scopes: parseScopes(row.scopes),
+    createdAt: new Date(row.created_at).toISOString(), lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null }));
+}
+
+/**
+ * Revokes the workspace's working key shown with `prefix`: 'revoked', 'none' when no working key has it, or
+ * 'ambiguous' (nothing revoked) when several do. Servers stop taking it within KEY_CACHE_MS (server/api.ts).
+ */
+export async function revokeApiKeyByPrefix(db: Db, workspaceId: string, prefix: string): Promise<'revoked' | 'none' | 'ambiguous'> {
+  return db.transaction(async (trx) => {
+    const ids = (await trx('api_keys').where({ workspace_id: workspaceId, display_prefix: prefix }).whereNull('revoked_at').select('id'))
+      .map((row) => row.id as string);
+    if (ids.length === 0) return 'none';
+    if (ids.length > 1) return 'ambiguous';
+    await trx('api_keys').where({ id: ids[0] }).update({ revoked_at: nowIso() });
+    return 'revoked';
+  });
+}
+
 const LAST_USED_PRECISION_MS = 60_000;
 
 /** Resolves a full API key to its credential; undefined when unknown or revoked. */

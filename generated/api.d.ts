@@ -2366,7 +2366,9 @@ export interface components {
     responses: {
         /**
          * @description `invalid_request`: the request does not match this contract (a field missing, of the
-         *     wrong type or out of range, or an unknown field). The message names the field.
+         *     wrong type or out of range, or an unknown field), its path holds a malformed percent
+         *     escape, its text holds a NUL character, or its body is not the JSON (or the compression)
+         *     it claims to be. The message names the field.
          */
         InvalidRequest: {
             headers: {
@@ -2509,6 +2511,45 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `payload_too_large`: the JSON body (once decompressed) is larger than this server accepts,
+         *     1 MiB unless its operator set `MAX_BODY_BYTES`. Files never travel in JSON: reserve an upload
+         *     with `POST /media/uploads` and PUT the bytes to its `uploadUrl`.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "payload_too_large",
+                 *       "message": "The request body is 2000000 bytes; this server accepts at most 1048576 bytes.",
+                 *       "hint": "Send a smaller body; files are not sent in JSON but uploaded through POST /media/uploads."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `unsupported_encoding`: the body is compressed with a `Content-Encoding` Herald does not take
+         *     (it takes `gzip`, `deflate` and `br`), or its charset is not UTF-8.
+         */
+        UnsupportedEncoding: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unsupported_encoding",
+                 *       "message": "The Content-Encoding \"zstd\" is not accepted.",
+                 *       "hint": "Send the body uncompressed, or compressed with gzip, deflate or br."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `internal`: an unexpected fault on the server. It is logged under `requestId`. */
         Internal: {
             headers: {
@@ -2605,6 +2646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Whoami"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -2629,6 +2671,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -2694,6 +2737,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -2729,6 +2773,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description One of `accountIds` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2763,6 +2809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["InsufficientScope"];
@@ -2805,6 +2852,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description The group, or one of `accountIds`, does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2839,6 +2888,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `folderId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2884,6 +2935,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `folderId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2960,6 +3013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Media"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             404: components["responses"]["NotFound"];
@@ -3048,6 +3102,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description The file, or the target `folderId`, does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3070,6 +3126,7 @@ export interface operations {
                     "application/json": components["schemas"]["FolderList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
@@ -3104,6 +3161,8 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `parentId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3191,6 +3250,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `invalid_state`: the move would put the folder inside its own subtree, or the folder is the root folder `Library`. Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3222,6 +3283,8 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             /** @description An account id, the group or a media id is not in this workspace. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3315,6 +3378,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required`: `confirm` was not `true`. Nothing was created. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             422: components["responses"]["ChecksFailed"];
             /** @description Too many requests, or more than 60 `POST /posts` in the last hour for this workspace. */
             429: components["responses"]["RateLimited"];
@@ -3345,6 +3410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Post"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             404: components["responses"]["NotFound"];
@@ -3388,6 +3454,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is `live` or `failed`). Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             422: components["responses"]["ChecksFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -3428,6 +3496,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is not `failed`). Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3467,6 +3537,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is not `queued`). Nothing changed. */
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3495,6 +3567,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostEventList"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
             404: components["responses"]["NotFound"];

@@ -6,8 +6,8 @@ import type { Handler } from './types.ts';
 
 async function checkAccounts(data: WorkspaceData, accountIds: string[]): Promise<void> {
   if (new Set(accountIds).size !== accountIds.length) throw invalidRequest('`accountIds` lists an account twice.');
-  const [missing] = await data.accounts.missing(accountIds);
-  if (missing) throw notFound('account', missing);
+  const missing = await data.accounts.missing(accountIds);
+  if (missing.length > 0) throw notFound('account', missing[0]!);
 }
 
 function checkName(name: string): string {

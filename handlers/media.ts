@@ -30,10 +30,14 @@ async function targetFolder(data: WorkspaceData, folderId: string | undefined): 
   return folderId;
 }
 
+/** Control characters (line breaks, NUL) and the invisible marks that reorder text (bidi overrides). */
+const UNSAFE_IN_NAMES = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gu;
+
 function cleanFilename(name: string, field: string): string {
-  // A name, not a path: whatever directories the client's file lay in are not ours to keep.
-  const base = name.split(/[\\/]/).pop()!.trim();
-  if (!base) throw invalidRequest(`\`${field}\` must name a file.`);
+  // A name, not a path: whatever directories the client's file lay in are not ours to keep. What is left
+  // is shown in the dashboard and sent on in headers, so it keeps nothing that breaks a line or reorders text.
+  const base = name.replace(UNSAFE_IN_NAMES, '').split(/[\\/]/).pop()!.replace(/\s+/g, ' ').trim();
+  if (!base || base === '.' || base === '..') throw invalidRequest(`\`${field}\` must name a file.`);
   return base;
 }
 

@@ -25,7 +25,7 @@ export async function inspectFile(file: string, declaredMime: string): Promise<I
     return format.kind === 'image' ? await inspectImage(file, found.mime) : await inspectVideo(file, found.mime);
   } catch (err) {
     // The type's signature was there but the rest could not be decoded: a damaged or truncated file.
-    return { ok: false, reason: `The file looks like ${found.mime} but could not be read (${firstLine(err)}). Export it again and upload the new file.` };
+    return { ok: false, reason: `The file looks like ${found.mime} but cannot be read: ${damageInWords(err)}. Export it again and upload the new file.` };
   }
 }
 
@@ -96,8 +96,17 @@ function round(n: number, places: number): number {
   return Math.round(n * f) / f;
 }
 
-/** The first line of a tool's complaint, short enough for a failReason. */
-export function firstLine(err: unknown): string {
+/**
+ * What is wrong with a file, in words a person can act on, from the complaint of the tool that read it
+ * (ffprobe, ffmpeg or sharp). The complaint itself names the tool's internals, so it is never shown.
+ */
+export function damageInWords(err: unknown): string {
   const e = err as { stderr?: string; message?: string };
-  return (e.stderr?.trim() || e.message || String(err)).split('\n')[0]!.slice(0, 200);
+  const complaint = `${e.stderr ?? ''} ${e.message ?? ''}`.toLowerCase();
+  if (complaint.includes('moov atom not found')) {
+    return 'it is incomplete: its index is missing, as when a recording, export or copy stopped early';
+  }
+  if (/premature end|truncat|end of file|unexpected end|partial/.test(complaint)) return 'it ends early: part of it is missing';
+  if (/unsupported|not supported|not implemented/.test(complaint)) return 'it uses an encoding feature that cannot be read';
+  return 'its contents are damaged';
 }

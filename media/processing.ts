@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MediaFacts, MediaJobsData } from '../db/mediaData.ts';
 import type { Storage } from '../storage/storage.ts';
-import { firstLine, inspectFile, makeThumbnail } from './inspect.ts';
+import { damageInWords, inspectFile, makeThumbnail } from './inspect.ts';
 import { thumbnailKey } from './objectKeys.ts';
 
 export interface ProcessingDeps {
@@ -26,7 +26,7 @@ export async function processMedia({ jobs, storage }: ProcessingDeps, mediaId: s
       try {
         await makeThumbnail(file, inspected, preview);
       } catch (err) {
-        return { reason: `The ${inspected.mime} file could not be decoded (${firstLine(err)}). Export it again and upload the new file.` };
+        return { reason: `The ${inspected.mime} file cannot be decoded: ${damageInWords(err)}. Export it again and upload the new file.` };
       }
       const key = thumbnailKey(record);
       await storage.put(key, fs.createReadStream(preview), 'image/jpeg');

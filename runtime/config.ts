@@ -17,6 +17,8 @@ export interface Config {
   trustProxy: string | false;
   logLevel: string;
   maxBodyBytes: number;
+  /** How long any request but the upload PUT may take to arrive whole (30 seconds; tests shorten it). */
+  bodyTimeoutMs: number;
   /** Where media bytes live: local disk under DATA_DIR/media, or an S3-compatible bucket. */
   storage: StorageConfig;
   /** POST /media/from-url: hosts exempt from the public-address rule (tests only) and extra trusted CAs. */
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY || false,
     logLevel: env.LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.MAX_BODY_BYTES, 1024 * 1024, 'MAX_BODY_BYTES'),
+    bodyTimeoutMs: 30_000,
     storage: storageFrom(env),
     fromUrl: {
       allowHosts: (env.FROM_URL_ALLOW_HOSTS || '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),

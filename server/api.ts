@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { operations } from '../generated/operations.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
@@ -14,6 +15,7 @@ import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import { validationMessage } from './validationMessage.ts';
+import { decodablePath, fieldWithNul, malformedPath, nulRefused } from './requestFaults.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => unknown;
 export const SESSION_COOKIE = 'herald_session';
@@ -96,6 +98,9 @@ export async function createApi(services: Services, handlers: Handlers) {
     ajvOpts: { allErrors: true, strict: false },
     customizeAjv: (ajv) => {
       addFormats(ajv);
+      // RFC 3339 admits a leap second (23:59:60), which no clock or database here can hold.
+      const rfc3339 = fullFormats['date-time'] as { validate: (text: string) => boolean };
+      ajv.addFormat('date-time', (text: string) => rfc3339.validate(text) && !/:60(\.\d+)?([zZ]|[+-]|$)/.test(text));
       return ajv;
     },
   });
@@ -187,6 +192,8 @@ export async function createApi(services: Services, handlers: Handlers) {
       if (SCOPES.get(operationId) !== 'none' && authorized.get(req) !== operationId) {
         throw new Error(`${operationId} was reached without authorization`);
       }
+      const nul = fieldWithNul({ ...c.request.params, ...c.request.query }) ?? fieldWithNul(c.request.requestBody);
+      if (nul) throw nulRefused(nul);
       const cred = req.cred;
       const via: Interface = req.via === 'mcp' ? 'mcp' : cred?.via === 'session' ? 'dashboard' : 'api';
       return (handler as (ctx: unknown) => Promise<ApiResponse>)({
@@ -218,6 +225,7 @@ export async function createApi(services: Services, handlers: Handlers) {
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {
     try {
+      if (!decodablePath(req.path)) throw malformedPath();
       return (await api.handleRequest(req as never, req)) as ApiResponse;
     } catch (err) {
       return renderError(err, req.requestId);

@@ -2,7 +2,7 @@
 // sign-in and account connection under /auth, and operator probes. Business logic lives in handlers/,
 // reached through api.ts.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { errorBody, invalidRequest, QuotaExceededError, rateLimited, type ApiError } from '../domain/errors.ts';
+import { errorBody, rateLimited, type ApiError } from '../domain/errors.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Services } from '../runtime/services.ts';
 import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
@@ -12,6 +12,7 @@ import { sessionRoutes } from './sessionRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
 import { escapeHtml } from '../domain/html.ts';
+import { bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './requestFaults.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 
 declare module 'express-serve-static-core' {
@@ -74,7 +75,9 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   // Media processing and the retention sweep run in the serving process.
   services.media.start();
 
+  const refuse = (res: Response, err: ApiError) => send(res, { status: err.status, body: errorBody(err, config.publicUrl) });
   app.use(logRequests(services));
+  app.use(bodyDeadline(config.bodyTimeoutMs, config.publicUrl, refuse));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -98,7 +101,8 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
     req.workspaceId = apiReq.cred?.workspace.id;
     send(res, out);
   });
-  app.use('/auth', json, sessionRoutes(services));
+  app.use('/auth', json, refuseNul(refuse));
+  app.use('/auth', sessionRoutes(services));
   // MCP for agents: /mcp, OAuth (/oauth, /.well-known), /auth/mcp-grants and the agent docs (/docs).
   app.use(mcpRoutes({ services, handle, credentialForKey }));
   app.use('/auth', connectRoutes(services));
@@ -119,16 +123,15 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
       hint: 'The REST API lives under /v1, the dashboard under /app.' } });
   });
 
-  // Body parser failures arrive here, before any handler ran.
-  app.use((err: Error & { type?: string; length?: number; limit?: number }, req: Request, res: Response, _next: NextFunction) => {
-    let apiErr: ApiError | undefined;
-    if (err.type === 'entity.parse.failed') apiErr = invalidRequest(`The request body is not valid JSON: ${err.message}.`, 'Send a JSON object.');
-    if (err.type === 'entity.too.large') {
-      apiErr = new QuotaExceededError(`The request body is ${err.length} bytes; at most ${err.limit} are accepted.`,
-        'Send a smaller body; upload files through POST /media/uploads.', err.limit ?? config.maxBodyBytes, err.length ?? 0);
+  // Body parser and router failures arrive here, and faults of async routes outside /v1.
+  app.use((err: ClientFault, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      services.logger.error({ err, reqId: req.id }, 'fault after the answer began');
+      res.destroy();
+      return;
     }
-    if (err.type === 'charset.unsupported' || err.type === 'encoding.unsupported') apiErr = invalidRequest(err.message, 'Send UTF-8 JSON.');
-    send(res, renderError(apiErr ?? err, req.id));
+    const encoding = req.headers['content-encoding']?.toLowerCase();
+    send(res, renderError(clientFaultError(err, config.maxBodyBytes, encoding) ?? err, req.id));
   });
   return app;
 }

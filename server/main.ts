@@ -7,6 +7,7 @@ import { createServices } from '../runtime/services.ts';
 import { startWorker } from '../worker/worker.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
 import { createApp } from './app.ts';
+import { guardConnections } from './connections.ts';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -23,9 +24,7 @@ export async function serve(config: Config): Promise<number> {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
   });
-  // A file of up to 4 GB arrives in one PUT: Node's default of five minutes per request would cut a
-  // slow link; two hours allow about 0.6 MB/s. Headers still must arrive within headersTimeout.
-  server.requestTimeout = 2 * 3600_000;
+  guardConnections(server);
   services.logger.info({ app: `${config.publicUrl}/app`, api: `${config.publicUrl}/v1`, database: config.databaseUrl ? 'postgresql' : 'sqlite',
     networks: config.networks }, `Herald is listening on ${config.host}:${config.port}: dashboard ${config.publicUrl}/app, API ${config.publicUrl}/v1, ` +
     `MCP ${config.publicUrl}/mcp, docs ${config.publicUrl}/docs`);

@@ -78,6 +78,17 @@ describe.each(DATABASES)('processing on %s', (kind) => {
     const media = await upload(env, ws.writeKey, file, 'image/png');
     expect(media.status).toBe('failed');
     expect(media.failReason).toMatch(/image\/png/);
+    expect(media.failReason).not.toMatch(/sharp|libpng|vips|\[|0x/i);
+  });
+
+  it('says in words that a video cut short is incomplete, without the tool\'s internals', async () => {
+    const whole = fs.readFileSync(makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 25 }));
+    const file = `${dir}/cut.mp4`;
+    fs.writeFileSync(file, whole.subarray(0, whole.length >> 1));
+    const media = await upload(env, ws.writeKey, file, 'video/mp4');
+    expect(media.status).toBe('failed');
+    expect(media.failReason).toMatch(/^The file looks like video\/mp4 but cannot be read: it is incomplete/);
+    expect(media.failReason).not.toMatch(/moov|atom|mov,mp4|\[|0x/i);
   });
 
   it('reads a minute-long video: duration, size, frame rate, codecs, thumbnail', async () => {

@@ -54,12 +54,13 @@ describe.each(DATABASES)('server on %s', (kind) => {
     expect(res.body.message).toMatch(/not valid JSON/);
   });
 
-  it('refuses an oversized body from its Content-Length, as a size-class quota_exceeded', async () => {
+  it('refuses an oversized body from its Content-Length with 413 payload_too_large', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(10_000), accountIds: ['acc_1'] });
     const res = await request(env.app).post('/v1/groups').set('Authorization', `Bearer ${ws.writeKey}`)
       .set('Content-Type', 'application/json').send(big);
-    expect(res.status).toBe(402);
-    expect(res.body).toMatchObject({ code: 'quota_exceeded', limit: 4096, used: big.length });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ code: 'payload_too_large', message: `The request body is ${big.length} bytes; this server accepts at most 4096 bytes.`,
+      hint: expect.any(String) });
   });
 
   it('answers every response with a request id, and reuses a sane incoming one', async () => {

@@ -2,7 +2,6 @@
 // media addresses must resolve over HTTP), sandbox accounts and files as the worker hands them to a
 // connector, and a PublishJob with an in-memory checkpoint and a clock that barely waits.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { findWorkspace } from '../../db/identity.ts';
 import { mediaData } from '../../db/mediaData.ts';
@@ -13,14 +12,8 @@ import type { Platform } from '../../networks/rules.ts';
 import type { Config } from '../../runtime/config.ts';
 import { publishMedia } from '../../worker/publishMedia.ts';
 import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
+import { freePort } from './spawnHerald.ts';
 
-async function freePort(): Promise<number> {
-  const probe = http.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Herald on a real port, its PUBLIC_URL (`base`) pointing at it. */
 export async function listeningHerald(kind: DbKind, overrides: Partial<Config> = {}, options: HeraldOptions = {}): Promise<TestEnv & { base: string }> {

@@ -1,0 +1,49 @@
+// Connection-level rules of the HTTP server, below express: how long headers and requests may take, and
+// what a connection that sends bytes no HTTP parser can read gets back.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** Headers must arrive within this time; bodies have their own deadline (see requestFaults.ts). */
+const HEADERS_TIMEOUT_MS = 20_000;
+/**
+ * A file of up to 4 GB arrives in one PUT: Node's default of five minutes per request would cut a slow link;
+ * two hours allow about 0.6 MB/s. Every other route answers 408 much sooner (bodyDeadline).
+ */
+const UPLOAD_TIMEOUT_MS = 2 * 3600_000;
+
+function rawAnswer(status: number, reason: string, code: string, message: string, hint: string): string {
+  const body = JSON.stringify({ code, message, hint });
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+export function guardConnections(server: Server): void {
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = UPLOAD_TIMEOUT_MS;
+  const answering = new WeakMap<Socket, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    res.once('finish', () => {
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
+    });
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // Bytes after a request's exact body (an upload's, say) that are no request: the answer to that request
+    // is still on its way and must arrive whole, or the client believes an upload failed that succeeded.
+    const inFlight = answering.get(socket);
+    if (inFlight && !inFlight.writableFinished) {
+      if (!inFlight.headersSent) inFlight.setHeader('Connection', 'close');
+      inFlight.once('finish', () => socket.destroySoon());
+      return;
+    }
+    if (socket.writable && err.code !== 'ECONNRESET') {
+      socket.end(err.code === 'HPE_HEADER_OVERFLOW'
+        ? rawAnswer(431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.',
+          'Send fewer or shorter headers (cookies included).')
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? rawAnswer(408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.', 'Send the whole request at once.')
+          : rawAnswer(400, 'Bad Request', 'invalid_request', 'The request is not valid HTTP/1.1.', 'Send a well-formed HTTP request.'));
+    }
+    socket.destroySoon();
+  });
+}

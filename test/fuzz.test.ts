@@ -1,0 +1,186 @@
+// The contract-derived fuzzer against a real `bin/herald serve` process over a real socket, on SQLite and
+// PostgreSQL: a few thousand fixed-seed requests (every operation, every route outside /v1, bad bytes on
+// the wire). No answer may be a 5xx, every 4xx carries {code, message, hint}, and the process is alive and
+// has logged no fault at the end. See test/support/fuzz.ts to add routes.
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession, findWorkspace, setPasswordHash } from '../db/identity.ts';
+import { workspaceData } from '../db/workspaceData.ts';
+import { sandboxToken } from '../networks/sandbox/state.ts';
+import { hashPassword } from '../server/sessionRoutes.ts';
+import { DATABASES, seedWorkspace, type TestEnv } from './support/harness.ts';
+import { fuzzRequests, ROUTES, type FuzzContext, type FuzzRequest } from './support/fuzz.ts';
+import { seedMedia } from './support/posts.ts';
+import { prepareDatabase, spawnHerald, type PreparedDatabase, type SpawnedHerald } from './support/spawnHerald.ts';
+
+const SEED = 20261123;
+const PER_SHAPE = 64;
+const PASSWORD = 'correct horse battery';
+
+interface Answer { status: number; body: string }
+
+function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const out = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.path, agent,
+      headers: { ...req.headers, ...(req.body ? { 'Content-Length': String(req.body.length) } : {}) }, timeout: 20_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    out.on('timeout', () => out.destroy(new Error('no answer within 20 seconds')));
+    out.on('error', reject);
+    out.end(req.body);
+  });
+}
+
+/** Bytes no client library would send; each answer is read until the server closes the connection. */
+const WIRE: string[] = [
+  'GARBAGE\r\n\r\n',
+  'GET /v1/whoami HTTP/1.1\r\nHost: x\r\nX-Big: ' + 'a'.repeat(70_000) + '\r\n\r\n',
+  'GET /v1/whoami HTTP/1.0\r\n\r\n',
+  'GET /v1/../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+  'GET http://evil.example/v1/whoami HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+  'GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+  'POST /v1/groups HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\n{"a":1}',
+  'POST /v1/groups HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n',
+  'POST /v1/groups HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n',
+  'POST /v1/groups HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+  'GET /v1/whoami HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n',
+  'GET /v1/whoami HTTP/1.1\r\nHost: x\r\nCookie: herald_session=\u00ff\u00fe\r\nConnection: close\r\n\r\n',
+  'GET /v1/whoami\u0000 HTTP/1.1\r\nHost: x\r\n\r\n',
+  'GET /v1/whoami HTTP/9.9\r\nHost: x\r\n\r\n',
+  'GET /v1/whoami HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/whoami HTTP/1.1\r\nHost: x\r\n\r\nBROKEN\r\n\r\n',
+];
+
+function wire(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.setTimeout(5000, () => socket.destroy());
+    socket.write(Buffer.from(bytes, 'latin1'));
+  });
+}
+
+/** What is wrong with one answer, or undefined. */
+function problem(req: FuzzRequest, answer: Answer): string | undefined {
+  if (answer.status >= 500) return `${answer.status}: ${answer.body.slice(0, 300)}`;
+  if (answer.status < 400 || req.method === 'HEAD') return undefined;
+  try {
+    const body = JSON.parse(answer.body) as Record<string, unknown>;
+    if (typeof body.code === 'string' && typeof body.message === 'string' && typeof body.hint === 'string') return undefined;
+  } catch {
+    // falls through
+  }
+  return `${answer.status} without {code, message, hint}: ${answer.body.slice(0, 300)}`;
+}
+
+describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
+  let db: PreparedDatabase;
+  let server: SpawnedHerald;
+  let ctx: FuzzContext;
+
+  beforeAll(async () => {
+    db = await prepareDatabase(kind);
+    const env = { services: db.services } as TestEnv;
+    const email = `fuzz-${kind}@example.com`;
+    const own = await seedWorkspace(env, { email });
+    const other = await seedWorkspace(env);
+    const free = await seedWorkspace(env, { plan: 'free' });
+    await setPasswordHash(db.services.db, own.userId, await hashPassword(PASSWORD));
+    const session = async (s: typeof own) => {
+      const created = await createSession(db.services.db, s.userId, s.workspaceId);
+      return { cookie: `herald_session=${created.token}`, csrf: db.services.keyring.sign(created.id, 'csrf') };
+    };
+    const ids = async (s: typeof own) => {
+      const data = workspaceData(db.services.db, (await findWorkspace(db.services.db, s.workspaceId))!);
+      const accounts = [];
+      for (const platform of ['threads', 'facebook', 'instagram', 'youtube'] as const) {
+        const externalId = `sandbox-${platform}-${s.workspaceId}`;
+        accounts.push((await data.accounts.add({ platform, displayName: `${platform} account`, status: 'ok', externalId,
+          tokenSealed: db.services.keyring.encrypt(sandboxToken('access', externalId)) })).id);
+      }
+      const media = [await seedMedia(env, s.workspaceId), await seedMedia(env, s.workspaceId, { kind: 'video', durationSeconds: 30, width: 1080, height: 1920 })];
+      const group = await data.groups.create('Fuzz group', accounts.slice(0, 2));
+      const folders = (await db.services.db('folders').where({ workspace_id: s.workspaceId }).select('id')).map((f) => f.id as string);
+      return { acc: accounts, med: media, grp: [group.id], fld: folders, pst: [] as string[] };
+    };
+    const fileUrl = await db.services.storage.publicUrl('fuzz/missing.jpg', { ttlSeconds: 3600, contentType: 'image/jpeg' });
+    ctx = {
+      ids: await ids(own), foreignIds: await ids(other),
+      keys: { read: own.readKey, write: own.writeKey, free: free.readKey },
+      session: await session(own),
+      disposableSessions: await Promise.all(Array.from({ length: PER_SHAPE }, () => session(own))),
+      params: { email: [email, 'nobody@example.com', 'not an email'], password: [PASSWORD, 'wrong password'],
+        platform: ['instagram', 'youtube', 'facebook', 'threads', 'tiktok', 'myspace'], page: ['accounts', 'x', ''],
+        fileToken: [fileUrl.split('/media-files/')[1]!, 'x.y'], uploadToken: ['x.y'] },
+    };
+    expect(ROUTES.length).toBeGreaterThan(0);
+    server = await spawnHerald(db);
+
+    // Things only the running server makes: posts (drafts and queued) and upload addresses.
+    const api = async (method: string, path: string, body: unknown, key: string) => {
+      const res = await fetch(`${server.base}/v1${path}`, { method, body: JSON.stringify(body),
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } });
+      expect(res.status, `${method} ${path}`).toBeLessThan(300);
+      return res.json();
+    };
+    for (const [workspace, key] of [[ctx.ids, own.writeKey], [ctx.foreignIds, other.writeKey]] as const) {
+      for (const when of ['draft', { publishAt: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 16), timezone: 'UTC' }]) {
+        const created = await api('POST', '/posts', { targets: { accountIds: [workspace.acc![0]] }, mediaIds: [], text: 'Fuzz', when, confirm: true }, key);
+        workspace.pst!.push(...(created.posts as { id: string }[]).map((p) => p.id));
+      }
+      const upload = await api('POST', '/media/uploads', { filename: 'f.jpg', mime: 'image/jpeg', size: 100 }, key);
+      ctx.params.uploadToken!.push((upload.uploadUrl as string).split('/uploads/')[1]!);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await db?.close();
+  });
+
+  it('answers thousands of malformed requests with no 5xx and only {code, message, hint} errors, and stays up', async () => {
+    const { wellFormed, malformed } = fuzzRequests(ctx, SEED, PER_SHAPE);
+    expect(wellFormed.length + malformed.length).toBeGreaterThan(2500);
+    const base = new URL(server.base);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const problems: string[] = [];
+    const statuses = new Map<number, number>();
+    let requests: FuzzRequest[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < requests.length) {
+        const req = requests[next++]!;
+        try {
+          const answer = await send(base, agent, req);
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          const wrong = problem(req, answer);
+          if (wrong) problems.push(`${req.label} ${req.method} ${req.path.slice(0, 200)}: ${wrong}`);
+        } catch (err) {
+          problems.push(`${req.label} ${req.method} ${req.path.slice(0, 200)}: ${(err as Error).message}`);
+        }
+      }
+    };
+    requests = wellFormed;
+    await worker();
+    [requests, next] = [malformed, 0];
+    await Promise.all(Array.from({ length: 8 }, worker));
+    agent.destroy();
+
+    for (const bytes of WIRE) {
+      const answer = await wire(server.port, bytes);
+      for (const status of answer.matchAll(/^HTTP\/1\.[01] (\d{3})/gm)) {
+        if (Number(status[1]) >= 500) problems.push(`wire ${JSON.stringify(bytes.slice(0, 80))}: ${answer.slice(0, 300)}`);
+      }
+    }
+
+    expect(problems.slice(0, 30), `${problems.length} problems; statuses ${JSON.stringify([...statuses])}`).toEqual([]);
+    expect(server.alive()).toBe(true);
+    expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+    expect(server.output()).not.toMatch(/unhandled promise rejection|unexpected fault/);
+  }, 180_000);
+});

@@ -1,0 +1,356 @@
+// A small contract-derived fuzzer: for every operation of generated/operations.ts, and for every route of
+// ROUTES below (what lives outside /v1), a fixed-seed set of valid, malformed and edge-case requests.
+// Nothing here knows a handler: values come from the operation's JSON schema and from pools of ids.
+import zlib from 'node:zlib';
+import { operations } from '../../generated/operations.ts';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Schema = Record<string, unknown>;
+
+/** A request as sent over the socket: the path is sent exactly as written, escapes and all. */
+export interface FuzzRequest {
+  label: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+/**
+ * A route outside /v1, listed by hand (the dashboard's session routes, OAuth connection, signed addresses,
+ * probes). `{name}` in the path takes a value from FuzzContext.params; `body` is a valid JSON body.
+ * Add a row for every new route outside /v1.
+ */
+export interface RouteRow {
+  method: string;
+  path: string;
+  credential: 'none' | 'session' | 'disposable-session';
+  body?: Record<string, Json>;
+  query?: Record<string, string>;
+}
+
+export const ROUTES: RouteRow[] = [
+  { method: 'POST', path: '/auth/sign-in', credential: 'none', body: { email: '{email}', password: '{password}' } },
+  { method: 'GET', path: '/auth/session', credential: 'session' },
+  { method: 'POST', path: '/auth/sign-out', credential: 'disposable-session' },
+  { method: 'GET', path: '/auth/connect/{platform}', credential: 'session' },
+  { method: 'GET', path: '/auth/connect/{platform}/callback', credential: 'session', query: { code: 'c0de', state: 'st4te' } },
+  { method: 'PUT', path: '/uploads/{uploadToken}', credential: 'none' },
+  { method: 'GET', path: '/media-files/{fileToken}', credential: 'none' },
+  { method: 'GET', path: '/healthz', credential: 'none' },
+  { method: 'GET', path: '/readyz', credential: 'none' },
+  { method: 'GET', path: '/', credential: 'none' },
+  { method: 'GET', path: '/app/{page}', credential: 'none', query: { error: 'quota_exceeded', message: 'm', hint: 'h' } },
+];
+
+/** What the fuzzer fills requests with: real ids (own and another workspace's), credentials and route values. */
+export interface FuzzContext {
+  /** Ids of this workspace by prefix (acc, grp, med, fld, pst), and of another workspace. */
+  ids: Record<string, string[]>;
+  foreignIds: Record<string, string[]>;
+  keys: { read: string; write: string; free: string };
+  session: { cookie: string; csrf: string };
+  /** Sessions the fuzzer may end (sign-out); one per request that uses one. */
+  disposableSessions: { cookie: string; csrf: string }[];
+  /** Values for `{name}` in ROUTES paths and bodies. */
+  params: Record<string, string[]>;
+}
+
+/** mulberry32: a tiny seeded generator, so every run sends the same requests. */
+export function seeded(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
+  return { next, int, pick, chance: (p: number) => next() < p };
+}
+type Random = ReturnType<typeof seeded>;
+
+const deep = (n: number): Json => (n === 0 ? [] : [deep(n - 1)]);
+const WEIRD_VALUES: Json[] = [
+  null, true, false, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, '', ' ', 'x'.repeat(70_000), '\u0000', 'a\u0000b', '💥'.repeat(500),
+  '\u202Eevil\u202C', 'e\u0301\u0301\u0301', '\uFFFF\uFFFE', '\uD800', '../../etc/passwd', "' or 1=1 --", '<script>x</script>',
+  '%zz', '1970-01-01T00:00:00Z', '2026-01-01T23:59:60Z', '9999-12-31T23:59', 'NaN', 'now', 'draft', 'acc_', [], [null], [''],
+  ['x'.repeat(5000)], {}, { a: 1 }, { __proto__: null, constructor: { prototype: {} } } as unknown as Json, deep(40),
+];
+const WEIRD_IDS = ['', 'x', '%zz', '%00', '%E0%A4%A', '..', '%2e%2e', '%2F', 'a'.repeat(3000), '%F0%9F%92%A5', "'%20or%201=1",
+  'null', 'undefined', '__proto__', 'constructor', 'acc_AAAAAAAAAAAAAAAAAAAA', 'med_%20', '-1', '1e9'];
+const WEIRD_QUERY = ['', 'x', '-1', '0', '1e9', '99999999999999999999', 'true', 'null', '%zz', '%00', '%E0%A4%A', 'a'.repeat(5000),
+  '2026-01-01T23:59:60Z', '2026-13-45T99:99:99Z', 'now', '%F0%9F%92%A5', '[]', '{}'];
+const RAW_BODIES: (string | Buffer)[] = [
+  '', '{', '{"a":', '[]', 'null', '"text"', '1', 'true', '{"a":1}{"b":2}', '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{"polluted":1}}}', `${'['.repeat(5000)}${']'.repeat(5000)}`, `{"a":${'1'.repeat(400)}}`, '{"a":1e999}',
+  Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), Buffer.from('{"name":"\xe9"}', 'latin1'), '\u0000', '{"a":"\\ud800"}',
+];
+const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/*', ''];
+const ENCODINGS = ['gzip', 'deflate', 'br', 'zstd', 'gzip, br', 'identity', 'x-unknown'];
+
+function resolveSchema(schema: Schema | undefined): Schema {
+  const s = schema ?? {};
+  const choice = (s.oneOf ?? s.anyOf) as Schema[] | undefined;
+  return choice?.length ? { ...choice[0], description: s.description } : s;
+}
+
+/** A valid-looking value for a schema, using real ids for fields named like ids. */
+function sample(schema: Schema | undefined, name: string, ctx: FuzzContext, r: Random, depth = 0): Json {
+  const s = resolveSchema(schema);
+  if (Array.isArray(s.enum)) return r.pick(s.enum as Json[]);
+  if (s.const !== undefined) return s.const as Json;
+  if (s.default !== undefined && r.chance(0.3)) return s.default as Json;
+  const type = Array.isArray(s.type) ? (s.type as string[])[0] : (s.type as string | undefined);
+  if (type === 'object' || s.properties) {
+    const props = (s.properties ?? {}) as Record<string, Schema>;
+    const required = new Set((s.required ?? []) as string[]);
+    const out: Record<string, Json> = {};
+    const max = typeof s.maxProperties === 'number' ? s.maxProperties : Infinity;
+    for (const [key, child] of Object.entries(props)) {
+      if (Object.keys(out).length >= max) break;
+      if (required.has(key) || (depth < 3 && r.chance(0.5)) || (s.minProperties && Object.keys(out).length === 0)) {
+        out[key] = sample(child, key, ctx, r, depth + 1);
+      }
+    }
+    return out;
+  }
+  if (type === 'array') {
+    const n = Math.max(Number(s.minItems ?? 0), r.int(3));
+    const items = Array.from({ length: Math.min(n, Number(s.maxItems ?? 3)) }, () => sample(s.items as Schema, singular(name), ctx, r, depth + 1));
+    return s.uniqueItems ? [...new Set(items.map((i) => JSON.stringify(i)))].map((i) => JSON.parse(i) as Json) : items;
+  }
+  if (type === 'integer' || type === 'number') return Number(s.minimum ?? 1) + r.int(3);
+  if (type === 'boolean') return r.chance(0.7);
+  return sampleString(s, name, ctx, r);
+}
+
+const singular = (name: string) => name.replace(/Ids$/, 'Id').replace(/s$/, '');
+
+const ID_PREFIX: Record<string, string> = { account: 'acc', group: 'grp', media: 'med', thumbnailMedia: 'med', folder: 'fld', parent: 'fld', post: 'pst' };
+
+function idFor(name: string, ctx: FuzzContext, r: Random): string | undefined {
+  const prefix = ID_PREFIX[name.replace(/Id$/, '')];
+  if (!prefix) return undefined;
+  const pool = r.chance(0.1) ? ctx.foreignIds : ctx.ids;
+  return r.pick(pool[prefix] ?? ['missing']);
+}
+
+function sampleString(s: Schema, name: string, ctx: FuzzContext, r: Random): string {
+  const id = name.endsWith('Id') ? idFor(name, ctx, r) : undefined;
+  if (id) return id;
+  if (s.format === 'date-time') return new Date(Date.now() + r.int(30) * 86_400_000).toISOString();
+  if (name === 'publishAt') return new Date(Date.now() + (1 + r.int(30)) * 86_400_000).toISOString().slice(0, 16);
+  if (name === 'timezone') return r.pick(['Europe/Berlin', 'UTC', 'America/New_York', 'Mars/Olympus']);
+  if (name === 'url') return r.pick(['https://127.0.0.1/a.jpg', 'http://example.invalid/a.jpg', 'https://10.0.0.1/x', 'file:///etc/passwd']);
+  if (name === 'mime') return r.pick(['image/jpeg', 'video/mp4', 'image/png', 'text/plain']);
+  if (name === 'filename') return r.pick(['a.jpg', 'clip.mp4', 'x']);
+  const examples = (s.examples ?? (s.example === undefined ? [] : [s.example])) as Json[];
+  if (examples.length && r.chance(0.6)) return String(r.pick(examples));
+  return r.pick(['Autumn sale', 'x', 'Hello 👋', '22', 'public']);
+}
+
+/** Replaces one value somewhere inside `value` (a random path) with `replacement`. */
+function mutateDeep(value: Json, replacement: Json, r: Random): Json {
+  if (Array.isArray(value) && value.length && r.chance(0.7)) {
+    const copy = [...value];
+    const i = r.int(copy.length);
+    copy[i] = mutateDeep(copy[i]!, replacement, r);
+    return copy;
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length && r.chance(0.7)) {
+    const key = r.pick(Object.keys(value));
+    return { ...value, [key]: mutateDeep(value[key]!, replacement, r) };
+  }
+  return replacement;
+}
+
+interface Credential { name: string; headers: Record<string, string> }
+
+function credentials(ctx: FuzzContext): Credential[] {
+  const { keys, session } = ctx;
+  return [
+    { name: 'write key', headers: { Authorization: `Bearer ${keys.write}` } },
+    { name: 'write key', headers: { Authorization: `Bearer ${keys.write}` } },
+    { name: 'read key', headers: { Authorization: `Bearer ${keys.read}` } },
+    { name: 'read key + cookie x', headers: { Authorization: `Bearer ${keys.read}`, Cookie: 'herald_session=x' } },
+    { name: 'write key + session', headers: { Authorization: `Bearer ${keys.write}`, Cookie: session.cookie, 'X-CSRF-Token': session.csrf } },
+    { name: 'session + csrf', headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf } },
+    { name: 'session, no csrf', headers: { Cookie: session.cookie } },
+    { name: 'session, bad csrf', headers: { Cookie: session.cookie, 'X-CSRF-Token': 'forged' } },
+    { name: 'free plan key', headers: { Authorization: `Bearer ${keys.free}` } },
+    { name: 'no credential', headers: {} },
+    { name: 'unknown key', headers: { Authorization: 'Bearer hld_0000000000000000000000000000000000000000' } },
+    { name: 'bearer without token', headers: { Authorization: 'Bearer' } },
+    { name: 'basic auth', headers: { Authorization: 'Basic dXNlcjpwYXNz' } },
+    { name: 'cookie %zz', headers: { Cookie: 'herald_session=%zz' } },
+    { name: 'cookie %E0', headers: { Cookie: 'herald_session=%E0; other=1' } },
+    { name: 'huge cookie', headers: { Cookie: `herald_session=${'a'.repeat(8000)}` } },
+    { name: 'two cookies', headers: { Cookie: `herald_session=x; ${session.cookie}`, 'X-CSRF-Token': session.csrf } },
+  ];
+}
+
+function fill(template: string, ctx: FuzzContext, r: Random): string {
+  return template.replace(/\{(\w+)\}/g, (_m, name: string) => idFor(name, ctx, r) ?? r.pick(ctx.params[name] ?? ['x']));
+}
+
+function fillJson(value: Json, ctx: FuzzContext, r: Random): Json {
+  if (typeof value === 'string') return fill(value, ctx, r);
+  if (Array.isArray(value)) return value.map((v) => fillJson(v, ctx, r));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillJson(v, ctx, r)]));
+  return value;
+}
+
+interface Shape {
+  label: string;
+  method: string;
+  /** The path with `{name}` placeholders, and how to fill one. */
+  path: string;
+  pathValue: (name: string) => string;
+  query: () => Record<string, string>;
+  queryNames: string[];
+  body: (() => Json) | undefined;
+  bodyFields: string[];
+  credential: () => Credential;
+}
+
+/** One request for a shape, malformed in one (sometimes two) ways chosen by `r`; as is when `valid`. */
+function mutate(shape: Shape, ctx: FuzzContext, r: Random, valid = false): FuzzRequest {
+  let method = shape.method.toUpperCase();
+  let pathText = shape.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(shape.pathValue(name)));
+  const query: [string, string][] = Object.entries(shape.query()).map(([k, v]) => [k, encodeURIComponent(v)]);
+  let body: Json | undefined = shape.body?.();
+  let raw: Buffer | undefined;
+  const cred = shape.credential();
+  const headers: Record<string, string> = { ...cred.headers };
+  const notes: string[] = [cred.name];
+  const kinds = ['valid', 'path', 'query', 'body-field', 'body-drop', 'body-extra', 'body-raw', 'body-deep', 'content-type',
+    'encoding', 'method', 'headers'];
+  for (let n = valid ? 0 : r.chance(0.25) ? 2 : 1; n > 0; n--) {
+    const kind = r.pick(kinds);
+    notes.push(kind);
+    switch (kind) {
+      case 'path': {
+        const names = [...shape.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+        if (names.length) {
+          const name = r.pick(names);
+          const value = r.chance(0.3) ? (idFor(name, { ...ctx, ids: ctx.foreignIds }, r) ?? r.pick(WEIRD_IDS)) : r.pick(WEIRD_IDS);
+          pathText = shape.path.replace(/\{(\w+)\}/g, (_m, other: string) => (other === name ? value : encodeURIComponent(shape.pathValue(other))));
+        } else {
+          pathText += r.pick(['/%zz', '/x', '/', '//', '/..', '%00', '/%E0%A4%A']);
+        }
+        break;
+      }
+      case 'query':
+        if (shape.queryNames.length && r.chance(0.8)) query.push([r.pick(shape.queryNames), r.pick(WEIRD_QUERY)]);
+        else query.push([r.pick(['unknown', '__proto__', 'constructor', 'limit[]', 'a'.repeat(300)]), r.pick(WEIRD_QUERY)]);
+        break;
+      case 'body-field':
+        if (body && typeof body === 'object' && !Array.isArray(body) && shape.bodyFields.length) {
+          body = { ...body, [r.pick(shape.bodyFields)]: r.pick(WEIRD_VALUES) };
+        } else body = r.pick(WEIRD_VALUES);
+        break;
+      case 'body-drop':
+        if (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length) {
+          const { [r.pick(Object.keys(body))]: _dropped, ...rest } = body;
+          body = rest;
+        }
+        break;
+      case 'body-extra':
+        body = { ...(body && typeof body === 'object' && !Array.isArray(body) ? body : {}), [r.pick(['extra', '__proto__', 'constructor', ''])]: r.pick(WEIRD_VALUES) };
+        break;
+      case 'body-deep':
+        body = mutateDeep(body ?? {}, r.pick(WEIRD_VALUES), r);
+        break;
+      case 'body-raw': {
+        const chosen = r.pick(RAW_BODIES);
+        raw = typeof chosen === 'string' ? Buffer.from(chosen) : chosen;
+        break;
+      }
+      case 'content-type':
+        headers['Content-Type'] = r.pick(CONTENT_TYPES);
+        break;
+      case 'encoding': {
+        const encoding = r.pick(ENCODINGS);
+        headers['Content-Encoding'] = encoding;
+        // Half the time the body really is compressed that way.
+        if (r.chance(0.5)) {
+          const plain = raw ?? Buffer.from(JSON.stringify(body ?? {}));
+          raw = encoding === 'gzip' ? zlib.gzipSync(plain) : encoding === 'deflate' ? zlib.deflateSync(plain) : encoding === 'br' ? zlib.brotliCompressSync(plain) : plain;
+        }
+        break;
+      }
+      case 'method':
+        method = r.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND']);
+        break;
+      case 'headers':
+        Object.assign(headers, r.pick([{ 'X-Request-Id': '../../x' }, { 'X-Forwarded-For': '1.2.3.4, evil' }, { Accept: 'text/html' },
+          { 'X-CSRF-Token': 'a'.repeat(5000) }, { 'Content-Length': '0' }, { Authorization: `Bearer ${ctx.keys.write}`, Cookie: 'herald_session=x' },
+          { Cookie: 'herald_session=' }, { Range: 'bytes=0-1' }, { 'If-None-Match': '*' }, { Expect: '100-continue' }]));
+        break;
+    }
+  }
+  const search = query.length ? `?${query.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&')}` : '';
+  if (raw === undefined && body !== undefined && method !== 'GET' && method !== 'HEAD') raw = Buffer.from(JSON.stringify(body));
+  if (raw !== undefined) headers['Content-Type'] ??= 'application/json';
+  if (raw !== undefined && (method === 'GET' || method === 'HEAD') && !r.chance(0.2)) raw = undefined;
+  return { label: `${shape.label} [${notes.join(', ')}]`, method, path: pathText + search, headers, body: raw };
+}
+
+/**
+ * For every /v1 operation and every ROUTES row: well-formed requests with each credential, to send one at a
+ * time, and `count` malformed ones, to send concurrently; the same for the same seed.
+ */
+export function fuzzRequests(ctx: FuzzContext, seed: number, count: number): { wellFormed: FuzzRequest[]; malformed: FuzzRequest[] } {
+  const r = seeded(seed);
+  const creds = credentials(ctx);
+  const shapes: Shape[] = operations.map((op) => {
+    const props = ((op.inputSchema as Schema).properties ?? {}) as Record<string, Schema>;
+    const required = new Set(((op.inputSchema as Schema).required ?? []) as string[]);
+    const only = (names: string[]) => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, props[n]!])),
+      required: names.filter((n) => required.has(n)) });
+    return {
+      label: `${op.method.toUpperCase()} /v1${op.path} (${op.operationId})`,
+      method: op.method,
+      path: `/v1${op.path}`,
+      pathValue: (name: string) => String(sample(props[name], name, ctx, r)),
+      query: () => Object.fromEntries(Object.entries(sample(only(op.fields.query), '', ctx, r) as Record<string, Json>).map(([k, v]) => [k, String(v)])),
+      queryNames: op.fields.query,
+      body: op.fields.body.length ? () => sample(only(op.fields.body), '', ctx, r) : undefined,
+      bodyFields: op.fields.body,
+      credential: () => r.pick(creds),
+    };
+  });
+  for (const row of ROUTES) {
+    shapes.push({
+      label: `${row.method} ${row.path}`,
+      method: row.method,
+      path: row.path,
+      pathValue: (name: string) => fill(`{${name}}`, ctx, r),
+      query: () => row.query ?? {},
+      queryNames: Object.keys(row.query ?? {}),
+      body: row.body ? () => fillJson(row.body!, ctx, r) : undefined,
+      bodyFields: Object.keys(row.body ?? {}),
+      credential: () => {
+        if (row.credential === 'none') return r.chance(0.7) ? { name: 'no credential', headers: {} } : r.pick(creds);
+        const session = row.credential === 'session' ? ctx.session : ctx.disposableSessions.pop() ?? ctx.session;
+        return r.chance(0.6) ? { name: 'session + csrf', headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf } } : r.pick(creds);
+      },
+    });
+  }
+  const wellFormed: FuzzRequest[] = [];
+  const malformed: FuzzRequest[] = [];
+  for (const shape of shapes) {
+    // A well-formed request with each credential (a key with a cookie, say), twice: sent one after the other,
+    // the second finds the key in the server's cache.
+    for (const cred of creds) {
+      const request = mutate({ ...shape, credential: () => cred }, ctx, r, true);
+      wellFormed.push(request, request);
+    }
+    for (let i = 0; i < count; i++) malformed.push(mutate(shape, ctx, r));
+  }
+  return { wellFormed, malformed };
+}
