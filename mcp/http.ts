@@ -7,7 +7,7 @@ import type { Credential, Scope } from '../domain/credential.ts';
 import { PLANS } from '../domain/plans.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
-import { answerExchange } from './jsonTransport.ts';
+import { answerExchange, rpcError } from './jsonTransport.ts';
 import { createMcpServer } from './server.ts';
 import { isWriteTool, toRestRequest, unknownToolMessage, type ToolEntry } from './tools.ts';
 
@@ -121,8 +121,9 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
       // the person for write (step-up), and the body is the same -32602 as for a tool that does not exist.
       res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="read write", ` +
         `resource_metadata="${resourceMetadataUrl(publicUrl)}"`);
-      return res.status(403).json({ jsonrpc: '2.0', id: stepUp.id, error: { code: ErrorCode.InvalidParams,
-        message: `MCP error ${ErrorCode.InvalidParams}: ${unknownToolMessage(stepUp.name)}` } });
+      const message = `MCP error ${ErrorCode.InvalidParams}: ${unknownToolMessage(stepUp.name)}`;
+      return res.status(403).json({ jsonrpc: '2.0', id: stepUp.id, error: { code: ErrorCode.InvalidParams, message },
+        code: 'insufficient_scope', message, hint: 'A person can allow read and write when the client signs in again.' });
     }
     const server = createMcpServer({
       scopes,
@@ -139,12 +140,8 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
 
   /** A body that is not JSON gets the JSON-RPC parse error, as the transport itself would answer. */
   function parseFailure(err: Error & { type?: string }, _req: Request, res: Response, next: NextFunction) {
-    if (err.type === 'entity.parse.failed') {
-      return res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON' } });
-    }
-    if (err.type === 'entity.too.large') {
-      return res.status(413).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'The request body is too large.' } });
-    }
+    if (err.type === 'entity.parse.failed') return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
+    if (err.type === 'entity.too.large') return rpcError(res, 413, -32000, 'The request body is too large.', 'payload_too_large');
     next(err);
   }
 

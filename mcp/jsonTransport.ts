@@ -11,8 +11,10 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
 const MAX_BATCH = 100;
 
-function rpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message } });
+/** A refused exchange: the JSON-RPC error, with Herald's {code, message, hint} beside it for HTTP clients. */
+export function rpcError(res: Response, status: number, code: number, message: string, herald = 'invalid_request'): void {
+  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message }, code: herald, message,
+    hint: 'Send one JSON-RPC message as a POST with Content-Type: application/json and Accept: application/json, text/event-stream.' });
 }
 
 /** The server's side of one HTTP exchange: it collects the answers to the request ids it was given. */
@@ -47,9 +49,12 @@ class ExchangeTransport implements Transport {
 export async function answerExchange(server: Server, req: Request, res: Response): Promise<void> {
   const accept = req.headers.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+    return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream',
+      'not_acceptable');
   }
-  if (!req.is('application/json')) return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  if (!req.is('application/json')) {
+    return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json', 'unsupported_media_type');
+  }
   const body: unknown = req.body;
   const batch = Array.isArray(body);
   const raw = batch ? body : [body];

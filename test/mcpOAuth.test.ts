@@ -200,8 +200,9 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
       const unknown = await rpc(origin, token, callTool('service_nothing_like_it'));
       expect(unknown.status).toBe(200);
       expect(write.body.error.code).toBe(-32602);
-      expect(write.body).toEqual({ ...unknown.body, error: { ...unknown.body.error,
-        message: unknown.body.error.message.replace('service_nothing_like_it', 'service_create_upload') } });
+      expect(write.body.error).toEqual({ ...unknown.body.error,
+        message: unknown.body.error.message.replace('service_nothing_like_it', 'service_create_upload') });
+      expect(write.body).toMatchObject({ jsonrpc: '2.0', id: 5, code: 'insufficient_scope' });
       // The SDK client takes the 403 as a request for more scope (step-up), and the call does not happen.
       await expect(client.callTool({ name: 'service_create_upload', arguments: {} })).rejects.toThrow();
       expect(Number((await env.services.db('media').count({ n: '*' }).first())!.n)).toBe(0);
@@ -316,6 +317,18 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
         .send({ email: emails.creator, password: PASSWORD, next: 'https://evil.example.com/' });
       expect(open.status).toBe(400);
       expect(open.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('gives every OAuth error Herald\'s {code, message, hint} beside the OAuth fields, and refuses NUL characters', async () => {
+      const token = await tokenRequest({ grant_type: 'authorization_code', code: 'nope', code_verifier: verifier, client_id: clientId });
+      expect(token.status).toBe(400);
+      expect(token.body).toMatchObject({ error: 'invalid_grant', code: 'invalid_grant', message: token.body.error_description });
+      expect(typeof token.body.hint).toBe('string');
+      const nul = await request(env.app).post('/oauth/register').send({ client_name: 'Bad\u0000Name', redirect_uris: [REDIRECT] });
+      expect(nul.status).toBe(400);
+      expect(nul.body.code).toBe('invalid_request');
+      const grant = await request(env.app).delete('/auth/mcp-grants/grt_%00').set('Cookie', cookie);
+      expect(grant.status).toBeLessThan(500);
     });
 
     it('serves its pages unframeable and uncached', async () => {

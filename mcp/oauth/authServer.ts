@@ -2,7 +2,7 @@
 // dynamic client registration (RFC 7591), authorization code with PKCE S256, rotating refresh tokens, revocation
 // (RFC 7009). The SDK's handlers check the wire format (PKCE, exact redirect URIs with any port on loopback);
 // this module decides: who signs in, what they consent to, and what a code or token is worth.
-import express, { type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { verify } from '@node-rs/argon2';
 import { authorizationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
@@ -16,7 +16,9 @@ import { createSession, findUserByEmail, firstMembership } from '../../db/identi
 import type { Scope } from '../../domain/credential.ts';
 import { PLANS } from '../../domain/plans.ts';
 import type { Services } from '../../runtime/services.ts';
+import { errorBody, type ApiError } from '../../domain/errors.ts';
 import { SESSION_COOKIE } from '../../server/api.ts';
+import { refuseNul } from '../../server/requestFaults.ts';
 import { hashPassword, sessionFrom } from '../../server/sessionRoutes.ts';
 import { MCP_PATH } from '../http.ts';
 import { consentPage, messagePage, sendPage, signInPage } from './pages.ts';
@@ -55,6 +57,19 @@ export function protectedResourceMetadata(publicUrl: string) {
     resource_name: 'Herald',
     resource_documentation: `${publicUrl}/docs`,
   };
+}
+
+const OAUTH_HINT = 'Start the sign-in again from your MCP client; the endpoints are listed at /.well-known/oauth-authorization-server.';
+
+/** OAuth errors keep their RFC 6749 fields (`error`, `error_description`) and gain Herald's {code, message, hint}. */
+function heraldErrorFields(_req: Request, res: Response, next: NextFunction) {
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const b = body as Record<string, unknown> | null;
+    if (res.statusCode < 400 || !b || typeof b.error !== 'string' || b.code !== undefined) return json(body);
+    return json({ ...b, code: b.error, message: typeof b.error_description === 'string' ? b.error_description : b.error, hint: OAUTH_HINT });
+  };
+  next();
 }
 
 /** What the consent form carries back: the authorization request, signed, bound to the session and short-lived. */
@@ -173,19 +188,29 @@ export function oauthRoutes(services: Services) {
   router.get('/.well-known/oauth-authorization-server', (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*').json(authorizationServerMetadata(publicUrl));
   });
+  // Bodies are read here, before the SDK's handlers (which then find them read): NUL characters are refused
+  // (PostgreSQL cannot store them), and every error also carries Herald's {code, message, hint}.
+  const render = (res: Response, err: ApiError) => res.status(err.status).json(errorBody(err, publicUrl));
+  router.use('/oauth', express.json({ limit: '64kb' }), express.urlencoded({ extended: false, limit: '64kb' }),
+    refuseNul(render), heraldErrorFields);
   // Herald's own per-address limit covers /oauth (server/app.ts); the SDK's limiter is off.
   router.use('/oauth/authorize', authorizationHandler({ provider: asProvider, rateLimit: false }));
   router.use('/oauth/token', tokenHandler({ provider: asProvider, rateLimit: false }));
   router.use('/oauth/register', clientRegistrationHandler({ clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
   router.use('/oauth/revoke', revocationHandler({ provider: asProvider, rateLimit: false }));
 
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  /** A form's failure: a page for a browser, {code, message, hint} for anything else. */
+  function fail(req: Request, res: Response, status: number, code: string, title: string, message: string, hint: string) {
+    if (req.accepts(['json', 'html']) === 'html') return sendPage(res, status, title, messagePage(`${message} ${hint}`));
+    res.status(status).json({ code, message, hint });
+  }
 
-  router.post('/oauth/sign-in', form, async (req, res) => {
+  router.post('/oauth/sign-in', async (req, res) => {
     const { email, password, next } = req.body as Record<string, unknown>;
     // Only back to an authorization request of this server: never an open redirect.
     if (typeof next !== 'string' || !next.startsWith('/oauth/authorize?')) {
-      return sendPage(res, 400, 'Sign in', messagePage('This sign-in form lost its authorization request. Start again from your agent.'));
+      return fail(req, res, 400, 'invalid_request', 'Sign in', 'This sign-in form lost its authorization request.',
+        'Start again from your agent.');
     }
     const clientId = new URLSearchParams(next.slice(next.indexOf('?') + 1)).get('client_id') ?? '';
     const client = await findClient(db, clientId);
@@ -194,6 +219,9 @@ export function oauthRoutes(services: Services) {
     const ok = typeof password === 'string' && await verify(user?.password_hash ?? (await UNKNOWN_USER_HASH), password);
     const workspaceId = user && ok ? await firstMembership(db, user.id) : undefined;
     if (!user || !workspaceId) {
+      if (req.accepts(['json', 'html']) !== 'html') {
+        return res.status(401).json({ code: 'unauthenticated', message: 'The email or password is wrong.', hint: 'Check both and try again.' });
+      }
       return sendPage(res, 401, 'Sign in', signInPage({ clientName: name, next, error: 'The email or password is wrong.',
         email: typeof email === 'string' ? email : '' }));
     }
@@ -205,17 +233,19 @@ export function oauthRoutes(services: Services) {
     res.redirect(303, next);
   });
 
-  router.post('/oauth/consent', form, async (req, res) => {
+  router.post('/oauth/consent', async (req, res) => {
     const session = await sessionFrom(db, req);
-    if (!session) return sendPage(res, 401, 'Signed out', messagePage('You are signed out. Start again from your agent.'));
+    if (!session) return fail(req, res, 401, 'unauthenticated', 'Signed out', 'You are signed out.', 'Start again from your agent.');
     const { request: sealed, csrf, decision, scope } = req.body as Record<string, unknown>;
     if (typeof csrf !== 'string' || !keyring.verify(session.sessionId, csrf, 'csrf')) {
-      return sendPage(res, 403, 'Refused', messagePage('This consent form is not valid for your session. Start again from your agent.'));
+      return fail(req, res, 403, 'csrf_failed', 'Refused', 'This consent form is not valid for your session.',
+        'Start again from your agent.');
     }
     const request = openRequest(sealed, session.sessionId);
     const client = request && await findClient(db, request.clientId);
     if (!request || !client) {
-      return sendPage(res, 400, 'Expired', messagePage('This authorization request expired or is not valid. Start again from your agent.'));
+      return fail(req, res, 400, 'invalid_request', 'Expired', 'This authorization request expired or is not valid.',
+        'Start again from your agent.');
     }
     const target = new URL(request.redirectUri);
     if (request.state !== undefined) target.searchParams.set('state', request.state);

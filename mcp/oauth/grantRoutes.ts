@@ -4,6 +4,7 @@
 import express, { type Response } from 'express';
 import { ApiError, errorBody, notFound, unauthenticated } from '../../domain/errors.ts';
 import type { Services } from '../../runtime/services.ts';
+import { fieldWithNul } from '../../server/requestFaults.ts';
 import { sessionFrom } from '../../server/sessionRoutes.ts';
 import { listGrants, revokeOwnGrant } from './store.ts';
 
@@ -27,7 +28,7 @@ export function grantRoutes(services: Services) {
         'Reload the dashboard and try again.'));
     }
     const grantId = req.params.grantId;
-    if (!(await revokeOwnGrant(db, session.user.id, session.workspace.id, grantId))) return fail(res, notFound('MCP grant', grantId));
+    if (fieldWithNul(grantId) || !(await revokeOwnGrant(db, session.user.id, session.workspace.id, grantId))) return fail(res, notFound('MCP grant', grantId));
     res.status(204).end();
   });
 
