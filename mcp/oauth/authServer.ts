@@ -16,9 +16,9 @@ import { createSession, findUserByEmail, firstMembership } from '../../db/identi
 import type { Scope } from '../../domain/credential.ts';
 import { PLANS } from '../../domain/plans.ts';
 import type { Services } from '../../runtime/services.ts';
-import { errorBody, type ApiError } from '../../domain/errors.ts';
+import { errorBody, invalidRequest, type ApiError } from '../../domain/errors.ts';
 import { SESSION_COOKIE } from '../../server/api.ts';
-import { refuseNul } from '../../server/requestFaults.ts';
+import { nulRefused } from '../../server/requestFaults.ts';
 import { hashPassword, sessionFrom } from '../../server/sessionRoutes.ts';
 import { MCP_PATH } from '../http.ts';
 import { consentPage, messagePage, sendPage, signInPage } from './pages.ts';
@@ -70,6 +70,18 @@ function heraldErrorFields(_req: Request, res: Response, next: NextFunction) {
     return json({ ...b, code: b.error, message: typeof b.error_description === 'string' ? b.error_description : b.error, hint: OAUTH_HINT });
   };
   next();
+}
+
+/** OAuth bodies are JSON objects or forms, without NUL characters (PostgreSQL cannot store them). */
+function oauthBodyProblem(body: unknown): ApiError | undefined {
+  if (body === undefined) return undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return invalidRequest('The body must be a JSON object or a form.');
+  try {
+    // JSON text escapes a NUL as \u0000; one pass over the text, however deep the body.
+    return JSON.stringify(body).includes('\\u0000') ? nulRefused('body') : undefined;
+  } catch {
+    return invalidRequest('The body is nested too deeply.');
+  }
 }
 
 /** What the consent form carries back: the authorization request, signed, bound to the session and short-lived. */
@@ -192,21 +204,27 @@ export function oauthRoutes(services: Services) {
   // (PostgreSQL cannot store them), and every error also carries Herald's {code, message, hint}.
   const render = (res: Response, err: ApiError) => res.status(err.status).json(errorBody(err, publicUrl));
   router.use('/oauth', express.json({ limit: '64kb' }), express.urlencoded({ extended: false, limit: '64kb' }),
-    refuseNul(render), heraldErrorFields);
+    (req: Request, res: Response, next: NextFunction) => {
+      const problem = oauthBodyProblem(req.body);
+      return problem ? render(res, problem) : next();
+    }, heraldErrorFields);
   // Herald's own per-address limit covers /oauth (server/app.ts); the SDK's limiter is off.
   router.use('/oauth/authorize', authorizationHandler({ provider: asProvider, rateLimit: false }));
   router.use('/oauth/token', tokenHandler({ provider: asProvider, rateLimit: false }));
   router.use('/oauth/register', clientRegistrationHandler({ clientsStore, rateLimit: false, clientSecretExpirySeconds: 0 }));
   router.use('/oauth/revoke', revocationHandler({ provider: asProvider, rateLimit: false }));
 
-  /** A form's failure: a page for a browser, {code, message, hint} for anything else. */
+  /**
+   * A form's failure: {code, message, hint} with its status, or for a browser a page that says it (sent as 200,
+   * since Herald's error answers are JSON everywhere; the page is what the person reads).
+   */
   function fail(req: Request, res: Response, status: number, code: string, title: string, message: string, hint: string) {
-    if (req.accepts(['json', 'html']) === 'html') return sendPage(res, status, title, messagePage(`${message} ${hint}`));
+    if (req.accepts(['json', 'html']) === 'html') return sendPage(res, 200, title, messagePage(`${message} ${hint}`));
     res.status(status).json({ code, message, hint });
   }
 
   router.post('/oauth/sign-in', async (req, res) => {
-    const { email, password, next } = req.body as Record<string, unknown>;
+    const { email, password, next } = (req.body ?? {}) as Record<string, unknown>;
     // Only back to an authorization request of this server: never an open redirect.
     if (typeof next !== 'string' || !next.startsWith('/oauth/authorize?')) {
       return fail(req, res, 400, 'invalid_request', 'Sign in', 'This sign-in form lost its authorization request.',
@@ -222,7 +240,7 @@ export function oauthRoutes(services: Services) {
       if (req.accepts(['json', 'html']) !== 'html') {
         return res.status(401).json({ code: 'unauthenticated', message: 'The email or password is wrong.', hint: 'Check both and try again.' });
       }
-      return sendPage(res, 401, 'Sign in', signInPage({ clientName: name, next, error: 'The email or password is wrong.',
+      return sendPage(res, 200, 'Sign in', signInPage({ clientName: name, next, error: 'The email or password is wrong.',
         email: typeof email === 'string' ? email : '' }));
     }
     // The dashboard's own session and cookie (server/sessionRoutes.ts).
@@ -236,7 +254,7 @@ export function oauthRoutes(services: Services) {
   router.post('/oauth/consent', async (req, res) => {
     const session = await sessionFrom(db, req);
     if (!session) return fail(req, res, 401, 'unauthenticated', 'Signed out', 'You are signed out.', 'Start again from your agent.');
-    const { request: sealed, csrf, decision, scope } = req.body as Record<string, unknown>;
+    const { request: sealed, csrf, decision, scope } = (req.body ?? {}) as Record<string, unknown>;
     if (typeof csrf !== 'string' || !keyring.verify(session.sessionId, csrf, 'csrf')) {
       return fail(req, res, 403, 'csrf_failed', 'Refused', 'This consent form is not valid for your session.',
         'Start again from your agent.');
