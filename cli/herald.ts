@@ -16,7 +16,6 @@ import { hashPassword } from '../server/sessionRoutes.ts';
 import { queueFailure, sandboxToken, SCENARIOS } from '../networks/sandbox/state.ts';
 import { serve } from '../server/main.ts';
 import { runWorkerProcess } from '../worker/main.ts';
-import { runStdioBridge } from '../mcp/stdio/bridge.js';
 
 const PLATFORMS: Platform[] = ['youtube', 'instagram', 'facebook', 'threads', 'tiktok'];
 const STATUSES: AccountStatus[] = ['ok', 'expired', 'revoked'];
@@ -154,7 +153,7 @@ async function main(argv: string[]): Promise<number> {
   const [first = '', second = '', ...rest] = argv;
   if (first === 'serve') return serve(loadConfig());
   // The stdio MCP package's own code: stdout carries only MCP messages.
-  if (first === 'mcp') return runStdioBridge(process.env);
+  if (first === 'mcp') return (await import('../mcp/stdio/bridge.js')).runStdioBridge(process.env);
   if (first === 'worker') {
     try {
       return await runWorkerProcess(loadConfig());
