@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install run test lint generate bench mock check-node media-tools dashboard
+.PHONY: help install run test lint generate bench mock check-node media-tools dashboard docs
 
 help:
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
@@ -11,6 +11,7 @@ help:
 	@echo "make mock      serve a Prism mock of the contract at http://127.0.0.1:4010/v1 (MOCK_PORT to change it)"
 	@echo "make lint      contract lint, generated/ freshness, TypeScript type-check"
 	@echo "make generate  regenerate generated/ from openapi.yaml"
+	@echo "make docs      build the API reference (docs/reference.html) from openapi.yaml when it is stale"
 	@echo "make bench     run the benchmarks in bench/"
 
 check-node:
@@ -38,7 +39,14 @@ dashboard/dist/index.html: node_modules/.installed $(DASHBOARD_SOURCES)
 
 dashboard: dashboard/dist/index.html
 
-run: install dashboard
+# The API reference served at /docs/reference: one self-contained HTML file (works offline), rebuilt when the
+# contract changes. Not committed: it is 2.6 MB of output that every contract edit would rewrite.
+docs/reference.html: openapi.yaml redocly.yaml | node_modules/.installed
+	npx redocly build-docs openapi.yaml --inlineBundle --title "Herald API reference" -o $@
+
+docs: docs/reference.html
+
+run: install dashboard docs
 	bin/herald serve
 
 generate: install
@@ -56,7 +64,7 @@ PRISM_SUITES := test/prism.test.ts test/posts.test.ts test/folders.test.ts test/
   test/mediaLibrary.test.ts test/mediaAccess.test.ts test/identity.test.ts test/session.test.ts
 MOCK_PORT ?= 4010
 
-test: install dashboard
+test: install dashboard docs
 	npx vitest run
 	TEST_PRISM=1 TEST_DATABASES=sqlite npx vitest run $(PRISM_SUITES)
 
@@ -69,3 +77,4 @@ bench: install
 	npx tsx bench/upload.ts
 	npx tsx bench/publish.ts
 	npx tsx bench/crash.ts
+	npx tsx bench/mcp.ts

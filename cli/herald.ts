@@ -153,6 +153,8 @@ async function main(argv: string[]): Promise<number> {
   const [first = '', second = '', ...rest] = argv;
   if (first === 'serve') return failsCleanly(() => serve(loadConfig()));
   if (OPERATOR_COMMANDS[first]) return OPERATOR_COMMANDS[first](argv.slice(1));
+  // The stdio MCP package's own code: stdout carries only MCP messages.
+  if (first === 'mcp') return (await import('../mcp/stdio/bridge.js')).runStdioBridge(process.env);
   if (first === 'worker') {
     try {
       return await runWorkerProcess(loadConfig());
@@ -167,7 +169,7 @@ async function main(argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   const args = COMMANDS[first] ? [second, ...rest].filter(Boolean) : rest;
   if (!command) {
-    const known = ['serve', 'worker', ...Object.keys(OPERATOR_COMMANDS), ...Object.keys(COMMANDS)].join(', ');
+    const known = ['serve', 'worker', 'mcp', ...Object.keys(OPERATOR_COMMANDS), ...Object.keys(COMMANDS)].join(', ');
     process.stderr.write(JSON.stringify({ code: 'unknown_command', message: `Unknown command "${argv.join(' ')}".`, hint: `Commands: ${known}.` }) + '\n');
     return 2;
   }

@@ -11,6 +11,7 @@ import * as posts from './migrations/0003_posts.ts';
 import * as publishing from './migrations/0004_publishing.ts';
 import * as sandbox from './migrations/0005_sandbox.ts';
 import * as analytics from './migrations/0006_analytics.ts';
+import * as oauth from './migrations/0007_oauth.ts';
 import * as members from './migrations/0008_members.ts';
 import * as disconnectedAccounts from './migrations/0009_disconnected_accounts.ts';
 
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0004_publishing': publishing,
   '0005_sandbox': sandbox,
   '0006_analytics': analytics,
+  '0007_oauth': oauth,
   '0008_members': members,
   '0009_disconnected_accounts': disconnectedAccounts,
 };

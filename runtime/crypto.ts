@@ -2,7 +2,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type KeyPurpose = 'network-tokens' | 'sessions' | 'uploads' | 'csrf' | 'connect-state' | 'pkce' | 'invites'
-  | 'password-resets';
+  | 'password-resets' | 'oauth';
 
 export class Keyring {
   private readonly keys = new Map<KeyPurpose, Buffer>();

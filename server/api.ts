@@ -241,7 +241,8 @@ export async function createApi(services: Services, handlers: Handlers) {
     }
   }
 
-  return { handle, renderError, api };
+  // The MCP endpoint resolves API keys with this same cached lookup before it presets `cred`.
+  return { handle, renderError, api, credentialForKey };
 }
 
 export function newRequestId(incoming: unknown): string {

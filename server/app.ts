@@ -21,6 +21,7 @@ import { bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './r
 import { accountRoutes } from './accountRoutes.ts';
 import { dashboardRoutes } from './dashboardRoutes.ts';
 import { signUpRoutes } from './signUpRoutes.ts';
+import { mcpRoutes } from '../mcp/routes.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -77,7 +78,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
-  const { handle, renderError } = await createApi(services, handlers);
+  const { handle, renderError, credentialForKey } = await createApi(services, handlers);
   const limiter = options.rateLimiter ?? createRateLimiter(db, config.rateLimit.max, config.rateLimit.windowMs);
   // Media processing and the retention sweep run in the serving process.
   services.media.start();
@@ -100,7 +101,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
 
   const json = express.json({ limit: config.maxBodyBytes });
   // Signed file addresses (/media-files) are not limited: networks fetch them from shared addresses.
-  app.use(['/v1', '/auth', '/uploads'], limitRate(limiter, config.publicUrl));
+  app.use(['/v1', '/auth', '/uploads', '/mcp', '/oauth'], limitRate(limiter, config.publicUrl));
   app.use('/v1', json, async (req: Request, res: Response) => {
     const apiReq: ApiRequest = { method: req.method, path: req.path, headers: req.headers, query: req.query as Record<string, unknown>,
       body: req.body, requestId: req.id, via: 'rest' };
@@ -112,6 +113,8 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   app.use('/auth', signUpRoutes(services), accountRoutes(services), sessionRoutes(services));
   app.use('/auth', memberRoutes(services), keyRoutes(services), billingRoutes(services, selfHostedBilling(db)),
     settingsRoutes(services), passwordRoutes(services));
+  // MCP for agents: /mcp, OAuth (/oauth, /.well-known), /auth/mcp-grants and the agent docs (/docs).
+  app.use(mcpRoutes({ services, handle, credentialForKey }));
   app.use('/auth', connectRoutes(services));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
   if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir, processingMs: config.sandboxProcessingMs }));
