@@ -3,14 +3,16 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install build run test lint generate bench check-node media-tools dashboard
+.PHONY: help install build run test lint generate bench mock check-node media-tools dashboard docs
 
 help:
 	@echo "make build     compile the TypeScript into dist/ for bin/herald (when a source changed)"
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
-	@echo "make test      install what is missing, then run every test (SQLite and PostgreSQL)"
+	@echo "make test      install what is missing, run every test (SQLite and PostgreSQL), then the REST suites through Prism"
+	@echo "make mock      serve a Prism mock of the contract at http://127.0.0.1:4010/v1 (MOCK_PORT to change it)"
 	@echo "make lint      contract lint, generated/ freshness, TypeScript type-check"
 	@echo "make generate  regenerate generated/ from openapi.yaml"
+	@echo "make docs      build the API reference (docs/reference.html) from openapi.yaml when it is stale"
 	@echo "make bench     run the benchmarks in bench/"
 
 check-node:
@@ -42,7 +44,14 @@ dashboard/dist/index.html: node_modules/.installed $(DASHBOARD_SOURCES)
 
 dashboard: dashboard/dist/index.html
 
-run: install build dashboard
+# The API reference served at /docs/reference: one self-contained HTML file (works offline), rebuilt when the
+# contract changes. Not committed: it is 2.6 MB of output that every contract edit would rewrite.
+docs/reference.html: openapi.yaml redocly.yaml | node_modules/.installed
+	npx redocly build-docs openapi.yaml --inlineBundle --title "Herald API reference" -o $@
+
+docs: docs/reference.html
+
+run: install build dashboard docs
 	bin/herald serve
 
 generate: install
@@ -54,8 +63,18 @@ lint: install
 	npx tsc --noEmit
 	npx tsc --noEmit -p dashboard
 
-test: install build dashboard
+# The suites of the REST surface, run once more through `prism proxy` (test/support/prismProxy.ts).
+# planChecks and timeZones repeat the plan answers posts.test.ts already sends through it.
+PRISM_SUITES := test/prism.test.ts test/posts.test.ts test/folders.test.ts test/accountsAndGroups.test.ts \
+  test/mediaLibrary.test.ts test/mediaAccess.test.ts test/identity.test.ts test/session.test.ts
+MOCK_PORT ?= 4010
+
+test: install build dashboard docs
 	npx vitest run
+	TEST_PRISM=1 TEST_DATABASES=sqlite npx vitest run $(PRISM_SUITES)
+
+mock: install
+	npx tsx scripts/prism.ts mock $(MOCK_PORT)
 
 bench: install build
 	npx tsx bench/startup.ts
@@ -64,4 +83,4 @@ bench: install build
 	npx tsx bench/upload.ts
 	npx tsx bench/publish.ts
 	npx tsx bench/crash.ts
-	npx tsx bench/scale.ts
+	npx tsx bench/mcp.ts

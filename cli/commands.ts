@@ -86,7 +86,9 @@ const COMMANDS: Record<CommandName, Command> = {
   async 'key list'(services, args) {
     const o = options(args, { workspace: { required: true } });
     const ws = await workspaceArg(services, o.workspace!);
-    return { keys: await listApiKeys(services.db, ws.id) };
+    // The operator's shape (../shared/design.md): no ids, no creators.
+    const keys = await listApiKeys(services.db, ws.id);
+    return { keys: keys.map(({ name, prefix, scopes, createdAt, lastUsedAt }) => ({ name, prefix, scopes, createdAt, lastUsedAt })) };
   },
 
   async 'key revoke'(services, args) {

@@ -24,7 +24,7 @@ async function runWorker(): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   const [first = '', second = '', ...rest] = argv;
-  const known = ['serve', 'worker', ...Object.keys(OPERATOR_COMMANDS), ...COMMAND_NAMES];
+  const known = ['serve', 'worker', 'mcp', ...Object.keys(OPERATOR_COMMANDS), ...COMMAND_NAMES];
   if (first === '--help' || first === 'help') {
     process.stdout.write(JSON.stringify({ usage: 'herald <command> [--option value ...]', commands: known }) + '\n');
     return 0;
@@ -35,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
     return failsCleanly(() => serve(loadConfig()));
   }
   if (OPERATOR_COMMANDS[first]) return OPERATOR_COMMANDS[first](argv.slice(1));
+  // The stdio MCP package's own code: stdout carries only MCP messages.
+  if (first === 'mcp') return (await import('../mcp/stdio/bridge.js')).runStdioBridge(process.env);
   if (first === 'worker') return runWorker();
   const name = isCommand(first) ? first : `${first} ${second}`;
   if (!isCommand(name)) {

@@ -5,6 +5,7 @@ import type { Credential, Role, Scope, User, Workspace } from '../domain/credent
 import { parseScopes } from '../domain/credential.ts';
 import { newId, randomBase62 } from '../domain/ids.ts';
 import type { PlanName } from '../domain/plans.ts';
+import type { ApiKeySummary } from '../domain/settingsShapes.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Db } from './connect.ts';
 import { nowIso } from './rows.ts';
@@ -86,22 +87,15 @@ export async function revokeApiKey(db: Db, workspaceId: string, keyId: string): 
   return n > 0;
 }
 
-export interface ApiKeySummary {
-  name: string;
-  /** The key's first characters (`hld_` and six more): how people tell keys apart; never enough to use one. */
-  prefix: string;
-  scopes: Scope[];
-  createdAt: string;
-  /** When the key was last used, to the minute; null if never. */
-  lastUsedAt: string | null;
-}
-
-/** The workspace's keys that still work, oldest first. */
+/** The workspace's keys that still work, oldest first, with who made each; never the key itself. */
 export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeySummary[]> {
-  const rows = await db('api_keys').where({ workspace_id: workspaceId }).whereNull('revoked_at').orderBy(['created_at', 'id'])
-    .select('name', 'display_prefix', 'scopes', 'created_at', 'last_used_at');
-  return rows.map((row) => ({ name: row.name, prefix: row.display_prefix, scopes: parseScopes(row.scopes),
-    createdAt: new Date(row.created_at).toISOString(), lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null }));
+  const rows = await db('api_keys').join('users', 'users.id', 'api_keys.user_id')
+    .where('api_keys.workspace_id', workspaceId).whereNull('api_keys.revoked_at').orderBy(['api_keys.created_at', 'api_keys.id'])
+    .select('api_keys.id', 'api_keys.name', 'api_keys.display_prefix', 'api_keys.scopes', 'api_keys.created_at',
+      'api_keys.last_used_at', 'api_keys.user_id', 'users.name as user_name');
+  return rows.map((row) => ({ id: row.id, name: row.name, prefix: row.display_prefix, scopes: parseScopes(row.scopes),
+    createdBy: { id: row.user_id, name: row.user_name }, createdAt: new Date(row.created_at).toISOString(),
+    lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null }));
 }
 
 /**
@@ -177,7 +171,7 @@ export async function credentialForSession(db: Db, token: string): Promise<(Cred
     .join('workspaces', 'workspaces.id', 'sessions.workspace_id')
     .join('users', 'users.id', 'sessions.user_id')
     .where('sessions.token_hash', sha256(token)).where('sessions.expires_at', '>', nowIso())
-    .first('sessions.id as session_id', 'workspaces.id', 'workspaces.slug', 'workspaces.name', 'workspaces.plan',
+    .first('sessions.id as session_id', 'members.role', 'workspaces.id', 'workspaces.slug', 'workspaces.name', 'workspaces.plan',
       'workspaces.currency', 'workspaces.tz', 'users.id as user_id', 'users.name as user_name', 'users.email as user_email');
   if (!row) return undefined;
   return {
@@ -187,6 +181,7 @@ export async function credentialForSession(db: Db, token: string): Promise<(Cred
     scopes: ['read', 'write'],
     via: 'session',
     name: 'Dashboard session',
+    role: row.role as Role,
   };
 }
 

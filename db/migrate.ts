@@ -11,6 +11,8 @@ import * as posts from './migrations/0003_posts.ts';
 import * as publishing from './migrations/0004_publishing.ts';
 import * as sandbox from './migrations/0005_sandbox.ts';
 import * as analytics from './migrations/0006_analytics.ts';
+import * as oauth from './migrations/0007_oauth.ts';
+import * as members from './migrations/0008_members.ts';
 import * as disconnectedAccounts from './migrations/0009_disconnected_accounts.ts';
 import * as postsListOrder from './migrations/0013_posts_list_order.ts';
 
@@ -21,6 +23,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0004_publishing': publishing,
   '0005_sandbox': sandbox,
   '0006_analytics': analytics,
+  '0007_oauth': oauth,
+  '0008_members': members,
   '0009_disconnected_accounts': disconnectedAccounts,
   '0013_posts_list_order': postsListOrder,
 };

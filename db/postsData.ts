@@ -34,6 +34,8 @@ export interface PostRecord {
   error: ErrorBody | null;
   quotaMonth: string | null;
   liveAt: string | null;
+  /** When the worker tries again after a temporary failure; null unless a worker retry is scheduled. */
+  nextAttemptAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -91,6 +93,7 @@ function toPost(row: Record<string, any>): PostRecord {
     externalUrl: row.external_url ?? null, externalId: row.external_id ?? null,
     error: row.error_code ? { code: row.error_code, message: row.error_message, hint: row.error_hint } : null,
     quotaMonth: row.quota_month ?? null, liveAt: row.live_at ?? null, createdAt: row.created_at, updatedAt: row.updated_at,
+    nextAttemptAt: row.status === 'queued' && row.worker_retries > 0 && row.due_at ? row.due_at : null,
   };
 }
 
@@ -123,6 +126,31 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
 /** Appends timeline rows; also used by the publishing worker, which acts on posts by id. */
 export async function insertPostEvents(q: Knex, workspaceId: string, postId: string, events: NewEvent[], at: string): Promise<void> {
   await insertEventsOfPosts(q, events.map((event) => ({ workspaceId, postId, event })), at);
+}
+
+/**
+ * The spec's promise for token and permission failures, "the post retries once the token works": when
+ * accounts are reconnected, their posts that failed for that reason (and that nobody retried, cancelled
+ * or rescheduled since: those are not `failed` any more) are queued again, at their time or now if it
+ * passed, each with a `retried` event. Answers how many.
+ */
+export async function requeueAfterReconnect(trx: Knex, workspaceId: string, platform: Platform, accountIds: string[],
+  jobs: JobScheduler | undefined): Promise<number> {
+  if (!accountIds.length) return 0;
+  const failed = await trx('posts').where({ workspace_id: workspaceId, status: 'failed' }).whereIn('account_id', accountIds)
+    .whereIn('error_code', [`${platform}_token_rejected`, `${platform}_permission_missing`])
+    .select('id', 'publish_at', 'error_code');
+  const now = nowIso();
+  for (const post of failed) {
+    const dueAt = post.publish_at && post.publish_at > now ? post.publish_at : now;
+    await trx('posts').where({ id: post.id, status: 'failed' }).update({ status: 'queued', publish_at: dueAt,
+      due_at: dueAt, worker_retries: 0, error_code: null, error_message: null, error_hint: null, updated_at: now });
+    await insertPostEvents(trx, workspaceId, post.id, [{ kind: 'retried', publishAt: dueAt,
+      message: `Sent again by itself: the account was reconnected after the post failed with ${post.error_code}.` }],
+    now);
+    await jobs?.schedule(trx, post.id, dueAt);
+  }
+  return failed.length;
 }
 
 /** Timeline rows of several posts in one statement (the worker records a batch of posts at once). */

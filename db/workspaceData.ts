@@ -8,7 +8,7 @@ import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
 import { mediaData } from './mediaData.ts';
 import type { JobScheduler } from './jobs.ts';
-import { postsData } from './postsData.ts';
+import { postsData, requeueAfterReconnect } from './postsData.ts';
 import { nowIso, toCount } from './rows.ts';
 
 export type Platform = 'youtube' | 'instagram' | 'facebook' | 'threads' | 'tiktok';
@@ -97,14 +97,14 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
         }),
       /**
        * The accounts a network consent granted: one already connected here (same platform and external
-       * id) gets the new token, name and status ok; the others are added, all of them within the plan's
-       * limit or none.
+       * id) gets the new token, name and status ok, and its posts that failed on the token or a
+       * permission are queued again; the others are added, all of them within the plan's limit or none.
        */
       connect: (platform: Platform, granted: { externalId: string; displayName: string; tokenSealed: string; tokenExpiresAt: string | null }[]) =>
         db.transaction(async (trx) => {
           await lockWorkspace(trx, wsId);
           const rows = await everyAccount(trx).where({ platform })
-            .whereIn('external_id', granted.map((g) => g.externalId)).select('external_id', 'disconnected_at');
+            .whereIn('external_id', granted.map((g) => g.externalId)).select('id', 'external_id', 'disconnected_at');
           const known = new Set(rows.map((r) => r.external_id as string));
           // A disconnected account that comes back counts against the plan again, and gets its posts back.
           const connected = new Set(rows.filter((r) => !r.disconnected_at).map((r) => r.external_id as string));
@@ -119,6 +119,8 @@ export function workspaceData(db: Db, workspace: Workspace, jobs?: JobScheduler)
               });
             }
           }
+          const reconnected = rows.map((r) => r.id as string);
+          return { requeued: await requeueAfterReconnect(trx, wsId, platform, reconnected, jobs) };
         }),
       /**
        * Disconnects an account: it leaves lists, groups and plan counts and forgets its token; its posts

@@ -27,6 +27,8 @@ export interface Credential {
   via: CredentialKind;
   /** The key's label, or a description of the session or grant. */
   name: string;
+  /** A signed-in person's role in the workspace (sessions only: keys and grants carry scopes). */
+  role?: Role;
 }
 
 export function parseScopes(text: string): Scope[] {

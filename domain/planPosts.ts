@@ -4,6 +4,7 @@ import type { Issue } from './issues.ts';
 import { formatInZone, type ResolvedWhen } from './when.ts';
 import { networkOf, filesNamedBySettings } from '../networks/index.ts';
 import { checkReady, type MediaFacts, type Platform } from '../networks/rules.ts';
+import { checkSettingsShape } from '../networks/settingsCheck.ts';
 
 export interface TargetAccount {
   id: string;
@@ -26,8 +27,10 @@ export interface PlannedRow {
   publishAt: string | null;
   ok: boolean;
   issues: Issue[];
-  /** What this account's post would carry: overrides applied, its own perPlatform entry. */
+  /** What this account's post would carry: overrides applied, its own perPlatform entry with the network's defaults. */
   content: { text: string; title: string | null; tags: string[]; perPlatform: Record<string, unknown> };
+  /** Settings the post left out that the network's defaults (or the media) decide, shown in the table. */
+  defaulted: string[];
 }
 
 /** Codes that inform but do not stop a row. */
@@ -56,21 +59,41 @@ export function planRows(input: { accounts: TargetAccount[]; media: MediaFacts[]
   const shared = [...timeFindings, ...mediaIssues(media)];
   return input.accounts.map((account) => {
     const override = body.overrides?.[account.platform] ?? {};
+    const network = networkOf(account.platform);
+    const given = body.perPlatform?.[account.platform] ?? {};
+    // Settings of the wrong shape are row issues, and the network's check sees only the others.
+    const shape = checkSettingsShape(account.platform, given);
+    const defaults = network.defaults?.({ media, settings: shape.valid }) ?? {};
+    const defaulted = Object.keys(defaults).filter((name) => shape.valid[name] === undefined);
+    const settings = { ...defaults, ...shape.valid };
     const content = {
       text: override.text ?? body.text,
       title: override.title ?? body.title ?? null,
       tags: override.tags ?? body.tags ?? [],
-      perPlatform: body.perPlatform?.[account.platform] ?? {},
+      perPlatform: { ...defaults, ...given },
     };
-    const network = networkOf(account.platform);
-    const settingFiles = Object.fromEntries((network.fileSettings ?? []).map((name) => [name, files.find((f) => f.id === content.perPlatform[name])]));
+    const settingFiles = Object.fromEntries((network.fileSettings ?? [])
+      .map((name) => [name, files.find((f) => f.id === settings[name])]));
     const issues = [
       ...accountIssues(account),
       ...shared,
-      ...network.check({ text: content.text, title: content.title, tags: content.tags, media, settings: content.perPlatform, settingFiles }),
+      ...shape.issues,
+      ...network.check({ text: content.text, title: content.title, tags: content.tags, media, settings, settingFiles }),
     ];
-    return { accountId: account.id, platform: account.platform, publishAt, ok: issues.every((i) => NOTES.has(i.code)), issues, content };
+    const ok = issues.every((i) => NOTES.has(i.code));
+    return { accountId: account.id, platform: account.platform, publishAt, ok, issues, content, defaulted };
   });
+}
+
+/** `; by default visibility public, category 22 (People & Blogs)`: the settings the network decides for this row. */
+function defaultsText(row: PlannedRow): string {
+  if (!row.defaulted.length) return '';
+  const network = networkOf(row.platform);
+  const value = (name: string) => {
+    const setting = row.content.perPlatform[name];
+    return network.describe?.(name, setting) ?? String(setting);
+  };
+  return `; by default ${row.defaulted.map((name) => `${name} ${value(name)}`).join(', ')}`;
 }
 
 function pad(cells: string[][]): string {
@@ -85,10 +108,10 @@ export function planTable(rows: PlannedRow[], accounts: TargetAccount[], when: R
   const shown = when.kind === 'draft' ? undefined : formatInZone(when.at, zone);
   const time = () => (when.kind === 'draft' ? 'draft (no time)' : when.kind === 'now' ? `now (${shown})` : shown!);
   const check = (row: PlannedRow) => {
-    if (row.issues.length === 0) return 'ok';
     const failing = row.issues.filter((i) => !NOTES.has(i.code));
+    if (failing.length) return failing.map((i) => `${i.code}: ${i.message}`).join('; ');
     const notes = row.issues.filter((i) => NOTES.has(i.code)).map((i) => i.code);
-    return failing.length ? failing.map((i) => `${i.code}: ${i.message}`).join('; ') : `ok (${notes.join(', ')})`;
+    return `ok${notes.length ? ` (${notes.join(', ')})` : ''}${defaultsText(row)}`;
   };
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const lines = pad([['account', 'network', 'time', 'check'],

@@ -78,3 +78,54 @@ export function assertFileFits(plan: PlanName, size: number, storageCommitted: n
       storageBytes, storageCommitted);
   }
 }
+
+/** Members and pending invitations together fit the plan's member limit. */
+export function assertCanAddMember(plan: PlanName, used: number): void {
+  const limit = PLANS[plan].members;
+  if (used < limit) return;
+  throw new QuotaExceededError(
+    `The ${plan} plan allows ${limit} member${limit === 1 ? '' : 's'}, and ${used} `
+      + `${used === 1 ? 'seat is' : 'seats are'} taken (members plus pending invitations).`,
+    upgradeHint(plan, (p) => p.members > limit, 'more members', 'Withdraw a pending invitation or remove a member'),
+    limit, used);
+}
+
+export interface PlanUsage {
+  accounts: number;
+  /** Members plus pending invitations. */
+  seats: number;
+  storageBytes: number;
+  /** Posts counted this month. */
+  posts: number;
+  groups: number;
+}
+
+const megabytes = (bytes: number) => `${Math.ceil(bytes / 1024 ** 2).toLocaleString('en-US')} MB`;
+
+/**
+ * What must go before the workspace fits `target`, one sentence each; empty when it fits. A downgrade
+ * below current usage is refused with these, so nothing is lost to a plan change.
+ */
+export function downgradeBlockers(target: PlanName, usage: PlanUsage): string[] {
+  const plan = PLANS[target];
+  const name = `${target[0]!.toUpperCase()}${target.slice(1)}`;
+  const out: string[] = [];
+  if (usage.accounts > plan.accounts) {
+    out.push(`Disconnect ${usage.accounts - plan.accounts} of the ${usage.accounts} connected accounts `
+      + `(${name} allows ${plan.accounts}).`);
+  }
+  if (usage.seats > plan.members) {
+    out.push(`Remove ${usage.seats - plan.members} of the ${usage.seats} members and pending invitations `
+      + `(${name} allows ${plan.members}).`);
+  }
+  if (usage.storageBytes > plan.storageBytes) {
+    const over = megabytes(usage.storageBytes - plan.storageBytes);
+    out.push(`Delete ${over} of files (${name} stores ${megabytes(plan.storageBytes)}).`);
+  }
+  if (usage.posts > plan.postsPerMonth) {
+    out.push(`This month counts ${usage.posts} posts and ${name} allows ${plan.postsPerMonth}: `
+      + `cancel ${usage.posts - plan.postsPerMonth} queued posts, or change the plan next month.`);
+  }
+  if (usage.groups > 0 && !plan.groups) out.push(`Delete the ${usage.groups} account groups (${name} has no groups).`);
+  return out;
+}

@@ -11,6 +11,8 @@ export interface StatusLineFacts {
   /** ISO instant: the publish time (queued, failed) or when it went live. */
   at: string | null;
   errorMessage?: string | null;
+  /** A queued post the worker tries again after a temporary failure: when. */
+  nextAttemptAt?: string | null;
 }
 
 export function statusLine(post: StatusLineFacts, zone: string): string {
@@ -19,8 +21,11 @@ export function statusLine(post: StatusLineFacts, zone: string): string {
   switch (post.status) {
     case 'draft':
       return `Draft. ${head} · no time set.`;
-    case 'queued':
-      return `Queued. ${head} · ${when}.`;
+    case 'queued': {
+      if (!post.nextAttemptAt) return `Queued. ${head} · ${when}.`;
+      const next = formatInZone(DateTime.fromISO(post.nextAttemptAt, { zone: 'utc' }), zone);
+      return `Queued. ${head} · ${when}. Next attempt ${next}, after a temporary failure.`;
+    }
     case 'live':
       return `Live. ${head} · ${when}.`;
     case 'failed':

@@ -445,10 +445,12 @@ export interface paths {
          *     changes. A post that is not `failed` answers `409 invalid_state`.
          *
          *     Read `error` first. Token or permission errors need a person to reconnect the account in
-         *     the dashboard before a retry can work; limit or quota errors clear by themselves later;
-         *     a refused file or field fails again unchanged, so create a corrected post instead.
-         *     Temporary network failures are retried by Herald itself after 1, 5 and 15 minutes
-         *     (`retriedByWorker` events).
+         *     the dashboard; once reconnected, the posts that failed for that reason are sent again by
+         *     themselves (a `retried` event), so no retry call is needed. Limit or quota errors clear by
+         *     themselves later; a refused file or field fails again unchanged, so create a corrected
+         *     post instead. Temporary network failures are retried by Herald itself (`retriedByWorker`
+         *     events, `nextAttemptAt` on the post): after 1, 5 and 15 minutes, once the window a rate
+         *     limit names has passed, or at the reset of a spent daily quota.
          */
         post: operations["retryPost"];
         delete?: never;
@@ -641,15 +643,18 @@ export interface components {
          *     created or changed. `rows` has one row per account, as `planPost` returns them.
          * @example {
          *       "code": "checks_failed",
-         *       "message": "1 of 2 posts fails its network's checks; nothing was created.",
-         *       "hint": "Fix each issue listed in rows (plan again with POST /posts/plan), then send the request again.",
+         *       "message": "1 of 2 posts do not pass the network checks; nothing was created.",
+         *       "hint": "Fix what each row's issues name (or remove those accounts), plan again, then create.",
          *       "rows": [
          *         {
          *           "accountId": "acc_7Hq2Lx9Pz3",
          *           "platform": "instagram",
          *           "publishAt": "2026-11-24T13:30:00.000Z",
          *           "ok": true,
-         *           "issues": []
+         *           "issues": [],
+         *           "settings": {
+         *             "contentType": "feed"
+         *           }
          *         },
          *         {
          *           "accountId": "acc_9Vt6Qc3Hn8",
@@ -659,10 +664,11 @@ export interface components {
          *           "issues": [
          *             {
          *               "code": "caption_too_long",
-         *               "message": "text: 563 characters; threads allows 500 (emoji count as their UTF-8 bytes).",
-         *               "hint": "Shorten text, or set overrides.threads.text."
+         *               "message": "text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.",
+         *               "hint": "Shorten the text, or set overrides.threads.text."
          *             }
-         *           ]
+         *           ],
+         *           "settings": {}
          *         }
          *       ]
          *     }
@@ -1519,9 +1525,10 @@ export interface components {
          */
         RescheduleWhen: "now" | components["schemas"]["WhenAt"];
         /**
-         * @description Settings for youtube accounts. A youtube post needs a video, a `title` and these
-         *     settings; a youtube target without `perPlatform.youtube` gets the row issue
-         *     `setting_invalid`. A vertical video up to 3 minutes becomes a Short automatically.
+         * @description Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;
+         *     left out, `visibility` is `public` and `category` is `"22"` (People & Blogs), the
+         *     defaults YouTube itself uses, and the plan row shows them. A vertical video up to 3
+         *     minutes becomes a Short automatically.
          * @example {
          *       "visibility": "unlisted",
          *       "category": "22",
@@ -1530,15 +1537,15 @@ export interface components {
          */
         YoutubeSettings: {
             /**
-             * @description `public`, `unlisted` (reachable by link only) or `private`.
+             * @description `public` (the default), `unlisted` (reachable by link only) or `private`.
              * @example unlisted
              */
-            visibility: string;
+            visibility?: string;
             /**
-             * @description A YouTube video category id, as a string (for example `"22"`, People & Blogs). It must be assignable in the channel's region.
+             * @description A YouTube video category id, as a string (default `"22"`, People & Blogs). It must be assignable in the channel's region.
              * @example 22
              */
-            category: string;
+            category?: string;
             /**
              * @description Declares the video as made for children. Default `false`.
              * @example false
@@ -1562,7 +1569,7 @@ export interface components {
             thumbnailMediaId?: string;
         };
         /**
-         * @description Settings for instagram accounts.
+         * @description Settings for instagram accounts, all optional.
          * @example {
          *       "contentType": "reel"
          *     }
@@ -1571,14 +1578,14 @@ export interface components {
             /**
              * @description `feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`
              *     (one image or video; disappears after 24 hours and carries no text) or `carousel`
-             *     (2 to 10 files). Without `perPlatform.instagram` it follows from the media: one image
-             *     is `feed`, one video is `reel`, several files are `carousel`.
+             *     (2 to 10 files). Left out, it follows from the media: one image is `feed`, one video
+             *     is `reel`, several files are `carousel`.
              * @example reel
              */
-            contentType: string;
+            contentType?: string;
         };
         /**
-         * @description Settings for facebook Pages.
+         * @description Settings for facebook Pages, all optional.
          * @example {
          *       "contentType": "link",
          *       "link": "https://shop.acme.test/autumn"
@@ -1587,11 +1594,12 @@ export interface components {
         FacebookSettings: {
             /**
              * @description `text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)
-             *     or `story` (disappears after 24 hours, no text). Without `perPlatform.facebook` it
-             *     follows from the media: none is `text`, images are `photo`, a video is `video`.
+             *     or `story` (disappears after 24 hours, no text). Left out, it follows from what is
+             *     given: no file is `text` (`link` with `link` set), images are `photo` (one photo, or a
+             *     multi-photo post), a 9:16 video of 3 to 90 seconds is `reel`, any other video is `video`.
              * @example link
              */
-            contentType: string;
+            contentType?: string;
             /**
              * @description An https address to share; needed when `contentType` is `link`.
              * @example https://shop.acme.test/autumn
@@ -1640,8 +1648,9 @@ export interface components {
         };
         /**
          * @description Settings for each network, keyed by network identifier; each applies only to the accounts
-         *     of that network. Values are checked per row: a wrong value is reported as the row issue
-         *     `setting_invalid`, not as a `400`.
+         *     of that network, and every one is optional. Settings are checked per row, against the
+         *     schemas below: a value of the wrong type or outside its choices, or a name the network does
+         *     not know, is the row issue `setting_invalid` naming the field, never a `400`.
          * @example {
          *       "youtube": {
          *         "visibility": "unlisted",
@@ -1842,41 +1851,55 @@ export interface components {
          * @description One reason a row does not pass (or, for `time_ambiguous`, a note).
          * @example {
          *       "code": "caption_too_long",
-         *       "message": "text: 563 characters; threads allows 500 (emoji count as their UTF-8 bytes).",
-         *       "hint": "Shorten text, or set overrides.threads.text."
+         *       "message": "text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.",
+         *       "hint": "Shorten the text, or set overrides.threads.text."
          *     }
          */
         Issue: {
             /**
-             * @description Stable issue code. Failures: `caption_too_long` (text over the network's limit, in
-             *     that network's unit: characters, UTF-8 bytes or UTF-16 units), `title_too_long`,
-             *     `tags_too_long`, `story_too_long`, `aspect_unsupported`, `media_kind` (wrong kind or
-             *     number of files for the network or content type), `video_too_long`,
-             *     `video_too_short`, `image_too_large`, `media_not_ready` (a file not `ready`, or whose
-             *     bytes were deleted), `forbidden_chars` (`<` or `>` in a youtube title or description),
-             *     `youtube_title_required`, `account_not_ok` (the account is `expired` or `revoked`),
-             *     `setting_invalid` (a `perPlatform` value missing or not allowed), `carousel_count`
-             *     (instagram 2 to 10, threads 2 to 20, facebook photo posts 1 to 10, tiktok 2 to 35 photos), `media_required`,
-             *     `topic_tags_too_many` (threads: one topic per post, counting `topicTag` and #tags in
-             *     the text), `hashtags_too_many` (instagram: 30), `mentions_too_many` (instagram: 20),
-             *     `links_too_many` (threads: 5 different links), `story_text` (a story carries no
-             *     text), `text_required` (a text post without text), `video_too_large`,
-             *     `network_unavailable` (the network's connector is not available yet: tiktok),
-             *     `time_too_soon` (in the past or less than 2 minutes ahead), `time_too_far`
-             *     (more than one year ahead), `time_nonexistent` (the local time does not exist in the
-             *     zone). Note, not a failure: `time_ambiguous` (the local time occurs twice; the
-             *     earlier instant is used).
+             * @description Stable issue code. The first twelve are the spec's own; the others name what no spec
+             *     code covers. Every code is a failure of the row except `time_ambiguous`, a note.
+             *
+             *     | code | meaning | what to do |
+             *     |---|---|---|
+             *     | `caption_too_long` | the text is over the network's limit, in that network's unit (characters, UTF-8 bytes or UTF-16 units); a story carries no text at all | shorten the text, or set `overrides.<network>.text` |
+             *     | `title_too_long` | the youtube title is over 100 characters | shorten the title, or set `overrides.youtube.title` |
+             *     | `tags_too_long` | the youtube tags together are over 500 characters (commas and quotes count) | remove tags, or set `overrides.youtube.tags` |
+             *     | `story_too_long` | a story video is longer than the network allows (60 seconds) | trim the video |
+             *     | `aspect_unsupported` | the file's aspect ratio is outside the network's range | crop or export the file at an accepted ratio |
+             *     | `media_kind` | the wrong kind or number of files for the network or content type (none where one is needed, an image where a video is, several where one is) | give the files the network takes, or change `contentType` |
+             *     | `video_too_long` | the video is longer than the network or content type allows | trim the video, or choose another content type |
+             *     | `video_too_short` | the video is shorter than the network or content type needs | use a longer video |
+             *     | `image_too_large` | the image is over the network's size limit | export it smaller |
+             *     | `media_not_ready` | a file is not `ready`, or retention deleted its bytes | wait until it is `ready`, or upload it again |
+             *     | `forbidden_chars` | `<` or `>` in a youtube title or description | remove them |
+             *     | `youtube_title_required` | a youtube post has no title | give `title` or `overrides.youtube.title` |
+             *     | `setting_invalid` | a `perPlatform` setting has the wrong type, a value outside its choices, an unknown name, or names no file of this workspace; the message names the field | fix or remove the setting (left out, the network's default applies) |
+             *     | `account_not_ok` | the account is `expired` or `revoked` | a person reconnects it in the dashboard |
+             *     | `carousel_count` | too few or too many files for a carousel (instagram 2 to 10, threads 2 to 20, facebook photo posts 1 to 10, tiktok 2 to 35 photos) | add or remove files |
+             *     | `video_too_large` | the video is over the network's size limit | export it with a lower bitrate |
+             *     | `text_required` | a post with no file has no text | write the text, or add a file |
+             *     | `hashtags_too_many` | instagram: more than 30 hashtags | remove hashtags |
+             *     | `mentions_too_many` | instagram: more than 20 @ mentions | remove mentions |
+             *     | `links_too_many` | threads: more than 5 different links | remove links |
+             *     | `topic_tags_too_many` | threads: more than one topic (`topicTag` and #tags in the text) | keep one topic |
+             *     | `network_unavailable` | the network's connector is not available yet (tiktok) | remove the account from the targets |
+             *     | `time_too_soon` | the time is in the past or less than 2 minutes ahead | pick a later time, or `now` |
+             *     | `time_too_far` | the time is more than one year ahead | pick an earlier time |
+             *     | `time_nonexistent` | the local time does not exist in the zone (the clocks skip it) | pick another time |
+             *     | `time_ambiguous` | a note, not a failure: the local time occurs twice in the zone; the earlier instant is used | give the other instant as a time in a zone without the change, if it was meant |
              * @example caption_too_long
+             * @enum {string}
              */
-            code: string;
+            code: "caption_too_long" | "title_too_long" | "tags_too_long" | "story_too_long" | "aspect_unsupported" | "media_kind" | "video_too_long" | "video_too_short" | "image_too_large" | "media_not_ready" | "forbidden_chars" | "youtube_title_required" | "setting_invalid" | "account_not_ok" | "carousel_count" | "video_too_large" | "text_required" | "hashtags_too_many" | "mentions_too_many" | "links_too_many" | "topic_tags_too_many" | "network_unavailable" | "time_too_soon" | "time_too_far" | "time_nonexistent" | "time_ambiguous";
             /**
              * @description The fact, naming the failing field.
-             * @example text: 563 characters; threads allows 500 (emoji count as their UTF-8 bytes).
+             * @example text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.
              */
             message: string;
             /**
              * @description What to change.
-             * @example Shorten text, or set overrides.threads.text.
+             * @example Shorten the text, or set overrides.threads.text.
              */
             hint: string;
         };
@@ -1887,7 +1910,10 @@ export interface components {
          *       "platform": "instagram",
          *       "publishAt": "2026-11-24T13:30:00.000Z",
          *       "ok": true,
-         *       "issues": []
+         *       "issues": [],
+         *       "settings": {
+         *         "contentType": "reel"
+         *       }
          *     }
          */
         PlanRow: {
@@ -1907,6 +1933,18 @@ export interface components {
             ok: boolean;
             /** @description Empty when the row passes without notes. */
             issues: components["schemas"]["Issue"][];
+            /**
+             * @description The `perPlatform` settings this post would carry: those given, completed with what the
+             *     network decides when they are left out (youtube: `visibility` `public` and `category`
+             *     `"22"`, People & Blogs, YouTube's own defaults; instagram and facebook: `contentType`
+             *     from the media). The table names the ones filled in, so a person sees them before confirming.
+             * @example {
+             *       "contentType": "reel"
+             *     }
+             */
+            settings: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description The result of `planPost`. Nothing was created.
@@ -1919,7 +1957,10 @@ export interface components {
          *           "platform": "instagram",
          *           "publishAt": "2026-11-24T13:30:00.000Z",
          *           "ok": true,
-         *           "issues": []
+         *           "issues": [],
+         *           "settings": {
+         *             "contentType": "feed"
+         *           }
          *         }
          *       ],
          *       "quota": {
@@ -1927,7 +1968,7 @@ export interface components {
          *         "limit": 200,
          *         "requested": 1
          *       },
-         *       "table": "account    network    time                      check\nAcme Shop  instagram  24 November, 14:30 (CET)  ok"
+         *       "table": "account    network    time                      check\nAcme Shop  Instagram  24 November, 14:30 (CET)  ok; by default contentType feed\nPosts this month: 37 of 200 used; this request adds 1."
          *     }
          */
         PlanResponse: {
@@ -1955,9 +1996,12 @@ export interface components {
             };
             /**
              * @description A plain-text table with the columns account, network, time (in the workspace time
-             *     zone) and check. Show it to a human as is before creating.
+             *     zone) and check (`ok`, or each failing issue as `code: message`; then the settings the
+             *     network decides by default), and a last line with the month's posts. Show it to a
+             *     human as is before creating.
              * @example account    network    time                      check
-             *     Acme Shop  instagram  24 November, 14:30 (CET)  ok
+             *     Acme Shop  Instagram  24 November, 14:30 (CET)  ok; by default contentType feed
+             *     Posts this month: 37 of 200 used; this request adds 1.
              */
             table: string;
         };
@@ -2039,6 +2083,8 @@ export interface components {
             /**
              * @description One sentence to report as is, with the time in the workspace time zone:
              *     - queued: `Queued. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
+             *       While the worker waits to try again after a temporary failure, it adds
+             *       `Next attempt <day month, HH:MM> (<zone label>), after a temporary failure.`
              *     - draft: `Draft. <Network> · <account displayName> · no time set.`
              *     - live: `Live. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
              *     - failed: `Failed. <Network> · <account displayName> · <day month, HH:MM> (<zone label>): <error message>`
@@ -2070,7 +2116,8 @@ export interface components {
              */
             mediaIds: string[];
             /**
-             * @description The settings used for this post's network, that is its entry of the request's `perPlatform` (an empty object when none was given).
+             * @description The settings used for this post's network: its entry of the request's `perPlatform`,
+             *     completed with the network's defaults shown in the plan row (`settings`).
              * @example {
              *       "contentType": "feed"
              *     }
@@ -2078,6 +2125,15 @@ export interface components {
             perPlatform: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: date-time
+             * @description Present while a `queued` post waits for the worker to try again after a temporary
+             *     failure (UTC): 1, 5 or 15 minutes later, when the window a network's rate limit names
+             *     has passed, or at the reset of a spent daily quota (youtube: midnight Pacific time). The
+             *     failure itself is in the post's `retriedByWorker` event.
+             * @example 2026-11-24T13:31:00.000Z
+             */
+            nextAttemptAt?: string;
             /**
              * @description Present when `live`; the post's address on the network.
              * @example https://www.instagram.com/p/DCx4Kq2NzPa/
@@ -2175,8 +2231,9 @@ export interface components {
             id: string;
             /**
              * @description `created`, `queued`, `publishing` (sending to the network started), `live`, `failed`,
-             *     `retried` (a person retried), `retriedByWorker` (Herald retried a temporary failure by
-             *     itself, after 1, 5 and 15 minutes), `cancelled`, `rescheduled`.
+             *     `retried` (a person retried, or the account was reconnected after a token or permission
+             *     failure), `retriedByWorker` (Herald will try a temporary failure again by itself at
+             *     `publishAt`; `error` says why), `cancelled`, `rescheduled`.
              * @example live
              * @enum {string}
              */
@@ -2226,22 +2283,26 @@ export interface components {
          *         {
          *           "id": "evt_5Qe3Nr8Fk2",
          *           "kind": "publishing",
-         *           "at": "2026-11-24T13:30:00.412Z"
+         *           "at": "2026-11-24T13:30:00.412Z",
+         *           "message": "Sending to Facebook."
          *         },
          *         {
          *           "id": "evt_7Wd4Bj1Xs9",
-         *           "kind": "failed",
+         *           "kind": "retriedByWorker",
          *           "at": "2026-11-24T13:30:02.117Z",
+         *           "message": "Retrying by itself at 2026-11-24T13:31:02.117Z after a temporary failure.",
+         *           "publishAt": "2026-11-24T13:31:02.117Z",
          *           "error": {
          *             "code": "facebook_unavailable",
-         *             "message": "Facebook answered: \"An unexpected error has occurred. Please retry your request later.\" (code 2)",
-         *             "hint": "Nothing to do; Herald retries after 1, 5 and 15 minutes."
+         *             "message": "Facebook answered: \"An unexpected error has occurred. Please retry your request later. (code 2)\"",
+         *             "hint": "Facebook had a server error; Herald retried after 1, 5 and 15 minutes. Retry the post later."
          *           }
          *         },
          *         {
          *           "id": "evt_2Kg9Lc6Pv3",
-         *           "kind": "retriedByWorker",
-         *           "at": "2026-11-24T13:31:02.240Z"
+         *           "kind": "publishing",
+         *           "at": "2026-11-24T13:31:02.240Z",
+         *           "message": "Sending to Facebook."
          *         },
          *         {
          *           "id": "evt_9Ha5Rt2Ny7",
@@ -2378,8 +2439,8 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "invalid_request",
-                 *       "message": "text: required property is missing.",
-                 *       "hint": "Add the named field and send the request again."
+                 *       "message": "`text` is required.",
+                 *       "hint": "Fix the named field and send the request again."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2394,14 +2455,18 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "unauthenticated",
-                 *       "message": "The API key is missing, wrong or revoked.",
-                 *       "hint": "Send Authorization: Bearer <API_KEY> with a key from Settings, API keys."
+                 *       "message": "The API key or session is missing, wrong or revoked.",
+                 *       "hint": "Send Authorization: Bearer <API_KEY> with a key from Settings, API keys in the dashboard, or sign in again."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `insufficient_scope`: the credential has the `read` scope only, and this call needs `write`. */
+        /**
+         * @description `insufficient_scope`: the credential has the `read` scope only, and this call needs `write`.
+         *     From the dashboard: `csrf_failed`, a session's state-changing call without a valid
+         *     `X-CSRF-Token` header.
+         */
         InsufficientScope: {
             headers: {
                 [name: string]: unknown;
@@ -2410,8 +2475,8 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "insufficient_scope",
-                 *       "message": "This API key has the read scope; this call needs write.",
-                 *       "hint": "Use a key created with the read and write scopes (Settings, API keys). Do not create keys yourself; ask the workspace owner."
+                 *       "message": "This credential lacks the write scope this call needs.",
+                 *       "hint": "Use a key created with the write scope."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2429,8 +2494,8 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "not_found",
-                 *       "message": "accountIds: acc_9Zk4Tp7Rm2 is not an account of this workspace.",
-                 *       "hint": "Take account ids from GET /accounts."
+                 *       "message": "No account with id acc_9Zk4Tp7Rm2 exists in this workspace.",
+                 *       "hint": "Take account ids from the matching list call (for accounts: GET /accounts)."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2505,7 +2570,7 @@ export interface components {
                  * @example {
                  *       "code": "instagram_token_rejected",
                  *       "message": "Instagram answered: \"Error validating access token: Session has expired. (code 190, subcode 463)\"",
-                 *       "hint": "Reconnect the Instagram account in the dashboard; then retry the post."
+                 *       "hint": "Reconnect the Instagram account in the dashboard; posts that failed on its token are then sent again by themselves."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -3494,7 +3559,12 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
-            /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is not `failed`). Nothing changed. */
+            /**
+             * @description `confirm_required` (confirm was not true), `invalid_state` (the post is not `failed`) or
+             *     `account_not_ok` (the post's account is `expired` or `revoked`: a person reconnects it in
+             *     the dashboard, and the posts that failed on its token are then sent again by themselves).
+             *     Nothing changed.
+             */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];

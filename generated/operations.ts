@@ -8,6 +8,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/whoami",
     "scope": "read",
     "tool": "service_whoami",
+    "annotations": {
+      "title": "Get the caller's workspace, identity, scopes and usage",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "Get the caller's workspace, identity, scopes and usage",
     "description": "Use this first to learn which workspace a credential belongs to, its time zone (every time\nHerald shows or accepts is read in it), which scopes the credential has, and how much of\nthe plan's monthly posts, storage, accounts and members is used. It has no side effects.\n",
     "fields": {
@@ -27,6 +34,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/accounts",
     "scope": "read",
     "tool": "service_list_accounts",
+    "annotations": {
+      "title": "List the connected social accounts",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "List the connected social accounts",
     "description": "Use this to get account ids before planning or creating posts: it is the only source of\nthem. Publishing is possible only to an account whose `status` is `ok`. An `expired` or\n`revoked` account must be reconnected by a person in the dashboard; an agent cannot do it\nand should say so. Connecting a new account also happens only in the dashboard.\n",
     "fields": {
@@ -46,6 +60,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/accounts/{accountId}/analytics",
     "scope": "read",
     "tool": "service_get_account_analytics",
+    "annotations": {
+      "title": "Get an account's insight counters",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": true
+    },
     "summary": "Get an account's insight counters",
     "description": "Use this to report how an account is doing (for example its views, reach or followers),\nwith the metric names the network uses. Values come from a cache; `fetchedAt` says when\nthey were read from the network, and is `null` when they never were. Pass `refresh=true`\nto read the network now; refreshing one account more often than once per 15 minutes\nanswers `429 rate_limited`, and a refresh the network refuses answers `502` with the\nnetwork's code and words (the cache is kept).\n",
     "fields": {
@@ -82,6 +103,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/groups",
     "scope": "read",
     "tool": "service_list_groups",
+    "annotations": {
+      "title": "List the account groups",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "List the account groups",
     "description": "Use this to find a group id to aim a post at (`targets.groupId`), or to see which accounts\na group holds. A post aimed at a group becomes one post per account of the group.\n",
     "fields": {
@@ -101,6 +129,7 @@ export const operations: readonly OperationEntry[] = [
     "path": "/groups",
     "scope": "write",
     "tool": null,
+    "annotations": null,
     "summary": "Create an account group",
     "description": "Use this to name a set of accounts that are often posted to together. Groups need the\nplan Creator or above. Every account id must belong to the workspace.\n",
     "fields": {
@@ -143,6 +172,7 @@ export const operations: readonly OperationEntry[] = [
     "path": "/groups/{groupId}",
     "scope": "write",
     "tool": null,
+    "annotations": null,
     "summary": "Rename a group or change its accounts",
     "description": "Use this to rename a group or replace its list of accounts. `accountIds` replaces the whole\nlist. Posts already created from the group are not changed.\n",
     "fields": {
@@ -190,6 +220,7 @@ export const operations: readonly OperationEntry[] = [
     "path": "/groups/{groupId}",
     "scope": "write",
     "tool": null,
+    "annotations": null,
     "summary": "Delete a group",
     "description": "Use this to remove a group that is no longer needed. Only the group goes: its accounts and\nthe posts created from it stay as they are.\n",
     "fields": {
@@ -219,6 +250,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/media/uploads",
     "scope": "write",
     "tool": "service_create_upload",
+    "annotations": {
+      "title": "Reserve an upload for a media file",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
     "summary": "Reserve an upload for a media file",
     "description": "Use this to upload a file from your side. It reserves storage for one file and returns a\n`mediaId` and a signed `uploadUrl`. Then:\n\n1. `PUT` the raw bytes to `uploadUrl`. That address lies outside `/v1` and is not an\n   operation of this contract. Send **no** `Authorization` header (the address is signed by\n   itself), `Content-Type` equal to the reserved `mime`, and `Content-Length` equal to the\n   reserved `size`. The address is single-use and valid for one hour (`expiresAt`).\n   Its answers (errors are `{code, message, hint}`):\n   - `200 {mediaId, status: \"processing\"}`: the bytes are stored.\n   - `400 size_mismatch`: `Content-Length` is missing or differs from `size`; send the\n     exact bytes or reserve a new upload.\n   - `400 upload_interrupted`: the connection ended before every byte arrived. Nothing\n     was kept; PUT the whole file again to the same address before it expires.\n   - `403 address_invalid`: the address was altered or truncated.\n   - `404 not_found`: the file was deleted meanwhile.\n   - `409 already_uploaded`: a PUT to this address already succeeded; go on polling.\n   - `410 address_expired`: reserve a new upload.\n   - `415 content_type_mismatch`: `Content-Type` differs from the reserved `mime`.\n   - `429 rate_limited`: the PUT counts toward the request rate like every call.\n2. Poll `GET /media/{mediaId}` until `status` is `ready`; stop on `failed` and read\n   `failReason`. Video processing takes from seconds to about a minute.\n\n`mediaId` is final: reuse it for every post that needs the file and never upload the same\nfile twice. A file over the plan's per-file limit, or one that would pass the storage\nlimit, is refused here with `402 quota_exceeded`, before any byte is sent. The storage\nlimit counts the bytes stored plus the sizes reserved by uploads still in progress; an\nupload whose address expired unused becomes a `failed` file and holds nothing.\n\nProcessing reads the file's real type from its bytes, whatever its name or declared type:\na file that is not an accepted image or video ends `failed` with a `failReason`.\n",
     "fields": {
@@ -267,6 +305,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/media/from-url",
     "scope": "write",
     "tool": "service_upload_from_url",
+    "annotations": {
+      "title": "Add a media file from a public https address",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
     "summary": "Add a media file from a public https address",
     "description": "Use this when the file is already online: Herald downloads it itself, so nothing is PUT.\nOnly public `https` addresses are accepted. Every other scheme, and any address that is\nor resolves to a loopback, private, link-local, unique-local, CGNAT, multicast,\nbroadcast, unspecified or cloud-metadata address (IPv4 or IPv6, in any notation), is\nrefused with `400 url_not_allowed`; redirects are checked the same way at every hop, and\nso is the address actually connected to. A refusal creates nothing.\n\nHerald connects and waits for the server's answer (at most 15 seconds, redirects\nincluded) before it answers: an address that cannot be fetched (unknown host, untrusted\ncertificate, an error status) answers `400 url_fetch_failed` and creates nothing. A\n`Content-Length` over the plan's per-file or storage limit answers `402 quota_exceeded`.\nOtherwise the answer is `202` with a `mediaId` while the body downloads (bounded by the\nplan's limits and a time limit); poll `GET /media/{mediaId}` until `status` is `ready`,\nand stop on `failed` (`failReason` says why, for example a download cut short or a format\nno network accepts). As with uploads, reuse the `mediaId` instead of adding the same file\ntwice.\n",
     "fields": {
@@ -309,6 +354,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/media",
     "scope": "read",
     "tool": "service_list_media",
+    "annotations": {
+      "title": "List media files",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "List media files",
     "description": "Use this to find a file already in the library (reuse its `mediaId` instead of uploading\nagain), or to see what takes storage. Newest first. Filter by folder (the files directly\nin it) and by status. When `nextCursor` is not `null`, pass it as `cursor`, with the same\nfilters, to get the next page.\n",
     "fields": {
@@ -359,6 +411,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/media/{mediaId}",
     "scope": "read",
     "tool": "service_get_media",
+    "annotations": {
+      "title": "Get a media file",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "Get a media file",
     "description": "Use this to poll a new file until its `status` is `ready` (stop on `failed` and read\n`failReason`), and to read what Herald learned about it: kind, size, dimensions, duration,\ncodecs and thumbnail. `bytesDeletedAt` is set when retention deleted the bytes; the record\nstays.\n",
     "fields": {
@@ -388,6 +447,7 @@ export const operations: readonly OperationEntry[] = [
     "path": "/media/{mediaId}",
     "scope": "write",
     "tool": null,
+    "annotations": null,
     "summary": "Move a media file or pin it",
     "description": "Use this to move a file to another folder (`folderId`) or to pin or unpin it (`pinned`).\nA pinned file keeps its bytes: retention deletes the bytes of a published file 72 hours\nafter its post went live unless the file is pinned or used by a draft or queued post.\n",
     "fields": {
@@ -428,6 +488,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/media/{mediaId}",
     "scope": "write",
     "tool": "service_delete_media",
+    "annotations": {
+      "title": "Delete a media file",
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "Delete a media file",
     "description": "Use this to remove a file and free its storage. Requires `confirm=true` in the query;\nwithout it the answer is `409 confirm_required` and nothing is deleted. A file used by a\ndraft or queued post is refused with `409 media_in_use`: cancel or reschedule those posts\nfirst. Live and failed posts keep their record of the file id.\n",
     "fields": {
@@ -463,6 +530,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/folders",
     "scope": "read",
     "tool": "service_list_folders",
+    "annotations": {
+      "title": "List all folders",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "List all folders",
     "description": "Use this to find a folder id for uploads, moves and media listing. Returns every folder of\nthe workspace, flat; build the tree from `parentId`. The root folder `Library` has\n`parentId: null`.\n",
     "fields": {
@@ -482,6 +556,7 @@ export const operations: readonly OperationEntry[] = [
     "path": "/folders",
     "scope": "write",
     "tool": null,
+    "annotations": null,
     "summary": "Create a folder",
     "description": "Use this to make a folder, inside `parentId` or, without it, inside the root folder\n`Library`.\n",
     "fields": {
@@ -517,6 +592,7 @@ export const operations: readonly OperationEntry[] = [
     "path": "/folders/{folderId}",
     "scope": "write",
     "tool": null,
+    "annotations": null,
     "summary": "Rename or move a folder",
     "description": "Use this to rename a folder (`name`) or move it under another folder (`parentId`); its\nfiles and subfolders move with it. Moving a folder into itself or into one of its own\nsubfolders, and renaming or moving the root folder `Library`, answer `409 invalid_state`.\n",
     "fields": {
@@ -558,6 +634,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/folders/{folderId}",
     "scope": "write",
     "tool": "service_delete_folder",
+    "annotations": {
+      "title": "Delete an empty folder",
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "Delete an empty folder",
     "description": "Use this to remove a folder that holds nothing. Requires `confirm=true` in the query;\nwithout it the answer is `409 confirm_required` and nothing is deleted. A folder that\nstill holds files or folders is refused with `409 folder_not_empty`: move or delete its\ncontents first. The root folder `Library` cannot be deleted (`409 invalid_state`).\n",
     "fields": {
@@ -593,6 +676,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/posts/plan",
     "scope": "read",
     "tool": "service_plan_post",
+    "annotations": {
+      "title": "Check a post before creating it",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "Check a post before creating it",
     "description": "Use this before every `createPosts`, with the same body minus `confirm`. It has no side\neffects and can be called any number of times. It expands the targets to one row per\naccount, checks each row against its network's limits (text length, title, tags, media\nkind, aspect ratio, duration, file size, media readiness, account status, settings, time),\nand tells how many posts the request would cost against the month.\n\nRead every row: a row with `ok: false` lists its `issues`, each naming the failing field\nand saying what to do. Show `table` to a human as is, and create only after they agreed.\nAccount ids or a group that are not in the workspace answer `404 not_found`.\n",
     "fields": {
@@ -692,25 +782,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network. Values are checked per row: a wrong value is reported as the row issue\n`setting_invalid`, not as a `400`.\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`.\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
               "type": "object",
-              "description": "Settings for youtube accounts. A youtube post needs a video, a `title` and these\nsettings; a youtube target without `perPlatform.youtube` gets the row issue\n`setting_invalid`. A vertical video up to 3 minutes becomes a Short automatically.\n",
+              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically.\n",
               "additionalProperties": false,
-              "required": [
-                "visibility",
-                "category"
-              ],
               "properties": {
                 "visibility": {
                   "type": "string",
-                  "description": "`public`, `unlisted` (reachable by link only) or `private`."
+                  "description": "`public` (the default), `unlisted` (reachable by link only) or `private`."
                 },
                 "category": {
                   "type": "string",
-                  "description": "A YouTube video category id, as a string (for example `\"22\"`, People & Blogs). It must be assignable in the channel's region."
+                  "description": "A YouTube video category id, as a string (default `\"22\"`, People & Blogs). It must be assignable in the channel's region."
                 },
                 "madeForKids": {
                   "type": "boolean",
@@ -728,29 +814,23 @@ export const operations: readonly OperationEntry[] = [
             },
             "instagram": {
               "type": "object",
-              "description": "Settings for instagram accounts.",
+              "description": "Settings for instagram accounts, all optional.",
               "additionalProperties": false,
-              "required": [
-                "contentType"
-              ],
               "properties": {
                 "contentType": {
                   "type": "string",
-                  "description": "`feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`\n(one image or video; disappears after 24 hours and carries no text) or `carousel`\n(2 to 10 files). Without `perPlatform.instagram` it follows from the media: one image\nis `feed`, one video is `reel`, several files are `carousel`.\n"
+                  "description": "`feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`\n(one image or video; disappears after 24 hours and carries no text) or `carousel`\n(2 to 10 files). Left out, it follows from the media: one image is `feed`, one video\nis `reel`, several files are `carousel`.\n"
                 }
               }
             },
             "facebook": {
               "type": "object",
-              "description": "Settings for facebook Pages.",
+              "description": "Settings for facebook Pages, all optional.",
               "additionalProperties": false,
-              "required": [
-                "contentType"
-              ],
               "properties": {
                 "contentType": {
                   "type": "string",
-                  "description": "`text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)\nor `story` (disappears after 24 hours, no text). Without `perPlatform.facebook` it\nfollows from the media: none is `text`, images are `photo`, a video is `video`.\n"
+                  "description": "`text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)\nor `story` (disappears after 24 hours, no text). Left out, it follows from what is\ngiven: no file is `text` (`link` with `link` set), images are `photo` (one photo, or a\nmulti-photo post), a 9:16 video of 3 to 90 seconds is `reel`, any other video is `video`.\n"
                 },
                 "link": {
                   "type": "string",
@@ -904,6 +984,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/posts",
     "scope": "read",
     "tool": "service_list_posts",
+    "annotations": {
+      "title": "List posts",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "List posts",
     "description": "Use this to see what is scheduled or to follow several posts at once, for example\n`GET /posts?status=queued`; poll it at most about once a minute. Order: by `publishAt`\nascending (drafts, which have no time, last), then by `id`, so pages are stable. `from`\n(inclusive) and `to` (exclusive) filter on `publishAt`; drafts are left out when either is\ngiven. When `nextCursor` is not `null`, pass it as `cursor`, with the same filters, to get\nthe next page.\n",
     "fields": {
@@ -966,6 +1053,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/posts",
     "scope": "write",
     "tool": "service_create_post",
+    "annotations": {
+      "title": "Create posts (one per target account)",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
     "summary": "Create posts (one per target account)",
     "description": "Use this after `planPost`, with the same body plus `confirm: true`, once a human agreed to\nthe plan's table. It creates one post per target account, in one step: either every post\nis created or none is.\n\n- `confirm` not `true`: `409 confirm_required`, nothing created.\n- Any row failing its checks (the rows `planPost` would return): `422 checks_failed` with\n  the rows, nothing created. A draft (`when: draft`) is saved even when rows have issues;\n  the checks run again when it gets a time.\n- Over the month's posts: `402 quota_exceeded`. A post counts toward the calendar month\n  (workspace time zone) in which it reached `queued`; drafts do not count.\n- At most 60 `POST /posts` per hour per workspace (`429 rate_limited`); one request may\n  carry up to 50 accounts.\n\nThen report each post's `statusLine` and poll `GET /posts/{postId}` (at most about once a\nminute) until it is `live` or `failed`.\n",
     "fields": {
@@ -1066,25 +1160,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network. Values are checked per row: a wrong value is reported as the row issue\n`setting_invalid`, not as a `400`.\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`.\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
               "type": "object",
-              "description": "Settings for youtube accounts. A youtube post needs a video, a `title` and these\nsettings; a youtube target without `perPlatform.youtube` gets the row issue\n`setting_invalid`. A vertical video up to 3 minutes becomes a Short automatically.\n",
+              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically.\n",
               "additionalProperties": false,
-              "required": [
-                "visibility",
-                "category"
-              ],
               "properties": {
                 "visibility": {
                   "type": "string",
-                  "description": "`public`, `unlisted` (reachable by link only) or `private`."
+                  "description": "`public` (the default), `unlisted` (reachable by link only) or `private`."
                 },
                 "category": {
                   "type": "string",
-                  "description": "A YouTube video category id, as a string (for example `\"22\"`, People & Blogs). It must be assignable in the channel's region."
+                  "description": "A YouTube video category id, as a string (default `\"22\"`, People & Blogs). It must be assignable in the channel's region."
                 },
                 "madeForKids": {
                   "type": "boolean",
@@ -1102,29 +1192,23 @@ export const operations: readonly OperationEntry[] = [
             },
             "instagram": {
               "type": "object",
-              "description": "Settings for instagram accounts.",
+              "description": "Settings for instagram accounts, all optional.",
               "additionalProperties": false,
-              "required": [
-                "contentType"
-              ],
               "properties": {
                 "contentType": {
                   "type": "string",
-                  "description": "`feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`\n(one image or video; disappears after 24 hours and carries no text) or `carousel`\n(2 to 10 files). Without `perPlatform.instagram` it follows from the media: one image\nis `feed`, one video is `reel`, several files are `carousel`.\n"
+                  "description": "`feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`\n(one image or video; disappears after 24 hours and carries no text) or `carousel`\n(2 to 10 files). Left out, it follows from the media: one image is `feed`, one video\nis `reel`, several files are `carousel`.\n"
                 }
               }
             },
             "facebook": {
               "type": "object",
-              "description": "Settings for facebook Pages.",
+              "description": "Settings for facebook Pages, all optional.",
               "additionalProperties": false,
-              "required": [
-                "contentType"
-              ],
               "properties": {
                 "contentType": {
                   "type": "string",
-                  "description": "`text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)\nor `story` (disappears after 24 hours, no text). Without `perPlatform.facebook` it\nfollows from the media: none is `text`, images are `photo`, a video is `video`.\n"
+                  "description": "`text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)\nor `story` (disappears after 24 hours, no text). Left out, it follows from what is\ngiven: no file is `text` (`link` with `link` set), images are `photo` (one photo, or a\nmulti-photo post), a 9:16 video of 3 to 90 seconds is `reel`, any other video is `video`.\n"
                 },
                 "link": {
                   "type": "string",
@@ -1282,6 +1366,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/posts/{postId}",
     "scope": "read",
     "tool": "service_get_post",
+    "annotations": {
+      "title": "Get a post",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "Get a post",
     "description": "Use this to follow one post until it is `live` (then `externalUrl` is set) or `failed`\n(then `error` holds the network's own words and what to do). Poll at most about once a\nminute. `statusLine` is the sentence to report.\n",
     "fields": {
@@ -1311,6 +1402,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/posts/{postId}",
     "scope": "write",
     "tool": "service_reschedule_post",
+    "annotations": {
+      "title": "Reschedule a post",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "Reschedule a post",
     "description": "Use this to give a post a new time, or to publish it now. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing changes.\n\n- A `queued` post stays `queued`, at the new time.\n- A `draft` becomes `queued` at its first time; it then counts toward the month's posts\n  (`402 quota_exceeded` when the month is full).\n- A `live` post is final and a `failed` one is sent again with `retryPost`: both answer\n  `409 invalid_state`.\n\nThe post is checked again at the new time; when it no longer passes (for example the time\nis too soon, or a file's bytes are gone), the answer is `422 checks_failed` with its row.\nOnly the time changes; text, media and settings stay as created.\n",
     "fields": {
@@ -1379,8 +1477,15 @@ export const operations: readonly OperationEntry[] = [
     "path": "/posts/{postId}/retry",
     "scope": "write",
     "tool": "service_retry_post",
+    "annotations": {
+      "title": "Retry a failed post",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
     "summary": "Retry a failed post",
-    "description": "Use this to send a `failed` post again: it goes back to `queued` and is published at once.\nRequires `confirm: true`; without it the answer is `409 confirm_required` and nothing\nchanges. A post that is not `failed` answers `409 invalid_state`.\n\nRead `error` first. Token or permission errors need a person to reconnect the account in\nthe dashboard before a retry can work; limit or quota errors clear by themselves later;\na refused file or field fails again unchanged, so create a corrected post instead.\nTemporary network failures are retried by Herald itself after 1, 5 and 15 minutes\n(`retriedByWorker` events).\n",
+    "description": "Use this to send a `failed` post again: it goes back to `queued` and is published at once.\nRequires `confirm: true`; without it the answer is `409 confirm_required` and nothing\nchanges. A post that is not `failed` answers `409 invalid_state`.\n\nRead `error` first. Token or permission errors need a person to reconnect the account in\nthe dashboard; once reconnected, the posts that failed for that reason are sent again by\nthemselves (a `retried` event), so no retry call is needed. Limit or quota errors clear by\nthemselves later; a refused file or field fails again unchanged, so create a corrected\npost instead. Temporary network failures are retried by Herald itself (`retriedByWorker`\nevents, `nextAttemptAt` on the post): after 1, 5 and 15 minutes, once the window a rate\nlimit names has passed, or at the reset of a spent daily quota.\n",
     "fields": {
       "path": [
         "postId"
@@ -1413,6 +1518,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/posts/{postId}/cancel",
     "scope": "write",
     "tool": "service_cancel_post",
+    "annotations": {
+      "title": "Cancel a queued post",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
     "summary": "Cancel a queued post",
     "description": "Use this to stop a `queued` post from being published: it goes back to `draft` (without a\ntime) and its place in the month's post quota is given back. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing changes. A post that is not\n`queued` answers `409 invalid_state`. To publish it later, reschedule the draft.\n",
     "fields": {
@@ -1447,6 +1559,7 @@ export const operations: readonly OperationEntry[] = [
     "path": "/posts/{postId}/events",
     "scope": "read",
     "tool": null,
+    "annotations": null,
     "summary": "List a post's timeline",
     "description": "Use this to see everything that happened to a post, oldest first: created, queued,\npublishing, live, failed, Herald's own retries (`retriedByWorker`), retries by a person,\ncancellations and reschedules, each with its time. A failure carries the network's\nmessage; the `live` event of a youtube post carries `notes` when the thumbnail or playlist\nstep was skipped.\n",
     "fields": {
@@ -1476,6 +1589,13 @@ export const operations: readonly OperationEntry[] = [
     "path": "/posts/{postId}/analytics",
     "scope": "read",
     "tool": "service_get_post_analytics",
+    "annotations": {
+      "title": "Get a live post's insight counters",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": true
+    },
     "summary": "Get a live post's insight counters",
     "description": "Use this to report how a published post is doing (views, likes, comments and so on, with\nthe metric names its network uses). Only a `live` post has analytics; any other answers\n`409 invalid_state`. Values come from a cache; `fetchedAt` says when they were read from the\nnetwork and is `null` when they never were. Pass `refresh=true` to read the network now;\nrefreshing one post more often than once per 15 minutes answers `429 rate_limited`, and a\nrefresh the network refuses answers `502` with the network's code and words (the cache is kept).\nNetworks update their counters with a delay (up to 48 hours for Instagram).\n",
     "fields": {
@@ -1512,6 +1632,7 @@ export const operations: readonly OperationEntry[] = [
     "path": "/openapi.json",
     "scope": "none",
     "tool": null,
+    "annotations": null,
     "summary": "Get this contract as JSON",
     "description": "Use this to generate a client, or to check which operations, fields and errors this\ninstance supports. It needs no credential. It is the same contract that the dashboard and\nthe MCP server use.\n",
     "fields": {

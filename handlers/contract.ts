@@ -1,5 +1,9 @@
-// GET /openapi.json: the contract, served live from the generated file (no authentication).
-import { loadContract } from '../runtime/contract.ts';
+// GET /openapi.json: the contract, served live from the generated file (no authentication), naming this
+// instance's own base URL ($PUBLIC_URL/v1) in `servers`.
+import { servedContract } from '../runtime/contract.ts';
 import type { Handler } from './types.ts';
 
-export const getOpenApi: Handler<'getOpenApi'> = async () => ({ status: 200, body: loadContract() });
+export const getOpenApi: Handler<'getOpenApi'> = async ({ services }) => ({
+  status: 200,
+  body: servedContract(services.config.publicUrl),
+});

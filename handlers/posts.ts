@@ -69,7 +69,7 @@ async function prepare(cred: Credential, data: WorkspaceData, body: PostBody & {
 }
 
 function wireRow(row: PlannedRow) {
-  return { accountId: row.accountId, platform: row.platform, publishAt: row.publishAt, ok: row.ok, issues: row.issues };
+  return { accountId: row.accountId, platform: row.platform, publishAt: row.publishAt, ok: row.ok, issues: row.issues, settings: row.content.perPlatform };
 }
 
 function checksFailed(rows: PlannedRow[]): ApiError {
@@ -82,8 +82,10 @@ function wirePost(post: PostRecord, zone: string) {
   const at = post.status === 'live' ? post.liveAt ?? post.publishAt : post.publishAt;
   return {
     id: post.id, accountId: post.accountId, platform: post.platform, status: post.status,
-    statusLine: statusLine({ status: post.status, network: networkOf(post.platform).label, accountName: post.accountName, at, errorMessage: post.error?.message }, zone),
+    statusLine: statusLine({ status: post.status, network: networkOf(post.platform).label, accountName: post.accountName, at,
+      errorMessage: post.error?.message, nextAttemptAt: post.nextAttemptAt }, zone),
     publishAt: post.publishAt, text: post.text, title: post.title, tags: post.tags, mediaIds: post.mediaIds, perPlatform: post.perPlatform,
+    ...(post.nextAttemptAt ? { nextAttemptAt: post.nextAttemptAt } : {}),
     ...(post.status === 'live' && post.externalUrl ? { externalUrl: post.externalUrl } : {}),
     ...(post.status === 'failed' && post.error ? { error: post.error } : {}),
     createdVia: post.createdVia, createdAt: post.createdAt, updatedAt: post.updatedAt,

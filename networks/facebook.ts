@@ -18,11 +18,22 @@ export const facebookLimits = {
   contentTypes: ['text', 'link', 'photo', 'video', 'reel', 'story'] as const,
 };
 
-/** The content type from the settings, or from what is given: a link, images, a video, or text. */
-export function facebookContentType(post: Pick<PostContent, 'settings'> & { media: readonly { kind: MediaFacts['kind'] }[] }): string {
+type MediaShape = Pick<MediaFacts, 'kind' | 'width' | 'height' | 'durationSeconds'>;
+
+/** A video Facebook takes as a reel: 9:16 and 3 to 90 seconds. */
+function reelShaped(media: MediaShape): boolean {
+  const ratio = aspect(media);
+  const { minSeconds, maxSeconds } = facebookLimits.reel;
+  return media.kind === 'video' && ratio !== undefined && Math.abs(ratio - facebookLimits.reel.aspect) <= 0.01
+    && media.durationSeconds !== null && media.durationSeconds >= minSeconds && media.durationSeconds <= maxSeconds;
+}
+
+/** The content type from the settings, or from what is given: a link, images, a vertical short video (reel), a video, or text. */
+export function facebookContentType(post: Pick<PostContent, 'settings'> & { media: readonly MediaShape[] }): string {
   const given = post.settings.contentType;
   if (typeof given === 'string') return given;
   if (post.media.length === 0) return post.settings.link ? 'link' : 'text';
+  if (post.media.length === 1 && reelShaped(post.media[0]!)) return 'reel';
   return post.media[0]!.kind === 'video' ? 'video' : 'photo';
 }
 
@@ -42,7 +53,7 @@ function check(post: PostContent): Issue[] {
     return issues;
   }
   if (post.media.length === 0) {
-    issues.push(issue('media_required', `mediaIds is empty; a facebook ${type} needs a file.`, 'Upload a file and give its mediaId.'));
+    issues.push(issue('media_kind', `mediaIds is empty; a facebook ${type} needs a file.`, 'Upload a file and give its mediaId.'));
     return issues;
   }
   const kinds = new Set(post.media.map((m) => m.kind));
@@ -58,7 +69,7 @@ function check(post: PostContent): Issue[] {
   }
   const media = post.media[0]!;
   if (type === 'story') {
-    if (post.text.trim()) issues.push(issue('story_text', 'text is set, but a facebook story carries no text.', 'Set overrides.facebook.text to "" or choose another contentType.'));
+    if (post.text.trim()) issues.push(issue('caption_too_long', 'text is set, but a facebook story carries no text.', 'Set overrides.facebook.text to "" or choose another contentType.'));
     const found = media.kind === 'video'
       ? checkVideoDuration(media, 'mediaIds[0]', 1, facebookLimits.storyVideoMaxSeconds, 'a facebook story', 'story_too_long')
       : checkImageSize(media, 'mediaIds[0]', facebookLimits.storyImageMaxBytes, 'facebook stories');
@@ -81,8 +92,11 @@ function check(post: PostContent): Issue[] {
   return issues;
 }
 
-export const facebook: NetworkRules = { platform: 'facebook', label: 'Facebook', available: true, textLimits: [],
-  choices: { contentType: facebookLimits.contentTypes }, check };
+export const facebook: NetworkRules = {
+  platform: 'facebook', label: 'Facebook', available: true, textLimits: [],
+  choices: { contentType: facebookLimits.contentTypes }, check,
+  defaults: (post) => ({ contentType: facebookContentType(post) }),
+};
 
 // The connector: the Pages API (graph.facebook.com) with a Page token. Feed, photo and video posts
 // have no container and no hidden field, so an attempt records its start before the creating call and

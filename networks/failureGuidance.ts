@@ -1,5 +1,5 @@
 // The spec's retry guidance, per kind of network failure: what the person should do, and whether
-// the worker retries by itself (after 1, 5 and 15 minutes).
+// the worker retries by itself (worker/publishPost.ts decides when).
 import type { FailureKind } from './connector.ts';
 
 /** Temporary failures are retried by the worker itself; the others need a person. */
@@ -10,13 +10,15 @@ export function isTemporary(kind: FailureKind): boolean {
 export function hintFor(kind: FailureKind, network: string): string {
   switch (kind) {
     case 'token_rejected':
-      return `Reconnect the ${network} account in the dashboard; then retry the post.`;
+      return `Reconnect the ${network} account in the dashboard; posts that failed on its token are then sent again by `
+        + 'themselves.';
     case 'permission_missing':
-      return `Reconnect the ${network} account and grant every permission it asks for; then retry the post.`;
+      return `Reconnect the ${network} account and grant every permission it asks for; posts that failed on them `
+        + 'are then sent again by themselves.';
     case 'quota_exceeded':
-      return `${network}'s daily quota is spent; Herald retried after 1, 5 and 15 minutes. Retry the post after the quota resets.`;
+      return `${network}'s daily quota was still spent after Herald's retries (each waits for the quota to reset). Retry the post after the next reset.`;
     case 'rate_limited':
-      return `${network}'s own limit was reached; wait for its window and retry the post (the next day if it was not retried).`;
+      return `${network}'s own limit was still reached after Herald's retries (each waits for the window ${network} names, or 1, 5 and 15 minutes); retry the post the next day.`;
     case 'unverified':
       return `Verify the ${network} channel by phone, then retry the post.`;
     case 'unavailable':

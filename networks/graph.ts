@@ -106,7 +106,7 @@ export function graphClient(ctx: ConnectorContext, platform: Platform, label: st
       throw new NetworkError(platform, kind, `${label} answered HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200).trim() || '(empty)'}.`);
     }
     if (body?.error && typeof body.error === 'object') {
-      const retryAfter = Number(res.headers.get('retry-after')) || undefined;
+      const retryAfter = regainSeconds(res.headers) ?? (Number(res.headers.get('retry-after')) || undefined);
       throw new NetworkError(platform, graphFailureKind(body.error, res.status), graphMessage(body.error), retryAfter);
     }
     // The upload host (rupload) has its own failure shape.
@@ -115,6 +115,20 @@ export function graphClient(ctx: ConnectorContext, platform: Platform, label: st
     if (!res.ok) throw new NetworkError(platform, res.status >= 500 ? 'unavailable' : 'rejected', `${label} answered HTTP ${res.status}: ${text.slice(0, 200)}.`);
     return body as T;
   };
+}
+
+/**
+ * The window a throttled call names: Meta's X-Business-Use-Case-Usage header gives, per business id,
+ * `estimated_time_to_regain_access` in minutes (0 when not throttled). The longest one, in seconds.
+ */
+export function regainSeconds(headers: Headers): number | undefined {
+  try {
+    const usage = JSON.parse(headers.get('x-business-use-case-usage') ?? '{}') as Record<string, { estimated_time_to_regain_access?: number }[]>;
+    const minutes = Math.max(0, ...Object.values(usage).flat().map((u) => Number(u.estimated_time_to_regain_access) || 0));
+    return minutes > 0 ? minutes * 60 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -66,7 +66,7 @@ function check(post: PostContent): Issue[] {
   if (choice) return [choice];
   const type = instagramContentType(post);
   if (type === 'story') {
-    if (post.text.trim()) issues.push(issue('story_text', 'text is set, but an instagram story carries no text.', 'Set overrides.instagram.text to "" or choose another contentType.'));
+    if (post.text.trim()) issues.push(issue('caption_too_long', 'text is set, but an instagram story carries no text.', 'Set overrides.instagram.text to "" or choose another contentType.'));
   } else {
     const chars = codePoints(post.text);
     if (chars > instagramLimits.captionChars) {
@@ -80,7 +80,7 @@ function check(post: PostContent): Issue[] {
     }
   }
   if (post.media.length === 0) {
-    issues.push(issue('media_required', 'mediaIds is empty; instagram needs an image or a video.', 'Upload a file and give its mediaId.'));
+    issues.push(issue('media_kind', 'mediaIds is empty; instagram needs an image or a video.', 'Upload a file and give its mediaId.'));
     return issues;
   }
   if (type === 'carousel') {
@@ -111,9 +111,12 @@ function check(post: PostContent): Issue[] {
   return issues;
 }
 
-export const instagram: NetworkRules = { platform: 'instagram', label: 'Instagram', available: true,
+export const instagram: NetworkRules = {
+  platform: 'instagram', label: 'Instagram', available: true,
   textLimits: [{ field: 'text', unit: 'codePoints', max: instagramLimits.captionChars }],
-  choices: { contentType: instagramLimits.contentTypes }, check };
+  choices: { contentType: instagramLimits.contentTypes }, check,
+  defaults: (post) => (post.media.length ? { contentType: instagramContentType(post) } : {}),
+};
 
 // The connector: Instagram content publishing through containers (networks/graphContainers.ts), on
 // graph.facebook.com: accounts are connected through Facebook Login and their Page (networks/connect.ts),

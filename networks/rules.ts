@@ -1,6 +1,6 @@
 // What every network module provides to plan checks (and, later, to its connector): its limits as
 // data and a check of one post. Generic code never branches on a network's name.
-import type { Issue } from '../domain/issues.ts';
+import type { Issue, IssueCode } from '../domain/issues.ts';
 
 export type Platform = 'youtube' | 'instagram' | 'facebook' | 'threads' | 'tiktok';
 
@@ -55,6 +55,15 @@ export interface NetworkRules {
   choices?: Readonly<Record<string, readonly string[]>>;
   /** Network-specific findings; readiness of mediaIds, account state and time are checked by the planner. */
   check(post: PostContent): Issue[];
+  /**
+   * The settings the network uses when a post leaves them out (its own defaults, or what the media
+   * implies): the plan fills them in and shows them, so a person sees them before confirming.
+   */
+  defaults?(post: Pick<PostContent, 'media' | 'settings'>): Record<string, unknown>;
+  /** The zone whose midnight resets the network's daily quota (YouTube: Pacific time); the worker waits for it. */
+  quotaResetZone?: string;
+  /** A setting's value in words for the plan table (say, a category id with its name). */
+  describe?(name: string, value: unknown): string;
 }
 
 const MB = 1024 * 1024;
@@ -72,7 +81,7 @@ export function secondsText(seconds: number): string {
   return rest ? `${minutes} minutes ${rest} seconds` : `${minutes} minutes`;
 }
 
-export function issue(code: string, message: string, hint: string): Issue {
+export function issue(code: IssueCode, message: string, hint: string): Issue {
   return { code, message, hint };
 }
 
@@ -88,7 +97,7 @@ export function checkReady(media: MediaFacts, field: string): Issue | undefined 
 }
 
 /** width / height, or undefined before processing measured it. */
-export function aspect(media: MediaFacts): number | undefined {
+export function aspect(media: Pick<MediaFacts, 'width' | 'height'>): number | undefined {
   return media.width && media.height ? media.width / media.height : undefined;
 }
 
@@ -107,7 +116,7 @@ export function checkLink(settings: Record<string, unknown>, network: Platform):
   return issue('setting_invalid', `perPlatform.${network}.link "${String(link)}" is not an https address.`, 'Give a full https:// address.');
 }
 
-export function checkVideoDuration(media: MediaFacts, field: string, min: number, max: number, what: string, maxCode = 'video_too_long'): Issue | undefined {
+export function checkVideoDuration(media: MediaFacts, field: string, min: number, max: number, what: string, maxCode: IssueCode = 'video_too_long'): Issue | undefined {
   const d = media.durationSeconds;
   if (d === null) return undefined;
   if (d < min) return issue('video_too_short', `${field} is ${secondsText(d)}; ${what} needs at least ${secondsText(min)}.`, 'Use a longer video.');

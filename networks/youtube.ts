@@ -5,7 +5,6 @@ import type { Issue } from '../domain/issues.ts';
 import { formatOf } from '../domain/mediaTypes.ts';
 import { checkChoice, checkImageSize, checkReady, checkVideoDuration, issue, type MediaFacts, type NetworkRules, type PostContent } from './rules.ts';
 import type { Readable } from 'node:stream';
-import { DateTime } from 'luxon';
 import { NetworkError, type Connector, type ConnectorContext, type FailureKind, type PublishJob, type PublishMedia, type Published } from './connector.ts';
 import type { ConnectorModule } from './connectors.ts';
 
@@ -18,6 +17,8 @@ export const youtubeLimits = {
   /** A square or vertical video up to 3 minutes is marked as a Short by YouTube itself. */
   shortMaxSeconds: 180,
   visibilities: ['public', 'unlisted', 'private'] as const,
+  /** What YouTube itself uses when an upload leaves them out: public, People & Blogs. */
+  defaults: { visibility: 'public', category: '22' },
   /** thumbnails.set: 2 MB on the older reference pages, 50 MB on the current ones; the lower holds on both. */
   thumbnailMaxBytes: 2 * 1024 * 1024,
   thumbnailTypes: ['image/jpeg', 'image/png'],
@@ -64,16 +65,13 @@ function check(post: PostContent): Issue[] {
     issues.push(issue('tags_too_long', `tags count ${tagsLength} characters (commas included, tags with spaces count 2 more for their quotes); youtube allows ${youtubeLimits.tagsChars}.`,
       'Remove some tags, or set overrides.youtube.tags.'));
   }
-  if (post.settings.visibility === undefined || post.settings.category === undefined) {
-    issues.push(issue('setting_invalid', 'perPlatform.youtube needs visibility and category.', 'Set perPlatform.youtube to {"visibility": "public"|"unlisted"|"private", "category": "22"}.'));
-  }
   const visibility = checkChoice(post.settings, 'youtube', 'visibility', youtubeLimits.visibilities);
   if (visibility) issues.push(visibility);
   if (post.settings.category !== undefined && !/^[0-9]+$/.test(String(post.settings.category))) {
     issues.push(issue('setting_invalid', `perPlatform.youtube.category "${String(post.settings.category)}" is not a category id.`, 'Use a numeric category id as a string, for example "22" (People & Blogs).'));
   }
   if (post.media.length === 0) {
-    issues.push(issue('media_required', 'mediaIds is empty; youtube needs one video.', 'Upload a video and give its mediaId.'));
+    issues.push(issue('media_kind', 'mediaIds is empty; youtube needs one video.', 'Upload a video and give its mediaId.'));
   } else if (post.media.length > 1 || post.media[0]!.kind === 'image') {
     issues.push(issue('media_kind', 'mediaIds must hold exactly one video for youtube.', 'Give one video; images and several files cannot be posted to youtube.'));
   } else {
@@ -88,6 +86,13 @@ function check(post: PostContent): Issue[] {
   return issues;
 }
 
+/** Category names shown beside the id in the plan table (the ids YouTube assigns in every region). */
+const CATEGORY_NAMES: Record<string, string> = {
+  '1': 'Film & Animation', '2': 'Autos & Vehicles', '10': 'Music', '15': 'Pets & Animals', '17': 'Sports',
+  '19': 'Travel & Events', '20': 'Gaming', '22': 'People & Blogs', '23': 'Comedy', '24': 'Entertainment',
+  '25': 'News & Politics', '26': 'Howto & Style', '27': 'Education', '28': 'Science & Technology',
+};
+
 export const youtube: NetworkRules = {
   platform: 'youtube', label: 'YouTube', available: true, fileSettings: ['thumbnailMediaId'],
   textLimits: [
@@ -95,7 +100,11 @@ export const youtube: NetworkRules = {
     { field: 'text', unit: 'utf8Bytes', max: youtubeLimits.descriptionBytes },
   ],
   choices: { visibility: youtubeLimits.visibilities },
-  check };
+  check, quotaResetZone: 'America/Los_Angeles',
+  defaults: () => youtubeLimits.defaults,
+  describe: (name, value) => (name === 'category' && CATEGORY_NAMES[String(value)]
+    ? `${String(value)} (${CATEGORY_NAMES[String(value)]})` : String(value)),
+};
 
 // ---------------------------------------------------------------------------------------------------
 // The connector: videos.insert over the resumable upload protocol, then the optional thumbnail and
@@ -152,12 +161,6 @@ function failureKind(status: number, reason: string, message: string): FailureKi
   return 'rejected';
 }
 
-/** The daily quota resets at midnight Pacific time: the worker's retry waits for it. */
-function secondsUntilQuotaReset(): number {
-  const pacific = DateTime.now().setZone('America/Los_Angeles');
-  return Math.ceil(pacific.plus({ days: 1 }).startOf('day').diff(pacific, 'seconds').seconds);
-}
-
 /** YouTube's own message (its quota message carries an HTML link) with the status and reason. */
 async function readRefusal(res: Response): Promise<Refusal> {
   const text = await res.text();
@@ -170,7 +173,8 @@ async function readRefusal(res: Response): Promise<Refusal> {
   const reason = body.error?.errors?.[0]?.reason ?? '';
   const message = (body.error?.message ?? res.statusText).replace(/<[^>]*>/g, '').trim() || `HTTP ${res.status}`;
   const kind = failureKind(res.status, reason, message);
-  const retryAfter = Number(res.headers.get('Retry-After')) || (kind === 'quota_exceeded' ? secondsUntilQuotaReset() : undefined);
+  // A spent daily quota waits for its reset (NetworkRules.quotaResetZone), whatever Retry-After says.
+  const retryAfter = kind === 'quota_exceeded' ? undefined : Number(res.headers.get('Retry-After')) || undefined;
   return { reason, error: new NetworkError('youtube', kind, `${message} (${[res.status, reason].filter(Boolean).join(' ')})`, retryAfter) };
 }
 
@@ -245,9 +249,10 @@ function createYoutubeConnector(ctx: ConnectorContext): Connector {
   /** Asks YouTube for an upload session for the post's video and records its address at once. */
   async function openSession(job: PublishJob, video: PublishMedia, attempt: Attempt): Promise<void> {
     const startedAt = attempt.cp.startedAt ?? new Date().toISOString();
+    const settings: Record<string, unknown> = { ...youtubeLimits.defaults, ...job.settings };
     const resource = {
-      snippet: { title: job.title ?? '', description: job.text, ...(job.tags.length ? { tags: job.tags } : {}), categoryId: String(job.settings.category) },
-      status: { privacyStatus: job.settings.visibility, selfDeclaredMadeForKids: job.settings.madeForKids === true },
+      snippet: { title: job.title ?? '', description: job.text, ...(job.tags.length ? { tags: job.tags } : {}), categoryId: String(settings.category) },
+      status: { privacyStatus: settings.visibility, selfDeclaredMadeForKids: settings.madeForKids === true },
     };
     const res = await send(`${hosts.upload}/videos?uploadType=resumable&part=snippet,status`, {
       method: 'POST', body: JSON.stringify(resource),

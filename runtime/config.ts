@@ -32,6 +32,10 @@ export interface Config {
   workerRetryDelaysMs: number[];
   /** Publish attempts one worker process runs at once (mostly waiting on the networks). */
   workerConcurrency: number;
+  /** Whether `herald serve` runs a publishing worker in its own process (WORKER=off: it does not). */
+  worker: boolean;
+  /** Mail for invitations and password resets: an SMTP URL (unset: mail is logged) and its sender. */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 export type StorageConfig =
@@ -67,6 +71,12 @@ function logFormatFrom(value: string | undefined): LogFormat {
   return value;
 }
 
+function workerFrom(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`WORKER must be "on" or "off", got "${value}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env.PORT, 8080, 'PORT');
   const networks = env.NETWORKS ?? 'sandbox';
@@ -100,6 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return seconds * 1000;
     }),
     workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 100, 'WORKER_CONCURRENCY'),
+    worker: workerFrom(env.WORKER),
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'Herald <herald@localhost>' },
     mediaSweepMs: env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };
 }

@@ -1,7 +1,8 @@
 // Keys derived from HERALD_SECRET, one per purpose, so a leak of one use never weakens another.
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type KeyPurpose = 'network-tokens' | 'sessions' | 'uploads' | 'csrf' | 'connect-state' | 'pkce';
+export type KeyPurpose = 'network-tokens' | 'sessions' | 'uploads' | 'csrf' | 'connect-state' | 'pkce' | 'invites'
+  | 'password-resets' | 'oauth';
 
 export class Keyring {
   private readonly keys = new Map<KeyPurpose, Buffer>();

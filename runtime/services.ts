@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../worker/publishPost.ts';
 import type { Config } from './config.ts';
 import { Keyring } from './crypto.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createMailer, type Mailer } from './mailer.ts';
 import { loadSecret } from './secret.ts';
 
 export interface Services {
@@ -22,6 +23,8 @@ export interface Services {
   jobs: JobQueue;
   /** The time the publishing worker reads (tests pass a controllable one). */
   clock: Clock;
+  /** Invitations and password resets: SMTP, or the log. */
+  mailer: Mailer;
   close(): Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export function createServices(config: Config, options: { clock?: Clock } = {}):
     media,
     jobs,
     clock,
+    mailer: createMailer(config.mail, logger),
     close: async () => {
       await media.stop();
       await storage.close();

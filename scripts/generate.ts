@@ -1,4 +1,5 @@
-// `make generate`: openapi.yaml -> generated/ (types, the served openapi.json, the operation table).
+// `make generate`: openapi.yaml -> generated/ (types, the served openapi.json, the operation table, and the agent
+// files llms.txt and skill.md).
 // With --check, writes nothing and exits 1 when generated/ differs from what the contract gives.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { buildOperationTable } from './operationTable.ts';
+import { renderLlmsTxt, renderSkillMd } from './agentDocs.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const contractPath = path.join(root, 'openapi.yaml');
@@ -21,6 +23,8 @@ async function render(): Promise<Record<string, string>> {
     'openapi.json': JSON.stringify(contract, null, 2) + '\n',
     'operations.ts': HEADER + `import type { OperationEntry } from '../scripts/operationTable.ts';\n\n` +
       `export const operations: readonly OperationEntry[] = ${JSON.stringify(table, null, 2)};\n`,
+    'llms.txt': renderLlmsTxt(contract),
+    'skill.md': renderSkillMd(contract, table),
   };
 }
 

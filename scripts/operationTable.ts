@@ -10,6 +10,8 @@ export interface OperationEntry {
   path: string;
   scope: 'read' | 'write' | 'none';
   tool: string | null;
+  /** MCP tool hints: derived from scope and method, overridden by the operation's `x-mcp-annotations`. */
+  annotations: ToolAnnotations | null;
   summary: string;
   description: string;
   /** Where each input field goes when a flat argument object (an MCP call) becomes a request. */
@@ -18,6 +20,31 @@ export interface OperationEntry {
 }
 
 type JsonSchema = { [key: string]: unknown };
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/**
+ * Every hint is set, since the protocol's defaults assume the worst: a read-scoped operation is read-only
+ * and idempotent; a write is destructive only when it deletes, idempotent unless it is a POST; a call is
+ * open-world (reaches a social network or the internet) only where the contract says so.
+ */
+function toolAnnotations(op: any, method: HttpMethod): ToolAnnotations {
+  const readOnly = op['x-scope'] !== 'write';
+  return {
+    title: op.summary ?? op.operationId,
+    readOnlyHint: readOnly,
+    destructiveHint: !readOnly && method === 'delete',
+    idempotentHint: readOnly || method !== 'post',
+    openWorldHint: false,
+    ...op['x-mcp-annotations'],
+  };
+}
 type Contract = { paths: Record<string, Record<string, any>>; components?: Record<string, Record<string, unknown>> };
 
 const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
@@ -84,6 +111,7 @@ export function buildOperationTable(contract: Contract): OperationEntry[] {
         path: route,
         scope: op['x-scope'],
         tool: op['x-mcp-tool'] ?? null,
+        annotations: op['x-mcp-tool'] ? toolAnnotations(op, method) : null,
         summary: op.summary ?? '',
         description: op.description ?? '',
         fields,

@@ -1,17 +1,18 @@
-// Disconnecting an account: dashboard sessions only. GET tells how many queued posts the account has
-// (the confirm step says it); POST with {"confirm": true} disconnects it and cancels those posts back to
-// draft. The account's posts and their history stay.
+// Disconnecting an account: dashboard sessions only, administrators and the owner. GET tells how many
+// queued posts the account has (the confirm step says it); POST with {"confirm": true} disconnects it and
+// cancels those posts back to draft, recorded in the audit trail. The account's posts and their history stay.
 import express from 'express';
+import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, confirmRequired, notFound } from '../domain/errors.ts';
 import { cancelToDraft } from '../handlers/posts.ts';
 import type { Services } from '../runtime/services.ts';
-import { failWith, requireSession, type SessionCredential } from './sessionGuard.ts';
+import { sessionRoute, type SessionCredential } from './sessionGuard.ts';
 
 export function accountRoutes(services: Services): express.Router {
-  const { db, config } = services;
+  const { db } = services;
   const router = express.Router();
-  router.use('/accounts', requireSession(services));
+  const disconnecting = { role: 'administrator', action: 'Disconnecting an account' } as const;
 
   async function accountOf(cred: SessionCredential, id: string) {
     const data = workspaceData(db, cred.workspace, services.jobs);
@@ -21,28 +22,17 @@ export function accountRoutes(services: Services): express.Router {
     return { data, account, queued };
   }
 
-  const route =
-    (run: (cred: SessionCredential, req: express.Request) => Promise<unknown>) =>
-    async (req: express.Request, res: express.Response, next: express.NextFunction) => {
-      try {
-        res.json(await run(res.locals.cred as SessionCredential, req));
-      } catch (err) {
-        if (err instanceof ApiError) failWith(res, err, config.publicUrl);
-        else next(err);
-      }
-    };
-
   router.get(
     '/accounts/:accountId/disconnect',
-    route(async (cred, req) => {
+    sessionRoute(services, disconnecting, async (cred, req) => {
       const { account, queued } = await accountOf(cred, String(req.params.accountId));
-      return { account, queuedPosts: queued.length };
+      return { status: 200, body: { account, queuedPosts: queued.length } };
     }),
   );
 
   router.post(
     '/accounts/:accountId/disconnect',
-    route(async (cred, req) => {
+    sessionRoute(services, disconnecting, async (cred, req) => {
       if ((req.body as { confirm?: unknown } | undefined)?.confirm !== true)
         throw confirmRequired('Disconnecting an account');
       const { data, account, queued } = await accountOf(cred, String(req.params.accountId));
@@ -64,7 +54,13 @@ export function accountRoutes(services: Services): express.Router {
           publishing.push(post.id);
         }
       }
-      return { account, cancelledPosts, publishing };
+      await recordAudit(db, cred.workspace.id, cred.user.id, 'account.disconnected', {
+        accountId: account.id,
+        platform: account.platform,
+        name: account.displayName,
+        cancelledPosts,
+      });
+      return { status: 200, body: { account, cancelledPosts, publishing } };
     }),
   );
 

@@ -10,7 +10,9 @@ import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
 import type { Credential } from '../domain/credential.ts';
 import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import { assertApiAccess } from '../domain/quotas.ts';
-import type { Handlers, Interface } from '../handlers/types.ts';
+import { assertRole, OPERATION_ROLES } from '../domain/roles.ts';
+import type { Handlers, Interface, OperationId } from '../handlers/types.ts';
+import { SETTINGS_SCHEMAS } from '../networks/settingsCheck.ts';
 import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
@@ -84,11 +86,16 @@ function cacheKeys(resolve: (key: string) => Promise<Credential | undefined>) {
   };
 }
 const SCOPES = new Map(operations.map((op) => [op.operationId, op.scope]));
+const SUMMARIES = new Map(operations.map((op) => [op.operationId, op.summary]));
 
 export async function createApi(services: Services, handlers: Handlers) {
   const { db, keyring, config } = services;
   // openapi-backend dereferences in place, so it gets its own copy of the served contract.
   const contract = structuredClone(loadContract()) as Document;
+  // perPlatform settings are checked per plan row (networks/settingsCheck.ts): a wrong one is the row
+  // issue setting_invalid, never a 400 for the whole request, so validation lets any value through.
+  const schemas = contract.components!.schemas!;
+  for (const name of Object.values(SETTINGS_SCHEMAS)) schemas[name] = { description: (schemas[name] as { description?: string }).description };
 
   const api = new OpenAPIBackend({
     definition: contract,
@@ -166,6 +173,8 @@ export async function createApi(services: Services, handlers: Handlers) {
       }
     }
     if (SCOPES.get(operationId) === 'write' && !cred.scopes.includes('write')) throw insufficientScope('write');
+    // People signed in to the dashboard act within their role; keys and grants within their scopes.
+    if (cred.role) assertRole(cred.role, OPERATION_ROLES[operationId as OperationId], SUMMARIES.get(operationId)!);
     authorized.set(req, operationId);
   }
 
@@ -237,7 +246,8 @@ export async function createApi(services: Services, handlers: Handlers) {
     }
   }
 
-  return { handle, renderError, api };
+  // The MCP endpoint resolves API keys with this same cached lookup before it presets `cred`.
+  return { handle, renderError, api, credentialForKey };
 }
 
 export function newRequestId(incoming: unknown): string {

@@ -9,12 +9,19 @@ import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './ap
 import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { connectRoutes } from './connectRoutes.ts';
 import { sessionRoutes } from './sessionRoutes.ts';
+import { memberRoutes } from './memberRoutes.ts';
+import { keyRoutes } from './keyRoutes.ts';
+import { billingRoutes } from './billingRoutes.ts';
+import { selfHostedBilling } from '../billing/index.ts';
+import { settingsRoutes } from './settingsRoutes.ts';
+import { passwordRoutes } from './passwordRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
 import { bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './requestFaults.ts';
 import { accountRoutes } from './accountRoutes.ts';
 import { dashboardRoutes } from './dashboardRoutes.ts';
 import { signUpRoutes } from './signUpRoutes.ts';
+import { mcpRoutes } from '../mcp/routes.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -71,7 +78,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
-  const { handle, renderError } = await createApi(services, handlers);
+  const { handle, renderError, credentialForKey } = await createApi(services, handlers);
   const limiter = options.rateLimiter ?? createRateLimiter(db, config.rateLimit.max, config.rateLimit.windowMs);
   // Media processing and the retention sweep run in the serving process.
   services.media.start();
@@ -94,7 +101,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
 
   const json = express.json({ limit: config.maxBodyBytes });
   // Signed file addresses (/media-files) are not limited: networks fetch them from shared addresses.
-  app.use(['/v1', '/auth', '/uploads'], limitRate(limiter, config.publicUrl));
+  app.use(['/v1', '/auth', '/uploads', '/mcp', '/oauth'], limitRate(limiter, config.publicUrl));
   app.use('/v1', json, async (req: Request, res: Response) => {
     const apiReq: ApiRequest = { method: req.method, path: req.path, headers: req.headers, query: req.query as Record<string, unknown>,
       body: req.body, requestId: req.id, via: 'rest' };
@@ -104,6 +111,10 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   });
   app.use('/auth', json, refuseNul(refuse));
   app.use('/auth', signUpRoutes(services), accountRoutes(services), sessionRoutes(services));
+  app.use('/auth', memberRoutes(services), keyRoutes(services), billingRoutes(services, selfHostedBilling(db)),
+    settingsRoutes(services), passwordRoutes(services));
+  // MCP for agents: /mcp, OAuth (/oauth, /.well-known), /auth/mcp-grants and the agent docs (/docs).
+  app.use(mcpRoutes({ services, handle, credentialForKey }));
   app.use('/auth', connectRoutes(services));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
   if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir, processingMs: config.sandboxProcessingMs }));

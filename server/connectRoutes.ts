@@ -2,13 +2,16 @@
 // GET /auth/connect/:platform[?accountId=acc_…] sends the signed-in person to the network's consent page
 // with a signed state; the network sends them back to /auth/connect/:platform/callback, which checks the
 // state, exchanges the code and connects (or reconnects) the accounts the grant covers. Every outcome is
-// a redirect to the dashboard's accounts page: `?connected=<n>`, or `?error=<code>&message=…&hint=…`
+// a redirect to the dashboard's accounts page: `?connected=<n>` (with `&requeued=<m>` when m posts that
+// failed on the old token were queued again), or `?error=<code>&message=…&hint=…`
 // (quota errors add limit, used and upgradeUrl), so the dashboard shows it and nothing else answers HTML.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
+import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
 import { connectFlow, type ConnectFlow, type ConnectTarget } from '../networks/connect.ts';
+import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import { sessionFrom } from './sessionRoutes.ts';
@@ -73,6 +76,7 @@ export function connectRoutes(services: Services): express.Router {
       throw new ApiError(401, 'unauthenticated', 'Connecting an account needs a signed-in dashboard session, and none came with this request.',
         'Sign in to the dashboard, then connect the account from its accounts page.');
     }
+    assertRole(cred.role!, 'administrator', 'Connecting an account');
     return cred;
   }
 
@@ -117,7 +121,7 @@ export function connectRoutes(services: Services): express.Router {
     }
     if (typeof req.query.code !== 'string' || !req.query.code) throw invalidRequest(`${flow.label} sent no authorization code; nothing was connected.`, startAgain);
 
-    const data = workspaceData(db, cred.workspace);
+    const data = workspaceData(db, cred.workspace, services.jobs);
     const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
     let targets: ConnectTarget[] = await flow.exchange(req.query.code, codeVerifier(keyring, state));
     if (reconnecting) {
@@ -127,9 +131,11 @@ export function connectRoutes(services: Services): express.Router {
           `Connect again and, at ${flow.label}, sign in as ${reconnecting.displayName} (and grant it).`);
       }
     }
-    await data.accounts.connect(flow.platform, targets.map((t) => ({ externalId: t.externalId, displayName: t.displayName,
+    const { requeued } = await data.accounts.connect(flow.platform, targets.map((t) => ({ externalId: t.externalId, displayName: t.displayName,
       tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)), tokenExpiresAt: t.credentials.expiresAt ?? null })));
-    return accountsPage({ connected: String(targets.length) });
+    await recordAudit(db, cred.workspace.id, cred.user.id, 'account.connected', { platform: flow.platform,
+      accounts: targets.map((t) => t.displayName), reconnected: Boolean(reconnecting) });
+    return accountsPage({ connected: String(targets.length), ...(requeued ? { requeued: String(requeued) } : {}) });
   }));
 
   return router;

@@ -32,8 +32,9 @@ export async function serve(config: Config): Promise<number> {
     s.once('error', reject);
   });
   guardConnections(server);
-  // On SQLite this process is the one publishing worker; on PostgreSQL `herald worker` processes are.
-  const worker = config.databaseUrl ? undefined : await startWorker(services);
+  // One process is a whole instance on either database; on PostgreSQL `herald worker` processes add more.
+  const worker = config.worker ? await startWorker(services) : undefined;
+  if (!worker && !config.databaseUrl) services.logger.warn('WORKER=off on SQLite: nothing publishes (only `herald serve` can run the worker).');
   // A fresh instance: the first person signs up in the dashboard.
   const firstUser = !(await services.db('users').first('id'));
   if (config.logFormat === 'pretty') {

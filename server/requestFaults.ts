@@ -75,7 +75,14 @@ export const nulRefused = (field: string) =>
 /** Refuses a query or JSON body holding a NUL character (routes outside /v1; api.ts checks its own). */
 export function refuseNul(render: (res: Response, err: ApiError) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const field = fieldWithNul(req.query) ?? fieldWithNul(req.body);
+    let field: string | undefined;
+    try {
+      field = fieldWithNul(req.query) ?? fieldWithNul(req.body);
+    } catch (err) {
+      // A body nested thousands deep outruns the recursion: refuse it rather than fault.
+      if (err instanceof RangeError) return render(res, invalidRequest('The request body is nested too deeply.'));
+      throw err;
+    }
     if (field) return render(res, nulRefused(field));
     next();
   };

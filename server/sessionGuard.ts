@@ -1,61 +1,109 @@
-// Guards the dashboard's session-only routes: a signed-in session cookie, never an API key or OAuth
-// token, and for every state change the X-CSRF-Token that GET /auth/session hands out.
-import type { NextFunction, Request, Response } from 'express';
-import { credentialForSession } from '../db/identity.ts';
+// The gate of every dashboard-only route (settings, keys, members, billing): a signed-in session and
+// nothing else (an API key or OAuth token is refused even beside a cookie), the CSRF token on every
+// change, and the least role the action needs. These routes are outside /v1 and the public contract.
+import type { Request, RequestHandler, Response } from 'express';
+import type { Credential, Role } from '../domain/credential.ts';
 import { ApiError, errorBody, unauthenticated } from '../domain/errors.ts';
+import { assertRole } from '../domain/roles.ts';
+import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
-import { readCookie, SESSION_COOKIE } from './api.ts';
+import { sessionFrom } from './sessionRoutes.ts';
 
-export type SessionCredential = NonNullable<Awaited<ReturnType<typeof credentialForSession>>>;
+export type SessionCredential = Credential & { sessionId: string; role: Role };
+
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function failWith(res: Response, err: ApiError, publicUrl: string): void {
-  for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-  res.status(err.status).json(errorBody(err, publicUrl));
+const csrfFailed = () =>
+  new ApiError(
+    403,
+    'csrf_failed',
+    'This dashboard request lacks a valid X-CSRF-Token header.',
+    'Reload the dashboard and try again.',
+  );
+
+function csrfValid(keyring: Keyring, sessionId: string, sent: unknown): boolean {
+  return typeof sent === 'string' && keyring.verify(sessionId, sent, 'csrf');
 }
 
-/** Middleware: puts the session's credential in res.locals.cred, or answers 401/403. */
-export function requireSession(services: Services) {
-  const { db, keyring, config } = services;
-  return async (req: Request, res: Response, next: NextFunction) => {
+function answer(res: Response, out: Answer): void {
+  for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
+  if (out.body === undefined) res.status(out.status).end();
+  else res.status(out.status).json(out.body);
+}
+
+export function failWith(res: Response, err: ApiError, publicUrl: string): void {
+  answer(res, { status: err.status, body: errorBody(err, publicUrl), headers: err.headers });
+}
+
+/** An ApiError becomes {code, message, hint}; anything else is a fault, logged, and a 500 with the request id. */
+function fail(services: Services, req: Request, res: Response, err: unknown): void {
+  if (err instanceof ApiError) return failWith(res, err, services.config.publicUrl);
+  services.logger.error({ err, reqId: req.id }, 'unexpected fault');
+  answer(res, {
+    status: 500,
+    body: {
+      code: 'internal',
+      message: 'An unexpected fault occurred; it has been logged.',
+      hint: `Try again; if it persists, report request id ${req.id}.`,
+      requestId: req.id,
+    },
+  });
+}
+
+/** Runs a handler that answers or throws, outside any session check (sign-up, reset and invitation links). */
+export function openRoute(services: Services, run: (req: Request) => Promise<Answer>): RequestHandler {
+  return async (req, res) => {
     try {
-      if (req.headers.authorization) {
-        return failWith(
-          res,
-          new ApiError(
-            401,
-            'unauthenticated',
-            'This dashboard route takes a signed-in session; API keys and OAuth tokens are refused.',
-            'Do this in the dashboard, signed in, without an Authorization header.',
-          ),
-          config.publicUrl,
-        );
-      }
-      const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-      const cred = token ? await credentialForSession(db, token) : undefined;
-      if (!cred) return failWith(res, unauthenticated(), config.publicUrl);
-      const sent = req.headers['x-csrf-token'];
-      if (
-        !SAFE_METHODS.has(req.method) &&
-        (typeof sent !== 'string' || !keyring.verify(cred.sessionId, sent, 'csrf'))
-      ) {
-        return failWith(
-          res,
-          new ApiError(
-            403,
-            'csrf_failed',
-            'This dashboard request lacks a valid X-CSRF-Token header.',
-            'Reload the dashboard and try again.',
-          ),
-          config.publicUrl,
-        );
-      }
-      res.locals.cred = cred satisfies SessionCredential;
-      req.workspaceId = cred.workspace.id;
-      next();
+      answer(res, await run(req));
     } catch (err) {
-      next(err);
+      fail(services, req, res, err);
     }
   };
+}
+
+/** A signed-in person with at least `role` may run it; `action` names it in a refusal. */
+export function sessionRoute(
+  services: Services,
+  need: { role: Role; action: string },
+  run: (cred: SessionCredential, req: Request) => Promise<Answer>,
+): RequestHandler {
+  return openRoute(services, async (req) => {
+    if (req.headers.authorization !== undefined) {
+      // A bearer credential wins over the cookie (as on /v1), and these routes take none.
+      throw new ApiError(
+        401,
+        'unauthenticated',
+        `${need.action} is done in the dashboard by a signed-in person; API keys and OAuth tokens are refused.`,
+        'Sign in to the dashboard and do it there; send no Authorization header.',
+      );
+    }
+    const cred = await sessionFrom(services.db, req);
+    if (!cred) throw unauthenticated();
+    req.workspaceId = cred.workspace.id;
+    if (!SAFE_METHODS.has(req.method) && !csrfValid(services.keyring, cred.sessionId, req.headers['x-csrf-token']))
+      throw csrfFailed();
+    const role = cred.role!;
+    assertRole(role, need.role, need.action);
+    return run({ ...cred, role }, req);
+  });
+}
+
+/** The JSON object a route was sent, or a 400 that says so. */
+export function bodyOf(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'The request body must be a JSON object.',
+      'Send Content-Type: application/json with an object.',
+    );
+  }
+  return body as Record<string, unknown>;
 }

@@ -6,6 +6,7 @@ import express, { type Request, type Response } from 'express';
 import { createSession, credentialForSession, deleteSession, findUserByEmail, firstMembership } from '../db/identity.ts';
 import type { Db } from '../db/connect.ts';
 import { ApiError, errorBody, invalidRequest, unauthenticated } from '../domain/errors.ts';
+import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import { readCookie, SESSION_COOKIE } from './api.ts';
 
@@ -22,25 +23,33 @@ export async function sessionFrom(db: Db, req: Request) {
   return token ? credentialForSession(db, token) : undefined;
 }
 
+type SessionCredential = NonNullable<Awaited<ReturnType<typeof credentialForSession>>>;
+
+/** What the dashboard learns about its session: who, where, in which role, and the CSRF token of changes. */
+export function describeSession(keyring: Keyring, cred: SessionCredential) {
+  const csrfToken = keyring.sign(cred.sessionId, 'csrf');
+  return { user: cred.user, workspace: cred.workspace, role: cred.role, csrfToken };
+}
+
+/** The session cookie: HttpOnly, SameSite=Lax, and Secure behind https. */
+export function sessionCookie(publicUrl: string, token: string, maxAgeSeconds: number): string {
+  const secure = publicUrl.startsWith('https://') ? '; Secure' : '';
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
 
 export function sessionRoutes(services: Services) {
   const { db, keyring, config } = services;
-  const secure = config.publicUrl.startsWith('https://');
   const router = express.Router();
 
   function fail(res: Response, err: ApiError): void {
     res.status(err.status).json(errorBody(err, config.publicUrl));
   }
 
-  function cookie(token: string, maxAgeSeconds: number): string {
-    return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
-  }
+  const cookie = (token: string, maxAgeSeconds: number) => sessionCookie(config.publicUrl, token, maxAgeSeconds);
 
   const sessionOf = (req: Request) => sessionFrom(db, req);
 
-  function describe(cred: NonNullable<Awaited<ReturnType<typeof sessionOf>>>) {
-    return { user: cred.user, workspace: cred.workspace, csrfToken: keyring.sign(cred.sessionId, 'csrf') };
-  }
+  const describe = (cred: SessionCredential) => describeSession(keyring, cred);
 
   router.post('/sign-in', async (req, res) => {
     const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };

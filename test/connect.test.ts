@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../db/identity.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { readCredentials } from '../networks/connector.ts';
+import { queueFailure } from '../networks/sandbox/state.ts';
 import { signState, STATE_LIFETIME_MS } from '../server/connectRoutes.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded } from './support/harness.ts';
@@ -173,6 +174,36 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expect(await accountNamed('Sleepy_Cat')).toMatchObject({ id: account.id, status: 'ok' });
       expect((await stored(account.id)).credentials.accessToken).not.toBe(before.credentials.accessToken);
       expect((await accountsOf(ws)).length).toBe(count);
+    });
+
+    it('sends the posts that failed on the token again once the account is reconnected, and counts them', async () => {
+      expectConnected(await connect('threads', { username: 'token_cat' }), 1);
+      const account = await accountNamed('token_cat');
+      const { external_id: externalId } = await stored(account.id);
+      await queueFailure(env.services.db, { network: 'threads', account: externalId, scenario: 'token_rejected', times: 1 });
+      const post = async (text: string) => (await call(env, 'post', '/v1/posts', { key: ws.writeKey,
+        body: { targets: { accountIds: [account.id] }, mediaIds: [], text, when: 'now', confirm: true } })).body.posts[0].id as string;
+      const read = (id: string) => call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey }).then((r) => r.body);
+      const settled = (id: string) => until(() => read(id), (p) => p.status !== 'queued');
+      const failed = await post('Fails on the old token.');
+      expect(await settled(failed)).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected' } });
+      expect((await accountNamed('token_cat')).status).toBe('expired');
+      // Failed for another reason: a reconnect does not send it again.
+      await queueFailure(env.services.db, { network: 'threads', account: externalId, scenario: 'rejected', times: 1 });
+      await env.services.db('accounts').where({ id: account.id }).update({ status: 'ok' });
+      const refused = await post('Refused by the network.');
+      expect(await settled(refused)).toMatchObject({ status: 'failed', error: { code: 'threads_rejected' } });
+      await env.services.db('accounts').where({ id: account.id }).update({ status: 'expired' });
+
+      const at = await connect('threads', { username: 'token_cat' }, { accountId: account.id });
+      expect(Object.fromEntries(at.searchParams)).toEqual({ connected: '1', requeued: '1' });
+      expect(await settled(failed)).toMatchObject({ status: 'live' });
+      const timeline = await call(env, 'get', `/v1/posts/${failed}/events`, { key: ws.readKey });
+      const events: { kind: string; message?: string }[] = timeline.body.events;
+      expect(events.map((e) => e.kind)).toEqual(['created', 'queued', 'publishing', 'failed', 'retried', 'publishing', 'live']);
+      expect(events[4]!.message).toBe('Sent again by itself: the account was reconnected after the post failed with '
+        + 'threads_token_rejected.');
+      expect((await read(refused)).status).toBe('failed');
     });
 
     it('reconnects a target that is already connected instead of adding it twice', async () => {

@@ -117,7 +117,8 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       disposableSessions: await Promise.all(Array.from({ length: PER_SHAPE }, () => session(own))),
       params: { email: [email, 'nobody@example.com', 'not an email'], password: [PASSWORD, 'wrong password'],
         platform: ['instagram', 'youtube', 'facebook', 'threads', 'tiktok', 'myspace'], page: ['accounts', 'x', ''],
-        fileToken: [fileUrl.split('/media-files/')[1]!, 'x.y'], uploadToken: ['x.y'] },
+        fileToken: [fileUrl.split('/media-files/')[1]!, 'x.y'], uploadToken: ['x.y'], grantId: ['grt_nothing'],
+        doc: ['llms.txt', 'skill.md', 'changelog.md', 'reference', 'nothing'] },
     };
     expect(ROUTES.length).toBeGreaterThan(0);
     server = await spawnHerald(db);

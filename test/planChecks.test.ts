@@ -12,7 +12,7 @@ const FAMILY = '👨\u200D👩\u200D👧\u200D👦'; // 4 emoji joined by 3 ZWJ:
 const KEYCAP = '1\uFE0F\u20E3'; // 1️⃣: 1 + 3 + 3 = 7 UTF-8 bytes
 
 interface Issue { code: string; message: string; hint: string }
-interface Row { accountId: string; platform: string; publishAt: string | null; ok: boolean; issues: Issue[] }
+interface Row { accountId: string; platform: string; publishAt: string | null; ok: boolean; issues: Issue[]; settings: Record<string, unknown> }
 interface Plan { ok: boolean; status: string; rows: Row[]; quota: { used: number; limit: number; requested: number }; table: string }
 type Body = Record<string, unknown>;
 
@@ -75,7 +75,7 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
       const line = lines.find((l) => l.startsWith(`${names.get(row.accountId)} `));
       expect(line, result.table).toBeDefined();
       if (!row.ok) for (const issue of row.issues.filter((i) => i.code !== 'time_ambiguous')) expect(line).toContain(`${issue.code}: ${issue.message}`);
-      else expect(line).toMatch(/ ok( \(.*\))?$/);
+      else expect(line).toMatch(/ ok( \(.*\))?(; by default .*)?$/);
     }
     return result;
   }
@@ -255,15 +255,31 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
         past: () => yt({ tags: tags('sixth!') }), code: 'tags_too_long', field: 'tags', says: '501' });
     });
 
-    describe('perPlatform.youtube: visibility and category are required and checked (setting_invalid)', () => {
+    describe('perPlatform.youtube: visibility and category are optional and checked (setting_invalid)', () => {
       it('passes public, unlisted and private with a numeric category', async () => {
         for (const visibility of ['public', 'unlisted', 'private']) {
           expectPasses(await row(acc.youtube, await yt({ perPlatform: { youtube: { visibility, category: '10' } } })));
         }
       });
-      it('fails without perPlatform.youtube', async () => {
+      it('passes without perPlatform, with YouTube\'s own defaults in the row and its table line', async () => {
         const { perPlatform: _, ...without } = await yt();
-        expectFails(await row(acc.youtube, without), 'setting_invalid', 'perPlatform.youtube');
+        const result = await plan([acc.youtube], without);
+        expectPasses(result.rows[0]!);
+        expect(result.rows[0]!.settings).toEqual({ visibility: 'public', category: '22' });
+        expect(result.table).toContain(' ok; by default visibility public, category 22 (People & Blogs)');
+        const given = await plan([acc.youtube], await yt({ perPlatform: { youtube: { visibility: 'unlisted' } } }));
+        expect(given.rows[0]!.settings).toEqual({ visibility: 'unlisted', category: '22' });
+        expect(given.table).toContain(' ok; by default category 22 (People & Blogs)');
+      });
+      it('answers a wrong type or an unknown setting as a row issue, never a 400', async () => {
+        const wrong = await row(acc.youtube, await yt({ perPlatform: { youtube: { visibility: 5, madeForKids: 'yes', colour: 'red' } } }));
+        expect(wrong.ok).toBe(false);
+        expect(wrong.issues.map((i) => [i.code, i.message])).toEqual([
+          ['setting_invalid', 'perPlatform.youtube.colour is not a youtube setting.'],
+          ['setting_invalid', 'perPlatform.youtube.visibility must be string.'],
+          ['setting_invalid', 'perPlatform.youtube.madeForKids must be boolean.'],
+        ]);
+        expectFails(await row(acc.youtube, await yt({ perPlatform: { youtube: 'public' } })), 'setting_invalid', 'perPlatform.youtube');
       });
       it('fails an unknown visibility', async () => expectFails(await row(acc.youtube, await yt({ perPlatform: { youtube: { visibility: 'friends', category: '22' } } })),
         'setting_invalid', 'perPlatform.youtube.visibility'));
@@ -271,8 +287,8 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
         'setting_invalid', 'perPlatform.youtube.category'));
     });
 
-    describe('media: exactly one video (media_required, media_kind)', () => {
-      it('fails without media', async () => expectFails(await row(acc.youtube, await yt({ mediaIds: [] })), 'media_required', 'mediaIds'));
+    describe('media: exactly one video (media_kind)', () => {
+      it('fails without media', async () => expectFails(await row(acc.youtube, await yt({ mediaIds: [] })), 'media_kind', 'mediaIds'));
       it('fails with an image', async () => expectFails(await row(acc.youtube, await yt({ mediaIds: [await media()] })), 'media_kind', 'mediaIds'));
       it('fails with two videos', async () => expectFails(await row(acc.youtube, await yt({ mediaIds: await many(2, { kind: 'video' }) })), 'media_kind', 'mediaIds'));
       it('passes one video up to 12 hours', async () => expectPasses(await row(acc.youtube, await yt({ mediaIds: [await video(12 * 3600)] }))));
@@ -388,13 +404,13 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
         past: async () => ({ text: '', mediaIds: [await image({ size: 8 * MB + 1 })], perPlatform: as('story') }), code: 'image_too_large', field: 'mediaIds[0]' });
     });
 
-    boundary('a story carries no text (story_text)', { account: instagram,
-      at: () => ig({ text: '', perPlatform: as('story') }), past: () => ig({ text: 'Swipe up', perPlatform: as('story') }), code: 'story_text', field: 'text' });
+    boundary('a story carries no text (caption_too_long)', { account: instagram,
+      at: () => ig({ text: '', perPlatform: as('story') }), past: () => ig({ text: 'Swipe up', perPlatform: as('story') }), code: 'caption_too_long', field: 'text' });
 
-    describe('media kind and count per content type (media_kind, media_required)', () => {
+    describe('media kind and count per content type (media_kind)', () => {
       it('fails a reel given an image', async () => expectFails(await row(acc.instagram, await ig({ perPlatform: as('reel') })), 'media_kind', 'mediaIds[0]'));
       it('fails a feed post given two files', async () => expectFails(await row(acc.instagram, { mediaIds: await many(2), perPlatform: as('feed') }), 'media_kind', 'mediaIds'));
-      it('fails without media', async () => expectFails(await row(acc.instagram, {}), 'media_required', 'mediaIds'));
+      it('fails without media', async () => expectFails(await row(acc.instagram, {}), 'media_kind', 'mediaIds'));
       it('passes a feed image, a reel and a carousel of an image and a video', async () => {
         expectPasses(await row(acc.instagram, await ig({ perPlatform: as('feed') })));
         expectPasses(await row(acc.instagram, { mediaIds: [await video(45)], perPlatform: as('reel') }));
@@ -411,6 +427,20 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
   describe('facebook', () => {
     const facebook = () => acc.facebook;
     const as = (contentType: string, extra: Body = {}) => ({ facebook: { contentType, ...extra } });
+
+    it('takes contentType from the media when it is left out, and says so in the row', async () => {
+      const typeFor = async (mediaIds: string[]) => {
+        const result = await plan([acc.facebook], { mediaIds });
+        expectPasses(result.rows[0]!);
+        return result.rows[0]!.settings.contentType;
+      };
+      expect(await typeFor([])).toBe('text');
+      expect(await typeFor([await media()])).toBe('photo');
+      expect(await typeFor(await many(3))).toBe('photo');
+      expect(await typeFor([await video(30, { width: 1080, height: 1920 })])).toBe('reel');
+      expect(await typeFor([await video(300, { width: 1080, height: 1920 })])).toBe('video');
+      expect(await typeFor([await video(30, { width: 1920, height: 1080 })])).toBe('video');
+    });
 
     describe('reel: 3 to 90 seconds, 9:16 (video_too_short, video_too_long, aspect_unsupported)', () => {
       const reel = async (seconds: number, shape: MediaShape = {}) => ({ mediaIds: [await video(seconds, { width: 1080, height: 1920, ...shape })], perPlatform: as('reel') });
@@ -439,12 +469,12 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
       it('fails a text post without text', async () => expectFails(await row(acc.facebook, { text: ' ' }), 'text_required', 'text'));
     });
 
-    describe('story: video up to 60 seconds, image up to 10 MB, no text (story_too_long, image_too_large, story_text)', () => {
+    describe('story: video up to 60 seconds, image up to 10 MB, no text (story_too_long, image_too_large, caption_too_long)', () => {
       const story = async (file: Promise<string>, text = '') => ({ text, mediaIds: [await file], perPlatform: as('story') });
       boundary('60 seconds', { account: facebook, at: () => story(video(60)), past: () => story(video(61)), code: 'story_too_long', field: 'mediaIds[0]', says: '61 seconds' });
       boundary('10 MB image', { account: facebook, at: () => story(media({ size: 10 * MB })), past: () => story(media({ size: 10 * MB + 1 })),
         code: 'image_too_large', field: 'mediaIds[0]', says: `${10 * MB + 1} bytes` });
-      boundary('no text', { account: facebook, at: () => story(media()), past: () => story(media(), 'Hello'), code: 'story_text', field: 'text' });
+      boundary('no text', { account: facebook, at: () => story(media()), past: () => story(media(), 'Hello'), code: 'caption_too_long', field: 'text' });
     });
 
     describe('photo post: 1 to 10 images (carousel_count, media_kind)', () => {
@@ -452,9 +482,9 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
         code: 'carousel_count', field: 'mediaIds', says: '11' });
       it('fails a photo post holding a video', async () => expectFails(await row(acc.facebook, { mediaIds: [await media(), await video(10)], perPlatform: as('photo') }),
         'media_kind', 'mediaIds'));
-      it('fails a photo or video post without a file (media_required)', async () => {
-        expectFails(await row(acc.facebook, { perPlatform: as('photo') }), 'media_required', 'mediaIds');
-        expectFails(await row(acc.facebook, { perPlatform: as('video') }), 'media_required', 'mediaIds');
+      it('fails a photo or video post without a file (media_kind)', async () => {
+        expectFails(await row(acc.facebook, { perPlatform: as('photo') }), 'media_kind', 'mediaIds');
+        expectFails(await row(acc.facebook, { perPlatform: as('video') }), 'media_kind', 'mediaIds');
       });
       it('fails a video post given two files', async () => expectFails(await row(acc.facebook, { mediaIds: await many(2, { kind: 'video' }), perPlatform: as('video') }),
         'media_kind', 'mediaIds'));
@@ -578,7 +608,7 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
         when: utcWhen(DateTime.utc().minus({ days: 1 })) });
       expect(result.ok).toBe(false);
       const yt = result.rows[0]!;
-      expect(codes(yt).sort()).toEqual(['forbidden_chars', 'media_kind', 'media_not_ready', 'setting_invalid', 'tags_too_long', 'time_too_soon', 'youtube_title_required']);
+      expect(codes(yt).sort()).toEqual(['forbidden_chars', 'media_kind', 'media_not_ready', 'tags_too_long', 'time_too_soon', 'youtube_title_required']);
       const line = result.table.split('\n').find((l) => l.startsWith('Acme Channel'))!;
       for (const code of codes(yt)) expect(line).toContain(`${code}: `);
       expect(codes(result.rows[1]!).sort()).toEqual(['media_not_ready', 'time_too_soon']);

@@ -52,13 +52,13 @@ describe.each(DATABASES)('posts on %s', (kind) => {
         const utc = DateTime.fromISO(when.publishAt, { zone: 'Europe/Berlin' }).toUTC().toISO();
         expect(res.body).toMatchObject({ ok: true, status: 'queued', quota: { used: expect.any(Number), limit: 200, requested: 2 } });
         expect(res.body.rows).toEqual([
-          { accountId: ig, platform: 'instagram', publishAt: utc, ok: true, issues: [] },
-          { accountId: fb, platform: 'facebook', publishAt: utc, ok: true, issues: [] },
+          { accountId: ig, platform: 'instagram', publishAt: utc, ok: true, issues: [], settings: { contentType: 'feed' } },
+          { accountId: fb, platform: 'facebook', publishAt: utc, ok: true, issues: [], settings: { contentType: 'photo' } },
         ]);
         expect(res.body.rows[0].publishAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
         const lines = res.body.table.split('\n');
         expect(lines[0]).toMatch(/^account\s+network\s+time\s+check$/);
-        expect(lines[1]).toMatch(/^Acme Shop\s+Instagram\s+\d+ \w+, 14:30 \(CES?T\)\s+ok$/);
+        expect(lines[1]).toMatch(/^Acme Shop\s+Instagram\s+\d+ \w+, 14:30 \(CES?T\)\s+ok; by default contentType feed$/);
         expect(lines[2]).toMatch(/^Acme Page\s+Facebook/);
       }
       expect(await listAll()).toEqual(before);

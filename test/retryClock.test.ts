@@ -3,10 +3,15 @@
 // a `retriedByWorker` event, then the post fails with the network's words and the hint. The clock
 // stands still unless moved, so every time asserted is exact. SQLite: its job queue reads the clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueFailure } from '../networks/sandbox/state.ts';
+import { DateTime } from 'luxon';
+import { formatInZone } from '../domain/when.ts';
+import type { Platform } from '../networks/rules.ts';
+import { PAGE_LIMIT_REGAIN_MINUTES } from '../networks/sandbox/graph.ts';
+import { queueFailure, type Scenario } from '../networks/sandbox/state.ts';
 import type { Services } from '../runtime/services.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, seedWorkspace, type Seeded } from './support/harness.ts';
+import { makeVideo, tempDir, upload } from './support/mediaFiles.ts';
 import { listeningHerald, sandboxAccount } from './support/network.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
@@ -57,17 +62,20 @@ describe('worker retries on a controllable clock (SQLite, default delays)', () =
    * `herald sandbox fail --scenario unavailable --times N` queues them). Each post starts its own
    * timeline: the clock goes back to just before the post exists, so it is not due yet.
    */
-  async function failingPost(failures: number) {
+  type Failing = { platform?: Platform; scenario?: Scenario; body?: Record<string, unknown> };
+  async function failingPost(failures: number, opts: Failing = {}) {
+    const { platform = 'threads', scenario = 'unavailable' } = opts;
     clock.set(Date.now() - 1);
-    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
-    await queueFailure(env.services.db, { network: 'threads', account: account.externalId, scenario: 'unavailable', times: failures });
-    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey,
-      body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Autumn sale, on the worker\'s own time.', when: 'now', confirm: true } });
+    const account = await sandboxAccount(env, ws.workspaceId, platform);
+    await queueFailure(env.services.db, { network: platform, account: account.externalId, scenario, times: failures });
+    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [account.id] },
+      mediaIds: [], text: 'Autumn sale, on the worker\'s own time.', when: 'now', confirm: true, ...opts.body } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id: string = res.body.posts[0].id;
     const post = await read(id);
     /** Failures the simulator still holds: one fewer for every publish call that reached it. */
-    const failuresLeft = async () => Number((await env.services.db('sandbox_failures').where({ network: 'threads', account: account.externalId }).first('remaining')).remaining);
+    const failuresLeft = async () => Number((await env.services.db('sandbox_failures')
+      .where({ network: platform, account: account.externalId }).first('remaining')).remaining);
     return { id, dueMs: Date.parse(post.publishAt), account, failuresLeft };
   }
 
@@ -102,8 +110,17 @@ describe('worker retries on a controllable clock (SQLite, default delays)', () =
     const retry = (await retries(post.id))[n - 1]!;
     expect(retry.publishAt).toBe(iso(dueMs + delayMs));
     expect(retry.error).toMatchObject({ code: 'threads_unavailable', message: expect.stringContaining('Threads answered') });
-    expect((await read(post.id)).status).toBe('queued');
+    await expectWaitingUntil(post.id, dueMs + delayMs);
     return dueMs + delayMs;
+  }
+
+  /** The post's fields and statusLine say when the worker tries again. */
+  async function expectWaitingUntil(id: string, nextMs: number): Promise<void> {
+    const post = await read(id);
+    expect(post).toMatchObject({ status: 'queued', nextAttemptAt: iso(nextMs) });
+    const next = formatInZone(DateTime.fromMillis(nextMs), 'Europe/Berlin');
+    expect(post.statusLine.startsWith('Queued. ')).toBe(true);
+    expect(post.statusLine.endsWith(`. Next attempt ${next}, after a temporary failure.`)).toBe(true);
   }
 
   it('uses the default delays: 1, 5 and 15 minutes', () => {
@@ -155,5 +172,37 @@ describe('worker retries on a controllable clock (SQLite, default delays)', () =
       .toEqual(['retriedByWorker', 'retriedByWorker', 'retriedByWorker', 'live']);
     const published = await env.services.db('sandbox_items').where({ network: 'threads', account: post.account.externalId, kind: 'post' }).count({ n: '*' }).first();
     expect(Number(published?.n)).toBe(1);
+  });
+
+  it('retries a rate limit once the window the network names has passed, not at 1 minute', async () => {
+    const post = await failingPost(1, { platform: 'facebook', scenario: 'rate_limited',
+      body: { perPlatform: { facebook: { contentType: 'text' } } } });
+    await nothingBefore(post, post.dueMs);
+    await moveTo(post.dueMs, async () => (await retries(post.id)).length === 1);
+    const window = PAGE_LIMIT_REGAIN_MINUTES * MINUTE;
+    expect((await retries(post.id))[0]).toMatchObject({ publishAt: iso(post.dueMs + window),
+      error: { code: 'facebook_rate_limited' } });
+    await expectWaitingUntil(post.id, post.dueMs + window);
+    await nothingBefore(post, post.dueMs + window);
+    await moveTo(post.dueMs + window, async () => (await read(post.id)).status !== 'queued');
+    const live = await read(post.id);
+    expect(live).toMatchObject({ status: 'live' });
+    expect(live.nextAttemptAt).toBeUndefined();
+  });
+
+  it('waits for midnight Pacific time after youtube_quota_exceeded, then publishes', async () => {
+    const file = makeVideo(tempDir(), { seconds: 1, width: 320, height: 240, fps: 10 });
+    const video = await upload(env, ws.writeKey, file, 'video/mp4');
+    const post = await failingPost(1, { platform: 'youtube', scenario: 'quota_exceeded',
+      body: { mediaIds: [video.id], title: 'Autumn' } });
+    await moveTo(post.dueMs, async () => (await retries(post.id)).length === 1);
+    const reset = DateTime.fromMillis(post.dueMs, { zone: 'America/Los_Angeles' }).plus({ days: 1 }).startOf('day');
+    expect(reset.toFormat('HH:mm:ss')).toBe('00:00:00');
+    expect((await retries(post.id))[0]).toMatchObject({ publishAt: iso(reset.toMillis()),
+      error: { code: 'youtube_quota_exceeded' } });
+    await expectWaitingUntil(post.id, reset.toMillis());
+    await nothingBefore(post, reset.toMillis());
+    await moveTo(reset.toMillis(), async () => (await read(post.id)).status !== 'queued');
+    expect(await read(post.id)).toMatchObject({ status: 'live' });
   });
 });

@@ -15,11 +15,12 @@ describe.each(DATABASES)('server on %s', (kind) => {
   });
   afterAll(() => env.close());
 
-  it('serves the contract at /v1/openapi.json without authentication', async () => {
+  it('serves the contract at /v1/openapi.json without authentication, naming this instance in servers', async () => {
     const res = await call(env, 'get', '/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    expect(res.body).toEqual(JSON.parse(fs.readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')));
+    const generated = JSON.parse(fs.readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
+    expect(res.body).toEqual({ ...generated, servers: [{ url: `${env.config.publicUrl}/v1`, description: 'This Herald instance.' }] });
   });
 
   it('answers 404 not_found for an unknown route', async () => {

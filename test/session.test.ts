@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setPasswordHash } from '../db/identity.ts';
 import { hashPassword } from '../server/sessionRoutes.ts';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { addAccount, call, dashboardSession, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
 
 describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
   let env: TestEnv;
@@ -18,12 +18,7 @@ describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
   });
   afterAll(() => env.close());
 
-  async function signIn() {
-    const res = await request(env.app).post('/auth/sign-in').send({ email: email.toUpperCase(), password });
-    expect(res.status).toBe(200);
-    const cookie = res.headers['set-cookie']![0]!;
-    return { cookie: cookie.split(';')[0]!, setCookie: cookie, csrfToken: res.body.csrfToken as string, body: res.body };
-  }
+  const signIn = () => dashboardSession(env, email.toUpperCase(), password);
 
   it('signs in to an HttpOnly, SameSite=Lax cookie and stores the argon2id hash only', async () => {
     const { setCookie, body } = await signIn();

@@ -106,7 +106,7 @@ describe.each(DATABASES)('time zones on %s', (kind) => {
         const wall = dayIn(month, '14:30');
         const offset = offsetIn(spec, month);
         const { row, line } = await plan(wall);
-        expect(row).toEqual({ accountId: account, platform: 'threads', publishAt: instantOf(wall, offset), ok: true, issues: [] });
+        expect(row).toEqual({ accountId: account, platform: 'threads', publishAt: instantOf(wall, offset), ok: true, issues: [], settings: {} });
         expect(line).toContain(`  ${shown(wall, offset.label)}  `);
       }
     });

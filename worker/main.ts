@@ -1,4 +1,4 @@
-// `herald worker`: a publishing worker process for PostgreSQL (run as many as you like). SIGTERM or
+// `herald worker`: a publishing worker process for PostgreSQL, beside `herald serve`'s own (run as many as you like). SIGTERM or
 // SIGINT lets the attempts in flight finish before it exits.
 import { migrate } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';

@@ -2,6 +2,7 @@
 // own words and the spec's retry guidance. The attempt lease is taken before any network call and
 // every step is recorded (checkpoint) before the call that could change something on the network,
 // so an attempt that dies midway is settled from what the network says, never blindly resent.
+import { DateTime } from 'luxon';
 import type { Db } from '../db/connect.ts';
 import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import {
@@ -168,15 +169,24 @@ export function createPublisher(deps: PublishDeps): Publisher {
     }
   }
 
+  /**
+   * When the worker tries a temporary failure again, while it has retries left: a spent daily quota at
+   * its reset, a rate limit once the window the network names has passed, otherwise after the next of
+   * the delays (1, 5 and 15 minutes).
+   */
+  function nextAttemptMs(a: Attempt, err: NetworkError): number | undefined {
+    const delay = deps.retryDelaysMs[a.workerRetries];
+    if (!isTemporary(err.kind) || delay === undefined) return undefined;
+    const resetZone = networkOf(a.platform).quotaResetZone;
+    if (err.kind === 'quota_exceeded' && resetZone) return DateTime.fromMillis(clock.now(), { zone: resetZone }).plus({ days: 1 }).startOf('day').toMillis();
+    return clock.now() + (err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : delay);
+  }
+
   async function handleRefusal(a: Attempt, err: NetworkError, label: string): Promise<void> {
     const error: ErrorBody = { code: err.code, message: `${label} answered: "${err.message}"`, hint: hintFor(err.kind, label) };
-    const delay = deps.retryDelaysMs[a.workerRetries];
-    if (isTemporary(err.kind) && delay !== undefined) {
-      const wait = Math.max(delay, (err.retryAfterSeconds ?? 0) * 1000);
-      await retryLater(db, deps.jobs, a, error, iso(clock.now() + wait));
-    } else {
-      await markFailed(db, a, error, accountStatusAfter(err.kind));
-    }
+    const retryAt = nextAttemptMs(a, err);
+    if (retryAt !== undefined) await retryLater(db, deps.jobs, a, error, iso(retryAt));
+    else await markFailed(db, a, error, accountStatusAfter(err.kind));
   }
 
   return {

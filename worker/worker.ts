@@ -1,5 +1,5 @@
 // A publishing worker: runs publish jobs, beats its heart, and watches for work nobody is doing.
-// In SQLite mode it runs inside `herald serve`; on PostgreSQL `herald worker` runs it, several at once.
+// `herald serve` runs one (unless WORKER=off); on PostgreSQL `herald worker` processes add more.
 import { isPostgres } from '../db/connect.ts';
 import { heartbeat, orphanedAttempts, overduePosts, retireWorker } from '../db/publishing.ts';
 import { randomBase62 } from '../domain/ids.ts';

@@ -13,6 +13,9 @@ import { MediaPage } from './media/MediaPage.tsx';
 import { ComposePage } from './compose/ComposePage.tsx';
 import { PostsPage } from './posts/PostsPage.tsx';
 import { PostDetailPage } from './posts/PostDetailPage.tsx';
+import { SettingsPage } from './settings/SettingsPage.tsx';
+import { InvitePage } from './pages/Invite.tsx';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordReset.tsx';
 
 const CalendarPage = lazy(() => import('./posts/CalendarPage.tsx'));
 
@@ -37,6 +40,9 @@ export function App() {
   return (
     <Routes>
       <Route path="/sign-in" element={session.data ? <Navigate to="/" replace /> : <SignIn />} />
+      <Route path="/invite" element={<InvitePage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route path="/sign-up" element={session.data ? <Navigate to="/" replace /> : <SignUp />} />
       {session.data ? (
         <Route element={<Shell />}>
@@ -54,6 +60,7 @@ export function App() {
           <Route path="/compose" element={<ComposePage />} />
           <Route path="/media" element={<MediaPage />} />
           <Route path="/accounts" element={<AccountsPage />} />
+          <Route path="/settings/*" element={<SettingsPage />} />
           <Route
             path="*"
             element={

@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import { auth } from './api.ts';
 import { useResetSession, useSignedIn } from './session.tsx';
 import { Button } from './ui.tsx';
+import { WorkspaceSwitcher } from './settings/WorkspaceSwitcher.tsx';
 
 const LINKS = [
   { to: '/compose', label: 'Compose' },
@@ -12,6 +13,7 @@ const LINKS = [
   { to: '/posts', label: 'Posts' },
   { to: '/media', label: 'Media' },
   { to: '/accounts', label: 'Accounts' },
+  { to: '/settings', label: 'Settings' },
 ];
 
 export function Shell() {
@@ -50,6 +52,7 @@ export function Shell() {
         </nav>
         <div className="whoami">
           <p className="whoami-name">{user.name}</p>
+          <WorkspaceSwitcher />
           <p className="whoami-zone">
             {workspace.name} · {workspace.tz}
           </p>

@@ -70,7 +70,7 @@ export async function call<T>(pending: Promise<{ data?: T; error?: unknown; resp
 }
 
 /** A session-only route under /auth. */
-export async function auth<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export async function auth<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/auth${path}`, {

@@ -5,6 +5,8 @@ import { auth, Failure, setCsrfToken, type Schemas } from './api.ts';
 export interface Session {
   user: Schemas['User'];
   workspace: Schemas['Workspace'];
+  /** The person's role in this workspace; the settings pages show what it allows. */
+  role: 'owner' | 'administrator' | 'member';
   csrfToken: string;
 }
 

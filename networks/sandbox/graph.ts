@@ -18,7 +18,7 @@ import { escapeHtml } from '../../domain/html.ts';
 
 /** A Graph error answer: thrown by handlers, rendered by graphRoute. */
 export class GraphFault extends Error {
-  constructor(readonly httpStatus: number, readonly error: GraphErrorBody) {
+  constructor(readonly httpStatus: number, readonly error: GraphErrorBody, readonly headers: Record<string, string> = {}) {
     super(error.message);
   }
 
@@ -38,13 +38,16 @@ export class UploadFault extends GraphFault {
   }
 }
 
-type FaultSpec = [httpStatus: number, error: Omit<GraphErrorBody, 'fbtrace_id' | 'type'> & { type?: string }];
+type FaultSpec = [httpStatus: number, error: Omit<GraphErrorBody, 'fbtrace_id' | 'type'> & { type?: string }, headers?: Record<string, string>];
 
-export function fault(network: Platform, [httpStatus, error]: FaultSpec): GraphFault {
+export function fault(network: Platform, [httpStatus, error, headers]: FaultSpec): GraphFault {
   // Threads answers its own errors as THApiException; token errors stay OAuthException everywhere.
   const type = error.type ?? (network === 'threads' && error.code !== 190 ? 'THApiException' : 'OAuthException');
-  return new GraphFault(httpStatus, { is_transient: false, ...error, type, fbtrace_id: `A${randomBase62(22)}` });
+  return new GraphFault(httpStatus, { is_transient: false, ...error, type, fbtrace_id: `A${randomBase62(22)}` }, headers);
 }
+
+/** A Page's business-use-case limit: Meta names the minutes until calls are allowed again. */
+export const PAGE_LIMIT_REGAIN_MINUTES = 30;
 
 const TOKEN_INVALID: FaultSpec = [400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 }];
 const SESSION_INVALIDATED: FaultSpec = [400, {
@@ -61,7 +64,8 @@ const SCENARIO_FAULTS: Record<Scenario, Partial<Record<Platform, FaultSpec>> & {
   unavailable: { default: [500, { message: 'An unexpected error has occurred. Please retry your request later.', code: 2, is_transient: true }] },
   rate_limited: {
     default: [400, { message: 'Application request limit reached', code: 4, is_transient: true }],
-    facebook: [400, { message: '(#32) Page request limit reached', code: 32, is_transient: true }],
+    facebook: [400, { message: '(#32) Page request limit reached', code: 32, is_transient: true }, { 'X-Business-Use-Case-Usage': JSON.stringify({
+      '0': [{ type: 'pages', call_count: 100, total_cputime: 12, total_time: 15, estimated_time_to_regain_access: PAGE_LIMIT_REGAIN_MINUTES }] }) }],
   },
   token_rejected: { default: SESSION_INVALIDATED },
   permission_missing: {
@@ -127,7 +131,7 @@ export function graphRoute(network: Platform, handler: (req: Request) => Promise
     } catch (err) {
       const answer = err instanceof GraphFault ? err
         : fault(network, [500, { message: `An unexpected error has occurred. Please retry your request later. (sandbox: ${(err as Error).message})`, code: 2, is_transient: true }]);
-      res.status(answer.httpStatus).json(answer.body);
+      res.status(answer.httpStatus).set(answer.headers).json(answer.body);
     }
   };
 }

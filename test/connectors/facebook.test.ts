@@ -34,8 +34,9 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
       ['a link post', 'Read the menu', async () => [], { link: 'https://example.com/menu' }, { kind: 'post', images: 0, videos: 0, text: 'https://example.com/menu' }],
       ['a photo post', 'One photo', () => files('png'), {}, { kind: 'post', images: 1, videos: 0, text: 'One photo' }],
       ['a post of two photos', 'Two photos', () => files('jpeg', 'png'), {}, { kind: 'post', images: 2, videos: 0, text: 'Two photos' }],
-      ['a video post', 'A video', () => files('video'), {}, { kind: 'post', images: 0, videos: 1, text: 'A video' }],
+      ['a video post', 'A video', () => files('video'), { contentType: 'video' }, { kind: 'post', images: 0, videos: 1, text: 'A video' }],
       ['a reel', 'Our new reel', () => files('video'), { contentType: 'reel' }, { kind: 'reel', images: 0, videos: 1, text: 'Our new reel' }],
+      ['a 9:16 video of 3 seconds, a reel by default', 'Short', () => files('video'), {}, { kind: 'reel', images: 0, videos: 1, text: 'Short' }],
       ['a photo story', '', () => files('jpeg'), { contentType: 'story' }, { kind: 'story', images: 1, videos: 0, text: '' }],
       ['a video story', '', () => files('video'), { contentType: 'story' }, { kind: 'story', images: 0, videos: 1, text: '' }],
     ];
@@ -98,7 +99,7 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
 
     it.each([
       ['a photo', 'goneImage', {}, /^The photo could not be downloaded: the address answered HTTP 404\. \(code 324\)$/],
-      ['a video', 'goneVideo', {}, /^The video could not be downloaded: the address answered HTTP 404\. \(code 389\)$/],
+      ['a video', 'goneVideo', { contentType: 'video' }, /^The video could not be downloaded: the address answered HTTP 404\. \(code 389\)$/],
       ['a reel', 'goneVideo', { contentType: 'reel' }, /^Failed to fetch the file from file_url: the address answered HTTP 404\. \(ProcessingFailedError\)$/],
     ] as const)('%s Facebook cannot fetch is facebook_rejected, in Facebook\'s words', async (_name, file, settings, message) => {
       const a = await page();

@@ -221,7 +221,8 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       // Refused at the session start: nothing to settle, nothing on the channel.
       expect(job.saved).toEqual([]);
       expect(await count(account, 'upload_session')).toBe(0);
-      if (scenario === 'quota_exceeded') expect(err.retryAfterSeconds).toBeGreaterThan(0);
+      // The worker waits for the quota's reset (NetworkRules.quotaResetZone), whatever the answer says.
+      if (scenario === 'quota_exceeded') expect(err.retryAfterSeconds).toBeUndefined();
     });
 
     it('an unverified channel\'s over-long upload is rejected by YouTube: youtube_unverified', async () => {
@@ -235,7 +236,7 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       expect((await postPage(`${base}/watch?v=${videoId}`)).html).toContain('This video has been removed because it is too long.');
     });
 
-    it('the daily "Video Uploads" bucket answers 429 rateLimitExceeded: youtube_quota_exceeded, retried after the reset', async () => {
+    it('the daily "Video Uploads" bucket answers 429 rateLimitExceeded: youtube_quota_exceeded', async () => {
       const account = await channel();
       for (let i = 0; i < youtubeSandboxLimits.uploadsPerDay; i++) {
         const res = await api(account, '/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status', { method: 'POST',
@@ -246,8 +247,6 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       const err = await networkError(youtube.publish(await jobFor(account)), 'youtube_quota_exceeded');
       expect(err.message).toContain("limit 'Video Uploads per day'");
       expect(err.message).toMatch(/\(429 rateLimitExceeded\)$/);
-      expect(err.retryAfterSeconds).toBeGreaterThan(0);
-      expect(err.retryAfterSeconds).toBeLessThanOrEqual(25 * 3600);
     });
 
     it('metadata YouTube refuses is youtube_rejected, quoting its message without its markup', async () => {

@@ -41,6 +41,22 @@ export const ROUTES: RouteRow[] = [
   { method: 'GET', path: '/readyz', credential: 'none' },
   { method: 'GET', path: '/', credential: 'none' },
   { method: 'GET', path: '/app/{page}', credential: 'none', query: { error: 'quota_exceeded', message: 'm', hint: 'h' } },
+  // MCP for agents (mcp/): the endpoint, OAuth, the grants route and the docs.
+  { method: 'POST', path: '/mcp', credential: 'none', body: { jsonrpc: '2.0', id: 1, method: 'tools/call',
+    params: { name: 'service_get_post', arguments: { postId: '{pst}' } } } },
+  { method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', credential: 'none' },
+  { method: 'GET', path: '/.well-known/oauth-authorization-server', credential: 'none' },
+  { method: 'POST', path: '/oauth/register', credential: 'none', body: { client_name: 'Fuzz', redirect_uris: ['http://127.0.0.1:5555/cb'] } },
+  { method: 'GET', path: '/oauth/authorize', credential: 'session', query: { response_type: 'code', client_id: 'nobody',
+    code_challenge: 'x', code_challenge_method: 'S256', redirect_uri: 'http://127.0.0.1:5555/cb' } },
+  { method: 'POST', path: '/oauth/token', credential: 'none', body: { grant_type: 'refresh_token', refresh_token: 'hlr_x', client_id: 'nobody' } },
+  { method: 'POST', path: '/oauth/revoke', credential: 'none', body: { token: 'hlr_x', client_id: 'nobody' } },
+  { method: 'POST', path: '/oauth/sign-in', credential: 'none', body: { email: '{email}', password: '{password}',
+    next: '/oauth/authorize?client_id=nobody' } },
+  { method: 'POST', path: '/oauth/consent', credential: 'session', body: { request: 'x.y', csrf: 'z', decision: 'allow', scope: 'read' } },
+  { method: 'GET', path: '/auth/mcp-grants', credential: 'session' },
+  { method: 'DELETE', path: '/auth/mcp-grants/{grantId}', credential: 'session' },
+  { method: 'GET', path: '/docs/{doc}', credential: 'none' },
 ];
 
 /** What the fuzzer fills requests with: real ids (own and another workspace's), credentials and route values. */

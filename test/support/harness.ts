@@ -2,10 +2,13 @@
 // database created and dropped per suite), seeds through the real identity code, and checks every
 // /v1 response the tests receive against openapi.yaml.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
 import request from 'supertest';
+import { expect, inject } from 'vitest';
 import type { Express } from 'express';
 import { createApiKey, createWorkspace } from '../../db/identity.ts';
 import { migrate } from '../../db/migrate.ts';
@@ -18,6 +21,7 @@ import { loadConfig, type Config } from '../../runtime/config.ts';
 import { createServices, type Services } from '../../runtime/services.ts';
 import { createApp } from '../../server/app.ts';
 import { assertMatchesContract } from './contract.ts';
+import { UPSTREAM_HEADER } from './prismProxy.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DATABASES = (process.env.TEST_DATABASES ?? 'sqlite,postgres').split(',') as DbKind[];
@@ -63,6 +67,7 @@ export async function startHerald(kind: DbKind, overrides: Partial<Config> = {},
   return {
     kind, config, services, app,
     async close() {
+      await closeListening(app);
       await services.close();
       await pg?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -94,12 +99,52 @@ export async function addAccount(env: TestEnv, workspaceId: string, platform: Pl
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
-/** One request through the app; a /v1 response that breaks the contract fails the test. */
+// The Prism pass (TEST_PRISM=1, test/support/prismProxy.ts): /v1 calls go through `prism proxy`, whose
+// upstream router sends each on to the test server this header names.
+const prismUrl = inject('prismUrl');
+/** Test servers on real ports for Prism to reach, by app; closed with their TestEnv. */
+const listening = new Map<Express, Promise<http.Server>>();
+
+function listen(app: Express): Promise<http.Server> {
+  let server = listening.get(app);
+  if (!server) {
+    server = new Promise((resolve) => { const s = http.createServer(app).listen(0, '127.0.0.1', () => resolve(s)); });
+    listening.set(app, server);
+  }
+  return server;
+}
+
+async function closeListening(app: Express): Promise<void> {
+  const server = await listening.get(app);
+  listening.delete(app);
+  server?.closeAllConnections();
+  if (server) await new Promise((resolve) => server.close(resolve));
+}
+
+/** Prism's findings about a response (its `sl-violations` header); request findings are expected from negative tests. */
+function responseViolations(header: string | undefined): string[] {
+  const found = JSON.parse(header ?? '[]') as { location: string[]; message: string }[];
+  return found.filter((v) => v.location[0] === 'response').map((v) => `${v.location.join('.')}: ${v.message}`);
+}
+
+/** One request through the app (or through Prism to it); a /v1 response that breaks the contract fails the test. */
 export async function call(env: TestEnv, method: Method, url: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  let req = request(env.app)[method](url);
+  const viaPrism = Boolean(prismUrl) && url.startsWith('/v1/');
+  let req = viaPrism
+    ? request(prismUrl)[method](url).set(UPSTREAM_HEADER, String(((await listen(env.app)).address() as AddressInfo).port))
+    : request(env.app)[method](url);
   if (opts.key) req = req.set('Authorization', `Bearer ${opts.key}`);
   for (const [name, value] of Object.entries(opts.headers ?? {})) req = req.set(name, value);
   const res = opts.body === undefined ? await req : await req.send(opts.body as object);
   await assertMatchesContract(method, url, res);
+  if (viaPrism) expect(responseViolations(res.headers['sl-violations']), `Prism on ${method.toUpperCase()} ${url} -> ${res.status}`).toEqual([]);
   return res;
+}
+
+/** Signs in as the dashboard does: the session cookie (`name=value`), the full Set-Cookie, the CSRF token and the answer. */
+export async function dashboardSession(env: TestEnv, email: string, password: string) {
+  const res = await request(env.app).post('/auth/sign-in').send({ email, password });
+  expect(res.status).toBe(200);
+  const setCookie = res.headers['set-cookie']![0]!;
+  return { cookie: setCookie.split(';')[0]!, setCookie, csrfToken: res.body.csrfToken as string, body: res.body };
 }

@@ -170,6 +170,31 @@ export const MIGRATION_FIXTURES: Record<string, (db: Knex, keyring: Keyring) => 
       fetched_at: at,
     });
   },
+  async '0008_members'(db) {
+    await db('invites').insert({
+      id: 'inv_upgradeFixture01',
+      workspace_id: FIXTURE.workspaceId,
+      email: 'guest@upgrade.test',
+      role: 'member',
+      invited_by: 'usr_upgradeFixture01',
+      created_at: at,
+      expires_at: later,
+    });
+    await db('password_resets').insert({
+      id: 'rst_upgradeFixture01',
+      user_id: 'usr_upgradeFixture01',
+      created_at: at,
+      expires_at: later,
+    });
+    await db('audit_events').insert({
+      id: 'aud_upgradeFixture01',
+      workspace_id: FIXTURE.workspaceId,
+      at,
+      user_id: 'usr_upgradeFixture01',
+      action: 'member.invited',
+      detail: '{"email":"guest@upgrade.test","role":"member"}',
+    });
+  },
 };
 
 /** "table.column" values a migration rewrites on purpose, by migration name: the upgrade test does not compare them. */

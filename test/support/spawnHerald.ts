@@ -3,13 +3,12 @@
 // test process first, through the real identity code, then handed to the server by its environment.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { migrate } from '../../db/migrate.ts';
 import { loadConfig, type Config } from '../../runtime/config.ts';
 import { createServices, type Services } from '../../runtime/services.ts';
+import { freePort } from './freePort.ts';
 import { createPgDatabase, type DbKind } from './harness.ts';
 
 const HERALD = new URL('../../bin/herald', import.meta.url).pathname;
@@ -40,13 +39,7 @@ export async function prepareDatabase(kind: DbKind): Promise<PreparedDatabase> {
   };
 }
 
-export async function freePort(): Promise<number> {
-  const probe = http.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+export { freePort };
 
 export interface SpawnedHerald {
   base: string;
@@ -60,7 +53,8 @@ export interface SpawnedHerald {
 }
 
 /** Starts `bin/herald serve` on `db` and waits until it answers /readyz. */
-export async function spawnHerald(db: PreparedDatabase, env: Record<string, string> = {}): Promise<SpawnedHerald> {
+export async function spawnHerald(db: Pick<PreparedDatabase, 'dataDir' | 'databaseUrl'>, env: Record<string, string> = {}):
+  Promise<SpawnedHerald> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(HERALD, ['serve'], {

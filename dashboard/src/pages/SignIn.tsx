@@ -52,6 +52,9 @@ export function SignIn() {
           </Button>
         </form>
         <p className="auth-switch">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
+        <p className="auth-switch">
           New here? <Link to="/sign-up">Create an account</Link>
         </p>
       </div>

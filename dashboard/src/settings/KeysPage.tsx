@@ -1,0 +1,190 @@
+// Settings, API keys: New key (name and scope), the full key shown once with a copy button and the advice
+// never to paste it into a chat, the list (prefix, scopes, creator, created, last used) and revoke.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { auth } from '../api.ts';
+import { timeText } from '../format.ts';
+import { useSignedIn } from '../session.tsx';
+import { Button, Confirm, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
+import { useKeys, type ApiKey, type KeyList } from './settingsApi.ts';
+import { useAction } from './useAction.ts';
+
+function PlanAccess({ access }: { access: KeyList['access'] }) {
+  if (access.rest) {
+    return (
+      <p className="muted">
+        Keys work with the REST API and the MCP server; a read key lists, gets and plans, a write key also uploads,
+        creates, retries, cancels and deletes.
+      </p>
+    );
+  }
+  return (
+    <div className="note">
+      <p className="note-title">What a key can do on the Free plan</p>
+      <p>
+        It can connect an AI agent to the read-only MCP server: list accounts, media, folders, groups and posts, read
+        analytics, and plan posts.
+      </p>
+      <p>
+        It cannot call the REST API (every call answers 402) or create, publish, retry or cancel posts through MCP.
+        Upgrade to Creator for both.
+      </p>
+    </div>
+  );
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState<'yes' | 'failed'>();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  };
+  return (
+    <>
+      <Button tone="primary" onClick={copy}>
+        Copy key
+      </Button>
+      <span role="status" className={copied === 'failed' ? 'error-text' : 'ok-text'}>
+        {copied === 'yes' ? 'Copied.' : copied === 'failed' ? 'The browser refused; select the key and copy it.' : ''}
+      </span>
+    </>
+  );
+}
+
+function NewKey({ created }: { created: ApiKey & { key: string } }) {
+  return (
+    <div className="note note-ok" role="region" aria-label="Your new key">
+      <p className="note-title">{created.name}: this is the only time the whole key is shown</p>
+      <label htmlFor="new-key">Key</label>
+      <input
+        id="new-key"
+        className="key-value"
+        readOnly
+        value={created.key}
+        onFocus={(e) => e.currentTarget.select()}
+      />
+      <div className="inline wrap">
+        <CopyButton text={created.key} />
+      </div>
+      <p>
+        Put it in the environment or credential store of the program that uses it (for example{' '}
+        <code>HERALD_API_KEY</code>). Never paste it into a chat or a prompt, and never give it to an AI agent in a
+        message: anyone who reads it can act for this workspace.
+      </p>
+    </div>
+  );
+}
+
+function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) => void }) {
+  const client = useQueryClient();
+  const [name, setName] = useState('');
+  const [write, setWrite] = useState(false);
+  const { busy, error, submit } = useAction(async () => {
+    onCreated(
+      await auth<ApiKey & { key: string }>('POST', '/keys', { name, scopes: write ? ['read', 'write'] : ['read'] }),
+    );
+    setName('');
+    await client.invalidateQueries({ queryKey: ['settings', 'keys'] });
+  });
+  return (
+    <form className="card stack" onSubmit={submit} aria-labelledby="new-key-title">
+      <h2 id="new-key-title">New key</h2>
+      <Field
+        label="Name"
+        hint="Where the key will live, such as “CI” or “Claude Desktop”."
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        required
+        maxLength={100}
+      />
+      <fieldset className="segmented">
+        <legend className="sr-only">Scope</legend>
+        <label className={!write ? 'on' : ''}>
+          <input type="radio" name="scope" checked={!write} onChange={() => setWrite(false)} /> Read
+        </label>
+        <label className={write ? 'on' : ''}>
+          <input type="radio" name="scope" checked={write} onChange={() => setWrite(true)} /> Read and write
+        </label>
+      </fieldset>
+      <p className="muted">
+        {write
+          ? 'Write also lets the key upload, create and publish posts, retry, cancel and delete.'
+          : 'Read lets the key list, get and plan; it changes nothing.'}
+      </p>
+      <ErrorNote error={error} />
+      <div>
+        <Button tone="primary" type="submit" busy={busy}>
+          Create key
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function KeyRow({ apiKey, zone }: { apiKey: ApiKey; zone: string }) {
+  const client = useQueryClient();
+  return (
+    <li className="row">
+      <div className="row-main">
+        <p className="row-title">
+          {apiKey.name} <code>{apiKey.prefix}…</code>
+        </p>
+        <p className="muted">
+          {apiKey.scopes.join(' and ')} · created by {apiKey.createdBy.name} on {timeText(apiKey.createdAt, zone)} ·{' '}
+          {apiKey.lastUsedAt ? `last used ${timeText(apiKey.lastUsedAt, zone)}` : 'never used'}
+        </p>
+      </div>
+      <Confirm
+        trigger={
+          <Button tone="ghost">
+            Revoke<span className="sr-only"> {apiKey.name}</span>
+          </Button>
+        }
+        title={`Revoke ${apiKey.name}?`}
+        tone="danger"
+        action="Revoke key"
+        description={
+          <p>
+            Every program using the key {apiKey.prefix}… stops working within a second. This cannot be undone; make a
+            new key instead.
+          </p>
+        }
+        onConfirm={async () => {
+          await auth('DELETE', `/keys/${apiKey.id}`);
+          await client.invalidateQueries({ queryKey: ['settings', 'keys'] });
+        }}
+      />
+    </li>
+  );
+}
+
+export function KeysPage() {
+  const { workspace } = useSignedIn();
+  const keys = useKeys();
+  const [created, setCreated] = useState<ApiKey & { key: string }>();
+  if (keys.isPending) return <Loading label="Loading the keys" />;
+  if (keys.isError) return <ErrorNote error={keys.error} />;
+  return (
+    <div className="stack">
+      <PlanAccess access={keys.data.access} />
+      {created && <NewKey created={created} />}
+      <CreateKey onCreated={setCreated} />
+      <section className="card" aria-labelledby="keys-title">
+        <h2 id="keys-title">Keys</h2>
+        {keys.data.keys.length === 0 ? (
+          <Empty title="No keys yet">Create one above for a script, a CI job or an AI agent.</Empty>
+        ) : (
+          <ul className="rows">
+            {keys.data.keys.map((k) => (
+              <KeyRow key={k.id} apiKey={k} zone={workspace.tz} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

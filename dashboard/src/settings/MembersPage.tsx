@@ -1,0 +1,223 @@
+// Settings, members: who is in the workspace and in which role, pending invitations, inviting by email
+// (the link is also shown here to copy), changing a role, transferring ownership and removing a member.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { auth } from '../api.ts';
+import { timeText } from '../format.ts';
+import { useSignedIn } from '../session.tsx';
+import { Button, Confirm, ErrorNote, Field, Loading } from '../ui.tsx';
+import { atLeast, ROLE_LABEL, useMembers, type Invite, type Member, type Role } from './settingsApi.ts';
+import { useAction } from './useAction.ts';
+
+const refresh = (client: ReturnType<typeof useQueryClient>) =>
+  client.invalidateQueries({ queryKey: ['settings', 'members'] });
+
+function InviteForm() {
+  const client = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [sent, setSent] = useState<{ email: string; link: string; delivered: string }>();
+  const { busy, error, submit } = useAction(async () => {
+    const out = await auth<{ invite: Invite; link: string; delivered: string }>('POST', '/invites', { email, role });
+    setSent({ email: out.invite.email, link: out.link, delivered: out.delivered });
+    setEmail('');
+    await refresh(client);
+  });
+  return (
+    <form className="card stack" onSubmit={submit} aria-labelledby="invite-title">
+      <h2 id="invite-title">Invite someone</h2>
+      <Field
+        label="Email"
+        type="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        required
+        autoComplete="off"
+      />
+      <div className="field">
+        <label htmlFor="invite-role">Role</label>
+        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          <option value="member">Member: schedules and manages posts and media</option>
+          <option value="administrator">Administrator: also accounts, groups, keys, members and settings</option>
+        </select>
+      </div>
+      <ErrorNote error={error} />
+      <div>
+        <Button tone="primary" type="submit" busy={busy}>
+          Send invitation
+        </Button>
+      </div>
+      {sent && (
+        <div className="note note-ok" role="status">
+          <p className="note-title">Invitation for {sent.email} ready</p>
+          <p>
+            {sent.delivered === 'smtp'
+              ? 'It was mailed.'
+              : sent.delivered === 'failed'
+                ? 'The mail could not be sent; give them this link yourself.'
+                : 'No mail server is configured, so give them this link yourself.'}{' '}
+            It works once, for 7 days.
+          </p>
+          <label htmlFor="invite-link">Invitation link</label>
+          <input
+            id="invite-link"
+            className="key-value"
+            readOnly
+            value={sent.link}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+        </div>
+      )}
+    </form>
+  );
+}
+
+function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: boolean }) {
+  const client = useQueryClient();
+  const [error, setError] = useState<unknown>();
+  const change = async (role: Role) => {
+    setError(undefined);
+    try {
+      await auth('PATCH', `/members/${member.userId}`, { role });
+      await refresh(client);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <div className="stack">
+      <label className="sr-only" htmlFor={`role-${member.userId}`}>
+        Role of {member.name}
+      </label>
+      <select id={`role-${member.userId}`} value={member.role} onChange={(e) => change(e.target.value as Role)}>
+        <option value="member">Member</option>
+        <option value="administrator">Administrator</option>
+      </select>
+      <ErrorNote error={error} />
+      {youAreOwner && (
+        <Confirm
+          trigger={
+            <Button tone="ghost">
+              Make owner<span className="sr-only"> {member.name}</span>
+            </Button>
+          }
+          title={`Make ${member.name} the owner?`}
+          action="Transfer ownership"
+          description={<p>{member.name} becomes the owner, who alone changes the plan. You become an administrator.</p>}
+          onConfirm={async () => {
+            await auth('PATCH', `/members/${member.userId}`, { role: 'owner' });
+            await client.invalidateQueries();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function MemberRow({ member, you, zone }: { member: Member; you: { userId: string; role: Role }; zone: string }) {
+  const client = useQueryClient();
+  const manageable = member.role !== 'owner' && atLeast(you.role, 'administrator') && member.userId !== you.userId;
+  return (
+    <li className="row">
+      <div className="row-main">
+        <p className="row-title">
+          {member.name}
+          {member.userId === you.userId ? ' (you)' : ''}
+        </p>
+        <p className="muted">
+          {member.email ?? 'no email'} · {ROLE_LABEL[member.role]} · joined {timeText(member.joinedAt, zone)}
+        </p>
+      </div>
+      {manageable && (
+        <div className="row-actions">
+          <RolePicker member={member} youAreOwner={you.role === 'owner'} />
+          <Confirm
+            trigger={
+              <Button tone="ghost">
+                Remove<span className="sr-only"> {member.name}</span>
+              </Button>
+            }
+            title={`Remove ${member.name}?`}
+            tone="danger"
+            action="Remove member"
+            description={
+              <p>
+                {member.name} is signed out of this workspace at once, and the API keys they made for it stop working.
+              </p>
+            }
+            onConfirm={async () => {
+              await auth('DELETE', `/members/${member.userId}`);
+              await refresh(client);
+            }}
+          />
+        </div>
+      )}
+    </li>
+  );
+}
+
+function InviteRow({ invite, canManage, zone }: { invite: Invite; canManage: boolean; zone: string }) {
+  const client = useQueryClient();
+  return (
+    <li className="row">
+      <div className="row-main">
+        <p className="row-title">{invite.email}</p>
+        <p className="muted">
+          {ROLE_LABEL[invite.role]} · invited by {invite.invitedBy.name} · expires {timeText(invite.expiresAt, zone)}
+        </p>
+      </div>
+      {canManage && (
+        <Button
+          tone="ghost"
+          onClick={async () => {
+            await auth('DELETE', `/invites/${invite.id}`);
+            await refresh(client);
+          }}
+        >
+          Withdraw<span className="sr-only"> the invitation of {invite.email}</span>
+        </Button>
+      )}
+    </li>
+  );
+}
+
+export function MembersPage() {
+  const { workspace } = useSignedIn();
+  const list = useMembers();
+  if (list.isPending) return <Loading label="Loading the members" />;
+  if (list.isError) return <ErrorNote error={list.error} />;
+  const { members, invites, seats, you } = list.data;
+  const canManage = atLeast(you.role, 'administrator');
+  return (
+    <div className="stack">
+      <section className="card" aria-labelledby="members-title">
+        <div className="card-head">
+          <h2 id="members-title">Members</h2>
+          <p className="muted">
+            {seats.used} of {seats.limit} seats taken (members and pending invitations)
+          </p>
+        </div>
+        <ul className="rows">
+          {members.map((m) => (
+            <MemberRow key={m.userId} member={m} you={you} zone={workspace.tz} />
+          ))}
+        </ul>
+      </section>
+      {invites.length > 0 && (
+        <section className="card" aria-labelledby="invites-title">
+          <h2 id="invites-title">Pending invitations</h2>
+          <ul className="rows">
+            {invites.map((i) => (
+              <InviteRow key={i.id} invite={i} canManage={canManage} zone={workspace.tz} />
+            ))}
+          </ul>
+        </section>
+      )}
+      {canManage ? (
+        <InviteForm />
+      ) : (
+        <p className="muted">Administrators and the owner invite people and change roles.</p>
+      )}
+    </div>
+  );
+}

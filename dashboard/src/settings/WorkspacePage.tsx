@@ -1,0 +1,83 @@
+// Settings, workspace: name, slug, time zone and currency. Changing the zone leaves queued posts at their
+// absolute instants; the answer says so and this page repeats it.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { auth } from '../api.ts';
+import { SESSION_KEY, useSignedIn } from '../session.tsx';
+import { Button, ErrorNote, Field } from '../ui.tsx';
+import { atLeast } from './settingsApi.ts';
+import { useAction } from './useAction.ts';
+
+const ZONES = Intl.supportedValuesOf('timeZone');
+const CURRENCIES = Intl.supportedValuesOf('currency');
+
+export function WorkspacePage() {
+  const { workspace, role } = useSignedIn();
+  const client = useQueryClient();
+  const [form, setForm] = useState({
+    name: workspace.name,
+    slug: workspace.slug,
+    tz: workspace.tz,
+    currency: workspace.currency,
+  });
+  const [notes, setNotes] = useState<string[]>();
+  const editable = atLeast(role, 'administrator');
+  const set = (field: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [field]: e.target.value });
+  const { busy, error, submit } = useAction(async () => {
+    const out = await auth<{ notes: string[] }>('PATCH', '/workspace', form);
+    setNotes(out.notes.length ? out.notes : ['Saved.']);
+    await client.invalidateQueries({ queryKey: SESSION_KEY });
+  });
+  return (
+    <form className="card stack" onSubmit={submit} aria-labelledby="workspace-title">
+      <h2 id="workspace-title">Workspace</h2>
+      <fieldset disabled={!editable} className="stack">
+        <Field label="Name" value={form.name} onChange={set('name')} required maxLength={100} />
+        <Field
+          label="Slug"
+          hint="Lowercase letters, digits and hyphens; operators name the workspace by it."
+          value={form.slug}
+          onChange={set('slug')}
+          required
+        />
+        <div className="field">
+          <label htmlFor="ws-tz">Time zone</label>
+          <select id="ws-tz" value={form.tz} onChange={set('tz')} aria-describedby="ws-tz-hint">
+            {(ZONES.includes(form.tz) ? ZONES : [form.tz, ...ZONES]).map((z) => (
+              <option key={z}>{z}</option>
+            ))}
+          </select>
+          <p className="field-hint" id="ws-tz-hint">
+            Every time is shown and read in it. Queued posts keep their absolute times when it changes.
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="ws-currency">Currency</label>
+          <select id="ws-currency" value={form.currency} onChange={set('currency')}>
+            {CURRENCIES.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </div>
+      </fieldset>
+      <ErrorNote error={error} />
+      {notes && (
+        <div className="note note-ok" role="status">
+          {notes.map((n) => (
+            <p key={n}>{n}</p>
+          ))}
+        </div>
+      )}
+      {editable ? (
+        <div>
+          <Button tone="primary" type="submit" busy={busy}>
+            Save
+          </Button>
+        </div>
+      ) : (
+        <p className="muted">Administrators and the owner change these settings.</p>
+      )}
+    </form>
+  );
+}

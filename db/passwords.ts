@@ -1,0 +1,45 @@
+// Password resets (single-use, one hour) and the sessions a password change ends.
+import { newId } from '../domain/ids.ts';
+import { ApiError } from '../domain/errors.ts';
+import type { Db } from './connect.ts';
+import { setPasswordHash } from './identity.ts';
+import { nowIso } from './rows.ts';
+
+export const RESET_MINUTES = 60;
+
+export async function createPasswordReset(db: Db, userId: string): Promise<{ id: string; expiresAt: string }> {
+  const now = nowIso();
+  const reset = { id: newId('rst'), expiresAt: new Date(Date.parse(now) + RESET_MINUTES * 60_000).toISOString() };
+  await db('password_resets').insert({ id: reset.id, user_id: userId, created_at: now, expires_at: reset.expiresAt });
+  return reset;
+}
+
+/**
+ * Sets the new password through a reset link, once: the link is used up, every other link of the person
+ * stops working, and every session of theirs ends.
+ */
+export function resetPassword(db: Db, resetId: string, passwordHash: string): Promise<string> {
+  return db.transaction(async (trx) => {
+    const now = nowIso();
+    const row = await trx('password_resets').where({ id: resetId }).first();
+    const refuse = (what: string) =>
+      new ApiError(
+        410,
+        'reset_unusable',
+        `This password reset link ${what}.`,
+        'Ask for a new link from the sign-in page.',
+      );
+    if (!row) throw refuse('does not exist');
+    if (row.used_at) throw refuse('was already used');
+    if (row.expires_at <= now) throw refuse(`expired (links last ${RESET_MINUTES} minutes)`);
+    await trx('password_resets').where({ user_id: row.user_id }).whereNull('used_at').update({ used_at: now });
+    await setPasswordHash(trx, row.user_id, passwordHash);
+    await trx('sessions').where({ user_id: row.user_id }).delete();
+    return row.user_id as string;
+  });
+}
+
+/** Ends every session of the person but the one they are using. */
+export async function endOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<number> {
+  return db('sessions').where({ user_id: userId }).whereNot({ id: keepSessionId }).delete();
+}

@@ -1,0 +1,32 @@
+// Everything agents reach outside /v1, mounted by server/app.ts in one line: the remote MCP endpoint, its OAuth
+// authorization server and metadata, the session route that lists and revokes a person's MCP grants, and /docs.
+import express from 'express';
+import type { Credential } from '../domain/credential.ts';
+import type { Services } from '../runtime/services.ts';
+import type { ApiRequest, ApiResponse } from '../server/api.ts';
+import { docsRoutes } from './docsRoutes.ts';
+import { mcpEndpoint } from './http.ts';
+import { oauthRoutes } from './oauth/authServer.ts';
+import { grantRoutes } from './oauth/grantRoutes.ts';
+import { ACCESS_TOKEN_PREFIX, credentialForAccessToken } from './oauth/store.ts';
+
+export interface McpRoutesDeps {
+  services: Services;
+  handle(req: ApiRequest): Promise<ApiResponse>;
+  /** The REST chain's own API key lookup (cached like REST's). */
+  credentialForKey(key: string): Promise<Credential | undefined>;
+}
+
+export function mcpRoutes(deps: McpRoutesDeps) {
+  const { services, handle, credentialForKey } = deps;
+  const router = express.Router();
+  const resource = `${services.config.publicUrl}/mcp`;
+  // An API key (the REST lookup) or an access token issued for this endpoint.
+  const resolveBearer = (token: string) => token.startsWith(ACCESS_TOKEN_PREFIX)
+    ? credentialForAccessToken(services.db, token, resource) : credentialForKey(token);
+  router.use(mcpEndpoint({ services, handle, resolveBearer }));
+  router.use(oauthRoutes(services));
+  router.use(grantRoutes(services));
+  router.use(docsRoutes(services.config.publicUrl));
+  return router;
+}

@@ -1,0 +1,37 @@
+// Mail for invitations and password resets: through SMTP when SMTP_URL is set, otherwise written to the
+// log, where a self-hosting operator finds the link (the inviter also sees invitation links on screen).
+import nodemailer from 'nodemailer';
+import type { Logger } from './logger.ts';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  /** `smtp` or `log`: where mail goes, which answers may mention. */
+  readonly via: 'smtp' | 'log';
+  send(mail: Mail): Promise<void>;
+}
+
+export function createMailer(opts: { smtpUrl: string | undefined; from: string }, logger: Logger): Mailer {
+  if (!opts.smtpUrl) {
+    return {
+      via: 'log',
+      send: async (mail) => {
+        logger.info(
+          { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
+          'mail (SMTP_URL is unset, so it is logged here)',
+        );
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(opts.smtpUrl);
+  return {
+    via: 'smtp',
+    send: async (mail) => {
+      await transport.sendMail({ from: opts.from, ...mail });
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Prism (@stoplight/prism-cli) over the contract. Prism ignores the path of `servers` and then matches
+// no route at all (../shared/notes/stack.md §5), so it gets a copy whose paths carry the /v1 base
+// themselves and that has no `servers`: the mock and the proxy answer at /v1/... like Herald.
+//   npx tsx scripts/prism.ts mock [port]   a mock of the contract for integrators (`make mock`)
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
+export const PRISM_BIN = path.join(ROOT, 'node_modules/.bin/prism');
+
+/** Writes the copy of generated/openapi.json that Prism reads; answers its path. */
+export function prismContract(): string {
+  const contract = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8'));
+  delete contract.servers;
+  contract.paths = Object.fromEntries(Object.entries(contract.paths).map(([p, item]) => [`/v1${p}`, item]));
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'herald-prism-')), 'contract.json');
+  fs.writeFileSync(file, JSON.stringify(contract));
+  return file;
+}
+
+/** Starts `prism <args>` on the contract copy; resolves once it listens. */
+export function startPrism(args: string[], opts: { log?: (line: string) => void } = {}): Promise<ChildProcess> {
+  const child = spawn(PRISM_BIN, [args[0]!, prismContract(), ...args.slice(1)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      opts.log?.(String(chunk));
+      if (output.includes('Prism is listening')) resolve(child);
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`prism exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname && process.argv[2] === 'mock') {
+  const port = process.argv[3] ?? '4010';
+  const prism = await startPrism(['mock', '-h', '127.0.0.1', '-p', port], { log: (line) => process.stdout.write(line) });
+  process.stdout.write(`The mock answers at http://127.0.0.1:${port}/v1 (examples of the contract; send Prefer: code=404 to pick an answer).\n`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => prism.kill(signal));
+}

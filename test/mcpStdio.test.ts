@@ -1,0 +1,110 @@
+// The stdio MCP package: packed with `npm pack`, run with `npx -y ./herald-mcp-<version>.tgz` (so it installs
+// with nothing but its own dependency), driven by the SDK's client; and `bin/herald mcp`, the same code.
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
+import { startListening } from './support/mcp.ts';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '..');
+const stdioDir = path.join(root, 'mcp/stdio');
+const { version } = JSON.parse(fs.readFileSync(path.join(stdioDir, 'package.json'), 'utf8')) as { version: string };
+
+describe('the stdio MCP package', () => {
+  let env: TestEnv;
+  let origin: string;
+  let stop: () => Promise<void>;
+  let creator: Seeded;
+  let free: Seeded;
+  let workDir: string;
+  let tarball: string;
+  const clients: Client[] = [];
+
+  function childEnv(extra: Record<string, string | undefined>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...extra })) if (v !== undefined) out[k] = v;
+    return out;
+  }
+
+  async function stdioClient(command: string, args: string[], key: string): Promise<Client> {
+    const client = new Client({ name: 'herald-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command, args, cwd: workDir, stderr: 'pipe',
+      env: childEnv({ HERALD_API_KEY: key, HERALD_API_URL: `${origin}/v1` }) }));
+    clients.push(client);
+    return client;
+  }
+
+  /** Runs the package to its exit with the given environment; returns its exit code and output. */
+  function runOnce(extra: Record<string, string | undefined>) {
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('npx', ['-y', tarball], { cwd: workDir, env: childEnv(extra) });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  const ownLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('herald-mcp:'));
+
+  beforeAll(async () => {
+    ({ env, origin, close: stop } = await startListening(DATABASES[0]!));
+    creator = await seedWorkspace(env);
+    free = await seedWorkspace(env, { plan: 'free' });
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-mcp-pack-'));
+    const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', workDir], { cwd: stdioDir });
+    tarball = `./${stdout.trim().split('\n').pop()}`;
+  }, 180_000);
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('packs to herald-mcp-<version>.tgz that depends only on the MCP SDK', async () => {
+    expect(tarball).toBe(`./herald-mcp-${version}.tgz`);
+    const manifest = JSON.parse(fs.readFileSync(path.join(stdioDir, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies)).toEqual(['@modelcontextprotocol/sdk']);
+  });
+
+  it('runs from the tarball with npx and shows the server\'s tools for the key', async () => {
+    const write = await stdioClient('npx', ['-y', tarball], creator.writeKey);
+    expect((await write.listTools()).tools).toHaveLength(19);
+    const whoami = await write.callTool({ name: 'service_whoami', arguments: {} });
+    expect((whoami.structuredContent as any).credential).toMatchObject({ kind: 'api_key', scopes: ['read', 'write'] });
+  }, 180_000);
+
+  it('gives a Free workspace\'s key the read-only MCP, and hides write tools with -32602', async () => {
+    const client = await stdioClient('npx', ['-y', tarball], free.writeKey);
+    expect((await client.listTools()).tools).toHaveLength(11);
+    const hidden = await client.callTool({ name: 'service_create_upload', arguments: {} }).catch((e: unknown) => e);
+    expect(hidden).toBeInstanceOf(McpError);
+    expect((hidden as McpError).code).toBe(-32602);
+  }, 180_000);
+
+  it('stops at start with one clear line and a non-zero exit for a missing key, a wrong key or no server', async () => {
+    const missing = await runOnce({ HERALD_API_KEY: undefined, HERALD_API_URL: `${origin}/v1` });
+    const wrong = await runOnce({ HERALD_API_KEY: 'hld_wrong', HERALD_API_URL: `${origin}/v1` });
+    const down = await runOnce({ HERALD_API_KEY: creator.readKey, HERALD_API_URL: 'http://127.0.0.1:9/v1' });
+    for (const [result, words] of [[missing, 'HERALD_API_KEY is not set'], [wrong, 'refused HERALD_API_KEY'],
+      [down, 'cannot reach Herald']] as const) {
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(ownLines(result.stderr)).toHaveLength(1);
+      expect(ownLines(result.stderr)[0]).toContain(words);
+    }
+  }, 180_000);
+
+  it('runs the same bridge as `bin/herald mcp`', async () => {
+    const client = await stdioClient(path.join(root, 'bin/herald'), ['mcp'], creator.readKey);
+    expect((await client.listTools()).tools).toHaveLength(11);
+  }, 60_000);
+});

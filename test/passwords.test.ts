@@ -1,0 +1,136 @@
+// Password reset by an emailed single-use link and password change while signed in; mail goes through a
+// real SMTP server (smtp-server) on a local port, as it would with SMTP_URL set.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { SMTPServer } from 'smtp-server';
+import { setPasswordHash } from '../db/identity.ts';
+import { hashPassword } from '../server/sessionRoutes.ts';
+import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { asPerson, signedIn } from './support/people.ts';
+
+interface Received {
+  to: string;
+  text: string;
+}
+
+/** A local SMTP server; `next()` resolves with the next mail it receives. */
+async function mailbox() {
+  const waiting: ((mail: Received) => void)[] = [];
+  const arrived: Received[] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, done) {
+      let text = '';
+      stream.on('data', (d: Buffer) => (text += d.toString('utf8')));
+      stream.on('end', () => {
+        const mail = {
+          to: session.envelope.rcptTo.map((r) => r.address).join(','),
+          text: text.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
+        };
+        const waiter = waiting.shift();
+        if (waiter) waiter(mail);
+        else arrived.push(mail);
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    next: () =>
+      new Promise<Received>((resolve) => (arrived.length ? resolve(arrived.shift()!) : waiting.push(resolve))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const linkIn = (text: string, path: string) => new RegExp(`https?://\\S+${path}\\?token=(\\S+)`).exec(text)![1]!;
+
+describe.each(DATABASES)('passwords on %s', (kind) => {
+  let env: TestEnv;
+  let mail: Awaited<ReturnType<typeof mailbox>>;
+  let ws: Seeded;
+  const email = `reset-${kind}@example.com`;
+
+  beforeAll(async () => {
+    mail = await mailbox();
+    env = await startHerald(kind, { mail: { smtpUrl: mail.url, from: 'Herald <herald@example.com>' } });
+    ws = await seedWorkspace(env, { plan: 'studio', email });
+    await setPasswordHash(env.services.db, ws.userId, await hashPassword('the old password'));
+  });
+  afterAll(async () => {
+    await env.close();
+    await mail.close();
+  });
+
+  const signIn = (password: string) => request(env.app).post('/auth/sign-in').send({ email, password });
+
+  it('resets a forgotten password by a mailed single-use link, ending every session', async () => {
+    const sessions = [await signedIn(env, ws.userId, ws.workspaceId), await signedIn(env, ws.userId, ws.workspaceId)];
+    const asked = await request(env.app).post('/auth/password-reset').send({ email: email.toUpperCase() });
+    expect(asked.status).toBe(202);
+    const unknown = await request(env.app)
+      .post('/auth/password-reset')
+      .send({ email: `nobody-${kind}@example.com` });
+    expect(unknown.status).toBe(202);
+    expect(unknown.body.message.replace(`nobody-${kind}`, 'x')).toBe(asked.body.message.replace(`reset-${kind}`, 'x'));
+
+    const received = await mail.next();
+    expect(received.to).toBe(email);
+    const token = decodeURIComponent(linkIn(received.text, '/app/reset-password'));
+    expect(
+      (await request(env.app).post('/auth/password-reset/confirm').send({ token, password: 'short' })).status,
+    ).toBe(400);
+    expect(
+      (await request(env.app).post('/auth/password-reset/confirm').send({ token, password: 'the new password' }))
+        .status,
+    ).toBe(204);
+    for (const s of sessions)
+      expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: s.cookie } })).status).toBe(401);
+    expect((await signIn('the old password')).status).toBe(401);
+    expect((await signIn('the new password')).status).toBe(200);
+
+    const reused = await request(env.app)
+      .post('/auth/password-reset/confirm')
+      .send({ token, password: 'another new one' });
+    expect(reused.body).toMatchObject({ code: 'reset_unusable', message: expect.stringContaining('already used') });
+    const forged = await request(env.app)
+      .post('/auth/password-reset/confirm')
+      .send({ token: token.replace(/\.\S$/, '.x'), password: 'another new one' });
+    expect(forged.status).toBe(410);
+  });
+
+  it('changes the password while signed in, ending the other sessions only', async () => {
+    const here = await signedIn(env, ws.userId, ws.workspaceId);
+    const elsewhere = await signedIn(env, ws.userId, ws.workspaceId);
+    const wrong = await asPerson(env, here, 'post', '/auth/password', {
+      currentPassword: 'nope',
+      newPassword: 'a changed password',
+    });
+    expect(wrong.body.code).toBe('wrong_password');
+    const res = await asPerson(env, here, 'post', '/auth/password', {
+      currentPassword: 'the new password',
+      newPassword: 'a changed password',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.otherSessionsEnded).toBeGreaterThanOrEqual(1);
+    expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: here.cookie } })).status).toBe(200);
+    expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: elsewhere.cookie } })).status).toBe(401);
+    expect((await signIn('a changed password')).status).toBe(200);
+  });
+
+  it('mails invitations through SMTP too', async () => {
+    const owner = await signedIn(env, ws.userId, ws.workspaceId);
+    const res = await asPerson(env, owner, 'post', '/auth/invites', {
+      email: `guest-${kind}@example.com`,
+      role: 'member',
+    });
+    expect(res.body.delivered).toBe('smtp');
+    const received = await mail.next();
+    expect(received.to).toBe(`guest-${kind}@example.com`);
+    expect(decodeURIComponent(linkIn(received.text, '/app/invite'))).toBe(
+      new URL(res.body.link).searchParams.get('token'),
+    );
+  });
+});

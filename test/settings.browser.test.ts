@@ -1,0 +1,114 @@
+// Settings in a real browser on a fresh server: the owner signs up on Free, tries to invite and is sent by
+// the quota error to billing, changes the plan, invites a member who accepts in a second browser context
+// and cannot open billing, then creates an API key, copies it, uses it against /v1/whoami, revokes it, and
+// the next call answers 401. Axe checks every page; screenshots go to test-results/dashboard.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_CACHE_MS } from '../server/api.ts';
+import { checkPage, launchBrowser, startServer, type Herald } from './browser/walk.ts';
+
+describe('settings in a browser', () => {
+  let herald: Herald;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    [herald, browser] = await Promise.all([startServer(), launchBrowser()]);
+  }, 60_000);
+  afterAll(async () => {
+    expect(pageErrors).toEqual([]);
+    await browser?.close();
+    await herald?.stop();
+  });
+
+  const at = (p: string) => `${herald.url}/app${p}`;
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: 'Europe/Berlin' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: herald.url });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.setDefaultTimeout(15_000);
+    return page;
+  }
+
+  it('invites a member, changes the plan, and makes, copies, uses and revokes a key', async () => {
+    const owner = await newPage();
+    await owner.goto(at('/sign-up'));
+    await owner.getByLabel('Name').fill('Ola Owner');
+    await owner.getByLabel('Email').fill('ola@example.com');
+    await owner.getByLabel('Password').fill('correct horse battery');
+    await owner.getByRole('button', { name: 'Create account' }).click();
+    await owner.waitForURL(/\/app\/calendar$/);
+
+    // Free has one seat: the invitation is refused with the way to billing.
+    await owner.getByRole('link', { name: 'Settings' }).click();
+    await owner.getByRole('link', { name: 'Members' }).click();
+    await checkPage(owner, '20-settings-members');
+    await owner.getByLabel('Email').fill('mika@example.com');
+    await owner.getByRole('button', { name: 'Send invitation' }).click();
+    await owner.getByText('The free plan allows 1 member').waitFor();
+    await owner.getByRole('link', { name: 'See plans' }).click();
+    await owner.waitForURL(/\/app\/settings\/billing$/);
+    await owner.getByRole('heading', { name: 'Plans' }).waitFor();
+    await checkPage(owner, '21-settings-billing');
+    await owner.getByRole('button', { name: 'Upgrade to Studio' }).click();
+    await owner.getByRole('alertdialog').getByRole('button', { name: 'Change to Studio' }).click();
+    await owner.getByText('This workspace is on the Studio plan.').waitFor();
+
+    await owner.getByRole('link', { name: 'Members' }).click();
+    await owner.getByLabel('Email').fill('mika@example.com');
+    await owner.getByRole('button', { name: 'Send invitation' }).click();
+    const link = await owner.getByLabel('Invitation link').inputValue();
+    expect(link).toContain('/app/invite?token=');
+    await checkPage(owner, '22-settings-invited');
+
+    const member = await newPage();
+    await member.goto(link);
+    await member.getByRole('heading', { name: /Join Ola Owner/ }).waitFor();
+    await checkPage(member, '23-invite-accept');
+    await member.getByLabel('Your name').fill('Mika Member');
+    await member.getByLabel('Choose a password').fill('another long password');
+    await member.getByRole('button', { name: /Join/ }).click();
+    await member.waitForURL(/\/app\/calendar$/);
+    await member.goto(at('/settings/billing'));
+    await member.getByText('Billing is not available to you').waitFor();
+    await member.getByText(/needs the administrator role; you are a member/).waitFor();
+    await checkPage(member, '24-member-billing-refused');
+    expect(await member.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+
+    await owner.reload();
+    await owner.getByRole('button', { name: 'Remove Mika Member' }).waitFor();
+
+    await owner.getByRole('link', { name: 'API keys' }).click();
+    await owner.getByLabel('Name').fill('my script');
+    await owner.getByText('Read and write').click();
+    await owner.getByRole('button', { name: 'Create key' }).click();
+    await owner.getByText('never paste it into a chat', { exact: false }).waitFor();
+    await checkPage(owner, '25-settings-key-created');
+    await owner.getByRole('button', { name: 'Copy key' }).click();
+    await owner.getByText('Copied.').waitFor();
+    const key = await owner.evaluate(() => navigator.clipboard.readText());
+    expect(key).toMatch(/^hld_/);
+
+    const whoami = () => fetch(`${herald.url}/v1/whoami`, { headers: { Authorization: `Bearer ${key}` } });
+    const first = await whoami();
+    expect(first.status).toBe(200);
+    expect((await first.json()).credential).toEqual({ kind: 'api_key', name: 'my script', scopes: ['read', 'write'] });
+
+    await owner.getByRole('button', { name: 'Revoke my script' }).click();
+    await owner.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+    await owner.getByText('No keys yet').waitFor();
+    await sleep(KEY_CACHE_MS);
+    expect((await whoami()).status).toBe(401);
+
+    await owner.getByRole('link', { name: 'Audit trail' }).click();
+    await owner.getByText('revoked the API key my script').waitFor();
+    await checkPage(owner, '26-settings-audit');
+    await owner.getByRole('link', { name: 'Workspace', exact: true }).click();
+    await checkPage(owner, '27-settings-workspace');
+  }, 180_000);
+});

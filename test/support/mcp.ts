@@ -1,0 +1,63 @@
+// MCP test helpers: a Herald app on a real socket, and the SDK's own client connected to its /mcp.
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Config } from '../../runtime/config.ts';
+import { startHerald, type DbKind, type TestEnv } from './harness.ts';
+
+/** A free loopback port, so the instance's PUBLIC_URL can name it before the app listens. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Herald on a real socket whose PUBLIC_URL is its own address (OAuth metadata and links name it). */
+export async function startListening(kind: DbKind, overrides: Partial<Config> = {}):
+  Promise<{ env: TestEnv; origin: string; close(): Promise<void> }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = await startHerald(kind, { publicUrl: origin, port, ...overrides });
+  const server: http.Server = await new Promise((resolve) => {
+    const s = env.app.listen(port, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    env,
+    origin,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await env.close();
+    },
+  };
+}
+
+/** The SDK client over Streamable HTTP with a bearer token (API key or OAuth access token). */
+export async function mcpClient(origin: string, bearer: string): Promise<Client> {
+  const client = new Client({ name: 'herald-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`),
+    { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
+  return client;
+}
+
+/** A raw JSON-RPC POST to /mcp, for what the SDK client would not send (node:http, so Host can be set). */
+export function rpc(origin: string, bearer: string | undefined, body: unknown, headers: Record<string, string> = {}) {
+  const payload = JSON.stringify(body);
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
+    const req = http.request(`${origin}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream',
+        'Content-Length': Buffer.byteLength(payload), ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}), ...headers },
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
