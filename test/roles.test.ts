@@ -37,6 +37,8 @@ const SESSION_ROUTES: Record<string, Role | 'open'> = {
   'POST /auth/password-reset': 'open',
   'POST /auth/password-reset/confirm': 'open',
   'POST /auth/password': 'member',
+  'GET /auth/mcp-grants': 'member',
+  'DELETE /auth/mcp-grants/:grantId': 'member',
   'GET /auth/connect/:platform': 'administrator',
   'GET /auth/connect/:platform/callback': 'administrator',
 };

@@ -5,6 +5,7 @@ import { PageHeader } from '../ui.tsx';
 import { AuditPage } from './AuditPage.tsx';
 import { BillingPage } from './BillingPage.tsx';
 import { KeysPage } from './KeysPage.tsx';
+import { McpClientsPage } from './McpClientsPage.tsx';
 import { MembersPage } from './MembersPage.tsx';
 import { PasswordPage } from './PasswordPage.tsx';
 import { WorkspacePage } from './WorkspacePage.tsx';
@@ -14,6 +15,7 @@ const TABS: { to: string; label: string; role: Role }[] = [
   { to: 'workspace', label: 'Workspace', role: 'member' },
   { to: 'members', label: 'Members', role: 'member' },
   { to: 'keys', label: 'API keys', role: 'administrator' },
+  { to: 'mcp-clients', label: 'MCP clients', role: 'member' },
   { to: 'billing', label: 'Plan and billing', role: 'administrator' },
   { to: 'audit', label: 'Audit trail', role: 'administrator' },
   { to: 'password', label: 'Password', role: 'member' },
@@ -40,6 +42,7 @@ export function SettingsPage() {
         <Route path="workspace" element={<WorkspacePage />} />
         <Route path="members" element={<MembersPage />} />
         <Route path="keys" element={<KeysPage />} />
+        <Route path="mcp-clients" element={<McpClientsPage />} />
         {/* Open to every role: a member who follows a quota error's upgradeUrl learns who can change the plan. */}
         <Route path="billing" element={<BillingPage />} />
         <Route path="audit" element={<AuditPage />} />
