@@ -17,9 +17,8 @@ import type { Scope } from '../../domain/credential.ts';
 import { PLANS } from '../../domain/plans.ts';
 import type { Services } from '../../runtime/services.ts';
 import { errorBody, invalidRequest, type ApiError } from '../../domain/errors.ts';
-import { SESSION_COOKIE } from '../../server/api.ts';
 import { nulRefused } from '../../server/requestFaults.ts';
-import { hashPassword, sessionFrom } from '../../server/sessionRoutes.ts';
+import { hashPassword, sessionCookie, sessionFrom } from '../../server/sessionRoutes.ts';
 import { MCP_PATH } from '../http.ts';
 import { consentPage, messagePage, sendPage, signInPage } from './pages.ts';
 import { clientName, createCode, exchangeCode, findClient, findCode, insertClient, revokeToken, rotateRefreshToken } from './store.ts';
@@ -99,7 +98,6 @@ export function oauthRoutes(services: Services) {
   const { db, keyring, config } = services;
   const { publicUrl } = config;
   const resource = `${publicUrl}${MCP_PATH}`;
-  const secureCookie = publicUrl.startsWith('https://');
   const router = express.Router();
 
   function sealRequest(request: ConsentRequest): string {
@@ -246,8 +244,7 @@ export function oauthRoutes(services: Services) {
     // The dashboard's own session and cookie (server/sessionRoutes.ts).
     const session = await createSession(db, user.id, workspaceId);
     const maxAge = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
-    res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${session.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}` +
-      (secureCookie ? '; Secure' : ''));
+    res.setHeader('Set-Cookie', sessionCookie(publicUrl, session.token, maxAge));
     res.redirect(303, next);
   });
 
