@@ -4,7 +4,16 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { DateTime } from 'luxon';
-import { createPgDatabase, freePort, HERALD, load, startProcess, stopProcess, tempDataDir, type Load } from './support.ts';
+import {
+  createPgDatabase,
+  freePort,
+  HERALD,
+  load,
+  startProcess,
+  stopProcess,
+  tempDataDir,
+  type Load,
+} from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 20;
@@ -14,8 +23,11 @@ function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, strin
 }
 
 function line(name: string, r: Load): string {
-  return `${name.padEnd(34)} ${r.reqPerSec.toFixed(0).padStart(7)} calls/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(3)} ms` +
-    `  errors ${r.errors + r.non2xx}`;
+  return (
+    `${name.padEnd(34)} ${r.reqPerSec.toFixed(0).padStart(7)} calls/s  p50 ${String(r.p50).padStart(3)} ms  ` +
+    `p99 ${String(r.p99).padStart(3)} ms` +
+    `  errors ${r.errors + r.non2xx}`
+  );
 }
 
 async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
@@ -23,24 +35,79 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
   const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: origin,
-    RATE_LIMIT_MAX: '100000000', DATABASE_URL: pg?.url ?? '' };
-  const { workspaceId } = herald(env, 'workspace', 'create', '--name', 'Bench', '--plan', 'agency', '--tz', 'Europe/Berlin');
-  const { accountId } = herald(env, 'account', 'add-sandbox', '--workspace', workspaceId!, '--platform', 'threads', '--name', 'Bench');
-  const { key } = herald(env, 'key', 'create', '--workspace', workspaceId!, '--name', 'bench', '--scopes', 'read,write');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: origin,
+    RATE_LIMIT_MAX: '100000000',
+    DATABASE_URL: pg?.url ?? '',
+  };
+  const { workspaceId } = herald(
+    env,
+    'workspace',
+    'create',
+    '--name',
+    'Bench',
+    '--plan',
+    'agency',
+    '--tz',
+    'Europe/Berlin',
+  );
+  const { accountId } = herald(
+    env,
+    'account',
+    'add-sandbox',
+    '--workspace',
+    workspaceId!,
+    '--platform',
+    'threads',
+    '--name',
+    'Bench',
+  );
+  const { key } = herald(
+    env,
+    'key',
+    'create',
+    '--workspace',
+    workspaceId!,
+    '--name',
+    'bench',
+    '--scopes',
+    'read,write',
+  );
   const server = await startProcess(['serve'], env, 'Herald is listening');
   const headers = { Authorization: `Bearer ${key}` };
   try {
     const publishAt = DateTime.now().setZone('Europe/Berlin').plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm");
-    const created = await fetch(`${origin}/v1/posts`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ targets: { accountIds: [accountId] }, mediaIds: [], text: 'Bench post', confirm: true,
-        when: { publishAt, timezone: 'Europe/Berlin' } }) }).then((r) => r.json()) as { posts: { id: string }[] };
+    const created = (await fetch(`${origin}/v1/posts`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        targets: { accountIds: [accountId] },
+        mediaIds: [],
+        text: 'Bench post',
+        confirm: true,
+        when: { publishAt, timezone: 'Europe/Berlin' },
+      }),
+    }).then((r) => r.json())) as { posts: { id: string }[] };
     const postId = created.posts[0]!.id;
     const rest = `${origin}/v1/posts/${postId}`;
-    const mcp = { method: 'POST' as const, headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'service_get_post', arguments: { postId } } }) };
-    const probe = await fetch(`${origin}/mcp`, mcp).then((r) => r.json()) as { result?: { isError?: boolean; structuredContent?: { id: string } } };
-    if (probe.result?.isError || probe.result?.structuredContent?.id !== postId) throw new Error(`service_get_post failed: ${JSON.stringify(probe)}`);
+    const mcp = {
+      method: 'POST' as const,
+      headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'service_get_post', arguments: { postId } },
+      }),
+    };
+    const probe = (await fetch(`${origin}/mcp`, mcp).then((r) => r.json())) as {
+      result?: { isError?: boolean; structuredContent?: { id: string } };
+    };
+    if (probe.result?.isError || probe.result?.structuredContent?.id !== postId)
+      throw new Error(`service_get_post failed: ${JSON.stringify(probe)}`);
 
     // Warm up both, then measure each one alone on the machine.
     await load(rest, { connections: CONNECTIONS, seconds: 2, headers });
@@ -51,8 +118,10 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
     const ok = ratio >= 0.6 && mcpLoad.p99 < 30 && mcpLoad.errors + mcpLoad.non2xx === 0;
     console.log(`\n${kind}: ${CONNECTIONS} connections, ${SECONDS} s each`);
     console.log(`${line('GET /v1/posts/{postId}', restLoad)}  (baseline)`);
-    console.log(`${line('MCP tools/call service_get_post', mcpLoad)}  ratio ${(ratio * 100).toFixed(0)}%  ` +
-      (ok ? 'ok' : 'MISSED (target >=60%, p99 <30 ms)'));
+    console.log(
+      `${line('MCP tools/call service_get_post', mcpLoad)}  ratio ${(ratio * 100).toFixed(0)}%  ` +
+        (ok ? 'ok' : 'MISSED (target >=60%, p99 <30 ms)'),
+    );
   } finally {
     await stopProcess(server);
     await pg?.drop();

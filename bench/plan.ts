@@ -6,7 +6,16 @@ import path from 'node:path';
 import knexFactory from 'knex';
 import { DateTime } from 'luxon';
 import { newId } from '../domain/ids.ts';
-import { createPgDatabase, freePort, HERALD, load, startProcess, stopProcess, tempDataDir, type Load } from './support.ts';
+import {
+  createPgDatabase,
+  freePort,
+  HERALD,
+  load,
+  startProcess,
+  stopProcess,
+  tempDataDir,
+  type Load,
+} from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 4;
@@ -20,48 +29,128 @@ function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, strin
 async function seedReadyVideo(env: NodeJS.ProcessEnv, workspaceId: string): Promise<string> {
   const db = env.DATABASE_URL
     ? knexFactory({ client: 'pg', connection: env.DATABASE_URL })
-    : knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(env.DATA_DIR!, 'herald.sqlite') }, useNullAsDefault: true });
+    : knexFactory({
+        client: 'better-sqlite3',
+        connection: { filename: path.join(env.DATA_DIR!, 'herald.sqlite') },
+        useNullAsDefault: true,
+      });
   const root = await db('folders').where({ workspace_id: workspaceId, is_root: 1 }).first('id');
   const id = newId('med');
   const now = new Date().toISOString();
-  await db('media').insert({ id, workspace_id: workspaceId, folder_id: root.id, status: 'ready', filename: 'clip.mp4', mime: 'video/mp4',
-    size: 12_000_000, stored_bytes: 12_000_000, kind: 'video', width: 1080, height: 1920, duration_seconds: 30, frame_rate: 30,
-    video_codec: 'h264', audio_codec: 'aac', created_at: now, updated_at: now });
+  await db('media').insert({
+    id,
+    workspace_id: workspaceId,
+    folder_id: root.id,
+    status: 'ready',
+    filename: 'clip.mp4',
+    mime: 'video/mp4',
+    size: 12_000_000,
+    stored_bytes: 12_000_000,
+    kind: 'video',
+    width: 1080,
+    height: 1920,
+    duration_seconds: 30,
+    frame_rate: 30,
+    video_codec: 'h264',
+    audio_codec: 'aac',
+    created_at: now,
+    updated_at: now,
+  });
   await db.destroy();
   return id;
 }
 
 function row(name: string, r: Load): string {
-  return `${name.padEnd(34)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ${String(r.p99).padStart(3)} ms  errors ${r.errors + r.non2xx}`;
+  return (
+    `${name.padEnd(34)} ${r.reqPerSec.toFixed(0).padStart(6)} req/s  p50 ${String(r.p50).padStart(3)} ms  p99 ` +
+    `${String(r.p99).padStart(3)} ms  errors ${r.errors + r.non2xx}`
+  );
 }
 
 async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
   const dataDir = tempDataDir();
   const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), RATE_LIMIT_MAX: '100000000', DATABASE_URL: pg?.url ?? '' };
-  const { workspaceId } = herald(env, 'workspace', 'create', '--name', 'Bench', '--plan', 'agency', '--tz', 'Europe/Berlin');
-  const accountIds = Array.from({ length: 50 }, (_, i) =>
-    herald(env, 'account', 'add-sandbox', '--workspace', workspaceId!, '--platform', PLATFORMS[i % 4]!, '--name', `Bench ${i}`).accountId!);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    RATE_LIMIT_MAX: '100000000',
+    DATABASE_URL: pg?.url ?? '',
+  };
+  const { workspaceId } = herald(
+    env,
+    'workspace',
+    'create',
+    '--name',
+    'Bench',
+    '--plan',
+    'agency',
+    '--tz',
+    'Europe/Berlin',
+  );
+  const accountIds = Array.from(
+    { length: 50 },
+    (_, i) =>
+      herald(
+        env,
+        'account',
+        'add-sandbox',
+        '--workspace',
+        workspaceId!,
+        '--platform',
+        PLATFORMS[i % 4]!,
+        '--name',
+        `Bench ${i}`,
+      ).accountId!,
+  );
   const { key } = herald(env, 'key', 'create', '--workspace', workspaceId!, '--name', 'bench', '--scopes', 'read');
   const mediaId = await seedReadyVideo(env, workspaceId!);
   const server = await startProcess(['serve'], env, 'Herald is listening');
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
   const body = JSON.stringify({
-    targets: { accountIds }, mediaIds: [mediaId], text: 'Autumn sale: 30% off everything until Sunday. #autumn', title: 'Autumn sale',
-    tags: ['autumn', 'sale'], perPlatform: { youtube: { visibility: 'unlisted', category: '22' }, instagram: { contentType: 'reel' } },
-    when: { publishAt: DateTime.now().setZone('Europe/Berlin').plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'Europe/Berlin' },
+    targets: { accountIds },
+    mediaIds: [mediaId],
+    text: 'Autumn sale: 30% off everything until Sunday. #autumn',
+    title: 'Autumn sale',
+    tags: ['autumn', 'sale'],
+    perPlatform: { youtube: { visibility: 'unlisted', category: '22' }, instagram: { contentType: 'reel' } },
+    when: {
+      publishAt: DateTime.now().setZone('Europe/Berlin').plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"),
+      timezone: 'Europe/Berlin',
+    },
   });
   try {
     const probe = await fetch(`http://127.0.0.1:${port}/v1/posts/plan`, { method: 'POST', headers, body });
     const plan = (await probe.json()) as { ok: boolean; rows: unknown[] };
-    if (probe.status !== 200 || !plan.ok || plan.rows.length !== 50) throw new Error(`plan did not pass: ${probe.status} ${JSON.stringify(plan).slice(0, 400)}`);
-    await load(`http://127.0.0.1:${port}/v1/posts/plan`, { connections: CONNECTIONS, seconds: 2, headers, method: 'POST', body });
-    const whoami = await load(`http://127.0.0.1:${port}/v1/whoami`, { connections: CONNECTIONS, seconds: SECONDS, headers });
-    const planned = await load(`http://127.0.0.1:${port}/v1/posts/plan`, { connections: CONNECTIONS, seconds: SECONDS, headers, method: 'POST', body });
+    if (probe.status !== 200 || !plan.ok || plan.rows.length !== 50)
+      throw new Error(`plan did not pass: ${probe.status} ${JSON.stringify(plan).slice(0, 400)}`);
+    await load(`http://127.0.0.1:${port}/v1/posts/plan`, {
+      connections: CONNECTIONS,
+      seconds: 2,
+      headers,
+      method: 'POST',
+      body,
+    });
+    const whoami = await load(`http://127.0.0.1:${port}/v1/whoami`, {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      headers,
+    });
+    const planned = await load(`http://127.0.0.1:${port}/v1/posts/plan`, {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      headers,
+      method: 'POST',
+      body,
+    });
     console.log(`\n${kind}: ${CONNECTIONS} connections, ${SECONDS} s each`);
     console.log(`${row('GET /v1/whoami', whoami)}  (baseline)`);
-    console.log(`${row('POST /v1/posts/plan (50 targets)', planned)}  p99 ratio ${(planned.p99 / Math.max(1, whoami.p99)).toFixed(1)}x  ${planned.p99 < 50 ? 'ok' : 'MISSED (target p99 < 50 ms)'}`);
+    console.log(
+      `${row('POST /v1/posts/plan (50 targets)', planned)}  p99 ratio ` +
+        `${(planned.p99 / Math.max(1, whoami.p99)).toFixed(1)}x  ` +
+        `${planned.p99 < 50 ? 'ok' : 'MISSED (target p99 < 50 ms)'}`,
+    );
   } finally {
     await stopProcess(server);
     await pg?.drop();

@@ -8,8 +8,12 @@ import path from 'node:path';
 import { freePort, HERALD, ROOT, tempDataDir } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const TSX = ['--disable-warning=ExperimentalWarning', '--import', `file://${ROOT}/node_modules/tsx/dist/loader.mjs`,
-  path.join(ROOT, 'cli/herald.ts')];
+const TSX = [
+  '--disable-warning=ExperimentalWarning',
+  '--import',
+  `file://${ROOT}/node_modules/tsx/dist/loader.mjs`,
+  path.join(ROOT, 'cli/herald.ts'),
+];
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -28,7 +32,10 @@ async function serveReady(command: string, args: string[], env: NodeJS.ProcessEn
   const child = spawn(command, [...args, 'serve'], { env: { ...env, PORT: String(port) }, stdio: 'ignore' });
   try {
     for (;;) {
-      const answered = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`).then((r) => r.ok, () => false);
+      const answered = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (answered) return performance.now() - start;
       if (child.exitCode !== null) throw new Error(`herald serve exited with ${child.exitCode}`);
       await new Promise((r) => setTimeout(r, 10));
@@ -50,10 +57,15 @@ const variants: [string, string, string[]][] = [
 const rows: [string, number][] = [];
 try {
   execFileSync(HERALD, ['migrate'], { env });
-  rows.push(['node -e 0 (baseline)', median(Array.from({ length: RUNS }, () =>
-    timed(() => execFileSync(process.execPath, ['-e', '0']))))]);
+  rows.push([
+    'node -e 0 (baseline)',
+    median(Array.from({ length: RUNS }, () => timed(() => execFileSync(process.execPath, ['-e', '0'])))),
+  ]);
   for (const [name, command, args] of variants) {
-    const run = (...more: string[]) => () => execFileSync(command, [...args, ...more], { env, stdio: 'ignore' });
+    const run =
+      (...more: string[]) =>
+      () =>
+        execFileSync(command, [...args, ...more], { env, stdio: 'ignore' });
     rows.push([`${name} --help`, median(Array.from({ length: RUNS }, () => timed(run('--help'))))]);
     rows.push([`${name} migrate (migrated)`, median(Array.from({ length: RUNS }, () => timed(run('migrate'))))]);
     const ready: number[] = [];

@@ -35,7 +35,9 @@ function settle(): void {
 async function ddSeconds(file: string): Promise<number> {
   settle();
   const started = process.hrtime.bigint();
-  const dd = spawn('dd', [`of=${file}`, 'bs=1M', 'iflag=fullblock', 'conv=fsync', 'status=none'], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const dd = spawn('dd', [`of=${file}`, 'bs=1M', 'iflag=fullblock', 'conv=fsync', 'status=none'], {
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => dd.once('exit', resolve));
   await feed(dd.stdin);
   if ((await exited) !== 0) throw new Error('dd failed');
@@ -45,22 +47,32 @@ async function ddSeconds(file: string): Promise<number> {
 }
 
 async function api(port: number, key: string, method: string, route: string, body?: unknown): Promise<any> {
-  const res = await fetch(`http://127.0.0.1:${port}/v1${route}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`http://127.0.0.1:${port}/v1${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return res.json();
 }
 
 /** Reserves and PUTs SIZE bytes; seconds from the first byte sent to the 200. */
 async function uploadSeconds(port: number, key: string): Promise<number> {
-  const { uploadUrl } = await api(port, key, 'POST', '/media/uploads', { filename: 'bench.mp4', mime: 'video/mp4', size: SIZE });
+  const { uploadUrl } = await api(port, key, 'POST', '/media/uploads', {
+    filename: 'bench.mp4',
+    mime: 'video/mp4',
+    size: SIZE,
+  });
   settle();
   const started = process.hrtime.bigint();
   const status = await new Promise<number>((resolve, reject) => {
-    const req = http.request(new URL(new URL(uploadUrl).pathname, `http://127.0.0.1:${port}`), { method: 'PUT',
-      headers: { 'Content-Type': 'video/mp4', 'Content-Length': SIZE } }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      new URL(new URL(uploadUrl).pathname, `http://127.0.0.1:${port}`),
+      { method: 'PUT', headers: { 'Content-Type': 'video/mp4', 'Content-Length': SIZE } },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.once('error', reject);
     void feed(req);
   });
@@ -71,12 +83,18 @@ async function uploadSeconds(port: number, key: string): Promise<number> {
 /** Waits until processing has failed the random bytes and deleted them. */
 async function waitForEmptyStorage(dataDir: string): Promise<void> {
   const root = path.join(dataDir, 'media');
-  const files = () => (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => !f.startsWith('.') && fs.statSync(path.join(root, f)).isFile());
+  const files = () =>
+    (fs.readdirSync(root, { recursive: true }) as string[]).filter(
+      (f) => !f.startsWith('.') && fs.statSync(path.join(root, f)).isFile(),
+    );
   for (let i = 0; i < 600 && files().length; i++) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN);
 }
 
@@ -84,8 +102,16 @@ const mbps = (seconds: number) => SIZE / 1e6 / seconds;
 
 const dataDir = tempDataDir();
 const port = await freePort();
-const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), RATE_LIMIT_MAX: '100000000', DATABASE_URL: '',
-  STORAGE: 'disk', MEDIA_SWEEP_SECONDS: '0', LOG_LEVEL: 'warn' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  RATE_LIMIT_MAX: '100000000',
+  DATABASE_URL: '',
+  STORAGE: 'disk',
+  MEDIA_SWEEP_SECONDS: '0',
+  LOG_LEVEL: 'warn',
+};
 const { workspaceId } = herald(env, 'workspace', 'create', '--name', 'Bench', '--plan', 'agency');
 const { key } = herald(env, 'key', 'create', '--workspace', workspaceId!, '--name', 'bench', '--scopes', 'read,write');
 const server = await startProcess(['serve'], { ...env, LOG_LEVEL: 'info' }, 'Herald is listening');
@@ -118,10 +144,18 @@ try {
   const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
   console.log(`\nupload: ${(SIZE / 1024 ** 3).toFixed(2)} GiB per write, ${ROUNDS} rounds, same disk (${dataDir})`);
   console.log('round   PUT /uploads (socket -> file)   dd (pipe -> file, fsync)   PUT/dd');
-  put.forEach((p, i) => console.log(`${String(i + 1).padStart(5)}   ${mbps(p).toFixed(0).padStart(19)} MB/s   ${mbps(dd[i]!).toFixed(0).padStart(19)} MB/s   ${(ratios[i]! * 100).toFixed(0).padStart(5)}%`));
+  put.forEach((p, i) =>
+    console.log(
+      `${String(i + 1).padStart(5)}   ${mbps(p).toFixed(0).padStart(19)} MB/s   ` +
+        `${mbps(dd[i]!).toFixed(0).padStart(19)} MB/s   ${(ratios[i]! * 100).toFixed(0).padStart(5)}%`,
+    ),
+  );
   console.log(`median PUT/dd ${(median * 100).toFixed(0)}%  ${median >= 0.7 ? 'ok' : 'MISSED (target >=70%)'}`);
-  console.log(`server RSS ${(rssBefore / 1024).toFixed(0)} MB before, peak ${(peak / 1024).toFixed(0)} MB during: growth ${growthMb.toFixed(0)} MB` +
-    `  ${growthMb < 100 ? 'ok' : 'MISSED (target <100 MB)'}${peakReset ? '' : ' (peak not reset: includes start-up)'}`);
+  const verdict = growthMb < 100 ? 'ok' : 'MISSED (target <100 MB)';
+  console.log(
+    `server RSS ${(rssBefore / 1024).toFixed(0)} MB before, peak ${(peak / 1024).toFixed(0)} MB during: ` +
+      `growth ${growthMb.toFixed(0)} MB  ${verdict}${peakReset ? '' : ' (peak not reset: includes start-up)'}`,
+  );
 } finally {
   await stopProcess(server);
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { workspaceData } from '../db/workspaceData.ts';
 import type { Workspace } from '../domain/credential.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { PlanName } from '../domain/plans.ts';
+import type { Clock } from '../runtime/clock.ts';
 import { downgradeBlockers, type PlanUsage } from '../domain/quotas.ts';
 
 export interface PlanChange {
@@ -29,9 +30,9 @@ export interface BillingProvider {
 }
 
 /** What counts against a plan now; `month` is the current month in the workspace's zone. */
-export async function planUsage(q: Knex, workspace: Workspace): Promise<PlanUsage & { period: string }> {
-  const period = DateTime.now().setZone(workspace.tz).toFormat('yyyy-MM');
-  const data = workspaceData(q, workspace);
+export async function planUsage(q: Knex, workspace: Workspace, clock: Clock): Promise<PlanUsage & { period: string }> {
+  const period = DateTime.fromMillis(clock.now(), { zone: workspace.tz }).toFormat('yyyy-MM');
+  const data = workspaceData(q, workspace, clock);
   const usage = await data.usage(period);
   return {
     period,
@@ -44,12 +45,12 @@ export async function planUsage(q: Knex, workspace: Workspace): Promise<PlanUsag
 }
 
 /** Sets the plan, refusing a downgrade below current usage with what to remove first; recorded with who and when. */
-export function applyPlanChange(db: Db, change: PlanChange, provider: string): Promise<void> {
+export function applyPlanChange(db: Db, clock: Clock, change: PlanChange, provider: string): Promise<void> {
   return db.transaction(async (trx) => {
     await lockWorkspace(trx, change.workspace.id);
     const current = await trx('workspaces').where({ id: change.workspace.id }).first('plan');
     if (current.plan === change.plan) return;
-    const blockers = downgradeBlockers(change.plan, await planUsage(trx, change.workspace));
+    const blockers = downgradeBlockers(change.plan, await planUsage(trx, change.workspace, clock));
     if (blockers.length) {
       throw new ApiError(
         409,
@@ -68,11 +69,11 @@ export function applyPlanChange(db: Db, change: PlanChange, provider: string): P
   });
 }
 
-export function selfHostedBilling(db: Db): BillingProvider {
+export function selfHostedBilling(db: Db, clock: Clock): BillingProvider {
   return {
     name: 'self-hosted',
     async changePlan(change) {
-      await applyPlanChange(db, change, 'self-hosted');
+      await applyPlanChange(db, clock, change, 'self-hosted');
       return { status: 'changed', plan: change.plan };
     },
   };

@@ -76,7 +76,7 @@ async function pgTool(tool: 'pg_dump' | 'pg_restore', databaseUrl: string, args:
               'pg_tools_missing',
               `${tool} is not installed on this machine.`,
               "Install PostgreSQL's client tools of your server's major version or newer (Debian: apt-get " +
-                "install postgresql-client).",
+                'install postgresql-client).',
             )
           : err,
       ),

@@ -11,7 +11,7 @@ import { isPostgres, openDatabase, type Db } from '../db/connect.ts';
 import { migrationPlan, MIGRATION_NAMES } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
-import { CONNECTORS } from '../networks/connectors.ts';
+import { NETWORKS } from '../networks/index.ts';
 import { loadConfig, type Config } from '../runtime/config.ts';
 import { Keyring } from '../runtime/crypto.ts';
 import { S3Storage } from '../storage/s3.ts';
@@ -340,7 +340,7 @@ async function publicUrlChecks(config: Config): Promise<Check[]> {
 function networkChecks(config: Config, env: NodeJS.ProcessEnv): Check[] {
   if (config.networks === 'sandbox')
     return [ok('networks', 'Sandbox networks: simulated, nothing to configure (NETWORKS=live for the real ones).')];
-  return Object.entries(CONNECTORS).flatMap(([platform, module]) => {
+  return Object.entries(NETWORKS).flatMap(([platform, { connector: module }]) => {
     if (!module?.clientEnv) return [];
     const missing = [module.clientEnv.id, module.clientEnv.secret].filter((name) => !env[name]);
     return [
@@ -391,7 +391,7 @@ async function workerCheck(db: Db): Promise<Check> {
       said,
       alive
         ? 'A worker is running but not keeping up: read its log, raise WORKER_CONCURRENCY ' +
-          'or add `herald worker` processes.'
+            'or add `herald worker` processes.'
         : `${start}: posts due are not being published.`,
       figures,
     );

@@ -1,38 +1,64 @@
-// bin/herald: the operator interface of ../shared/design.md. Each command prints exactly one JSON object
+// bin/herald: the operator interface (README, Operator commands). Each command prints exactly one JSON object
 // on stdout, or {code, message, hint} on stderr with a non-zero exit. Each command loads only the modules it
 // needs (dynamic imports), so `herald --help` and the quick commands start fast.
 
 import { OPERATOR_COMMANDS } from './operator.ts';
 
-const COMMAND_NAMES = ['workspace create', 'key create', 'key list', 'key revoke', 'account add-sandbox',
-  'sandbox fail', 'user set-password'] as const;
+const COMMAND_NAMES = [
+  'workspace create',
+  'key create',
+  'key list',
+  'key revoke',
+  'account add-sandbox',
+  'sandbox fail',
+  'user set-password',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const isCommand = (name: string): name is CommandName => (COMMAND_NAMES as readonly string[]).includes(name);
 
 async function runWorker(): Promise<number> {
   const [{ loadConfig }, { ApiError, errorBody }, { runWorkerProcess }] = await Promise.all([
-    import('../runtime/config.ts'), import('../domain/errors.ts'), import('../worker/main.ts')]);
+    import('../runtime/config.ts'),
+    import('../domain/errors.ts'),
+    import('../worker/main.ts'),
+  ]);
   try {
     return await runWorkerProcess(loadConfig());
   } catch (err) {
-    process.stderr.write(JSON.stringify(err instanceof ApiError ? errorBody(err, loadConfig().publicUrl)
-      : { code: 'internal', message: (err as Error).message, hint: 'Check DATABASE_URL, then try again.' }) + '\n');
+    process.stderr.write(
+      JSON.stringify(
+        err instanceof ApiError
+          ? errorBody(err, loadConfig().publicUrl)
+          : { code: 'internal', message: (err as Error).message, hint: 'Check DATABASE_URL, then try again.' },
+      ) + '\n',
+    );
     return 1;
   }
 }
 
 async function main(argv: string[]): Promise<number> {
   const [first = '', second = '', ...rest] = argv;
-  const known = ['serve', 'worker', 'mcp', ...Object.keys(OPERATOR_COMMANDS), ...COMMAND_NAMES];
+  const known = ['serve', 'worker', 'sandbox serve', 'mcp', ...Object.keys(OPERATOR_COMMANDS), ...COMMAND_NAMES];
   if (first === '--help' || first === 'help') {
     process.stdout.write(JSON.stringify({ usage: 'herald <command> [--option value ...]', commands: known }) + '\n');
     return 0;
   }
   if (first === 'serve') {
-    const [{ loadConfig }, { serve }, { failsCleanly }] = await Promise.all([import('../runtime/config.ts'),
-      import('../server/main.ts'), import('./output.ts')]);
+    const [{ loadConfig }, { serve }, { failsCleanly }] = await Promise.all([
+      import('../runtime/config.ts'),
+      import('../server/main.ts'),
+      import('./output.ts'),
+    ]);
     return failsCleanly(() => serve(loadConfig()));
+  }
+  if (first === 'sandbox' && second === 'serve') {
+    const [{ loadConfig }, { sandboxServe }, { failsCleanly }] = await Promise.all([
+      import('../runtime/config.ts'),
+      import('./sandboxServe.ts'),
+      import('./output.ts'),
+    ]);
+    return failsCleanly(() => sandboxServe(loadConfig()));
   }
   if (OPERATOR_COMMANDS[first]) return OPERATOR_COMMANDS[first](argv.slice(1));
   // The stdio MCP package's own code: stdout carries only MCP messages.
@@ -40,8 +66,13 @@ async function main(argv: string[]): Promise<number> {
   if (first === 'worker') return runWorker();
   const name = isCommand(first) ? first : `${first} ${second}`;
   if (!isCommand(name)) {
-    process.stderr.write(JSON.stringify({ code: 'unknown_command', message: `Unknown command "${argv.join(' ')}".`,
-      hint: `Commands: ${known.join(', ')}.` }) + '\n');
+    process.stderr.write(
+      JSON.stringify({
+        code: 'unknown_command',
+        message: `Unknown command "${argv.join(' ')}".`,
+        hint: `Commands: ${known.join(', ')}.`,
+      }) + '\n',
+    );
     return 2;
   }
   const args = isCommand(first) ? [second, ...rest].filter(Boolean) : rest;

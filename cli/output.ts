@@ -1,5 +1,5 @@
 // How operator commands speak: one JSON object on stdout, or {code, message, hint} on stderr and a
-// non-zero exit (../shared/design.md, operator interface).
+// non-zero exit (README, Operator commands).
 import { parseArgs } from 'node:util';
 import { ApiError, errorBody } from '../domain/errors.ts';
 import { loadConfig } from '../runtime/config.ts';

@@ -11,13 +11,15 @@ export function networkText(): Plugin {
     resolveId: (source) => (source === ID ? '\0' + ID : undefined),
     load(source) {
       if (source !== '\0' + ID) return undefined;
-      const networks = Object.values(NETWORKS).map(({ platform, label, available, textLimits, choices }) => ({
-        platform,
-        label,
-        available,
-        textLimits,
-        choices: choices ?? {},
-      }));
+      const networks = Object.values(NETWORKS).map(
+        ({ rules: { platform, label, available, textLimits, choices } }) => ({
+          platform,
+          label,
+          available,
+          textLimits,
+          choices: choices ?? {},
+        }),
+      );
       return `export default ${JSON.stringify(networks)};`;
     },
   };

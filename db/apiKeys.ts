@@ -1,7 +1,6 @@
 // API keys as the dashboard's keys page sees them: created and revoked by people, with the audit trail.
 // Resolving a key to a credential stays in identity.ts, with the rest of authentication.
 import type { Scope } from '../domain/credential.ts';
-import { notFound } from '../domain/errors.ts';
 import { recordAudit } from './audit.ts';
 import type { Db } from './connect.ts';
 import { createApiKey, revokeApiKey } from './identity.ts';
@@ -23,13 +22,15 @@ export function createKeyAudited(
   });
 }
 
-export function revokeKeyAudited(db: Db, workspaceId: string, userId: string, keyId: string): Promise<void> {
+/** Revokes a key of the workspace, recorded in the audit trail; false when it has no such live key. */
+export function revokeKeyAudited(db: Db, workspaceId: string, userId: string, keyId: string): Promise<boolean> {
   return db.transaction(async (trx) => {
     const row = await trx('api_keys')
       .where({ id: keyId, workspace_id: workspaceId })
       .whereNull('revoked_at')
       .first('name', 'display_prefix');
-    if (!row || !(await revokeApiKey(trx, workspaceId, keyId))) throw notFound('API key', keyId);
+    if (!row || !(await revokeApiKey(trx, workspaceId, keyId))) return false;
     await recordAudit(trx, workspaceId, userId, 'key.revoked', { keyId, name: row.name, prefix: row.display_prefix });
+    return true;
   });
 }

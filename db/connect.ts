@@ -5,6 +5,34 @@ import knexFactory, { type Knex } from 'knex';
 
 export type Db = Knex;
 
+interface SqliteConnection {
+  pragma(sql: string): unknown;
+  prepare(sql: string, ...rest: unknown[]): unknown;
+}
+
+const STATEMENTS_KEPT = 500;
+
+/**
+ * knex has better-sqlite3 prepare every statement anew, and preparing costs more than running the short queries
+ * of a request: the connection keeps its most recently used statements by text and hands them out again.
+ * knex runs a statement to completion (all or run) before it asks for the next, so sharing one is safe.
+ */
+function reusePreparedStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const kept = new Map<string, unknown>();
+  conn.prepare = (sql, ...rest) => {
+    if (rest.length) return prepare(sql, ...rest);
+    let statement = kept.get(sql);
+    if (statement) kept.delete(sql);
+    else {
+      statement = prepare(sql);
+      if (kept.size >= STATEMENTS_KEPT) kept.delete(kept.keys().next().value!);
+    }
+    kept.set(sql, statement);
+    return statement;
+  };
+}
+
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Db {
   if (opts.databaseUrl) {
     if (!/^postgres(ql)?:\/\//.test(opts.databaseUrl)) throw new Error('DATABASE_URL must start with postgres://');
@@ -17,11 +45,12 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): D
     useNullAsDefault: true,
     pool: {
       // better-sqlite3 runs one connection; WAL lets readers of other processes (CLI) proceed beside it.
-      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL');
         conn.pragma('synchronous = NORMAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
+        reusePreparedStatements(conn);
         done(null, conn);
       },
     },

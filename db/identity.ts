@@ -13,19 +13,44 @@ import { nowIso } from './rows.ts';
 export const API_KEY_PREFIX = 'hld_';
 const SESSION_DAYS = 14;
 
-interface WorkspaceRow { id: string; slug: string; name: string; plan: string; currency: string; tz: string }
+interface WorkspaceRow {
+  id: string;
+  slug: string;
+  name: string;
+  plan: string;
+  currency: string;
+  tz: string;
+}
 
-function toWorkspace(row: WorkspaceRow): Workspace {
+/** The workspace and user columns every credential query selects (read back by toWorkspace and toUser). */
+export const CREDENTIAL_COLUMNS = [
+  'workspaces.id',
+  'workspaces.slug',
+  'workspaces.name',
+  'workspaces.plan',
+  'workspaces.currency',
+  'workspaces.tz',
+  'users.id as user_id',
+  'users.name as user_name',
+  'users.email as user_email',
+];
+
+export function toWorkspace(row: WorkspaceRow): Workspace {
   return { id: row.id, slug: row.slug, name: row.name, plan: row.plan as PlanName, currency: row.currency, tz: row.tz };
 }
 
 /** The user columns a credential query selects as user_id, user_name, user_email. */
-function toUser(row: { user_id: string; user_name: string; user_email: string | null }): User {
+export function toUser(row: { user_id: string; user_name: string; user_email: string | null }): User {
   return { id: row.user_id, name: row.user_name, email: row.user_email ?? null };
 }
 
 function slugify(name: string): string {
-  const base = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
+  const base = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
   return base || 'workspace';
 }
 
@@ -44,17 +69,40 @@ export async function createWorkspace(db: Db, input: NewWorkspace): Promise<{ wo
     const workspaceId = newId('ws');
     let slug = slugify(input.name);
     if (await trx('workspaces').where({ slug }).first()) slug = `${slug}-${randomBase62(5).toLowerCase()}`;
-    await trx('workspaces').insert({ id: workspaceId, slug, name: input.name, plan: input.plan,
-      currency: input.currency ?? 'USD', tz: input.tz, created_at: now });
+    await trx('workspaces').insert({
+      id: workspaceId,
+      slug,
+      name: input.name,
+      plan: input.plan,
+      currency: input.currency ?? 'USD',
+      tz: input.tz,
+      created_at: now,
+    });
     const email = input.email ? input.email.toLowerCase() : null;
     const existing = email ? await trx('users').where({ email }).first() : undefined;
     const userId: string = existing?.id ?? newId('usr');
     if (!existing) {
-      await trx('users').insert({ id: userId, name: input.userName ?? (email ? email.split('@')[0] : input.name),
-        email, created_at: now });
+      await trx('users').insert({
+        id: userId,
+        name: input.userName ?? (email ? email.split('@')[0] : input.name),
+        email,
+        created_at: now,
+      });
     }
-    await trx('members').insert({ workspace_id: workspaceId, user_id: userId, role: 'owner' satisfies Role, created_at: now });
-    await trx('folders').insert({ id: newId('fld'), workspace_id: workspaceId, parent_id: null, name: 'Library', is_root: 1, created_at: now });
+    await trx('members').insert({
+      workspace_id: workspaceId,
+      user_id: userId,
+      role: 'owner' satisfies Role,
+      created_at: now,
+    });
+    await trx('folders').insert({
+      id: newId('fld'),
+      workspace_id: workspaceId,
+      parent_id: null,
+      name: 'Library',
+      is_root: 1,
+      created_at: now,
+    });
     return { workspaceId, userId };
   });
 }
@@ -66,46 +114,85 @@ export async function findWorkspace(db: Db, idOrSlug: string): Promise<Workspace
 
 /** The owner of a workspace: keys made by an operator belong to them. */
 export async function workspaceOwner(db: Db, workspaceId: string): Promise<User | undefined> {
-  const row = await db('members').join('users', 'users.id', 'members.user_id')
-    .where({ 'members.workspace_id': workspaceId, 'members.role': 'owner' }).first('users.id', 'users.name', 'users.email');
+  const row = await db('members')
+    .join('users', 'users.id', 'members.user_id')
+    .where({ 'members.workspace_id': workspaceId, 'members.role': 'owner' })
+    .first('users.id', 'users.name', 'users.email');
   return row ? { id: row.id, name: row.name, email: row.email ?? null } : undefined;
 }
 
-export async function createApiKey(db: Db, input: { workspaceId: string; userId: string; name: string; scopes: Scope[] }):
-  Promise<{ id: string; key: string }> {
+export async function createApiKey(
+  db: Db,
+  input: { workspaceId: string; userId: string; name: string; scopes: Scope[] },
+): Promise<{ id: string; key: string }> {
   const secret = randomBase62(40);
   const key = API_KEY_PREFIX + secret;
   const id = newId('key');
-  await db('api_keys').insert({ id, workspace_id: input.workspaceId, user_id: input.userId, name: input.name,
-    display_prefix: key.slice(0, API_KEY_PREFIX.length + 6), secret_hash: sha256(key), scopes: input.scopes.join(','),
-    created_at: nowIso() });
+  await db('api_keys').insert({
+    id,
+    workspace_id: input.workspaceId,
+    user_id: input.userId,
+    name: input.name,
+    display_prefix: key.slice(0, API_KEY_PREFIX.length + 6),
+    secret_hash: sha256(key),
+    scopes: input.scopes.join(','),
+    created_at: nowIso(),
+  });
   return { id, key };
 }
 
 export async function revokeApiKey(db: Db, workspaceId: string, keyId: string): Promise<boolean> {
-  const n = await db('api_keys').where({ id: keyId, workspace_id: workspaceId }).whereNull('revoked_at').update({ revoked_at: nowIso() });
+  const n = await db('api_keys')
+    .where({ id: keyId, workspace_id: workspaceId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: nowIso() });
   return n > 0;
 }
 
 /** The workspace's keys that still work, oldest first, with who made each; never the key itself. */
 export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeySummary[]> {
-  const rows = await db('api_keys').join('users', 'users.id', 'api_keys.user_id')
-    .where('api_keys.workspace_id', workspaceId).whereNull('api_keys.revoked_at').orderBy(['api_keys.created_at', 'api_keys.id'])
-    .select('api_keys.id', 'api_keys.name', 'api_keys.display_prefix', 'api_keys.scopes', 'api_keys.created_at',
-      'api_keys.last_used_at', 'api_keys.user_id', 'users.name as user_name');
-  return rows.map((row) => ({ id: row.id, name: row.name, prefix: row.display_prefix, scopes: parseScopes(row.scopes),
-    createdBy: { id: row.user_id, name: row.user_name }, createdAt: new Date(row.created_at).toISOString(),
-    lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null }));
+  const rows = await db('api_keys')
+    .join('users', 'users.id', 'api_keys.user_id')
+    .where('api_keys.workspace_id', workspaceId)
+    .whereNull('api_keys.revoked_at')
+    .orderBy(['api_keys.created_at', 'api_keys.id'])
+    .select(
+      'api_keys.id',
+      'api_keys.name',
+      'api_keys.display_prefix',
+      'api_keys.scopes',
+      'api_keys.created_at',
+      'api_keys.last_used_at',
+      'api_keys.user_id',
+      'users.name as user_name',
+    );
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    prefix: row.display_prefix,
+    scopes: parseScopes(row.scopes),
+    createdBy: { id: row.user_id, name: row.user_name },
+    createdAt: new Date(row.created_at).toISOString(),
+    lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
+  }));
 }
 
 /**
  * Revokes the workspace's working key shown with `prefix`: 'revoked', 'none' when no working key has it, or
  * 'ambiguous' (nothing revoked) when several do. Servers stop taking it within KEY_CACHE_MS (server/api.ts).
  */
-export async function revokeApiKeyByPrefix(db: Db, workspaceId: string, prefix: string): Promise<'revoked' | 'none' | 'ambiguous'> {
+export async function revokeApiKeyByPrefix(
+  db: Db,
+  workspaceId: string,
+  prefix: string,
+): Promise<'revoked' | 'none' | 'ambiguous'> {
   return db.transaction(async (trx) => {
-    const ids = (await trx('api_keys').where({ workspace_id: workspaceId, display_prefix: prefix }).whereNull('revoked_at').select('id'))
-      .map((row) => row.id as string);
+    const ids = (
+      await trx('api_keys')
+        .where({ workspace_id: workspaceId, display_prefix: prefix })
+        .whereNull('revoked_at')
+        .select('id')
+    ).map((row) => row.id as string);
     if (ids.length === 0) return 'none';
     if (ids.length > 1) return 'ambiguous';
     await trx('api_keys').where({ id: ids[0] }).update({ revoked_at: nowIso() });
@@ -121,15 +208,22 @@ export async function credentialForApiKey(db: Db, key: string): Promise<Credenti
   const row = await db('api_keys')
     .join('workspaces', 'workspaces.id', 'api_keys.workspace_id')
     .join('users', 'users.id', 'api_keys.user_id')
-    .where('api_keys.secret_hash', sha256(key)).whereNull('api_keys.revoked_at')
-    .first('api_keys.id as key_id', 'api_keys.name as key_name', 'api_keys.scopes', 'api_keys.last_used_at',
-      'workspaces.id', 'workspaces.slug', 'workspaces.name', 'workspaces.plan', 'workspaces.currency', 'workspaces.tz',
-      'users.id as user_id', 'users.name as user_name', 'users.email as user_email');
+    .where('api_keys.secret_hash', sha256(key))
+    .whereNull('api_keys.revoked_at')
+    .first(
+      'api_keys.id as key_id',
+      'api_keys.name as key_name',
+      'api_keys.scopes',
+      'api_keys.last_used_at',
+      ...CREDENTIAL_COLUMNS,
+    );
   if (!row) return undefined;
   // Record use at minute precision: one write per key per minute, not one per request.
   const now = Date.now();
   if (!row.last_used_at || now - Date.parse(row.last_used_at) > LAST_USED_PRECISION_MS) {
-    await db('api_keys').where({ id: row.key_id }).update({ last_used_at: new Date(now).toISOString() });
+    await db('api_keys')
+      .where({ id: row.key_id })
+      .update({ last_used_at: new Date(now).toISOString() });
   }
   return {
     workspace: toWorkspace(row),
@@ -153,26 +247,39 @@ export async function firstMembership(db: Db, userId: string): Promise<string | 
   return row?.workspace_id;
 }
 
-export async function createSession(db: Db, userId: string, workspaceId: string): Promise<{ id: string; token: string; expiresAt: string }> {
+export async function createSession(
+  db: Db,
+  userId: string,
+  workspaceId: string,
+): Promise<{ id: string; token: string; expiresAt: string }> {
   const token = randomBase62(43);
   const id = newId('ses');
   const now = DateTime.utc();
   const expiresAt = now.plus({ days: SESSION_DAYS }).toISO();
-  await db('sessions').insert({ id, token_hash: sha256(token), user_id: userId, workspace_id: workspaceId,
-    created_at: now.toISO(), expires_at: expiresAt });
+  await db('sessions').insert({
+    id,
+    token_hash: sha256(token),
+    user_id: userId,
+    workspace_id: workspaceId,
+    created_at: now.toISO(),
+    expires_at: expiresAt,
+  });
   return { id, token, expiresAt };
 }
 
-export async function credentialForSession(db: Db, token: string): Promise<(Credential & { sessionId: string }) | undefined> {
+export async function credentialForSession(
+  db: Db,
+  token: string,
+): Promise<(Credential & { sessionId: string }) | undefined> {
   const row = await db('sessions')
     .join('members', function () {
       this.on('members.user_id', 'sessions.user_id').andOn('members.workspace_id', 'sessions.workspace_id');
     })
     .join('workspaces', 'workspaces.id', 'sessions.workspace_id')
     .join('users', 'users.id', 'sessions.user_id')
-    .where('sessions.token_hash', sha256(token)).where('sessions.expires_at', '>', nowIso())
-    .first('sessions.id as session_id', 'members.role', 'workspaces.id', 'workspaces.slug', 'workspaces.name', 'workspaces.plan',
-      'workspaces.currency', 'workspaces.tz', 'users.id as user_id', 'users.name as user_name', 'users.email as user_email');
+    .where('sessions.token_hash', sha256(token))
+    .where('sessions.expires_at', '>', nowIso())
+    .first('sessions.id as session_id', 'members.role', ...CREDENTIAL_COLUMNS);
   if (!row) return undefined;
   return {
     sessionId: row.session_id,

@@ -4,7 +4,10 @@
 import type { Knex } from 'knex';
 
 export interface JobScheduler {
-  /** The post is due at `dueAt` (ISO instant): its job runs PREPARE_AHEAD_MS before, replacing any earlier schedule of it. */
+  /**
+   * The post is due at `dueAt` (ISO instant): its job runs
+   * PREPARE_AHEAD_MS before, replacing any earlier schedule of it.
+   */
   schedule(trx: Knex, postId: string, dueAt: string): Promise<void>;
   /** The post has no job any more (a job already running finds the post changed and stops). */
   unschedule(trx: Knex, postId: string): Promise<void>;

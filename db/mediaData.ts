@@ -10,6 +10,7 @@ import { assertFileFits } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
 import { nowIso, toBool, toCount } from './rows.ts';
+import { usageCounter } from './usage.ts';
 
 export type MediaStatus = 'uploading' | 'processing' | 'ready' | 'failed';
 
@@ -43,12 +44,29 @@ export interface MediaRecord {
 export function toMediaRecord(row: Record<string, any>): MediaRecord {
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
-    id: row.id, workspaceId: row.workspace_id, status: row.status, failReason: row.fail_reason ?? null, kind: row.kind ?? null,
-    filename: row.filename, mime: row.mime, size: Number(row.size), folderId: row.folder_id, pinned: toBool(row.pinned),
-    width: num(row.width), height: num(row.height), durationSeconds: num(row.duration_seconds), frameRate: num(row.frame_rate),
-    videoCodec: row.video_codec ?? null, audioCodec: row.audio_codec ?? null, storageKey: row.storage_key ?? null,
-    thumbnailKey: row.thumbnail_key ?? null, uploadExpiresAt: row.upload_expires_at ?? null, uploadedAt: row.uploaded_at ?? null,
-    sourceUrl: row.source_url ?? null, bytesDeletedAt: row.bytes_deleted_at ?? null, createdAt: row.created_at,
+    id: row.id,
+    workspaceId: row.workspace_id,
+    status: row.status,
+    failReason: row.fail_reason ?? null,
+    kind: row.kind ?? null,
+    filename: row.filename,
+    mime: row.mime,
+    size: Number(row.size),
+    folderId: row.folder_id,
+    pinned: toBool(row.pinned),
+    width: num(row.width),
+    height: num(row.height),
+    durationSeconds: num(row.duration_seconds),
+    frameRate: num(row.frame_rate),
+    videoCodec: row.video_codec ?? null,
+    audioCodec: row.audio_codec ?? null,
+    storageKey: row.storage_key ?? null,
+    thumbnailKey: row.thumbnail_key ?? null,
+    uploadExpiresAt: row.upload_expires_at ?? null,
+    uploadedAt: row.uploaded_at ?? null,
+    sourceUrl: row.source_url ?? null,
+    bytesDeletedAt: row.bytes_deleted_at ?? null,
+    createdAt: row.created_at,
   };
 }
 
@@ -61,7 +79,13 @@ export interface FolderRecord {
 }
 
 function toFolder(row: Record<string, any>): FolderRecord {
-  return { id: row.id, name: row.name, parentId: row.parent_id ?? null, isRoot: toBool(row.is_root), createdAt: row.created_at };
+  return {
+    id: row.id,
+    name: row.name,
+    parentId: row.parent_id ?? null,
+    isRoot: toBool(row.is_root),
+    createdAt: row.created_at,
+  };
 }
 
 export interface NewMedia {
@@ -90,10 +114,12 @@ export interface MediaPosition {
  * size of every reservation whose upload or download may still arrive.
  */
 async function committedBytes(q: Knex, workspaceId: string, now: string): Promise<number> {
-  const row = await q('media').where('workspace_id', workspaceId)
-    .select(q.raw(`coalesce(sum(stored_bytes), 0) + coalesce(sum(case when status = 'uploading' and upload_expires_at > ? then size else 0 end), 0) as n`, [now]))
+  const reserved = await q('media')
+    .where({ workspace_id: workspaceId, status: 'uploading' })
+    .where('upload_expires_at', '>', now)
+    .sum({ n: 'size' })
     .first();
-  return toCount(row?.n);
+  return (await usageCounter(q, workspaceId, 'storage_bytes')) + toCount(reserved?.n);
 }
 
 /**
@@ -102,9 +128,16 @@ async function committedBytes(q: Knex, workspaceId: string, now: string): Promis
  */
 export async function mediaInUse(db: Knex, workspaceId: string, mediaId: string): Promise<string[]> {
   if (!(await db.schema.hasTable('post_media'))) return [];
-  const rows = await db('post_media').join('posts', 'posts.id', 'post_media.post_id')
-    .where({ 'post_media.workspace_id': workspaceId, 'post_media.media_id': mediaId, 'posts.workspace_id': workspaceId })
-    .whereIn('posts.status', ['draft', 'queued']).distinct('posts.id').orderBy('posts.id');
+  const rows = await db('post_media')
+    .join('posts', 'posts.id', 'post_media.post_id')
+    .where({
+      'post_media.workspace_id': workspaceId,
+      'post_media.media_id': mediaId,
+      'posts.workspace_id': workspaceId,
+    })
+    .whereIn('posts.status', ['draft', 'queued'])
+    .distinct('posts.id')
+    .orderBy('posts.id');
   return rows.map((r) => r.id as string);
 }
 
@@ -132,15 +165,29 @@ export function mediaData(db: Db, workspace: Workspace) {
     },
 
     /** Newest first; `after` continues from the last item of a previous page. */
-    list: async (filter: { folderId?: string; status?: MediaStatus; after?: MediaPosition; limit: number }): Promise<MediaRecord[]> => {
+    list: async (filter: {
+      folderId?: string;
+      status?: MediaStatus;
+      after?: MediaPosition;
+      limit: number;
+    }): Promise<MediaRecord[]> => {
       const q = media();
       if (filter.folderId) q.where('folder_id', filter.folderId);
       if (filter.status) q.where('status', filter.status);
       if (filter.after) {
         const { createdAt, id } = filter.after;
-        q.where((w) => w.where('created_at', '<', createdAt).orWhere((t) => t.where('created_at', createdAt).where('id', '<', id)));
+        q.where((w) =>
+          w.where('created_at', '<', createdAt).orWhere((t) => t.where('created_at', createdAt).where('id', '<', id)),
+        );
       }
-      return (await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit)).map(toMediaRecord);
+      return (
+        await q
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(filter.limit)
+      ).map(toMediaRecord);
     },
 
     /**
@@ -148,21 +195,33 @@ export function mediaData(db: Db, workspace: Workspace) {
      * committedBytes). A file of unknown size holds as much as one file may take, or what storage
      * has left if that is less; its real size replaces the hold once the bytes arrived.
      */
-    reserve: (input: NewMedia) => db.transaction(async (trx) => {
-      await lockWorkspace(trx, wsId);
-      const now = nowIso();
-      const committed = await committedBytes(trx, wsId, now);
-      const { maxFileBytes, storageBytes } = PLANS[workspace.plan];
-      const size = input.size ?? Math.max(1, Math.min(maxFileBytes, storageBytes - committed));
-      assertFileFits(workspace.plan, size, committed);
-      const id = newId('med');
-      await trx('media').insert({
-        id, workspace_id: wsId, folder_id: input.folderId, status: 'uploading' satisfies MediaStatus, filename: input.filename,
-        mime: input.mime, kind: input.kind, size, stored_bytes: 0, upload_expires_at: input.holdUntil,
-        source_url: input.sourceUrl ?? null, pinned: 0, created_at: now, updated_at: now,
-      });
-      return toMediaRecord((await trx('media').where({ id }).first())!);
-    }),
+    reserve: (input: NewMedia) =>
+      db.transaction(async (trx) => {
+        await lockWorkspace(trx, wsId);
+        const now = nowIso();
+        const committed = await committedBytes(trx, wsId, now);
+        const { maxFileBytes, storageBytes } = PLANS[workspace.plan];
+        const size = input.size ?? Math.max(1, Math.min(maxFileBytes, storageBytes - committed));
+        assertFileFits(workspace.plan, size, committed);
+        const id = newId('med');
+        await trx('media').insert({
+          id,
+          workspace_id: wsId,
+          folder_id: input.folderId,
+          status: 'uploading' satisfies MediaStatus,
+          filename: input.filename,
+          mime: input.mime,
+          kind: input.kind,
+          size,
+          stored_bytes: 0,
+          upload_expires_at: input.holdUntil,
+          source_url: input.sourceUrl ?? null,
+          pinned: 0,
+          created_at: now,
+          updated_at: now,
+        });
+        return toMediaRecord((await trx('media').where({ id }).first())!);
+      }),
 
     update: async (id: string, changes: { folderId?: string; pinned?: boolean }): Promise<MediaRecord | undefined> => {
       const cols: Record<string, unknown> = { updated_at: nowIso() };
@@ -178,16 +237,18 @@ export function mediaData(db: Db, workspace: Workspace) {
      * the deleted record (whose bytes the caller then removes). Live and failed posts keep the id
      * in their own list of files; only their link rows go.
      */
-    remove: (id: string) => db.transaction(async (trx): Promise<{ usedBy: string[] } | { removed: MediaRecord | undefined }> => {
-      await lockWorkspace(trx, wsId);
-      const row = await media(trx).where({ id }).first();
-      if (!row) return { removed: undefined };
-      const usedBy = await mediaInUse(trx, wsId, id);
-      if (usedBy.length) return { usedBy };
-      if (await trx.schema.hasTable('post_media')) await trx('post_media').where({ workspace_id: wsId, media_id: id }).delete();
-      await media(trx).where({ id }).delete();
-      return { removed: toMediaRecord(row) };
-    }),
+    remove: (id: string) =>
+      db.transaction(async (trx): Promise<{ usedBy: string[] } | { removed: MediaRecord | undefined }> => {
+        await lockWorkspace(trx, wsId);
+        const row = await media(trx).where({ id }).first();
+        if (!row) return { removed: undefined };
+        const usedBy = await mediaInUse(trx, wsId, id);
+        if (usedBy.length) return { usedBy };
+        if (await trx.schema.hasTable('post_media'))
+          await trx('post_media').where({ workspace_id: wsId, media_id: id }).delete();
+        await media(trx).where({ id }).delete();
+        return { removed: toMediaRecord(row) };
+      }),
 
     folders: {
       /** Root first, then by name. */
@@ -196,7 +257,14 @@ export function mediaData(db: Db, workspace: Workspace) {
       get: (id: string) => getFolder(db, id),
       root: async (): Promise<FolderRecord> => toFolder(await folders().where({ is_root: 1 }).first()),
       create: async (name: string, parentId: string): Promise<FolderRecord> => {
-        const folder = { id: newId('fld'), workspace_id: wsId, parent_id: parentId, name, is_root: 0, created_at: nowIso() };
+        const folder = {
+          id: newId('fld'),
+          workspace_id: wsId,
+          parent_id: parentId,
+          name,
+          is_root: 0,
+          created_at: nowIso(),
+        };
         await db('folders').insert(folder);
         return toFolder(folder);
       },
@@ -209,18 +277,23 @@ export function mediaData(db: Db, workspace: Workspace) {
       },
       /** How many files and folders lie directly in a folder. */
       contents: async (id: string): Promise<{ files: number; folders: number }> => {
-        const row = await db.first(media().where('folder_id', id).count('*').as('files'),
-          folders().where('parent_id', id).count('*').as('folders'));
+        const row = await db.first(
+          media().where('folder_id', id).count('*').as('files'),
+          folders().where('parent_id', id).count('*').as('folders'),
+        );
         return { files: toCount(row?.files), folders: toCount(row?.folders) };
       },
       /** Deletes a folder only while it is still empty (checked in the same transaction). */
-      removeIfEmpty: (id: string) => db.transaction(async (trx): Promise<boolean> => {
-        await lockWorkspace(trx, wsId);
-        const busy = await trx.first(media(trx).where('folder_id', id).count('*').as('files'),
-          folders(trx).where('parent_id', id).count('*').as('folders'));
-        if (toCount(busy?.files) + toCount(busy?.folders) > 0) return false;
-        return (await folders(trx).where({ id, is_root: 0 }).delete()) > 0;
-      }),
+      removeIfEmpty: (id: string) =>
+        db.transaction(async (trx): Promise<boolean> => {
+          await lockWorkspace(trx, wsId);
+          const busy = await trx.first(
+            media(trx).where('folder_id', id).count('*').as('files'),
+            folders(trx).where('parent_id', id).count('*').as('folders'),
+          );
+          if (toCount(busy?.files) + toCount(busy?.folders) > 0) return false;
+          return (await folders(trx).where({ id, is_root: 0 }).delete()) > 0;
+        }),
     },
   };
 }
@@ -243,19 +316,35 @@ export function mediaJobsData(db: Db) {
      */
     commitBytes: async (id: string, storageKey: string, size: number): Promise<boolean> => {
       const now = nowIso();
-      const n = await byId(id).whereNull('uploaded_at').where('status', 'uploading')
-        .update({ storage_key: storageKey, size, stored_bytes: size, status: 'processing', uploaded_at: now, updated_at: now });
+      const n = await byId(id).whereNull('uploaded_at').where('status', 'uploading').update({
+        storage_key: storageKey,
+        size,
+        stored_bytes: size,
+        status: 'processing',
+        uploaded_at: now,
+        updated_at: now,
+      });
       return n > 0;
     },
 
     /** Ids of files whose processing had started when the server stopped. */
-    processingIds: async (): Promise<string[]> => (await db('media').where('status', 'processing').select('id')).map((r) => r.id as string),
+    processingIds: async (): Promise<string[]> =>
+      (await db('media').where('status', 'processing').select('id')).map((r) => r.id as string),
 
     markReady: async (id: string, facts: MediaFacts): Promise<boolean> => {
       const n = await byId(id).where('status', 'processing').update({
-        status: 'ready', kind: facts.kind, mime: facts.mime, width: facts.width, height: facts.height,
-        duration_seconds: facts.durationSeconds, frame_rate: facts.frameRate, video_codec: facts.videoCodec,
-        audio_codec: facts.audioCodec, thumbnail_key: facts.thumbnailKey, fail_reason: null, updated_at: nowIso(),
+        status: 'ready',
+        kind: facts.kind,
+        mime: facts.mime,
+        width: facts.width,
+        height: facts.height,
+        duration_seconds: facts.durationSeconds,
+        frame_rate: facts.frameRate,
+        video_codec: facts.videoCodec,
+        audio_codec: facts.audioCodec,
+        thumbnail_key: facts.thumbnailKey,
+        fail_reason: null,
+        updated_at: nowIso(),
       });
       return n > 0;
     },
@@ -264,24 +353,61 @@ export function mediaJobsData(db: Db) {
      * A file that will never be ready. Its bytes are of no use to any post, so they stop counting;
      * answers the key whose object the caller deletes.
      */
-    markFailed: (id: string, reason: string) => db.transaction(async (trx): Promise<string | null> => {
-      const row = await trx('media').where({ id }).whereIn('status', ['uploading', 'processing']).first('storage_key');
-      if (!row) return null;
-      await trx('media').where({ id }).update({ status: 'failed', fail_reason: reason, storage_key: null, stored_bytes: 0, updated_at: nowIso() });
-      return row.storage_key ?? null;
-    }),
-
-    /** Reservations whose address expired before any byte arrived become failed files; they hold no storage. */
-    failExpiredReservations: async (now: string): Promise<number> =>
-      db('media').where('status', 'uploading').whereNull('uploaded_at').where('upload_expires_at', '<=', now).update({
-        status: 'failed', updated_at: now,
-        fail_reason: 'No bytes arrived before the upload address expired. Reserve a new upload with POST /media/uploads.',
+    markFailed: (id: string, reason: string) =>
+      db.transaction(async (trx): Promise<string | null> => {
+        const row = await trx('media')
+          .where({ id })
+          .whereIn('status', ['uploading', 'processing'])
+          .first('storage_key');
+        if (!row) return null;
+        await trx('media')
+          .where({ id })
+          .update({ status: 'failed', fail_reason: reason, storage_key: null, stored_bytes: 0, updated_at: nowIso() });
+        return row.storage_key ?? null;
       }),
 
-    /** Ids of files whose bytes retention may delete now (see retentionDue). */
-    retentionDueIds: async (cutoff: string): Promise<string[]> => {
-      if (!(await db.schema.hasTable('post_media'))) return [];
-      return (await retentionDue(db, cutoff).select('media.id')).map((r) => r.id as string);
+    /** Reservations whose address expired before any byte arrived become failed files; they hold no storage. */
+    /** At most `limit` expired reservations become failed files, in one short statement; answers how many. */
+    failExpiredReservations: async (now: string, limit: number): Promise<number> =>
+      db('media')
+        .whereIn(
+          'id',
+          db('media')
+            .where('status', 'uploading')
+            .whereNull('uploaded_at')
+            .where('upload_expires_at', '<=', now)
+            .select('id')
+            .limit(limit),
+        )
+        .update({
+          status: 'failed',
+          updated_at: now,
+          fail_reason:
+            'No bytes arrived before the upload address expired. Reserve a new upload with POST /media/uploads.',
+        }),
+
+    /**
+     * Ids of files whose bytes retention may delete now (see retentionDue), among the next `limit` files
+     * with bytes after `after` in id order; `next` is where the following batch starts (null: the end).
+     */
+    retentionDueIds: async (
+      cutoff: string,
+      after: string,
+      limit: number,
+    ): Promise<{ ids: string[]; next: string | null }> => {
+      if (!(await db.schema.hasTable('post_media'))) return { ids: [], next: null };
+      const window: string[] = await db('media')
+        .whereNotNull('storage_key')
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(limit)
+        .pluck('id');
+      if (!window.length) return { ids: [], next: null };
+      const ids: string[] = await retentionDue(db, cutoff)
+        .whereIn('media.id', window)
+        .orderBy('media.id')
+        .pluck('media.id');
+      return { ids, next: window.length < limit ? null : window.at(-1)! };
     },
 
     /**
@@ -289,15 +415,18 @@ export function mediaJobsData(db: Db) {
      * the workspace lock (a post may have taken the file meanwhile). Answers the key whose object
      * the caller deletes, or null when nothing was due: running twice is safe.
      */
-    releaseBytes: (id: string, cutoff: string, now: string) => db.transaction(async (trx): Promise<string | null> => {
-      const found = await trx('media').where({ id }).first('workspace_id');
-      if (!found) return null;
-      await lockWorkspace(trx, found.workspace_id);
-      const row = await retentionDue(trx, cutoff).where('media.id', id).first('media.storage_key');
-      if (!row) return null;
-      await trx('media').where({ id }).update({ storage_key: null, stored_bytes: 0, bytes_deleted_at: now, updated_at: now });
-      return row.storage_key;
-    }),
+    releaseBytes: (id: string, cutoff: string, now: string) =>
+      db.transaction(async (trx): Promise<string | null> => {
+        const found = await trx('media').where({ id }).first('workspace_id');
+        if (!found) return null;
+        await lockWorkspace(trx, found.workspace_id);
+        const row = await retentionDue(trx, cutoff).where('media.id', id).first('media.storage_key');
+        if (!row) return null;
+        await trx('media')
+          .where({ id })
+          .update({ storage_key: null, stored_bytes: 0, bytes_deleted_at: now, updated_at: now });
+        return row.storage_key;
+      }),
   };
 }
 
@@ -306,11 +435,20 @@ export function mediaJobsData(db: Db) {
  * at or before `cutoff` (72 hours ago), and used by no draft or queued post.
  */
 function retentionDue(q: Knex, cutoff: string) {
-  const postsUsing = (statuses: string[]) => q('post_media').join('posts', 'posts.id', 'post_media.post_id')
-    .whereRaw('post_media.media_id = media.id').whereIn('posts.status', statuses).select(q.raw('1'));
-  return q('media').whereNotNull('media.storage_key').whereNull('media.bytes_deleted_at').where('media.pinned', 0)
+  const postsUsing = (statuses: string[]) =>
+    q('post_media')
+      .join('posts', 'posts.id', 'post_media.post_id')
+      .whereRaw('post_media.media_id = media.id')
+      .whereIn('posts.status', statuses)
+      .select(q.raw('1'));
+  return q('media')
+    .whereNotNull('media.storage_key')
+    .whereNull('media.bytes_deleted_at')
+    .where('media.pinned', 0)
     .whereExists(postsUsing(['live']))
-    .whereNotExists(postsUsing(['live']).where((w) => w.whereNull('posts.live_at').orWhere('posts.live_at', '>', cutoff)))
+    .whereNotExists(
+      postsUsing(['live']).where((w) => w.whereNull('posts.live_at').orWhere('posts.live_at', '>', cutoff)),
+    )
     .whereNotExists(postsUsing(['draft', 'queued']));
 }
 

@@ -2,8 +2,8 @@
 // The rules of who may change whom are here, inside the transactions that apply them.
 import type { Knex } from 'knex';
 import type { Role, Workspace } from '../domain/credential.ts';
-import { ApiError, notFound } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
+import { MemberRefused } from '../domain/memberRefusal.ts';
 import { assertCanAddMember } from '../domain/quotas.ts';
 import { assertRole } from '../domain/roles.ts';
 import type { Invite, Member, Membership } from '../domain/settingsShapes.ts';
@@ -11,6 +11,7 @@ import { recordAudit } from './audit.ts';
 import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
 import { nowIso, toCount } from './rows.ts';
+import { usageCounter } from './usage.ts';
 
 export const INVITE_DAYS = 7;
 
@@ -55,11 +56,8 @@ export async function listPendingInvites(db: Knex, workspaceId: string): Promise
 
 /** Members plus pending invitations: what the plan's member limit counts. */
 export async function countSeats(q: Knex, workspaceId: string): Promise<number> {
-  const row = await q.first(
-    q('members').where({ workspace_id: workspaceId }).count('*').as('members'),
-    pending(q('invites'), nowIso()).where({ workspace_id: workspaceId }).count('*').as('invites'),
-  );
-  return toCount(row?.members) + toCount(row?.invites);
+  const invites = await pending(q('invites'), nowIso()).where({ workspace_id: workspaceId }).count({ n: '*' }).first();
+  return (await usageCounter(q, workspaceId, 'members')) + toCount(invites?.n);
 }
 
 async function memberRow(q: Knex, workspaceId: string, userId: string) {
@@ -67,7 +65,7 @@ async function memberRow(q: Knex, workspaceId: string, userId: string) {
     .join('users', 'users.id', 'members.user_id')
     .where({ 'members.workspace_id': workspaceId, 'members.user_id': userId })
     .first('members.role', 'users.name', 'users.email');
-  if (!row) throw notFound('member', userId);
+  if (!row) throw MemberRefused.notFound('member', userId);
   return row as { role: Role; name: string; email: string | null };
 }
 
@@ -79,8 +77,7 @@ export function createInvite(db: Db, workspace: Workspace, actor: Actor, email: 
   return db.transaction(async (trx) => {
     await lockWorkspace(trx, workspace.id);
     if (role === 'owner') {
-      throw new ApiError(
-        400,
+      throw new MemberRefused(
         'invalid_request',
         'An invitation makes an administrator or a member, not an owner.',
         'Invite them as an administrator, then transfer ownership from the members page.',
@@ -92,8 +89,7 @@ export function createInvite(db: Db, workspace: Workspace, actor: Actor, email: 
       .where({ 'members.workspace_id': workspace.id, 'users.email': email })
       .first('users.id');
     if (already)
-      throw new ApiError(
-        409,
+      throw new MemberRefused(
         'already_member',
         `${email} is already a member of this workspace.`,
         'Change their role instead.',
@@ -128,7 +124,7 @@ export async function cancelInvite(db: Db, workspaceId: string, actor: Actor, in
     const row = await pending(trx('invites'), nowIso())
       .where({ id: inviteId, workspace_id: workspaceId })
       .first('email', 'role');
-    if (!row) throw notFound('pending invitation', inviteId);
+    if (!row) throw MemberRefused.notFound('pending invitation', inviteId);
     assertRole(actor.role, row.role, 'Withdrawing this invitation');
     await trx('invites').where({ id: inviteId }).update({ cancelled_at: nowIso() });
     await recordAudit(trx, workspaceId, actor.userId, 'invite.cancelled', {
@@ -148,8 +144,7 @@ export interface InviteDetails {
 }
 
 const inviteGone = (what: string) =>
-  new ApiError(
-    410,
+  new MemberRefused(
     'invite_unusable',
     `This invitation ${what}.`,
     'Ask the person who invited you for a new invitation.',
@@ -190,8 +185,7 @@ export function acceptInvite(db: Db, inviteId: string, joiner: Joiner): Promise<
     if ('userId' in joiner) {
       userId = joiner.userId;
       if (await trx('members').where({ workspace_id: invite.workspace.id, user_id: userId }).first('user_id')) {
-        throw new ApiError(
-          409,
+        throw new MemberRefused(
           'already_member',
           'You are already a member of this workspace.',
           'Switch to it from the workspace menu.',
@@ -252,8 +246,7 @@ export function changeRole(db: Db, workspaceId: string, actor: Actor, userId: st
       `Changing the role of ${target.role === 'owner' ? 'the owner' : 'an administrator'}`,
     );
     if (target.role === 'owner') {
-      throw new ApiError(
-        409,
+      throw new MemberRefused(
         'owner_required',
         `${OWNER_STAYS} ${target.name} is its owner.`,
         'Transfer ownership to another member first (make them the owner); you become an administrator.',
@@ -284,8 +277,7 @@ export function removeMember(
     const target = await memberRow(trx, workspaceId, userId);
     assertRole(actor.role, target.role, `Removing ${target.role === 'owner' ? 'the owner' : 'an administrator'}`);
     if (target.role === 'owner') {
-      throw new ApiError(
-        409,
+      throw new MemberRefused(
         'owner_required',
         `${OWNER_STAYS} You are its owner.`,
         'Transfer ownership to another member first; then they can remove you.',
@@ -322,6 +314,6 @@ export async function workspacesOf(db: Knex, userId: string): Promise<Membership
 /** Points a session at another of the person's workspaces. */
 export async function switchWorkspace(db: Db, sessionId: string, userId: string, workspaceId: string): Promise<void> {
   const member = await db('members').where({ workspace_id: workspaceId, user_id: userId }).first('role');
-  if (!member) throw notFound('workspace', workspaceId);
+  if (!member) throw MemberRefused.notFound('workspace', workspaceId);
   await db('sessions').where({ id: sessionId, user_id: userId }).update({ workspace_id: workspaceId });
 }

@@ -15,6 +15,8 @@ import * as oauth from './migrations/0007_oauth.ts';
 import * as members from './migrations/0008_members.ts';
 import * as disconnectedAccounts from './migrations/0009_disconnected_accounts.ts';
 import * as postsListOrder from './migrations/0013_posts_list_order.ts';
+import * as sandboxAccounts from './migrations/0014_sandbox_accounts.ts';
+import * as usageCounters from './migrations/0015_usage_counters.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -27,6 +29,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0008_members': members,
   '0009_disconnected_accounts': disconnectedAccounts,
   '0013_posts_list_order': postsListOrder,
+  '0014_sandbox_accounts': sandboxAccounts,
+  '0015_usage_counters': usageCounters,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */
@@ -54,11 +58,14 @@ export async function migrationPlan(db: Db): Promise<{ applied: string[]; pendin
   const applied = await appliedMigrations(db);
   const unknown = applied.filter((name) => !MIGRATION_NAMES.includes(name));
   if (unknown.length) {
-    throw new ApiError(409, 'database_newer',
+    throw new ApiError(
+      409,
+      'database_newer',
       `This database was migrated by a newer Herald than ${HERALD_VERSION}: ` +
         `it has had migrations this version does not know (${unknown.join(', ')}).`,
       'Run the Herald version that migrated it, or a newer one; migrations only go forward. ' +
-        'To go back, restore a backup taken before the upgrade.');
+        'To go back, restore a backup taken before the upgrade.',
+    );
   }
   return { applied, pending: MIGRATION_NAMES.filter((name) => !applied.includes(name)) };
 }

@@ -1,6 +1,5 @@
 // Password resets (single-use, one hour) and the sessions a password change ends.
 import { newId } from '../domain/ids.ts';
-import { ApiError } from '../domain/errors.ts';
 import type { Db } from './connect.ts';
 import { setPasswordHash } from './identity.ts';
 import { nowIso } from './rows.ts';
@@ -18,24 +17,22 @@ export async function createPasswordReset(db: Db, userId: string): Promise<{ id:
  * Sets the new password through a reset link, once: the link is used up, every other link of the person
  * stops working, and every session of theirs ends.
  */
-export function resetPassword(db: Db, resetId: string, passwordHash: string): Promise<string> {
+export function resetPassword(
+  db: Db,
+  resetId: string,
+  passwordHash: string,
+): Promise<{ userId: string } | { unusable: string }> {
   return db.transaction(async (trx) => {
     const now = nowIso();
     const row = await trx('password_resets').where({ id: resetId }).first();
-    const refuse = (what: string) =>
-      new ApiError(
-        410,
-        'reset_unusable',
-        `This password reset link ${what}.`,
-        'Ask for a new link from the sign-in page.',
-      );
-    if (!row) throw refuse('does not exist');
-    if (row.used_at) throw refuse('was already used');
-    if (row.expires_at <= now) throw refuse(`expired (links last ${RESET_MINUTES} minutes)`);
+    // Why the link is refused, in words that complete "This password reset link …".
+    if (!row) return { unusable: 'does not exist' };
+    if (row.used_at) return { unusable: 'was already used' };
+    if (row.expires_at <= now) return { unusable: `expired (links last ${RESET_MINUTES} minutes)` };
     await trx('password_resets').where({ user_id: row.user_id }).whereNull('used_at').update({ used_at: now });
     await setPasswordHash(trx, row.user_id, passwordHash);
     await trx('sessions').where({ user_id: row.user_id }).delete();
-    return row.user_id as string;
+    return { userId: row.user_id as string };
   });
 }
 

@@ -3,17 +3,36 @@
 // each write their timeline event atomically.
 import type { Knex } from 'knex';
 import type { Workspace } from '../domain/credential.ts';
-import { ApiError, type ErrorBody } from '../domain/errors.ts';
+import type { ErrorBody } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
+import {
+  nextState,
+  refusal,
+  storedStatus,
+  systemMove,
+  type PersonAction,
+  type PostState,
+} from '../domain/postStates.ts';
 import type { PostStatus } from '../domain/statusLine.ts';
 import type { Platform } from '../networks/rules.ts';
+import { isoNow, type Clock } from '../runtime/clock.ts';
 import type { Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
-import { nowIso, toCount } from './rows.ts';
+import { toCount } from './rows.ts';
+import { usageCounter } from './usage.ts';
 
 export type CreatedVia = 'api' | 'dashboard' | 'mcp';
-export type EventKind = 'created' | 'queued' | 'publishing' | 'live' | 'failed' | 'retried' | 'retriedByWorker' | 'cancelled' | 'rescheduled';
+export type EventKind =
+  | 'created'
+  | 'queued'
+  | 'publishing'
+  | 'live'
+  | 'failed'
+  | 'retried'
+  | 'retriedByWorker'
+  | 'cancelled'
+  | 'rescheduled';
 
 export interface PostRecord {
   id: string;
@@ -41,8 +60,10 @@ export interface PostRecord {
 }
 
 /** A post to create: its content and target, queued or draft. */
-export type NewPost = Pick<PostRecord, 'accountId' | 'platform' | 'publishAt' | 'text' | 'title' | 'tags' | 'mediaIds' | 'perPlatform'>
-  & { status: 'queued' | 'draft' };
+export type NewPost = Pick<
+  PostRecord,
+  'accountId' | 'platform' | 'publishAt' | 'text' | 'title' | 'tags' | 'mediaIds' | 'perPlatform'
+> & { status: 'queued' | 'draft' };
 
 export interface NewEvent {
   kind: EventKind;
@@ -80,26 +101,47 @@ export interface PostFilter {
   limit: number;
 }
 
-/** Fields a transition may change. */
-export type PostPatch = Partial<Pick<PostRecord, 'status' | 'publishAt' | 'quotaMonth' | 'externalUrl' | 'externalId' | 'error' | 'liveAt'>>;
+/** Fields a person's action may change besides the state, which the state table sets. */
+export type PostPatch = Partial<Pick<PostRecord, 'publishAt' | 'quotaMonth' | 'error'>>;
+
+/** The rest of a person's change, decided on the post as locked; `counts` reads inside the same transaction. */
+export type DecideChange = (
+  post: PostRecord,
+  counts: { monthUsed: (month: string) => Promise<number> },
+) => Promise<{ patch: PostPatch; events: NewEvent[] }> | { patch: PostPatch; events: NewEvent[] };
 
 const COLUMNS = ['posts.*', 'accounts.display_name as account_name'];
 
 function toPost(row: Record<string, any>): PostRecord {
   return {
-    id: row.id, accountId: row.account_id, accountName: row.account_name, platform: row.platform, status: row.status,
-    publishAt: row.publish_at ?? null, text: row.text, title: row.title ?? null, tags: JSON.parse(row.tags),
-    mediaIds: JSON.parse(row.media_ids), perPlatform: JSON.parse(row.per_platform), createdVia: row.created_via,
-    externalUrl: row.external_url ?? null, externalId: row.external_id ?? null,
+    id: row.id,
+    accountId: row.account_id,
+    accountName: row.account_name,
+    platform: row.platform,
+    status: row.status,
+    publishAt: row.publish_at ?? null,
+    text: row.text,
+    title: row.title ?? null,
+    tags: JSON.parse(row.tags),
+    mediaIds: JSON.parse(row.media_ids),
+    perPlatform: JSON.parse(row.per_platform),
+    createdVia: row.created_via,
+    externalUrl: row.external_url ?? null,
+    externalId: row.external_id ?? null,
     error: row.error_code ? { code: row.error_code, message: row.error_message, hint: row.error_hint } : null,
-    quotaMonth: row.quota_month ?? null, liveAt: row.live_at ?? null, createdAt: row.created_at, updatedAt: row.updated_at,
+    quotaMonth: row.quota_month ?? null,
+    liveAt: row.live_at ?? null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
     nextAttemptAt: row.status === 'queued' && row.worker_retries > 0 && row.due_at ? row.due_at : null,
   };
 }
 
 function toEvent(row: Record<string, any>): PostEventRecord {
   return {
-    id: row.id, kind: row.kind, at: row.at,
+    id: row.id,
+    kind: row.kind,
+    at: row.at,
     ...(row.message ? { message: row.message } : {}),
     ...(row.error ? { error: JSON.parse(row.error) } : {}),
     ...(row.notes ? { notes: JSON.parse(row.notes) } : {}),
@@ -109,12 +151,8 @@ function toEvent(row: Record<string, any>): PostEventRecord {
 
 function patchColumns(patch: PostPatch): Record<string, unknown> {
   const cols: Record<string, unknown> = {};
-  if ('status' in patch) cols.status = patch.status;
   if ('publishAt' in patch) cols.publish_at = patch.publishAt;
   if ('quotaMonth' in patch) cols.quota_month = patch.quotaMonth;
-  if ('externalUrl' in patch) cols.external_url = patch.externalUrl;
-  if ('externalId' in patch) cols.external_id = patch.externalId;
-  if ('liveAt' in patch) cols.live_at = patch.liveAt;
   if ('error' in patch) {
     cols.error_code = patch.error?.code ?? null;
     cols.error_message = patch.error?.message ?? null;
@@ -124,8 +162,18 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
 }
 
 /** Appends timeline rows; also used by the publishing worker, which acts on posts by id. */
-export async function insertPostEvents(q: Knex, workspaceId: string, postId: string, events: NewEvent[], at: string): Promise<void> {
-  await insertEventsOfPosts(q, events.map((event) => ({ workspaceId, postId, event })), at);
+export async function insertPostEvents(
+  q: Knex,
+  workspaceId: string,
+  postId: string,
+  events: NewEvent[],
+  at: string,
+): Promise<void> {
+  await insertEventsOfPosts(
+    q,
+    events.map((event) => ({ workspaceId, postId, event })),
+    at,
+  );
 }
 
 /**
@@ -134,42 +182,83 @@ export async function insertPostEvents(q: Knex, workspaceId: string, postId: str
  * or rescheduled since: those are not `failed` any more) are queued again, at their time or now if it
  * passed, each with a `retried` event. Answers how many.
  */
-export async function requeueAfterReconnect(trx: Knex, workspaceId: string, platform: Platform, accountIds: string[],
-  jobs: JobScheduler | undefined): Promise<number> {
+export async function requeueAfterReconnect(
+  trx: Knex,
+  workspaceId: string,
+  platform: Platform,
+  accountIds: string[],
+  jobs: JobScheduler | undefined,
+  now: string,
+): Promise<number> {
   if (!accountIds.length) return 0;
-  const failed = await trx('posts').where({ workspace_id: workspaceId, status: 'failed' }).whereIn('account_id', accountIds)
+  const { from, to } = systemMove('reconnect');
+  const failed = await trx('posts')
+    .where({ workspace_id: workspaceId })
+    .whereIn('status', from)
+    .whereIn('account_id', accountIds)
     .whereIn('error_code', [`${platform}_token_rejected`, `${platform}_permission_missing`])
-    .select('id', 'publish_at', 'error_code');
-  const now = nowIso();
+    .select('id', 'status', 'publish_at', 'error_code');
   for (const post of failed) {
     const dueAt = post.publish_at && post.publish_at > now ? post.publish_at : now;
-    await trx('posts').where({ id: post.id, status: 'failed' }).update({ status: 'queued', publish_at: dueAt,
-      due_at: dueAt, worker_retries: 0, error_code: null, error_message: null, error_hint: null, updated_at: now });
-    await insertPostEvents(trx, workspaceId, post.id, [{ kind: 'retried', publishAt: dueAt,
-      message: `Sent again by itself: the account was reconnected after the post failed with ${post.error_code}.` }],
-    now);
+    await trx('posts')
+      .where({ id: post.id, status: post.status })
+      .update({
+        status: storedStatus(to),
+        publish_at: dueAt,
+        due_at: dueAt,
+        worker_retries: 0,
+        error_code: null,
+        error_message: null,
+        error_hint: null,
+        updated_at: now,
+      });
+    await insertPostEvents(
+      trx,
+      workspaceId,
+      post.id,
+      [
+        {
+          kind: 'retried',
+          publishAt: dueAt,
+          message: `Sent again by itself: the account was reconnected after the post failed with ${post.error_code}.`,
+        },
+      ],
+      now,
+    );
     await jobs?.schedule(trx, post.id, dueAt);
   }
   return failed.length;
 }
 
 /** Timeline rows of several posts in one statement (the worker records a batch of posts at once). */
-export async function insertEventsOfPosts(q: Knex, rows: { workspaceId: string; postId: string; event: NewEvent }[], at: string): Promise<void> {
+export async function insertEventsOfPosts(
+  q: Knex,
+  rows: { workspaceId: string; postId: string; event: NewEvent }[],
+  at: string,
+): Promise<void> {
   if (!rows.length) return;
-  await q('post_events').insert(rows.map(({ workspaceId, postId, event: e }) => ({
-    id: newId('evt'), post_id: postId, workspace_id: workspaceId, kind: e.kind, at, message: e.message ?? null,
-    error: e.error ? JSON.stringify(e.error) : null, notes: e.notes ? JSON.stringify(e.notes) : null, publish_at: e.publishAt ?? null,
-  })));
+  await q('post_events').insert(
+    rows.map(({ workspaceId, postId, event: e }) => ({
+      id: newId('evt'),
+      post_id: postId,
+      workspace_id: workspaceId,
+      kind: e.kind,
+      at,
+      message: e.message ?? null,
+      error: e.error ? JSON.stringify(e.error) : null,
+      notes: e.notes ? JSON.stringify(e.notes) : null,
+      publish_at: e.publishAt ?? null,
+    })),
+  );
 }
 
-export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
+/** One workspace's posts; every stamp (created, updated, events) is the clock's time. */
+export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: JobScheduler) {
   const wsId = workspace.id;
-  const posts = (q: Knex = db) => q('posts').join('accounts', 'accounts.id', 'posts.account_id').where('posts.workspace_id', wsId);
+  const posts = (q: Knex = db) =>
+    q('posts').join('accounts', 'accounts.id', 'posts.account_id').where('posts.workspace_id', wsId);
 
-
-  async function monthUsed(q: Knex, month: string): Promise<number> {
-    return toCount((await q('posts').where({ workspace_id: wsId, quota_month: month }).count({ n: '*' }).first())?.n);
-  }
+  const monthUsed = (q: Knex, month: string) => usageCounter(q, wsId, 'posts', month);
 
   /** Keeps the post's job in step with its state, inside the writing transaction. */
   async function syncJob(trx: Knex, postId: string, status: string, dueAt: string | null): Promise<void> {
@@ -178,7 +267,8 @@ export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
     else await jobs.unschedule(trx, postId);
   }
 
-  const insertEvents = (q: Knex, postId: string, events: NewEvent[], at: string) => insertPostEvents(q, wsId, postId, events, at);
+  const insertEvents = (q: Knex, postId: string, events: NewEvent[], at: string) =>
+    insertPostEvents(q, wsId, postId, events, at);
 
   return {
     monthUsed: (month: string) => monthUsed(db, month),
@@ -187,35 +277,68 @@ export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
      * Creates the posts of one request, all or none. `guard` sees the counts taken under the
      * workspace lock and throws to refuse; nothing is written then.
      */
-    create: (input: { posts: NewPost[]; createdVia: CreatedVia; month: string; guard: (counts: CreationCounts) => void }) =>
+    create: (input: {
+      posts: NewPost[];
+      createdVia: CreatedVia;
+      month: string;
+      guard: (counts: CreationCounts) => void;
+    }) =>
       db.transaction(async (trx) => {
         await lockWorkspace(trx, wsId);
-        const now = nowIso();
+        const now = isoNow(clock);
         const hourAgo = new Date(Date.parse(now) - 3600_000).toISOString();
-        const recent = await trx('post_creations').where('workspace_id', wsId).where('at', '>', hourAgo)
-          .count({ n: '*' }).min({ oldest: 'at' }).first();
-        input.guard({ monthUsed: await monthUsed(trx, input.month), createdLastHour: toCount(recent?.n), oldestLastHour: recent?.oldest ?? null });
+        const recent = await trx('post_creations')
+          .where('workspace_id', wsId)
+          .where('at', '>', hourAgo)
+          .count({ n: '*' })
+          .min({ oldest: 'at' })
+          .first();
+        input.guard({
+          monthUsed: await monthUsed(trx, input.month),
+          createdLastHour: toCount(recent?.n),
+          oldestLastHour: recent?.oldest ?? null,
+        });
         const ids: string[] = [];
         for (const post of input.posts) {
           const id = newId('pst');
           ids.push(id);
           await trx('posts').insert({
-            id, workspace_id: wsId, account_id: post.accountId, platform: post.platform, status: post.status, publish_at: post.publishAt,
-            text: post.text, title: post.title, tags: JSON.stringify(post.tags), media_ids: JSON.stringify(post.mediaIds),
-            per_platform: JSON.stringify(post.perPlatform), created_via: input.createdVia,
-            quota_month: post.status === 'queued' ? input.month : null, due_at: post.status === 'queued' ? post.publishAt : null,
-            created_at: now, updated_at: now,
+            id,
+            workspace_id: wsId,
+            account_id: post.accountId,
+            platform: post.platform,
+            status: post.status,
+            publish_at: post.publishAt,
+            text: post.text,
+            title: post.title,
+            tags: JSON.stringify(post.tags),
+            media_ids: JSON.stringify(post.mediaIds),
+            per_platform: JSON.stringify(post.perPlatform),
+            created_via: input.createdVia,
+            quota_month: post.status === 'queued' ? input.month : null,
+            due_at: post.status === 'queued' ? post.publishAt : null,
+            created_at: now,
+            updated_at: now,
           });
           await syncJob(trx, id, post.status, post.publishAt);
           if (post.mediaIds.length) {
-            await trx('post_media').insert(post.mediaIds.map((mediaId, position) => ({ post_id: id, media_id: mediaId, workspace_id: wsId, position })));
+            await trx('post_media').insert(
+              post.mediaIds.map((mediaId, position) => ({
+                post_id: id,
+                media_id: mediaId,
+                workspace_id: wsId,
+                position,
+              })),
+            );
           }
-          const events: NewEvent[] = [{ kind: 'created', message: `Created through the ${input.createdVia === 'api' ? 'API' : input.createdVia === 'mcp' ? 'MCP server' : 'dashboard'}.` }];
+          const via = input.createdVia === 'api' ? 'API' : input.createdVia === 'mcp' ? 'MCP server' : 'dashboard';
+          const events: NewEvent[] = [{ kind: 'created', message: `Created through the ${via}.` }];
           if (post.status === 'queued') events.push({ kind: 'queued', publishAt: post.publishAt });
           await insertEvents(trx, id, events, now);
         }
         await trx('post_creations').insert({ workspace_id: wsId, at: now });
-        return (await posts(trx).whereIn('posts.id', ids).select(COLUMNS)).map(toPost)
+        return (await posts(trx).whereIn('posts.id', ids).select(COLUMNS))
+          .map(toPost)
           .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
       }),
 
@@ -246,32 +369,41 @@ export function postsData(db: Db, workspace: Workspace, jobs?: JobScheduler) {
       (await db('post_events').where({ post_id: postId, workspace_id: wsId }).orderBy('seq')).map(toEvent),
 
     /**
-     * Changes one post atomically: `decide` sees the post as locked and returns the change and its
-     * events, or throws to refuse (nothing is written). Undefined when no such post exists here.
+     * A person's action on one post, atomically: the state table decides whether the post, as locked,
+     * may take it (PostStateRefused if not); then `decide` returns the rest of the change and its
+     * events, or throws to refuse. Nothing is written on a refusal. Undefined when no such post exists here.
      */
-    transition: (id: string, decide: (post: PostRecord, counts: { monthUsed: (month: string) => Promise<number> }) =>
-      Promise<{ patch: PostPatch; events: NewEvent[] }> | { patch: PostPatch; events: NewEvent[] }) =>
+    transition: (id: string, action: PersonAction, decide: DecideChange) =>
       db.transaction(async (trx) => {
         await lockWorkspace(trx, wsId);
-        const row = await posts(trx).where('posts.id', id).first(COLUMNS);
+        const row = await posts(trx)
+          .where('posts.id', id)
+          .first([...COLUMNS, 'posts.attempt_started_at']);
         if (!row) return undefined;
         const post = toPost(row);
+        const state: PostState = row.attempt_started_at ? 'publishing' : post.status;
+        const status = storedStatus(nextState({ id, state }, action));
         const { patch, events } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
-        const now = nowIso();
-        const status = patch.status ?? post.status;
-        const publishAt = 'publishAt' in patch ? patch.publishAt ?? null : post.publishAt;
-        const moves = 'publishAt' in patch || 'status' in patch;
+        const now = isoNow(clock);
+        const publishAt = 'publishAt' in patch ? (patch.publishAt ?? null) : post.publishAt;
         // A person's change starts the attempt count afresh, the due time follows the publish time,
-        // and a worker's reservation of the post (made ahead of its time) is taken back; an attempt
-        // that has started cannot be, so the change is refused.
-        const attempt = moves ? { due_at: status === 'queued' ? publishAt : null, worker_retries: 0, attempt_id: null, attempt_worker: null } : {};
-        const changed = await trx('posts').where({ id, workspace_id: wsId, status: post.status }).whereNull('attempt_started_at')
-          .update({ ...patchColumns(patch), ...attempt, updated_at: now });
-        if (!changed) {
-          throw new ApiError(409, 'invalid_state', `Post ${id} is being published right now; it cannot be changed until that attempt ends.`,
-            'Read the post again in a few seconds: it will be live, or failed and ready to retry.');
-        }
-        if (moves) await syncJob(trx, id, status, publishAt);
+        // and a worker's reservation of the post (made ahead of its time) is taken back. An attempt
+        // that started after the post was read (the worker does not take the workspace lock) cannot
+        // be taken back: the change is refused as the table refuses a post being published.
+        const changed = await trx('posts')
+          .where({ id, workspace_id: wsId, status: post.status })
+          .whereNull('attempt_started_at')
+          .update({
+            ...patchColumns(patch),
+            status,
+            due_at: status === 'queued' ? publishAt : null,
+            worker_retries: 0,
+            attempt_id: null,
+            attempt_worker: null,
+            updated_at: now,
+          });
+        if (!changed) throw refusal({ id, state: 'publishing' }, action)!;
+        await syncJob(trx, id, status, publishAt);
         await insertEvents(trx, id, events, now);
         return toPost(await posts(trx).where('posts.id', id).first(COLUMNS));
       }),

@@ -1,10 +1,12 @@
 // What the publishing worker reads and writes. The worker acts on posts by id, across workspaces, so
 // these queries are not workspace-scoped; nothing here is reachable from a request handler. Every
 // change after the claim is conditioned on the attempt id: only the holder of a post's attempt lease
-// can move it, and a worker that lost its lease (declared dead) writes nothing.
+// can move it, and a worker that lost its lease (declared dead) writes nothing. The states set and
+// matched are the state table's (domain/postStates.ts); `now` is the worker's clock.
 import type { Knex } from 'knex';
 import { newId } from '../domain/ids.ts';
 import type { ErrorBody } from '../domain/errors.ts';
+import { storedStatus, systemMove } from '../domain/postStates.ts';
 import type { Checkpoint } from '../networks/connector.ts';
 import { filesNamedBySettings } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
@@ -12,7 +14,13 @@ import { isPostgres, type Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
 import { toMediaRecord, type MediaRecord } from './mediaData.ts';
 import { insertEventsOfPosts, insertPostEvents } from './postsData.ts';
-import { nowIso } from './rows.ts';
+
+// What a worker's action sets and matches, from the state table.
+const START = systemMove('start');
+const SUCCEED = systemMove('succeed');
+const FAIL = systemMove('fail');
+/** The stored status of the posts a worker may reserve and start (queued). */
+const STARTABLE = storedStatus(START.from[0]!);
 
 export interface Attempt {
   postId: string;
@@ -71,11 +79,20 @@ function returned(result: any): Row[] {
  * Updates the posts named by `rows` (`v_id`, `v_attempt`, then `columns`) whose lease matches, in one
  * statement; answers the ids it changed. `set` may use `v.<column>` and `?` (bound by `setBindings`).
  */
-async function updateLeased(q: Knex, set: string, setBindings: string[], columns: string[], rows: string[][], where = ''): Promise<Set<string>> {
+async function updateLeased(
+  q: Knex,
+  set: string,
+  setBindings: string[],
+  columns: string[],
+  rows: string[][],
+  where = '',
+): Promise<Set<string>> {
   if (!rows.length) return new Set();
   const v = joinRows(q, ['v_attempt', ...columns], rows);
-  const result = await q.raw(`update posts set ${set} from ${v.from} where ${v.match} and posts.attempt_id = v.v_attempt ${where} returning id`,
-    [...setBindings, ...v.fromBindings, ...v.matchBindings]);
+  const result = await q.raw(
+    `update posts set ${set} from ${v.from} where ${v.match} and posts.attempt_id = v.v_attempt ${where} returning id`,
+    [...setBindings, ...v.fromBindings, ...v.matchBindings],
+  );
   return new Set(returned(result).map((r) => r.id as string));
 }
 
@@ -84,34 +101,79 @@ async function updateLeased(q: Knex, set: string, setBindings: string[], columns
  * nobody holds, in one statement. The attempt has not started: a person may still change the post,
  * which takes the reservation back. Answers the loaded attempt, or undefined when not ours to send.
  */
-export async function reservePosts(db: Db, postIds: string[], workerId: string, horizon: string): Promise<(Attempt | undefined)[]> {
+export async function reservePosts(
+  db: Db,
+  postIds: string[],
+  workerId: string,
+  horizon: string,
+): Promise<(Attempt | undefined)[]> {
   const ids = [...new Set(postIds)];
-  const v = joinRows(db, ['v_attempt'], ids.map((id) => [id, newId('att')]));
-  const result = await db.raw(`update posts set attempt_id = v.v_attempt, attempt_worker = ? from ${v.from}
-    where ${v.match} and posts.status = 'queued' and posts.attempt_id is null and posts.due_at <= ? returning id, attempt_id`,
-  [workerId, ...v.fromBindings, ...v.matchBindings, horizon]);
-  const attempts = await loadAttempts(db, returned(result).map((r) => ({ postId: r.id, attemptId: r.attempt_id })));
+  const v = joinRows(
+    db,
+    ['v_attempt'],
+    ids.map((id) => [id, newId('att')]),
+  );
+  const result = await db.raw(
+    `update posts set attempt_id = v.v_attempt, attempt_worker = ? from ${v.from}
+    where ${v.match} and posts.status = ? and posts.attempt_id is null and posts.due_at <= ? returning id, attempt_id`,
+    [workerId, ...v.fromBindings, ...v.matchBindings, STARTABLE, horizon],
+  );
+  const attempts = await loadAttempts(
+    db,
+    returned(result).map((r) => ({ postId: r.id, attemptId: r.attempt_id })),
+  );
   return postIds.map((id) => attempts.find((a) => a.postId === id));
 }
 
 async function loadAttempts(db: Db, leases: { postId: string; attemptId: string }[]): Promise<Attempt[]> {
   if (!leases.length) return [];
-  const rows: Row[] = await db('posts').join('accounts', 'accounts.id', 'posts.account_id').join('workspaces', 'workspaces.id', 'posts.workspace_id')
-    .whereIn('posts.id', leases.map((l) => l.postId))
-    .select('posts.*', 'workspaces.tz as workspace_tz', 'accounts.external_id', 'accounts.display_name', 'accounts.status as account_status', 'accounts.token_sealed');
+  const rows: Row[] = await db('posts')
+    .join('accounts', 'accounts.id', 'posts.account_id')
+    .join('workspaces', 'workspaces.id', 'posts.workspace_id')
+    .whereIn(
+      'posts.id',
+      leases.map((l) => l.postId),
+    )
+    .select(
+      'posts.*',
+      'workspaces.tz as workspace_tz',
+      'accounts.external_id',
+      'accounts.display_name',
+      'accounts.status as account_status',
+      'accounts.token_sealed',
+    );
   const held = rows.filter((row) => leases.some((l) => l.postId === row.id && l.attemptId === row.attempt_id));
   // The posts' files, then the files its settings name (a YouTube thumbnail), as PublishJob.media says.
-  const mediaIdsOf = (row: Row, settings: Record<string, unknown>) =>
-    [...(JSON.parse(row.media_ids) as string[]), ...filesNamedBySettings(row.platform, settings)];
+  const mediaIdsOf = (row: Row, settings: Record<string, unknown>) => [
+    ...(JSON.parse(row.media_ids) as string[]),
+    ...filesNamedBySettings(row.platform, settings),
+  ];
   const parsed = held.map((row) => ({ row, settings: JSON.parse(row.per_platform) as Record<string, unknown> }));
   const wanted = parsed.flatMap(({ row, settings }) => mediaIdsOf(row, settings));
   const mediaRows: Row[] = wanted.length ? await db('media').whereIn('id', [...new Set(wanted)]) : [];
   return parsed.map(({ row, settings }) => ({
-    postId: row.id, attemptId: row.attempt_id, workspaceId: row.workspace_id, workspaceTz: row.workspace_tz, platform: row.platform, text: row.text,
-    title: row.title ?? null, tags: JSON.parse(row.tags), settings,
-    media: mediaIdsOf(row, settings).flatMap((id) => mediaRows.filter((m) => m.id === id && m.workspace_id === row.workspace_id).map(toMediaRecord)),
-    account: { id: row.account_id, externalId: row.external_id, displayName: row.display_name, status: row.account_status, tokenSealed: row.token_sealed },
-    checkpoint: row.checkpoint ? JSON.parse(row.checkpoint) : null, workerRetries: Number(row.worker_retries), dueAt: row.due_at,
+    postId: row.id,
+    attemptId: row.attempt_id,
+    workspaceId: row.workspace_id,
+    workspaceTz: row.workspace_tz,
+    platform: row.platform,
+    text: row.text,
+    title: row.title ?? null,
+    tags: JSON.parse(row.tags),
+    settings,
+    media: mediaIdsOf(row, settings).flatMap((id) =>
+      mediaRows.filter((m) => m.id === id && m.workspace_id === row.workspace_id).map(toMediaRecord),
+    ),
+    account: {
+      id: row.account_id,
+      externalId: row.external_id,
+      displayName: row.display_name,
+      status: row.account_status,
+      tokenSealed: row.token_sealed,
+    },
+    checkpoint: row.checkpoint ? JSON.parse(row.checkpoint) : null,
+    workerRetries: Number(row.worker_retries),
+    dueAt: row.due_at,
     started: row.attempt_started_at !== null,
   }));
 }
@@ -127,22 +189,48 @@ const leaseOf = (a: Pick<Attempt, 'postId' | 'attemptId'>) => [a.postId, a.attem
  * called, and a person can no longer change the post. Attempts whose post changed meanwhile (its
  * reservation taken back) are not started. Answers whether each started.
  */
-export async function startAttempts(db: Db, items: { attempt: Attempt; message: string }[]): Promise<boolean[]> {
+export async function startAttempts(
+  db: Db,
+  items: { attempt: Attempt; message: string }[],
+  now: string,
+): Promise<boolean[]> {
   return db.transaction(async (trx) => {
-    const now = nowIso();
-    const started = await updateLeased(trx, 'attempt_started_at = ?, updated_at = ?', [now, now], [], items.map((i) => leaseOf(i.attempt)),
-      `and posts.status = 'queued'`);
+    const started = await updateLeased(
+      trx,
+      'attempt_started_at = ?, updated_at = ?',
+      [now, now],
+      [],
+      items.map((i) => leaseOf(i.attempt)),
+      `and posts.status = '${STARTABLE}'`,
+    );
     // A resend keeps its earlier progress and its earlier `publishing` event.
-    await insertEventsOfPosts(trx, items.filter((i) => started.has(i.attempt.postId) && !i.attempt.checkpoint)
-      .map((i) => ({ workspaceId: i.attempt.workspaceId, postId: i.attempt.postId, event: { kind: 'publishing', message: i.message } })), now);
+    await insertEventsOfPosts(
+      trx,
+      items
+        .filter((i) => started.has(i.attempt.postId) && !i.attempt.checkpoint)
+        .map((i) => ({
+          workspaceId: i.attempt.workspaceId,
+          postId: i.attempt.postId,
+          event: { kind: 'publishing', message: i.message },
+        })),
+      now,
+    );
     return items.map((i) => started.has(i.attempt.postId));
   });
 }
 
 /** Writes progress before network calls; false for an attempt whose lease was lost (it must stop). */
-export async function saveCheckpoints(db: Db, items: { attempt: Attempt; checkpoint: Checkpoint }[]): Promise<boolean[]> {
-  const saved = await updateLeased(db, 'checkpoint = v.v_checkpoint', [], ['v_checkpoint'],
-    items.map((i) => [...leaseOf(i.attempt), JSON.stringify(i.checkpoint)]));
+export async function saveCheckpoints(
+  db: Db,
+  items: { attempt: Attempt; checkpoint: Checkpoint }[],
+): Promise<boolean[]> {
+  const saved = await updateLeased(
+    db,
+    'checkpoint = v.v_checkpoint',
+    [],
+    ['v_checkpoint'],
+    items.map((i) => [...leaseOf(i.attempt), JSON.stringify(i.checkpoint)]),
+  );
   return items.map((i) => saved.has(i.attempt.postId));
 }
 
@@ -153,40 +241,99 @@ export interface LiveOutcome {
 }
 
 /** Records posts as live, with their `live` events, in one transaction; false where the lease was lost. */
-export async function markLiveMany(db: Db, outcomes: LiveOutcome[]): Promise<boolean[]> {
+export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string): Promise<boolean[]> {
   return db.transaction(async (trx) => {
-    const now = nowIso();
-    const live = await updateLeased(trx, `status = 'live', external_id = v.v_external_id, external_url = v.v_external_url, live_at = ?,
-      attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null, due_at = null, error_code = null, error_message = null,
-      error_hint = null, updated_at = ?`, [now, now], ['v_external_id', 'v_external_url'],
-    outcomes.map((o) => [...leaseOf(o.attempt), o.published.externalId, o.published.externalUrl]));
-    await insertEventsOfPosts(trx, outcomes.filter((o) => live.has(o.attempt.postId)).map((o) => ({ workspaceId: o.attempt.workspaceId, postId: o.attempt.postId,
-      event: { kind: 'live', message: o.message, ...(o.published.notes?.length ? { notes: o.published.notes } : {}) } })), now);
+    const live = await updateLeased(
+      trx,
+      `status = '${storedStatus(SUCCEED.to)}', external_id = v.v_external_id,
+      external_url = v.v_external_url, live_at = ?,
+      attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null, due_at = null,
+      error_code = null, error_message = null,
+      error_hint = null, updated_at = ?`,
+      [now, now],
+      ['v_external_id', 'v_external_url'],
+      outcomes.map((o) => [...leaseOf(o.attempt), o.published.externalId, o.published.externalUrl]),
+    );
+    await insertEventsOfPosts(
+      trx,
+      outcomes
+        .filter((o) => live.has(o.attempt.postId))
+        .map((o) => ({
+          workspaceId: o.attempt.workspaceId,
+          postId: o.attempt.postId,
+          event: {
+            kind: 'live',
+            message: o.message,
+            ...(o.published.notes?.length ? { notes: o.published.notes } : {}),
+          },
+        })),
+      now,
+    );
     return outcomes.map((o) => live.has(o.attempt.postId));
   });
 }
 
-export async function markFailed(db: Db, a: Attempt, error: ErrorBody, accountStatus?: 'expired' | 'revoked'): Promise<boolean> {
+export async function markFailed(
+  db: Db,
+  a: Attempt,
+  error: ErrorBody,
+  now: string,
+  accountStatus?: 'expired' | 'revoked',
+): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const now = nowIso();
-    const n = await leased(trx, a).update({ status: 'failed', error_code: error.code, error_message: error.message, error_hint: error.hint,
-      attempt_id: null, attempt_worker: null, attempt_started_at: null, checkpoint: null, due_at: null, updated_at: now });
+    const n = await leased(trx, a).update({
+      status: storedStatus(FAIL.to),
+      error_code: error.code,
+      error_message: error.message,
+      error_hint: error.hint,
+      attempt_id: null,
+      attempt_worker: null,
+      attempt_started_at: null,
+      checkpoint: null,
+      due_at: null,
+      updated_at: now,
+    });
     if (!n) return false;
     await insertPostEvents(trx, a.workspaceId, a.postId, [{ kind: 'failed', error }], now);
-    if (accountStatus) await trx('accounts').where({ id: a.account.id, status: 'ok' }).update({ status: accountStatus });
+    if (accountStatus)
+      await trx('accounts').where({ id: a.account.id, status: 'ok' }).update({ status: accountStatus });
     return true;
   });
 }
 
 /** A temporary failure: the post stays queued and its job runs again at `dueAt`; progress is kept. */
-export async function retryLater(db: Db, jobs: JobScheduler, a: Attempt, error: ErrorBody, dueAt: string): Promise<boolean> {
+export async function retryLater(
+  db: Db,
+  jobs: JobScheduler,
+  a: Attempt,
+  error: ErrorBody,
+  dueAt: string,
+  now: string,
+): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const now = nowIso();
-    const n = await leased(trx, a).update({ due_at: dueAt, worker_retries: a.workerRetries + 1, attempt_id: null, attempt_worker: null,
-      attempt_started_at: null, updated_at: now });
+    const n = await leased(trx, a).update({
+      due_at: dueAt,
+      worker_retries: a.workerRetries + 1,
+      attempt_id: null,
+      attempt_worker: null,
+      attempt_started_at: null,
+      updated_at: now,
+    });
     if (!n) return false;
-    await insertPostEvents(trx, a.workspaceId, a.postId, [{ kind: 'retriedByWorker', error, publishAt: dueAt,
-      message: `Retrying by itself at ${dueAt} after a temporary failure.` }], now);
+    await insertPostEvents(
+      trx,
+      a.workspaceId,
+      a.postId,
+      [
+        {
+          kind: 'retriedByWorker',
+          error,
+          publishAt: dueAt,
+          message: `Retrying by itself at ${dueAt} after a temporary failure.`,
+        },
+      ],
+      now,
+    );
     await jobs.schedule(trx, a.postId, dueAt);
     return true;
   });
@@ -199,19 +346,31 @@ export async function retryLater(db: Db, jobs: JobScheduler, a: Attempt, error: 
 export async function releaseForResend(db: Db, jobs: JobScheduler, a: Attempt, now: string): Promise<void> {
   await db.transaction(async (trx) => {
     const dueAt = a.dueAt > now ? a.dueAt : now;
-    const n = await leased(trx, a).update({ attempt_id: null, attempt_worker: null, attempt_started_at: null, due_at: dueAt });
+    const n = await leased(trx, a).update({
+      attempt_id: null,
+      attempt_worker: null,
+      attempt_started_at: null,
+      due_at: dueAt,
+    });
     if (n) await jobs.schedule(trx, a.postId, dueAt);
   });
 }
 
-export async function storeCredentials(db: Db, accountId: string, sealed: string, expiresAt: string | null): Promise<void> {
+export async function storeCredentials(
+  db: Db,
+  accountId: string,
+  sealed: string,
+  expiresAt: string | null,
+): Promise<void> {
   await db('accounts').where({ id: accountId }).update({ token_sealed: sealed, token_expires_at: expiresAt });
 }
 
 /** Worker liveness: a worker whose heartbeat is older than the watchdog's limit is dead. */
 export async function heartbeat(db: Db, workerId: string, startedAt: string, now: string): Promise<void> {
-  await db('workers').insert({ id: workerId, started_at: startedAt, heartbeat_at: now, pid: process.pid })
-    .onConflict('id').merge(['heartbeat_at']);
+  await db('workers')
+    .insert({ id: workerId, started_at: startedAt, heartbeat_at: now, pid: process.pid })
+    .onConflict('id')
+    .merge(['heartbeat_at']);
 }
 
 export async function retireWorker(db: Db, workerId: string): Promise<void> {
@@ -222,22 +381,54 @@ export async function retireWorker(db: Db, workerId: string): Promise<void> {
  * Attempts to take over: those held by workers that stopped beating (or are gone), and reservations
  * whose due time passed `overdueBefore` without starting, whoever holds them.
  */
-export async function orphanedAttempts(db: Db, staleBefore: string, overdueBefore: string): Promise<{ postId: string; attemptId: string }[]> {
-  const rows = await db('posts').leftJoin('workers', 'workers.id', 'posts.attempt_worker').whereNotNull('posts.attempt_id')
-    .where((w) => w.whereNull('workers.id').orWhere('workers.heartbeat_at', '<', staleBefore)
-      .orWhere((x) => x.whereNull('posts.attempt_started_at').where('posts.due_at', '<', overdueBefore)))
-    .select('posts.id', 'posts.attempt_id').limit(1000);
+export async function orphanedAttempts(
+  db: Db,
+  staleBefore: string,
+  overdueBefore: string,
+): Promise<{ postId: string; attemptId: string }[]> {
+  // attempt_worker is set and cleared with attempt_id: its index finds the few held posts among millions.
+  const rows = await db('posts')
+    .leftJoin('workers', 'workers.id', 'posts.attempt_worker')
+    .whereNotNull('posts.attempt_worker')
+    .whereNotNull('posts.attempt_id')
+    .where((w) =>
+      w
+        .whereNull('workers.id')
+        .orWhere('workers.heartbeat_at', '<', staleBefore)
+        .orWhere((x) => x.whereNull('posts.attempt_started_at').where('posts.due_at', '<', overdueBefore)),
+    )
+    .select('posts.id', 'posts.attempt_id')
+    .limit(1000);
   return rows.map((r) => ({ postId: r.id, attemptId: r.attempt_id }));
 }
 
-/** Moves leases to this worker under new attempt ids, in one statement; answers the attempts it took (others were taken first). */
-export async function takeOverAttempts(db: Db, leases: { postId: string; attemptId: string }[], workerId: string): Promise<Attempt[]> {
+/**
+ * Moves leases to this worker under new attempt ids, in one statement;
+ * answers the attempts it took (others were taken first).
+ */
+export async function takeOverAttempts(
+  db: Db,
+  leases: { postId: string; attemptId: string }[],
+  workerId: string,
+): Promise<Attempt[]> {
   const moves = leases.map((l) => [l.postId, l.attemptId, newId('att')]);
   const taken = await updateLeased(db, 'attempt_id = v.v_new, attempt_worker = ?', [workerId], ['v_new'], moves);
-  return loadAttempts(db, moves.filter(([postId]) => taken.has(postId!)).map(([postId, , attemptId]) => ({ postId: postId!, attemptId: attemptId! })));
+  return loadAttempts(
+    db,
+    moves
+      .filter(([postId]) => taken.has(postId!))
+      .map(([postId, , attemptId]) => ({ postId: postId!, attemptId: attemptId! })),
+  );
 }
 
 /** Queued posts overdue by more than `graceMs` with nobody sending them: candidates for a lost job. */
 export async function overduePosts(db: Db, overdueBefore: string): Promise<string[]> {
-  return (await db('posts').where({ status: 'queued' }).whereNull('attempt_id').where('due_at', '<', overdueBefore).select('id').limit(500)).map((r) => r.id);
+  return (
+    await db('posts')
+      .where({ status: STARTABLE })
+      .whereNull('attempt_id')
+      .where('due_at', '<', overdueBefore)
+      .select('id')
+      .limit(500)
+  ).map((r) => r.id);
 }

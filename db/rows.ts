@@ -1,5 +1,6 @@
 // The few places where SQLite and PostgreSQL differ in what a row holds.
 
+/** Real time, for what deliberately stays on it (see runtime/clock.ts); everything else stamps the injected clock's. */
 export function nowIso(): string {
   return new Date().toISOString();
 }

@@ -1,6 +1,5 @@
 // A workspace's own settings: name, slug, time zone and currency, changed with an audit record.
 import type { Workspace } from '../domain/credential.ts';
-import { ApiError } from '../domain/errors.ts';
 import { recordAudit } from './audit.ts';
 import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
@@ -17,7 +16,7 @@ export function updateWorkspaceSettings(
   workspaceId: string,
   userId: string,
   changes: Partial<WorkspaceSettings>,
-): Promise<{ workspace: WorkspaceSettings; queuedPosts: number }> {
+): Promise<{ workspace: WorkspaceSettings; queuedPosts: number } | { slugTaken: true }> {
   return db.transaction(async (trx) => {
     await lockWorkspace(trx, workspaceId);
     const before = await trx('workspaces').where({ id: workspaceId }).first('name', 'slug', 'tz', 'currency');
@@ -26,12 +25,7 @@ export function updateWorkspaceSettings(
       changes.slug !== before.slug &&
       (await trx('workspaces').where({ slug: changes.slug }).first('id'))
     ) {
-      throw new ApiError(
-        409,
-        'slug_taken',
-        `The slug "${changes.slug}" belongs to another workspace.`,
-        'Choose another slug.',
-      );
+      return { slugTaken: true };
     }
     const changed = Object.fromEntries(
       Object.entries(changes)

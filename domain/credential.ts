@@ -32,7 +32,10 @@ export interface Credential {
 }
 
 export function parseScopes(text: string): Scope[] {
-  const scopes = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const s of scopes) if (s !== 'read' && s !== 'write') throw new Error(`unknown scope ${s}`);
   // write always implies read: the spec offers `read` or `read` plus `write`.
   return scopes.includes('write') ? ['read', 'write'] : ['read'];

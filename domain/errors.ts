@@ -30,31 +30,61 @@ export function errorBody(err: ApiError, publicUrl: string): ErrorBody {
 }
 
 export const unauthenticated = () =>
-  new ApiError(401, 'unauthenticated', 'The API key or session is missing, wrong or revoked.',
-    'Send Authorization: Bearer <API_KEY> with a key from Settings, API keys in the dashboard, or sign in again.');
+  new ApiError(
+    401,
+    'unauthenticated',
+    'The API key or session is missing, wrong or revoked.',
+    'Send Authorization: Bearer <API_KEY> with a key from Settings, API keys in the dashboard, or sign in again.',
+  );
 
 export const insufficientScope = (needed: string) =>
-  new ApiError(403, 'insufficient_scope', `This credential lacks the ${needed} scope this call needs.`,
-    `Use a key created with the ${needed} scope.`);
+  new ApiError(
+    403,
+    'insufficient_scope',
+    `This credential lacks the ${needed} scope this call needs.`,
+    `Use a key created with the ${needed} scope.`,
+  );
 
-export const notFound = (what: string, id: string) =>
-  new ApiError(404, 'not_found', `No ${what} with id ${id} exists in this workspace.`,
-    `Take ${what} ids from the matching list call (for accounts: GET /accounts).`);
+/** The words of every not_found answer. */
+export const notFoundWords = (what: string, id: string) => ({
+  message: `No ${what} with id ${id} exists in this workspace.`,
+  hint: `Take ${what} ids from the matching list call (for accounts: GET /accounts).`,
+});
+
+export const notFound = (what: string, id: string) => {
+  const { message, hint } = notFoundWords(what, id);
+  return new ApiError(404, 'not_found', message, hint);
+};
 
 export const confirmRequired = (action: string) =>
-  new ApiError(409, 'confirm_required', `${action} needs confirm: true; nothing was changed.`,
-    'Show the plan to a human, then repeat the call with confirm: true.');
+  new ApiError(
+    409,
+    'confirm_required',
+    `${action} needs confirm: true; nothing was changed.`,
+    'Show the plan to a human, then repeat the call with confirm: true.',
+  );
 
 export const invalidRequest = (message: string, hint = 'Fix the named field and send the request again.') =>
   new ApiError(400, 'invalid_request', message, hint);
 
 export const rateLimited = (retryAfterSeconds: number, message: string) =>
-  new ApiError(429, 'rate_limited', message, `Wait ${retryAfterSeconds} seconds, then try again.`, {},
-    { 'Retry-After': String(retryAfterSeconds) });
+  new ApiError(
+    429,
+    'rate_limited',
+    message,
+    `Wait ${retryAfterSeconds} seconds, then try again.`,
+    {},
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 
 /** Quota errors carry the numbers; the server adds upgradeUrl, which depends on PUBLIC_URL. */
 export class QuotaExceededError extends ApiError {
-  constructor(message: string, hint: string, readonly limit: number, readonly used: number) {
+  constructor(
+    message: string,
+    hint: string,
+    readonly limit: number,
+    readonly used: number,
+  ) {
     super(402, 'quota_exceeded', message, hint, { limit, used });
   }
 }

@@ -14,7 +14,22 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdKind = 'ws' | 'usr' | 'key' | 'ses' | 'acc' | 'grp' | 'fld' | 'med' | 'pst' | 'evt' | 'att' | 'inv' | 'rst' | 'aud' | 'grt';
+export type IdKind =
+  | 'ws'
+  | 'usr'
+  | 'key'
+  | 'ses'
+  | 'acc'
+  | 'grp'
+  | 'fld'
+  | 'med'
+  | 'pst'
+  | 'evt'
+  | 'att'
+  | 'inv'
+  | 'rst'
+  | 'aud'
+  | 'grt';
 
 export function newId(kind: IdKind): string {
   return `${kind}_${randomBase62(16)}`;

@@ -1,5 +1,5 @@
-// Which files Herald accepts: the image and video formats that the networks take (see
-// ../shared/notes/networks.md), named once so reservation, processing and messages agree.
+// Which files Herald accepts: the image and video formats that the networks' publishing documentation
+// lists, named once so reservation, processing and messages agree.
 
 export type MediaKind = 'image' | 'video';
 
@@ -38,11 +38,15 @@ const FORMATS: Record<string, Format> = {
   'video/webm': { kind: 'video', label: 'WebM video' },
 };
 
-/** Video codecs (ffprobe's names) that some network takes: H.264 and HEVC everywhere, VP8/VP9/AV1 on YouTube and Facebook. */
+/**
+ * Video codecs (ffprobe's names) that some network takes: H.264 and
+ * HEVC everywhere, VP8/VP9/AV1 on YouTube and Facebook.
+ */
 const VIDEO_CODECS = new Set(['h264', 'hevc', 'vp8', 'vp9', 'av1']);
 
 export const ACCEPTED_MIMES = Object.keys(FORMATS);
-export const ACCEPTED_SUMMARY = 'JPEG, PNG, GIF or WebP images, and MP4, MOV or WebM videos with H.264, HEVC, VP8, VP9 or AV1 video';
+export const ACCEPTED_SUMMARY =
+  'JPEG, PNG, GIF or WebP images, and MP4, MOV or WebM videos with H.264, HEVC, VP8, VP9 or AV1 video';
 
 /** The lower-case media type without parameters: `Video/MP4; codecs=x` -> `video/mp4`. */
 export function normalizeMime(value: string): string {
@@ -59,10 +63,15 @@ export function isAcceptedVideoCodec(codec: string): boolean {
 
 /** Why a file is refused, in words a person can act on: what its bytes are, what was declared, what networks take. */
 export function unacceptedFormatReason(found: { ext: string; mime: string } | undefined, declaredMime: string): string {
-  const what = found ? `The file's bytes are ${found.ext.toUpperCase()} (${found.mime})` : "The file's bytes are not an image or video format";
+  const what = found
+    ? `The file's bytes are ${found.ext.toUpperCase()} (${found.mime})`
+    : "The file's bytes are not an image or video format";
   return `${what}; it was sent as ${declaredMime}. Networks accept ${ACCEPTED_SUMMARY}.`;
 }
 
 export function unacceptedCodecReason(mime: string, codec: string): string {
-  return `The file is ${FORMATS[mime]?.label ?? mime} whose video codec is ${codec}. Networks accept ${ACCEPTED_SUMMARY}.`;
+  return (
+    `The file is ${FORMATS[mime]?.label ?? mime} whose video codec is ${codec}. Networks accept ` +
+    `${ACCEPTED_SUMMARY}.`
+  );
 }

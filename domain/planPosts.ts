@@ -42,17 +42,30 @@ function mediaIssues(media: MediaFacts[]): Issue[] {
 
 function accountIssues(account: TargetAccount): Issue[] {
   if (account.status === 'ok') return [];
-  return [{ code: 'account_not_ok', message: `Account ${account.displayName} (${account.id}) is ${account.status}; it cannot publish.`,
-    hint: 'A person must reconnect the account in the dashboard.' }];
+  return [
+    {
+      code: 'account_not_ok',
+      message: `Account ${account.displayName} (${account.id}) is ${account.status}; it cannot publish.`,
+      hint: 'A person must reconnect the account in the dashboard.',
+    },
+  ];
 }
 
 /** Ids that perPlatform settings give as files (NetworkRules.fileSettings): the handler loads them for planRows. */
 export function settingFileIds(body: PostBody): string[] {
-  return Object.entries(body.perPlatform ?? {}).flatMap(([platform, settings]) => filesNamedBySettings(platform as Platform, settings));
+  return Object.entries(body.perPlatform ?? {}).flatMap(([platform, settings]) =>
+    filesNamedBySettings(platform as Platform, settings),
+  );
 }
 
 /** `files`: the workspace's files among settingFileIds(body); an id it lacks is reported by the network's check. */
-export function planRows(input: { accounts: TargetAccount[]; media: MediaFacts[]; files: MediaFacts[]; body: PostBody; when: ResolvedWhen }): PlannedRow[] {
+export function planRows(input: {
+  accounts: TargetAccount[];
+  media: MediaFacts[];
+  files: MediaFacts[];
+  body: PostBody;
+  when: ResolvedWhen;
+}): PlannedRow[] {
   const { when, body, media, files } = input;
   const publishAt = when.kind === 'draft' ? null : when.at.toUTC().toISO()!;
   const timeFindings = when.kind === 'at' ? [...when.issues, ...when.notes] : [];
@@ -72,8 +85,9 @@ export function planRows(input: { accounts: TargetAccount[]; media: MediaFacts[]
       tags: override.tags ?? body.tags ?? [],
       perPlatform: { ...defaults, ...given },
     };
-    const settingFiles = Object.fromEntries((network.fileSettings ?? [])
-      .map((name) => [name, files.find((f) => f.id === settings[name])]));
+    const settingFiles = Object.fromEntries(
+      (network.fileSettings ?? []).map((name) => [name, files.find((f) => f.id === settings[name])]),
+    );
     const issues = [
       ...accountIssues(account),
       ...shared,
@@ -98,12 +112,19 @@ function defaultsText(row: PlannedRow): string {
 
 function pad(cells: string[][]): string {
   const widths = cells[0]!.map((_, col) => Math.max(...cells.map((row) => row[col]!.length)));
-  return cells.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  ')).join('\n');
+  return cells
+    .map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join('  '))
+    .join('\n');
 }
 
 /** The table a person reads before confirming: account, network, time in the workspace zone, check. */
-export function planTable(rows: PlannedRow[], accounts: TargetAccount[], when: ResolvedWhen, zone: string,
-  quota: { used: number; limit: number; requested: number }): string {
+export function planTable(
+  rows: PlannedRow[],
+  accounts: TargetAccount[],
+  when: ResolvedWhen,
+  zone: string,
+  quota: { used: number; limit: number; requested: number },
+): string {
   // Every row of one request shares its time: format it once (luxon formatting is not cheap).
   const shown = when.kind === 'draft' ? undefined : formatInZone(when.at, zone);
   const time = () => (when.kind === 'draft' ? 'draft (no time)' : when.kind === 'now' ? `now (${shown})` : shown!);
@@ -114,8 +135,10 @@ export function planTable(rows: PlannedRow[], accounts: TargetAccount[], when: R
     return `ok${notes.length ? ` (${notes.join(', ')})` : ''}${defaultsText(row)}`;
   };
   const byId = new Map(accounts.map((a) => [a.id, a]));
-  const lines = pad([['account', 'network', 'time', 'check'],
-    ...rows.map((row) => [byId.get(row.accountId)!.displayName, networkOf(row.platform).label, time(), check(row)])]);
+  const lines = pad([
+    ['account', 'network', 'time', 'check'],
+    ...rows.map((row) => [byId.get(row.accountId)!.displayName, networkOf(row.platform).label, time(), check(row)]),
+  ]);
   const month = quota.requested ? `; this request adds ${quota.requested}` : '';
   return `${lines}\nPosts this month: ${quota.used} of ${quota.limit} used${month}.`;
 }

@@ -105,7 +105,8 @@ export function publicUrlProblem(publicUrl: string): string | undefined {
   const url = new URL(publicUrl);
   if (url.protocol !== 'https:') return 'is not https';
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local')) return `names ${host}, which only this machine knows`;
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local'))
+    return `names ${host}, which only this machine knows`;
   const range = net.isIP(host) ? nonPublicRange(host) : undefined;
   return range ? `points at a ${range} address` : undefined;
 }

@@ -13,9 +13,12 @@ export function assertCanConnectAccount(plan: PlanName, used: number, requested 
   const limit = PLANS[plan].accounts;
   if (used + requested <= limit) return;
   throw new QuotaExceededError(
-    `The ${plan} plan allows ${limit} connected accounts and ${used} are connected${requested > 1 ? `; this would add ${requested}` : ''}.`,
+    `The ${plan} plan allows ${limit} connected accounts and ${used} are ` +
+      `connected${requested > 1 ? `; this would add ${requested}` : ''}.`,
     upgradeHint(plan, (p) => p.accounts > limit, 'more accounts', 'Disconnect an account'),
-    limit, used);
+    limit,
+    used,
+  );
 }
 
 export function assertApiAccess(plan: PlanName): void {
@@ -23,7 +26,9 @@ export function assertApiAccess(plan: PlanName): void {
   throw new QuotaExceededError(
     `The ${plan} plan has no REST API access.`,
     upgradeHint(plan, (p) => p.api, 'API access', 'Use the dashboard or the read-only MCP tools'),
-    0, 0);
+    0,
+    0,
+  );
 }
 
 export function assertGroupsAllowed(plan: PlanName, used: number): void {
@@ -31,7 +36,9 @@ export function assertGroupsAllowed(plan: PlanName, used: number): void {
   throw new QuotaExceededError(
     `Groups need the Creator plan or above; this workspace is on ${plan}.`,
     upgradeHint(plan, (p) => p.groups, 'groups', 'Target accounts by accountIds instead'),
-    0, used);
+    0,
+    used,
+  );
 }
 
 export const CREATIONS_PER_HOUR = 60;
@@ -40,12 +47,20 @@ export const CREATIONS_PER_HOUR = 60;
  * The guards of POST /posts, decided from counts taken inside the creating transaction:
  * 60 creation requests per hour per workspace, then the month's post quota.
  */
-export function assertCanCreatePosts(plan: PlanName, counts: { monthUsed: number; createdLastHour: number; oldestLastHour: string | null },
-  requested: number, now: number): void {
+export function assertCanCreatePosts(
+  plan: PlanName,
+  counts: { monthUsed: number; createdLastHour: number; oldestLastHour: string | null },
+  requested: number,
+  now: number,
+): void {
   if (counts.createdLastHour >= CREATIONS_PER_HOUR) {
     const freeAt = counts.oldestLastHour ? Date.parse(counts.oldestLastHour) + 3600_000 : now + 3600_000;
     const wait = Math.max(1, Math.ceil((freeAt - now) / 1000));
-    throw rateLimited(wait, `This workspace created posts ${CREATIONS_PER_HOUR} times in the last hour, the hourly limit; one request may carry several targets.`);
+    throw rateLimited(
+      wait,
+      `This workspace created posts ${CREATIONS_PER_HOUR} times in the last hour, the hourly limit; one ` +
+        `request may carry several targets.`,
+    );
   }
   assertMonthQuota(plan, counts.monthUsed, requested);
 }
@@ -56,7 +71,9 @@ export function assertMonthQuota(plan: PlanName, used: number, requested: number
   throw new QuotaExceededError(
     `The ${plan} plan allows ${limit} posts a month; ${used} are counted and this asks for ${requested} more.`,
     upgradeHint(plan, (p) => p.postsPerMonth > limit, 'more posts', 'Cancel a queued post or wait for next month'),
-    limit, used);
+    limit,
+    used,
+  );
 }
 
 /**
@@ -68,14 +85,24 @@ export function assertFileFits(plan: PlanName, size: number, storageCommitted: n
   if (size > maxFileBytes) {
     throw new QuotaExceededError(
       `size: ${size} bytes is over the ${maxFileBytes}-byte limit per file of the ${plan} plan.`,
-      upgradeHint(plan, (p) => p.maxFileBytes > maxFileBytes, 'larger files', 'Send a smaller file (compress or shorten it)'),
-      maxFileBytes, size);
+      upgradeHint(
+        plan,
+        (p) => p.maxFileBytes > maxFileBytes,
+        'larger files',
+        'Send a smaller file (compress or shorten it)',
+      ),
+      maxFileBytes,
+      size,
+    );
   }
   if (storageCommitted + size > storageBytes) {
     throw new QuotaExceededError(
-      `This file needs ${size} bytes; ${storageCommitted} of ${storageBytes} bytes of storage are used or reserved by uploads in progress.`,
+      `This file needs ${size} bytes; ${storageCommitted} of ${storageBytes} bytes of storage are used or ` +
+        `reserved by uploads in progress.`,
       upgradeHint(plan, (p) => p.storageBytes > storageBytes, 'more storage', 'Delete files you no longer need'),
-      storageBytes, storageCommitted);
+      storageBytes,
+      storageCommitted,
+    );
   }
 }
 
@@ -84,10 +111,12 @@ export function assertCanAddMember(plan: PlanName, used: number): void {
   const limit = PLANS[plan].members;
   if (used < limit) return;
   throw new QuotaExceededError(
-    `The ${plan} plan allows ${limit} member${limit === 1 ? '' : 's'}, and ${used} `
-      + `${used === 1 ? 'seat is' : 'seats are'} taken (members plus pending invitations).`,
+    `The ${plan} plan allows ${limit} member${limit === 1 ? '' : 's'}, and ${used} ` +
+      `${used === 1 ? 'seat is' : 'seats are'} taken (members plus pending invitations).`,
     upgradeHint(plan, (p) => p.members > limit, 'more members', 'Withdraw a pending invitation or remove a member'),
-    limit, used);
+    limit,
+    used,
+  );
 }
 
 export interface PlanUsage {
@@ -111,20 +140,26 @@ export function downgradeBlockers(target: PlanName, usage: PlanUsage): string[] 
   const name = `${target[0]!.toUpperCase()}${target.slice(1)}`;
   const out: string[] = [];
   if (usage.accounts > plan.accounts) {
-    out.push(`Disconnect ${usage.accounts - plan.accounts} of the ${usage.accounts} connected accounts `
-      + `(${name} allows ${plan.accounts}).`);
+    out.push(
+      `Disconnect ${usage.accounts - plan.accounts} of the ${usage.accounts} connected accounts ` +
+        `(${name} allows ${plan.accounts}).`,
+    );
   }
   if (usage.seats > plan.members) {
-    out.push(`Remove ${usage.seats - plan.members} of the ${usage.seats} members and pending invitations `
-      + `(${name} allows ${plan.members}).`);
+    out.push(
+      `Remove ${usage.seats - plan.members} of the ${usage.seats} members and pending invitations ` +
+        `(${name} allows ${plan.members}).`,
+    );
   }
   if (usage.storageBytes > plan.storageBytes) {
     const over = megabytes(usage.storageBytes - plan.storageBytes);
     out.push(`Delete ${over} of files (${name} stores ${megabytes(plan.storageBytes)}).`);
   }
   if (usage.posts > plan.postsPerMonth) {
-    out.push(`This month counts ${usage.posts} posts and ${name} allows ${plan.postsPerMonth}: `
-      + `cancel ${usage.posts - plan.postsPerMonth} queued posts, or change the plan next month.`);
+    out.push(
+      `This month counts ${usage.posts} posts and ${name} allows ${plan.postsPerMonth}: ` +
+        `cancel ${usage.posts - plan.postsPerMonth} queued posts, or change the plan next month.`,
+    );
   }
   if (usage.groups > 0 && !plan.groups) out.push(`Delete the ${usage.groups} account groups (${name} has no groups).`);
   return out;

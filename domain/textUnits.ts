@@ -1,4 +1,7 @@
-// Each network counts text in its own unit (see ../shared/notes/networks.md §6).
+// Each network counts text in its own unit: YouTube descriptions in UTF-8 bytes
+// (https://developers.google.com/youtube/v3/docs/videos), Threads text in graphemes with each emoji charged
+// its UTF-8 length (https://developers.facebook.com/docs/threads/posts), TikTok titles in UTF-16 code units
+// (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post).
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 // A keycap (1️⃣) or a VS16 sequence is an emoji although its base character is not pictographic.

@@ -22,8 +22,10 @@ export function localToInstant(local: string, zone: string): { at: DateTime; amb
   const [year, month, day, hour, minute] = m.slice(1).map(Number) as [number, number, number, number, number];
   const guess = DateTime.fromObject({ year, month, day, hour, minute }, { zone });
   // Luxon reads 24:00 as the next midnight; it is not a time of this date, so it is malformed, not a gap.
-  if (!guess.isValid || hour > 23) throw invalidRequest(`\`when.publishAt\` "${local}" is not a calendar date and time.`);
-  const wall = (dt: DateTime) => dt.year === year && dt.month === month && dt.day === day && dt.hour === hour && dt.minute === minute;
+  if (!guess.isValid || hour > 23)
+    throw invalidRequest(`\`when.publishAt\` "${local}" is not a calendar date and time.`);
+  const wall = (dt: DateTime) =>
+    dt.year === year && dt.month === month && dt.day === day && dt.hour === hour && dt.minute === minute;
   const candidates = guess.getPossibleOffsets().filter(wall);
   if (candidates.length === 0) return undefined;
   const earliest = candidates.reduce((a, b) => (b.toMillis() < a.toMillis() ? b : a));
@@ -46,29 +48,46 @@ export function resolveWhen(when: When, now: DateTime, workspaceZone: string): R
   if (when === 'draft') return { kind: 'draft' };
   if (when === 'now') return { kind: 'now', at: now };
   if (!isValidZone(when.timezone)) {
-    throw invalidRequest(`\`when.timezone\` "${when.timezone}" is not an IANA time zone.`, 'Use a zone such as Europe/Berlin or America/New_York.');
+    throw invalidRequest(
+      `\`when.timezone\` "${when.timezone}" is not an IANA time zone.`,
+      'Use a zone such as Europe/Berlin or America/New_York.',
+    );
   }
   const resolved = localToInstant(when.publishAt, when.timezone);
   const shown = (dt: DateTime) => formatInZone(dt, workspaceZone);
   if (!resolved) {
-    const issue: Issue = { code: 'time_nonexistent', message: `when.publishAt ${when.publishAt} does not exist in ${when.timezone}: the clocks skip that hour.`,
-      hint: 'Pick a time outside the skipped hour, for example one hour later.' };
+    const issue: Issue = {
+      code: 'time_nonexistent',
+      message: `when.publishAt ${when.publishAt} does not exist in ${when.timezone}: the clocks skip that hour.`,
+      hint: 'Pick a time outside the skipped hour, for example one hour later.',
+    };
     return { kind: 'at', at: now, issues: [issue], notes: [] };
   }
   const { at, ambiguous } = resolved;
   const issues: Issue[] = [];
   const notes: Issue[] = [];
   if (ambiguous) {
-    notes.push({ code: 'time_ambiguous', message: `when.publishAt ${when.publishAt} occurs twice in ${when.timezone}; the earlier one was taken: ${shown(at)}.`,
-      hint: 'To publish at the later one, pick the time one hour after it, or give the time in another zone.' });
+    notes.push({
+      code: 'time_ambiguous',
+      message:
+        `when.publishAt ${when.publishAt} occurs twice in ${when.timezone}; the earlier one was taken: ` +
+        `${shown(at)}.`,
+      hint: 'To publish at the later one, pick the time one hour after it, or give the time in another zone.',
+    });
   }
   if (at.toMillis() < now.toMillis() + MIN_LEAD_MS) {
     const gap = at < now ? 'is in the past' : 'is less than 2 minutes ahead';
-    issues.push({ code: 'time_too_soon', message: `when.publishAt ${shown(at)} ${gap}.`,
-      hint: 'Pick a time at least 2 minutes ahead, or use when: "now".' });
+    issues.push({
+      code: 'time_too_soon',
+      message: `when.publishAt ${shown(at)} ${gap}.`,
+      hint: 'Pick a time at least 2 minutes ahead, or use when: "now".',
+    });
   } else if (at > now.plus({ years: 1 })) {
-    issues.push({ code: 'time_too_far', message: `when.publishAt ${shown(at)} is more than one year ahead.`,
-      hint: 'Pick a time within the next 12 months, or save a draft.' });
+    issues.push({
+      code: 'time_too_far',
+      message: `when.publishAt ${shown(at)} is more than one year ahead.`,
+      hint: 'Pick a time within the next 12 months, or save a draft.',
+    });
   }
   return { kind: 'at', at, issues, notes };
 }

@@ -2,10 +2,12 @@
 // once per 15 minutes per post or account) and served from the cache otherwise.
 import type { WorkspaceData } from '../db/workspaceData.ts';
 import { ApiError, notFound, rateLimited } from '../domain/errors.ts';
-import { NetworkError, readCredentials, type ConnectorAccount } from '../networks/connector.ts';
+import { usableAccount } from '../networks/accountCredentials.ts';
+import { NetworkError, type ConnectorAccount } from '../networks/connector.ts';
 import { connectorFor } from '../networks/connectors.ts';
 import { networkOf } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
+import type { Clock } from '../runtime/clock.ts';
 import type { Services } from '../runtime/services.ts';
 import { hintFor } from '../networks/failureGuidance.ts';
 import type { Handler } from './types.ts';
@@ -14,24 +16,49 @@ const REFRESH_EVERY_MS = 15 * 60_000;
 
 type Cached = { metrics: Record<string, number>; fetchedAt: string } | undefined;
 
-function assertRefreshAllowed(cached: Cached, what: string): void {
+function assertRefreshAllowed(cached: Cached, what: string, clock: Clock): void {
   if (!cached) return;
-  const wait = Date.parse(cached.fetchedAt) + REFRESH_EVERY_MS - Date.now();
-  if (wait > 0) throw rateLimited(Math.ceil(wait / 1000), `The counters of this ${what} were read from the network less than 15 minutes ago.`);
+  const wait = Date.parse(cached.fetchedAt) + REFRESH_EVERY_MS - clock.now();
+  if (wait > 0)
+    throw rateLimited(
+      Math.ceil(wait / 1000),
+      `The counters of this ${what} were read from the network less than 15 minutes ago.`,
+    );
 }
 
 /** Reads counters through the account's connector; the network's refusals answer 502 in its words. */
-async function readNetwork(services: Services, data: WorkspaceData, platform: Platform, account: { id: string; displayName: string },
-  read: (connector: NonNullable<ReturnType<typeof connectorFor>>, account: ConnectorAccount) => Promise<Record<string, number>>): Promise<Record<string, number>> {
+async function readNetwork(
+  services: Services,
+  data: WorkspaceData,
+  platform: Platform,
+  account: { id: string; displayName: string },
+  read: (
+    connector: NonNullable<ReturnType<typeof connectorFor>>,
+    account: ConnectorAccount,
+  ) => Promise<Record<string, number>>,
+): Promise<Record<string, number>> {
   const label = networkOf(platform).label;
-  const connector = connectorFor(platform, services.config);
+  const connector = connectorFor(platform, services.config, services.clock);
   const connection = await data.accounts.connection(account.id);
   if (!connector || !connection?.tokenSealed) {
-    throw new ApiError(502, `${platform}_unavailable`, `Reading ${label} counters is not available for this account.`, `Check the ${label} account in the dashboard.`);
+    throw new ApiError(
+      502,
+      `${platform}_unavailable`,
+      `Reading ${label} counters is not available for this account.`,
+      `Check the ${label} account in the dashboard.`,
+    );
   }
-  const credentials = readCredentials(services.keyring.decrypt(connection.tokenSealed));
+  const stored = {
+    id: account.id,
+    externalId: connection.externalId,
+    displayName: account.displayName,
+    tokenSealed: connection.tokenSealed,
+  };
   try {
-    return await read(connector, { id: account.id, externalId: connection.externalId, displayName: account.displayName, credentials });
+    const usable = await usableAccount(services, connector, stored, (sealed, expiresAt) =>
+      data.accounts.storeCredentials(account.id, sealed, expiresAt),
+    );
+    return await read(connector, usable);
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
     throw new ApiError(502, err.code, `${label} answered: "${err.message}"`, hintFor(err.kind, label));
@@ -42,16 +69,34 @@ export const getPostAnalytics: Handler<'getPostAnalytics'> = async ({ data, para
   const post = await data.posts.get(params.postId);
   if (!post) throw notFound('post', params.postId);
   if (post.status !== 'live' || !post.externalId) {
-    throw new ApiError(409, 'invalid_state', `Post ${post.id} is ${post.status}; only a live post has analytics.`, 'Ask again once the post is live.');
+    throw new ApiError(
+      409,
+      'invalid_state',
+      `Post ${post.id} is ${post.status}; only a live post has analytics.`,
+      'Ask again once the post is live.',
+    );
   }
   let cached: Cached = await data.analytics.get('post', post.id);
   if (query.refresh) {
-    assertRefreshAllowed(cached, 'post');
-    const metrics = await readNetwork(services, data, post.platform, { id: post.accountId, displayName: post.accountName },
-      (connector, account) => connector.postInsights(account, post.externalId!));
+    assertRefreshAllowed(cached, 'post', services.clock);
+    const metrics = await readNetwork(
+      services,
+      data,
+      post.platform,
+      { id: post.accountId, displayName: post.accountName },
+      (connector, account) => connector.postInsights(account, post.externalId!),
+    );
     cached = await data.analytics.put('post', post.id, metrics);
   }
-  return { status: 200, body: { postId: post.id, platform: post.platform, fetchedAt: cached?.fetchedAt ?? null, metrics: cached?.metrics ?? {} } };
+  return {
+    status: 200,
+    body: {
+      postId: post.id,
+      platform: post.platform,
+      fetchedAt: cached?.fetchedAt ?? null,
+      metrics: cached?.metrics ?? {},
+    },
+  };
 };
 
 export const getAccountAnalytics: Handler<'getAccountAnalytics'> = async ({ data, params, query, services }) => {
@@ -59,9 +104,19 @@ export const getAccountAnalytics: Handler<'getAccountAnalytics'> = async ({ data
   if (!account) throw notFound('account', params.accountId);
   let cached: Cached = await data.analytics.get('account', account.id);
   if (query.refresh) {
-    assertRefreshAllowed(cached, 'account');
-    const metrics = await readNetwork(services, data, account.platform, account, (connector, acc) => connector.accountInsights(acc));
+    assertRefreshAllowed(cached, 'account', services.clock);
+    const metrics = await readNetwork(services, data, account.platform, account, (connector, acc) =>
+      connector.accountInsights(acc),
+    );
     cached = await data.analytics.put('account', account.id, metrics);
   }
-  return { status: 200, body: { accountId: account.id, platform: account.platform, fetchedAt: cached?.fetchedAt ?? null, metrics: cached?.metrics ?? {} } };
+  return {
+    status: 200,
+    body: {
+      accountId: account.id,
+      platform: account.platform,
+      fetchedAt: cached?.fetchedAt ?? null,
+      metrics: cached?.metrics ?? {},
+    },
+  };
 };

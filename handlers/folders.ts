@@ -22,7 +22,12 @@ async function getOwnFolder(data: WorkspaceData, folderId: string): Promise<Fold
 }
 
 const rootStaysPut = (action: string) =>
-  new ApiError(409, 'invalid_state', `The root folder Library cannot be ${action}.`, 'Create a folder inside Library and use that one instead.');
+  new ApiError(
+    409,
+    'invalid_state',
+    `The root folder Library cannot be ${action}.`,
+    'Create a folder inside Library and use that one instead.',
+  );
 
 export const listFolders: Handler<'listFolders'> = async ({ data }) => ({
   status: 200,
@@ -31,7 +36,8 @@ export const listFolders: Handler<'listFolders'> = async ({ data }) => ({
 
 export const createFolder: Handler<'createFolder'> = async ({ data, body }) => {
   const name = checkName(body.name);
-  const parentId = body.parentId === undefined ? (await data.media.folders.root()).id : (await getOwnFolder(data, body.parentId)).id;
+  const parentId =
+    body.parentId === undefined ? (await data.media.folders.root()).id : (await getOwnFolder(data, body.parentId)).id;
   return { status: 201, body: toFolderBody(await data.media.folders.create(name, parentId)) };
 };
 
@@ -45,8 +51,13 @@ export const updateFolder: Handler<'updateFolder'> = async ({ data, params, body
     const byId = new Map((await data.media.folders.list()).map((f) => [f.id, f]));
     for (let at: string | null = body.parentId; at; at = byId.get(at)?.parentId ?? null) {
       if (at === folder.id) {
-        throw new ApiError(409, 'invalid_state', `Folder ${folder.id} (${folder.name}) cannot move into ${at === body.parentId ? 'itself' : 'one of its own subfolders'}.`,
-          'Choose a parentId outside this folder.');
+        throw new ApiError(
+          409,
+          'invalid_state',
+          `Folder ${folder.id} (${folder.name}) cannot move into ` +
+            `${at === body.parentId ? 'itself' : 'one of its own subfolders'}.`,
+          'Choose a parentId outside this folder.',
+        );
       }
     }
   }
@@ -63,8 +74,12 @@ export const deleteFolder: Handler<'deleteFolder'> = async ({ data, params, quer
     const { files, folders } = await data.media.folders.contents(folder.id);
     if (files + folders === 0) throw notFound('folder', folder.id);
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-    throw new ApiError(409, 'folder_not_empty', `Folder ${folder.id} (${folder.name}) still holds ${plural(files, 'file')} and ${plural(folders, 'folder')}.`,
-      'Move or delete its contents first, then delete the folder.');
+    throw new ApiError(
+      409,
+      'folder_not_empty',
+      `Folder ${folder.id} (${folder.name}) still holds ${plural(files, 'file')} and ${plural(folders, 'folder')}.`,
+      'Move or delete its contents first, then delete the folder.',
+    );
   }
   return { status: 200, body: { id: folder.id, deleted: true } };
 };

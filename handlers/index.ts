@@ -11,8 +11,19 @@ import * as posts from './posts.ts';
 import type { Handlers } from './types.ts';
 import * as whoami from './whoami.ts';
 
-const exported: Record<string, unknown> = { ...whoami, ...accounts, ...groups, ...media, ...folders, ...posts, ...analytics, ...contract };
+const exported: Record<string, unknown> = {
+  ...whoami,
+  ...accounts,
+  ...groups,
+  ...media,
+  ...folders,
+  ...posts,
+  ...analytics,
+  ...contract,
+};
 
 export const handlers = Object.fromEntries(
-  operations.filter((op) => typeof exported[op.operationId] === 'function').map((op) => [op.operationId, exported[op.operationId]]),
+  operations
+    .filter((op) => typeof exported[op.operationId] === 'function')
+    .map((op) => [op.operationId, exported[op.operationId]]),
 ) as Handlers;

@@ -16,10 +16,24 @@ type Media = components['schemas']['Media'];
 
 export async function toMediaBody(storage: Storage, m: MediaRecord): Promise<Media> {
   return {
-    id: m.id, status: m.status, ...(m.status === 'failed' ? { failReason: m.failReason ?? 'Processing failed.' } : {}),
-    kind: m.kind, filename: m.filename, mime: m.mime, size: m.size, folderId: m.folderId, pinned: m.pinned,
-    width: m.width, height: m.height, durationSeconds: m.durationSeconds, frameRate: m.frameRate, videoCodec: m.videoCodec,
-    audioCodec: m.audioCodec, thumbnailUrl: await thumbnailUrl(storage, m), bytesDeletedAt: m.bytesDeletedAt, createdAt: m.createdAt,
+    id: m.id,
+    status: m.status,
+    ...(m.status === 'failed' ? { failReason: m.failReason ?? 'Processing failed.' } : {}),
+    kind: m.kind,
+    filename: m.filename,
+    mime: m.mime,
+    size: m.size,
+    folderId: m.folderId,
+    pinned: m.pinned,
+    width: m.width,
+    height: m.height,
+    durationSeconds: m.durationSeconds,
+    frameRate: m.frameRate,
+    videoCodec: m.videoCodec,
+    audioCodec: m.audioCodec,
+    thumbnailUrl: await thumbnailUrl(storage, m),
+    bytesDeletedAt: m.bytesDeletedAt,
+    createdAt: m.createdAt,
   };
 }
 
@@ -51,14 +65,23 @@ export const createUpload: Handler<'createUpload'> = async ({ data, body, servic
   const mime = normalizeMime(body.mime);
   const format = formatOf(mime);
   if (!format) {
-    throw invalidRequest(`\`mime\`: ${body.mime} is not a type any network accepts.`,
-      `Send ${ACCEPTED_SUMMARY}; mime is one of ${ACCEPTED_MIMES.join(', ')}.`);
+    throw invalidRequest(
+      `\`mime\`: ${body.mime} is not a type any network accepts.`,
+      `Send ${ACCEPTED_SUMMARY}; mime is one of ${ACCEPTED_MIMES.join(', ')}.`,
+    );
   }
   const filename = cleanFilename(body.filename, 'filename');
   const folderId = await targetFolder(data, body.folderId);
   // The reservation holds storage exactly as long as its address works.
   const { exp, expiresAt } = uploadExpiry();
-  const record = await data.media.reserve({ filename, mime, kind: format.kind, size: body.size, folderId, holdUntil: expiresAt });
+  const record = await data.media.reserve({
+    filename,
+    mime,
+    kind: format.kind,
+    size: body.size,
+    folderId,
+    holdUntil: expiresAt,
+  });
   const uploadUrl = uploadAddress(services.keyring, services.config.publicUrl, record.id, exp);
   return { status: 201, body: { mediaId: record.id, uploadUrl, expiresAt } };
 };
@@ -73,8 +96,15 @@ export const uploadFromUrl: Handler<'uploadFromUrl'> = async ({ data, body, serv
     const lastSegment = new URL(body.url).pathname.split('/').pop() ?? '';
     const filename = cleanFilename(body.filename ?? (safeDecode(lastSegment) || remote.url.hostname), 'filename');
     const mime = normalizeMime(remote.contentType ?? '') || 'application/octet-stream';
-    const record = await data.media.reserve({ filename, mime, kind: formatOf(mime)?.kind ?? null, size: remote.size, folderId,
-      holdUntil: new Date(Date.now() + services.config.fromUrl.timeoutMs).toISOString(), sourceUrl: remote.url.href });
+    const record = await data.media.reserve({
+      filename,
+      mime,
+      kind: formatOf(mime)?.kind ?? null,
+      size: remote.size,
+      folderId,
+      holdUntil: new Date(Date.now() + services.config.fromUrl.timeoutMs).toISOString(),
+      sourceUrl: remote.url.href,
+    });
     services.media.download(record, remote, record.size, stop);
     return { status: 202, body: { mediaId: record.id, status: record.status } };
   } catch (err) {
@@ -103,19 +133,32 @@ function readCursor(text: string): { createdAt: string; id: string } {
   } catch {
     // Falls through to the refusal below.
   }
-  throw invalidRequest('`cursor` is not a cursor from this list.', 'Pass the nextCursor of the previous page as is, or omit it for the first page.');
+  throw invalidRequest(
+    '`cursor` is not a cursor from this list.',
+    'Pass the nextCursor of the previous page as is, or omit it for the first page.',
+  );
 }
 
 export const listMedia: Handler<'listMedia'> = async ({ data, query, services }) => {
-  if (query.folderId !== undefined && !(await data.media.folders.get(query.folderId))) throw notFound('folder', query.folderId);
+  if (query.folderId !== undefined && !(await data.media.folders.get(query.folderId)))
+    throw notFound('folder', query.folderId);
   const limit = query.limit ?? 50;
-  const page = await data.media.list({ folderId: query.folderId, status: query.status as MediaStatus | undefined,
-    after: query.cursor === undefined ? undefined : readCursor(query.cursor), limit: limit + 1 });
+  const page = await data.media.list({
+    folderId: query.folderId,
+    status: query.status as MediaStatus | undefined,
+    after: query.cursor === undefined ? undefined : readCursor(query.cursor),
+    limit: limit + 1,
+  });
   const shown = page.slice(0, limit);
   const last = shown[shown.length - 1];
-  const nextCursor = page.length > limit && last
-    ? Buffer.from(JSON.stringify({ c: last.createdAt, i: last.id } satisfies Cursor)).toString('base64url') : null;
-  return { status: 200, body: { media: await Promise.all(shown.map((m) => toMediaBody(services.storage, m))), nextCursor } };
+  const nextCursor =
+    page.length > limit && last
+      ? Buffer.from(JSON.stringify({ c: last.createdAt, i: last.id } satisfies Cursor)).toString('base64url')
+      : null;
+  return {
+    status: 200,
+    body: { media: await Promise.all(shown.map((m) => toMediaBody(services.storage, m))), nextCursor },
+  };
 };
 
 export const getMedia: Handler<'getMedia'> = async ({ data, params, services }) => ({
@@ -137,9 +180,13 @@ export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query,
   const outcome = await data.media.remove(params.mediaId);
   if ('usedBy' in outcome) {
     const n = outcome.usedBy.length;
-    throw new ApiError(409, 'media_in_use',
-      `File ${params.mediaId} is used by ${n} post${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} draft or queued (${outcome.usedBy.join(', ')}).`,
-      'Cancel or reschedule those posts, or wait until they are live, then delete the file.');
+    throw new ApiError(
+      409,
+      'media_in_use',
+      `File ${params.mediaId} is used by ${n} post${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} draft ` +
+        `or queued (${outcome.usedBy.join(', ')}).`,
+      'Cancel or reschedule those posts, or wait until they are live, then delete the file.',
+    );
   }
   if (!outcome.removed) throw notFound('media', params.mediaId);
   // The record is gone first: a failure below leaves an orphan object, never a file that says it has bytes it lacks.

@@ -1,19 +1,27 @@
-// Posts: plan (no side effects), create (confirm: true), read, and the transitions of the spec's
-// state table: cancel (queued -> draft), reschedule (queued -> queued, draft -> queued), retry
-// (failed -> queued). `live` is final.
+// Posts: plan (no side effects), create (confirm: true), read, and a person's actions on a post, as
+// the state table (domain/postStates.ts) allows them: cancel, reschedule, retry.
 import { DateTime } from 'luxon';
 import type { WorkspaceData } from '../db/workspaceData.ts';
 import type { MediaRecord } from '../db/mediaData.ts';
-import type { NewPost, PostRecord } from '../db/postsData.ts';
+import type { DecideChange, NewPost, PostRecord } from '../db/postsData.ts';
 import type { Credential } from '../domain/credential.ts';
 import { ApiError, confirmRequired, invalidRequest, notFound } from '../domain/errors.ts';
-import { planRows, planTable, settingFileIds, type PlannedRow, type PostBody, type TargetAccount } from '../domain/planPosts.ts';
+import {
+  planRows,
+  planTable,
+  settingFileIds,
+  type PlannedRow,
+  type PostBody,
+  type TargetAccount,
+} from '../domain/planPosts.ts';
 import { PLANS } from '../domain/plans.ts';
+import { PostStateRefused, refusal, type PersonAction } from '../domain/postStates.ts';
 import { assertCanCreatePosts, assertMonthQuota } from '../domain/quotas.ts';
 import { statusLine } from '../domain/statusLine.ts';
 import { resolveWhen, type When } from '../domain/when.ts';
 import { networkOf } from '../networks/index.ts';
 import type { MediaFacts } from '../networks/rules.ts';
+import { isoNow, type Clock } from '../runtime/clock.ts';
 import type { Handler } from './types.ts';
 
 interface Targets {
@@ -32,7 +40,11 @@ async function targetAccounts(data: WorkspaceData, targets: Targets): Promise<Ta
   if (targets.groupId !== undefined) {
     const group = await data.groups.get(targets.groupId);
     if (!group) throw notFound('group', targets.groupId);
-    if (group.accountIds.length === 0) throw invalidRequest(`Group ${targets.groupId} has no accounts.`, 'Add accounts to the group, or target accountIds.');
+    if (group.accountIds.length === 0)
+      throw invalidRequest(
+        `Group ${targets.groupId} has no accounts.`,
+        'Add accounts to the group, or target accountIds.',
+      );
     ids = group.accountIds;
   }
   const all = new Map((await data.accounts.list()).map((a) => [a.id, a]));
@@ -43,8 +55,17 @@ async function targetAccounts(data: WorkspaceData, targets: Targets): Promise<Ta
   });
 }
 
-const toFacts = (m: MediaRecord): MediaFacts => ({ id: m.id, status: m.status, kind: m.kind, mime: m.mime, size: m.size, width: m.width, height: m.height,
-  durationSeconds: m.durationSeconds, bytesDeletedAt: m.bytesDeletedAt });
+const toFacts = (m: MediaRecord): MediaFacts => ({
+  id: m.id,
+  status: m.status,
+  kind: m.kind,
+  mime: m.mime,
+  size: m.size,
+  width: m.width,
+  height: m.height,
+  durationSeconds: m.durationSeconds,
+  bytesDeletedAt: m.bytesDeletedAt,
+});
 
 async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFacts[]> {
   const found = new Map((await data.media.getMany(ids)).map((m) => [m.id, m]));
@@ -56,69 +77,133 @@ async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFact
 }
 
 /** Everything a plan or a create needs, read once; bad references answer 404 here. */
-async function prepare(cred: Credential, data: WorkspaceData, body: PostBody & { targets: Targets; mediaIds: string[]; when: When }) {
-  const now = DateTime.utc();
+async function prepare(
+  cred: Credential,
+  data: WorkspaceData,
+  clock: Clock,
+  body: PostBody & { targets: Targets; mediaIds: string[]; when: When },
+) {
+  const now = DateTime.fromMillis(clock.now(), { zone: 'utc' });
   // Files named by settings are looked up in this workspace only: one missing or foreign is a row issue, not a 404.
   // Each lookup is its own async call: a throw while building the list would leave the others' rejections unhandled.
   const settingFiles = async () => (await data.media.getMany(settingFileIds(body))).map(toFacts);
-  const [accounts, media, files] = await Promise.all([targetAccounts(data, body.targets), mediaFacts(data, body.mediaIds),
-    settingFiles()]);
+  const [accounts, media, files] = await Promise.all([
+    targetAccounts(data, body.targets),
+    mediaFacts(data, body.mediaIds),
+    settingFiles(),
+  ]);
   const when = resolveWhen(body.when, now, cred.workspace.tz);
   const rows = planRows({ accounts, media, files, body, when });
   return { now, accounts, rows, when, month: monthIn(cred.workspace.tz, now) };
 }
 
 function wireRow(row: PlannedRow) {
-  return { accountId: row.accountId, platform: row.platform, publishAt: row.publishAt, ok: row.ok, issues: row.issues, settings: row.content.perPlatform };
+  return {
+    accountId: row.accountId,
+    platform: row.platform,
+    publishAt: row.publishAt,
+    ok: row.ok,
+    issues: row.issues,
+    settings: row.content.perPlatform,
+  };
 }
 
 function checksFailed(rows: PlannedRow[]): ApiError {
   const failing = rows.filter((r) => !r.ok);
-  return new ApiError(422, 'checks_failed', `${failing.length} of ${rows.length} posts do not pass the network checks; nothing was created.`,
-    'Fix what each row\'s issues name (or remove those accounts), plan again, then create.', { rows: rows.map(wireRow) });
+  return new ApiError(
+    422,
+    'checks_failed',
+    `${failing.length} of ${rows.length} posts do not pass the network checks; nothing was created.`,
+    "Fix what each row's issues name (or remove those accounts), plan again, then create.",
+    { rows: rows.map(wireRow) },
+  );
 }
 
 function wirePost(post: PostRecord, zone: string) {
-  const at = post.status === 'live' ? post.liveAt ?? post.publishAt : post.publishAt;
+  const at = post.status === 'live' ? (post.liveAt ?? post.publishAt) : post.publishAt;
   return {
-    id: post.id, accountId: post.accountId, platform: post.platform, status: post.status,
-    statusLine: statusLine({ status: post.status, network: networkOf(post.platform).label, accountName: post.accountName, at,
-      errorMessage: post.error?.message, nextAttemptAt: post.nextAttemptAt }, zone),
-    publishAt: post.publishAt, text: post.text, title: post.title, tags: post.tags, mediaIds: post.mediaIds, perPlatform: post.perPlatform,
+    id: post.id,
+    accountId: post.accountId,
+    platform: post.platform,
+    status: post.status,
+    statusLine: statusLine(
+      {
+        status: post.status,
+        network: networkOf(post.platform).label,
+        accountName: post.accountName,
+        at,
+        errorMessage: post.error?.message,
+        nextAttemptAt: post.nextAttemptAt,
+      },
+      zone,
+    ),
+    publishAt: post.publishAt,
+    text: post.text,
+    title: post.title,
+    tags: post.tags,
+    mediaIds: post.mediaIds,
+    perPlatform: post.perPlatform,
     ...(post.nextAttemptAt ? { nextAttemptAt: post.nextAttemptAt } : {}),
     ...(post.status === 'live' && post.externalUrl ? { externalUrl: post.externalUrl } : {}),
     ...(post.status === 'failed' && post.error ? { error: post.error } : {}),
-    createdVia: post.createdVia, createdAt: post.createdAt, updatedAt: post.updatedAt,
+    createdVia: post.createdVia,
+    createdAt: post.createdAt,
+    updatedAt: post.updatedAt,
   };
 }
 
-export const planPost: Handler<'planPost'> = async ({ cred, data, body }) => {
-  const { accounts, rows, when, month } = await prepare(cred, data, body as never);
+export const planPost: Handler<'planPost'> = async ({ cred, data, body, services }) => {
+  const { accounts, rows, when, month } = await prepare(cred, data, services.clock, body as never);
   const status = when.kind === 'draft' ? 'draft' : 'queued';
-  const quota = { used: await data.posts.monthUsed(month), limit: PLANS[cred.workspace.plan].postsPerMonth, requested: status === 'queued' ? rows.length : 0 };
+  const quota = {
+    used: await data.posts.monthUsed(month),
+    limit: PLANS[cred.workspace.plan].postsPerMonth,
+    requested: status === 'queued' ? rows.length : 0,
+  };
   return {
     status: 200,
-    body: { ok: rows.every((r) => r.ok), status, rows: rows.map(wireRow), quota, table: planTable(rows, accounts, when, cred.workspace.tz, quota) },
+    body: {
+      ok: rows.every((r) => r.ok),
+      status,
+      rows: rows.map(wireRow),
+      quota,
+      table: planTable(rows, accounts, when, cred.workspace.tz, quota),
+    },
   };
 };
 
-export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, via }) => {
+export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, via, services }) => {
   if (body.confirm !== true) throw confirmRequired('Creating posts');
-  const { now, rows, when, month } = await prepare(cred, data, body as never);
+  const { now, rows, when, month } = await prepare(cred, data, services.clock, body as never);
   const status = when.kind === 'draft' ? 'draft' : 'queued';
   // A draft is saved as it is; its checks run again when it gets a time.
   if (status === 'queued' && rows.some((r) => !r.ok)) throw checksFailed(rows);
   const posts: NewPost[] = rows.map((row) => ({
-    accountId: row.accountId, platform: row.platform, status, publishAt: row.publishAt, text: row.content.text,
-    title: row.content.title, tags: row.content.tags, mediaIds: body.mediaIds, perPlatform: row.content.perPlatform,
+    accountId: row.accountId,
+    platform: row.platform,
+    status,
+    publishAt: row.publishAt,
+    text: row.content.text,
+    title: row.content.title,
+    tags: row.content.tags,
+    mediaIds: body.mediaIds,
+    perPlatform: row.content.perPlatform,
   }));
   const created = await data.posts.create({
-    posts, createdVia: via, month,
-    guard: (counts) => assertCanCreatePosts(cred.workspace.plan, counts, status === 'queued' ? posts.length : 0, now.toMillis()),
+    posts,
+    createdVia: via,
+    month,
+    guard: (counts) =>
+      assertCanCreatePosts(cred.workspace.plan, counts, status === 'queued' ? posts.length : 0, now.toMillis()),
   });
   return {
     status: 201,
-    body: { posts: created.map((p) => { const w = wirePost(p, cred.workspace.tz); return { id: w.id, status: w.status, statusLine: w.statusLine }; }) },
+    body: {
+      posts: created.map((p) => {
+        const w = wirePost(p, cred.workspace.tz);
+        return { id: w.id, status: w.status, statusLine: w.statusLine };
+      }),
+    },
   };
 };
 
@@ -129,7 +214,10 @@ function decodeCursor(cursor: string): { publishAt: string | null; id: string } 
   } catch {
     // fall through to the error below
   }
-  throw invalidRequest('`cursor` is not a cursor this API returned (query parameter).', 'Pass nextCursor from the previous page unchanged, or leave it out.');
+  throw invalidRequest(
+    '`cursor` is not a cursor this API returned (query parameter).',
+    'Pass nextCursor from the previous page unchanged, or leave it out.',
+  );
 }
 
 const utcIso = (value: string) => new Date(value).toISOString();
@@ -138,8 +226,11 @@ export const listPosts: Handler<'listPosts'> = async ({ cred, data, query }) => 
   if (query.accountId && !(await data.accounts.get(query.accountId))) throw notFound('account', query.accountId);
   const limit = query.limit ?? 50;
   const page = await data.posts.list({
-    status: query.status, accountId: query.accountId, limit: limit + 1,
-    from: query.from ? utcIso(query.from) : undefined, to: query.to ? utcIso(query.to) : undefined,
+    status: query.status,
+    accountId: query.accountId,
+    limit: limit + 1,
+    from: query.from ? utcIso(query.from) : undefined,
+    to: query.to ? utcIso(query.to) : undefined,
     cursor: query.cursor ? decodeCursor(query.cursor) : undefined,
   });
   const last = page.length > limit ? page[limit - 1]! : undefined;
@@ -159,7 +250,8 @@ async function existingPost(data: WorkspaceData, postId: string): Promise<PostRe
 }
 
 export const getPost: Handler<'getPost'> = async ({ cred, data, params }) => ({
-  status: 200, body: wirePost(await existingPost(data, params.postId), cred.workspace.tz),
+  status: 200,
+  body: wirePost(await existingPost(data, params.postId), cred.workspace.tz),
 });
 
 export const listPostEvents: Handler<'listPostEvents'> = async ({ data, params }) => {
@@ -167,70 +259,89 @@ export const listPostEvents: Handler<'listPostEvents'> = async ({ data, params }
   return { status: 200, body: { events: await data.posts.events(params.postId) } };
 };
 
-function refuseLive(post: PostRecord): void {
-  if (post.status === 'live') throw invalidState(`Post ${post.id} is live; a live post cannot be changed.`, 'Create a new post instead.');
+/** A person's action through the state table; its refusals answer 409 invalid_state in the table's words. */
+async function transition(
+  data: WorkspaceData,
+  postId: string,
+  action: PersonAction,
+  decide: DecideChange,
+): Promise<PostRecord> {
+  try {
+    const post = await data.posts.transition(postId, action, decide);
+    if (!post) throw notFound('post', postId);
+    return post;
+  } catch (err) {
+    if (err instanceof PostStateRefused) throw invalidState(err.message, err.hint);
+    throw err;
+  }
 }
 
 /** Cancel: a queued post becomes a draft again (also used when its account is disconnected). */
-export function cancelToDraft(p: PostRecord, why = 'Cancelled') {
-  refuseLive(p);
-  if (p.status !== 'queued') {
-    throw invalidState(`Post ${p.id} is ${p.status}; only a queued post can be cancelled.`,
-      p.status === 'failed' ? 'Retry it, or leave it failed.' : 'It is already a draft.');
-  }
+export function cancelToDraft(why = 'Cancelled') {
   const message = `${why}: the post is a draft again and its place in the month was given back.`;
-  return { patch: { status: 'draft' as const, publishAt: null, quotaMonth: null },
-    events: [{ kind: 'cancelled' as const, message }] };
+  return { patch: { publishAt: null, quotaMonth: null }, events: [{ kind: 'cancelled' as const, message }] };
 }
 
 export const cancelPost: Handler<'cancelPost'> = async ({ cred, data, params, body }) => {
   if (body?.confirm !== true) throw confirmRequired('Cancelling a post');
-  const post = await data.posts.transition(params.postId, (p) => cancelToDraft(p));
-  if (!post) throw notFound('post', params.postId);
+  const post = await transition(data, params.postId, 'cancel', () => cancelToDraft());
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
 };
 
-export const retryPost: Handler<'retryPost'> = async ({ cred, data, params, body }) => {
+export const retryPost: Handler<'retryPost'> = async ({ cred, data, params, body, services }) => {
   if (body?.confirm !== true) throw confirmRequired('Retrying a post');
   const current = await existingPost(data, params.postId);
   const account = await data.accounts.get(current.accountId);
-  const post = await data.posts.transition(params.postId, (p) => {
-    refuseLive(p);
-    if (p.status !== 'failed') throw invalidState(`Post ${p.id} is ${p.status}; only a failed post can be retried.`, 'Poll the post; a queued post is sent at its time.');
+  const post = await transition(data, params.postId, 'retry', (p) => {
     if (account?.status !== 'ok') {
-      throw new ApiError(409, 'account_not_ok', `Account ${account?.displayName ?? p.accountId} is ${account?.status}; retrying would fail again.`,
-        'A person must reconnect the account in the dashboard, then retry.');
+      throw new ApiError(
+        409,
+        'account_not_ok',
+        `Account ${account?.displayName ?? p.accountId} is ${account?.status}; retrying would fail again.`,
+        'A person must reconnect the account in the dashboard, then retry.',
+      );
     }
-    const now = new Date().toISOString();
-    return { patch: { status: 'queued', publishAt: now, error: null }, events: [{ kind: 'retried', message: 'Retried by a person: sent again now.', publishAt: now }] };
+    const now = isoNow(services.clock);
+    return {
+      patch: { publishAt: now, error: null },
+      events: [{ kind: 'retried', message: 'Retried by a person: sent again now.', publishAt: now }],
+    };
   });
-  if (!post) throw notFound('post', params.postId);
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
 };
 
-export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, params, body }) => {
+export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, params, body, services }) => {
   if (body.confirm !== true) throw confirmRequired('Rescheduling a post');
   const current = await existingPost(data, params.postId);
-  refuseLive(current);
-  if (current.status === 'failed') throw invalidState(`Post ${current.id} failed; a failed post is sent again with retry, not reschedule.`, 'Use POST /posts/{postId}/retry.');
+  // Refused before the content is checked: a live or failed post is never planned again.
+  const refused = refusal({ id: current.id, state: current.status }, 'reschedule');
+  if (refused) throw invalidState(refused.message, refused.hint);
   // The post's own content is checked again at the new time, as a plan would.
-  const overrides = { [current.platform]: { text: current.text, title: current.title ?? undefined, tags: current.tags } };
-  const { rows, month } = await prepare(cred, data, {
-    targets: { accountIds: [current.accountId] }, mediaIds: current.mediaIds, text: current.text, when: body.when as When,
-    perPlatform: { [current.platform]: current.perPlatform }, overrides,
+  const overrides = {
+    [current.platform]: { text: current.text, title: current.title ?? undefined, tags: current.tags },
+  };
+  const { rows, month } = await prepare(cred, data, services.clock, {
+    targets: { accountIds: [current.accountId] },
+    mediaIds: current.mediaIds,
+    text: current.text,
+    when: body.when as When,
+    perPlatform: { [current.platform]: current.perPlatform },
+    overrides,
   });
   const row = rows[0]!;
   if (!row.ok) throw checksFailed(rows);
-  const post = await data.posts.transition(params.postId, async (p, counts) => {
-    refuseLive(p);
-    if (p.status !== current.status) throw invalidState(`Post ${p.id} changed to ${p.status} meanwhile.`, 'Read the post and decide again.');
+  const post = await transition(data, params.postId, 'reschedule', async (p, counts) => {
+    if (p.status !== current.status)
+      throw invalidState(`Post ${p.id} changed to ${p.status} meanwhile.`, 'Read the post and decide again.');
     const fromDraft = p.status === 'draft';
     if (fromDraft) assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);
     return {
-      patch: { status: 'queued', publishAt: row.publishAt, ...(fromDraft ? { quotaMonth: month } : {}) },
-      events: [{ kind: 'rescheduled', publishAt: row.publishAt }, ...(fromDraft ? [{ kind: 'queued' as const, publishAt: row.publishAt }] : [])],
+      patch: { publishAt: row.publishAt, ...(fromDraft ? { quotaMonth: month } : {}) },
+      events: [
+        { kind: 'rescheduled', publishAt: row.publishAt },
+        ...(fromDraft ? [{ kind: 'queued' as const, publishAt: row.publishAt }] : []),
+      ],
     };
   });
-  if (!post) throw notFound('post', params.postId);
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
 };

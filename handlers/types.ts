@@ -7,9 +7,13 @@ import type { Services } from '../runtime/services.ts';
 
 export type OperationId = keyof operations;
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
-type Part<K extends OperationId, P extends string> = operations[K]['parameters'] extends { [key in P]?: infer V } ? NonNullable<V> : never;
+type Part<K extends OperationId, P extends string> = operations[K]['parameters'] extends { [key in P]?: infer V }
+  ? NonNullable<V>
+  : never;
 
-export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : undefined;
+export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R }
+  ? JsonOf<NonNullable<R>>
+  : undefined;
 type Success<K extends OperationId> = Extract<keyof operations[K]['responses'], 200 | 201 | 202>;
 
 export type HandlerResult<K extends OperationId> = {

@@ -3,9 +3,9 @@ import { DateTime } from 'luxon';
 import { PLANS } from '../domain/plans.ts';
 import type { Handler } from './types.ts';
 
-export const getWhoami: Handler<'getWhoami'> = async ({ cred, data }) => {
+export const getWhoami: Handler<'getWhoami'> = async ({ cred, data, services }) => {
   const plan = PLANS[cred.workspace.plan];
-  const period = DateTime.now().setZone(cred.workspace.tz).toFormat('yyyy-MM');
+  const period = DateTime.fromMillis(services.clock.now(), { zone: cred.workspace.tz }).toFormat('yyyy-MM');
   const { accounts, members, storageBytes, posts } = await data.usage(period);
   return {
     status: 200,

@@ -22,11 +22,16 @@ export function docsRoutes(publicUrl: string) {
   };
   let reference: string | undefined;
 
-  const text = (res: Response, type: string, body: string) => res.type(type).set('Cache-Control', 'no-cache').send(body);
+  const text = (res: Response, type: string, body: string) =>
+    res.type(type).set('Cache-Control', 'no-cache').send(body);
 
   router.get('/docs', (_req, res) => {
-    const links = [['reference', 'API reference'], ['llms.txt', 'llms.txt'], ['skill.md', 'skill.md (for agents)'],
-      ['changelog.md', 'Change log']].map(([href, label]) => `<li><a href="/docs/${href}">${escapeHtml(label!)}</a></li>`);
+    const links = [
+      ['reference', 'API reference'],
+      ['llms.txt', 'llms.txt'],
+      ['skill.md', 'skill.md (for agents)'],
+      ['changelog.md', 'Change log'],
+    ].map(([href, label]) => `<li><a href="/docs/${href}">${escapeHtml(label!)}</a></li>`);
     res.type('html').send(`<!doctype html><meta charset="utf-8"><title>Herald docs</title><h1>Herald documentation</h1>
 <ul>${links.join('')}<li><a href="/v1/openapi.json">openapi.json</a></li></ul>
 <p>MCP server: <code>${escapeHtml(publicUrl)}/mcp</code></p>`);
@@ -39,8 +44,11 @@ export function docsRoutes(publicUrl: string) {
       reference = fs.readFileSync(REFERENCE_FILE, 'utf8').replaceAll(CONTRACT_BASE_URL, `${publicUrl}/v1`);
     }
     if (reference === undefined) {
-      return res.status(404).json({ code: 'not_found', message: 'The API reference has not been built on this instance.',
-        hint: 'Run `make docs` (make run does it), or read the contract at /v1/openapi.json.' });
+      return res.status(404).json({
+        code: 'not_found',
+        message: 'The API reference has not been built on this instance.',
+        hint: 'Run `make docs` (make run does it), or read the contract at /v1/openapi.json.',
+      });
     }
     text(res, 'text/html; charset=utf-8', reference);
   });

@@ -68,7 +68,8 @@ function bearerOf(req: Request): string | undefined {
 function writeCallOnReadGrant(body: unknown, cred: Credential, scopes: readonly Scope[]) {
   const message = body as { id?: string | number; method?: unknown; params?: { name?: unknown } } | undefined;
   if (cred.via !== 'oauth' || scopes.includes('write') || PLANS[cred.workspace.plan].mcp !== 'full') return undefined;
-  if (message?.method !== 'tools/call' || message.id === undefined || typeof message.params?.name !== 'string') return undefined;
+  if (message?.method !== 'tools/call' || message.id === undefined || typeof message.params?.name !== 'string')
+    return undefined;
   return isWriteTool(message.params.name) ? { id: message.id, name: message.params.name } : undefined;
 }
 
@@ -81,8 +82,12 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
   const { publicUrl } = services.config;
   const router = express.Router();
 
-  function refuse(res: Response, status: number, body: { code: string; message: string; hint: string },
-    headers: Record<string, string> = {}) {
+  function refuse(
+    res: Response,
+    status: number,
+    body: { code: string; message: string; hint: string },
+    headers: Record<string, string> = {},
+  ) {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.status(status).json(body);
   }
@@ -91,21 +96,40 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
   async function admit(req: Request, res: Response, next: NextFunction) {
     const rebinding = rebindingProblem(req, publicUrl);
     if (rebinding) {
-      return refuse(res, 403, { code: 'forbidden_origin', message: rebinding,
-        hint: `Call ${publicUrl}${MCP_PATH} by its own name.` });
+      return refuse(res, 403, {
+        code: 'forbidden_origin',
+        message: rebinding,
+        hint: `Call ${publicUrl}${MCP_PATH} by its own name.`,
+      });
     }
     if (req.method !== 'POST') {
-      return refuse(res, 405, { code: 'method_not_allowed', message: `${req.method} is not allowed on ${MCP_PATH}.`,
-        hint: 'This endpoint is stateless Streamable HTTP: send each JSON-RPC message as a POST.' }, { Allow: 'POST' });
+      return refuse(
+        res,
+        405,
+        {
+          code: 'method_not_allowed',
+          message: `${req.method} is not allowed on ${MCP_PATH}.`,
+          hint: 'This endpoint is stateless Streamable HTTP: send each JSON-RPC message as a POST.',
+        },
+        { Allow: 'POST' },
+      );
     }
     const token = bearerOf(req);
     const cred = token ? await resolveBearer(token) : undefined;
     if (!cred) {
-      const challenge = `Bearer resource_metadata="${resourceMetadataUrl(publicUrl)}", scope="read write"` +
+      const challenge =
+        `Bearer resource_metadata="${resourceMetadataUrl(publicUrl)}", scope="read write"` +
         (token ? ', error="invalid_token"' : '');
-      return refuse(res, 401, { code: 'unauthenticated', message: 'The API key or access token is missing, wrong, expired or revoked.',
-        hint: 'Sign in through the OAuth flow this server advertises, or send Authorization: Bearer <API_KEY>.' },
-      { 'WWW-Authenticate': challenge });
+      return refuse(
+        res,
+        401,
+        {
+          code: 'unauthenticated',
+          message: 'The API key or access token is missing, wrong, expired or revoked.',
+          hint: 'Sign in through the OAuth flow this server advertises, or send Authorization: Bearer <API_KEY>.',
+        },
+        { 'WWW-Authenticate': challenge },
+      );
     }
     req.workspaceId = cred.workspace.id;
     res.locals.cred = cred;
@@ -119,21 +143,31 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     if (stepUp) {
       // A read grant of a paid workspace calling a write tool: 403 insufficient_scope invites the client to ask
       // the person for write (step-up), and the body is the same -32602 as for a tool that does not exist.
-      res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="read write", ` +
-        `resource_metadata="${resourceMetadataUrl(publicUrl)}"`);
+      res.setHeader(
+        'WWW-Authenticate',
+        `Bearer error="insufficient_scope", scope="read write", ` +
+          `resource_metadata="${resourceMetadataUrl(publicUrl)}"`,
+      );
       const message = `MCP error ${ErrorCode.InvalidParams}: ${unknownToolMessage(stepUp.name)}`;
-      return res.status(403).json({ jsonrpc: '2.0', id: stepUp.id, error: { code: ErrorCode.InvalidParams, message },
-        code: 'insufficient_scope', message, hint: 'A person can allow read and write when the client signs in again.' });
+      return res.status(403).json({
+        jsonrpc: '2.0',
+        id: stepUp.id,
+        error: { code: ErrorCode.InvalidParams, message },
+        code: 'insufficient_scope',
+        message,
+        hint: 'A person can allow read and write when the client signs in again.',
+      });
     }
     const server = createMcpServer({
       scopes,
-      run: (tool: ToolEntry, args: Record<string, unknown>) => handle({
-        ...toRestRequest(tool.operation, args),
-        headers: { 'content-type': 'application/json' },
-        requestId: req.id,
-        via: 'mcp',
-        cred: { ...cred, scopes },
-      }),
+      run: (tool: ToolEntry, args: Record<string, unknown>) =>
+        handle({
+          ...toRestRequest(tool.operation, args),
+          headers: { 'content-type': 'application/json' },
+          requestId: req.id,
+          via: 'mcp',
+          cred: { ...cred, scopes },
+        }),
     });
     await answerExchange(server, req, res);
   }
@@ -141,7 +175,8 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
   /** A body that is not JSON gets the JSON-RPC parse error, as the transport itself would answer. */
   function parseFailure(err: Error & { type?: string }, _req: Request, res: Response, next: NextFunction) {
     if (err.type === 'entity.parse.failed') return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
-    if (err.type === 'entity.too.large') return rpcError(res, 413, -32000, 'The request body is too large.', 'payload_too_large');
+    if (err.type === 'entity.too.large')
+      return rpcError(res, 413, -32000, 'The request body is too large.', 'payload_too_large');
     next(err);
   }
 

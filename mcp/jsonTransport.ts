@@ -5,16 +5,34 @@
 import type { Request, Response } from 'express';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  isJSONRPCRequest, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId,
+  isJSONRPCRequest,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
 const MAX_BATCH = 100;
 
 /** A refused exchange: the JSON-RPC error, with Herald's {code, message, hint} beside it for HTTP clients. */
-export function rpcError(res: Response, status: number, code: number, message: string, herald = 'invalid_request'): void {
-  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message }, code: herald, message,
-    hint: 'Send one JSON-RPC message as a POST with Content-Type: application/json and Accept: application/json, text/event-stream.' });
+export function rpcError(
+  res: Response,
+  status: number,
+  code: number,
+  message: string,
+  herald = 'invalid_request',
+): void {
+  res.status(status).json({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code, message },
+    code: herald,
+    message,
+    hint:
+      'Send one JSON-RPC message as a POST with Content-Type: application/json and Accept: application/json, ' +
+      'text/event-stream.',
+  });
 }
 
 /** The server's side of one HTTP exchange: it collects the answers to the request ids it was given. */
@@ -49,16 +67,28 @@ class ExchangeTransport implements Transport {
 export async function answerExchange(server: Server, req: Request, res: Response): Promise<void> {
   const accept = req.headers.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream',
-      'not_acceptable');
+    return rpcError(
+      res,
+      406,
+      -32000,
+      'Not Acceptable: Client must accept both application/json and text/event-stream',
+      'not_acceptable',
+    );
   }
   if (!req.is('application/json')) {
-    return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json', 'unsupported_media_type');
+    return rpcError(
+      res,
+      415,
+      -32000,
+      'Unsupported Media Type: Content-Type must be application/json',
+      'unsupported_media_type',
+    );
   }
   const body: unknown = req.body;
   const batch = Array.isArray(body);
   const raw = batch ? body : [body];
-  if (raw.length === 0 || raw.length > MAX_BATCH) return rpcError(res, 400, -32600, `Invalid Request: send 1 to ${MAX_BATCH} messages`);
+  if (raw.length === 0 || raw.length > MAX_BATCH)
+    return rpcError(res, 400, -32600, `Invalid Request: send 1 to ${MAX_BATCH} messages`);
   const messages: JSONRPCMessage[] = [];
   for (const item of raw) {
     const parsed = JSONRPCMessageSchema.safeParse(item);
@@ -69,8 +99,13 @@ export async function answerExchange(server: Server, req: Request, res: Response
   const initializing = requests.some((m) => m.method === 'initialize');
   const version = req.headers['mcp-protocol-version'];
   if (!initializing && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    return rpcError(res, 400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ` +
-      `${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+    return rpcError(
+      res,
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ` +
+        `${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    );
   }
   const transport = new ExchangeTransport(new Set(requests.map((m) => m.id)));
   await server.connect(transport);

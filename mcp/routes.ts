@@ -4,6 +4,7 @@ import express from 'express';
 import type { Credential } from '../domain/credential.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
+import type { PasswordSignIn } from '../server/signIn.ts';
 import { docsRoutes } from './docsRoutes.ts';
 import { mcpEndpoint } from './http.ts';
 import { oauthRoutes } from './oauth/authServer.ts';
@@ -15,17 +16,21 @@ export interface McpRoutesDeps {
   handle(req: ApiRequest): Promise<ApiResponse>;
   /** The REST chain's own API key lookup (cached like REST's). */
   credentialForKey(key: string): Promise<Credential | undefined>;
+  /** The dashboard's password sign-in, with its limits: the consent page signs people in through it. */
+  signIn: PasswordSignIn;
 }
 
 export function mcpRoutes(deps: McpRoutesDeps) {
-  const { services, handle, credentialForKey } = deps;
+  const { services, handle, credentialForKey, signIn } = deps;
   const router = express.Router();
   const resource = `${services.config.publicUrl}/mcp`;
   // An API key (the REST lookup) or an access token issued for this endpoint.
-  const resolveBearer = (token: string) => token.startsWith(ACCESS_TOKEN_PREFIX)
-    ? credentialForAccessToken(services.db, token, resource) : credentialForKey(token);
+  const resolveBearer = (token: string) =>
+    token.startsWith(ACCESS_TOKEN_PREFIX)
+      ? credentialForAccessToken(services.db, token, resource)
+      : credentialForKey(token);
   router.use(mcpEndpoint({ services, handle, resolveBearer }));
-  router.use(oauthRoutes(services));
+  router.use(oauthRoutes(services, signIn));
   router.use(grantRoutes(services));
   router.use(docsRoutes(services.config.publicUrl));
   return router;

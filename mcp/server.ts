@@ -5,7 +5,16 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Scope } from '../domain/credential.ts';
 import type { ApiResponse } from '../server/api.ts';
-import { ajv, argumentProblem, findTool, toToolResult, toolError, unknownToolMessage, visibleTools, type ToolEntry } from './tools.ts';
+import {
+  ajv,
+  argumentProblem,
+  findTool,
+  toToolResult,
+  toolError,
+  unknownToolMessage,
+  visibleTools,
+  type ToolEntry,
+} from './tools.ts';
 
 export const SERVER_INFO = { name: 'herald', title: 'Herald', version: '1.0.0' };
 
@@ -24,8 +33,11 @@ export interface CallerTools {
 }
 
 export function createMcpServer(caller: CallerTools): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS,
-    jsonSchemaValidator });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {}, logging: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator,
+  });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: visibleTools(caller.scopes).map((t) => t.definition),
   }));
@@ -35,7 +47,8 @@ export function createMcpServer(caller: CallerTools): Server {
     // The same protocol error for a hidden tool as for one that does not exist: nothing reveals it.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownToolMessage(name));
     const problem = argumentProblem(tool, args);
-    if (problem) return toolError('invalid_request', problem, `Fix the named argument; see the input schema of ${name}.`);
+    if (problem)
+      return toolError('invalid_request', problem, `Fix the named argument; see the input schema of ${name}.`);
     return toToolResult(await caller.run(tool, args));
   });
   return server;

@@ -14,8 +14,13 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 export interface ToolEntry {
   name: string;
   operation: OperationEntry;
-  definition: { name: string; title: string; description: string; inputSchema: OperationEntry['inputSchema'];
-    annotations: ToolAnnotations };
+  definition: {
+    name: string;
+    title: string;
+    description: string;
+    inputSchema: OperationEntry['inputSchema'];
+    annotations: ToolAnnotations;
+  };
   validate: ValidateFunction;
 }
 
@@ -28,13 +33,20 @@ function describeTool(op: OperationEntry): string {
   return `${op.summary}.\n\n${op.description}`.trim();
 }
 
-export const TOOLS: readonly ToolEntry[] = operations.filter((op) => op.tool).map((op) => ({
-  name: op.tool!,
-  operation: op,
-  definition: { name: op.tool!, title: op.summary, description: describeTool(op), inputSchema: op.inputSchema,
-    annotations: op.annotations! },
-  validate: ajv.compile(op.inputSchema),
-}));
+export const TOOLS: readonly ToolEntry[] = operations
+  .filter((op) => op.tool)
+  .map((op) => ({
+    name: op.tool!,
+    operation: op,
+    definition: {
+      name: op.tool!,
+      title: op.summary,
+      description: describeTool(op),
+      inputSchema: op.inputSchema,
+      annotations: op.annotations!,
+    },
+    validate: ajv.compile(op.inputSchema),
+  }));
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 
@@ -61,7 +73,9 @@ export const unknownToolMessage = (name: string) => `Unknown tool: ${name}`;
 export function argumentProblem(tool: ToolEntry, args: unknown): string | undefined {
   if (tool.validate(args)) return undefined;
   // validationMessage reads REST locations; tool arguments read like a body.
-  return validationMessage((tool.validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody${e.instancePath}` })));
+  return validationMessage(
+    (tool.validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody${e.instancePath}` })),
+  );
 }
 
 /** The REST request a tool call stands for: arguments go to the path, the query or the body by name. */
@@ -70,7 +84,9 @@ export function toRestRequest(op: OperationEntry, args: Record<string, unknown>)
   const query: Record<string, string> = {};
   for (const name of op.fields.query) if (args[name] !== undefined) query[name] = String(args[name]);
   const hasBody = op.fields.body.length > 0;
-  const body = hasBody ? Object.fromEntries(op.fields.body.filter((n) => args[n] !== undefined).map((n) => [n, args[n]])) : undefined;
+  const body = hasBody
+    ? Object.fromEntries(op.fields.body.filter((n) => args[n] !== undefined).map((n) => [n, args[n]]))
+    : undefined;
   return { method: op.method.toUpperCase(), path, query, body };
 }
 

@@ -33,14 +33,23 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export class UrlNotAllowed extends ApiError {
   constructor(url: string, why: string) {
-    super(400, 'url_not_allowed', `url: ${url} ${why}; only public https addresses are fetched.`,
-      'Host the file on a public https address, or upload it with POST /media/uploads.');
+    super(
+      400,
+      'url_not_allowed',
+      `url: ${url} ${why}; only public https addresses are fetched.`,
+      'Host the file on a public https address, or upload it with POST /media/uploads.',
+    );
   }
 }
 
 export const urlFetchFailed = (url: string, why: string) =>
-  new ApiError(400, 'url_fetch_failed', `url: ${url} could not be fetched: ${why}.`,
-    'Check that the address opens in a browser without signing in, then try again; or upload the file with POST /media/uploads.');
+  new ApiError(
+    400,
+    'url_fetch_failed',
+    `url: ${url} could not be fetched: ${why}.`,
+    'Check that the address opens in a browser without signing in, then try again; or upload the file with ' +
+      'POST /media/uploads.',
+  );
 
 /**
  * Connects to `address`, follows redirects and answers once a 2xx response's headers arrived; the
@@ -68,8 +77,12 @@ export async function openRemoteFile(address: string, policy: FetchPolicy, signa
       throw urlFetchFailed(address, `the server answered ${status}${url.href === address ? '' : ` at ${url.href}`}`);
     }
     const length = Number(res.headers['content-length']);
-    return { url, body: res, size: Number.isSafeInteger(length) && length >= 0 ? length : undefined,
-      contentType: res.headers['content-type'] };
+    return {
+      url,
+      body: res,
+      size: Number.isSafeInteger(length) && length >= 0 ? length : undefined,
+      contentType: res.headers['content-type'],
+    };
   }
 }
 
@@ -113,11 +126,13 @@ function get(url: URL, policy: FetchPolicy, signal: AbortSignal, deadline: numbe
       headers: { 'user-agent': 'Herald media import', accept: '*/*' },
       signal,
     });
-    req.once('socket', (socket) => socket.once('connect', () => {
-      // The address actually connected to, whatever resolved it (and for IP literals, which skip lookup).
-      const range = checked ? nonPublicRange(socket.remoteAddress ?? '') : undefined;
-      if (range) req.destroy(new UrlNotAllowed(url.href, `connected to ${socket.remoteAddress}, a ${range} address`));
-    }));
+    req.once('socket', (socket) =>
+      socket.once('connect', () => {
+        // The address actually connected to, whatever resolved it (and for IP literals, which skip lookup).
+        const range = checked ? nonPublicRange(socket.remoteAddress ?? '') : undefined;
+        if (range) req.destroy(new UrlNotAllowed(url.href, `connected to ${socket.remoteAddress}, a ${range} address`));
+      }),
+    );
     const timer = setTimeout(() => req.destroy(new NoAnswer()), Math.max(0, deadline - Date.now()));
     req.once('response', (res) => {
       clearTimeout(timer);
@@ -137,7 +152,12 @@ function publicOnlyLookup(address: string): LookupFunction {
     dns.lookup(hostname, { ...options, all: true }, (err, found) => {
       if (err) return callback(err, '', 0);
       const bad = found.find((a) => nonPublicRange(a.address));
-      if (bad) return callback(new UrlNotAllowed(address, `resolves to ${bad.address}, a ${nonPublicRange(bad.address)} address`), '', 0);
+      if (bad)
+        return callback(
+          new UrlNotAllowed(address, `resolves to ${bad.address}, a ${nonPublicRange(bad.address)} address`),
+          '',
+          0,
+        );
       if (options.all) return (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, found);
       callback(null, found[0]!.address, found[0]!.family);
     });

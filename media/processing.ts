@@ -18,24 +18,31 @@ export interface ProcessingDeps {
 export async function processMedia({ jobs, storage }: ProcessingDeps, mediaId: string): Promise<void> {
   const record = await jobs.get(mediaId);
   if (!record || record.status !== 'processing' || !record.storageKey) return;
-  const outcome = await storage.withLocalFile(record.storageKey, async (file): Promise<MediaFacts | { reason: string }> => {
-    const inspected = await inspectFile(file, record.mime);
-    if (!inspected.ok) return { reason: inspected.reason };
-    const preview = path.join(os.tmpdir(), `herald-thumb-${randomUUID()}.jpg`);
-    try {
+  const outcome = await storage.withLocalFile(
+    record.storageKey,
+    async (file): Promise<MediaFacts | { reason: string }> => {
+      const inspected = await inspectFile(file, record.mime);
+      if (!inspected.ok) return { reason: inspected.reason };
+      const preview = path.join(os.tmpdir(), `herald-thumb-${randomUUID()}.jpg`);
       try {
-        await makeThumbnail(file, inspected, preview);
-      } catch (err) {
-        return { reason: `The ${inspected.mime} file cannot be decoded: ${damageInWords(err)}. Export it again and upload the new file.` };
+        try {
+          await makeThumbnail(file, inspected, preview);
+        } catch (err) {
+          return {
+            reason:
+              `The ${inspected.mime} file cannot be decoded: ${damageInWords(err)}. Export it again and upload ` +
+              `the new file.`,
+          };
+        }
+        const key = thumbnailKey(record);
+        await storage.put(key, fs.createReadStream(preview), 'image/jpeg');
+        const { ok: _ok, ...facts } = inspected;
+        return { ...facts, thumbnailKey: key };
+      } finally {
+        await fsp.rm(preview, { force: true });
       }
-      const key = thumbnailKey(record);
-      await storage.put(key, fs.createReadStream(preview), 'image/jpeg');
-      const { ok: _ok, ...facts } = inspected;
-      return { ...facts, thumbnailKey: key };
-    } finally {
-      await fsp.rm(preview, { force: true });
-    }
-  });
+    },
+  );
   if ('reason' in outcome) {
     const key = await jobs.markFailed(mediaId, outcome.reason);
     if (key) await storage.delete(key);

@@ -16,8 +16,13 @@ export async function thumbnailUrl(storage: Storage, record: MediaRecord): Promi
 /** The address a network downloads the file from; valid for at least `ttlSeconds`. */
 export async function mediaFileUrl(storage: Storage, record: MediaRecord, ttlSeconds = 3600): Promise<string> {
   if (!record.storageKey || record.status !== 'ready') {
-    throw new ApiError(409, 'invalid_state', `File ${record.id} has no bytes to publish (status ${record.status}${record.bytesDeletedAt ? ', bytes deleted by retention' : ''}).`,
-      'Upload the file again and use the new mediaId.');
+    throw new ApiError(
+      409,
+      'invalid_state',
+      `File ${record.id} has no bytes to publish (status ` +
+        `${record.status}${record.bytesDeletedAt ? ', bytes deleted by retention' : ''}).`,
+      'Upload the file again and use the new mediaId.',
+    );
   }
   return storage.publicUrl(record.storageKey, { ttlSeconds, contentType: record.mime });
 }

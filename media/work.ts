@@ -19,7 +19,13 @@ export type ReceiveOutcome = 'stored' | 'already_uploaded' | 'gone';
 
 export class Interrupted extends Error {}
 
-export function createMediaWork(deps: { db: Db; storage: Storage; logger: Logger; sweepEveryMs: number; downloadTimeoutMs: number }) {
+export function createMediaWork(deps: {
+  db: Db;
+  storage: Storage;
+  logger: Logger;
+  sweepEveryMs: number;
+  downloadTimeoutMs: number;
+}) {
   const { storage, logger } = deps;
   const jobs = mediaJobsData(deps.db);
   const inFlight = new Set<Promise<unknown>>();
@@ -48,13 +54,20 @@ export function createMediaWork(deps: { db: Db; storage: Storage; logger: Logger
     while (processing < PROCESSING_CONCURRENCY && waiting.length) {
       const id = waiting.shift()!;
       processing++;
-      void track(processMedia({ jobs, storage }, id)
-        .catch((err) => logger.error({ err, mediaId: id }, 'media processing failed; the file stays in processing until the next sweep'))
-        .finally(() => {
-          processing--;
-          queued.delete(id);
-          drain();
-        }));
+      void track(
+        processMedia({ jobs, storage }, id)
+          .catch((err) =>
+            logger.error(
+              { err, mediaId: id },
+              'media processing failed; the file stays in processing until the next sweep',
+            ),
+          )
+          .finally(() => {
+            processing--;
+            queued.delete(id);
+            drain();
+          }),
+      );
     }
   }
 
@@ -62,7 +75,11 @@ export function createMediaWork(deps: { db: Db; storage: Storage; logger: Logger
    * Stores a reservation's bytes and starts processing. `received` answers how many bytes arrived,
    * or undefined when the body ended early: then nothing is kept and the reservation stays open.
    */
-  async function receive(record: MediaRecord, body: Readable, received: () => number | undefined): Promise<ReceiveOutcome> {
+  async function receive(
+    record: MediaRecord,
+    body: Readable,
+    received: () => number | undefined,
+  ): Promise<ReceiveOutcome> {
     const key = newOriginalKey(record);
     await storage.put(key, body, record.mime);
     const size = received();
@@ -78,27 +95,46 @@ export function createMediaWork(deps: { db: Db; storage: Storage; logger: Logger
     return 'stored';
   }
 
-  /** Downloads an opened remote file into a reservation, in the background, within `maxBytes` and the download timeout. */
+  /**
+   * Downloads an opened remote file into a reservation, in the background, within `maxBytes` and the download timeout.
+   */
   function download(record: MediaRecord, remote: RemoteFile, maxBytes: number, stopDownload: AbortController): void {
     downloads.add(stopDownload);
     const deadline = setTimeout(() => stopDownload.abort(), deps.downloadTimeoutMs).unref();
     let bytes = 0;
-    const limited = pipeline(remote.body, new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        done(bytes > maxBytes ? new Error(`the file is larger than ${maxBytes} bytes, the most this workspace can take`) : null, chunk);
-      },
-    }), () => undefined);
-    void track(receive(record, limited, () => (remote.body.complete ? bytes : undefined))
-      .catch(async (err) => {
-        const why = stopDownload.signal.aborted ? `it took longer than ${deps.downloadTimeoutMs / 1000} seconds` : (err as Error).message;
-        await jobs.markFailed(record.id, `The download from ${remote.url.host} stopped: ${why}. Try again, or upload the file with POST /media/uploads.`);
-      })
-      .catch((err) => logger.error({ err, mediaId: record.id }, 'recording a failed download failed'))
-      .finally(() => {
-        clearTimeout(deadline);
-        downloads.delete(stopDownload);
-      }));
+    const limited = pipeline(
+      remote.body,
+      new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          bytes += chunk.length;
+          done(
+            bytes > maxBytes
+              ? new Error(`the file is larger than ${maxBytes} bytes, the most this workspace can take`)
+              : null,
+            chunk,
+          );
+        },
+      }),
+      () => undefined,
+    );
+    void track(
+      receive(record, limited, () => (remote.body.complete ? bytes : undefined))
+        .catch(async (err) => {
+          const why = stopDownload.signal.aborted
+            ? `it took longer than ${deps.downloadTimeoutMs / 1000} seconds`
+            : (err as Error).message;
+          await jobs.markFailed(
+            record.id,
+            `The download from ${remote.url.host} stopped: ${why}. Try again, or upload the file with POST ` +
+              `/media/uploads.`,
+          );
+        })
+        .catch((err) => logger.error({ err, mediaId: record.id }, 'recording a failed download failed'))
+        .finally(() => {
+          clearTimeout(deadline);
+          downloads.delete(stopDownload);
+        }),
+    );
   }
 
   async function sweep(now?: Date): Promise<SweepResult> {

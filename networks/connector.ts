@@ -1,7 +1,8 @@
-// What a network connector offers the publishing worker. Each network implements it in its own module
-// (networks/<name>.ts), speaking the network's official API, against the live hosts or the sandbox
-// simulators (networks/sandbox/), which share the wire format.
+// What a network connector offers the publishing worker. Each network implements it in its own folder
+// (networks/<name>/connector.ts), speaking the network's official API, against the live hosts or the
+// network's simulator, which shares the wire format.
 import type { Readable } from 'node:stream';
+import type { Clock } from '../runtime/clock.ts';
 import type { Platform } from './rules.ts';
 
 /** The decrypted token bundle of an account (stored sealed; never logged, never returned by the API). */
@@ -71,7 +72,14 @@ export interface Published {
 }
 
 /** Kinds of network failure, each with the spec's retry guidance. */
-export type FailureKind = 'token_rejected' | 'permission_missing' | 'rate_limited' | 'quota_exceeded' | 'unverified' | 'unavailable' | 'rejected';
+export type FailureKind =
+  | 'token_rejected'
+  | 'permission_missing'
+  | 'rate_limited'
+  | 'quota_exceeded'
+  | 'unverified'
+  | 'unavailable'
+  | 'rejected';
 
 /** A network's refusal: `code` is the spec's (`instagram_token_rejected`, ...), `message` quotes the network. */
 export class NetworkError extends Error {
@@ -111,4 +119,17 @@ export interface ConnectorContext {
   /** Client id and secret of the app on the network (live mode), for token refresh. */
   client?: { id: string; secret: string };
   fetch: typeof fetch;
+  /** The process's clock: token lifetimes and the attempt times a settle compares with the network's. */
+  clock: Clock;
+}
+
+/** A network's connector as the registry holds it: how to make one, and where its requests go. */
+export interface ConnectorModule {
+  create(ctx: ConnectorContext): Connector;
+  /** The network's hosts by the names the connector uses. */
+  liveHosts: Record<string, string>;
+  /** The same names pointing into the network's simulator. */
+  sandboxHosts(base: string): Record<string, string>;
+  /** Environment variables holding the app's client id and secret on the network. */
+  clientEnv?: { id: string; secret: string };
 }

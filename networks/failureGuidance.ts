@@ -10,15 +10,25 @@ export function isTemporary(kind: FailureKind): boolean {
 export function hintFor(kind: FailureKind, network: string): string {
   switch (kind) {
     case 'token_rejected':
-      return `Reconnect the ${network} account in the dashboard; posts that failed on its token are then sent again by `
-        + 'themselves.';
+      return (
+        `Reconnect the ${network} account in the dashboard; posts that failed on its token are then sent again by ` +
+        'themselves.'
+      );
     case 'permission_missing':
-      return `Reconnect the ${network} account and grant every permission it asks for; posts that failed on them `
-        + 'are then sent again by themselves.';
+      return (
+        `Reconnect the ${network} account and grant every permission it asks for; posts that failed on them ` +
+        'are then sent again by themselves.'
+      );
     case 'quota_exceeded':
-      return `${network}'s daily quota was still spent after Herald's retries (each waits for the quota to reset). Retry the post after the next reset.`;
+      return (
+        `${network}'s daily quota was still spent after Herald's retries (each waits for the quota to reset). ` +
+        `Retry the post after the next reset.`
+      );
     case 'rate_limited':
-      return `${network}'s own limit was still reached after Herald's retries (each waits for the window ${network} names, or 1, 5 and 15 minutes); retry the post the next day.`;
+      return (
+        `${network}'s own limit was still reached after Herald's retries (each waits for the window ${network} ` +
+        `names, or 1, 5 and 15 minutes); retry the post the next day.`
+      );
     case 'unverified':
       return `Verify the ${network} channel by phone, then retry the post.`;
     case 'unavailable':

@@ -1,8 +1,10 @@
-// What every network module provides to plan checks (and, later, to its connector): its limits as
-// data and a check of one post. Generic code never branches on a network's name.
+// What every network module provides to plan checks: its limits as data and a check of one post, with the
+// helpers those checks share. Generic code never branches on a network's name.
 import type { Issue, IssueCode } from '../domain/issues.ts';
+import type { components } from '../generated/api.d.ts';
 
-export type Platform = 'youtube' | 'instagram' | 'facebook' | 'threads' | 'tiktok';
+/** The networks of the contract's Platform enum; the registry (networks/index.ts) has one module for each. */
+export type Platform = components['schemas']['Platform'];
 
 /** What a check knows of a media file (from its processing metadata). */
 export interface MediaFacts {
@@ -48,7 +50,10 @@ export interface NetworkRules {
   label: string;
   /** False while the connector is in progress: such accounts cannot be published to yet. */
   available: boolean;
-  /** Settings whose value is the id of a file of the workspace (YouTube's `thumbnailMediaId`): the planner loads those files. */
+  /**
+   * Settings whose value is the id of a file of the workspace (YouTube's
+   * `thumbnailMediaId`): the planner loads those files.
+   */
   fileSettings?: readonly string[];
   textLimits: readonly TextLimit[];
   /** Settings that take one of a list of values, as check() accepts them; the dashboard offers these. */
@@ -88,12 +93,22 @@ export function issue(code: IssueCode, message: string, hint: string): Issue {
 /** A file that cannot be posted yet, or any more: not `ready`, or its bytes deleted by retention. `field` names it. */
 export function checkReady(media: MediaFacts, field: string): Issue | undefined {
   if (media.bytesDeletedAt) {
-    return issue('media_not_ready', `${field} no longer has its bytes: they were deleted 72 hours after a post with it went live.`,
-      'Upload the file again (pin files you reuse) and use the new mediaId.');
+    return issue(
+      'media_not_ready',
+      `${field} no longer has its bytes: they were deleted 72 hours after a post with it went live.`,
+      'Upload the file again (pin files you reuse) and use the new mediaId.',
+    );
   }
   if (media.status === 'ready') return undefined;
-  return issue('media_not_ready', media.status === 'failed' ? `${field} failed processing, so it cannot be posted.` : `${field} is ${media.status}; only ready files can be posted.`,
-    media.status === 'failed' ? 'Upload a file in an accepted format and use its new mediaId.' : 'Poll GET /media/{mediaId} until it is ready, then plan again.');
+  return issue(
+    'media_not_ready',
+    media.status === 'failed'
+      ? `${field} failed processing, so it cannot be posted.`
+      : `${field} is ${media.status}; only ready files can be posted.`,
+    media.status === 'failed'
+      ? 'Upload a file in an accepted format and use its new mediaId.'
+      : 'Poll GET /media/{mediaId} until it is ready, then plan again.',
+  );
 }
 
 /** width / height, or undefined before processing measured it. */
@@ -102,36 +117,72 @@ export function aspect(media: Pick<MediaFacts, 'width' | 'height'>): number | un
 }
 
 /** A setting that must be one of `allowed`; returns the issue, if any. */
-export function checkChoice(settings: Record<string, unknown>, network: Platform, name: string, allowed: readonly string[]): Issue | undefined {
+export function checkChoice(
+  settings: Record<string, unknown>,
+  network: Platform,
+  name: string,
+  allowed: readonly string[],
+): Issue | undefined {
   const value = settings[name];
   if (value === undefined || allowed.includes(value as string)) return undefined;
-  return issue('setting_invalid', `perPlatform.${network}.${name} "${String(value)}" is not one of: ${allowed.join(', ')}.`,
-    `Set perPlatform.${network}.${name} to one of: ${allowed.join(', ')}.`);
+  return issue(
+    'setting_invalid',
+    `perPlatform.${network}.${name} "${String(value)}" is not one of: ${allowed.join(', ')}.`,
+    `Set perPlatform.${network}.${name} to one of: ${allowed.join(', ')}.`,
+  );
 }
 
 /** perPlatform.<network>.link, a link to share: a full https address; returns the issue, if any. */
 export function checkLink(settings: Record<string, unknown>, network: Platform): Issue | undefined {
   const link = settings.link;
   if (link === undefined || (typeof link === 'string' && /^https:\/\/[^\s/]+\.[^\s]+$/.test(link))) return undefined;
-  return issue('setting_invalid', `perPlatform.${network}.link "${String(link)}" is not an https address.`, 'Give a full https:// address.');
+  return issue(
+    'setting_invalid',
+    `perPlatform.${network}.link "${String(link)}" is not an https address.`,
+    'Give a full https:// address.',
+  );
 }
 
-export function checkVideoDuration(media: MediaFacts, field: string, min: number, max: number, what: string, maxCode: IssueCode = 'video_too_long'): Issue | undefined {
+export function checkVideoDuration(
+  media: MediaFacts,
+  field: string,
+  min: number,
+  max: number,
+  what: string,
+  maxCode: IssueCode = 'video_too_long',
+): Issue | undefined {
   const d = media.durationSeconds;
   if (d === null) return undefined;
-  if (d < min) return issue('video_too_short', `${field} is ${secondsText(d)}; ${what} needs at least ${secondsText(min)}.`, 'Use a longer video.');
-  if (d > max) return issue(maxCode, `${field} is ${secondsText(d)}; ${what} allows at most ${secondsText(max)}.`, 'Trim the video or pick another format.');
+  if (d < min)
+    return issue(
+      'video_too_short',
+      `${field} is ${secondsText(d)}; ${what} needs at least ${secondsText(min)}.`,
+      'Use a longer video.',
+    );
+  if (d > max)
+    return issue(
+      maxCode,
+      `${field} is ${secondsText(d)}; ${what} allows at most ${secondsText(max)}.`,
+      'Trim the video or pick another format.',
+    );
   return undefined;
 }
 
 export function checkImageSize(media: MediaFacts, field: string, max: number, what: string): Issue | undefined {
   if (media.size <= max) return undefined;
   const [size, limit] = sizeTexts(media.size, max);
-  return issue('image_too_large', `${field} is ${size}; ${what} accepts images up to ${limit}.`, 'Export the image smaller or with more compression.');
+  return issue(
+    'image_too_large',
+    `${field} is ${size}; ${what} accepts images up to ${limit}.`,
+    'Export the image smaller or with more compression.',
+  );
 }
 
 export function checkCarousel(count: number, min: number, max: number, label: string): Issue | undefined {
   if (count >= min && count <= max) return undefined;
-  return issue('carousel_count', `mediaIds holds ${count} file${count === 1 ? '' : 's'}; a ${label} carousel takes ${min} to ${max}.`,
-    `Give between ${min} and ${max} files, or publish them as separate posts.`);
+  return issue(
+    'carousel_count',
+    `mediaIds holds ${count} file${count === 1 ? '' : 's'}; a ${label} carousel takes ${min} to ${max}.`,
+    `Give between ${min} and ${max} files, or publish them as separate posts.`,
+  );
 }

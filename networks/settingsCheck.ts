@@ -5,12 +5,13 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Issue } from '../domain/issues.ts';
 import { loadContract } from '../runtime/contract.ts';
+import { PLATFORMS } from './index.ts';
 import { issue, type Platform } from './rules.ts';
 
-/** The contract's schema of each network's settings (components.schemas). */
-export const SETTINGS_SCHEMAS: Record<Platform, string> = {
-  youtube: 'YoutubeSettings', instagram: 'InstagramSettings', facebook: 'FacebookSettings', threads: 'ThreadsSettings', tiktok: 'TiktokSettings',
-};
+/** The contract's schema of each network's settings (components.schemas): `YoutubeSettings`, `TiktokSettings`, ... */
+export const SETTINGS_SCHEMAS = Object.fromEntries(
+  PLATFORMS.map((p) => [p, `${p[0]!.toUpperCase()}${p.slice(1)}Settings`]),
+) as Record<Platform, string>;
 
 const validators = new Map<Platform, ValidateFunction>();
 
@@ -26,24 +27,37 @@ function validator(platform: Platform): ValidateFunction {
 
 /** The setting an error is about; undefined when the settings as a whole are not an object. */
 const settingName = (err: ErrorObject): string | undefined =>
-  (err.keyword === 'additionalProperties' ? String((err.params as Record<string, unknown>).additionalProperty) : err.instancePath.split('/')[1]);
+  err.keyword === 'additionalProperties'
+    ? String((err.params as Record<string, unknown>).additionalProperty)
+    : err.instancePath.split('/')[1];
 
 function settingIssue(platform: Platform, err: ErrorObject, known: string[]): Issue {
   const params = err.params as Record<string, unknown>;
   const name = settingName(err);
   const field = name ? `perPlatform.${platform}.${name}` : `perPlatform.${platform}`;
   if (err.keyword === 'additionalProperties') {
-    return issue('setting_invalid', `${field} is not a ${platform} setting.`, `Remove it; ${platform} settings are: ${known.join(', ')}.`);
+    return issue(
+      'setting_invalid',
+      `${field} is not a ${platform} setting.`,
+      `Remove it; ${platform} settings are: ${known.join(', ')}.`,
+    );
   }
   if (err.keyword === 'enum') {
     const allowed = (params.allowedValues as unknown[]).join(', ');
     return issue('setting_invalid', `${field} must be one of: ${allowed}.`, `Set ${field} to one of: ${allowed}.`);
   }
-  return issue('setting_invalid', `${field} ${err.message}.`, name ? `Fix ${field}, or leave it out for the default.` : `Give ${field} as an object of settings.`);
+  return issue(
+    'setting_invalid',
+    `${field} ${err.message}.`,
+    name ? `Fix ${field}, or leave it out for the default.` : `Give ${field} as an object of settings.`,
+  );
 }
 
 /** The issues of `settings`, and the settings without the failing ones (for the network's own check). */
-export function checkSettingsShape(platform: Platform, settings: unknown): { issues: Issue[]; valid: Record<string, unknown> } {
+export function checkSettingsShape(
+  platform: Platform,
+  settings: unknown,
+): { issues: Issue[]; valid: Record<string, unknown> } {
   const validate = validator(platform);
   if (validate(settings)) return { issues: [], valid: settings as Record<string, unknown> };
   const known = Object.keys((validate.schema as { properties?: object }).properties ?? {});

@@ -17,16 +17,20 @@ export function batcher<T, R>(run: (items: T[]) => Promise<R[]>, maxSize = 500):
     busy = true;
     const batch = waiting.splice(0, maxSize);
     run(batch.map((w) => w.item))
-      .then((results) => batch.forEach((w, i) => w.resolve(results[i]!)), (err) => batch.forEach((w) => w.reject(err)))
+      .then(
+        (results) => batch.forEach((w, i) => w.resolve(results[i]!)),
+        (err) => batch.forEach((w) => w.reject(err)),
+      )
       .finally(() => {
         busy = false;
         flush();
       });
   }
 
-  return (item) => new Promise<R>((resolve, reject) => {
-    waiting.push({ item, resolve, reject });
-    // The first call of a batch lets the rest of this turn join it.
-    if (!busy && waiting.length === 1) setImmediate(flush);
-  });
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      waiting.push({ item, resolve, reject });
+      // The first call of a batch lets the rest of this turn join it.
+      if (!busy && waiting.length === 1) setImmediate(flush);
+    });
 }

@@ -1,4 +1,4 @@
-// Reads the operator's environment once. Defaults make a fresh checkout run (see ../shared/design.md).
+// Reads the operator's environment once. Defaults make a fresh checkout run (README, Configuration).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LogFormat } from './logger.ts';
@@ -12,6 +12,13 @@ export interface Config {
   networks: 'sandbox' | 'live';
   /** How long the sandbox networks take to process a video (SANDBOX_PROCESSING_MS); tests shorten it. */
   sandboxProcessingMs: number;
+  /**
+   * SANDBOX_URL: where the sandbox simulators run when `herald sandbox serve` serves them in a process of
+   * their own (e.g. http://127.0.0.1:8090/sandbox); unset, `herald serve` serves them at PUBLIC_URL/sandbox.
+   */
+  sandboxUrl: string | undefined;
+  /** SANDBOX_PORT: the port `herald sandbox serve` listens on. */
+  sandboxPort: number;
   /** Request limit per client address and window; benchmarks raise it. */
   rateLimit: { max: number; windowMs: number };
   /** Addresses of proxies whose X-Forwarded-For we trust (express "trust proxy" value). */
@@ -40,8 +47,15 @@ export interface Config {
 
 export type StorageConfig =
   | { kind: 'disk' }
-  | { kind: 's3'; bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean; prefix: string;
-      credentials: { accessKeyId: string; secretAccessKey: string } | undefined };
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      prefix: string;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+    };
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
@@ -50,18 +64,33 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return n;
 }
 
+function urlFrom(value: string, name: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new Error(`${name} must be an http(s) address, got "${value}"`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
 function storageFrom(env: NodeJS.ProcessEnv): StorageConfig {
   const kind = env.STORAGE || 'disk';
   if (kind === 'disk') return { kind };
   if (kind !== 's3') throw new Error(`STORAGE must be "disk" or "s3", got "${kind}"`);
   if (!env.S3_BUCKET) throw new Error('STORAGE=s3 needs S3_BUCKET');
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
-    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both unset for the AWS default chain)');
+    throw new Error(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both unset for the AWS default chain)',
+    );
   }
   return {
-    kind, bucket: env.S3_BUCKET, region: env.S3_REGION || 'us-east-1', endpoint: env.S3_ENDPOINT || undefined,
-    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true', prefix: (env.S3_PREFIX || '').replace(/^\/+|\/+$/g, ''),
-    credentials: env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } : undefined,
+    kind,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || 'us-east-1',
+    endpoint: env.S3_ENDPOINT || undefined,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+    prefix: (env.S3_PREFIX || '').replace(/^\/+|\/+$/g, ''),
+    credentials: env.S3_ACCESS_KEY_ID
+      ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! }
+      : undefined,
   };
 }
 
@@ -80,7 +109,8 @@ function workerFrom(value: string | undefined): boolean {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env.PORT, 8080, 'PORT');
   const networks = env.NETWORKS ?? 'sandbox';
-  if (networks !== 'sandbox' && networks !== 'live') throw new Error(`NETWORKS must be "sandbox" or "live", got "${networks}"`);
+  if (networks !== 'sandbox' && networks !== 'live')
+    throw new Error(`NETWORKS must be "sandbox" or "live", got "${networks}"`);
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -88,7 +118,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     networks,
-    sandboxProcessingMs: env.SANDBOX_PROCESSING_MS === '0' ? 0 : intFrom(env.SANDBOX_PROCESSING_MS, 3000, 'SANDBOX_PROCESSING_MS'),
+    sandboxProcessingMs:
+      env.SANDBOX_PROCESSING_MS === '0' ? 0 : intFrom(env.SANDBOX_PROCESSING_MS, 3000, 'SANDBOX_PROCESSING_MS'),
+    sandboxUrl: env.SANDBOX_URL ? urlFrom(env.SANDBOX_URL, 'SANDBOX_URL') : undefined,
+    sandboxPort: intFrom(env.SANDBOX_PORT, 8090, 'SANDBOX_PORT'),
     rateLimit: {
       max: intFrom(env.RATE_LIMIT_MAX, 600, 'RATE_LIMIT_MAX'),
       windowMs: intFrom(env.RATE_LIMIT_WINDOW_SECONDS, 600, 'RATE_LIMIT_WINDOW_SECONDS') * 1000,
@@ -100,18 +133,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyTimeoutMs: 30_000,
     storage: storageFrom(env),
     fromUrl: {
-      allowHosts: (env.FROM_URL_ALLOW_HOSTS || '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      allowHosts: (env.FROM_URL_ALLOW_HOSTS || '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
       extraCaPem: env.FROM_URL_CA_FILE ? fs.readFileSync(env.FROM_URL_CA_FILE, 'utf8') : undefined,
       timeoutMs: intFrom(env.FROM_URL_TIMEOUT_SECONDS, 600, 'FROM_URL_TIMEOUT_SECONDS') * 1000,
     },
     workerRetryDelaysMs: (env.WORKER_RETRY_DELAYS_SECONDS ?? '60,300,900').split(',').map((v) => {
       const seconds = Number(v);
-      if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`WORKER_RETRY_DELAYS_SECONDS must list positive numbers of seconds, got "${v}"`);
+      if (!Number.isFinite(seconds) || seconds <= 0)
+        throw new Error(`WORKER_RETRY_DELAYS_SECONDS must list positive numbers of seconds, got "${v}"`);
       return seconds * 1000;
     }),
     workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 100, 'WORKER_CONCURRENCY'),
     worker: workerFrom(env.WORKER),
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'Herald <herald@localhost>' },
-    mediaSweepMs: env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
+    mediaSweepMs:
+      env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };
 }

@@ -22,8 +22,10 @@ let served: { publicUrl: string; document: ContractDocument } | undefined;
 /** The contract as this instance serves it: `servers` names its own `$PUBLIC_URL/v1`. */
 export function servedContract(publicUrl: string): ContractDocument {
   if (served?.publicUrl !== publicUrl) {
-    served = { publicUrl, document: { ...loadContract(),
-      servers: [{ url: `${publicUrl}/v1`, description: 'This Herald instance.' }] } };
+    served = {
+      publicUrl,
+      document: { ...loadContract(), servers: [{ url: `${publicUrl}/v1`, description: 'This Herald instance.' }] },
+    };
   }
   return served.document;
 }

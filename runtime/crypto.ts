@@ -1,8 +1,24 @@
 // Keys derived from HERALD_SECRET, one per purpose, so a leak of one use never weakens another.
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
-export type KeyPurpose = 'network-tokens' | 'sessions' | 'uploads' | 'csrf' | 'connect-state' | 'pkce' | 'invites'
-  | 'password-resets' | 'oauth';
+export type KeyPurpose =
+  | 'network-tokens'
+  | 'sessions'
+  | 'uploads'
+  | 'csrf'
+  | 'connect-state'
+  | 'pkce'
+  | 'invites'
+  | 'password-resets'
+  | 'oauth';
 
 export class Keyring {
   private readonly keys = new Map<KeyPurpose, Buffer>();
@@ -22,7 +38,9 @@ export class Keyring {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key(purpose), iv);
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    return ['v1', iv, cipher.getAuthTag(), data]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
   }
 
   decrypt(sealed: string, purpose: KeyPurpose = 'network-tokens'): string {

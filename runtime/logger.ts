@@ -10,24 +10,40 @@ export type LogFormat = 'json' | 'pretty';
 function prettyDestination(): DestinationStream {
   // Synchronous: a person reading a terminal does not need the buffering, and nothing is lost on exit.
   const out = pino.destination({ dest: 1, sync: true });
-  const format = prettyFactory({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss',
-    ignore: 'pid,hostname' });
+  const format = prettyFactory({
+    colorize: Boolean(process.stdout.isTTY),
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname',
+  });
   return { write: (line: string) => out.write(format(line)) };
 }
 
 export function createLogger(level: string, format: LogFormat = 'json'): Logger {
   // Buffered, asynchronous writes: a log line per request must not cost a system call per request.
   // `herald serve` flushes on shutdown; pino flushes on a normal exit by itself.
-  const destination = format === 'pretty' ? prettyDestination()
-    : pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  return pino({
-    level,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie',
-        '*.token', '*.accessToken', '*.refreshToken', '*.password', '*.key', '*.secret'],
-      censor: '[redacted]',
+  const destination =
+    format === 'pretty' ? prettyDestination() : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  return pino(
+    {
+      level,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'headers.authorization',
+          'headers.cookie',
+          '*.token',
+          '*.accessToken',
+          '*.refreshToken',
+          '*.password',
+          '*.key',
+          '*.secret',
+        ],
+        censor: '[redacted]',
+      },
     },
-  }, destination);
+    destination,
+  );
 }
 
 export type { Logger };

@@ -3,7 +3,7 @@ import { isPostgres, openDatabase, type Db } from '../db/connect.ts';
 import { createMediaWork, type MediaWork } from '../media/work.ts';
 import { createStorage, type AnyStorage } from '../storage/index.ts';
 import { graphileQueue, sqliteQueue, type JobQueue } from '../worker/queues.ts';
-import { systemClock, type Clock } from '../worker/publishPost.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { Keyring } from './crypto.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -21,7 +21,7 @@ export interface Services {
   media: MediaWork;
   /** Publish jobs: graphile-worker on PostgreSQL, a jobs table on SQLite. */
   jobs: JobQueue;
-  /** The time the publishing worker reads (tests pass a controllable one). */
+  /** The one clock of the process: stamps, handlers' "now", the worker (tests pass a controllable one). */
   clock: Clock;
   /** Invitations and password resets: SMTP, or the log. */
   mailer: Mailer;
@@ -34,7 +34,13 @@ export function createServices(config: Config, options: { clock?: Clock } = {}):
   const keyring = new Keyring(loadSecret(config.dataDir));
   const logger = createLogger(config.logLevel, config.logFormat);
   const storage = createStorage(config, keyring);
-  const media = createMediaWork({ db, storage, logger, sweepEveryMs: config.mediaSweepMs, downloadTimeoutMs: config.fromUrl.timeoutMs });
+  const media = createMediaWork({
+    db,
+    storage,
+    logger,
+    sweepEveryMs: config.mediaSweepMs,
+    downloadTimeoutMs: config.fromUrl.timeoutMs,
+  });
   const jobs = isPostgres(db) ? graphileQueue(db, config.databaseUrl!, logger) : sqliteQueue(db, clock, logger);
   return {
     config,

@@ -28,11 +28,18 @@ function section(contract: Contract, title: string): string {
 const CONFIRM_FIELD = 'confirm';
 
 function toolRows(table: readonly OperationEntry[]): string {
-  const rows = table.filter((op) => op.tool).map((op) => {
-    const confirm = op.fields.body.includes(CONFIRM_FIELD) || op.fields.query.includes(CONFIRM_FIELD) ? 'yes' : '';
-    return `| \`${op.tool}\` | ${op.scope} | ${confirm} | \`${op.method.toUpperCase()} ${op.path}\` | ${op.summary} |`;
-  });
-  return ['| Tool | Scope | Needs `confirm: true` | REST operation | What it does |', '|---|---|---|---|---|', ...rows].join('\n');
+  const rows = table
+    .filter((op) => op.tool)
+    .map((op) => {
+      const confirm = op.fields.body.includes(CONFIRM_FIELD) || op.fields.query.includes(CONFIRM_FIELD) ? 'yes' : '';
+      const operation = `${op.method.toUpperCase()} ${op.path}`;
+      return `| \`${op.tool}\` | ${op.scope} | ${confirm} | \`${operation}\` | ${op.summary} |`;
+    });
+  return [
+    '| Tool | Scope | Needs `confirm: true` | REST operation | What it does |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 export function renderLlmsTxt(contract: Contract): string {

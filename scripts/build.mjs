@@ -27,8 +27,17 @@ if (!fresh()) {
   fs.writeFileSync(stamp, '');
   fs.rmSync(dist, { recursive: true, force: true });
   const result = await esbuild.build({
-    absWorkingDir: root, entryPoints: ['cli/herald.ts'], outdir: 'dist', bundle: true, splitting: true,
-    platform: 'node', format: 'esm', target: 'node20', packages: 'external', metafile: true, logLevel: 'warning',
+    absWorkingDir: root,
+    entryPoints: ['cli/herald.ts'],
+    outdir: 'dist',
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    metafile: true,
+    logLevel: 'warning',
   });
   fs.writeFileSync(path.join(dist, 'sources'), Object.keys(result.metafile.inputs).join('\n') + '\n');
   fs.renameSync(stamp, path.join(dist, 'stamp'));

@@ -21,7 +21,9 @@ async function render(): Promise<Record<string, string>> {
   return {
     'api.d.ts': HEADER + types,
     'openapi.json': JSON.stringify(contract, null, 2) + '\n',
-    'operations.ts': HEADER + `import type { OperationEntry } from '../scripts/operationTable.ts';\n\n` +
+    'operations.ts':
+      HEADER +
+      `import type { OperationEntry } from '../scripts/operationTable.ts';\n\n` +
       `export const operations: readonly OperationEntry[] = ${JSON.stringify(table, null, 2)};\n`,
     'llms.txt': renderLlmsTxt(contract),
     'skill.md': renderSkillMd(contract, table),
@@ -35,12 +37,18 @@ if (process.argv.includes('--check')) {
     return !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text;
   });
   if (stale.length) {
-    console.error(`generated/ is stale (${stale.map(([n]) => n).join(', ')}): run \`make generate\` and commit the result.`);
+    console.error(
+      `generated/ is stale (${stale.map(([n]) => n).join(', ')}): run \`make generate\` and commit the result.`,
+    );
     process.exit(1);
   }
   console.log('generated/ is up to date');
 } else {
   fs.mkdirSync(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(outDir, name), text);
-  console.log(`wrote ${Object.keys(files).map((n) => 'generated/' + n).join(', ')}`);
+  console.log(
+    `wrote ${Object.keys(files)
+      .map((n) => 'generated/' + n)
+      .join(', ')}`,
+  );
 }

@@ -53,11 +53,14 @@ const DOC_ONLY = new Set(['example', 'examples', 'externalDocs', 'xml', 'discrim
 
 function resolveRef(contract: Contract, ref: string): unknown {
   if (!ref.startsWith('#/')) throw new Error(`only local $ref is supported, got ${ref}`);
-  return ref.slice(2).split('/').reduce<any>((node, key) => {
-    const next = node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')];
-    if (next === undefined) throw new Error(`unresolved $ref ${ref}`);
-    return next;
-  }, contract);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<any>((node, key) => {
+      const next = node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')];
+      if (next === undefined) throw new Error(`unresolved $ref ${ref}`);
+      return next;
+    }, contract);
 }
 
 /** Inlines every local $ref (the contract has no recursive schemas) and drops documentation-only keys. */
@@ -68,7 +71,10 @@ export function dereference(contract: Contract, node: unknown, seen: string[] = 
   if (typeof obj.$ref === 'string') {
     if (seen.includes(obj.$ref)) throw new Error(`recursive $ref ${obj.$ref}`);
     const { $ref, ...siblings } = obj;
-    return { ...dereference(contract, resolveRef(contract, $ref as string), [...seen, $ref as string]), ...dereference(contract, siblings, seen) };
+    return {
+      ...dereference(contract, resolveRef(contract, $ref as string), [...seen, $ref as string]),
+      ...dereference(contract, siblings, seen),
+    };
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(obj)) {
@@ -115,7 +121,12 @@ export function buildOperationTable(contract: Contract): OperationEntry[] {
         summary: op.summary ?? '',
         description: op.description ?? '',
         fields,
-        inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+        inputSchema: {
+          type: 'object',
+          properties,
+          ...(required.length ? { required } : {}),
+          additionalProperties: false,
+        },
       });
     }
   }

@@ -1,6 +1,6 @@
-// Prism (@stoplight/prism-cli) over the contract. Prism ignores the path of `servers` and then matches
-// no route at all (../shared/notes/stack.md §5), so it gets a copy whose paths carry the /v1 base
-// themselves and that has no `servers`: the mock and the proxy answer at /v1/... like Herald.
+// Prism (@stoplight/prism-cli) over the contract. Prism 5 ignores the path of `servers` and then matches
+// no route at all (every request is "Selected route not found"), so it gets a copy whose paths carry
+// the /v1 base themselves and that has no `servers`: the mock and the proxy answer at /v1/... like Herald.
 //   npx tsx scripts/prism.ts mock [port]   a mock of the contract for integrators (`make mock`)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,7 +38,12 @@ export function startPrism(args: string[], opts: { log?: (line: string) => void 
 
 if (process.argv[1] === new URL(import.meta.url).pathname && process.argv[2] === 'mock') {
   const port = process.argv[3] ?? '4010';
-  const prism = await startPrism(['mock', '-h', '127.0.0.1', '-p', port], { log: (line) => process.stdout.write(line) });
-  process.stdout.write(`The mock answers at http://127.0.0.1:${port}/v1 (examples of the contract; send Prefer: code=404 to pick an answer).\n`);
+  const prism = await startPrism(['mock', '-h', '127.0.0.1', '-p', port], {
+    log: (line) => process.stdout.write(line),
+  });
+  process.stdout.write(
+    `The mock answers at http://127.0.0.1:${port}/v1 (examples of the contract; send Prefer: code=404 to ` +
+      `pick an answer).\n`,
+  );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => prism.kill(signal));
 }

@@ -4,7 +4,8 @@
 import express from 'express';
 import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
-import { ApiError, confirmRequired, notFound } from '../domain/errors.ts';
+import { confirmRequired, notFound } from '../domain/errors.ts';
+import { PostStateRefused } from '../domain/postStates.ts';
 import { cancelToDraft } from '../handlers/posts.ts';
 import type { Services } from '../runtime/services.ts';
 import { sessionRoute, type SessionCredential } from './sessionGuard.ts';
@@ -15,7 +16,7 @@ export function accountRoutes(services: Services): express.Router {
   const disconnecting = { role: 'administrator', action: 'Disconnecting an account' } as const;
 
   async function accountOf(cred: SessionCredential, id: string) {
-    const data = workspaceData(db, cred.workspace, services.jobs);
+    const data = workspaceData(db, cred.workspace, services.clock, services.jobs);
     const account = await data.accounts.get(id);
     if (!account) throw notFound('account', id);
     const queued = await data.posts.list({ status: 'queued', accountId: id, limit: 100_000 });
@@ -43,14 +44,14 @@ export function accountRoutes(services: Services): express.Router {
       for (const post of queued) {
         try {
           if (
-            await data.posts.transition(post.id, (p) =>
-              cancelToDraft(p, 'Cancelled because its account was disconnected'),
+            await data.posts.transition(post.id, 'cancel', () =>
+              cancelToDraft('Cancelled because its account was disconnected'),
             )
           )
             cancelledPosts += 1;
         } catch (err) {
           // A post whose attempt already started cannot be stopped; it ends live or failed.
-          if (!(err instanceof ApiError)) throw err;
+          if (!(err instanceof PostStateRefused)) throw err;
           publishing.push(post.id);
         }
       }

@@ -5,14 +5,15 @@ import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { operations } from '../generated/operations.ts';
-import { workspaceData } from '../db/workspaceData.ts';
+import { workspaceData, type WorkspaceData } from '../db/workspaceData.ts';
 import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
-import type { Credential } from '../domain/credential.ts';
+import type { Credential, Workspace } from '../domain/credential.ts';
 import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import { assertApiAccess } from '../domain/quotas.ts';
 import { assertRole, OPERATION_ROLES } from '../domain/roles.ts';
 import type { Handlers, Interface, OperationId } from '../handlers/types.ts';
 import { SETTINGS_SCHEMAS } from '../networks/settingsCheck.ts';
+import type { Clock } from '../runtime/clock.ts';
 import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
@@ -45,7 +46,7 @@ export interface ApiResponse {
 
 /** A cookie's value; a value with a broken percent escape is no cookie at all. */
 export function readCookie(header: string | string[] | undefined, name: string): string | undefined {
-  const text = Array.isArray(header) ? header.join('; ') : header ?? '';
+  const text = Array.isArray(header) ? header.join('; ') : (header ?? '');
   for (const part of text.split(';')) {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === name) {
@@ -67,15 +68,22 @@ function bearerToken(header: string | string[] | undefined): string | undefined 
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** How long a resolved API key is reused: a revoked key stops working within this time. */
+/**
+ * How long a resolved API key is reused, with its workspace (name, plan, zone): a revoked key stops working, and a
+ * plan change reaches requests made with keys, within this time on every server. Sessions are read on every
+ * request, so a role change, a removed member or a plan change is seen by the dashboard's next request.
+ */
 export const KEY_CACHE_MS = 1000;
 
-/** Remembers found API keys briefly, by hash, so a busy client costs one lookup per second. */
-function cacheKeys(resolve: (key: string) => Promise<Credential | undefined>) {
+/**
+ * Remembers found API keys briefly, by hash, so a busy client costs one lookup per second. The cache is
+ * Herald's own and nobody outside judges its age, so it reads the injected clock.
+ */
+function cacheKeys(clock: Clock, resolve: (key: string) => Promise<Credential | undefined>) {
   const found = new Map<string, { cred: Credential; until: number }>();
   return async (key: string): Promise<Credential | undefined> => {
     const id = sha256(key);
-    const now = Date.now();
+    const now = clock.now();
     const hit = found.get(id);
     if (hit && hit.until > now) return hit.cred;
     const cred = await resolve(key);
@@ -85,6 +93,20 @@ function cacheKeys(resolve: (key: string) => Promise<Credential | undefined>) {
     return cred;
   };
 }
+/** The RegExp of an OpenAPI path template: each {parameter} is one path segment, the rest literal. */
+function templatePattern(path: string): RegExp {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    `^${path
+      .split(/\{[^}]+\}/)
+      .map(literal)
+      .join('[^/]+')}$`,
+  );
+}
+
+/** How specific a path template is: the length of its literal parts. */
+const specificity = (path: string) => path.replace(/\{.*?\}/g, '').length;
+
 const SCOPES = new Map(operations.map((op) => [op.operationId, op.scope]));
 const SUMMARIES = new Map(operations.map((op) => [op.operationId, op.summary]));
 
@@ -95,12 +117,17 @@ export async function createApi(services: Services, handlers: Handlers) {
   // perPlatform settings are checked per plan row (networks/settingsCheck.ts): a wrong one is the row
   // issue setting_invalid, never a 400 for the whole request, so validation lets any value through.
   const schemas = contract.components!.schemas!;
-  for (const name of Object.values(SETTINGS_SCHEMAS)) schemas[name] = { description: (schemas[name] as { description?: string }).description };
+  for (const name of Object.values(SETTINGS_SCHEMAS))
+    schemas[name] = { description: (schemas[name] as { description?: string }).description };
 
   const api = new OpenAPIBackend({
     definition: contract,
     strict: true,
-    validate: true,
+    // An operation without parameters or body has nothing to validate unless a query string came (which it
+    // refuses): skipping the validator then spares the hot reads (whoami, accounts) three more request parses.
+    validate: (c: Context) =>
+      Boolean(c.operation.parameters?.length || c.operation.requestBody) ||
+      Object.keys(c.request.query ?? {}).length > 0,
     // Quick: each operation's validators are compiled on its first request rather than all at startup, and
     // (as below) openapi-backend skips its own definition check; the contract has only local references.
     quick: true,
@@ -117,10 +144,19 @@ export async function createApi(services: Services, handlers: Handlers) {
     },
   });
   // openapi-backend checks documents against the 3.0 meta-schema, which a 3.1 contract fails;
-  // `redocly lint` validates the contract instead (see ../shared/notes/stack.md §2).
+  // `redocly lint` validates the contract instead.
   api.validateDefinition = () => api.document;
 
-  const credentialForKey = cacheKeys((key) => credentialForApiKey(db, key));
+  const credentialForKey = cacheKeys(services.clock, (key) => credentialForApiKey(db, key));
+  // A cached credential's workspace object is the same for a second: so is its data access.
+  const dataOf = new WeakMap<Workspace, WorkspaceData>();
+  const dataFor = (workspace: Workspace) => {
+    const known = dataOf.get(workspace);
+    if (known) return known;
+    const data = workspaceData(db, workspace, services.clock, services.jobs);
+    dataOf.set(workspace, data);
+    return data;
+  };
   const resolved = new WeakMap<ApiRequest, Promise<ApiRequest['cred']>>();
   /**
    * The request's one credential, resolved once however many security schemes ask. Precedence: a credential
@@ -168,8 +204,12 @@ export async function createApi(services: Services, handlers: Handlers) {
     if (cred.sessionId && !SAFE_METHODS.has(req.method.toUpperCase())) {
       const sent = req.headers['x-csrf-token'];
       if (typeof sent !== 'string' || !keyring.verify(cred.sessionId, sent, 'csrf')) {
-        throw new ApiError(403, 'csrf_failed', 'This dashboard request lacks a valid X-CSRF-Token header.',
-          'Reload the dashboard and try again.');
+        throw new ApiError(
+          403,
+          'csrf_failed',
+          'This dashboard request lacks a valid X-CSRF-Token header.',
+          'Reload the dashboard and try again.',
+        );
       }
     }
     if (SCOPES.get(operationId) === 'write' && !cred.scopes.includes('write')) throw insufficientScope('write');
@@ -183,8 +223,12 @@ export async function createApi(services: Services, handlers: Handlers) {
       throw new ApiError(404, 'not_found', 'No such route in the v1 API.', 'See /v1/openapi.json for every route.');
     },
     methodNotAllowed: (c: Context) => {
-      throw new ApiError(405, 'method_not_allowed', `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}.`,
-        'See /v1/openapi.json for the methods of each route.');
+      throw new ApiError(
+        405,
+        'method_not_allowed',
+        `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}.`,
+        'See /v1/openapi.json for the methods of each route.',
+      );
     },
     unauthorizedHandler: (_c: Context, req: ApiRequest) => {
       throw req.authFault ?? unauthenticated();
@@ -196,8 +240,12 @@ export async function createApi(services: Services, handlers: Handlers) {
       throw invalidRequest(validationMessage(c.validation.errors ?? []));
     },
     notImplemented: (c: Context) => {
-      throw new ApiError(501, 'not_implemented', `${c.operation.operationId} is not available in this version yet.`,
-        'See the change log in the documentation.');
+      throw new ApiError(
+        501,
+        'not_implemented',
+        `${c.operation.operationId} is not available in this version yet.`,
+        'See the change log in the documentation.',
+      );
     },
   });
 
@@ -212,7 +260,7 @@ export async function createApi(services: Services, handlers: Handlers) {
       const via: Interface = req.via === 'mcp' ? 'mcp' : cred?.via === 'session' ? 'dashboard' : 'api';
       return (handler as (ctx: unknown) => Promise<ApiResponse>)({
         cred,
-        data: cred && workspaceData(db, cred.workspace, services.jobs),
+        data: cred && dataFor(cred.workspace),
         params: c.request.params,
         query: c.validation?.coerced?.query ?? c.request.query,
         body: c.request.requestBody,
@@ -226,6 +274,25 @@ export async function createApi(services: Services, handlers: Handlers) {
   // the document never changes after init, so flatten it once.
   const flattened = api.router.getOperations();
   api.router.getOperations = () => flattened;
+  // Its routing also compiles a RegExp for every templated path on every request: compile them once, and keep its
+  // rules (the exact path first, else the matching templates by specificity; no path is 404, no method 405).
+  const templates = flattened
+    .map((op) => ({ op, pattern: templatePattern(op.path) }))
+    .sort((a, b) => specificity(b.op.path) - specificity(a.op.path));
+  api.router.matchOperation = ((req: ApiRequest, strict?: boolean) => {
+    const { path, method } = api.router.normalizeRequest(req as never);
+    const relative = api.router.normalizePath(path);
+    const exact = flattened.find((op) => op.path === relative && op.method === method);
+    if (exact) return exact;
+    const matching = templates.filter((t) => t.pattern.test(relative));
+    const found = matching.find((t) => t.op.method === method)?.op;
+    if (found || !strict) return found;
+    throw new Error(
+      matching.length
+        ? '405-methodNotAllowed: this method is not registered for the route'
+        : '404-notFound: no route matches request',
+    );
+  }) as typeof api.router.matchOperation;
 
   /** Renders an error for the wire; anything that is not an ApiError is a fault, logged with its request id. */
   function renderError(err: unknown, requestId: string): ApiResponse {
@@ -233,8 +300,15 @@ export async function createApi(services: Services, handlers: Handlers) {
       return { status: err.status, body: errorBody(err, config.publicUrl), headers: err.headers };
     }
     services.logger.error({ err, requestId }, 'unexpected fault');
-    return { status: 500, body: { code: 'internal', message: 'An unexpected fault occurred; it has been logged.',
-      hint: `Try again; if it persists, report request id ${requestId}.`, requestId } };
+    return {
+      status: 500,
+      body: {
+        code: 'internal',
+        message: 'An unexpected fault occurred; it has been logged.',
+        hint: `Try again; if it persists, report request id ${requestId}.`,
+        requestId,
+      },
+    };
   }
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {

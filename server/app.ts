@@ -21,6 +21,7 @@ import { bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './r
 import { accountRoutes } from './accountRoutes.ts';
 import { dashboardRoutes } from './dashboardRoutes.ts';
 import { signUpRoutes } from './signUpRoutes.ts';
+import { passwordSignIn } from './signIn.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 
 declare module 'express-serve-static-core' {
@@ -30,10 +31,18 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** Writes an answer: the JSON text straight to the socket, without express's content negotiation of res.json. */
 export function send(res: Response, out: ApiResponse): void {
+  res.statusCode = out.status;
   for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
-  if (out.body === undefined) res.status(out.status).end();
-  else res.status(out.status).json(out.body);
+  if (out.body === undefined) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(out.body);
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Signed addresses are capabilities: their tokens stay out of the logs. */
@@ -42,14 +51,26 @@ function loggablePath(originalUrl: string): string {
 }
 
 function logRequests(services: Services) {
+  // Request lines carry only the fields below (no headers, no query string): nothing to redact, and redaction's
+  // wildcard paths would double the cost of a line.
+  const log = services.logger.child({}, { redact: [] });
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     req.id = newRequestId(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', req.id);
     res.on('finish', () => {
       // Path only: query strings and headers may carry signatures, keys or cookies.
-      services.logger.info({ reqId: req.id, method: req.method, path: loggablePath(req.originalUrl), status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6, workspaceId: req.workspaceId }, 'request');
+      log.info(
+        {
+          reqId: req.id,
+          method: req.method,
+          path: loggablePath(req.originalUrl),
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          workspaceId: req.workspaceId,
+        },
+        'request',
+      );
     });
     next();
   };
@@ -63,8 +84,10 @@ function limitRate(limiter: RateLimiter, publicUrl: string) {
       res.setHeader('RateLimit-Remaining', String(decision.remaining));
       res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
       if (decision.allowed) return next();
-      const err = rateLimited(decision.resetSeconds,
-        `This address sent more than ${decision.limit} requests in the current window.`);
+      const err = rateLimited(
+        decision.resetSeconds,
+        `This address sent more than ${decision.limit} requests in the current window.`,
+      );
       send(res, { status: err.status, body: errorBody(err, publicUrl), headers: err.headers });
     } catch (err) {
       next(err);
@@ -80,10 +103,12 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   app.set('etag', false);
   const { handle, renderError, credentialForKey } = await createApi(services, handlers);
   const limiter = options.rateLimiter ?? createRateLimiter(db, config.rateLimit.max, config.rateLimit.windowMs);
+  const signIn = passwordSignIn(services);
   // Media processing and the retention sweep run in the serving process.
   services.media.start();
 
-  const refuse = (res: Response, err: ApiError) => send(res, { status: err.status, body: errorBody(err, config.publicUrl) });
+  const refuse = (res: Response, err: ApiError) =>
+    send(res, { status: err.status, body: errorBody(err, config.publicUrl) });
   app.use(logRequests(services));
   app.use(bodyDeadline(config.bodyTimeoutMs, config.publicUrl, refuse));
   app.get('/healthz', (_req, res) => {
@@ -103,27 +128,48 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   // Signed file addresses (/media-files) are not limited: networks fetch them from shared addresses.
   app.use(['/v1', '/auth', '/uploads', '/mcp', '/oauth'], limitRate(limiter, config.publicUrl));
   app.use('/v1', json, async (req: Request, res: Response) => {
-    const apiReq: ApiRequest = { method: req.method, path: req.path, headers: req.headers, query: req.query as Record<string, unknown>,
-      body: req.body, requestId: req.id, via: 'rest' };
+    const apiReq: ApiRequest = {
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
+      query: req.query as Record<string, unknown>,
+      body: req.body,
+      requestId: req.id,
+      via: 'rest',
+    };
     const out = await handle(apiReq);
     req.workspaceId = apiReq.cred?.workspace.id;
     send(res, out);
   });
   app.use('/auth', json, refuseNul(refuse));
-  app.use('/auth', signUpRoutes(services), accountRoutes(services), sessionRoutes(services));
-  app.use('/auth', memberRoutes(services), keyRoutes(services), billingRoutes(services, selfHostedBilling(db)),
-    settingsRoutes(services), passwordRoutes(services));
+  app.use('/auth', signUpRoutes(services, signIn), accountRoutes(services), sessionRoutes(services, signIn));
+  const billing = selfHostedBilling(db, services.clock);
+  app.use(
+    '/auth',
+    memberRoutes(services),
+    keyRoutes(services),
+    billingRoutes(services, billing),
+    settingsRoutes(services),
+    passwordRoutes(services),
+  );
   // MCP for agents: /mcp, OAuth (/oauth, /.well-known), /auth/mcp-grants and the agent docs (/docs).
-  app.use(mcpRoutes({ services, handle, credentialForKey }));
+  app.use(mcpRoutes({ services, handle, credentialForKey, signIn }));
   app.use('/auth', connectRoutes(services));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
-  if (config.networks === 'sandbox') app.use('/sandbox', sandboxRoutes({ db, publicUrl: config.publicUrl, dataDir: config.dataDir, processingMs: config.sandboxProcessingMs }));
+  // With SANDBOX_URL set, `herald sandbox serve` runs them in a process of their own instead.
+  if (config.networks === 'sandbox' && !config.sandboxUrl) app.use('/sandbox', await sandboxRoutes({ db, config }));
   app.use(uploadRoutes(services));
   app.get('/', (_req, res) => res.redirect('/app'));
   app.use('/app', dashboardRoutes(config));
   app.use((req: Request, res: Response) => {
-    send(res, { status: 404, body: { code: 'not_found', message: `Nothing is served at ${req.path}.`,
-      hint: 'The REST API lives under /v1, the dashboard under /app.' } });
+    send(res, {
+      status: 404,
+      body: {
+        code: 'not_found',
+        message: `Nothing is served at ${req.path}.`,
+        hint: 'The REST API lives under /v1, the dashboard under /app.',
+      },
+    });
   });
 
   // Body parser and router failures arrive here, and faults of async routes outside /v1.

@@ -19,7 +19,7 @@ export function billingRoutes(services: Services, provider: BillingProvider): ex
     '/billing',
     sessionRoute(services, { role: 'administrator', action: 'Opening billing' }, async (cred) => {
       const plan = PLANS[cred.workspace.plan];
-      const usage = await planUsage(db, cred.workspace);
+      const usage = await planUsage(db, cred.workspace, services.clock);
       return {
         status: 200,
         body: {

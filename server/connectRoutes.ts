@@ -10,7 +10,8 @@ import express, { type Request, type Response } from 'express';
 import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
-import { connectFlow, type ConnectFlow, type ConnectTarget } from '../networks/connect.ts';
+import { connectFlow, type ConnectFlow } from '../networks/connect.ts';
+import type { ConnectTarget } from '../networks/oauth.ts';
 import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
@@ -53,19 +54,32 @@ const startAgain = 'Start again from the accounts page of the dashboard.';
 export function connectRoutes(services: Services): express.Router {
   const { db, keyring, config, logger } = services;
   const router = express.Router();
-  const accountsPage = (query: Record<string, string>) => `${config.publicUrl}/app/accounts?${new URLSearchParams(query)}`;
+  const accountsPage = (query: Record<string, string>) =>
+    `${config.publicUrl}/app/accounts?${new URLSearchParams(query)}`;
 
-  /** Runs a step that answers where to go next; a refusal (or a fault) goes to the dashboard as {code, message, hint}. */
+  /**
+   * Runs a step that answers where to go next; a refusal (or a fault) goes to the dashboard as {code, message, hint}.
+   */
   const step = (run: (req: Request) => Promise<string>) => async (req: Request, res: Response) => {
     let to: string;
     try {
       to = await run(req);
     } catch (err) {
       if (!(err instanceof ApiError)) logger.error({ err, reqId: req.id }, 'connecting an account failed');
-      const refusal = err instanceof ApiError ? err : new ApiError(500, 'internal',
-        `An unexpected fault stopped the connection (request ${req.id}); nothing was connected.`, 'Try again; if it keeps failing, give the request id to the operator.');
+      const refusal =
+        err instanceof ApiError
+          ? err
+          : new ApiError(
+              500,
+              'internal',
+              `An unexpected fault stopped the connection (request ${req.id}); nothing was connected.`,
+              'Try again; if it keeps failing, give the request id to the operator.',
+            );
       const { code, ...rest } = errorBody(refusal, config.publicUrl);
-      to = accountsPage({ error: code, ...Object.fromEntries(Object.entries(rest).map(([name, value]) => [name, String(value)])) });
+      to = accountsPage({
+        error: code,
+        ...Object.fromEntries(Object.entries(rest).map(([name, value]) => [name, String(value)])),
+      });
     }
     res.redirect(302, to);
   };
@@ -73,8 +87,12 @@ export function connectRoutes(services: Services): express.Router {
   async function signedIn(req: Request) {
     const cred = await sessionFrom(db, req);
     if (!cred) {
-      throw new ApiError(401, 'unauthenticated', 'Connecting an account needs a signed-in dashboard session, and none came with this request.',
-        'Sign in to the dashboard, then connect the account from its accounts page.');
+      throw new ApiError(
+        401,
+        'unauthenticated',
+        'Connecting an account needs a signed-in dashboard session, and none came with this request.',
+        'Sign in to the dashboard, then connect the account from its accounts page.',
+      );
     }
     assertRole(cred.role!, 'administrator', 'Connecting an account');
     return cred;
@@ -82,61 +100,124 @@ export function connectRoutes(services: Services): express.Router {
 
   /** The account a reconnection names: one of this workspace, on this network. */
   async function accountToReconnect(data: ReturnType<typeof workspaceData>, flow: ConnectFlow, id: unknown) {
-    if (typeof id !== 'string' || !id) throw invalidRequest('accountId must be one account id.', 'Take the id from the account list.');
+    if (typeof id !== 'string' || !id)
+      throw invalidRequest('accountId must be one account id.', 'Take the id from the account list.');
     const account = await data.accounts.get(id);
     if (!account) throw notFound('account', id);
     if (account.platform !== flow.platform) {
-      throw invalidRequest(`Account ${id} is a ${account.platform} account, not a ${flow.platform} one.`, `Reconnect it at /auth/connect/${account.platform}.`);
+      throw invalidRequest(
+        `Account ${id} is a ${account.platform} account, not a ${flow.platform} one.`,
+        `Reconnect it at /auth/connect/${account.platform}.`,
+      );
     }
     return { ...account, externalId: (await data.accounts.connection(id))!.externalId };
   }
 
-  router.get('/connect/:platform', step(async (req) => {
-    const cred = await signedIn(req);
-    const flow = connectFlow(String(req.params.platform), config);
-    const accountId = req.query.accountId;
-    if (accountId !== undefined) await accountToReconnect(workspaceData(db, cred.workspace), flow, accountId);
-    const state: ConnectState = { sessionId: cred.sessionId, workspaceId: cred.workspace.id, platform: flow.platform,
-      ...(accountId !== undefined ? { accountId: String(accountId) } : {}), expiresAt: Date.now() + STATE_LIFETIME_MS, nonce: randomBytes(16).toString('base64url') };
-    return flow.authorizeUrl(signState(keyring, state), codeVerifier(keyring, state));
-  }));
+  router.get(
+    '/connect/:platform',
+    step(async (req) => {
+      const cred = await signedIn(req);
+      const flow = connectFlow(String(req.params.platform), config, process.env, services.clock);
+      const accountId = req.query.accountId;
+      const data = workspaceData(db, cred.workspace, services.clock);
+      if (accountId !== undefined) await accountToReconnect(data, flow, accountId);
+      const state: ConnectState = {
+        sessionId: cred.sessionId,
+        workspaceId: cred.workspace.id,
+        platform: flow.platform,
+        ...(accountId !== undefined ? { accountId: String(accountId) } : {}),
+        expiresAt: Date.now() + STATE_LIFETIME_MS,
+        nonce: randomBytes(16).toString('base64url'),
+      };
+      return flow.authorizeUrl(signState(keyring, state), codeVerifier(keyring, state));
+    }),
+  );
 
-  router.get('/connect/:platform/callback', step(async (req) => {
-    const cred = await signedIn(req);
-    const flow = connectFlow(String(req.params.platform), config);
-    const state = readState(keyring, req.query.state);
-    if (!state) throw new ApiError(400, 'state_invalid', `The state that came back from ${flow.label} is missing or was altered; nothing was connected.`, startAgain);
-    if (state.sessionId !== cred.sessionId || state.workspaceId !== cred.workspace.id || state.platform !== flow.platform) {
-      throw new ApiError(403, 'state_mismatch', `This answer from ${flow.label} belongs to a connection started in another session or workspace; nothing was connected.`,
-        `${startAgain} Use the same browser session from start to end.`);
-    }
-    if (Date.now() > state.expiresAt) {
-      throw new ApiError(400, 'state_expired', `This connection was started more than ${STATE_LIFETIME_MS / 60_000} minutes ago; nothing was connected.`, startAgain);
-    }
-    if (req.query.error === 'access_denied') {
-      throw new ApiError(400, 'access_denied', `Access was not granted at ${flow.label}; nothing was connected.`, `Connect again and choose Allow at ${flow.label}.`);
-    }
-    if (req.query.error !== undefined) {
-      throw new ApiError(502, 'connect_failed', `${flow.label} answered: "${String(req.query.error_description ?? req.query.error)}". Nothing was connected.`, startAgain);
-    }
-    if (typeof req.query.code !== 'string' || !req.query.code) throw invalidRequest(`${flow.label} sent no authorization code; nothing was connected.`, startAgain);
-
-    const data = workspaceData(db, cred.workspace, services.jobs);
-    const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
-    let targets: ConnectTarget[] = await flow.exchange(req.query.code, codeVerifier(keyring, state));
-    if (reconnecting) {
-      targets = targets.filter((t) => t.externalId === reconnecting.externalId);
-      if (!targets.length) {
-        throw new ApiError(409, 'account_mismatch', `Access was granted at ${flow.label}, but not to ${reconnecting.displayName}, the account being reconnected; nothing was changed.`,
-          `Connect again and, at ${flow.label}, sign in as ${reconnecting.displayName} (and grant it).`);
+  router.get(
+    '/connect/:platform/callback',
+    step(async (req) => {
+      const cred = await signedIn(req);
+      const flow = connectFlow(String(req.params.platform), config, process.env, services.clock);
+      const state = readState(keyring, req.query.state);
+      if (!state)
+        throw new ApiError(
+          400,
+          'state_invalid',
+          `The state that came back from ${flow.label} is missing or was altered; nothing was connected.`,
+          startAgain,
+        );
+      if (
+        state.sessionId !== cred.sessionId ||
+        state.workspaceId !== cred.workspace.id ||
+        state.platform !== flow.platform
+      ) {
+        throw new ApiError(
+          403,
+          'state_mismatch',
+          `This answer from ${flow.label} belongs to a connection started in another session or workspace; ` +
+            `nothing was connected.`,
+          `${startAgain} Use the same browser session from start to end.`,
+        );
       }
-    }
-    const { requeued } = await data.accounts.connect(flow.platform, targets.map((t) => ({ externalId: t.externalId, displayName: t.displayName,
-      tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)), tokenExpiresAt: t.credentials.expiresAt ?? null })));
-    await recordAudit(db, cred.workspace.id, cred.user.id, 'account.connected', { platform: flow.platform,
-      accounts: targets.map((t) => t.displayName), reconnected: Boolean(reconnecting) });
-    return accountsPage({ connected: String(targets.length), ...(requeued ? { requeued: String(requeued) } : {}) });
-  }));
+      if (Date.now() > state.expiresAt) {
+        throw new ApiError(
+          400,
+          'state_expired',
+          `This connection was started more than ${STATE_LIFETIME_MS / 60_000} minutes ago; nothing was connected.`,
+          startAgain,
+        );
+      }
+      if (req.query.error === 'access_denied') {
+        throw new ApiError(
+          400,
+          'access_denied',
+          `Access was not granted at ${flow.label}; nothing was connected.`,
+          `Connect again and choose Allow at ${flow.label}.`,
+        );
+      }
+      if (req.query.error !== undefined) {
+        throw new ApiError(
+          502,
+          'connect_failed',
+          `${flow.label} answered: "${String(req.query.error_description ?? req.query.error)}". Nothing was connected.`,
+          startAgain,
+        );
+      }
+      if (typeof req.query.code !== 'string' || !req.query.code)
+        throw invalidRequest(`${flow.label} sent no authorization code; nothing was connected.`, startAgain);
+
+      const data = workspaceData(db, cred.workspace, services.clock, services.jobs);
+      const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
+      let targets: ConnectTarget[] = await flow.exchange(req.query.code, codeVerifier(keyring, state));
+      if (reconnecting) {
+        targets = targets.filter((t) => t.externalId === reconnecting.externalId);
+        if (!targets.length) {
+          throw new ApiError(
+            409,
+            'account_mismatch',
+            `Access was granted at ${flow.label}, but not to ${reconnecting.displayName}, the account being ` +
+              `reconnected; nothing was changed.`,
+            `Connect again and, at ${flow.label}, sign in as ${reconnecting.displayName} (and grant it).`,
+          );
+        }
+      }
+      const { requeued } = await data.accounts.connect(
+        flow.platform,
+        targets.map((t) => ({
+          externalId: t.externalId,
+          displayName: t.displayName,
+          tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)),
+          tokenExpiresAt: t.credentials.expiresAt ?? null,
+        })),
+      );
+      await recordAudit(db, cred.workspace.id, cred.user.id, 'account.connected', {
+        platform: flow.platform,
+        accounts: targets.map((t) => t.displayName),
+        reconnected: Boolean(reconnecting),
+      });
+      return accountsPage({ connected: String(targets.length), ...(requeued ? { requeued: String(requeued) } : {}) });
+    }),
+  );
 
   return router;
 }

@@ -13,8 +13,10 @@ const UPLOAD_TIMEOUT_MS = 2 * 3600_000;
 
 function rawAnswer(status: number, reason: string, code: string, message: string, hint: string): string {
   const body = JSON.stringify({ code, message, hint });
-  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 export function guardConnections(server: Server): void {
@@ -37,12 +39,31 @@ export function guardConnections(server: Server): void {
       return;
     }
     if (socket.writable && err.code !== 'ECONNRESET') {
-      socket.end(err.code === 'HPE_HEADER_OVERFLOW'
-        ? rawAnswer(431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.',
-          'Send fewer or shorter headers (cookies included).')
-        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? rawAnswer(408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.', 'Send the whole request at once.')
-          : rawAnswer(400, 'Bad Request', 'invalid_request', 'The request is not valid HTTP/1.1.', 'Send a well-formed HTTP request.'));
+      socket.end(
+        err.code === 'HPE_HEADER_OVERFLOW'
+          ? rawAnswer(
+              431,
+              'Request Header Fields Too Large',
+              'headers_too_large',
+              'The request headers are too large.',
+              'Send fewer or shorter headers (cookies included).',
+            )
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? rawAnswer(
+                408,
+                'Request Timeout',
+                'request_timeout',
+                'The request did not arrive in time.',
+                'Send the whole request at once.',
+              )
+            : rawAnswer(
+                400,
+                'Bad Request',
+                'invalid_request',
+                'The request is not valid HTTP/1.1.',
+                'Send a well-formed HTTP request.',
+              ),
+      );
     }
     socket.destroySoon();
   });

@@ -7,7 +7,7 @@ import express from 'express';
 import { createKeyAudited, revokeKeyAudited } from '../db/apiKeys.ts';
 import { listApiKeys } from '../db/identity.ts';
 import type { Scope } from '../domain/credential.ts';
-import { invalidRequest } from '../domain/errors.ts';
+import { invalidRequest, notFound } from '../domain/errors.ts';
 import { PLANS } from '../domain/plans.ts';
 import type { Services } from '../runtime/services.ts';
 import { bodyOf, sessionRoute } from './sessionGuard.ts';
@@ -63,7 +63,8 @@ export function keyRoutes(services: Services): express.Router {
   router.delete(
     '/keys/:keyId',
     sessionRoute(services, manage, async (cred, req) => {
-      await revokeKeyAudited(db, cred.workspace.id, cred.user.id, String(req.params.keyId));
+      const keyId = String(req.params.keyId);
+      if (!(await revokeKeyAudited(db, cred.workspace.id, cred.user.id, keyId))) throw notFound('API key', keyId);
       return { status: 204 };
     }),
   );

@@ -34,17 +34,27 @@ export async function serve(config: Config): Promise<number> {
   guardConnections(server);
   // One process is a whole instance on either database; on PostgreSQL `herald worker` processes add more.
   const worker = config.worker ? await startWorker(services) : undefined;
-  if (!worker && !config.databaseUrl) services.logger.warn('WORKER=off on SQLite: nothing publishes (only `herald serve` can run the worker).');
+  if (!worker && !config.databaseUrl)
+    services.logger.warn('WORKER=off on SQLite: nothing publishes (only `herald serve` can run the worker).');
   // A fresh instance: the first person signs up in the dashboard.
   const firstUser = !(await services.db('users').first('id'));
   if (config.logFormat === 'pretty') {
     process.stdout.write(startupBanner(config, { firstUser, worker: Boolean(worker) }));
   } else {
     const base = config.publicUrl;
-    services.logger.info({ app: `${base}/app`, api: `${base}/v1`, mcp: `${base}/mcp`, docs: `${base}/docs`,
-      database: config.databaseUrl ? 'postgresql' : 'sqlite', storage: config.storage.kind, networks: config.networks,
-      worker: Boolean(worker) },
-    `Herald is listening on ${config.host}:${config.port}: dashboard ${base}/app, API ${base}/v1`);
+    services.logger.info(
+      {
+        app: `${base}/app`,
+        api: `${base}/v1`,
+        mcp: `${base}/mcp`,
+        docs: `${base}/docs`,
+        database: config.databaseUrl ? 'postgresql' : 'sqlite',
+        storage: config.storage.kind,
+        networks: config.networks,
+        worker: Boolean(worker),
+      },
+      `Herald is listening on ${config.host}:${config.port}: dashboard ${base}/app, API ${base}/v1`,
+    );
     if (firstUser) {
       const signUp = `${base}/app/sign-up`;
       services.logger.info({ signUp }, `No one has signed up yet: open ${signUp} to create the first account.`);
@@ -52,7 +62,11 @@ export async function serve(config: Config): Promise<number> {
   }
   const problem = config.networks === 'live' ? publicUrlProblem(config.publicUrl) : undefined;
   if (problem) {
-    services.logger.warn({ publicUrl: config.publicUrl }, `PUBLIC_URL ${problem}: Instagram, Threads and Facebook fetch media from it and will fail to. Set PUBLIC_URL to this server's public https address.`);
+    services.logger.warn(
+      { publicUrl: config.publicUrl },
+      `PUBLIC_URL ${problem}: Instagram, Threads and Facebook fetch media from it and will fail to. Set ` +
+        `PUBLIC_URL to this server's public https address.`,
+    );
   }
   services.logger.flush();
 

@@ -73,7 +73,8 @@ export function memberRoutes(services: Services): express.Router {
         email,
         body.role,
       );
-      const link = `${config.publicUrl}/app/invite?token=${encodeURIComponent(linkToken(keyring, 'invites', invite.id))}`;
+      const token = encodeURIComponent(linkToken(keyring, 'invites', invite.id));
+      const link = `${config.publicUrl}/app/invite?token=${token}`;
       let delivered: string = mailer.via;
       try {
         await mailer.send({

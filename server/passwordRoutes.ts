@@ -33,14 +33,16 @@ export function passwordRoutes(services: Services): express.Router {
           .first('id'));
       if (user && !recent) {
         const reset = await createPasswordReset(db, user.id);
-        const link = `${config.publicUrl}/app/reset-password?token=${encodeURIComponent(linkToken(keyring, 'password-resets', reset.id))}`;
+        const token = encodeURIComponent(linkToken(keyring, 'password-resets', reset.id));
+        const link = `${config.publicUrl}/app/reset-password?token=${token}`;
         // Sent after the answer: its time must not tell whether the address has an account.
         mailer
           .send({
             to: email,
             subject: 'Reset your Herald password',
             text:
-              `Someone asked to reset the password of ${email} on Herald.\n\nChoose a new one within ${RESET_MINUTES} minutes: ` +
+              `Someone asked to reset the password of ${email} on Herald.\n\nChoose a new one within ` +
+              `${RESET_MINUTES} minutes: ` +
               `${link}\n\nThe link works once. If it was not you, ignore this mail; your password stays as it is.`,
           })
           .catch((err: unknown) => logger.warn({ err, reqId: req.id }, 'the password reset mail could not be sent'));
@@ -61,15 +63,16 @@ export function passwordRoutes(services: Services): express.Router {
     openRoute(services, async (req) => {
       const body = bodyOf(req);
       const resetId = idFromToken(keyring, 'password-resets', body.token);
-      if (!resetId) {
-        throw new ApiError(
+      const unusable = (what: string) =>
+        new ApiError(
           410,
           'reset_unusable',
-          'This password reset link is incomplete or was altered.',
+          `This password reset link ${what}.`,
           'Ask for a new link from the sign-in page.',
         );
-      }
-      await resetPassword(db, resetId, await hashPassword(checkedPassword(body.password)));
+      if (!resetId) throw unusable('is incomplete or was altered');
+      const outcome = await resetPassword(db, resetId, await hashPassword(checkedPassword(body.password)));
+      if ('unusable' in outcome) throw unusable(outcome.unusable);
       return { status: 204 };
     }),
   );

@@ -1,5 +1,5 @@
-// Fixed-window request counters per client address. SQLite mode runs one server process, so counting in
-// memory is exact; on PostgreSQL every server process shares the counters through one table.
+// Fixed-window request counters per bucket (a client address, an email). SQLite mode runs one server process, so
+// counting in memory is exact; on PostgreSQL every server process shares the counters through one table.
 import type { Db } from '../db/connect.ts';
 import { isPostgres } from '../db/connect.ts';
 
@@ -49,12 +49,19 @@ export function memoryRateLimiter(max: number, windowMs: number): RateLimiter {
  * sync interval.
  */
 export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncMs = 100): RateLimiter {
+  // Limiters of every window length share the table: each row's bucket starts with its limiter's window length,
+  // so a limiter counts and clears only its own rows, never those of a window that is still open.
+  const prefix = `${windowMs}:`;
   // Within this many hits of the limit, counting turns synchronous.
   const margin = Math.max(10, Math.ceil(max / 10));
   let windowStart = 0;
   let buckets = new Map<string, Counts>();
   let timer: NodeJS.Timeout | undefined;
-  interface Counts { shared: number; inFlight: number; pending: number }
+  interface Counts {
+    shared: number;
+    inFlight: number;
+    pending: number;
+  }
 
   /** Adds this bucket's pending hits to the shared row and learns everyone's total. */
   async function push(bucket: string, counts: Counts, start: number): Promise<void> {
@@ -66,7 +73,9 @@ export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncM
       const { rows } = await db.raw(
         `insert into rate_counters (bucket, window_start, hits) values (?, ?, ?)
          on conflict (bucket, window_start) do update set hits = rate_counters.hits + excluded.hits
-         returning hits`, [bucket, start, adding]);
+         returning hits`,
+        [prefix + bucket, start, adding],
+      );
       // Answers may arrive out of order; within a window the shared count only grows.
       counts.shared = Math.max(counts.shared, Number(rows[0].hits));
     } catch (err) {
@@ -81,8 +90,6 @@ export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncM
     timer = undefined;
     const start = windowStart;
     for (const [bucket, counts] of buckets) await push(bucket, counts, start);
-    // Old windows are never read again; clearing them needs no coordination between processes.
-    await db('rate_counters').where('window_start', '<', start).delete();
   }
 
   return {
@@ -91,15 +98,21 @@ export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncM
       if (start !== windowStart) {
         windowStart = start;
         buckets = new Map();
+        // Once per window and process: this limiter's past windows are never read again, and clearing them
+        // needs no coordination between processes.
+        await db('rate_counters').where('bucket', 'like', `${prefix}%`).where('window_start', '<', start).delete();
       }
       let counts = buckets.get(bucket);
-      if (!counts) buckets.set(bucket, (counts = { shared: 0, inFlight: 0, pending: 0 }));
+      if (!counts) {
+        counts = { shared: 0, inFlight: 0, pending: 0 };
+        buckets.set(bucket, counts);
+      }
       counts.pending += 1;
       if (counts.shared + counts.inFlight + counts.pending > max - margin) {
         await push(bucket, counts, start);
       } else {
         // A failed background push keeps its hits pending for the next one.
-        timer ??= setTimeout(() => void pushAll().catch(() => undefined), syncMs).unref();
+        if (!timer) timer = setTimeout(() => void pushAll().catch(() => undefined), syncMs).unref();
       }
       return decide(counts.shared + counts.inFlight + counts.pending, max, start, windowMs, now);
     },

@@ -15,8 +15,10 @@ export interface ClientFault extends Error {
 }
 
 export const malformedPath = () =>
-  invalidRequest('The path holds a malformed percent escape (such as %zz, or a cut-off UTF-8 sequence).',
-    'Percent-encode each byte of the path as %XX with two hex digits, using UTF-8.');
+  invalidRequest(
+    'The path holds a malformed percent escape (such as %zz, or a cut-off UTF-8 sequence).',
+    'Percent-encode each byte of the path as %XX with two hex digits, using UTF-8.',
+  );
 
 /** Whether every percent escape of a path decodes (as a router will decode it). */
 export function decodablePath(path: string): boolean {
@@ -29,20 +31,37 @@ export function decodablePath(path: string): boolean {
 }
 
 /** The 4xx for an error a body parser or router raised because of the request; undefined for a fault of ours. */
-export function clientFaultError(err: ClientFault, maxBodyBytes: number, contentEncoding?: string): ApiError | undefined {
+export function clientFaultError(
+  err: ClientFault,
+  maxBodyBytes: number,
+  contentEncoding?: string,
+): ApiError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
       return invalidRequest(`The request body is not valid JSON: ${err.message}.`, 'Send a JSON object.');
     case 'entity.too.large':
-      return new ApiError(413, 'payload_too_large', err.length === undefined
-        ? `The request body decompresses to more than ${maxBodyBytes} bytes, the most this server accepts.`
-        : `The request body is ${err.length} bytes; this server accepts at most ${maxBodyBytes} bytes.`,
-      'Send a smaller body; files are not sent in JSON but uploaded through POST /media/uploads.');
+      return new ApiError(
+        413,
+        'payload_too_large',
+        err.length === undefined
+          ? `The request body decompresses to more than ${maxBodyBytes} bytes, the most this server accepts.`
+          : `The request body is ${err.length} bytes; this server accepts at most ${maxBodyBytes} bytes.`,
+        'Send a smaller body; files are not sent in JSON but uploaded through POST /media/uploads.',
+      );
     case 'encoding.unsupported':
-      return new ApiError(415, 'unsupported_encoding', `The Content-Encoding "${err.encoding ?? ''}" is not accepted.`,
-        'Send the body uncompressed, or compressed with gzip, deflate or br.');
+      return new ApiError(
+        415,
+        'unsupported_encoding',
+        `The Content-Encoding "${err.encoding ?? ''}" is not accepted.`,
+        'Send the body uncompressed, or compressed with gzip, deflate or br.',
+      );
     case 'charset.unsupported':
-      return new ApiError(415, 'unsupported_encoding', `The charset "${err.charset ?? ''}" is not accepted.`, 'Send UTF-8 JSON.');
+      return new ApiError(
+        415,
+        'unsupported_encoding',
+        `The charset "${err.charset ?? ''}" is not accepted.`,
+        'Send UTF-8 JSON.',
+      );
     case 'request.aborted':
     case 'request.size.invalid':
       return invalidRequest('The request body ended before Content-Length bytes arrived.', 'Send the whole body.');
@@ -52,12 +71,17 @@ export function clientFaultError(err: ClientFault, maxBodyBytes: number, content
   // A compressed body its Content-Encoding does not describe, or any other fault body-parser pins on the client.
   const hint = 'Send a JSON body compressed as its Content-Encoding says, or uncompressed without that header.';
   if (contentEncoding && contentEncoding !== 'identity') {
-    return invalidRequest(`The request body is not ${contentEncoding} data, as its Content-Encoding says (${err.message}).`, hint);
+    return invalidRequest(
+      `The request body is not ${contentEncoding} data, as its Content-Encoding says (${err.message}).`,
+      hint,
+    );
   }
   return invalidRequest(`The request body could not be read: ${err.message}.`, hint);
 }
 
-/** The name of the first field (path, query or body) whose text holds a NUL character, which PostgreSQL cannot store. */
+/**
+ * The name of the first field (path, query or body) whose text holds a NUL character, which PostgreSQL cannot store.
+ */
 export function fieldWithNul(value: unknown, name = ''): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? name || 'the value' : undefined;
   if (value && typeof value === 'object') {
@@ -70,7 +94,10 @@ export function fieldWithNul(value: unknown, name = ''): string | undefined {
 }
 
 export const nulRefused = (field: string) =>
-  invalidRequest(`\`${field}\` holds a NUL character (\\u0000), which Herald does not store.`, 'Remove the NUL characters and send the request again.');
+  invalidRequest(
+    `\`${field}\` holds a NUL character (\\u0000), which Herald does not store.`,
+    'Remove the NUL characters and send the request again.',
+  );
 
 /** Refuses a query or JSON body holding a NUL character (routes outside /v1; api.ts checks its own). */
 export function refuseNul(render: (res: Response, err: ApiError) => void) {
@@ -95,11 +122,20 @@ export function refuseNul(render: (res: Response, err: ApiError) => void) {
 export function bodyDeadline(ms: number, publicUrl: string, render: (res: Response, err: ApiError) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'PUT' && req.path.startsWith('/uploads/')) return next();
+    // Without a body the request arrived whole with its headers: no timer to set and clear.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
     const timer = setTimeout(() => {
       if (req.complete || res.headersSent) return;
       res.setHeader('Connection', 'close');
-      render(res, new ApiError(408, 'request_timeout', `The request did not arrive whole within ${ms / 1000} seconds.`,
-        `Send the whole request at once; only file uploads (PUT ${publicUrl}/uploads/...) may take longer.`));
+      render(
+        res,
+        new ApiError(
+          408,
+          'request_timeout',
+          `The request did not arrive whole within ${ms / 1000} seconds.`,
+          `Send the whole request at once; only file uploads (PUT ${publicUrl}/uploads/...) may take longer.`,
+        ),
+      );
     }, ms);
     res.once('close', () => clearTimeout(timer));
     next();

@@ -4,6 +4,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Credential, Role } from '../domain/credential.ts';
 import { ApiError, errorBody, unauthenticated } from '../domain/errors.ts';
+import { MemberRefused, type MemberRefusalCode } from '../domain/memberRefusal.ts';
 import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
@@ -41,9 +42,26 @@ export function failWith(res: Response, err: ApiError, publicUrl: string): void 
   answer(res, { status: err.status, body: errorBody(err, publicUrl), headers: err.headers });
 }
 
+/** The status of each refusal of the membership rules (db/members.ts decides them without HTTP). */
+const MEMBER_REFUSAL_STATUS: Record<MemberRefusalCode, number> = {
+  invalid_request: 400,
+  not_found: 404,
+  already_member: 409,
+  owner_required: 409,
+  invite_unusable: 410,
+};
+
 /** An ApiError becomes {code, message, hint}; anything else is a fault, logged, and a 500 with the request id. */
 function fail(services: Services, req: Request, res: Response, err: unknown): void {
-  if (err instanceof ApiError) return failWith(res, err, services.config.publicUrl);
+  if (err instanceof MemberRefused) {
+    const refusal = new ApiError(MEMBER_REFUSAL_STATUS[err.code], err.code, err.message, err.hint);
+    failWith(res, refusal, services.config.publicUrl);
+    return;
+  }
+  if (err instanceof ApiError) {
+    failWith(res, err, services.config.publicUrl);
+    return;
+  }
   services.logger.error({ err, reqId: req.id }, 'unexpected fault');
   answer(res, {
     status: 500,

@@ -1,17 +1,15 @@
 // Dashboard sign-in: email and password (argon2id) to an HttpOnly session cookie. Not part of the public
 // contract; the dashboard and the MCP consent page use it. State changes with the cookie need the
 // X-CSRF-Token header that these routes hand out.
-import { hash, verify } from '@node-rs/argon2';
+import { hash } from '@node-rs/argon2';
 import express, { type Request, type Response } from 'express';
-import { createSession, credentialForSession, deleteSession, findUserByEmail, firstMembership } from '../db/identity.ts';
+import { credentialForSession, deleteSession } from '../db/identity.ts';
 import type { Db } from '../db/connect.ts';
 import { ApiError, errorBody, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import { readCookie, SESSION_COOKIE } from './api.ts';
-
-// Verifying against a fixed hash when the email is unknown keeps both answers equally slow.
-const UNKNOWN_USER_HASH = hash('herald-unknown-user');
+import type { PasswordSignIn } from './signIn.ts';
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password);
@@ -37,12 +35,15 @@ export function sessionCookie(publicUrl: string, token: string, maxAgeSeconds: n
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
-export function sessionRoutes(services: Services) {
+export function sessionRoutes(services: Services, signIn: PasswordSignIn) {
   const { db, keyring, config } = services;
   const router = express.Router();
 
   function fail(res: Response, err: ApiError): void {
-    res.status(err.status).json(errorBody(err, config.publicUrl));
+    res
+      .set(err.headers ?? {})
+      .status(err.status)
+      .json(errorBody(err, config.publicUrl));
   }
 
   const cookie = (token: string, maxAgeSeconds: number) => sessionCookie(config.publicUrl, token, maxAgeSeconds);
@@ -51,20 +52,23 @@ export function sessionRoutes(services: Services) {
 
   const describe = (cred: SessionCredential) => describeSession(keyring, cred);
 
-  router.post('/sign-in', async (req, res) => {
+  router.post('/sign-in', async (req, res, next) => {
     const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };
     if (typeof email !== 'string' || typeof password !== 'string') {
-      return fail(res, invalidRequest('`email` and `password` are required strings.', 'Send {"email": ..., "password": ...} as JSON.'));
+      return fail(
+        res,
+        invalidRequest('`email` and `password` are required strings.', 'Send {"email": ..., "password": ...} as JSON.'),
+      );
     }
-    const user = await findUserByEmail(db, email);
-    const ok = await verify(user?.password_hash ?? (await UNKNOWN_USER_HASH), password);
-    const workspaceId = user && ok ? await firstMembership(db, user.id) : undefined;
-    if (!user || !ok || !workspaceId) {
-      return fail(res, new ApiError(401, 'unauthenticated', 'The email or password is wrong.', 'Check both and try again.'));
+    try {
+      const session = await signIn.signInWithPassword(email, password, req.ip ?? '');
+      const maxAge = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
+      res.setHeader('Set-Cookie', cookie(session.token, maxAge));
+      res.json(describe((await credentialForSession(db, session.token))!));
+    } catch (err) {
+      if (err instanceof ApiError) fail(res, err);
+      else next(err);
     }
-    const session = await createSession(db, user.id, workspaceId);
-    res.setHeader('Set-Cookie', cookie(session.token, Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000)));
-    res.json(describe((await credentialForSession(db, session.token))!));
   });
 
   router.get('/session', async (req, res) => {
@@ -78,7 +82,15 @@ export function sessionRoutes(services: Services) {
     if (!cred) return fail(res, unauthenticated());
     const sent = req.headers['x-csrf-token'];
     if (typeof sent !== 'string' || !keyring.verify(cred.sessionId, sent, 'csrf')) {
-      return fail(res, new ApiError(403, 'csrf_failed', 'Sign-out needs a valid X-CSRF-Token header.', 'Reload the dashboard and try again.'));
+      return fail(
+        res,
+        new ApiError(
+          403,
+          'csrf_failed',
+          'Sign-out needs a valid X-CSRF-Token header.',
+          'Reload the dashboard and try again.',
+        ),
+      );
     }
     await deleteSession(db, cred.sessionId);
     res.setHeader('Set-Cookie', cookie('', 0));

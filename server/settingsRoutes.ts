@@ -4,7 +4,7 @@
 import express from 'express';
 import { listAudit } from '../db/audit.ts';
 import { updateWorkspaceSettings, type WorkspaceSettings } from '../db/workspaceSettings.ts';
-import { invalidRequest } from '../domain/errors.ts';
+import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
 import type { Services } from '../runtime/services.ts';
 import { bodyOf, sessionRoute } from './sessionGuard.ts';
@@ -25,7 +25,8 @@ function checkedSettings(body: Record<string, unknown>): Partial<WorkspaceSettin
   if (body.slug !== undefined) {
     if (typeof body.slug !== 'string' || !SLUG.test(body.slug) || body.slug.includes('--')) {
       throw invalidRequest(
-        'slug must be 3 to 40 lowercase letters, digits and single hyphens, starting and ending with a letter or digit.',
+        'slug must be 3 to 40 lowercase letters, digits and single hyphens, starting and ending with a ' +
+          'letter or digit.',
       );
     }
     out.slug = body.slug;
@@ -52,11 +53,17 @@ export function settingsRoutes(services: Services): express.Router {
     '/workspace',
     sessionRoute(services, { role: 'administrator', action: 'Changing workspace settings' }, async (cred, req) => {
       const changes = checkedSettings(bodyOf(req));
-      const { workspace, queuedPosts } = await updateWorkspaceSettings(db, cred.workspace.id, cred.user.id, changes);
+      const outcome = await updateWorkspaceSettings(db, cred.workspace.id, cred.user.id, changes);
+      if ('slugTaken' in outcome) {
+        const taken = `The slug "${changes.slug}" belongs to another workspace.`;
+        throw new ApiError(409, 'slug_taken', taken, 'Choose another slug.');
+      }
+      const { workspace, queuedPosts } = outcome;
       const notes =
         changes.tz && changes.tz !== cred.workspace.tz
           ? [
-              `The time zone is now ${changes.tz}. ${queuedPosts} queued post${queuedPosts === 1 ? '' : 's'} keep their absolute times: ` +
+              `The time zone is now ${changes.tz}. ${queuedPosts} queued post${queuedPosts === 1 ? '' : 's'} ` +
+                `keep their absolute times: ` +
                 `each publishes at the same instant as before, now shown in ${changes.tz}.`,
             ]
           : [];

@@ -1,19 +1,14 @@
-// Dashboard sign-up (a person and their own workspace on Free, in their browser's time zone) and the
-// sign-in limits: per client address and per email, so guessing passwords is slow from anywhere.
-import express, { type NextFunction, type Request, type Response } from 'express';
+// Dashboard sign-up: a person and their own workspace on Free, in their browser's time zone. Sign-ups count
+// against the sign-in limit per client address (signIn.ts).
+import express from 'express';
 import { createWorkspace, findUserByEmail, setPasswordHash } from '../db/identity.ts';
-import { ApiError, invalidRequest, rateLimited } from '../domain/errors.ts';
+import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
 import type { Services } from '../runtime/services.ts';
-import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { failWith } from './sessionGuard.ts';
 import { hashPassword } from './sessionRoutes.ts';
+import type { PasswordSignIn } from './signIn.ts';
 
-/**
- * Sign-in (and sign-up) attempts per client address, and sign-in attempts per email, per window of the
- * request limit (RATE_LIMIT_WINDOW_SECONDS): on PostgreSQL all limiters share one table of windows.
- */
-export const SIGN_IN_LIMITS = { perAddress: 30, perEmail: 10 };
 export const MIN_PASSWORD_LENGTH = 10;
 
 export interface NewPerson {
@@ -50,45 +45,9 @@ export function readSignUp(body: unknown): NewPerson {
   return { email, name, password, timeZone };
 }
 
-export function signUpRoutes(services: Services): express.Router {
+export function signUpRoutes(services: Services, signIn: PasswordSignIn): express.Router {
   const { db, config } = services;
   const router = express.Router();
-  const windowMs = config.rateLimit.windowMs;
-  const byAddress = createRateLimiter(db, SIGN_IN_LIMITS.perAddress, windowMs);
-  const byEmail = createRateLimiter(db, SIGN_IN_LIMITS.perEmail, windowMs);
-  const minutes = Math.round(windowMs / 60_000);
-
-  const limit =
-    (bucketOf: (req: Request) => string | undefined, limiter: RateLimiter, what: string) =>
-    async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const bucket = bucketOf(req);
-        const decision = bucket ? await limiter.hit(bucket) : undefined;
-        if (!decision || decision.allowed) return next();
-        failWith(
-          res,
-          rateLimited(
-            decision.resetSeconds,
-            `More than ${decision.limit} sign-in attempts came ${what} in ${minutes} minutes.`,
-          ),
-          config.publicUrl,
-        );
-      } catch (err) {
-        next(err);
-      }
-    };
-  const perAddress = limit((req) => `sign-in:ip:${req.ip}`, byAddress, 'from this address');
-  const perEmail = limit(
-    (req) => {
-      const email = (req.body as { email?: unknown } | undefined)?.email;
-      return typeof email === 'string' ? `sign-in:email:${email.trim().toLowerCase()}` : undefined;
-    },
-    byEmail,
-    'for this email',
-  );
-
-  // Runs before sessionRoutes' sign-in handler, which answers when both limits allow.
-  router.post('/sign-in', perAddress, perEmail);
 
   /** Whether anyone has signed up yet: a fresh instance sends its first visitor to sign-up. */
   router.get('/sign-up', async (_req, res, next) => {
@@ -99,8 +58,9 @@ export function signUpRoutes(services: Services): express.Router {
     }
   });
 
-  router.post('/sign-up', perAddress, async (req, res, next) => {
+  router.post('/sign-up', async (req, res, next) => {
     try {
+      await signIn.limitAddress(req.ip ?? '');
       const person = readSignUp(req.body);
       if (await findUserByEmail(db, person.email)) {
         throw new ApiError(

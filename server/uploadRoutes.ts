@@ -9,15 +9,23 @@ import { Interrupted } from '../media/work.ts';
 import type { Services } from '../runtime/services.ts';
 
 const badAddress = (what: string) =>
-  new ApiError(403, 'address_invalid', `This ${what} address is not valid: its signature does not match (altered or truncated).`,
-    'Use the address exactly as Herald returned it.');
+  new ApiError(
+    403,
+    'address_invalid',
+    `This ${what} address is not valid: its signature does not match (altered or truncated).`,
+    'Use the address exactly as Herald returned it.',
+  );
 
 const expiredAddress = (what: string, hint: string) =>
   new ApiError(410, 'address_expired', `This ${what} address has expired.`, hint);
 
 const alreadyUploaded = (mediaId: string) =>
-  new ApiError(409, 'already_uploaded', `The bytes of ${mediaId} were already uploaded; an upload address works once.`,
-    `Continue by polling GET /v1/media/${mediaId} until its status is ready.`);
+  new ApiError(
+    409,
+    'already_uploaded',
+    `The bytes of ${mediaId} were already uploaded; an upload address works once.`,
+    `Continue by polling GET /v1/media/${mediaId} until its status is ready.`,
+  );
 
 export function uploadRoutes(services: Services): express.Router {
   const { keyring, storage, media, config } = services;
@@ -37,19 +45,36 @@ export function uploadRoutes(services: Services): express.Router {
     req.workspaceId = record.workspaceId;
     if (record.uploadedAt) return refuse(res, alreadyUploaded(record.id));
     if (token.exp * 1000 <= Date.now() || record.status !== 'uploading') {
-      return refuse(res, expiredAddress('upload', 'Reserve a new upload with POST /v1/media/uploads; the file was not received.'));
+      return refuse(
+        res,
+        expiredAddress('upload', 'Reserve a new upload with POST /v1/media/uploads; the file was not received.'),
+      );
     }
     const sentType = normalizeMime(req.headers['content-type'] ?? '');
     if (sentType !== record.mime) {
-      return refuse(res, new ApiError(415, 'content_type_mismatch',
-        `Content-Type is ${sentType ? `"${sentType}"` : 'missing'}; this upload was reserved as ${record.mime}.`,
-        `Send the header Content-Type: ${record.mime}, or reserve a new upload with the file's real type.`));
+      return refuse(
+        res,
+        new ApiError(
+          415,
+          'content_type_mismatch',
+          `Content-Type is ${sentType ? `"${sentType}"` : 'missing'}; this upload was reserved as ${record.mime}.`,
+          `Send the header Content-Type: ${record.mime}, or reserve a new upload with the file's real type.`,
+        ),
+      );
     }
     const length = req.headers['content-length'] === undefined ? NaN : Number(req.headers['content-length']);
     if (length !== record.size) {
-      return refuse(res, new ApiError(400, 'size_mismatch',
-        `Content-Length is ${Number.isNaN(length) ? 'missing' : length}; this upload was reserved for exactly ${record.size} bytes.`,
-        'Send the exact bytes of the reserved file with a Content-Length header, or reserve a new upload with the right size.'));
+      return refuse(
+        res,
+        new ApiError(
+          400,
+          'size_mismatch',
+          `Content-Length is ${Number.isNaN(length) ? 'missing' : length}; this upload was reserved for ` +
+            `exactly ${record.size} bytes.`,
+          'Send the exact bytes of the reserved file with a Content-Length header, or reserve a new upload ' +
+            'with the right size.',
+        ),
+      );
     }
     try {
       const outcome = await media.receive(record, req, () => (req.complete ? record.size : undefined));
@@ -61,27 +86,54 @@ export function uploadRoutes(services: Services): express.Router {
       if (!(err instanceof Interrupted) && !req.destroyed) throw err;
       services.logger.info({ reqId: req.id, mediaId: record.id }, 'upload interrupted; nothing kept');
       if (!res.destroyed) {
-        refuse(res, new ApiError(400, 'upload_interrupted', 'The body ended before all its bytes arrived; nothing was kept.',
-          'Send the whole file again to the same address before it expires.'));
+        refuse(
+          res,
+          new ApiError(
+            400,
+            'upload_interrupted',
+            'The body ended before all its bytes arrived; nothing was kept.',
+            'Send the whole file again to the same address before it expires.',
+          ),
+        );
       }
     }
   });
 
   router.get('/media-files/:token', (req: Request, res: Response) => {
     // With S3 storage, file addresses are presigned bucket addresses; this route serves none.
-    if (storage.kind !== 'disk') return refuse(res, new ApiError(404, 'not_found', 'This server keeps files in S3; it serves none itself.', 'Use the address Herald gave for the file.'));
+    if (storage.kind !== 'disk')
+      return refuse(
+        res,
+        new ApiError(
+          404,
+          'not_found',
+          'This server keeps files in S3; it serves none itself.',
+          'Use the address Herald gave for the file.',
+        ),
+      );
     const token = storage.readPublicToken(String(req.params.token));
     if (!token) return refuse(res, badAddress('file'));
     const left = token.exp - Math.floor(Date.now() / 1000);
-    if (left <= 0) return refuse(res, expiredAddress('file', 'Ask Herald for the file again (GET /v1/media/{mediaId}) to get a fresh address.'));
+    if (left <= 0)
+      return refuse(
+        res,
+        expiredAddress('file', 'Ask Herald for the file again (GET /v1/media/{mediaId}) to get a fresh address.'),
+      );
     res.type(token.t);
     res.setHeader('Cache-Control', `private, max-age=${left}`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.sendFile(storage.filePath(token.k), (err?: NodeJS.ErrnoException) => {
       if (!err || res.headersSent) return;
       res.removeHeader('Cache-Control');
-      refuse(res, new ApiError(404, 'not_found', 'The bytes of this file are no longer stored (deleted, or removed by retention).',
-        'Upload the file again if you still need it.'));
+      refuse(
+        res,
+        new ApiError(
+          404,
+          'not_found',
+          'The bytes of this file are no longer stored (deleted, or removed by retention).',
+          'Upload the file again if you still need it.',
+        ),
+      );
     });
   });
 

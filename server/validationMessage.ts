@@ -1,13 +1,20 @@
 // Turns Ajv's errors for a rejected request into one sentence that names the field.
 import type { ErrorObject } from 'ajv';
 
-const LOCATIONS: Record<string, string> = { requestBody: 'body', query: 'query parameter', path: 'path parameter', headers: 'header' };
+const LOCATIONS: Record<string, string> = {
+  requestBody: 'body',
+  query: 'query parameter',
+  path: 'path parameter',
+  headers: 'header',
+};
 
 /** `/requestBody/targets/accountIds/0` -> `targets.accountIds[0]` (in body). */
 function describe(instancePath: string): { field: string; location: string } {
   const [, first = '', ...rest] = instancePath.split('/');
-  const field = rest.map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))
-    .join('').replace(/^\./, '');
+  const field = rest
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .join('')
+    .replace(/^\./, '');
   return { field, location: LOCATIONS[first] ?? first };
 }
 
@@ -24,8 +31,10 @@ function sentence(err: ErrorObject): string {
       return `\`${join(field, params.missingProperty)}\` is required${where}.`;
     case 'additionalProperties':
       return `\`${join(field, params.additionalProperty)}\` is not a known field${where}.`;
-    case 'enum':
-      return `\`${field}\` must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}${where}.`;
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+      return `\`${field}\` must be one of: ${allowed}${where}.`;
+    }
     case 'minProperties':
     case 'maxProperties':
       return field === 'targets'
@@ -44,7 +53,9 @@ function sentence(err: ErrorObject): string {
  * (say, a bad `when.publishAt`) explains more than "no branch matched".
  */
 export function validationMessage(errors: ErrorObject[]): string {
-  const unions = new Set(errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').map((e) => e.instancePath));
+  const unions = new Set(
+    errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').map((e) => e.instancePath),
+  );
   const specific = errors.filter((e) => {
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf') return false;
     // A branch that failed only on its type or enum says nothing about the value the caller meant.

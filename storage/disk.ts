@@ -28,7 +28,11 @@ export class DiskStorage implements Storage {
   readonly kind = 'disk' as const;
   private readonly incoming: string;
 
-  constructor(private readonly root: string, private readonly keyring: Keyring, private readonly publicBase: string) {
+  constructor(
+    private readonly root: string,
+    private readonly keyring: Keyring,
+    private readonly publicBase: string,
+  ) {
     this.incoming = path.join(root, '.incoming');
     fs.mkdirSync(this.incoming, { recursive: true });
     this.removeAbandonedWrites();
@@ -42,14 +46,16 @@ export class DiskStorage implements Storage {
     const before = Date.now() - ABANDONED_WRITE_MS;
     for (const name of fs.readdirSync(this.incoming)) {
       const file = path.join(this.incoming, name);
-      if ((fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before) fs.rmSync(file, { force: true });
+      if ((fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before)
+        fs.rmSync(file, { force: true });
     }
   }
 
   /** The file of `key`; keys are made by Herald, but one that climbs out of the root is refused anyway. */
   filePath(key: string): string {
     const file = path.resolve(this.root, key);
-    if (!file.startsWith(this.root + path.sep) || key.startsWith('.')) throw new Error(`storage key outside the media root: ${key}`);
+    if (!file.startsWith(this.root + path.sep) || key.startsWith('.'))
+      throw new Error(`storage key outside the media root: ${key}`);
     return file;
   }
 
@@ -78,8 +84,11 @@ export class DiskStorage implements Storage {
       return;
     }
     const dir = path.dirname(at);
-    const names = await fsp.readdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : Promise.reject(err)));
-    for (const name of names) if (name.startsWith(path.basename(at))) await fsp.rm(path.join(dir, name), { force: true });
+    const names = await fsp
+      .readdir(dir)
+      .catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : Promise.reject(err)));
+    for (const name of names)
+      if (name.startsWith(path.basename(at))) await fsp.rm(path.join(dir, name), { force: true });
   }
 
   async withLocalFile<T>(key: string, use: (file: string) => Promise<T>): Promise<T> {
@@ -87,7 +96,11 @@ export class DiskStorage implements Storage {
   }
 
   async publicUrl(key: string, options: PublicUrlOptions): Promise<string> {
-    const token = signToken<MediaFileToken>(this.keyring, 'media-file', { k: key, t: options.contentType, exp: roundedExpiry(options.ttlSeconds) });
+    const token = signToken<MediaFileToken>(this.keyring, 'media-file', {
+      k: key,
+      t: options.contentType,
+      exp: roundedExpiry(options.ttlSeconds),
+    });
     return `${this.publicBase}/media-files/${token}`;
   }
 

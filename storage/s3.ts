@@ -8,7 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StorageConfig } from '../runtime/config.ts';
@@ -27,9 +33,13 @@ export class S3Storage implements Storage {
 
   constructor(private readonly config: S3Config) {
     this.client = new S3Client({
-      region: config.region, endpoint: config.endpoint, forcePathStyle: config.forcePathStyle, credentials: config.credentials,
+      region: config.region,
+      endpoint: config.endpoint,
+      forcePathStyle: config.forcePathStyle,
+      credentials: config.credentials,
       // Checksums only where S3 requires them: S3-compatible servers differ in the newer trailing-checksum uploads.
-      requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
   }
 
@@ -39,8 +49,12 @@ export class S3Storage implements Storage {
 
   async put(key: string, body: Readable, contentType: string): Promise<void> {
     // On failure Upload aborts the multipart upload, so no object and no orphan parts remain.
-    await new Upload({ client: this.client, partSize: PART_SIZE, queueSize: QUEUE_SIZE,
-      params: { Bucket: this.config.bucket, Key: this.objectKey(key), Body: body, ContentType: contentType } }).done();
+    await new Upload({
+      client: this.client,
+      partSize: PART_SIZE,
+      queueSize: QUEUE_SIZE,
+      params: { Bucket: this.config.bucket, Key: this.objectKey(key), Body: body, ContentType: contentType },
+    }).done();
   }
 
   async delete(key: string): Promise<void> {
@@ -51,9 +65,12 @@ export class S3Storage implements Storage {
     const Bucket = this.config.bucket;
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket, Prefix: this.objectKey(prefix), ContinuationToken }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket, Prefix: this.objectKey(prefix), ContinuationToken }),
+      );
       const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length) await this.client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
+      if (keys.length)
+        await this.client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
       ContinuationToken = page.NextContinuationToken;
     } while (ContinuationToken);
   }
@@ -61,7 +78,9 @@ export class S3Storage implements Storage {
   async withLocalFile<T>(key: string, use: (file: string) => Promise<T>): Promise<T> {
     const file = path.join(os.tmpdir(), `herald-${randomUUID()}`);
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
+      );
       await pipeline(object.Body as Readable, fs.createWriteStream(file));
       return await use(file);
     } finally {
@@ -74,8 +93,15 @@ export class S3Storage implements Storage {
     const expires = roundedExpiry(options.ttlSeconds, now);
     // Signed as of the start of the quarter hour, so the address stays the same within it.
     const signedAt = Math.floor(now / 1000 / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS;
-    const command = new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key), ResponseContentType: options.contentType });
-    return getSignedUrl(this.client, command, { expiresIn: expires - signedAt, signingDate: new Date(signedAt * 1000) });
+    const command = new GetObjectCommand({
+      Bucket: this.config.bucket,
+      Key: this.objectKey(key),
+      ResponseContentType: options.contentType,
+    });
+    return getSignedUrl(this.client, command, {
+      expiresIn: expires - signedAt,
+      signingDate: new Date(signedAt * 1000),
+    });
   }
 
   async close(): Promise<void> {

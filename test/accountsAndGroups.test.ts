@@ -1,6 +1,14 @@
 // Accounts and groups through HTTP, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 
 describe.each(DATABASES)('accounts and groups on %s', (kind) => {
   let env: TestEnv;
@@ -20,10 +28,12 @@ describe.each(DATABASES)('accounts and groups on %s', (kind) => {
     it('lists id, platform, displayName and status, and nothing else', async () => {
       const res = await call(env, 'get', '/v1/accounts', { key: ws.readKey });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ accounts: [
-        { id: ig, platform: 'instagram', displayName: 'Acme Shop', status: 'ok' },
-        { id: yt, platform: 'youtube', displayName: 'Acme TV', status: 'expired' },
-      ] });
+      expect(res.body).toEqual({
+        accounts: [
+          { id: ig, platform: 'instagram', displayName: 'Acme Shop', status: 'ok' },
+          { id: yt, platform: 'youtube', displayName: 'Acme TV', status: 'expired' },
+        ],
+      });
     });
 
     it('stores network tokens only encrypted', async () => {
@@ -38,14 +48,20 @@ describe.each(DATABASES)('accounts and groups on %s', (kind) => {
 
   describe('groups', () => {
     it('creates, lists, updates and deletes a group', async () => {
-      const created = await call(env, 'post', '/v1/groups', { key: ws.writeKey, body: { name: 'Launch', accountIds: [yt, ig] } });
+      const created = await call(env, 'post', '/v1/groups', {
+        key: ws.writeKey,
+        body: { name: 'Launch', accountIds: [yt, ig] },
+      });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ id: expect.stringMatching(/^grp_/), name: 'Launch', accountIds: [yt, ig] });
 
       const listed = await call(env, 'get', '/v1/groups', { key: ws.readKey });
       expect(listed.body.groups).toEqual([created.body]);
 
-      const renamed = await call(env, 'patch', `/v1/groups/${created.body.id}`, { key: ws.writeKey, body: { name: 'Launch week', accountIds: [ig] } });
+      const renamed = await call(env, 'patch', `/v1/groups/${created.body.id}`, {
+        key: ws.writeKey,
+        body: { name: 'Launch week', accountIds: [ig] },
+      });
       expect(renamed.status).toBe(200);
       expect(renamed.body).toMatchObject({ name: 'Launch week', accountIds: [ig] });
 
@@ -75,7 +91,10 @@ describe.each(DATABASES)('accounts and groups on %s', (kind) => {
     });
 
     it('answers 404 for an unknown account id', async () => {
-      const res = await call(env, 'post', '/v1/groups', { key: ws.writeKey, body: { name: 'X', accountIds: ['acc_missing0000000'] } });
+      const res = await call(env, 'post', '/v1/groups', {
+        key: ws.writeKey,
+        body: { name: 'X', accountIds: ['acc_missing0000000'] },
+      });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('not_found');
     });

@@ -7,7 +7,15 @@ import zlib from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardConnections } from '../server/connections.ts';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 import { pathOf, reserve } from './support/mediaFiles.ts';
 
 const MAX_BODY = 4096;
@@ -48,23 +56,36 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
 
   /** A POST of exact bytes over the real socket. */
   async function post(path: string, body: Buffer, headers: Record<string, string>) {
-    const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', body: new Uint8Array(body),
-      headers: { 'Content-Type': 'application/json', ...headers } });
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      body: new Uint8Array(body),
+      headers: { 'Content-Type': 'application/json', ...headers },
+    });
     return { status: res.status, body: await res.json() };
   }
-  const groupCount = async () => (await call(env, 'get', '/v1/groups', { key: ws.readKey })).body.groups.length as number;
+  const groupCount = async () =>
+    (await call(env, 'get', '/v1/groups', { key: ws.readKey })).body.groups.length as number;
 
   it('answers 400 invalid_request to malformed percent escapes in any path', async () => {
     const auth = { Authorization: `Bearer ${ws.readKey}` };
-    for (const [method, path] of [['get', '/v1/media/%zz'], ['get', '/v1/posts/%E0%A4%A'], ['put', '/uploads/%zz'],
-      ['get', '/media-files/%zz'], ['get', '/auth/connect/%zz']] as const) {
+    for (const [method, path] of [
+      ['get', '/v1/media/%zz'],
+      ['get', '/v1/posts/%E0%A4%A'],
+      ['put', '/uploads/%zz'],
+      ['get', '/media-files/%zz'],
+      ['get', '/auth/connect/%zz'],
+    ] as const) {
       const res = await request(env.app)[method](path).set(auth);
       expect(res.status, path).toBe(400);
-      expect(res.body).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/percent escape/), hint: expect.any(String) });
+      expect(res.body).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringMatching(/percent escape/),
+        hint: expect.any(String),
+      });
     }
   });
 
-  it('takes a gzip body, refuses one its Content-Encoding does not describe (400) and an unknown encoding (415)', async () => {
+  it('takes gzip; refuses a body its Content-Encoding misdescribes (400) and an unknown encoding (415)', async () => {
     const send = (body: Buffer, encoding: string) =>
       post('/v1/groups', body, { Authorization: `Bearer ${ws.writeKey}`, 'Content-Encoding': encoding });
     const json = Buffer.from(JSON.stringify({ name: 'Zipped', accountIds: [account] }));
@@ -72,22 +93,35 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
       const res = await send(json, encoding);
       expect(res.status, encoding).toBe(400);
-      expect(res.body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining(`not ${encoding} data`) });
+      expect(res.body).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining(`not ${encoding} data`),
+      });
     }
     const unknown = await send(json, 'zstd');
     expect(unknown.status).toBe(415);
-    expect(unknown.body).toMatchObject({ code: 'unsupported_encoding', message: expect.stringContaining('zstd'), hint: expect.any(String) });
+    expect(unknown.body).toMatchObject({
+      code: 'unsupported_encoding',
+      message: expect.stringContaining('zstd'),
+      hint: expect.any(String),
+    });
     expect(await groupCount()).toBe(before);
     expect((await send(zlib.gzipSync(json), 'gzip')).status).toBe(201);
   });
 
-  it('answers 413 payload_too_large to a body over MAX_BODY_BYTES, compressed or not, even without a credential', async () => {
+  it('answers 413 payload_too_large to a body over MAX_BODY_BYTES, compressed or not, unauthenticated', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(10_000), accountIds: [account] });
-    for (const [body, encoding, size] of [[Buffer.from(big), 'identity', `${big.length} bytes`],
-      [zlib.gzipSync(big), 'gzip', `decompresses to more than ${MAX_BODY} bytes`]] as const) {
+    for (const [body, encoding, size] of [
+      [Buffer.from(big), 'identity', `${big.length} bytes`],
+      [zlib.gzipSync(big), 'gzip', `decompresses to more than ${MAX_BODY} bytes`],
+    ] as const) {
       const res = await post('/v1/groups', body, { 'Content-Encoding': encoding });
       expect(res.status).toBe(413);
-      expect(res.body).toEqual({ code: 'payload_too_large', message: expect.stringContaining(size), hint: expect.any(String) });
+      expect(res.body).toEqual({
+        code: 'payload_too_large',
+        message: expect.stringContaining(size),
+        hint: expect.any(String),
+      });
     }
   });
 
@@ -95,15 +129,24 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
     const before = await groupCount();
     const created = await call(env, 'post', '/v1/groups', { key: ws.writeKey, body: { name: 'g', accountIds: [''] } });
     expect(created.status).toBe(404);
-    const group = await call(env, 'post', '/v1/groups', { key: ws.writeKey, body: { name: 'Kept', accountIds: [account] } });
-    const patched = await call(env, 'patch', `/v1/groups/${group.body.id}`, { key: ws.writeKey, body: { accountIds: [''] } });
+    const group = await call(env, 'post', '/v1/groups', {
+      key: ws.writeKey,
+      body: { name: 'Kept', accountIds: [account] },
+    });
+    const patched = await call(env, 'patch', `/v1/groups/${group.body.id}`, {
+      key: ws.writeKey,
+      body: { accountIds: [''] },
+    });
     expect(patched.status).toBe(404);
     expect(await groupCount()).toBe(before + 1);
   });
 
   it('refuses text holding a NUL character, which PostgreSQL cannot store, anywhere', async () => {
     const before = await groupCount();
-    const named = await call(env, 'post', '/v1/groups', { key: ws.writeKey, body: { name: 'a\u0000b', accountIds: [account] } });
+    const named = await call(env, 'post', '/v1/groups', {
+      key: ws.writeKey,
+      body: { name: 'a\u0000b', accountIds: [account] },
+    });
     expect(named.status).toBe(400);
     expect(named.body.message).toMatch(/^`name` holds a NUL character/);
     expect(await groupCount()).toBe(before);
@@ -120,8 +163,13 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
   });
 
   it('keeps no control characters, bidi overrides or path parts in filenames', async () => {
-    for (const [sent, kept] of [['a\r\nX-Injected: 1.jpg', 'aX-Injected: 1.jpg'], ['../../x.jpg', 'x.jpg'], ['a\u0007b\u001b.jpg', 'ab.jpg'],
-      ['C:\\photos\\\u202Egpj.exe', 'gpj.exe'], ['  holiday\t photo.jpg ', 'holiday photo.jpg']] as [string, string][]) {
+    for (const [sent, kept] of [
+      ['a\r\nX-Injected: 1.jpg', 'aX-Injected: 1.jpg'],
+      ['../../x.jpg', 'x.jpg'],
+      ['a\u0007b\u001b.jpg', 'ab.jpg'],
+      ['C:\\photos\\\u202Egpj.exe', 'gpj.exe'],
+      ['  holiday\t photo.jpg ', 'holiday photo.jpg'],
+    ] as [string, string][]) {
       const res = await reserve(env, ws.writeKey, { filename: sent, mime: 'image/jpeg', size: 1000 });
       expect(res.status, sent).toBe(201);
       expect((await call(env, 'get', `/v1/media/${res.body.mediaId}`, { key: ws.readKey })).body.filename).toBe(kept);
@@ -137,12 +185,21 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
     const upload = net.connect(port, '127.0.0.1');
     const uploaded: Buffer[] = [];
     upload.on('data', (c) => uploaded.push(c));
-    upload.write(`PUT ${pathOf(r.body.uploadUrl)} HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: 10\r\n\r\n12345`);
+    upload.write(
+      `PUT ${pathOf(r.body.uploadUrl)} HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\nContent-Length: ` +
+        `10\r\n\r\n12345`,
+    );
 
-    const answer = await exchange(port, `POST /v1/groups HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ws.writeKey}\r\n` +
-      'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"');
+    const answer = await exchange(
+      port,
+      `POST /v1/groups HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ws.writeKey}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name"',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'request_timeout', hint: expect.any(String) });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'request_timeout',
+      hint: expect.any(String),
+    });
 
     // The upload, started before that request and still unfinished after its deadline, completes.
     const done = new Promise((resolve) => upload.once('data', resolve));
@@ -156,8 +213,13 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
   it('answers an upload whole when garbage follows its exact body on the connection', async () => {
     const bytes = Buffer.alloc(2000, 7);
     const r = await reserve(env, ws.writeKey, { filename: 'g.jpg', mime: 'image/jpeg', size: bytes.length });
-    const answer = await exchange(port, `PUT ${pathOf(r.body.uploadUrl)} HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\n` +
-      `Content-Length: ${bytes.length}\r\n\r\n`, bytes, '\u0000\u0001GARBAGE\r\n\r\n');
+    const answer = await exchange(
+      port,
+      `PUT ${pathOf(r.body.uploadUrl)} HTTP/1.1\r\nHost: x\r\nContent-Type: image/jpeg\r\n` +
+        `Content-Length: ${bytes.length}\r\n\r\n`,
+      bytes,
+      '\u0000\u0001GARBAGE\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(answer).not.toMatch(/HTTP\/1\.1 400/);
     expect(answer).toContain(`"mediaId":"${r.body.mediaId}"`);

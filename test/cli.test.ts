@@ -43,22 +43,68 @@ describe.each(DATABASES)('bin/herald on %s', (kind) => {
   }
 
   it('creates a workspace, a key and sandbox accounts up to the plan limit', async () => {
-    const ws = await herald('workspace', 'create', '--name', 'Acme Shop', '--plan', 'free', '--tz', 'Europe/Berlin', '--email', 'ops@acme.test');
+    const ws = await herald(
+      'workspace',
+      'create',
+      '--name',
+      'Acme Shop',
+      '--plan',
+      'free',
+      '--tz',
+      'Europe/Berlin',
+      '--email',
+      'ops@acme.test',
+    );
     expect(ws.code).toBe(0);
     expect(ws.stdout.trim().split('\n')).toHaveLength(1);
     expect(ws.out).toEqual({ workspaceId: expect.stringMatching(/^ws_/), userId: expect.stringMatching(/^usr_/) });
 
-    const key = await herald('key', 'create', '--workspace', ws.out.workspaceId, '--name', 'agent', '--scopes', 'read,write');
+    const key = await herald(
+      'key',
+      'create',
+      '--workspace',
+      ws.out.workspaceId,
+      '--name',
+      'agent',
+      '--scopes',
+      'read,write',
+    );
     expect(key.out).toEqual({ key: expect.stringMatching(/^hld_[0-9A-Za-z]{40}$/) });
 
     for (const platform of ['instagram', 'threads']) {
-      const acc = await herald('account', 'add-sandbox', '--workspace', ws.out.workspaceId, '--platform', platform, '--name', `Acme ${platform}`);
+      const acc = await herald(
+        'account',
+        'add-sandbox',
+        '--workspace',
+        ws.out.workspaceId,
+        '--platform',
+        platform,
+        '--name',
+        `Acme ${platform}`,
+      );
       expect(acc.out).toEqual({ accountId: expect.stringMatching(/^acc_/) });
     }
-    const over = await herald('account', 'add-sandbox', '--workspace', ws.out.workspaceId, '--platform', 'youtube', '--name', 'Acme TV', '--status', 'expired');
+    const over = await herald(
+      'account',
+      'add-sandbox',
+      '--workspace',
+      ws.out.workspaceId,
+      '--platform',
+      'youtube',
+      '--name',
+      'Acme TV',
+      '--status',
+      'expired',
+    );
     expect(over.code).not.toBe(0);
     expect(over.stdout).toBe('');
-    expect(over.err).toMatchObject({ code: 'quota_exceeded', limit: 2, used: 2, upgradeUrl: expect.any(String), hint: expect.any(String) });
+    expect(over.err).toMatchObject({
+      code: 'quota_exceeded',
+      limit: 2,
+      used: 2,
+      upgradeUrl: expect.any(String),
+      hint: expect.any(String),
+    });
   });
 
   it('explains bad arguments on stderr with a non-zero exit', async () => {
@@ -75,7 +121,9 @@ describe.each(DATABASES)('bin/herald on %s', (kind) => {
       const res = await herald(...args);
       expect(res.code, args.join(' ')).not.toBe(0);
       expect(res.stdout, args.join(' ')).toBe('');
-      expect(res.err, args.join(' ')).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String), hint: expect.any(String) }));
+      expect(res.err, args.join(' ')).toEqual(
+        expect.objectContaining({ code: expect.any(String), message: expect.any(String), hint: expect.any(String) }),
+      );
     }
   }, 120_000); // seven process starts: slow on a busy 2-core machine
 

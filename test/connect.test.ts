@@ -48,25 +48,42 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     const html = await page.text();
     expect(page.status, html).toBe(200);
     expect(html).toMatch(/Herald wants to access your \w+ account/);
-    const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)]
-      .map((m) => [m[1]!, m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)))]));
-    const res = await fetch(`${authorizeUrl.origin}${authorizeUrl.pathname}`, { method: 'POST', body: new URLSearchParams({ ...hidden, ...fields, decision }), redirect: 'manual' });
+    const hidden = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+        m[1]!,
+        m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))),
+      ]),
+    );
+    const res = await fetch(`${authorizeUrl.origin}${authorizeUrl.pathname}`, {
+      method: 'POST',
+      body: new URLSearchParams({ ...hidden, ...fields, decision }),
+      redirect: 'manual',
+    });
     expect(res.status, await res.clone().text()).toBe(302);
     return new URL(res.headers.get('location')!);
   }
 
   /** The whole round trip: start, consent, callback. Answers the dashboard address it ends at. */
-  async function connect(platform: string, fields: Record<string, string>, opts: { cookie?: string; accountId?: string; decision?: string } = {}): Promise<URL> {
+  async function connect(
+    platform: string,
+    fields: Record<string, string>,
+    opts: { cookie?: string; accountId?: string; decision?: string } = {},
+  ): Promise<URL> {
     const withCookie = opts.cookie ?? cookie;
-    const start = await go(`${env.base}/auth/connect/${platform}${opts.accountId ? `?accountId=${opts.accountId}` : ''}`, withCookie);
+    const start = await go(
+      `${env.base}/auth/connect/${platform}${opts.accountId ? `?accountId=${opts.accountId}` : ''}`,
+      withCookie,
+    );
     return go(await consent(start, fields, opts.decision), withCookie);
   }
 
   type Listed = { id: string; platform: string; displayName: string; status: string };
   // Through a session: Free workspaces have no API keys that work.
   const accountsOf = async (seeded: Seeded) =>
-    (await call(env, 'get', '/v1/accounts', { headers: { Cookie: await sessionCookie(seeded) } })).body.accounts as Listed[];
-  const accountNamed = async (name: string, seeded = ws) => (await accountsOf(seeded)).find((a) => a.displayName === name)!;
+    (await call(env, 'get', '/v1/accounts', { headers: { Cookie: await sessionCookie(seeded) } })).body
+      .accounts as Listed[];
+  const accountNamed = async (name: string, seeded = ws) =>
+    (await accountsOf(seeded)).find((a) => a.displayName === name)!;
   const stored = async (id: string) => {
     const row = await env.services.db('accounts').where({ id }).first();
     return { ...row, credentials: readCredentials(env.services.keyring.decrypt(row.token_sealed)) };
@@ -85,10 +102,16 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
   }
 
   async function publishesNow(accountId: string, text: string): Promise<void> {
-    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'now', confirm: true } });
+    const res = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'now', confirm: true },
+    });
     expect(res.status).toBe(201);
     const id = res.body.posts[0].id;
-    const post = await until(() => call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey }).then((r) => r.body), (p) => p.status === 'live' || p.status === 'failed');
+    const post = await until(
+      () => call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey }).then((r) => r.body),
+      (p) => p.status === 'live' || p.status === 'failed',
+    );
     expect(post).toMatchObject({ status: 'live', externalUrl: expect.stringMatching(/^http/) });
   }
 
@@ -103,9 +126,14 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       const start = await go(`${env.base}/auth/connect/youtube`, cookie);
       expect(`${start.origin}${start.pathname}`).toBe(`${env.base}/sandbox/youtube/o/oauth2/v2/auth`);
       expect(Object.fromEntries(start.searchParams)).toMatchObject({
-        client_id: 'herald-sandbox', redirect_uri: `${env.base}/auth/connect/youtube/callback`, response_type: 'code',
-        scope: expect.stringContaining('https://www.googleapis.com/auth/youtube.upload'), access_type: 'offline',
-        code_challenge: expect.stringMatching(/^[\w-]{43}$/), code_challenge_method: 'S256', state: expect.any(String),
+        client_id: 'herald-sandbox',
+        redirect_uri: `${env.base}/auth/connect/youtube/callback`,
+        response_type: 'code',
+        scope: expect.stringContaining('https://www.googleapis.com/auth/youtube.upload'),
+        access_type: 'offline',
+        code_challenge: expect.stringMatching(/^[\w-]{43}$/),
+        code_challenge_method: 'S256',
+        state: expect.any(String),
       });
       const back = await consent(start, { channel: 'Maria Cooks' });
       expect(`${back.origin}${back.pathname}`).toBe(`${env.base}/auth/connect/youtube/callback`);
@@ -131,12 +159,17 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expect(bakery).toMatchObject({ platform: 'facebook', status: 'ok' });
       expect(await accountNamed('Acme Cafe')).toMatchObject({ platform: 'facebook', status: 'ok' });
       const row = await stored(bakery.id);
-      expect(row.credentials).toEqual({ accessToken: expect.stringMatching(`^sandbox-access\\.${row.external_id}\\.`) });
+      expect(row.credentials).toEqual({
+        accessToken: expect.stringMatching(`^sandbox-access\\.${row.external_id}\\.`),
+      });
       await publishesNow(bakery.id, 'Fresh bread from 7 am.');
     });
 
     it('connects the Instagram business account linked to the granted Page', async () => {
-      expectConnected(await connect('instagram', { username: 'acme.shop', accountType: 'business', page: 'Acme Shop' }), 1);
+      expectConnected(
+        await connect('instagram', { username: 'acme.shop', accountType: 'business', page: 'Acme Shop' }),
+        1,
+      );
       const account = await accountNamed('acme.shop');
       expect(account).toMatchObject({ platform: 'instagram', status: 'ok' });
       await networkTakesToken(account.id);
@@ -144,8 +177,13 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
 
     it('refuses a personal Instagram account in the words of the spec', async () => {
       const before = (await accountsOf(ws)).length;
-      const query = expectRefused(await connect('instagram', { username: 'maria.private', accountType: 'personal', page: 'Maria Page' }), 'nothing_to_connect');
-      expect(query.message).toContain('Instagram accounts must be of business or creator type; personal accounts cannot be connected.');
+      const query = expectRefused(
+        await connect('instagram', { username: 'maria.private', accountType: 'personal', page: 'Maria Page' }),
+        'nothing_to_connect',
+      );
+      expect(query.message).toContain(
+        'Instagram accounts must be of business or creator type; personal accounts cannot be connected.',
+      );
       expect((await accountsOf(ws)).length).toBe(before);
     });
 
@@ -153,7 +191,9 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expectConnected(await connect('threads', { username: 'acme_threads' }), 1);
       const account = await accountNamed('acme_threads');
       expect(account).toMatchObject({ platform: 'threads', status: 'ok' });
-      expect(Date.parse((await stored(account.id)).credentials.expiresAt!)).toBeGreaterThan(Date.now() + 59 * 86_400_000);
+      expect(Date.parse((await stored(account.id)).credentials.expiresAt!)).toBeGreaterThan(
+        Date.now() + 59 * 86_400_000,
+      );
       await publishesNow(account.id, 'Hello from a connected account.');
     });
   });
@@ -165,7 +205,10 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       const before = await stored(account.id);
       await env.services.db('accounts').where({ id: account.id }).update({ status: 'expired' });
 
-      expectRefused(await connect('threads', { username: 'someone_else' }, { accountId: account.id }), 'account_mismatch');
+      expectRefused(
+        await connect('threads', { username: 'someone_else' }, { accountId: account.id }),
+        'account_mismatch',
+      );
       expect((await accountNamed('sleepy_cat')).status).toBe('expired');
       expect(await accountNamed('someone_else')).toBeUndefined();
 
@@ -180,11 +223,25 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expectConnected(await connect('threads', { username: 'token_cat' }), 1);
       const account = await accountNamed('token_cat');
       const { external_id: externalId } = await stored(account.id);
-      await queueFailure(env.services.db, { network: 'threads', account: externalId, scenario: 'token_rejected', times: 1 });
-      const post = async (text: string) => (await call(env, 'post', '/v1/posts', { key: ws.writeKey,
-        body: { targets: { accountIds: [account.id] }, mediaIds: [], text, when: 'now', confirm: true } })).body.posts[0].id as string;
+      await queueFailure(env.services.db, {
+        network: 'threads',
+        account: externalId,
+        scenario: 'token_rejected',
+        times: 1,
+      });
+      const post = async (text: string) =>
+        (
+          await call(env, 'post', '/v1/posts', {
+            key: ws.writeKey,
+            body: { targets: { accountIds: [account.id] }, mediaIds: [], text, when: 'now', confirm: true },
+          })
+        ).body.posts[0].id as string;
       const read = (id: string) => call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey }).then((r) => r.body);
-      const settled = (id: string) => until(() => read(id), (p) => p.status !== 'queued');
+      const settled = (id: string) =>
+        until(
+          () => read(id),
+          (p) => p.status !== 'queued',
+        );
       const failed = await post('Fails on the old token.');
       expect(await settled(failed)).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected' } });
       expect((await accountNamed('token_cat')).status).toBe('expired');
@@ -200,9 +257,18 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expect(await settled(failed)).toMatchObject({ status: 'live' });
       const timeline = await call(env, 'get', `/v1/posts/${failed}/events`, { key: ws.readKey });
       const events: { kind: string; message?: string }[] = timeline.body.events;
-      expect(events.map((e) => e.kind)).toEqual(['created', 'queued', 'publishing', 'failed', 'retried', 'publishing', 'live']);
-      expect(events[4]!.message).toBe('Sent again by itself: the account was reconnected after the post failed with '
-        + 'threads_token_rejected.');
+      expect(events.map((e) => e.kind)).toEqual([
+        'created',
+        'queued',
+        'publishing',
+        'failed',
+        'retried',
+        'publishing',
+        'live',
+      ]);
+      expect(events[4]!.message).toBe(
+        'Sent again by itself: the account was reconnected after the post failed with ' + 'threads_token_rejected.',
+      );
       expect((await read(refused)).status).toBe('failed');
     });
 
@@ -233,10 +299,16 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     });
 
     it('names unknown networks and those not available yet', async () => {
-      expect(expectRefused(await go(`${env.base}/auth/connect/myspace`, cookie), 'invalid_request').message).toContain('myspace');
+      expect(expectRefused(await go(`${env.base}/auth/connect/myspace`, cookie), 'invalid_request').message).toContain(
+        'myspace',
+      );
       expectRefused(await go(`${env.base}/auth/connect/constructor`, cookie), 'invalid_request');
-      expect(expectRefused(await go(`${env.base}/auth/connect/tiktok`, cookie), 'network_unavailable').message).toContain('TikTok');
-      expect(expectRefused(await go(`${env.base}/auth/connect/linkedin`, cookie), 'network_unavailable').message).toContain('LinkedIn');
+      expect(
+        expectRefused(await go(`${env.base}/auth/connect/tiktok`, cookie), 'network_unavailable').message,
+      ).toContain('TikTok');
+      expect(
+        expectRefused(await go(`${env.base}/auth/connect/linkedin`, cookie), 'network_unavailable').message,
+      ).toContain('LinkedIn');
     });
 
     it('refuses a tampered state, an expired one and one of another session', async () => {
@@ -251,8 +323,16 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
 
       const session = await createSession(env.services.db, ws.userId, ws.workspaceId);
       const expired = new URL(back);
-      expired.searchParams.set('state', signState(env.services.keyring, { sessionId: session.id, workspaceId: ws.workspaceId, platform: 'threads',
-        expiresAt: Date.now() - 1, nonce: randomBase62(12) }));
+      expired.searchParams.set(
+        'state',
+        signState(env.services.keyring, {
+          sessionId: session.id,
+          workspaceId: ws.workspaceId,
+          platform: 'threads',
+          expiresAt: Date.now() - 1,
+          nonce: randomBase62(12),
+        }),
+      );
       expectRefused(await go(expired, `herald_session=${session.token}`), 'state_expired');
       expect(STATE_LIFETIME_MS).toBe(10 * 60_000);
       expect(await accountNamed('state_games')).toBeUndefined();
@@ -268,7 +348,10 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       const free = await seedWorkspace(env, { plan: 'free' });
       await addAccount(env, free.workspaceId, 'threads', 'Already here');
       const freeCookie = await sessionCookie(free);
-      const query = expectRefused(await connect('facebook', { pages: 'Free Page One\nFree Page Two' }, { cookie: freeCookie }), 'quota_exceeded');
+      const query = expectRefused(
+        await connect('facebook', { pages: 'Free Page One\nFree Page Two' }, { cookie: freeCookie }),
+        'quota_exceeded',
+      );
       expect(query).toMatchObject({ limit: '2', used: '1', upgradeUrl: `${env.base}/app/settings/billing` });
       expect((await accountsOf(free)).map((a) => a.displayName)).toEqual(['Already here']);
       expectConnected(await connect('facebook', { pages: 'Free Page One' }, { cookie: freeCookie }), 1);
@@ -282,20 +365,29 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       try {
         const seeded = await seedWorkspace(live);
         const session = await createSession(live.services.db, seeded.userId, seeded.workspaceId);
-        const start = (platform: string) => request(live.app).get(`/auth/connect/${platform}`).set('Cookie', `herald_session=${session.token}`);
+        const start = (platform: string) =>
+          request(live.app).get(`/auth/connect/${platform}`).set('Cookie', `herald_session=${session.token}`);
 
         const missing = await start('youtube');
         expect(missing.status).toBe(302);
         const query = Object.fromEntries(new URL(missing.headers.location!).searchParams);
-        expect(query).toMatchObject({ error: 'network_not_configured', message: expect.stringContaining('YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET') });
+        expect(query).toMatchObject({
+          error: 'network_not_configured',
+          message: expect.stringContaining('YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET'),
+        });
         expect(query.hint).toContain(`${live.config.publicUrl}/auth/connect/youtube/callback`);
 
         process.env.FACEBOOK_CLIENT_ID = '1234567890';
         process.env.FACEBOOK_CLIENT_SECRET = 'not-a-real-secret';
         const configured = new URL((await start('facebook')).headers.location!);
         expect(`${configured.origin}${configured.pathname}`).toBe('https://www.facebook.com/v25.0/dialog/oauth');
-        expect(Object.fromEntries(configured.searchParams)).toMatchObject({ client_id: '1234567890', redirect_uri: `${live.config.publicUrl}/auth/connect/facebook/callback`,
-          scope: expect.stringContaining('pages_manage_posts'), response_type: 'code', state: expect.any(String) });
+        expect(Object.fromEntries(configured.searchParams)).toMatchObject({
+          client_id: '1234567890',
+          redirect_uri: `${live.config.publicUrl}/auth/connect/facebook/callback`,
+          scope: expect.stringContaining('pages_manage_posts'),
+          response_type: 'code',
+          state: expect.any(String),
+        });
         expect(configured.searchParams.has('client_secret')).toBe(false);
       } finally {
         delete process.env.FACEBOOK_CLIENT_ID;

@@ -6,7 +6,14 @@ import fs from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { operations } from '../generated/operations.ts';
-import { ApiError, confirmRequired, errorBody, insufficientScope, notFound, unauthenticated } from '../domain/errors.ts';
+import {
+  type ApiError,
+  confirmRequired,
+  errorBody,
+  insufficientScope,
+  notFound,
+  unauthenticated,
+} from '../domain/errors.ts';
 import { assertApiAccess, assertCanCreatePosts, assertFileFits, assertMonthQuota } from '../domain/quotas.ts';
 import { handlerErrors, type ErrorAnswer } from './support/handlerErrors.ts';
 
@@ -15,7 +22,11 @@ type Json = { example?: Example; examples?: Record<string, { value: Example }> }
 type Response = { $ref?: string; description?: string; content?: { 'application/json': Json } };
 type Parameter = { $ref?: string; in?: string };
 type Operation = {
-  operationId: string; security?: unknown[]; parameters?: Parameter[]; requestBody?: unknown; responses: Record<string, Response>;
+  operationId: string;
+  security?: unknown[];
+  parameters?: Parameter[];
+  requestBody?: unknown;
+  responses: Record<string, Response>;
 };
 
 const contract = parse(fs.readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8')) as {
@@ -23,12 +34,18 @@ const contract = parse(fs.readFileSync(new URL('../openapi.yaml', import.meta.ur
   components: { responses: Record<string, Response>; parameters: Record<string, Parameter> };
 };
 const located = (p: Parameter) => (p.$ref ? contract.components.parameters[p.$ref.split('/').pop()!]! : p).in;
-const byId = new Map(Object.values(contract.paths).flatMap((item) => Object.values(item))
-  .map((op) => [op.operationId, op]));
+const byId = new Map(
+  Object.values(contract.paths)
+    .flatMap((item) => Object.values(item))
+    .map((op) => [op.operationId, op]),
+);
 
 /** What the request chain answers before (or instead of) the handler. */
 function chainAnswers(op: Operation, scope: string): ErrorAnswer[] {
-  const answers: ErrorAnswer[] = [{ status: 429, code: 'rate_limited' }, { status: 500, code: 'internal' }];
+  const answers: ErrorAnswer[] = [
+    { status: 429, code: 'rate_limited' },
+    { status: 500, code: 'internal' },
+  ];
   if (op.security?.length === 0) return answers;
   // 402: any call with a Free plan's key.
   answers.push({ status: 401, code: 'unauthenticated' }, { status: 402, code: 'quota_exceeded' });
@@ -66,7 +83,7 @@ describe('the contract lists every answer a handler can give', () => {
     expect(missing).toEqual([]);
   });
 
-  it('shows the server\'s own words in the examples of the shared error answers', () => {
+  it("shows the server's own words in the examples of the shared error answers", () => {
     const wire = (err: ApiError) => errorBody(err, 'http://localhost:8080');
     const thrown = (run: () => void) => {
       try {
@@ -87,7 +104,15 @@ describe('the contract lists every answer a handler can give', () => {
     expect(named('QuotaExceeded', 'storage')).toEqual(thrown(() => assertFileFits('creator', 48213377, 16090000000)));
     expect(named('QuotaExceeded', 'freePlan')).toEqual(thrown(() => assertApiAccess('free')));
     const now = Date.parse('2026-11-24T12:00:00Z');
-    expect(named('RateLimited', 'postCreation')).toEqual(thrown(() => assertCanCreatePosts('creator',
-      { monthUsed: 0, createdLastHour: 60, oldestLastHour: new Date(now - 3600_000 + 754_000).toISOString() }, 1, now)));
+    expect(named('RateLimited', 'postCreation')).toEqual(
+      thrown(() =>
+        assertCanCreatePosts(
+          'creator',
+          { monthUsed: 0, createdLastHour: 60, oldestLastHour: new Date(now - 3600_000 + 754_000).toISOString() },
+          1,
+          now,
+        ),
+      ),
+    );
   });
 });

@@ -1,7 +1,7 @@
 // Exactly once under crashes, at a small size: posts published while 20% of network calls fail
 // temporarily and the worker is killed with SIGKILL every few seconds (bench/crash runs it at 1,000).
 import { describe, expect, it } from 'vitest';
-import { crashRun } from '../bench/crashRun.ts';
+import { crashRun } from './support/crashRun.ts';
 import { DATABASES } from './support/harness.ts';
 
 describe.each(DATABASES)('publishing through worker crashes on %s', (kind) => {

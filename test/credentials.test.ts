@@ -4,7 +4,15 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../db/identity.ts';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 import { seedMedia } from './support/posts.ts';
 
 describe.each(DATABASES)('one credential per request on %s', (kind) => {
@@ -27,8 +35,12 @@ describe.each(DATABASES)('one credential per request on %s', (kind) => {
   });
   afterAll(() => env.close());
 
-  const planBody = () => ({ targets: { accountIds: [account] }, mediaIds: [image], text: 'Autumn sale.',
-    when: { publishAt: DateTime.now().plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'Europe/Berlin' } });
+  const planBody = () => ({
+    targets: { accountIds: [account] },
+    mediaIds: [image],
+    text: 'Autumn sale.',
+    when: { publishAt: DateTime.now().plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'Europe/Berlin' },
+  });
 
   it('answers the reproduction of the crash with the key alone, and keeps serving', async () => {
     expect((await call(env, 'get', '/v1/whoami', { key: ws.readKey })).status).toBe(200);
@@ -36,14 +48,21 @@ describe.each(DATABASES)('one credential per request on %s', (kind) => {
     const plan = await call(env, 'post', '/v1/posts/plan', { key: ws.readKey, headers: cookie, body: planBody() });
     expect(plan.status).toBe(200);
     expect(plan.body.rows).toHaveLength(1);
-    const create = await call(env, 'post', '/v1/posts', { key: ws.readKey, headers: cookie, body: { ...planBody(), confirm: true } });
+    const create = await call(env, 'post', '/v1/posts', {
+      key: ws.readKey,
+      headers: cookie,
+      body: { ...planBody(), confirm: true },
+    });
     expect(create.status).toBe(403);
     expect(create.body.code).toBe('insufficient_scope');
     expect((await call(env, 'get', '/v1/whoami', { key: ws.readKey })).status).toBe(200);
   });
 
   it('lets a bearer key win over a valid session cookie of another workspace', async () => {
-    const res = await call(env, 'get', '/v1/whoami', { key: ws.readKey, headers: { Cookie: `herald_session=${otherSession}` } });
+    const res = await call(env, 'get', '/v1/whoami', {
+      key: ws.readKey,
+      headers: { Cookie: `herald_session=${otherSession}` },
+    });
     expect(res.status).toBe(200);
     expect(res.body.workspace.id).toBe(ws.workspaceId);
     expect(res.body.credential.kind).toBe('api_key');
@@ -51,20 +70,27 @@ describe.each(DATABASES)('one credential per request on %s', (kind) => {
 
   it('never falls back to the cookie when the bearer key is wrong or malformed', async () => {
     for (const authorization of ['Bearer hld_wrong', 'Bearer', 'Bearer a b']) {
-      const res = await call(env, 'get', '/v1/whoami', { headers: { Authorization: authorization, Cookie: `herald_session=${otherSession}` } });
+      const res = await call(env, 'get', '/v1/whoami', {
+        headers: { Authorization: authorization, Cookie: `herald_session=${otherSession}` },
+      });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('unauthenticated');
     }
   });
 
   it('keeps the plan check for a key whatever cookie comes with it', async () => {
-    const res = await call(env, 'get', '/v1/whoami', { key: free.readKey, headers: { Cookie: `herald_session=${otherSession}` } });
+    const res = await call(env, 'get', '/v1/whoami', {
+      key: free.readKey,
+      headers: { Cookie: `herald_session=${otherSession}` },
+    });
     expect(res.status).toBe(402);
   });
 
   it('keeps the CSRF check for a session, even when the request also carries a scheme other than Bearer', async () => {
-    const res = await call(env, 'post', '/v1/groups', { headers: { Authorization: 'Basic dTpw', Cookie: `herald_session=${otherSession}` },
-      body: { name: 'G', accountIds: [] } });
+    const res = await call(env, 'post', '/v1/groups', {
+      headers: { Authorization: 'Basic dTpw', Cookie: `herald_session=${otherSession}` },
+      body: { name: 'G', accountIds: [] },
+    });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('csrf_failed');
   });

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { DateTime } from 'luxon';
 import { findWorkspace } from '../db/identity.ts';
 import { workspaceData } from '../db/workspaceData.ts';
-import { SIGN_IN_LIMITS } from '../server/signUpRoutes.ts';
+import { SIGN_IN_LIMITS } from '../server/signIn.ts';
 import {
   addAccount,
   call,
@@ -99,6 +99,54 @@ describe.each(DATABASES)('dashboard sign-up on %s', (kind) => {
     expect(byAddress.status).toBe(429);
     expect(byAddress.body.message).toContain('from this address');
   });
+
+  it("counts the MCP consent page's sign-in against the same limits, and refuses it past them alike", async () => {
+    await signUp(env, { email: 'ana@example.com' });
+    const next = '/oauth/authorize?client_id=unknown&response_type=code';
+    const consentSignIn = (body: Record<string, string>) =>
+      request(env.app)
+        .post('/oauth/sign-in')
+        .type('form')
+        .set('Accept', 'application/json')
+        .send({ ...body, next });
+    // Wrong passwords through both forms: one count per email.
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i += 1) {
+      const res =
+        i % 2
+          ? await consentSignIn({ email: 'ana@example.com', password: 'wrong wrong wrong' })
+          : await request(env.app)
+              .post('/auth/sign-in')
+              .send({ email: 'ana@example.com', password: 'wrong wrong wrong' });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        code: 'unauthenticated',
+        message: 'The email or password is wrong.',
+        hint: 'Check both and try again.',
+      });
+    }
+    const consent = await consentSignIn({ email: 'Ana@example.com', password });
+    const dashboard = await request(env.app).post('/auth/sign-in').send({ email: 'ana@example.com', password });
+    expect(consent.status).toBe(429);
+    expect(consent.headers['set-cookie']).toBeUndefined();
+    expect(Number(consent.headers['retry-after'])).toBeGreaterThan(0);
+    expect(dashboard.status).toBe(429);
+    // The same answer; only the seconds to wait may have ticked between the two requests.
+    const waitless = (body: { hint: string }) => ({ ...body, hint: body.hint.replace(/\d+/, 'N') });
+    expect(waitless(consent.body)).toEqual(waitless(dashboard.body));
+    expect(consent.body).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringContaining('for this email'),
+      hint: expect.stringMatching(/^Wait \d+ seconds, then try again\.$/),
+    });
+    // A person at the consent page reads the same refusal on the page.
+    const page = await request(env.app)
+      .post('/oauth/sign-in')
+      .type('form')
+      .set('Accept', 'text/html')
+      .send({ email: 'ana@example.com', password, next });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(consent.body.message);
+  });
 });
 
 describe.each(DATABASES)('disconnecting an account on %s', (kind) => {
@@ -129,7 +177,8 @@ describe.each(DATABASES)('disconnecting an account on %s', (kind) => {
   it('says how many queued posts go back to draft, then disconnects; the posts stay', async () => {
     const accountId = await addAccount(env, workspaceId, 'threads', 'acme');
     const keep = await addAccount(env, workspaceId, 'facebook', 'acme page');
-    const data = workspaceData(env.services.db, (await findWorkspace(env.services.db, workspaceId))!);
+    const workspace = (await findWorkspace(env.services.db, workspaceId))!;
+    const data = workspaceData(env.services.db, workspace, env.services.clock);
     await data.groups.create('Both', [accountId, keep]);
     const at = DateTime.utc().plus({ days: 2 }).toFormat("yyyy-LL-dd'T'HH:mm");
     const created = await call(env, 'post', '/v1/posts', {
@@ -171,7 +220,8 @@ describe.each(DATABASES)('disconnecting an account on %s', (kind) => {
     const accountId = await addAccount(env, workspaceId, 'youtube', 'channel');
     const external = (await env.services.db('accounts').where({ id: accountId }).first()).external_id;
     expect((await disconnect(accountId)).status).toBe(200);
-    const data = workspaceData(env.services.db, (await findWorkspace(env.services.db, workspaceId))!);
+    const workspace = (await findWorkspace(env.services.db, workspaceId))!;
+    const data = workspaceData(env.services.db, workspace, env.services.clock);
     await data.accounts.connect('youtube', [
       { externalId: external, displayName: 'channel', tokenSealed: 'x', tokenExpiresAt: null },
     ]);

@@ -14,7 +14,7 @@ describe('the documentation at /docs', () => {
   });
   afterAll(() => env.close());
 
-  it('serves llms.txt in the llmstxt.org shape, with links to the reference, skill.md and openapi.json of this instance', async () => {
+  it('serves llms.txt in the llmstxt.org shape, linking the reference, skill.md and openapi.json', async () => {
     const res = await request(env.app).get('/docs/llms.txt');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
@@ -27,7 +27,8 @@ describe('the documentation at /docs', () => {
     }
     // Every H2 section holds only a list of links.
     for (const sectionText of res.text.split(/^## /m).slice(1)) {
-      for (const line of sectionText.split('\n').slice(1).filter(Boolean)) expect(line).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)]+\)(: .+)?$/);
+      for (const line of sectionText.split('\n').slice(1).filter(Boolean))
+        expect(line).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)]+\)(: .+)?$/);
     }
   });
 
@@ -38,8 +39,16 @@ describe('the documentation at /docs', () => {
     for (const op of operations.filter((o) => o.tool)) {
       expect(res.text).toMatch(new RegExp(`\\| \`${op.tool}\` \\| ${op.scope} \\|`));
     }
-    for (const phrase of ['Show its `table` to the person unchanged', '`confirm: true`', 'statusLine',
-      'at most about once a minute', 'Never ask for a key in a chat', '`confirm_required`', '`quota_exceeded`', '`rate_limited`']) {
+    for (const phrase of [
+      'Show its `table` to the person unchanged',
+      '`confirm: true`',
+      'statusLine',
+      'at most about once a minute',
+      'Never ask for a key in a chat',
+      '`confirm_required`',
+      '`quota_exceeded`',
+      '`rate_limited`',
+    ]) {
       expect(res.text).toContain(phrase);
     }
     expect(res.text).toContain(`${publicUrl}/mcp`);
@@ -63,7 +72,7 @@ describe('the documentation at /docs', () => {
     expect(index.text).toContain('href="/docs/llms.txt"');
   });
 
-  it('names this instance in the served contract\'s servers', async () => {
+  it("names this instance in the served contract's servers", async () => {
     const res = await request(env.app).get('/v1/openapi.json');
     expect(res.body.servers).toEqual([{ url: `${publicUrl}/v1`, description: 'This Herald instance.' }]);
   });

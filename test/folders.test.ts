@@ -36,7 +36,8 @@ describe.each(DATABASES)('folders on %s', (kind) => {
     return res.body as Folder;
   };
   const patch = (id: string, body: unknown) => call(env, 'patch', `/v1/folders/${id}`, { key: ws.writeKey, body });
-  const remove = (id: string, query = '?confirm=true') => call(env, 'delete', `/v1/folders/${id}${query}`, { key: ws.writeKey });
+  const remove = (id: string, query = '?confirm=true') =>
+    call(env, 'delete', `/v1/folders/${id}${query}`, { key: ws.writeKey });
   const list = async () => (await call(env, 'get', '/v1/folders', { key: ws.readKey })).body.folders as Folder[];
 
   it('starts with the root folder Library, parentId null', async () => {
@@ -69,14 +70,17 @@ describe.each(DATABASES)('folders on %s', (kind) => {
     expect((await call(env, 'get', `/v1/media/${file.id}`, { key: ws.readKey })).body.folderId).toBe(inner.id);
   });
 
-  it('refuses moving a folder into itself or one of its subfolders with 409 invalid_state, changing nothing', async () => {
+  it('refuses moving a folder into itself or a subfolder of it with 409 invalid_state, changing nothing', async () => {
     const top = await create('Top');
     const mid = await create('Mid', top.id);
     const leaf = await create('Leaf', mid.id);
     for (const target of [top, mid, leaf]) {
       const res = await patch(top.id, { parentId: target.id, name: 'Changed' });
       expect(res.status).toBe(409);
-      expect(res.body).toMatchObject({ code: 'invalid_state', message: expect.stringMatching(target === top ? /itself/ : /subfolders/) });
+      expect(res.body).toMatchObject({
+        code: 'invalid_state',
+        message: expect.stringMatching(target === top ? /itself/ : /subfolders/),
+      });
     }
     expect((await list()).find((f) => f.id === top.id)).toMatchObject({ name: 'Top', parentId: root.id });
   });
@@ -115,9 +119,15 @@ describe.each(DATABASES)('folders on %s', (kind) => {
     await create('Child', withChild.id);
     const files = await remove(withFile.id);
     expect(files.status).toBe(409);
-    expect(files.body).toMatchObject({ code: 'folder_not_empty', message: expect.stringContaining('1 file and 0 folders') });
+    expect(files.body).toMatchObject({
+      code: 'folder_not_empty',
+      message: expect.stringContaining('1 file and 0 folders'),
+    });
     const folders = await remove(withChild.id);
-    expect(folders.body).toMatchObject({ code: 'folder_not_empty', message: expect.stringContaining('0 files and 1 folder') });
+    expect(folders.body).toMatchObject({
+      code: 'folder_not_empty',
+      message: expect.stringContaining('0 files and 1 folder'),
+    });
     expect((await call(env, 'get', `/v1/media/${file.id}`, { key: ws.readKey })).body.folderId).toBe(withFile.id);
 
     // Once the file moved out, the folder can go.
@@ -143,7 +153,8 @@ describe.each(DATABASES)('folders on %s', (kind) => {
   });
 
   it('answers 404 for folders of another workspace, the same as unknown ones', async () => {
-    const theirs = (await call(env, 'post', '/v1/folders', { key: other.writeKey, body: { name: 'Theirs' } })).body as Folder;
+    const theirs = (await call(env, 'post', '/v1/folders', { key: other.writeKey, body: { name: 'Theirs' } }))
+      .body as Folder;
     const mine = await create('Mine');
     const attempts = [
       () => call(env, 'post', '/v1/folders', { key: ws.writeKey, body: { name: 'X', parentId: theirs.id } }),

@@ -29,10 +29,15 @@ describe.each(DATABASES)('the Free plan on %s', (kind) => {
 
   it('publishes from the dashboard within 20 posts a month; its API keys create nothing', async () => {
     const account = await sandboxAccount(env, free.workspaceId, 'threads');
-    const body = { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Fresh from the Free plan.', when: 'now',
-      confirm: true };
-    const listed = async () => (await env.services.db('posts').where({ workspace_id: free.workspaceId })
-      .count({ n: '*' }).first())?.n;
+    const body = {
+      targets: { accountIds: [account.id] },
+      mediaIds: [],
+      text: 'Fresh from the Free plan.',
+      when: 'now',
+      confirm: true,
+    };
+    const listed = async () =>
+      (await env.services.db('posts').where({ workspace_id: free.workspaceId }).count({ n: '*' }).first())?.n;
 
     const byKey = await call(env, 'post', '/v1/posts', { key: free.writeKey, body });
     expect(byKey.status).toBe(402);
@@ -46,7 +51,11 @@ describe.each(DATABASES)('the Free plan on %s', (kind) => {
     const id = created.body.posts[0].id;
     const read = () => call(env, 'get', `/v1/posts/${id}`, { headers: dashboard }).then((r) => r.body);
     const post = await until(read, (p) => p.status !== 'queued');
-    expect(post).toMatchObject({ status: 'live', createdVia: 'dashboard', externalUrl: expect.stringMatching(/^http/) });
+    expect(post).toMatchObject({
+      status: 'live',
+      createdVia: 'dashboard',
+      externalUrl: expect.stringMatching(/^http/),
+    });
 
     await fillMonth(env, free.workspaceId, account.id, 'threads', 18);
     expect((await call(env, 'post', '/v1/posts', { headers: dashboard, body })).status).toBe(201);

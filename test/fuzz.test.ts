@@ -18,17 +18,30 @@ const SEED = 20261123;
 const PER_SHAPE = 64;
 const PASSWORD = 'correct horse battery';
 
-interface Answer { status: number; body: string }
+interface Answer {
+  status: number;
+  body: string;
+}
 
 function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const out = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.path, agent,
-      headers: { ...req.headers, ...(req.body ? { 'Content-Length': String(req.body.length) } : {}) }, timeout: 20_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const out = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: req.method,
+        path: req.path,
+        agent,
+        headers: { ...req.headers, ...(req.body ? { 'Content-Length': String(req.body.length) } : {}) },
+        timeout: 20_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     out.on('timeout', () => out.destroy(new Error('no answer within 20 seconds')));
     out.on('error', reject);
     out.end(req.body);
@@ -72,7 +85,8 @@ function problem(req: FuzzRequest, answer: Answer): string | undefined {
   if (answer.status < 400 || req.method === 'HEAD') return undefined;
   try {
     const body = JSON.parse(answer.body) as Record<string, unknown>;
-    if (typeof body.code === 'string' && typeof body.message === 'string' && typeof body.hint === 'string') return undefined;
+    if (typeof body.code === 'string' && typeof body.message === 'string' && typeof body.hint === 'string')
+      return undefined;
   } catch {
     // falls through
   }
@@ -97,42 +111,81 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       return { cookie: `herald_session=${created.token}`, csrf: db.services.keyring.sign(created.id, 'csrf') };
     };
     const ids = async (s: typeof own) => {
-      const data = workspaceData(db.services.db, (await findWorkspace(db.services.db, s.workspaceId))!);
+      const workspace = (await findWorkspace(db.services.db, s.workspaceId))!;
+      const data = workspaceData(db.services.db, workspace, db.services.clock);
       const accounts = [];
       for (const platform of ['threads', 'facebook', 'instagram', 'youtube'] as const) {
         const externalId = `sandbox-${platform}-${s.workspaceId}`;
-        accounts.push((await data.accounts.add({ platform, displayName: `${platform} account`, status: 'ok', externalId,
-          tokenSealed: db.services.keyring.encrypt(sandboxToken('access', externalId)) })).id);
+        accounts.push(
+          (
+            await data.accounts.add({
+              platform,
+              displayName: `${platform} account`,
+              status: 'ok',
+              externalId,
+              tokenSealed: db.services.keyring.encrypt(sandboxToken('access', externalId)),
+            })
+          ).id,
+        );
       }
-      const media = [await seedMedia(env, s.workspaceId), await seedMedia(env, s.workspaceId, { kind: 'video', durationSeconds: 30, width: 1080, height: 1920 })];
+      const media = [
+        await seedMedia(env, s.workspaceId),
+        await seedMedia(env, s.workspaceId, { kind: 'video', durationSeconds: 30, width: 1080, height: 1920 }),
+      ];
       const group = await data.groups.create('Fuzz group', accounts.slice(0, 2));
-      const folders = (await db.services.db('folders').where({ workspace_id: s.workspaceId }).select('id')).map((f) => f.id as string);
+      const folders = (await db.services.db('folders').where({ workspace_id: s.workspaceId }).select('id')).map(
+        (f) => f.id as string,
+      );
       return { acc: accounts, med: media, grp: [group.id], fld: folders, pst: [] as string[] };
     };
-    const fileUrl = await db.services.storage.publicUrl('fuzz/missing.jpg', { ttlSeconds: 3600, contentType: 'image/jpeg' });
+    const fileUrl = await db.services.storage.publicUrl('fuzz/missing.jpg', {
+      ttlSeconds: 3600,
+      contentType: 'image/jpeg',
+    });
     ctx = {
-      ids: await ids(own), foreignIds: await ids(other),
+      ids: await ids(own),
+      foreignIds: await ids(other),
       keys: { read: own.readKey, write: own.writeKey, free: free.readKey },
       session: await session(own),
       disposableSessions: await Promise.all(Array.from({ length: PER_SHAPE }, () => session(own))),
-      params: { email: [email, 'nobody@example.com', 'not an email'], password: [PASSWORD, 'wrong password'],
-        platform: ['instagram', 'youtube', 'facebook', 'threads', 'tiktok', 'myspace'], page: ['accounts', 'x', ''],
-        fileToken: [fileUrl.split('/media-files/')[1]!, 'x.y'], uploadToken: ['x.y'], grantId: ['grt_nothing'],
-        doc: ['llms.txt', 'skill.md', 'changelog.md', 'reference', 'nothing'] },
+      params: {
+        email: [email, 'nobody@example.com', 'not an email'],
+        password: [PASSWORD, 'wrong password'],
+        platform: ['instagram', 'youtube', 'facebook', 'threads', 'tiktok', 'myspace'],
+        page: ['accounts', 'x', ''],
+        fileToken: [fileUrl.split('/media-files/')[1]!, 'x.y'],
+        uploadToken: ['x.y'],
+        grantId: ['grt_nothing'],
+        doc: ['llms.txt', 'skill.md', 'changelog.md', 'reference', 'nothing'],
+      },
     };
     expect(ROUTES.length).toBeGreaterThan(0);
     server = await spawnHerald(db);
 
     // Things only the running server makes: posts (drafts and queued) and upload addresses.
     const api = async (method: string, path: string, body: unknown, key: string) => {
-      const res = await fetch(`${server.base}/v1${path}`, { method, body: JSON.stringify(body),
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } });
+      const res = await fetch(`${server.base}/v1${path}`, {
+        method,
+        body: JSON.stringify(body),
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      });
       expect(res.status, `${method} ${path}`).toBeLessThan(300);
       return res.json();
     };
-    for (const [workspace, key] of [[ctx.ids, own.writeKey], [ctx.foreignIds, other.writeKey]] as const) {
-      for (const when of ['draft', { publishAt: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 16), timezone: 'UTC' }]) {
-        const created = await api('POST', '/posts', { targets: { accountIds: [workspace.acc![0]] }, mediaIds: [], text: 'Fuzz', when, confirm: true }, key);
+    for (const [workspace, key] of [
+      [ctx.ids, own.writeKey],
+      [ctx.foreignIds, other.writeKey],
+    ] as const) {
+      for (const when of [
+        'draft',
+        { publishAt: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 16), timezone: 'UTC' },
+      ]) {
+        const created = await api(
+          'POST',
+          '/posts',
+          { targets: { accountIds: [workspace.acc![0]] }, mediaIds: [], text: 'Fuzz', when, confirm: true },
+          key,
+        );
         workspace.pst!.push(...(created.posts as { id: string }[]).map((p) => p.id));
       }
       const upload = await api('POST', '/media/uploads', { filename: 'f.jpg', mime: 'image/jpeg', size: 100 }, key);
@@ -144,7 +197,7 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
     await db?.close();
   });
 
-  it('answers thousands of malformed requests with no 5xx and only {code, message, hint} errors, and stays up', async () => {
+  it('answers thousands of bad requests with no 5xx, only {code, message, hint} errors, and stays up', async () => {
     const { wellFormed, malformed } = fuzzRequests(ctx, SEED, PER_SHAPE);
     expect(wellFormed.length + malformed.length).toBeGreaterThan(2500);
     const base = new URL(server.base);
@@ -175,7 +228,8 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
     for (const bytes of WIRE) {
       const answer = await wire(server.port, bytes);
       for (const status of answer.matchAll(/^HTTP\/1\.[01] (\d{3})/gm)) {
-        if (Number(status[1]) >= 500) problems.push(`wire ${JSON.stringify(bytes.slice(0, 80))}: ${answer.slice(0, 300)}`);
+        if (Number(status[1]) >= 500)
+          problems.push(`wire ${JSON.stringify(bytes.slice(0, 80))}: ${answer.slice(0, 300)}`);
       }
     }
 

@@ -2,15 +2,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../db/identity.ts';
 import { KEY_CACHE_MS } from '../server/api.ts';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { manualClock } from './support/manualClock.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 
 describe.each(DATABASES)('identity on %s', (kind) => {
+  const clock = manualClock(Date.now());
   let env: TestEnv;
   let acme: Seeded;
   let other: Seeded;
 
   beforeAll(async () => {
-    env = await startHerald(kind);
+    env = await startHerald(kind, {}, { clock });
     acme = await seedWorkspace(env, { plan: 'creator', tz: 'Europe/Berlin', name: 'Acme Shop' });
     other = await seedWorkspace(env, { plan: 'studio', tz: 'America/New_York' });
   });
@@ -32,10 +42,16 @@ describe.each(DATABASES)('identity on %s', (kind) => {
 
     it('answers 401 once a key is revoked (within the one-second key cache)', async () => {
       const { createApiKey } = await import('../db/identity.ts');
-      const { id, key } = await createApiKey(env.services.db, { workspaceId: acme.workspaceId, userId: acme.userId, name: 'temp', scopes: ['read'] });
+      const { id, key } = await createApiKey(env.services.db, {
+        workspaceId: acme.workspaceId,
+        userId: acme.userId,
+        name: 'temp',
+        scopes: ['read'],
+      });
       expect((await call(env, 'get', '/v1/whoami', { key })).status).toBe(200);
       expect(await revokeApiKey(env.services.db, acme.workspaceId, id)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_MS + 50));
+      expect((await call(env, 'get', '/v1/whoami', { key })).status).toBe(200);
+      clock.advance(KEY_CACHE_MS);
       expect((await call(env, 'get', '/v1/whoami', { key })).status).toBe(401);
     });
 
@@ -75,8 +91,14 @@ describe.each(DATABASES)('identity on %s', (kind) => {
       await addAccount(env, acme.workspaceId, 'instagram', 'Acme Shop');
       const res = await call(env, 'get', '/v1/whoami', { key: acme.writeKey });
       expect(res.status).toBe(200);
-      expect(res.body.workspace).toMatchObject({ id: acme.workspaceId, name: 'Acme Shop', slug: expect.stringMatching(/^acme-shop/),
-        plan: 'creator', currency: 'USD', tz: 'Europe/Berlin' });
+      expect(res.body.workspace).toMatchObject({
+        id: acme.workspaceId,
+        name: 'Acme Shop',
+        slug: expect.stringMatching(/^acme-shop/),
+        plan: 'creator',
+        currency: 'USD',
+        tz: 'Europe/Berlin',
+      });
       expect(res.body.user).toMatchObject({ id: acme.userId, email: expect.stringContaining('@example.com') });
       expect(res.body.credential).toEqual({ kind: 'api_key', name: 'read+write key', scopes: ['read', 'write'] });
       expect(res.body.usage).toMatchObject({
@@ -91,7 +113,11 @@ describe.each(DATABASES)('identity on %s', (kind) => {
 
     it('reads the period in the workspace zone', async () => {
       const res = await call(env, 'get', '/v1/whoami', { key: other.readKey });
-      const expected = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit' }).format(new Date());
+      const expected = new Intl.DateTimeFormat('en-CA', {
+        timeZone: 'America/New_York',
+        year: 'numeric',
+        month: '2-digit',
+      }).format(new Date());
       expect(res.body.usage.period).toBe(expected.slice(0, 7));
       expect(res.body.credential).toEqual({ kind: 'api_key', name: 'read key', scopes: ['read'] });
     });
@@ -106,10 +132,19 @@ describe.each(DATABASES)('identity on %s', (kind) => {
 
     it('answers 404 not_found for another workspace group, exactly as for a missing one', async () => {
       const acc = await addAccount(env, other.workspaceId, 'threads', 'Other Threads');
-      const created = await call(env, 'post', '/v1/groups', { key: other.writeKey, body: { name: 'Theirs', accountIds: [acc] } });
+      const created = await call(env, 'post', '/v1/groups', {
+        key: other.writeKey,
+        body: { name: 'Theirs', accountIds: [acc] },
+      });
       expect(created.status).toBe(201);
-      const foreign = await call(env, 'patch', `/v1/groups/${created.body.id}`, { key: acme.writeKey, body: { name: 'Mine now' } });
-      const missing = await call(env, 'patch', '/v1/groups/grp_doesNotExist000', { key: acme.writeKey, body: { name: 'Mine now' } });
+      const foreign = await call(env, 'patch', `/v1/groups/${created.body.id}`, {
+        key: acme.writeKey,
+        body: { name: 'Mine now' },
+      });
+      const missing = await call(env, 'patch', '/v1/groups/grp_doesNotExist000', {
+        key: acme.writeKey,
+        body: { name: 'Mine now' },
+      });
       expect(foreign.status).toBe(404);
       expect(missing.status).toBe(404);
       expect(foreign.body.code).toBe(missing.body.code);
@@ -120,7 +155,10 @@ describe.each(DATABASES)('identity on %s', (kind) => {
 
     it('refuses to put another workspace account in a group', async () => {
       const theirs = await addAccount(env, other.workspaceId, 'facebook', 'Their Page');
-      const res = await call(env, 'post', '/v1/groups', { key: acme.writeKey, body: { name: 'Sneaky', accountIds: [theirs] } });
+      const res = await call(env, 'post', '/v1/groups', {
+        key: acme.writeKey,
+        body: { name: 'Sneaky', accountIds: [theirs] },
+      });
       expect(res.status).toBe(404);
       expect(res.body.message).toContain(theirs);
       expect((await call(env, 'get', '/v1/groups', { key: acme.readKey })).body.groups).toEqual([]);

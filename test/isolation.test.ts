@@ -4,15 +4,38 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../generated/operations.ts';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 import { seedMedia } from './support/posts.ts';
 
 /** One resource of each kind in a workspace. */
-interface Ids { acc: string; grp: string; med: string; fld: string; pst: string }
-interface Attempt { method: 'get' | 'post' | 'patch' | 'delete'; url: string; body?: Record<string, unknown> }
+interface Ids {
+  acc: string;
+  grp: string;
+  med: string;
+  fld: string;
+  pst: string;
+}
+interface Attempt {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  url: string;
+  body?: Record<string, unknown>;
+}
 
 const later = () => ({ publishAt: DateTime.utc().plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'UTC' });
-const postBody = (targets: Record<string, unknown>, mediaIds: string[]) => ({ targets, mediaIds, text: 'Isolation', when: later() });
+const postBody = (targets: Record<string, unknown>, mediaIds: string[]) => ({
+  targets,
+  mediaIds,
+  text: 'Isolation',
+  when: later(),
+});
 
 /**
  * For each operationId, the requests that name another workspace's resources (`theirs`), possibly beside
@@ -21,44 +44,68 @@ const postBody = (targets: Record<string, unknown>, mediaIds: string[]) => ({ ta
 const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
   getWhoami: () => [],
   listAccounts: () => [],
-  getAccountAnalytics: (t) => [{ method: 'get', url: `/v1/accounts/${t.acc}/analytics` },
-    { method: 'get', url: `/v1/accounts/${t.acc}/analytics?refresh=true` }],
+  getAccountAnalytics: (t) => [
+    { method: 'get', url: `/v1/accounts/${t.acc}/analytics` },
+    { method: 'get', url: `/v1/accounts/${t.acc}/analytics?refresh=true` },
+  ],
   listGroups: () => [],
   createGroup: (t, o) => [{ method: 'post', url: '/v1/groups', body: { name: 'Stolen', accountIds: [o.acc, t.acc] } }],
-  updateGroup: (t, o) => [{ method: 'patch', url: `/v1/groups/${t.grp}`, body: { name: 'Renamed' } },
-    { method: 'patch', url: `/v1/groups/${o.grp}`, body: { accountIds: [t.acc] } }],
+  updateGroup: (t, o) => [
+    { method: 'patch', url: `/v1/groups/${t.grp}`, body: { name: 'Renamed' } },
+    { method: 'patch', url: `/v1/groups/${o.grp}`, body: { accountIds: [t.acc] } },
+  ],
   deleteGroup: (t) => [{ method: 'delete', url: `/v1/groups/${t.grp}` }],
-  createUpload: (t) => [{ method: 'post', url: '/v1/media/uploads', body: { filename: 'a.jpg', mime: 'image/jpeg', size: 1000, folderId: t.fld } }],
-  uploadFromUrl: (t) => [{ method: 'post', url: '/v1/media/from-url', body: { url: 'https://example.com/a.jpg', folderId: t.fld } }],
+  createUpload: (t) => [
+    {
+      method: 'post',
+      url: '/v1/media/uploads',
+      body: { filename: 'a.jpg', mime: 'image/jpeg', size: 1000, folderId: t.fld },
+    },
+  ],
+  uploadFromUrl: (t) => [
+    { method: 'post', url: '/v1/media/from-url', body: { url: 'https://example.com/a.jpg', folderId: t.fld } },
+  ],
   listMedia: (t) => [{ method: 'get', url: `/v1/media?folderId=${t.fld}` }],
   getMedia: (t) => [{ method: 'get', url: `/v1/media/${t.med}` }],
-  updateMedia: (t, o) => [{ method: 'patch', url: `/v1/media/${t.med}`, body: { pinned: true } },
-    { method: 'patch', url: `/v1/media/${o.med}`, body: { folderId: t.fld } }],
+  updateMedia: (t, o) => [
+    { method: 'patch', url: `/v1/media/${t.med}`, body: { pinned: true } },
+    { method: 'patch', url: `/v1/media/${o.med}`, body: { folderId: t.fld } },
+  ],
   deleteMedia: (t) => [{ method: 'delete', url: `/v1/media/${t.med}?confirm=true` }],
   listFolders: () => [],
   createFolder: (t) => [{ method: 'post', url: '/v1/folders', body: { name: 'Inside', parentId: t.fld } }],
-  updateFolder: (t, o) => [{ method: 'patch', url: `/v1/folders/${t.fld}`, body: { name: 'Renamed' } },
-    { method: 'patch', url: `/v1/folders/${o.fld}`, body: { parentId: t.fld } }],
+  updateFolder: (t, o) => [
+    { method: 'patch', url: `/v1/folders/${t.fld}`, body: { name: 'Renamed' } },
+    { method: 'patch', url: `/v1/folders/${o.fld}`, body: { parentId: t.fld } },
+  ],
   deleteFolder: (t) => [{ method: 'delete', url: `/v1/folders/${t.fld}?confirm=true` }],
-  planPost: (t, o) => [{ method: 'post', url: '/v1/posts/plan', body: postBody({ accountIds: [t.acc] }, []) },
+  planPost: (t, o) => [
+    { method: 'post', url: '/v1/posts/plan', body: postBody({ accountIds: [t.acc] }, []) },
     { method: 'post', url: '/v1/posts/plan', body: postBody({ groupId: t.grp }, []) },
-    { method: 'post', url: '/v1/posts/plan', body: postBody({ accountIds: [o.acc] }, [t.med]) }],
+    { method: 'post', url: '/v1/posts/plan', body: postBody({ accountIds: [o.acc] }, [t.med]) },
+  ],
   listPosts: (t) => [{ method: 'get', url: `/v1/posts?accountId=${t.acc}` }],
-  createPosts: (t, o) => [{ method: 'post', url: '/v1/posts', body: { ...postBody({ accountIds: [t.acc] }, []), confirm: true } },
+  createPosts: (t, o) => [
+    { method: 'post', url: '/v1/posts', body: { ...postBody({ accountIds: [t.acc] }, []), confirm: true } },
     { method: 'post', url: '/v1/posts', body: { ...postBody({ groupId: t.grp }, []), confirm: true } },
-    { method: 'post', url: '/v1/posts', body: { ...postBody({ accountIds: [o.acc] }, [t.med]), confirm: true } }],
+    { method: 'post', url: '/v1/posts', body: { ...postBody({ accountIds: [o.acc] }, [t.med]), confirm: true } },
+  ],
   getPost: (t) => [{ method: 'get', url: `/v1/posts/${t.pst}` }],
   reschedulePost: (t) => [{ method: 'patch', url: `/v1/posts/${t.pst}`, body: { when: later(), confirm: true } }],
   retryPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/retry`, body: { confirm: true } }],
   cancelPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/cancel`, body: { confirm: true } }],
   listPostEvents: (t) => [{ method: 'get', url: `/v1/posts/${t.pst}/events` }],
-  getPostAnalytics: (t) => [{ method: 'get', url: `/v1/posts/${t.pst}/analytics` },
-    { method: 'get', url: `/v1/posts/${t.pst}/analytics?refresh=true` }],
+  getPostAnalytics: (t) => [
+    { method: 'get', url: `/v1/posts/${t.pst}/analytics` },
+    { method: 'get', url: `/v1/posts/${t.pst}/analytics?refresh=true` },
+  ],
   getOpenApi: () => [],
 };
 
 const PLACEHOLDERS: Ids = { acc: 'acc', grp: 'grp', med: 'med', fld: 'fld', pst: 'pst' };
-const TAKING_IDS = operations.map((op) => op.operationId).filter((id) => ISOLATION[id]?.(PLACEHOLDERS, PLACEHOLDERS).length);
+const TAKING_IDS = operations
+  .map((op) => op.operationId)
+  .filter((id) => ISOLATION[id]?.(PLACEHOLDERS, PLACEHOLDERS).length);
 
 describe('the isolation table', () => {
   it('has a row for every operation, and requests for every operation with an id in its path', () => {
@@ -81,9 +128,14 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
   async function furnish(ws: Seeded): Promise<Ids> {
     const acc = await addAccount(env, ws.workspaceId, 'threads', 'Threads account');
     const med = await seedMedia(env, ws.workspaceId);
-    const grp = (await call(env, 'post', '/v1/groups', { key: ws.writeKey, body: { name: 'Group', accountIds: [acc] } })).body.id;
+    const grp = (
+      await call(env, 'post', '/v1/groups', { key: ws.writeKey, body: { name: 'Group', accountIds: [acc] } })
+    ).body.id;
     const fld = (await call(env, 'post', '/v1/folders', { key: ws.writeKey, body: { name: 'Folder' } })).body.id;
-    const posts = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { ...postBody({ accountIds: [acc] }, [med]), confirm: true } });
+    const posts = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { ...postBody({ accountIds: [acc] }, [med]), confirm: true },
+    });
     expect(posts.status).toBe(201);
     return { acc, grp, med, fld, pst: posts.body.posts[0].id };
   }
@@ -92,9 +144,16 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
   async function snapshot(ws: Seeded, ids: Ids) {
     const read = async (url: string) => (await call(env, 'get', url, { key: ws.readKey })).body;
     const usage = (await read('/v1/whoami')).usage;
-    return { usage, accounts: await read('/v1/accounts'), groups: await read('/v1/groups'), media: await read('/v1/media'),
-      folders: await read('/v1/folders'), posts: await read('/v1/posts'), post: await read(`/v1/posts/${ids.pst}`),
-      events: await read(`/v1/posts/${ids.pst}/events`) };
+    return {
+      usage,
+      accounts: await read('/v1/accounts'),
+      groups: await read('/v1/groups'),
+      media: await read('/v1/media'),
+      folders: await read('/v1/folders'),
+      posts: await read('/v1/posts'),
+      post: await read(`/v1/posts/${ids.pst}`),
+      events: await read(`/v1/posts/${ids.pst}/events`),
+    };
   }
 
   beforeAll(async () => {
@@ -106,11 +165,13 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
   });
   afterAll(() => env.close());
 
-  it.each(TAKING_IDS)('%s answers 404 to another workspace\'s ids and changes nothing', async (operationId) => {
+  it.each(TAKING_IDS)("%s answers 404 to another workspace's ids and changes nothing", async (operationId) => {
     const before = [await snapshot(mine, own), await snapshot(theirs, their)];
     for (const attempt of ISOLATION[operationId]!(their, own)) {
       const res = await call(env, attempt.method, attempt.url, { key: mine.writeKey, body: attempt.body });
-      expect(res.status, `${attempt.method.toUpperCase()} ${attempt.url} ${JSON.stringify(attempt.body ?? '')}`).toBe(404);
+      expect(res.status, `${attempt.method.toUpperCase()} ${attempt.url} ${JSON.stringify(attempt.body ?? '')}`).toBe(
+        404,
+      );
       expect(res.body.code).toBe('not_found');
     }
     expect([await snapshot(mine, own), await snapshot(theirs, their)]).toEqual(before);

@@ -52,7 +52,14 @@ describe.each(DATABASES)('key list and revoke on %s', (kind) => {
     const env = { services: db.services } as TestEnv;
     ws = await seedWorkspace(env);
     other = await seedWorkspace(env);
-    unused = (await createApiKey(db.services.db, { workspaceId: ws.workspaceId, userId: ws.userId, name: 'never used', scopes: ['read'] })).key;
+    unused = (
+      await createApiKey(db.services.db, {
+        workspaceId: ws.workspaceId,
+        userId: ws.userId,
+        name: 'never used',
+        scopes: ['read'],
+      })
+    ).key;
     // SQLite serves from one process; PostgreSQL from as many as the operator runs.
     servers = await Promise.all(Array.from({ length: kind === 'postgres' ? 2 : 1 }, () => spawnHerald(db)));
   }, 120_000);
@@ -61,51 +68,101 @@ describe.each(DATABASES)('key list and revoke on %s', (kind) => {
     await db?.close();
   });
 
-  it('lists the working keys by name, prefix, scopes and use, never the key itself', async () => {
-    for (const server of servers) expect(await whoami(server, ws.readKey)).toBe(200);
-    const listed = await herald('key', 'list', '--workspace', ws.workspaceId);
-    expect(listed.code).toBe(0);
-    const byName = (keys: { name: string }[]) => [...keys].sort((a, b) => a.name.localeCompare(b.name));
-    expect(byName(listed.out.keys)).toEqual([
-      { name: 'never used', prefix: unused.slice(0, 10), scopes: ['read'], createdAt: expect.any(String), lastUsedAt: null },
-      { name: 'read key', prefix: ws.readKey.slice(0, 10), scopes: ['read'], createdAt: expect.any(String), lastUsedAt: expect.any(String) },
-      { name: 'read+write key', prefix: ws.writeKey.slice(0, 10), scopes: ['read', 'write'], createdAt: expect.any(String), lastUsedAt: null },
-    ]);
-    for (const key of [ws.readKey, ws.writeKey, unused]) expect(listed.stdout).not.toContain(key.slice(10));
-  }, CLI_TEST_MS);
+  it(
+    'lists the working keys by name, prefix, scopes and use, never the key itself',
+    async () => {
+      for (const server of servers) expect(await whoami(server, ws.readKey)).toBe(200);
+      const listed = await herald('key', 'list', '--workspace', ws.workspaceId);
+      expect(listed.code).toBe(0);
+      const byName = (keys: { name: string }[]) => [...keys].sort((a, b) => a.name.localeCompare(b.name));
+      expect(byName(listed.out.keys)).toEqual([
+        {
+          name: 'never used',
+          prefix: unused.slice(0, 10),
+          scopes: ['read'],
+          createdAt: expect.any(String),
+          lastUsedAt: null,
+        },
+        {
+          name: 'read key',
+          prefix: ws.readKey.slice(0, 10),
+          scopes: ['read'],
+          createdAt: expect.any(String),
+          lastUsedAt: expect.any(String),
+        },
+        {
+          name: 'read+write key',
+          prefix: ws.writeKey.slice(0, 10),
+          scopes: ['read', 'write'],
+          createdAt: expect.any(String),
+          lastUsedAt: null,
+        },
+      ]);
+      for (const key of [ws.readKey, ws.writeKey, unused]) expect(listed.stdout).not.toContain(key.slice(10));
+    },
+    CLI_TEST_MS,
+  );
 
-  it('revokes a key by prefix: within a second every instance answers 401, and the other keys still work', async () => {
-    for (const server of servers) expect(await whoami(server, ws.writeKey)).toBe(200);
-    const revoked = await herald('key', 'revoke', '--workspace', ws.workspaceId, '--prefix', ws.writeKey.slice(0, 10));
-    expect(revoked).toMatchObject({ code: 0, out: { revoked: true } });
-    await refusedEverywhereWithinCacheTime(ws.writeKey);
-    for (const server of servers) {
-      expect(await whoami(server, ws.readKey)).toBe(200);
-      expect(await whoami(server, other.writeKey)).toBe(200);
-    }
-    const keys = (await herald('key', 'list', '--workspace', ws.workspaceId)).out.keys as { prefix: string }[];
-    expect(keys.map((k) => k.prefix).sort()).toEqual([ws.readKey.slice(0, 10), unused.slice(0, 10)].sort());
-  }, CLI_TEST_MS);
+  it(
+    'revokes a key by prefix: within a second every instance answers 401, and the other keys still work',
+    async () => {
+      for (const server of servers) expect(await whoami(server, ws.writeKey)).toBe(200);
+      const revoked = await herald(
+        'key',
+        'revoke',
+        '--workspace',
+        ws.workspaceId,
+        '--prefix',
+        ws.writeKey.slice(0, 10),
+      );
+      expect(revoked).toMatchObject({ code: 0, out: { revoked: true } });
+      await refusedEverywhereWithinCacheTime(ws.writeKey);
+      for (const server of servers) {
+        expect(await whoami(server, ws.readKey)).toBe(200);
+        expect(await whoami(server, other.writeKey)).toBe(200);
+      }
+      const keys = (await herald('key', 'list', '--workspace', ws.workspaceId)).out.keys as { prefix: string }[];
+      expect(keys.map((k) => k.prefix).sort()).toEqual([ws.readKey.slice(0, 10), unused.slice(0, 10)].sort());
+    },
+    CLI_TEST_MS,
+  );
 
   it('revokes a key from the dashboard (Settings, API keys): every instance refuses it within a second', async () => {
-    const { id, key } = await createApiKey(db.services.db, { workspaceId: ws.workspaceId, userId: ws.userId, name: 'ci', scopes: ['read'] });
+    const { id, key } = await createApiKey(db.services.db, {
+      workspaceId: ws.workspaceId,
+      userId: ws.userId,
+      name: 'ci',
+      scopes: ['read'],
+    });
     for (const server of servers) expect(await whoami(server, key)).toBe(200);
     const session = await createSession(db.services.db, ws.userId, ws.workspaceId);
-    const revoked = await fetch(`${servers[0]!.base}/auth/keys/${id}`, { method: 'DELETE',
-      headers: { Cookie: `herald_session=${session.token}`, 'X-CSRF-Token': db.services.keyring.sign(session.id, 'csrf') } });
+    const revoked = await fetch(`${servers[0]!.base}/auth/keys/${id}`, {
+      method: 'DELETE',
+      headers: {
+        Cookie: `herald_session=${session.token}`,
+        'X-CSRF-Token': db.services.keyring.sign(session.id, 'csrf'),
+      },
+    });
     expect(revoked.status).toBe(204);
     await refusedEverywhereWithinCacheTime(key);
   });
 
-  it('refuses an unknown, revoked or foreign prefix and an unknown workspace, revoking nothing', async () => {
-    for (const args of [['--workspace', ws.workspaceId, '--prefix', ws.writeKey.slice(0, 10)],
-      ['--workspace', ws.workspaceId, '--prefix', other.readKey.slice(0, 10)], ['--workspace', 'ws_nope', '--prefix', ws.readKey.slice(0, 10)]]) {
-      const res = await herald('key', 'revoke', ...args);
-      expect(res.code, args.join(' ')).not.toBe(0);
-      expect(res.err).toMatchObject({ code: 'not_found', message: expect.any(String), hint: expect.any(String) });
-    }
-    const missing = await herald('key', 'revoke', '--workspace', ws.workspaceId);
-    expect(missing.err).toMatchObject({ code: 'invalid_request', message: '--prefix is required.' });
-    for (const server of servers) expect(await whoami(server, other.readKey)).toBe(200);
-  }, CLI_TEST_MS);
+  it(
+    'refuses an unknown, revoked or foreign prefix and an unknown workspace, revoking nothing',
+    async () => {
+      for (const args of [
+        ['--workspace', ws.workspaceId, '--prefix', ws.writeKey.slice(0, 10)],
+        ['--workspace', ws.workspaceId, '--prefix', other.readKey.slice(0, 10)],
+        ['--workspace', 'ws_nope', '--prefix', ws.readKey.slice(0, 10)],
+      ]) {
+        const res = await herald('key', 'revoke', ...args);
+        expect(res.code, args.join(' ')).not.toBe(0);
+        expect(res.err).toMatchObject({ code: 'not_found', message: expect.any(String), hint: expect.any(String) });
+      }
+      const missing = await herald('key', 'revoke', '--workspace', ws.workspaceId);
+      expect(missing.err).toMatchObject({ code: 'invalid_request', message: '--prefix is required.' });
+      for (const server of servers) expect(await whoami(server, other.readKey)).toBe(200);
+    },
+    CLI_TEST_MS,
+  );
 });

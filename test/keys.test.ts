@@ -1,18 +1,19 @@
 // API keys made by people in the dashboard: shown once, listed by prefix with creator and last use, and
 // revoked (keyRevocation.test.ts proves every server process refuses a revoked key within a second).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { KEY_CACHE_MS } from '../server/api.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { manualClock } from './support/manualClock.ts';
 import { addPerson, asPerson, signedIn, type Person } from './support/people.ts';
 
 describe.each(DATABASES)('API keys on %s', (kind) => {
+  const clock = manualClock(Date.now());
   let env: TestEnv;
   let ws: Seeded;
   let owner: Person;
 
   beforeAll(async () => {
-    env = await startHerald(kind);
+    env = await startHerald(kind, {}, { clock });
     ws = await seedWorkspace(env, { plan: 'creator' });
     owner = await signedIn(env, ws.userId, ws.workspaceId);
   });
@@ -47,7 +48,7 @@ describe.each(DATABASES)('API keys on %s', (kind) => {
     expect((await asPerson(env, owner, 'get', '/auth/keys')).body.keys.map((k: { id: string }) => k.id)).not.toContain(
       id,
     );
-    await sleep(KEY_CACHE_MS);
+    clock.advance(KEY_CACHE_MS);
     expect((await call(env, 'get', '/v1/whoami', { key })).status).toBe(401);
     const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events.map(
       (e: { action: string }) => e.action,

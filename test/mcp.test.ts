@@ -9,9 +9,19 @@ import { operations } from '../generated/operations.ts';
 import { addAccount, call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
 import { mcpClient, rpc, startListening } from './support/mcp.ts';
 
-const READ_TOOLS = ['service_whoami', 'service_list_accounts', 'service_get_account_analytics', 'service_list_groups',
-  'service_list_media', 'service_get_media', 'service_list_folders', 'service_plan_post', 'service_list_posts',
-  'service_get_post', 'service_get_post_analytics'];
+const READ_TOOLS = [
+  'service_whoami',
+  'service_list_accounts',
+  'service_get_account_analytics',
+  'service_list_groups',
+  'service_list_media',
+  'service_get_media',
+  'service_list_folders',
+  'service_plan_post',
+  'service_list_posts',
+  'service_get_post',
+  'service_get_post_analytics',
+];
 
 describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
   let env: TestEnv;
@@ -30,8 +40,13 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
 
   function postBody(extra: Record<string, unknown> = {}) {
     const publishAt = DateTime.now().setZone('Europe/Berlin').plus({ days: 2 }).toFormat("yyyy-MM-dd'T'HH:mm");
-    return { targets: { accountIds: [accountId] }, mediaIds: [], text: 'Hello from an agent',
-      when: { publishAt, timezone: 'Europe/Berlin' }, ...extra };
+    return {
+      targets: { accountIds: [accountId] },
+      mediaIds: [],
+      text: 'Hello from an agent',
+      when: { publishAt, timezone: 'Europe/Berlin' },
+      ...extra,
+    };
   }
 
   beforeAll(async () => {
@@ -58,9 +73,23 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
         expect(tool.annotations).toEqual(op.annotations);
       }
       const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations!]));
-      expect(byName.service_get_post).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-      expect(byName.service_delete_media).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
-      expect(byName.service_create_post).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+      expect(byName.service_get_post).toMatchObject({
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
+      expect(byName.service_delete_media).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+      });
+      expect(byName.service_create_post).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      });
     });
 
     it('keeps every input schema an object without a top-level union', async () => {
@@ -90,20 +119,27 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
 
     it('answers a hidden tool exactly as a tool that does not exist: JSON-RPC -32602', async () => {
       const client = await connect(creator.readKey);
-      const hidden = await client.callTool({ name: 'service_create_post', arguments: postBody({ confirm: true }) })
+      const hidden = await client
+        .callTool({ name: 'service_create_post', arguments: postBody({ confirm: true }) })
         .catch((e: unknown) => e);
       const unknown = await client.callTool({ name: 'service_no_such_tool', arguments: {} }).catch((e: unknown) => e);
       expect(hidden).toBeInstanceOf(McpError);
       expect((hidden as McpError).code).toBe(-32602);
-      expect((hidden as McpError).message).toBe((unknown as McpError).message.replace('service_no_such_tool', 'service_create_post'));
+      expect((hidden as McpError).message).toBe(
+        (unknown as McpError).message.replace('service_no_such_tool', 'service_create_post'),
+      );
       expect((hidden as McpError).message).not.toMatch(/scope|permission|hidden|write/i);
       const posts = await call(env, 'get', '/v1/posts', { key: creator.readKey });
       expect(posts.body.posts).toHaveLength(0);
     });
 
     it('hides write tools from a Free write key at call time too', async () => {
-      const res = await rpc(origin, free.writeKey, { jsonrpc: '2.0', id: 1, method: 'tools/call',
-        params: { name: 'service_create_upload', arguments: { filename: 'a.jpg', mime: 'image/jpeg', size: 10 } } });
+      const res = await rpc(origin, free.writeKey, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'service_create_upload', arguments: { filename: 'a.jpg', mime: 'image/jpeg', size: 10 } },
+      });
       expect(res.status).toBe(200);
       expect(res.body.error.code).toBe(-32602);
     });
@@ -132,7 +168,10 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       expect(post.statusLine).toMatch(/^Queued\. Threads · Acme Threads · /);
       const got = await client.callTool({ name: 'service_get_post', arguments: { postId: post.id } });
       expect((got.structuredContent as any).createdVia).toBe('mcp');
-      const cancelled = await client.callTool({ name: 'service_cancel_post', arguments: { postId: post.id, confirm: true } });
+      const cancelled = await client.callTool({
+        name: 'service_cancel_post',
+        arguments: { postId: post.id, confirm: true },
+      });
       expect(cancelled.isError).toBeFalsy();
       expect(cancelled.structuredContent).toHaveProperty('statusLine');
     });
@@ -160,7 +199,9 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
     it('answers 401 naming the resource metadata without a bearer, and with a wrong one', async () => {
       const none = await rpc(origin, undefined, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
       expect(none.status).toBe(401);
-      expect(none.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);
+      expect(none.headers['www-authenticate']).toMatch(
+        /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/,
+      );
       expect(none.body.code).toBe('unauthenticated');
       const wrong = await rpc(origin, 'hld_wrong', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
       expect(wrong.status).toBe(401);
@@ -168,17 +209,31 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
     });
 
     it('refuses a foreign Host or Origin (DNS rebinding) with 403', async () => {
-      const host = await rpc(origin, creator.readKey, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { Host: 'evil.example.com' });
+      const host = await rpc(
+        origin,
+        creator.readKey,
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { Host: 'evil.example.com' },
+      );
       expect(host.status).toBe(403);
       expect(host.body.code).toBe('forbidden_origin');
-      const originHeader = await rpc(origin, creator.readKey, { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-        { Origin: 'https://evil.example.com' });
+      const originHeader = await rpc(
+        origin,
+        creator.readKey,
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { Origin: 'https://evil.example.com' },
+      );
       expect(originHeader.status).toBe(403);
-      const ok = await rpc(origin, creator.readKey, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { Origin: origin });
+      const ok = await rpc(
+        origin,
+        creator.readKey,
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { Origin: origin },
+      );
       expect(ok.status).toBe(200);
     });
 
-    it('keeps the Streamable HTTP rules of a POST: Accept, Content-Type, JSON, protocol version, notifications', async () => {
+    it('keeps Streamable HTTP POST rules: Accept, Content-Type, JSON, protocol version, notifications', async () => {
       const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
       expect((await rpc(origin, creator.readKey, list, { Accept: 'application/json' })).status).toBe(406);
       const text = await rpc(origin, creator.readKey, list, { 'Content-Type': 'text/plain' });
@@ -197,12 +252,22 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
 
     it('answers a body that is not JSON with the JSON-RPC parse error', async () => {
       const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request(`${origin}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${creator.readKey}`,
-          'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } }, (r) => {
-          let body = '';
-          r.on('data', (d) => (body += d));
-          r.on('end', () => resolve({ status: r.statusCode!, body }));
-        });
+        const req = http.request(
+          `${origin}/mcp`,
+          {
+            method: 'POST',
+            headers: {
+              Authorization: `Bearer ${creator.readKey}`,
+              'Content-Type': 'application/json',
+              Accept: 'application/json, text/event-stream',
+            },
+          },
+          (r) => {
+            let body = '';
+            r.on('data', (d) => (body += d));
+            r.on('end', () => resolve({ status: r.statusCode!, body }));
+          },
+        );
         req.on('error', reject);
         req.end('{"jsonrpc": ');
       });
@@ -222,11 +287,12 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
 });
 
 describe('remote MCP and OAuth share the per-address rate limit', () => {
-  it('answers 429 rate_limited with Retry-After once the address used its window, on /mcp and /oauth alike', async () => {
+  it('answers 429 rate_limited with Retry-After once the address used its window, on /mcp and /oauth', async () => {
     const { env, origin, close } = await startListening(DATABASES[0]!, { rateLimit: { max: 3, windowMs: 600_000 } });
     try {
       const ws = await seedWorkspace(env);
-      for (let i = 0; i < 3; i++) expect((await rpc(origin, ws.readKey, { jsonrpc: '2.0', id: i, method: 'ping' })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await rpc(origin, ws.readKey, { jsonrpc: '2.0', id: i, method: 'ping' })).status).toBe(200);
       const limited = await rpc(origin, ws.readKey, { jsonrpc: '2.0', id: 9, method: 'ping' });
       expect(limited.status).toBe(429);
       expect(limited.body.code).toBe('rate_limited');

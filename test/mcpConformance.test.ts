@@ -4,13 +4,23 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
 import { startBearerProxy } from './support/bearerProxy.ts';
 import { startListening } from './support/mcp.ts';
 
 const CONFORMANCE = ['-y', '-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.1.16', '--', 'conformance'];
-const INSPECTOR = ['-y', '-p', 'node@22', '-p', '@modelcontextprotocol/inspector@2.12.0', '--', 'mcp-inspector', '--cli'];
+const INSPECTOR = [
+  '-y',
+  '-p',
+  'node@22',
+  '-p',
+  '@modelcontextprotocol/inspector@2.12.0',
+  '--',
+  'mcp-inspector',
+  '--cli',
+];
 const BASELINE = path.resolve(import.meta.dirname, 'conformance/expected-failures.yaml');
 /** The scenarios that apply to any MCP server, whatever its tools. */
 const GENERIC = ['server-initialize', 'logging-set-level', 'ping', 'tools-list', 'dns-rebinding-protection'];
@@ -45,7 +55,10 @@ describe('outside MCP tools against a live Herald', () => {
     const proxy = await startBearerProxy(origin, ws.writeKey);
     const outDir = path.join(workDir, 'results');
     try {
-      const run = await npx([...CONFORMANCE, 'server', '--url', `${proxy.url}/mcp`, '--expected-failures', BASELINE, '-o', outDir], workDir);
+      const run = await npx(
+        [...CONFORMANCE, 'server', '--url', `${proxy.url}/mcp`, '--expected-failures', BASELINE, '-o', outDir],
+        workDir,
+      );
       const checks = new Map<string, { status: string; details?: { message?: string } }[]>();
       for (const dir of fs.readdirSync(outDir)) {
         const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT/.exec(dir)![1]!;
@@ -53,16 +66,24 @@ describe('outside MCP tools against a live Herald', () => {
       }
       for (const scenario of GENERIC) {
         expect(checks.get(scenario)?.length, scenario).toBeGreaterThan(0);
-        expect(checks.get(scenario)!.map((c) => c.status), scenario).toEqual(checks.get(scenario)!.map(() => 'SUCCESS'));
+        expect(
+          checks.get(scenario)!.map((c) => c.status),
+          scenario,
+        ).toEqual(checks.get(scenario)!.map(() => 'SUCCESS'));
       }
       // The suite counts a warning as a failure. Its only one: the endpoint is stateless by design, so it gives
       // no session id for SSE streams (it answers JSON and keeps no streams).
-      const stdout = run.stdout.replace(/\x1b\[[0-9;]*m/g, '');
-      const unexpected = /Unexpected failures \(not in baseline\):\n((?:\s+✗ .+\n)+)/.exec(stdout)?.[1]
-        ?.trim().split('\n').map((l) => l.replace(/^\s*✗\s*/, '').trim()) ?? [];
+      const stdout = stripVTControlCharacters(run.stdout);
+      const unexpected =
+        /Unexpected failures \(not in baseline\):\n((?:\s+✗ .+\n)+)/
+          .exec(stdout)?.[1]
+          ?.trim()
+          .split('\n')
+          .map((l) => l.replace(/^\s*✗\s*/, '').trim()) ?? [];
       expect(unexpected, stdout.slice(-3000)).toEqual(['server-sse-multiple-streams']);
       expect(checks.get('server-sse-multiple-streams')!.map((c) => [c.status, c.details?.message])).toEqual([
-        ['WARNING', 'Server did not provide session ID - multiple streams test may not work correctly']]);
+        ['WARNING', 'Server did not provide session ID - multiple streams test may not work correctly'],
+      ]);
       expect(stdout).not.toMatch(/stale/i);
     } finally {
       await proxy.close();
@@ -70,16 +91,36 @@ describe('outside MCP tools against a live Herald', () => {
   }, 300_000);
 
   it('lists tools with portable schemas (--strict) and calls them through the Inspector CLI', async () => {
-    const target = [`${origin}/mcp`, '--header', `Authorization: Bearer ${ws.readKey}`, '--format', 'json', '--stored-auth-only'];
+    const target = [
+      `${origin}/mcp`,
+      '--header',
+      `Authorization: Bearer ${ws.readKey}`,
+      '--format',
+      'json',
+      '--stored-auth-only',
+    ];
     const list = await npx([...INSPECTOR, ...target, '--method', 'tools/list', '--strict'], workDir);
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout).result.tools).toHaveLength(11);
-    const whoami = await npx([...INSPECTOR, ...target, '--method', 'tools/call', '--tool-name', 'service_whoami',
-      '--tool-args-json', '{}'], workDir);
+    const whoami = await npx(
+      [...INSPECTOR, ...target, '--method', 'tools/call', '--tool-name', 'service_whoami', '--tool-args-json', '{}'],
+      workDir,
+    );
     expect(whoami.code, whoami.stderr).toBe(0);
     expect(JSON.parse(whoami.stdout).result.structuredContent.workspace.id).toBe(ws.workspaceId);
-    const missing = await npx([...INSPECTOR, ...target, '--method', 'tools/call', '--tool-name', 'service_get_post',
-      '--tool-args-json', '{"postId":"pst_nope"}'], workDir);
+    const missing = await npx(
+      [
+        ...INSPECTOR,
+        ...target,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'service_get_post',
+        '--tool-args-json',
+        '{"postId":"pst_nope"}',
+      ],
+      workDir,
+    );
     expect(missing.code).toBe(5);
     expect(JSON.parse(missing.stdout).result.structuredContent.code).toBe('not_found');
   }, 300_000);

@@ -27,8 +27,14 @@ class MemoryProvider implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata() {
-    return { client_name: 'Test Agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'], token_endpoint_auth_method: 'none', scope: this.scope };
+    return {
+      client_name: 'Test Agent',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: this.scope,
+    };
   }
   clientInformation() {
     return this.client;
@@ -82,7 +88,10 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
     const page = await request(env.app).get(authorizePath);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Sign in to Herald');
-    const res = await request(env.app).post('/oauth/sign-in').type('form').send({ email, password: PASSWORD, next: authorizePath });
+    const res = await request(env.app)
+      .post('/oauth/sign-in')
+      .type('form')
+      .send({ email, password: PASSWORD, next: authorizePath });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe(authorizePath);
     return res.headers['set-cookie']![0]!.split(';')[0]!;
@@ -92,9 +101,16 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
   async function consent(authorizePath: string, cookie: string, choice: { decision?: string; scope?: string } = {}) {
     const page = await request(env.app).get(authorizePath).set('Cookie', cookie);
     expect(page.status).toBe(200);
-    const res = await request(env.app).post('/oauth/consent').set('Cookie', cookie).type('form')
-      .send({ request: hidden(page.text, 'request'), csrf: hidden(page.text, 'csrf'), decision: choice.decision ?? 'allow',
-        scope: choice.scope ?? 'read write' });
+    const res = await request(env.app)
+      .post('/oauth/consent')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({
+        request: hidden(page.text, 'request'),
+        csrf: hidden(page.text, 'csrf'),
+        decision: choice.decision ?? 'allow',
+        scope: choice.scope ?? 'read write',
+      });
     expect(res.status).toBe(303);
     return { page: page.text, location: new URL(res.headers.location!) };
   }
@@ -103,7 +119,9 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
   async function authorizedClient(email: string, choice: { scope?: string } = {}, provider = new MemoryProvider()) {
     const url = new URL(`${origin}/mcp`);
     const first = new Client({ name: 'oauth-test', version: '1.0.0' });
-    await expect(first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(
+      first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider })),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
     const authorize = provider.authorizationUrl!;
     const path = authorize.pathname + authorize.search;
     const cookie = await signIn(path, email);
@@ -125,12 +143,19 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
       const res = await rpc(origin, undefined, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
       const metadataUrl = /resource_metadata="([^"]+)"/.exec(res.headers['www-authenticate'] as string)![1]!;
       const prm = await fetch(metadataUrl).then((r) => r.json());
-      expect(prm).toMatchObject({ resource: `${env.config.publicUrl}/mcp`, authorization_servers: [env.config.publicUrl],
-        scopes_supported: ['read', 'write'] });
+      expect(prm).toMatchObject({
+        resource: `${env.config.publicUrl}/mcp`,
+        authorization_servers: [env.config.publicUrl],
+        scopes_supported: ['read', 'write'],
+      });
       const as = await request(env.app).get('/.well-known/oauth-authorization-server');
-      expect(as.body).toMatchObject({ issuer: env.config.publicUrl, code_challenge_methods_supported: ['S256'],
-        grant_types_supported: ['authorization_code', 'refresh_token'], registration_endpoint: `${env.config.publicUrl}/oauth/register`,
-        revocation_endpoint: `${env.config.publicUrl}/oauth/revoke` });
+      expect(as.body).toMatchObject({
+        issuer: env.config.publicUrl,
+        code_challenge_methods_supported: ['S256'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        registration_endpoint: `${env.config.publicUrl}/oauth/register`,
+        revocation_endpoint: `${env.config.publicUrl}/oauth/revoke`,
+      });
     });
   });
 
@@ -145,40 +170,67 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
       expect(provider.saved).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'read write' });
       expect((await client.listTools()).tools).toHaveLength(19);
       const whoami = await client.callTool({ name: 'service_whoami', arguments: {} });
-      expect((whoami.structuredContent as any).credential).toEqual({ kind: 'oauth', name: 'Test Agent', scopes: ['read', 'write'] });
+      expect((whoami.structuredContent as any).credential).toEqual({
+        kind: 'oauth',
+        name: 'Test Agent',
+        scopes: ['read', 'write'],
+      });
       const row = await env.services.db('oauth_tokens').where({ kind: 'access' }).first();
       expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
-      expect(await env.services.db('oauth_tokens').where({ token_hash: provider.saved!.access_token }).first()).toBeUndefined();
+      expect(
+        await env.services.db('oauth_tokens').where({ token_hash: provider.saved!.access_token }).first(),
+      ).toBeUndefined();
     });
 
     it('rotates refresh tokens, and a reused refresh token revokes the whole grant', async () => {
       const { provider } = await authorizedClient(emails.creator);
       const clientId = provider.client!.client_id;
       const first = provider.saved!;
-      const rotated = await tokenRequest({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: clientId });
+      const rotated = await tokenRequest({
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token!,
+        client_id: clientId,
+      });
       expect(rotated.status).toBe(200);
       expect(rotated.body.refresh_token).not.toBe(first.refresh_token);
       const live = await rpc(origin, rotated.body.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
       expect(live.body.result.tools).toHaveLength(19);
-      const reused = await tokenRequest({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: clientId });
+      const reused = await tokenRequest({
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token!,
+        client_id: clientId,
+      });
       expect(reused.status).toBe(400);
       expect(reused.body.error).toBe('invalid_grant');
-      expect((await rpc(origin, rotated.body.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
-      const next = await tokenRequest({ grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token, client_id: clientId });
+      expect(
+        (await rpc(origin, rotated.body.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status,
+      ).toBe(401);
+      const next = await tokenRequest({
+        grant_type: 'refresh_token',
+        refresh_token: rotated.body.refresh_token,
+        client_id: clientId,
+      });
       expect(next.status).toBe(400);
     });
 
     it('revokes a refresh token (RFC 7009) and with it the grant', async () => {
       const { provider } = await authorizedClient(emails.creator);
-      const res = await request(env.app).post('/oauth/revoke').type('form')
+      const res = await request(env.app)
+        .post('/oauth/revoke')
+        .type('form')
         .send({ token: provider.saved!.refresh_token!, client_id: provider.client!.client_id });
       expect(res.status).toBe(200);
-      expect((await rpc(origin, provider.saved!.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
+      expect(
+        (await rpc(origin, provider.saved!.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status,
+      ).toBe(401);
     });
 
     it('refuses an expired access token with 401 and the challenge', async () => {
       const { provider } = await authorizedClient(emails.creator);
-      await env.services.db('oauth_tokens').where({ kind: 'access' }).update({ expires_at: new Date(Date.now() - 1000).toISOString() });
+      await env.services
+        .db('oauth_tokens')
+        .where({ kind: 'access' })
+        .update({ expires_at: new Date(Date.now() - 1000).toISOString() });
       const res = await rpc(origin, provider.saved!.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
@@ -186,22 +238,30 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
   });
 
   describe('what a grant may do', () => {
-    const callTool = (name: string) => ({ jsonrpc: '2.0', id: 5, method: 'tools/call',
-      params: { name, arguments: { filename: 'a.jpg', mime: 'image/jpeg', size: 10 } } });
+    const callTool = (name: string) => ({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name, arguments: { filename: 'a.jpg', mime: 'image/jpeg', size: 10 } },
+    });
 
-    it('lets the person narrow the grant to read: the 11 read tools; a write tool is 403 insufficient_scope, -32602', async () => {
+    it('lets the person narrow the grant to read: 11 read tools; a write tool is 403 insufficient_scope', async () => {
       const { client, provider } = await authorizedClient(emails.creator, { scope: 'read' });
       expect(provider.saved!.scope).toBe('read');
       expect((await client.listTools()).tools).toHaveLength(11);
       const token = provider.saved!.access_token;
       const write = await rpc(origin, token, callTool('service_create_upload'));
       expect(write.status).toBe(403);
-      expect(write.headers['www-authenticate']).toMatch(/^Bearer error="insufficient_scope", scope="read write", resource_metadata="/);
+      expect(write.headers['www-authenticate']).toMatch(
+        /^Bearer error="insufficient_scope", scope="read write", resource_metadata="/,
+      );
       const unknown = await rpc(origin, token, callTool('service_nothing_like_it'));
       expect(unknown.status).toBe(200);
       expect(write.body.error.code).toBe(-32602);
-      expect(write.body.error).toEqual({ ...unknown.body.error,
-        message: unknown.body.error.message.replace('service_nothing_like_it', 'service_create_upload') });
+      expect(write.body.error).toEqual({
+        ...unknown.body.error,
+        message: unknown.body.error.message.replace('service_nothing_like_it', 'service_create_upload'),
+      });
       expect(write.body).toMatchObject({ jsonrpc: '2.0', id: 5, code: 'insufficient_scope' });
       // The SDK client takes the 403 as a request for more scope (step-up), and the call does not happen.
       await expect(client.callTool({ name: 'service_create_upload', arguments: {} })).rejects.toThrow();
@@ -221,7 +281,9 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
     it('sends a denial back to the client as access_denied with its state', async () => {
       const provider = new MemoryProvider();
       const first = new Client({ name: 'oauth-test', version: '1.0.0' });
-      await expect(first.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { authProvider: provider }))).rejects.toThrow();
+      await expect(
+        first.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { authProvider: provider })),
+      ).rejects.toThrow();
       const path = provider.authorizationUrl!.pathname + provider.authorizationUrl!.search;
       const cookie = await signIn(path, emails.creator);
       const { location } = await consent(path, cookie, { decision: 'deny' });
@@ -238,13 +300,25 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
     let cookie: string;
 
     function authorizePath(extra: Record<string, string> = {}) {
-      return '/oauth/authorize?' + new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT,
-        code_challenge: challenge, code_challenge_method: 'S256', state: 's1', scope: 'read write', ...extra });
+      return (
+        '/oauth/authorize?' +
+        new URLSearchParams({
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          state: 's1',
+          scope: 'read write',
+          ...extra,
+        })
+      );
     }
 
     beforeAll(async () => {
-      const reg = await request(env.app).post('/oauth/register').send({ client_name: 'Raw Client', redirect_uris: [REDIRECT],
-        token_endpoint_auth_method: 'none' });
+      const reg = await request(env.app)
+        .post('/oauth/register')
+        .send({ client_name: 'Raw Client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
       expect(reg.status).toBe(201);
       clientId = reg.body.client_id;
       cookie = await signIn(authorizePath(), emails.creator);
@@ -253,78 +327,142 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
     it('accepts any port on a loopback redirect, but not another path or host', async () => {
       const { location } = await consent(authorizePath({ redirect_uri: 'http://127.0.0.1:6001/callback' }), cookie);
       expect(location.port).toBe('6001');
-      for (const uri of ['http://127.0.0.1:5555/other', 'http://localhost:5555/callback', 'https://evil.example.com/callback']) {
-        const res = await request(env.app).get(authorizePath({ redirect_uri: uri })).set('Cookie', cookie);
+      for (const uri of [
+        'http://127.0.0.1:5555/other',
+        'http://localhost:5555/callback',
+        'https://evil.example.com/callback',
+      ]) {
+        const res = await request(env.app)
+          .get(authorizePath({ redirect_uri: uri }))
+          .set('Cookie', cookie);
         expect(res.status).toBe(400);
         expect(res.body.error).toBe('invalid_request');
       }
     });
 
     it('refuses plain http redirect URIs off loopback at registration', async () => {
-      const res = await request(env.app).post('/oauth/register').send({ redirect_uris: ['http://example.com/cb'] });
+      const res = await request(env.app)
+        .post('/oauth/register')
+        .send({ redirect_uris: ['http://example.com/cb'] });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('invalid_client_metadata');
     });
 
     it('needs PKCE S256: plain is refused, a wrong verifier gets nothing', async () => {
-      const plain = await request(env.app).get(authorizePath({ code_challenge_method: 'plain' })).set('Cookie', cookie);
+      const plain = await request(env.app)
+        .get(authorizePath({ code_challenge_method: 'plain' }))
+        .set('Cookie', cookie);
       expect(plain.status).toBe(302);
       expect(new URL(plain.headers.location!).searchParams.get('error')).toBe('invalid_request');
       const { location } = await consent(authorizePath(), cookie);
-      const wrong = await tokenRequest({ grant_type: 'authorization_code', code: location.searchParams.get('code')!,
-        code_verifier: 'x'.repeat(43), client_id: clientId, redirect_uri: REDIRECT });
+      const wrong = await tokenRequest({
+        grant_type: 'authorization_code',
+        code: location.searchParams.get('code')!,
+        code_verifier: 'x'.repeat(43),
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+      });
       expect(wrong.status).toBe(400);
       expect(wrong.body.error).toBe('invalid_grant');
     });
 
     it('issues tokens only for this resource (RFC 8707)', async () => {
-      const asked = await request(env.app).get(authorizePath({ resource: 'https://other.example.com/mcp' })).set('Cookie', cookie);
+      const asked = await request(env.app)
+        .get(authorizePath({ resource: 'https://other.example.com/mcp' }))
+        .set('Cookie', cookie);
       expect(new URL(asked.headers.location!).searchParams.get('error')).toBe('invalid_target');
       const { location } = await consent(authorizePath({ resource: `${env.config.publicUrl}/mcp` }), cookie);
-      const token = await tokenRequest({ grant_type: 'authorization_code', code: location.searchParams.get('code')!,
-        code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource: 'https://other.example.com/mcp' });
+      const token = await tokenRequest({
+        grant_type: 'authorization_code',
+        code: location.searchParams.get('code')!,
+        code_verifier: verifier,
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        resource: 'https://other.example.com/mcp',
+      });
       expect(token.body.error).toBe('invalid_target');
     });
 
     it('uses a code once: a replay gets nothing and revokes what the code gave', async () => {
       const { location } = await consent(authorizePath(), cookie);
-      const form = { grant_type: 'authorization_code', code: location.searchParams.get('code')!, code_verifier: verifier,
-        client_id: clientId, redirect_uri: REDIRECT };
+      const form = {
+        grant_type: 'authorization_code',
+        code: location.searchParams.get('code')!,
+        code_verifier: verifier,
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+      };
       const first = await tokenRequest(form);
       expect(first.status).toBe(200);
       const replay = await tokenRequest(form);
       expect(replay.status).toBe(400);
       expect(replay.body.error).toBe('invalid_grant');
-      expect((await rpc(origin, first.body.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
+      expect((await rpc(origin, first.body.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(
+        401,
+      );
     });
 
     it('refuses a consent without the session, without the CSRF token, or with a forged request', async () => {
       const page = await request(env.app).get(authorizePath()).set('Cookie', cookie);
-      const fields = { request: hidden(page.text, 'request'), csrf: hidden(page.text, 'csrf'), decision: 'allow', scope: 'read write' };
+      const fields = {
+        request: hidden(page.text, 'request'),
+        csrf: hidden(page.text, 'csrf'),
+        decision: 'allow',
+        scope: 'read write',
+      };
       expect((await request(env.app).post('/oauth/consent').type('form').send(fields)).status).toBe(401);
-      expect((await request(env.app).post('/oauth/consent').set('Cookie', cookie).type('form')
-        .send({ ...fields, csrf: 'forged' })).status).toBe(403);
-      expect((await request(env.app).post('/oauth/consent').set('Cookie', cookie).type('form')
-        .send({ ...fields, request: fields.request.replace(/^./, 'x') })).status).toBe(400);
+      expect(
+        (
+          await request(env.app)
+            .post('/oauth/consent')
+            .set('Cookie', cookie)
+            .type('form')
+            .send({ ...fields, csrf: 'forged' })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await request(env.app)
+            .post('/oauth/consent')
+            .set('Cookie', cookie)
+            .type('form')
+            .send({ ...fields, request: fields.request.replace(/^./, 'x') })
+        ).status,
+      ).toBe(400);
     });
 
     it('answers a wrong password on its own form with 401, and never redirects outside /oauth/authorize', async () => {
-      const wrong = await request(env.app).post('/oauth/sign-in').type('form')
+      const wrong = await request(env.app)
+        .post('/oauth/sign-in')
+        .type('form')
         .send({ email: emails.creator, password: 'nope', next: authorizePath() });
       expect(wrong.status).toBe(401);
       expect(wrong.text).toContain('The email or password is wrong.');
-      const open = await request(env.app).post('/oauth/sign-in').type('form')
+      const open = await request(env.app)
+        .post('/oauth/sign-in')
+        .type('form')
         .send({ email: emails.creator, password: PASSWORD, next: 'https://evil.example.com/' });
       expect(open.status).toBe(400);
       expect(open.headers['set-cookie']).toBeUndefined();
     });
 
-    it('gives every OAuth error Herald\'s {code, message, hint} beside the OAuth fields, and refuses NUL characters', async () => {
-      const token = await tokenRequest({ grant_type: 'authorization_code', code: 'nope', code_verifier: verifier, client_id: clientId });
+    it("gives every OAuth error Herald's {code, message, hint} beside the OAuth fields; refuses NUL", async () => {
+      const token = await tokenRequest({
+        grant_type: 'authorization_code',
+        code: 'nope',
+        code_verifier: verifier,
+        client_id: clientId,
+      });
       expect(token.status).toBe(400);
-      expect(token.body).toMatchObject({ error: 'invalid_grant', code: 'invalid_grant', message: token.body.error_description });
+      expect(token.body).toMatchObject({
+        error: 'invalid_grant',
+        code: 'invalid_grant',
+        message: token.body.error_description,
+      });
       expect(typeof token.body.hint).toBe('string');
-      const nul = await request(env.app).post('/oauth/register').send({ client_name: 'Bad\u0000Name', redirect_uris: [REDIRECT] });
+      const nul = await request(env.app)
+        .post('/oauth/register')
+        .send({ client_name: 'Bad\u0000Name', redirect_uris: [REDIRECT] });
       expect(nul.status).toBe(400);
       expect(nul.body.code).toBe('invalid_request');
       const grant = await request(env.app).delete('/auth/mcp-grants/grt_%00').set('Cookie', cookie);
@@ -339,7 +477,7 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
   });
 
   describe('GET /auth/mcp-grants and DELETE /auth/mcp-grants/{grantId}', () => {
-    it('lists the person\'s clients and revokes one, whose tokens stop working at once', async () => {
+    it("lists the person's clients and revokes one, whose tokens stop working at once", async () => {
       const { provider, cookie } = await authorizedClient(emails.creator);
       const session = await request(env.app).get('/auth/session').set('Cookie', cookie);
       const list = await request(env.app).get('/auth/mcp-grants').set('Cookie', cookie);
@@ -347,30 +485,42 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
       const grant = list.body.grants[0];
       expect(grant).toMatchObject({ clientName: 'Test Agent', scopes: ['read', 'write'] });
       expect(Object.keys(grant).sort()).toEqual(['clientName', 'createdAt', 'id', 'lastUsedAt', 'scopes']);
-      const del = await request(env.app).delete(`/auth/mcp-grants/${grant.id}`).set('Cookie', cookie)
+      const del = await request(env.app)
+        .delete(`/auth/mcp-grants/${grant.id}`)
+        .set('Cookie', cookie)
         .set('X-CSRF-Token', session.body.csrfToken);
       expect(del.status).toBe(204);
-      expect((await rpc(origin, provider.saved!.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
+      expect(
+        (await rpc(origin, provider.saved!.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status,
+      ).toBe(401);
       const after = await request(env.app).get('/auth/mcp-grants').set('Cookie', cookie);
       expect(after.body.grants.map((g: { id: string }) => g.id)).not.toContain(grant.id);
     });
 
-    it('refuses API keys and tokens, needs the CSRF token, and answers not_found for another person\'s grant', async () => {
+    it("refuses API keys and tokens, needs the CSRF token, answers not_found for another person's grant", async () => {
       const { provider, cookie } = await authorizedClient(emails.creator);
-      expect((await request(env.app).get('/auth/mcp-grants').set('Authorization', `Bearer ${creator.writeKey}`)).status).toBe(401);
-      expect((await request(env.app).get('/auth/mcp-grants').set('Authorization', `Bearer ${provider.saved!.access_token}`)).status)
-        .toBe(401);
+      expect(
+        (await request(env.app).get('/auth/mcp-grants').set('Authorization', `Bearer ${creator.writeKey}`)).status,
+      ).toBe(401);
+      expect(
+        (await request(env.app).get('/auth/mcp-grants').set('Authorization', `Bearer ${provider.saved!.access_token}`))
+          .status,
+      ).toBe(401);
       const grantId = (await request(env.app).get('/auth/mcp-grants').set('Cookie', cookie)).body.grants[0].id;
       const noCsrf = await request(env.app).delete(`/auth/mcp-grants/${grantId}`).set('Cookie', cookie);
       expect(noCsrf.status).toBe(403);
       expect(noCsrf.body.code).toBe('csrf_failed');
       const other = await request(env.app).post('/auth/sign-in').send({ email: emails.free, password: PASSWORD });
       const otherCookie = other.headers['set-cookie']![0]!.split(';')[0]!;
-      const foreign = await request(env.app).delete(`/auth/mcp-grants/${grantId}`).set('Cookie', otherCookie)
+      const foreign = await request(env.app)
+        .delete(`/auth/mcp-grants/${grantId}`)
+        .set('Cookie', otherCookie)
         .set('X-CSRF-Token', other.body.csrfToken);
       expect(foreign.status).toBe(404);
       expect(foreign.body.code).toBe('not_found');
-      expect((await rpc(origin, provider.saved!.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
+      expect(
+        (await rpc(origin, provider.saved!.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status,
+      ).toBe(200);
     });
   });
 

@@ -35,8 +35,15 @@ describe('the stdio MCP package', () => {
 
   async function stdioClient(command: string, args: string[], key: string): Promise<Client> {
     const client = new Client({ name: 'herald-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command, args, cwd: workDir, stderr: 'pipe',
-      env: childEnv({ HERALD_API_KEY: key, HERALD_API_URL: `${origin}/v1` }) }));
+    await client.connect(
+      new StdioClientTransport({
+        command,
+        args,
+        cwd: workDir,
+        stderr: 'pipe',
+        env: childEnv({ HERALD_API_KEY: key, HERALD_API_URL: `${origin}/v1` }),
+      }),
+    );
     clients.push(client);
     return client;
   }
@@ -75,14 +82,14 @@ describe('the stdio MCP package', () => {
     expect(Object.keys(manifest.dependencies)).toEqual(['@modelcontextprotocol/sdk']);
   });
 
-  it('runs from the tarball with npx and shows the server\'s tools for the key', async () => {
+  it("runs from the tarball with npx and shows the server's tools for the key", async () => {
     const write = await stdioClient('npx', ['-y', tarball], creator.writeKey);
     expect((await write.listTools()).tools).toHaveLength(19);
     const whoami = await write.callTool({ name: 'service_whoami', arguments: {} });
     expect((whoami.structuredContent as any).credential).toMatchObject({ kind: 'api_key', scopes: ['read', 'write'] });
   }, 180_000);
 
-  it('gives a Free workspace\'s key the read-only MCP, and hides write tools with -32602', async () => {
+  it("gives a Free workspace's key the read-only MCP, and hides write tools with -32602", async () => {
     const client = await stdioClient('npx', ['-y', tarball], free.writeKey);
     expect((await client.listTools()).tools).toHaveLength(11);
     const hidden = await client.callTool({ name: 'service_create_upload', arguments: {} }).catch((e: unknown) => e);
@@ -94,8 +101,11 @@ describe('the stdio MCP package', () => {
     const missing = await runOnce({ HERALD_API_KEY: undefined, HERALD_API_URL: `${origin}/v1` });
     const wrong = await runOnce({ HERALD_API_KEY: 'hld_wrong', HERALD_API_URL: `${origin}/v1` });
     const down = await runOnce({ HERALD_API_KEY: creator.readKey, HERALD_API_URL: 'http://127.0.0.1:9/v1' });
-    for (const [result, words] of [[missing, 'HERALD_API_KEY is not set'], [wrong, 'refused HERALD_API_KEY'],
-      [down, 'cannot reach Herald']] as const) {
+    for (const [result, words] of [
+      [missing, 'HERALD_API_KEY is not set'],
+      [wrong, 'refused HERALD_API_KEY'],
+      [down, 'cannot reach Herald'],
+    ] as const) {
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(ownLines(result.stderr)).toHaveLength(1);

@@ -25,17 +25,62 @@ describe.each(DATABASES)('media and folder access on %s', (kind) => {
   afterAll(() => env.close());
 
   /** Every operation, with a valid body; `id` routes name another workspace's record. */
-  const operations = (): { name: string; method: Method; url: string; body?: unknown; write: boolean; foreign?: boolean }[] => [
-    { name: 'createUpload', method: 'post', url: '/v1/media/uploads', body: { filename: 'a.jpg', mime: 'image/jpeg', size: 10 }, write: true },
-    { name: 'uploadFromUrl', method: 'post', url: '/v1/media/from-url', body: { url: 'https://127.0.0.1/a.jpg' }, write: true },
+  const operations = (): {
+    name: string;
+    method: Method;
+    url: string;
+    body?: unknown;
+    write: boolean;
+    foreign?: boolean;
+  }[] => [
+    {
+      name: 'createUpload',
+      method: 'post',
+      url: '/v1/media/uploads',
+      body: { filename: 'a.jpg', mime: 'image/jpeg', size: 10 },
+      write: true,
+    },
+    {
+      name: 'uploadFromUrl',
+      method: 'post',
+      url: '/v1/media/from-url',
+      body: { url: 'https://127.0.0.1/a.jpg' },
+      write: true,
+    },
     { name: 'listMedia', method: 'get', url: '/v1/media', write: false },
     { name: 'getMedia', method: 'get', url: `/v1/media/${theirs.mediaId}`, write: false, foreign: true },
-    { name: 'updateMedia', method: 'patch', url: `/v1/media/${theirs.mediaId}`, body: { pinned: true }, write: true, foreign: true },
-    { name: 'deleteMedia', method: 'delete', url: `/v1/media/${theirs.mediaId}?confirm=true`, write: true, foreign: true },
+    {
+      name: 'updateMedia',
+      method: 'patch',
+      url: `/v1/media/${theirs.mediaId}`,
+      body: { pinned: true },
+      write: true,
+      foreign: true,
+    },
+    {
+      name: 'deleteMedia',
+      method: 'delete',
+      url: `/v1/media/${theirs.mediaId}?confirm=true`,
+      write: true,
+      foreign: true,
+    },
     { name: 'listFolders', method: 'get', url: '/v1/folders', write: false },
     { name: 'createFolder', method: 'post', url: '/v1/folders', body: { name: 'X' }, write: true },
-    { name: 'updateFolder', method: 'patch', url: `/v1/folders/${theirs.folderId}`, body: { name: 'Y' }, write: true, foreign: true },
-    { name: 'deleteFolder', method: 'delete', url: `/v1/folders/${theirs.folderId}?confirm=true`, write: true, foreign: true },
+    {
+      name: 'updateFolder',
+      method: 'patch',
+      url: `/v1/folders/${theirs.folderId}`,
+      body: { name: 'Y' },
+      write: true,
+      foreign: true,
+    },
+    {
+      name: 'deleteFolder',
+      method: 'delete',
+      url: `/v1/folders/${theirs.folderId}?confirm=true`,
+      write: true,
+      foreign: true,
+    },
   ];
 
   it('answers 401 unauthenticated without a key or with a wrong one', async () => {

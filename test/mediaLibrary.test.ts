@@ -4,7 +4,15 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 import { makeImage, reserve, storedFiles, tempDir, upload } from './support/mediaFiles.ts';
 import { setPostState } from './support/posts.ts';
 
@@ -28,18 +36,27 @@ describe.each(DATABASES)('media library on %s', (kind) => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const uploadImage = async () => (await upload(env, ws.writeKey, image, 'image/jpeg')) as { id: string; size: number; folderId: string };
+  const uploadImage = async () =>
+    (await upload(env, ws.writeKey, image, 'image/jpeg')) as { id: string; size: number; folderId: string };
   const get = (id: string, key = ws.readKey) => call(env, 'get', `/v1/media/${id}`, { key });
-  const usedBytes = async () => (await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.storage.usedBytes as number;
+  const usedBytes = async () =>
+    (await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.storage.usedBytes as number;
   const newFolder = async (name: string, parentId?: string) =>
     (await call(env, 'post', '/v1/folders', { key: ws.writeKey, body: { name, parentId } })).body.id as string;
 
   /** A post of the file to the Facebook Page, as a draft or queued three days ahead; answers its id. */
   async function post(mediaId: string, state: 'draft' | 'queued'): Promise<string> {
-    const when = state === 'draft' ? 'draft'
-      : { publishAt: `${DateTime.now().setZone('Europe/Berlin').plus({ days: 3 }).toFormat('yyyy-MM-dd')}T10:00`, timezone: 'Europe/Berlin' };
-    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey,
-      body: { targets: { accountIds: [page] }, mediaIds: [mediaId], text: 'Autumn sale', when, confirm: true } });
+    const when =
+      state === 'draft'
+        ? 'draft'
+        : {
+            publishAt: `${DateTime.now().setZone('Europe/Berlin').plus({ days: 3 }).toFormat('yyyy-MM-dd')}T10:00`,
+            timezone: 'Europe/Berlin',
+          };
+    const res = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { targets: { accountIds: [page] }, mediaIds: [mediaId], text: 'Autumn sale', when, confirm: true },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.posts[0].id;
   }
@@ -51,8 +68,11 @@ describe.each(DATABASES)('media library on %s', (kind) => {
   }
 
   const wentLive = (postId: string, hoursAgo: number) =>
-    setPostState(env, ws.workspaceId, postId, { status: 'live', liveAt: new Date(Date.now() - hoursAgo * 3600_000).toISOString(),
-      externalUrl: 'https://www.facebook.com/1_2' });
+    setPostState(env, ws.workspaceId, postId, {
+      status: 'live',
+      liveAt: new Date(Date.now() - hoursAgo * 3600_000).toISOString(),
+      externalUrl: 'https://www.facebook.com/1_2',
+    });
 
   describe('GET /media/{mediaId}', () => {
     it('answers 404 for an unknown id and for a file of another workspace, the same way', async () => {
@@ -60,7 +80,10 @@ describe.each(DATABASES)('media library on %s', (kind) => {
       for (const id of ['med_missing000000000', theirs]) {
         const res = await get(id);
         expect(res.status).toBe(404);
-        expect(res.body).toMatchObject({ code: 'not_found', message: `No media with id ${id} exists in this workspace.` });
+        expect(res.body).toMatchObject({
+          code: 'not_found',
+          message: `No media with id ${id} exists in this workspace.`,
+        });
       }
       expect((await get(theirs, other.readKey)).status).toBe(200);
     });
@@ -69,16 +92,21 @@ describe.each(DATABASES)('media library on %s', (kind) => {
   describe('GET /media', () => {
     it('lists newest first, filters by folder and status, and pages with a cursor', async () => {
       const listWs = await seedWorkspace(env, { plan: 'creator' });
-      const folder = (await call(env, 'post', '/v1/folders', { key: listWs.writeKey, body: { name: 'Autumn' } })).body.id;
+      const folder = (await call(env, 'post', '/v1/folders', { key: listWs.writeKey, body: { name: 'Autumn' } })).body
+        .id;
       const uploaded: string[] = [];
-      for (let i = 0; i < 5; i++) uploaded.push((await upload(env, listWs.writeKey, image, 'image/jpeg', i % 2 ? folder : undefined)).id);
-      const pending = (await reserve(env, listWs.writeKey, { filename: 'later.jpg', mime: 'image/jpeg', size: 10 })).body.mediaId;
+      for (let i = 0; i < 5; i++)
+        uploaded.push((await upload(env, listWs.writeKey, image, 'image/jpeg', i % 2 ? folder : undefined)).id);
+      const pending = (await reserve(env, listWs.writeKey, { filename: 'later.jpg', mime: 'image/jpeg', size: 10 }))
+        .body.mediaId;
       const newestFirst = [pending, ...[...uploaded].reverse()];
 
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res = await call(env, 'get', `/v1/media?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key: listWs.readKey });
+        const res = await call(env, 'get', `/v1/media?limit=2${cursor ? `&cursor=${cursor}` : ''}`, {
+          key: listWs.readKey,
+        });
         expect(res.status).toBe(200);
         expect(res.body.media.length).toBeLessThanOrEqual(2);
         seen.push(...res.body.media.map((m: { id: string }) => m.id));
@@ -89,10 +117,13 @@ describe.each(DATABASES)('media library on %s', (kind) => {
       const inFolder = await call(env, 'get', `/v1/media?folderId=${folder}`, { key: listWs.readKey });
       expect(inFolder.body.media.map((m: { id: string }) => m.id)).toEqual([uploaded[3], uploaded[1]]);
       const uploading = await call(env, 'get', '/v1/media?status=uploading', { key: listWs.readKey });
-      expect(uploading.body).toEqual({ media: [expect.objectContaining({ id: pending, status: 'uploading' })], nextCursor: null });
+      expect(uploading.body).toEqual({
+        media: [expect.objectContaining({ id: pending, status: 'uploading' })],
+        nextCursor: null,
+      });
     });
 
-    it('answers 400 for a cursor it did not make and for a bad filter, 404 for a folder not in the workspace', async () => {
+    it('answers 400 for a cursor it did not make or a bad filter, 404 for a folder not in the workspace', async () => {
       for (const query of ['cursor=not-a-cursor', 'status=done', 'limit=0', 'limit=101']) {
         const res = await call(env, 'get', `/v1/media?${query}`, { key: ws.readKey });
         expect(res.status, query).toBe(400);
@@ -116,14 +147,23 @@ describe.each(DATABASES)('media library on %s', (kind) => {
       expect(pinned.body).toMatchObject({ folderId: folder, pinned: true });
       const unpinned = await call(env, 'patch', `/v1/media/${file.id}`, { key: ws.writeKey, body: { pinned: false } });
       expect(unpinned.body.pinned).toBe(false);
-      expect((await call(env, 'get', `/v1/media?folderId=${folder}`, { key: ws.readKey })).body.media.map((m: { id: string }) => m.id)).toEqual([file.id]);
+      expect(
+        (await call(env, 'get', `/v1/media?folderId=${folder}`, { key: ws.readKey })).body.media.map(
+          (m: { id: string }) => m.id,
+        ),
+      ).toEqual([file.id]);
     });
 
     it('answers 404 for an unknown file or folder, 400 for an empty or unknown change', async () => {
       const file = await uploadImage();
       const theirRoot = (await call(env, 'get', '/v1/folders', { key: other.readKey })).body.folders[0].id;
-      expect((await call(env, 'patch', '/v1/media/med_missing000000000', { key: ws.writeKey, body: { pinned: true } })).status).toBe(404);
-      expect((await call(env, 'patch', `/v1/media/${file.id}`, { key: ws.writeKey, body: { folderId: theirRoot } })).status).toBe(404);
+      expect(
+        (await call(env, 'patch', '/v1/media/med_missing000000000', { key: ws.writeKey, body: { pinned: true } }))
+          .status,
+      ).toBe(404);
+      expect(
+        (await call(env, 'patch', `/v1/media/${file.id}`, { key: ws.writeKey, body: { folderId: theirRoot } })).status,
+      ).toBe(404);
       for (const body of [{}, { pinned: 'yes' }, { size: 3 }]) {
         const res = await call(env, 'patch', `/v1/media/${file.id}`, { key: ws.writeKey, body });
         expect(res.status, JSON.stringify(body)).toBe(400);

@@ -5,7 +5,18 @@ import request from 'supertest';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
-import { makeImage, makeTextFile, makeVideo, pathOf, processed, putBytes, reserve, storedFiles, tempDir, upload } from './support/mediaFiles.ts';
+import {
+  makeImage,
+  makeTextFile,
+  makeVideo,
+  pathOf,
+  processed,
+  putBytes,
+  reserve,
+  storedFiles,
+  tempDir,
+  upload,
+} from './support/mediaFiles.ts';
 
 describe.each(DATABASES)('processing on %s', (kind) => {
   let env: TestEnv;
@@ -21,14 +32,19 @@ describe.each(DATABASES)('processing on %s', (kind) => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const usedBytes = async () => (await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.storage.usedBytes as number;
+  const usedBytes = async () =>
+    (await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.storage.usedBytes as number;
 
   /** Fetches a public address served by the app (no credential), as a browser or a network would. */
-  const fetchPublic = (address: string) => request(env.app).get(pathOf(address)).buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  const fetchPublic = (address: string) =>
+    request(env.app)
+      .get(pathOf(address))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
 
   it('goes uploading -> processing -> ready, with the image size and a JPEG thumbnail', async () => {
     const file = await makeImage(dir, 'jpeg', 1080, 1350);
@@ -37,8 +53,18 @@ describe.each(DATABASES)('processing on %s', (kind) => {
     expect((await call(env, 'get', `/v1/media/${r.body.mediaId}`, { key: ws.readKey })).body.status).toBe('uploading');
     expect((await putBytes(env, r.body.uploadUrl, bytes, 'image/jpeg')).body.status).toBe('processing');
     const media = await processed(env, ws.readKey, r.body.mediaId);
-    expect(media).toMatchObject({ status: 'ready', kind: 'image', mime: 'image/jpeg', width: 1080, height: 1350, size: bytes.length,
-      durationSeconds: null, frameRate: null, videoCodec: null, audioCodec: null });
+    expect(media).toMatchObject({
+      status: 'ready',
+      kind: 'image',
+      mime: 'image/jpeg',
+      width: 1080,
+      height: 1350,
+      size: bytes.length,
+      durationSeconds: null,
+      frameRate: null,
+      videoCodec: null,
+      audioCodec: null,
+    });
     expect(media.failReason).toBeUndefined();
 
     const thumb = await fetchPublic(media.thumbnailUrl);
@@ -49,9 +75,20 @@ describe.each(DATABASES)('processing on %s', (kind) => {
   });
 
   it('reads PNG, WebP and GIF images', async () => {
-    for (const [format, mime] of [['png', 'image/png'], ['webp', 'image/webp'], ['gif', 'image/gif']] as const) {
+    for (const [format, mime] of [
+      ['png', 'image/png'],
+      ['webp', 'image/webp'],
+      ['gif', 'image/gif'],
+    ] as const) {
       const media = await upload(env, ws.writeKey, await makeImage(dir, format, 1200, 628), mime);
-      expect(media, format).toMatchObject({ status: 'ready', kind: 'image', mime, width: 1200, height: 628, thumbnailUrl: expect.any(String) });
+      expect(media, format).toMatchObject({
+        status: 'ready',
+        kind: 'image',
+        mime,
+        width: 1200,
+        height: 628,
+        thumbnailUrl: expect.any(String),
+      });
     }
   });
 
@@ -81,7 +118,7 @@ describe.each(DATABASES)('processing on %s', (kind) => {
     expect(media.failReason).not.toMatch(/sharp|libpng|vips|\[|0x/i);
   });
 
-  it('says in words that a video cut short is incomplete, without the tool\'s internals', async () => {
+  it("says in words that a video cut short is incomplete, without the tool's internals", async () => {
     const whole = fs.readFileSync(makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 25 }));
     const file = `${dir}/cut.mp4`;
     fs.writeFileSync(file, whole.subarray(0, whole.length >> 1));
@@ -94,8 +131,16 @@ describe.each(DATABASES)('processing on %s', (kind) => {
   it('reads a minute-long video: duration, size, frame rate, codecs, thumbnail', async () => {
     const file = makeVideo(dir, { seconds: 60, width: 360, height: 640, fps: 30 });
     const media = await upload(env, ws.writeKey, file, 'video/mp4');
-    expect(media).toMatchObject({ status: 'ready', kind: 'video', mime: 'video/mp4', width: 360, height: 640, frameRate: 30,
-      videoCodec: 'h264', audioCodec: 'aac' });
+    expect(media).toMatchObject({
+      status: 'ready',
+      kind: 'video',
+      mime: 'video/mp4',
+      width: 360,
+      height: 640,
+      frameRate: 30,
+      videoCodec: 'h264',
+      audioCodec: 'aac',
+    });
     expect(media.durationSeconds).toBeCloseTo(60, 0);
     const thumb = await fetchPublic(media.thumbnailUrl);
     expect(thumb.status).toBe(200);
@@ -103,19 +148,47 @@ describe.each(DATABASES)('processing on %s', (kind) => {
   });
 
   it('reads a MOV video, a silent one (no audio codec), and the display rotation of phone videos', async () => {
-    const mov = await upload(env, ws.writeKey, makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 25, container: 'mov' }), 'video/quicktime');
+    const mov = await upload(
+      env,
+      ws.writeKey,
+      makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 25, container: 'mov' }),
+      'video/quicktime',
+    );
     expect(mov).toMatchObject({ status: 'ready', mime: 'video/quicktime', frameRate: 25 });
-    const silent = await upload(env, ws.writeKey, makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 24, audio: false }), 'video/mp4');
+    const silent = await upload(
+      env,
+      ws.writeKey,
+      makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 24, audio: false }),
+      'video/mp4',
+    );
     expect(silent).toMatchObject({ status: 'ready', audioCodec: null, videoCodec: 'h264' });
-    const turned = await upload(env, ws.writeKey, makeVideo(dir, { seconds: 1, width: 640, height: 360, fps: 30, rotate: 90 }), 'video/mp4');
+    const turned = await upload(
+      env,
+      ws.writeKey,
+      makeVideo(dir, { seconds: 1, width: 640, height: 360, fps: 30, rotate: 90 }),
+      'video/mp4',
+    );
     expect(turned).toMatchObject({ status: 'ready', width: 360, height: 640 });
   });
 
   it('fails a video in a format or codec no network accepts, naming it', async () => {
-    const avi = await upload(env, ws.writeKey, makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 25, codec: 'mpeg4', container: 'avi' }), 'video/mp4');
+    const avi = await upload(
+      env,
+      ws.writeKey,
+      makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 25, codec: 'mpeg4', container: 'avi' }),
+      'video/mp4',
+    );
     expect(avi).toMatchObject({ status: 'failed', failReason: expect.stringMatching(/AVI/) });
-    const mpeg4 = await upload(env, ws.writeKey, makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 25, codec: 'mpeg4' }), 'video/mp4');
-    expect(mpeg4).toMatchObject({ status: 'failed', failReason: expect.stringMatching(/video codec is mpeg4.*H\.264/) });
+    const mpeg4 = await upload(
+      env,
+      ws.writeKey,
+      makeVideo(dir, { seconds: 1, width: 320, height: 240, fps: 25, codec: 'mpeg4' }),
+      'video/mp4',
+    );
+    expect(mpeg4).toMatchObject({
+      status: 'failed',
+      failReason: expect.stringMatching(/video codec is mpeg4.*H\.264/),
+    });
   });
 
   it('reads a JPEG sent as video/mp4 as the image it is', async () => {
@@ -130,8 +203,15 @@ describe.each(DATABASES)('processing on %s', (kind) => {
     await putBytes(env, r.body.uploadUrl, bytes, 'image/jpeg');
     await env.services.media.whenIdle();
     // As a process stopped mid-way would leave it.
-    await env.services.db('media').where({ id: r.body.mediaId }).update({ status: 'processing', width: null, height: null });
+    await env.services
+      .db('media')
+      .where({ id: r.body.mediaId })
+      .update({ status: 'processing', width: null, height: null });
     await env.services.media.sweep();
-    expect(await processed(env, ws.readKey, r.body.mediaId)).toMatchObject({ status: 'ready', width: 300, height: 200 });
+    expect(await processed(env, ws.readKey, r.body.mediaId)).toMatchObject({
+      status: 'ready',
+      width: 300,
+      height: 200,
+    });
   });
 });

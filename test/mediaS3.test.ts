@@ -10,11 +10,28 @@ import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWorkspace } from '../db/identity.ts';
-import { workspaceData } from '../db/workspaceData.ts';
+import { mediaData } from '../db/mediaData.ts';
 import { mediaFileUrl } from '../media/publicAddress.ts';
 import type { StorageConfig } from '../runtime/config.ts';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
-import { makeImage, makeTextFile, makeVideo, pathOf, putBytes, reserve, tempDir, upload } from './support/mediaFiles.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
+import {
+  makeImage,
+  makeTextFile,
+  makeVideo,
+  pathOf,
+  putBytes,
+  reserve,
+  tempDir,
+  upload,
+} from './support/mediaFiles.ts';
 import { setPostState } from './support/posts.ts';
 
 describe.each(DATABASES)('S3 storage on %s', (kind) => {
@@ -26,11 +43,24 @@ describe.each(DATABASES)('S3 storage on %s', (kind) => {
   const dir = tempDir();
 
   beforeAll(async () => {
-    s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: tempDir(), configureBuckets: [{ name: 'herald', configs: [] }] });
+    s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: tempDir(),
+      configureBuckets: [{ name: 'herald', configs: [] }],
+    });
     const { port } = await s3.run();
     const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    storage = { kind: 's3', bucket: 'herald', region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true,
-      prefix: 'herald-media', credentials };
+    storage = {
+      kind: 's3',
+      bucket: 'herald',
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${port}`,
+      forcePathStyle: true,
+      prefix: 'herald-media',
+      credentials,
+    };
     client = new S3Client({ region: 'us-east-1', endpoint: storage.endpoint, forcePathStyle: true, credentials });
     env = await startHerald(kind, { mediaSweepMs: 0, storage });
     ws = await seedWorkspace(env, { plan: 'creator' });
@@ -45,7 +75,7 @@ describe.each(DATABASES)('S3 storage on %s', (kind) => {
   const objects = async () =>
     ((await client.send(new ListObjectsV2Command({ Bucket: 'herald' }))).Contents ?? []).map((o) => o.Key!).sort();
   const record = async (id: string) =>
-    (await workspaceData(env.services.db, (await findWorkspace(env.services.db, ws.workspaceId))!).media.get(id))!;
+    (await mediaData(env.services.db, (await findWorkspace(env.services.db, ws.workspaceId))!).get(id))!;
 
   it('stores an upload as an object under the prefix, processes it, and presigns its thumbnail', async () => {
     const media = await upload(env, ws.writeKey, await makeImage(dir, 'jpeg', 1080, 1350), 'image/jpeg');
@@ -97,12 +127,17 @@ describe.each(DATABASES)('S3 storage on %s', (kind) => {
     try {
       const received = new Promise<http.IncomingMessage>((resolve) => server.once('request', resolve));
       const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
-      socket.write(`PUT ${pathOf(r.body.uploadUrl)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: video/mp4\r\nContent-Length: ${bytes.length}\r\n\r\n`);
+      socket.write(
+        `PUT ${pathOf(r.body.uploadUrl)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ` +
+          `video/mp4\r\nContent-Length: ${bytes.length}\r\n\r\n`,
+      );
       socket.write(bytes.subarray(0, bytes.length >> 1));
       const req = await received;
       socket.destroy();
       if (!req.destroyed) await new Promise((resolve) => req.once('close', resolve));
-      expect((await call(env, 'get', `/v1/media/${r.body.mediaId}`, { key: ws.readKey })).body.status).toBe('uploading');
+      expect((await call(env, 'get', `/v1/media/${r.body.mediaId}`, { key: ws.readKey })).body.status).toBe(
+        'uploading',
+      );
 
       expect((await putBytes(env, r.body.uploadUrl, bytes, 'video/mp4')).status).toBe(200);
       await env.services.media.whenIdle();
@@ -116,14 +151,24 @@ describe.each(DATABASES)('S3 storage on %s', (kind) => {
   it('retention deletes the object of a published file and keeps the record', async () => {
     const page = await addAccount(env, ws.workspaceId, 'facebook', 'Acme Page');
     const media = await upload(env, ws.writeKey, await makeImage(dir, 'jpeg', 800, 800), 'image/jpeg');
-    const created = await call(env, 'post', '/v1/posts', { key: ws.writeKey,
-      body: { targets: { accountIds: [page] }, mediaIds: [media.id], text: 'Sale', when: 'draft', confirm: true } });
-    await setPostState(env, ws.workspaceId, created.body.posts[0].id, { status: 'live', liveAt: new Date(Date.now() - 80 * 3600_000).toISOString() });
+    const created = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { targets: { accountIds: [page] }, mediaIds: [media.id], text: 'Sale', when: 'draft', confirm: true },
+    });
+    await setPostState(env, ws.workspaceId, created.body.posts[0].id, {
+      status: 'live',
+      liveAt: new Date(Date.now() - 80 * 3600_000).toISOString(),
+    });
     expect((await env.services.media.sweep()).released).toEqual([media.id]);
     expect((await objects()).filter((k) => k.includes(media.id) && k.includes('original'))).toEqual([]);
-    expect((await call(env, 'get', `/v1/media/${media.id}`, { key: ws.readKey })).body.bytesDeletedAt).toEqual(expect.any(String));
+    expect((await call(env, 'get', `/v1/media/${media.id}`, { key: ws.readKey })).body.bytesDeletedAt).toEqual(
+      expect.any(String),
+    );
     // Tidy the bucket for the next suite.
     const left = await objects();
-    if (left.length) await client.send(new DeleteObjectsCommand({ Bucket: 'herald', Delete: { Objects: left.map((Key) => ({ Key })) } }));
+    if (left.length)
+      await client.send(
+        new DeleteObjectsCommand({ Bucket: 'herald', Delete: { Objects: left.map((Key) => ({ Key })) } }),
+      );
   });
 });

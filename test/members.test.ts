@@ -154,12 +154,14 @@ describe.each(DATABASES)('members on %s', (kind) => {
     const third = await seedWorkspace(env, { plan: 'studio' });
     const thirdOwner = await signedIn(env, third.userId, third.workspaceId);
     const offer = await invite(`maria-${kind}@example.com`, 'member', thirdOwner);
-    const bySession = await request(env.app).post('/auth/invites/accept').set('Cookie', maria.cookie)
+    const bySession = await request(env.app)
+      .post('/auth/invites/accept')
+      .set('Cookie', maria.cookie)
       .send({ token: tokenOf(offer.body.link) });
     expect(bySession.body).toMatchObject({ role: 'member', workspace: { id: third.workspaceId } });
   });
 
-  it('changes roles within the rules: administrators do not touch the owner; the owner transfers ownership', async () => {
+  it('changes roles by the rules: administrators do not touch the owner; the owner transfers ownership', async () => {
     const admin = await addPerson(env, ws.workspaceId, 'administrator');
     const member = await addPerson(env, ws.workspaceId, 'member');
     const promote = await asPerson(env, admin, 'patch', `/auth/members/${member.userId}`, { role: 'administrator' });

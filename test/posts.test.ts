@@ -2,17 +2,31 @@
 // the month quota and the hourly creation limit, reading, and the state table's transitions.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 import { fillMonth, seedMedia, setPostState } from './support/posts.ts';
 
 /** A local time in Berlin `days` ahead, as `when` takes it. */
 function berlin(days: number, time = '14:30') {
-  return { publishAt: `${DateTime.now().setZone('Europe/Berlin').plus({ days }).toFormat('yyyy-MM-dd')}T${time}`, timezone: 'Europe/Berlin' };
+  return {
+    publishAt: `${DateTime.now().setZone('Europe/Berlin').plus({ days }).toFormat('yyyy-MM-dd')}T${time}`,
+    timezone: 'Europe/Berlin',
+  };
 }
 
 function expectedLine(status: string, network: string, account: string, localIso: string) {
   const local = DateTime.fromISO(localIso, { zone: 'Europe/Berlin' });
-  return `${status}. ${network} · ${account} · ${local.setLocale('en-GB').toFormat('d LLLL, HH:mm')} (${local.offset === 60 ? 'CET' : 'CEST'}).`;
+  return (
+    `${status}. ${network} · ${account} · ${local.setLocale('en-GB').toFormat('d LLLL, HH:mm')} ` +
+    `(${local.offset === 60 ? 'CET' : 'CEST'}).`
+  );
 }
 
 describe.each(DATABASES)('posts on %s', (kind) => {
@@ -38,9 +52,14 @@ describe.each(DATABASES)('posts on %s', (kind) => {
   afterAll(() => env.close());
 
   const body = (extra: Record<string, unknown> = {}) => ({
-    targets: { accountIds: [ig, fb] }, mediaIds: [image], text: 'Autumn sale: 30% off everything until Sunday.', when: berlin(3), ...extra,
+    targets: { accountIds: [ig, fb] },
+    mediaIds: [image],
+    text: 'Autumn sale: 30% off everything until Sunday.',
+    when: berlin(3),
+    ...extra,
   });
-  const listAll = async (query = '') => (await call(env, 'get', `/v1/posts${query}`, { key: ws.readKey })).body.posts as { id: string; status: string }[];
+  const listAll = async (query = '') =>
+    (await call(env, 'get', `/v1/posts${query}`, { key: ws.readKey })).body.posts as { id: string; status: string }[];
 
   describe('POST /posts/plan', () => {
     it('answers one row per account, the quota and a table, and changes nothing', async () => {
@@ -50,23 +69,49 @@ describe.each(DATABASES)('posts on %s', (kind) => {
         const res = await call(env, 'post', '/v1/posts/plan', { key: ws.readKey, body: body({ when }) });
         expect(res.status).toBe(200);
         const utc = DateTime.fromISO(when.publishAt, { zone: 'Europe/Berlin' }).toUTC().toISO();
-        expect(res.body).toMatchObject({ ok: true, status: 'queued', quota: { used: expect.any(Number), limit: 200, requested: 2 } });
+        expect(res.body).toMatchObject({
+          ok: true,
+          status: 'queued',
+          quota: { used: expect.any(Number), limit: 200, requested: 2 },
+        });
         expect(res.body.rows).toEqual([
-          { accountId: ig, platform: 'instagram', publishAt: utc, ok: true, issues: [], settings: { contentType: 'feed' } },
-          { accountId: fb, platform: 'facebook', publishAt: utc, ok: true, issues: [], settings: { contentType: 'photo' } },
+          {
+            accountId: ig,
+            platform: 'instagram',
+            publishAt: utc,
+            ok: true,
+            issues: [],
+            settings: { contentType: 'feed' },
+          },
+          {
+            accountId: fb,
+            platform: 'facebook',
+            publishAt: utc,
+            ok: true,
+            issues: [],
+            settings: { contentType: 'photo' },
+          },
         ]);
         expect(res.body.rows[0].publishAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
         const lines = res.body.table.split('\n');
         expect(lines[0]).toMatch(/^account\s+network\s+time\s+check$/);
-        expect(lines[1]).toMatch(/^Acme Shop\s+Instagram\s+\d+ \w+, 14:30 \(CES?T\)\s+ok; by default contentType feed$/);
+        expect(lines[1]).toMatch(
+          /^Acme Shop\s+Instagram\s+\d+ \w+, 14:30 \(CES?T\)\s+ok; by default contentType feed$/,
+        );
         expect(lines[2]).toMatch(/^Acme Page\s+Facebook/);
       }
       expect(await listAll()).toEqual(before);
     });
 
     it('expands a group into its accounts', async () => {
-      const group = await call(env, 'post', '/v1/groups', { key: ws.writeKey, body: { name: 'Meta', accountIds: [fb, th] } });
-      const res = await call(env, 'post', '/v1/posts/plan', { key: ws.readKey, body: body({ targets: { groupId: group.body.id }, mediaIds: [] }) });
+      const group = await call(env, 'post', '/v1/groups', {
+        key: ws.writeKey,
+        body: { name: 'Meta', accountIds: [fb, th] },
+      });
+      const res = await call(env, 'post', '/v1/posts/plan', {
+        key: ws.readKey,
+        body: body({ targets: { groupId: group.body.id }, mediaIds: [] }),
+      });
       expect(res.status).toBe(200);
       expect(res.body.rows.map((r: { accountId: string }) => r.accountId)).toEqual([fb, th]);
     });
@@ -82,8 +127,12 @@ describe.each(DATABASES)('posts on %s', (kind) => {
     it('answers 404 for accounts, groups and media of another workspace, as for missing ones', async () => {
       const theirs = await addAccount(env, other.workspaceId, 'instagram', 'Theirs');
       const theirMedia = await seedMedia(env, other.workspaceId);
-      const cases = [body({ targets: { accountIds: [ig, theirs] } }), body({ targets: { accountIds: ['acc_nope'] } }),
-        body({ targets: { groupId: 'grp_nope' } }), body({ mediaIds: [theirMedia] })];
+      const cases = [
+        body({ targets: { accountIds: [ig, theirs] } }),
+        body({ targets: { accountIds: ['acc_nope'] } }),
+        body({ targets: { groupId: 'grp_nope' } }),
+        body({ mediaIds: [theirMedia] }),
+      ];
       for (const b of cases) {
         const res = await call(env, 'post', '/v1/posts/plan', { key: ws.readKey, body: b });
         expect(res.status, JSON.stringify(b.targets)).toBe(404);
@@ -104,7 +153,10 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       const cases: [unknown, RegExp][] = [
         [{ publishAt: '2027-01-10T10:00', timezone: 'Mars/Olympus' }, /`when.timezone`/],
         [{ publishAt: '2027-01-10 10:00', timezone: 'Europe/Berlin' }, /`when.publishAt`/],
-        [{ publishAt: '2027-02-30T10:00', timezone: 'Europe/Berlin' }, /`when.publishAt` "2027-02-30T10:00" is not a calendar date/],
+        [
+          { publishAt: '2027-02-30T10:00', timezone: 'Europe/Berlin' },
+          /`when.publishAt` "2027-02-30T10:00" is not a calendar date/,
+        ],
         ['tomorrow', /`when`/],
       ];
       for (const [when, message] of cases) {
@@ -127,16 +179,25 @@ describe.each(DATABASES)('posts on %s', (kind) => {
     });
 
     it('answers 403 to a read key', async () => {
-      expect((await call(env, 'post', '/v1/posts', { key: ws.readKey, body: body({ confirm: true }) })).status).toBe(403);
+      expect((await call(env, 'post', '/v1/posts', { key: ws.readKey, body: body({ confirm: true }) })).status).toBe(
+        403,
+      );
     });
 
     it('creates nothing when any row fails, answering 422 checks_failed with the rows', async () => {
       const before = await listAll();
-      const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: body({ targets: { accountIds: [ig, expired] }, confirm: true }) });
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: body({ targets: { accountIds: [ig, expired] }, confirm: true }),
+      });
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('checks_failed');
       expect(res.body.rows[0]).toMatchObject({ accountId: ig, ok: true });
-      expect(res.body.rows[1]).toMatchObject({ accountId: expired, ok: false, issues: [expect.objectContaining({ code: 'account_not_ok' })] });
+      expect(res.body.rows[1]).toMatchObject({
+        accountId: expired,
+        ok: false,
+        issues: [expect.objectContaining({ code: 'account_not_ok' })],
+      });
       expect(await listAll()).toEqual(before);
     });
 
@@ -145,32 +206,66 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: body({ when, confirm: true }) });
       expect(res.status).toBe(201);
       expect(res.body.posts).toEqual([
-        { id: expect.stringMatching(/^pst_/), status: 'queued', statusLine: expectedLine('Queued', 'Instagram', 'Acme Shop', when.publishAt) },
-        { id: expect.stringMatching(/^pst_/), status: 'queued', statusLine: expectedLine('Queued', 'Facebook', 'Acme Page', when.publishAt) },
+        {
+          id: expect.stringMatching(/^pst_/),
+          status: 'queued',
+          statusLine: expectedLine('Queued', 'Instagram', 'Acme Shop', when.publishAt),
+        },
+        {
+          id: expect.stringMatching(/^pst_/),
+          status: 'queued',
+          statusLine: expectedLine('Queued', 'Facebook', 'Acme Page', when.publishAt),
+        },
       ]);
       const post = await call(env, 'get', `/v1/posts/${res.body.posts[0].id}`, { key: ws.readKey });
-      expect(post.body).toMatchObject({ accountId: ig, platform: 'instagram', status: 'queued', createdVia: 'api', mediaIds: [image],
-        text: 'Autumn sale: 30% off everything until Sunday.', title: null, tags: [], perPlatform: {} });
+      expect(post.body).toMatchObject({
+        accountId: ig,
+        platform: 'instagram',
+        status: 'queued',
+        createdVia: 'api',
+        mediaIds: [image],
+        text: 'Autumn sale: 30% off everything until Sunday.',
+        title: null,
+        tags: [],
+        perPlatform: {},
+      });
       expect(post.body).not.toHaveProperty('externalUrl');
       expect(post.body).not.toHaveProperty('error');
     });
 
     it('applies overrides and perPlatform per network', async () => {
-      const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: body({
-        targets: { accountIds: [ig, fb] }, confirm: true,
-        overrides: { facebook: { text: 'Longer text for Facebook.' } }, perPlatform: { instagram: { contentType: 'feed' } },
-      }) });
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: body({
+          targets: { accountIds: [ig, fb] },
+          confirm: true,
+          overrides: { facebook: { text: 'Longer text for Facebook.' } },
+          perPlatform: { instagram: { contentType: 'feed' } },
+        }),
+      });
       expect(res.status).toBe(201);
-      const [a, b] = await Promise.all(res.body.posts.map((p: { id: string }) => call(env, 'get', `/v1/posts/${p.id}`, { key: ws.readKey })));
-      expect(a!.body).toMatchObject({ text: 'Autumn sale: 30% off everything until Sunday.', perPlatform: { contentType: 'feed' } });
+      const [a, b] = await Promise.all(
+        res.body.posts.map((p: { id: string }) => call(env, 'get', `/v1/posts/${p.id}`, { key: ws.readKey })),
+      );
+      expect(a!.body).toMatchObject({
+        text: 'Autumn sale: 30% off everything until Sunday.',
+        perPlatform: { contentType: 'feed' },
+      });
       expect(b!.body).toMatchObject({ text: 'Longer text for Facebook.', perPlatform: {} });
     });
 
     it('saves drafts without a time and without counting them', async () => {
       const used = (await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.posts.used;
-      const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: body({ when: 'draft', confirm: true }) });
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: body({ when: 'draft', confirm: true }),
+      });
       expect(res.status).toBe(201);
-      expect(res.body.posts[0]).toEqual({ id: expect.any(String), status: 'draft', statusLine: 'Draft. Instagram · Acme Shop · no time set.' });
+      expect(res.body.posts[0]).toEqual({
+        id: expect.any(String),
+        status: 'draft',
+        statusLine: 'Draft. Instagram · Acme Shop · no time set.',
+      });
       expect((await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.posts.used).toBe(used);
     });
   });
@@ -185,12 +280,26 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       expect(last.status).toBe(201);
       const over = await call(env, 'post', '/v1/posts', { key: quota.writeKey, body: one });
       expect(over.status).toBe(402);
-      expect(over.body).toMatchObject({ code: 'quota_exceeded', limit: 200, used: 200, upgradeUrl: expect.stringContaining('/app/settings/billing') });
-      const plan = await call(env, 'post', '/v1/posts/plan', { key: quota.readKey, body: { ...one, confirm: undefined } });
+      expect(over.body).toMatchObject({
+        code: 'quota_exceeded',
+        limit: 200,
+        used: 200,
+        upgradeUrl: expect.stringContaining('/app/settings/billing'),
+      });
+      const plan = await call(env, 'post', '/v1/posts/plan', {
+        key: quota.readKey,
+        body: { ...one, confirm: undefined },
+      });
       expect(plan.body.quota).toEqual({ used: 200, limit: 200, requested: 1 });
-      const cancelled = await call(env, 'post', `/v1/posts/${last.body.posts[0].id}/cancel`, { key: quota.writeKey, body: { confirm: true } });
+      const cancelled = await call(env, 'post', `/v1/posts/${last.body.posts[0].id}/cancel`, {
+        key: quota.writeKey,
+        body: { confirm: true },
+      });
       expect(cancelled.body.status).toBe('draft');
-      expect((await call(env, 'get', '/v1/whoami', { key: quota.readKey })).body.usage.posts).toEqual({ used: 199, limit: 200 });
+      expect((await call(env, 'get', '/v1/whoami', { key: quota.readKey })).body.usage.posts).toEqual({
+        used: 199,
+        limit: 200,
+      });
       expect((await call(env, 'post', '/v1/posts', { key: quota.writeKey, body: one })).status).toBe(201);
     });
 
@@ -199,7 +308,9 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       const acc = await addAccount(env, quota.workspaceId, 'facebook', 'Race Page');
       await fillMonth(env, quota.workspaceId, acc, 'facebook', 195);
       const one = { targets: { accountIds: [acc] }, mediaIds: [], text: 'Race', when: berlin(2), confirm: true };
-      const results = await Promise.all(Array.from({ length: 12 }, () => call(env, 'post', '/v1/posts', { key: quota.writeKey, body: one })));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, () => call(env, 'post', '/v1/posts', { key: quota.writeKey, body: one })),
+      );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 201)).toHaveLength(5);
       expect(statuses.filter((s) => s === 402)).toHaveLength(7);
@@ -212,8 +323,12 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       const busy = await seedWorkspace(env, { plan: 'agency' });
       const acc = await addAccount(env, busy.workspaceId, 'facebook', 'Busy Page');
       const oldest = new Date(Date.now() - 20 * 60_000);
-      await env.services.db('post_creations').insert(Array.from({ length: 59 }, (_, i) => ({ workspace_id: busy.workspaceId,
-        at: new Date(oldest.getTime() + i * 1000).toISOString() })));
+      await env.services.db('post_creations').insert(
+        Array.from({ length: 59 }, (_, i) => ({
+          workspace_id: busy.workspaceId,
+          at: new Date(oldest.getTime() + i * 1000).toISOString(),
+        })),
+      );
       const one = { targets: { accountIds: [acc] }, mediaIds: [], text: 'Hello', when: berlin(2), confirm: true };
       expect((await call(env, 'post', '/v1/posts', { key: busy.writeKey, body: one })).status).toBe(201);
       const limited = await call(env, 'post', '/v1/posts', { key: busy.writeKey, body: one });
@@ -224,7 +339,14 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       expect(retryAfter).toBeLessThanOrEqual(40 * 60 + 1);
       // Another workspace is not affected.
       const acc2 = await addAccount(env, other.workspaceId, 'facebook', 'Other Page');
-      expect((await call(env, 'post', '/v1/posts', { key: other.writeKey, body: { ...one, targets: { accountIds: [acc2] } } })).status).toBe(201);
+      expect(
+        (
+          await call(env, 'post', '/v1/posts', {
+            key: other.writeKey,
+            body: { ...one, targets: { accountIds: [acc2] } },
+          })
+        ).status,
+      ).toBe(201);
     });
   });
 
@@ -233,15 +355,20 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       const list = await seedWorkspace(env, { plan: 'creator' });
       const a = await addAccount(env, list.workspaceId, 'threads', 'List A');
       const b = await addAccount(env, list.workspaceId, 'facebook', 'List B');
-      const create = (accountIds: string[], when: unknown) => call(env, 'post', '/v1/posts', { key: list.writeKey,
-        body: { targets: { accountIds }, mediaIds: [], text: 'Listed', when, confirm: true } });
+      const create = (accountIds: string[], when: unknown) =>
+        call(env, 'post', '/v1/posts', {
+          key: list.writeKey,
+          body: { targets: { accountIds }, mediaIds: [], text: 'Listed', when, confirm: true },
+        });
       for (const day of [4, 2, 6]) await create([a, b], berlin(day));
       await create([a], 'draft');
       await create([b], 'draft');
       const all: { id: string; status: string; publishAt: string | null; accountId: string }[] = [];
       let cursor: string | null = null;
       do {
-        const res = await call(env, 'get', `/v1/posts?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { key: list.readKey });
+        const res = await call(env, 'get', `/v1/posts?limit=3${cursor ? `&cursor=${cursor}` : ''}`, {
+          key: list.readKey,
+        });
         expect(res.status).toBe(200);
         all.push(...res.body.posts);
         cursor = res.body.nextCursor;
@@ -259,7 +386,11 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       expect(onlyB).toHaveLength(4);
       const from = DateTime.fromISO(berlin(3).publishAt, { zone: 'Europe/Berlin' }).toUTC().toISO();
       const to = DateTime.fromISO(berlin(6).publishAt, { zone: 'Europe/Berlin' }).toUTC().toISO();
-      const ranged = (await call(env, 'get', `/v1/posts?from=${encodeURIComponent(from!)}&to=${encodeURIComponent(to!)}`, { key: list.readKey })).body.posts;
+      const ranged = (
+        await call(env, 'get', `/v1/posts?from=${encodeURIComponent(from!)}&to=${encodeURIComponent(to!)}`, {
+          key: list.readKey,
+        })
+      ).body.posts;
       expect(ranged).toHaveLength(2);
       expect((await call(env, 'get', '/v1/posts?accountId=acc_nope', { key: list.readKey })).status).toBe(404);
       expect((await call(env, 'get', '/v1/posts?cursor=garbage', { key: list.readKey })).status).toBe(400);
@@ -269,11 +400,17 @@ describe.each(DATABASES)('posts on %s', (kind) => {
 
     it('answers 404 for a post of another workspace, and for its events', async () => {
       const acc = await addAccount(env, other.workspaceId, 'threads', 'Their Threads');
-      const theirs = await call(env, 'post', '/v1/posts', { key: other.writeKey,
-        body: { targets: { accountIds: [acc] }, mediaIds: [], text: 'Theirs', when: 'draft', confirm: true } });
+      const theirs = await call(env, 'post', '/v1/posts', {
+        key: other.writeKey,
+        body: { targets: { accountIds: [acc] }, mediaIds: [], text: 'Theirs', when: 'draft', confirm: true },
+      });
       const id = theirs.body.posts[0].id;
-      for (const [method, url, opts] of [['get', `/v1/posts/${id}`, {}], ['get', `/v1/posts/${id}/events`, {}],
-        ['post', `/v1/posts/${id}/cancel`, { body: { confirm: true } }], ['patch', `/v1/posts/${id}`, { body: { confirm: true, when: berlin(2) } }]] as const) {
+      for (const [method, url, opts] of [
+        ['get', `/v1/posts/${id}`, {}],
+        ['get', `/v1/posts/${id}/events`, {}],
+        ['post', `/v1/posts/${id}/cancel`, { body: { confirm: true } }],
+        ['patch', `/v1/posts/${id}`, { body: { confirm: true, when: berlin(2) } }],
+      ] as const) {
         const res = await call(env, method, url, { key: ws.writeKey, ...opts });
         expect(res.status, `${method} ${url}`).toBe(404);
       }
@@ -283,18 +420,28 @@ describe.each(DATABASES)('posts on %s', (kind) => {
 
   describe('transitions', () => {
     async function queued(when = berlin(3)) {
-      const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [th] }, mediaIds: [], text: 'Moving', when, confirm: true } });
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [th] }, mediaIds: [], text: 'Moving', when, confirm: true },
+      });
       expect(res.status).toBe(201);
       return res.body.posts[0].id as string;
     }
-    const kinds = async (id: string) => (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events.map((e: { kind: string }) => e.kind);
+    const kinds = async (id: string) =>
+      (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events.map(
+        (e: { kind: string }) => e.kind,
+      );
 
     it('cancel: queued -> draft with confirm; a draft cannot be cancelled', async () => {
       const id = await queued();
       expect((await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey })).status).toBe(409);
       const res = await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ status: 'draft', publishAt: null, statusLine: 'Draft. Threads · Acme Threads · no time set.' });
+      expect(res.body).toMatchObject({
+        status: 'draft',
+        publishAt: null,
+        statusLine: 'Draft. Threads · Acme Threads · no time set.',
+      });
       const again = await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
       expect(again.status).toBe(409);
       expect(again.body.code).toBe('invalid_state');
@@ -310,7 +457,10 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       expect(res.body.statusLine).toBe(expectedLine('Queued', 'Threads', 'Acme Threads', when.publishAt));
       await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
       const used = (await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.posts.used;
-      const back = await call(env, 'patch', `/v1/posts/${id}`, { key: ws.writeKey, body: { when: berlin(8), confirm: true } });
+      const back = await call(env, 'patch', `/v1/posts/${id}`, {
+        key: ws.writeKey,
+        body: { when: berlin(8), confirm: true },
+      });
       expect(back.body.status).toBe('queued');
       expect((await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.posts.used).toBe(used + 1);
       expect(await kinds(id)).toEqual(['created', 'queued', 'rescheduled', 'cancelled', 'rescheduled', 'queued']);
@@ -319,19 +469,31 @@ describe.each(DATABASES)('posts on %s', (kind) => {
     it('reschedule answers 422 with the row when the new time fails, and changes nothing', async () => {
       const id = await queued();
       const before = (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
-      const res = await call(env, 'patch', `/v1/posts/${id}`, { key: ws.writeKey, body: { when: { publishAt: '2020-01-01T10:00', timezone: 'Europe/Berlin' }, confirm: true } });
+      const res = await call(env, 'patch', `/v1/posts/${id}`, {
+        key: ws.writeKey,
+        body: { when: { publishAt: '2020-01-01T10:00', timezone: 'Europe/Berlin' }, confirm: true },
+      });
       expect(res.status).toBe(422);
-      expect(res.body.rows[0].issues[0]).toMatchObject({ code: 'time_too_soon', message: expect.stringContaining('in the past') });
+      expect(res.body.rows[0].issues[0]).toMatchObject({
+        code: 'time_too_soon',
+        message: expect.stringContaining('in the past'),
+      });
       expect((await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body).toEqual(before);
     });
 
     it('retry: failed -> queued with confirm, sent again now; the account must be ok', async () => {
       const id = await queued();
-      const error = { code: 'threads_unavailable', message: 'Threads answered: "An unexpected error has occurred. Please retry your request later." (code 2)', hint: 'Herald retries by itself after 1, 5 and 15 minutes.' };
+      const error = {
+        code: 'threads_unavailable',
+        message: 'Threads answered: "An unexpected error has occurred. Please retry your request later." (code 2)',
+        hint: 'Herald retries by itself after 1, 5 and 15 minutes.',
+      };
       await setPostState(env, ws.workspaceId, id, { status: 'failed', error });
       const failed = (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
       expect(failed).toMatchObject({ status: 'failed', error });
-      expect(failed.statusLine).toMatch(/^Failed\. Threads · Acme Threads · \d+ \w+, \d\d:\d\d \(CES?T\): Threads answered: "An unexpected error/);
+      expect(failed.statusLine).toMatch(
+        /^Failed\. Threads · Acme Threads · \d+ \w+, \d\d:\d\d \(CES?T\): Threads answered: "An unexpected error/,
+      );
       expect((await call(env, 'post', `/v1/posts/${id}/retry`, { key: ws.writeKey, body: {} })).status).toBe(409);
       const res = await call(env, 'post', `/v1/posts/${id}/retry`, { key: ws.writeKey, body: { confirm: true } });
       expect(res.status).toBe(200);
@@ -340,11 +502,17 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       expect(Math.abs(Date.parse(res.body.publishAt) - Date.now())).toBeLessThan(60_000);
       const again = await call(env, 'post', `/v1/posts/${id}/retry`, { key: ws.writeKey, body: { confirm: true } });
       expect(again.body.code).toBe('invalid_state');
-      expect(await kinds(id)).toEqual(['created', 'queued', 'retried']);
+      expect(await kinds(id)).toEqual(['created', 'queued', 'publishing', 'failed', 'retried']);
 
-      const onExpired = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [expired] }, mediaIds: [], text: 'x', when: 'draft', confirm: true } });
+      const onExpired = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [expired] }, mediaIds: [], text: 'x', when: 'draft', confirm: true },
+      });
       await setPostState(env, ws.workspaceId, onExpired.body.posts[0].id, { status: 'failed', error });
-      const refused = await call(env, 'post', `/v1/posts/${onExpired.body.posts[0].id}/retry`, { key: ws.writeKey, body: { confirm: true } });
+      const refused = await call(env, 'post', `/v1/posts/${onExpired.body.posts[0].id}/retry`, {
+        key: ws.writeKey,
+        body: { confirm: true },
+      });
       expect(refused.status).toBe(409);
       expect(refused.body.code).toBe('account_not_ok');
     });
@@ -352,12 +520,19 @@ describe.each(DATABASES)('posts on %s', (kind) => {
     it('live is final: every change answers 409, and the post shows its externalUrl', async () => {
       const id = await queued();
       const liveAt = new Date().toISOString();
-      await setPostState(env, ws.workspaceId, id, { status: 'live', externalUrl: 'https://www.threads.net/@acme/post/C1', liveAt });
+      await setPostState(env, ws.workspaceId, id, {
+        status: 'live',
+        externalUrl: 'https://www.threads.net/@acme/post/C1',
+        liveAt,
+      });
       const live = (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
       expect(live).toMatchObject({ status: 'live', externalUrl: 'https://www.threads.net/@acme/post/C1' });
       expect(live.statusLine).toMatch(/^Live\. Threads · Acme Threads · /);
-      for (const [method, url, b] of [['post', `/v1/posts/${id}/cancel`, { confirm: true }], ['post', `/v1/posts/${id}/retry`, { confirm: true }],
-        ['patch', `/v1/posts/${id}`, { when: berlin(9), confirm: true }]] as const) {
+      for (const [method, url, b] of [
+        ['post', `/v1/posts/${id}/cancel`, { confirm: true }],
+        ['post', `/v1/posts/${id}/retry`, { confirm: true }],
+        ['patch', `/v1/posts/${id}`, { when: berlin(9), confirm: true }],
+      ] as const) {
         const res = await call(env, method, url, { key: ws.writeKey, body: b });
         expect(res.status, url).toBe(409);
         expect(res.body).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('live') });

@@ -10,9 +10,13 @@ const prismUrl = inject('prismUrl');
 
 describe.runIf(prismUrl)('the Prism pass', () => {
   it('flags a response that breaks the contract', async () => {
-    const wrong = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"workspace":5}'));
+    const wrong = http.createServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"workspace":5}'),
+    );
     await new Promise<void>((resolve) => wrong.listen(0, '127.0.0.1', resolve));
-    const res = await request(prismUrl).get('/v1/whoami').set('Authorization', 'Bearer hld_x')
+    const res = await request(prismUrl)
+      .get('/v1/whoami')
+      .set('Authorization', 'Bearer hld_x')
       .set(UPSTREAM_HEADER, String((wrong.address() as AddressInfo).port));
     wrong.close();
     expect(res.status).toBe(200);

@@ -27,15 +27,34 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
   });
 
   async function postNow(accountId: string, text: string): Promise<string> {
-    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'now', confirm: true } });
+    const res = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'now', confirm: true },
+    });
     expect(res.status).toBe(201);
     return res.body.posts[0].id;
   }
   const readPost = (id: string) => call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey }).then((r) => r.body);
-  const settled = (id: string) => until(() => readPost(id), (p) => p.status === 'live' || p.status === 'failed');
-  const kinds = async (id: string) => (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events.map((e: { kind: string }) => e.kind);
-  const published = async (externalId: string) => Number((await env.services.db('sandbox_items').where({ network: 'threads', account: externalId })
-    .whereNotNull('published_ms').count({ n: '*' }).first())?.n ?? 0);
+  const settled = (id: string) =>
+    until(
+      () => readPost(id),
+      (p) => p.status === 'live' || p.status === 'failed',
+    );
+  const kinds = async (id: string) =>
+    (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events.map(
+      (e: { kind: string }) => e.kind,
+    );
+  const published = async (externalId: string) =>
+    Number(
+      (
+        await env.services
+          .db('sandbox_items')
+          .where({ network: 'threads', account: externalId })
+          .whereNotNull('published_ms')
+          .count({ n: '*' })
+          .first()
+      )?.n ?? 0,
+    );
 
   it('publishes a post due now exactly once, with a page at its externalUrl', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
@@ -53,34 +72,68 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
   it('publishes a threads text post with perPlatform.threads.link as its link attachment', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const link = 'https://shop.acme.example/autumn';
-    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Autumn sale: see the shop.',
-      when: 'now', perPlatform: { threads: { link } }, confirm: true } });
+    const res = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: {
+        targets: { accountIds: [account.id] },
+        mediaIds: [],
+        text: 'Autumn sale: see the shop.',
+        when: 'now',
+        perPlatform: { threads: { link } },
+        confirm: true,
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect((await settled(res.body.posts[0].id)).status).toBe('live');
-    const sent = await env.services.db('sandbox_items').where({ network: 'threads', account: account.externalId, kind: 'post' }).select('data');
-    expect(sent.map((row) => JSON.parse(row.data))).toEqual([expect.objectContaining({ mediaType: 'TEXT', text: 'Autumn sale: see the shop.', extra: { link_attachment: link } })]);
+    const sent = await env.services
+      .db('sandbox_items')
+      .where({ network: 'threads', account: account.externalId, kind: 'post' })
+      .select('data');
+    expect(sent.map((row) => JSON.parse(row.data))).toEqual([
+      expect.objectContaining({
+        mediaType: 'TEXT',
+        text: 'Autumn sale: see the shop.',
+        extra: { link_attachment: link },
+      }),
+    ]);
   });
 
   it('retries temporary failures by itself, recording each retry, then goes live', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
-    await queueFailure(env.services.db, { network: 'threads', account: account.externalId, scenario: 'unavailable', times: 2 });
+    await queueFailure(env.services.db, {
+      network: 'threads',
+      account: account.externalId,
+      scenario: 'unavailable',
+      times: 2,
+    });
     const id = await postNow(account.id, 'Second try is the charm.');
     const post = await settled(id);
     expect(post.status).toBe('live');
     const events = (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events;
     const retries = events.filter((e: { kind: string }) => e.kind === 'retriedByWorker');
     expect(retries).toHaveLength(2);
-    expect(retries[0].error).toMatchObject({ code: 'threads_unavailable', message: expect.stringContaining('Threads answered') });
+    expect(retries[0].error).toMatchObject({
+      code: 'threads_unavailable',
+      message: expect.stringContaining('Threads answered'),
+    });
     expect(await published(account.externalId)).toBe(1);
   });
 
   it('fails with the network words and the retry hint after three worker retries', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
-    await queueFailure(env.services.db, { network: 'threads', account: account.externalId, scenario: 'unavailable', times: 10 });
+    await queueFailure(env.services.db, {
+      network: 'threads',
+      account: account.externalId,
+      scenario: 'unavailable',
+      times: 10,
+    });
     const id = await postNow(account.id, 'This one will not make it.');
     const post = await settled(id);
     expect(post.status).toBe('failed');
-    expect(post.error).toMatchObject({ code: 'threads_unavailable', hint: expect.stringContaining('1, 5 and 15 minutes') });
+    expect(post.error).toMatchObject({
+      code: 'threads_unavailable',
+      hint: expect.stringContaining('1, 5 and 15 minutes'),
+    });
     expect((await kinds(id)).filter((k: string) => k === 'retriedByWorker')).toHaveLength(3);
     expect(post.statusLine).toMatch(/^Failed\. Threads · .*: Threads answered: /);
     expect(await published(account.externalId)).toBe(0);
@@ -88,14 +141,27 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
 
   it('fails at once on a rejected post, and a token failure expires the account', async () => {
     const rejected = await sandboxAccount(env, ws.workspaceId, 'threads');
-    await queueFailure(env.services.db, { network: 'threads', account: rejected.externalId, scenario: 'rejected', times: 1 });
+    await queueFailure(env.services.db, {
+      network: 'threads',
+      account: rejected.externalId,
+      scenario: 'rejected',
+      times: 1,
+    });
     const r = await settled(await postNow(rejected.id, 'Refused.'));
     expect(r).toMatchObject({ status: 'failed', error: { code: 'threads_rejected' } });
 
     const token = await sandboxAccount(env, ws.workspaceId, 'threads');
-    await queueFailure(env.services.db, { network: 'threads', account: token.externalId, scenario: 'token_rejected', times: 1 });
+    await queueFailure(env.services.db, {
+      network: 'threads',
+      account: token.externalId,
+      scenario: 'token_rejected',
+      times: 1,
+    });
     const t = await settled(await postNow(token.id, 'Token gone.'));
-    expect(t).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected', hint: expect.stringContaining('Reconnect') } });
+    expect(t).toMatchObject({
+      status: 'failed',
+      error: { code: 'threads_token_rejected', hint: expect.stringContaining('Reconnect') },
+    });
     const accounts = (await call(env, 'get', '/v1/accounts', { key: ws.readKey })).body.accounts;
     expect(accounts.find((a: { id: string }) => a.id === token.id).status).toBe('expired');
   });
@@ -105,7 +171,12 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     const id = await postNow(account.id, 'Counted.');
     expect((await settled(id)).status).toBe('live');
     const url = `/v1/posts/${id}/analytics`;
-    expect((await call(env, 'get', url, { key: ws.readKey })).body).toEqual({ postId: id, platform: 'threads', fetchedAt: null, metrics: {} });
+    expect((await call(env, 'get', url, { key: ws.readKey })).body).toEqual({
+      postId: id,
+      platform: 'threads',
+      fetchedAt: null,
+      metrics: {},
+    });
     const fresh = await call(env, 'get', `${url}?refresh=true`, { key: ws.readKey });
     expect(fresh.status).toBe(200);
     expect(fresh.body.fetchedAt).toMatch(/Z$/);
@@ -124,13 +195,48 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     const other = await seedWorkspace(env, { plan: 'creator' });
     expect((await call(env, 'get', url, { key: other.readKey })).status).toBe(404);
     expect((await call(env, 'get', `/v1/accounts/${account.id}/analytics`, { key: other.readKey })).status).toBe(404);
-    const draft = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Not yet.', when: 'draft', confirm: true } });
-    expect((await call(env, 'get', `/v1/posts/${draft.body.posts[0].id}/analytics`, { key: ws.readKey })).status).toBe(409);
+    const draft = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Not yet.', when: 'draft', confirm: true },
+    });
+    expect((await call(env, 'get', `/v1/posts/${draft.body.posts[0].id}/analytics`, { key: ws.readKey })).status).toBe(
+      409,
+    );
+  });
+
+  it('refreshes an expired access token before reading analytics, and keeps the new one', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const expired = {
+      accessToken: account.credentials.accessToken,
+      refreshToken: 'kept-refresh-token',
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+    };
+    await env.services
+      .db('accounts')
+      .where({ id: account.id })
+      .update({
+        token_sealed: env.services.keyring.encrypt(JSON.stringify(expired)),
+        token_expires_at: expired.expiresAt,
+      });
+
+    const res = await call(env, 'get', `/v1/accounts/${account.id}/analytics?refresh=true`, { key: ws.readKey });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const row = await env.services.db('accounts').where({ id: account.id }).first('token_sealed', 'token_expires_at');
+    const stored = JSON.parse(env.services.keyring.decrypt(row.token_sealed));
+    // Threads' th_refresh_token answer: a new long-lived token for 60 days, and no refresh token (the old one stays).
+    expect(stored.accessToken).not.toBe(expired.accessToken);
+    expect(stored.accessToken.startsWith(`sandbox-access.${account.externalId}.`)).toBe(true);
+    expect(stored.refreshToken).toBe('kept-refresh-token');
+    expect(Date.parse(stored.expiresAt)).toBeGreaterThan(Date.now() + 59 * 86_400_000);
+    expect(row.token_expires_at).toBe(stored.expiresAt);
   });
 
   /** A queued post due `seconds` from now (the API takes whole minutes): a draft moved into the queue, with its job. */
   async function dueIn(accountId: string, text: string, seconds: number): Promise<{ id: string; dueAt: string }> {
-    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'draft', confirm: true } });
+    const res = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'draft', confirm: true },
+    });
     const id: string = res.body.posts[0].id;
     const dueAt = new Date(Date.now() + seconds * 1000).toISOString();
     await env.services.db.transaction(async (trx) => {
@@ -139,17 +245,29 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     });
     return { id, dueAt };
   }
-  const lease = (id: string) => env.services.db('posts').where({ id }).first('attempt_id', 'attempt_started_at', 'due_at', 'status');
+  const lease = (id: string) =>
+    env.services.db('posts').where({ id }).first('attempt_id', 'attempt_started_at', 'due_at', 'status');
 
   it('reserves a post ahead of its time, yet a person can still cancel it and nothing is sent', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id, dueAt } = await dueIn(account.id, 'Reserved, then cancelled.', 3);
-    const reserved = await until(() => lease(id), (row) => row.attempt_id !== null, 5_000);
+    const reserved = await until(
+      () => lease(id),
+      (row) => row.attempt_id !== null,
+      5_000,
+    );
     expect(reserved).toMatchObject({ status: 'queued', attempt_started_at: null });
     const cancelled = await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('draft');
-    await new Promise((resolve) => setTimeout(resolve, Date.parse(dueAt) - Date.now() + 500));
+    // Its reservation is launched at its time and must find the post changed: once the due time has
+    // passed, the worker's idle moment comes after that launch has ended.
+    await until(
+      async () => Date.now(),
+      (now) => now > Date.parse(dueAt),
+      10_000,
+    );
+    await worker.idle();
     expect(await lease(id)).toMatchObject({ status: 'draft', attempt_id: null });
     expect(await published(account.externalId)).toBe(0);
     expect(await kinds(id)).toEqual(['created', 'cancelled']);
@@ -159,19 +277,32 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id } = await dueIn(account.id, 'Being sent right now.', 600);
     // This worker holds the attempt and has started it: the network may have been called.
-    await env.services.db('posts').where({ id }).update({ attempt_id: 'att_sending', attempt_worker: worker.id, attempt_started_at: new Date().toISOString() });
+    await env.services
+      .db('posts')
+      .where({ id })
+      .update({ attempt_id: 'att_sending', attempt_worker: worker.id, attempt_started_at: new Date().toISOString() });
     const cancel = await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
     expect(cancel.status).toBe(409);
-    expect(cancel.body).toMatchObject({ code: 'invalid_state', message: `Post ${id} is being published right now; it cannot be changed until that attempt ends.` });
+    expect(cancel.body).toMatchObject({
+      code: 'invalid_state',
+      message: `Post ${id} is being published right now; it cannot be changed until that attempt ends.`,
+    });
     expect(await lease(id)).toMatchObject({ status: 'queued', attempt_id: 'att_sending' });
     expect(await kinds(id)).toEqual(['created']);
-    await env.services.db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null, attempt_started_at: null, due_at: null });
+    await env.services
+      .db('posts')
+      .where({ id })
+      .update({ status: 'draft', attempt_id: null, attempt_worker: null, attempt_started_at: null, due_at: null });
   });
 
   it('gives its reservations back when the worker stops, keeping their time', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id, dueAt } = await dueIn(account.id, 'Handed back at shutdown.', 4);
-    await until(() => lease(id), (row) => row.attempt_id !== null, 5_000);
+    await until(
+      () => lease(id),
+      (row) => row.attempt_id !== null,
+      5_000,
+    );
     await worker.stop();
     expect(await lease(id)).toMatchObject({ status: 'queued', attempt_id: null, due_at: dueAt });
     expect(await env.services.jobs.hasJob(id)).toBe(true);
@@ -184,7 +315,14 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id } = await dueIn(account.id, 'Reserved and forgotten.', 600);
     // As if this worker had reserved it and then lost it (a fault between the reservation and its launch).
-    await env.services.db('posts').where({ id }).update({ due_at: new Date(Date.now() - 2 * 60_000).toISOString(), attempt_id: 'att_forgotten', attempt_worker: worker.id });
+    await env.services
+      .db('posts')
+      .where({ id })
+      .update({
+        due_at: new Date(Date.now() - 2 * 60_000).toISOString(),
+        attempt_id: 'att_forgotten',
+        attempt_worker: worker.id,
+      });
     expect(await settled(id)).toMatchObject({ status: 'live' });
     expect(await published(account.externalId)).toBe(1);
     expect(await kinds(id)).toEqual(['created', 'publishing', 'live']);
@@ -193,11 +331,19 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
   it('settles the attempt of a dead worker instead of publishing again', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     // A post whose attempt was taken by a worker that died before doing anything on the network.
-    const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Orphaned.', when: 'draft', confirm: true } });
+    const res = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Orphaned.', when: 'draft', confirm: true },
+    });
     const id = res.body.posts[0].id;
     const ws0 = (await findWorkspace(env.services.db, ws.workspaceId))!;
-    await env.services.db('posts').where({ id, workspace_id: ws0.id }).update({ status: 'queued', due_at: new Date().toISOString(),
-      attempt_id: 'att_dead', attempt_worker: 'wkr_dead', attempt_started_at: new Date().toISOString() });
+    await env.services.db('posts').where({ id, workspace_id: ws0.id }).update({
+      status: 'queued',
+      due_at: new Date().toISOString(),
+      attempt_id: 'att_dead',
+      attempt_worker: 'wkr_dead',
+      attempt_started_at: new Date().toISOString(),
+    });
     const post = await settled(id);
     expect(post.status).toBe('live');
     expect(await published(account.externalId)).toBe(1);

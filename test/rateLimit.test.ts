@@ -1,12 +1,14 @@
 // 600 requests per 10 minutes per client address, shared by every key from that address and, on
 // PostgreSQL, by every server process.
+import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
+import { openDatabase } from '../db/connect.ts';
 import { migrate } from '../db/migrate.ts';
 import { createServices } from '../runtime/services.ts';
 import { createApp } from '../server/app.ts';
-import { memoryRateLimiter } from '../server/rateLimit.ts';
-import { call, DATABASES, seedWorkspace, startHerald, type TestEnv } from './support/harness.ts';
+import { memoryRateLimiter, postgresRateLimiter } from '../server/rateLimit.ts';
+import { call, createPgDatabase, DATABASES, seedWorkspace, startHerald, type TestEnv } from './support/harness.ts';
 
 describe.each(DATABASES)('request rate limit on %s', (kind) => {
   const envs: TestEnv[] = [];
@@ -65,5 +67,37 @@ describe('fixed windows', () => {
     expect(third).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 1 });
     expect((await limiter.hit('b', 10_900)).allowed).toBe(true);
     expect((await limiter.hit('a', 11_000)).allowed).toBe(true);
+  });
+});
+
+describe.runIf(DATABASES.includes('postgres'))('limiters of different windows on one PostgreSQL database', () => {
+  it("keep their counts: opening a window clears only the limiter's own past windows", async () => {
+    const pg = await createPgDatabase();
+    const db = openDatabase({ databaseUrl: pg.url, dataDir: os.tmpdir() });
+    try {
+      await migrate(db);
+      // Each limiter is a fresh one, as a second server process would be; with max 5 every hit is counted in
+      // the shared table at once. Windows of 4 s and 10 s: 68-72 s and 72-76 s against 70-80 s.
+      const short = () => postgresRateLimiter(db, 5, 4_000);
+      const long = () => postgresRateLimiter(db, 5, 10_000);
+      const first = short();
+      for (let i = 0; i < 3; i++) await first.hit('ip:203.0.113.9', 68_500);
+      const longFirst = long();
+      for (let i = 0; i < 3; i++) await longFirst.hit('ip:203.0.113.9', 70_500);
+      // The 10 s limiter opened its window at 70 s; the 4 s window opened at 68 s is still counting.
+      expect(await short().hit('ip:203.0.113.9', 71_000)).toMatchObject({ allowed: true, remaining: 1 });
+      // The 4 s limiter opens its window at 72 s; the 10 s window opened at 70 s is still counting.
+      await short().hit('ip:198.51.100.7', 72_500);
+      expect(await long().hit('ip:203.0.113.9', 73_000)).toMatchObject({ allowed: true, remaining: 1 });
+      // Its own past windows are gone: the 68 s window of the 4 s limiter, nothing else.
+      const rows = await db('rate_counters').orderBy('window_start').select('bucket', 'window_start', 'hits');
+      expect(rows.map((r) => [r.bucket, Number(r.window_start), r.hits])).toEqual([
+        ['10000:ip:203.0.113.9', 70_000, 4],
+        ['4000:ip:198.51.100.7', 72_000, 1],
+      ]);
+    } finally {
+      await db.destroy();
+      await pg.drop();
+    }
   });
 });

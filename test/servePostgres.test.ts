@@ -10,14 +10,26 @@ describe.runIf(DATABASES.includes('postgres'))('herald serve on PostgreSQL', () 
     const seeded = await startHerald('postgres');
     const ws = await seedWorkspace(seeded);
     const account = await sandboxAccount(seeded, ws.workspaceId, 'threads');
-    const server = await spawnHerald({ dataDir: seeded.config.dataDir, databaseUrl: seeded.config.databaseUrl }, { WORKER: '' });
+    const server = await spawnHerald(
+      { dataDir: seeded.config.dataDir, databaseUrl: seeded.config.databaseUrl },
+      { WORKER: '' },
+    );
     try {
       const headers = { Authorization: `Bearer ${ws.writeKey}`, 'Content-Type': 'application/json' };
-      const api = (p: string, init: RequestInit = {}) => fetch(`${server.base}/v1${p}`, { ...init, headers }).then((r) => r.json());
-      const body = { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Hello from one process', when: 'now',
-        confirm: true };
+      const api = (p: string, init: RequestInit = {}) =>
+        fetch(`${server.base}/v1${p}`, { ...init, headers }).then((r) => r.json());
+      const body = {
+        targets: { accountIds: [account.id] },
+        mediaIds: [],
+        text: 'Hello from one process',
+        when: 'now',
+        confirm: true,
+      };
       const created = await api('/posts', { method: 'POST', body: JSON.stringify(body) });
-      const post = await until(() => api(`/posts/${created.posts[0].id}`), (p) => p.status !== 'queued');
+      const post = await until(
+        () => api(`/posts/${created.posts[0].id}`),
+        (p) => p.status !== 'queued',
+      );
       expect(post).toMatchObject({ status: 'live', externalUrl: expect.any(String) });
     } finally {
       await server.stop();

@@ -20,7 +20,10 @@ describe.each(DATABASES)('server on %s', (kind) => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     const generated = JSON.parse(fs.readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
-    expect(res.body).toEqual({ ...generated, servers: [{ url: `${env.config.publicUrl}/v1`, description: 'This Herald instance.' }] });
+    expect(res.body).toEqual({
+      ...generated,
+      servers: [{ url: `${env.config.publicUrl}/v1`, description: 'This Herald instance.' }],
+    });
   });
 
   it('answers 404 not_found for an unknown route', async () => {
@@ -37,8 +40,11 @@ describe.each(DATABASES)('server on %s', (kind) => {
   });
 
   it('answers 400 invalid_request for malformed JSON', async () => {
-    const res = await request(env.app).post('/v1/groups').set('Authorization', `Bearer ${ws.writeKey}`)
-      .set('Content-Type', 'application/json').send('{"name": "x",');
+    const res = await request(env.app)
+      .post('/v1/groups')
+      .set('Authorization', `Bearer ${ws.writeKey}`)
+      .set('Content-Type', 'application/json')
+      .send('{"name": "x",');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_request');
     expect(res.body.message).toMatch(/not valid JSON/);
@@ -46,11 +52,17 @@ describe.each(DATABASES)('server on %s', (kind) => {
 
   it('refuses an oversized body from its Content-Length with 413 payload_too_large', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(10_000), accountIds: ['acc_1'] });
-    const res = await request(env.app).post('/v1/groups').set('Authorization', `Bearer ${ws.writeKey}`)
-      .set('Content-Type', 'application/json').send(big);
+    const res = await request(env.app)
+      .post('/v1/groups')
+      .set('Authorization', `Bearer ${ws.writeKey}`)
+      .set('Content-Type', 'application/json')
+      .send(big);
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ code: 'payload_too_large', message: `The request body is ${big.length} bytes; this server accepts at most 4096 bytes.`,
-      hint: expect.any(String) });
+    expect(res.body).toEqual({
+      code: 'payload_too_large',
+      message: `The request body is ${big.length} bytes; this server accepts at most 4096 bytes.`,
+      hint: expect.any(String),
+    });
   });
 
   it('answers every response with a request id, and reuses a sane incoming one', async () => {
@@ -72,8 +84,12 @@ describe('an unexpected fault', () => {
     await env.services.db.destroy();
     const res = await call(env, 'get', '/v1/accounts', { key: ws.readKey });
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ code: 'internal', message: expect.any(String), hint: expect.stringContaining(res.body.requestId),
-      requestId: res.headers['x-request-id'] });
+    expect(res.body).toEqual({
+      code: 'internal',
+      message: expect.any(String),
+      hint: expect.stringContaining(res.body.requestId),
+      requestId: res.headers['x-request-id'],
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/knex|sqlite|stack|at /i);
     expect((await request(env.app).get('/readyz')).status).toBe(503);
     await env.close().catch(() => undefined);

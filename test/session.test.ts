@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setPasswordHash } from '../db/identity.ts';
 import { hashPassword } from '../server/sessionRoutes.ts';
-import { addAccount, call, dashboardSession, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  addAccount,
+  call,
+  dashboardSession,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 
 describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
   let env: TestEnv;
@@ -51,18 +60,26 @@ describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
     const noToken = await call(env, 'post', '/v1/groups', { headers: { Cookie: cookie }, body });
     expect(noToken.status).toBe(403);
     expect(noToken.body.code).toBe('csrf_failed');
-    const badToken = await call(env, 'post', '/v1/groups', { headers: { Cookie: cookie, 'X-CSRF-Token': 'forged' }, body });
+    const badToken = await call(env, 'post', '/v1/groups', {
+      headers: { Cookie: cookie, 'X-CSRF-Token': 'forged' },
+      body,
+    });
     expect(badToken.status).toBe(403);
     const res = await call(env, 'post', '/v1/groups', { headers: { Cookie: cookie, 'X-CSRF-Token': csrfToken }, body });
     expect(res.status).toBe(402);
-    expect(res.body).toMatchObject({ code: 'quota_exceeded', upgradeUrl: expect.stringContaining('/app/settings/billing') });
+    expect(res.body).toMatchObject({
+      code: 'quota_exceeded',
+      upgradeUrl: expect.stringContaining('/app/settings/billing'),
+    });
     expect(res.body.message).toMatch(/Creator/);
   });
 
   it('signs out: the cookie stops working', async () => {
     const { cookie, csrfToken } = await signIn();
     expect((await request(env.app).post('/auth/sign-out').set('Cookie', cookie)).status).toBe(403);
-    expect((await request(env.app).post('/auth/sign-out').set('Cookie', cookie).set('X-CSRF-Token', csrfToken)).status).toBe(204);
+    expect(
+      (await request(env.app).post('/auth/sign-out').set('Cookie', cookie).set('X-CSRF-Token', csrfToken)).status,
+    ).toBe(204);
     expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } })).status).toBe(401);
     expect((await request(env.app).get('/auth/session').set('Cookie', cookie)).status).toBe(401);
   });

@@ -46,7 +46,7 @@ describe.each(DATABASES)('billing and settings on %s', (kind) => {
     expect((await asPerson(env, member, 'get', '/auth/billing')).status).toBe(403);
   });
 
-  it('lets the owner change the plan, recorded with who and when; a downgrade below usage says what to remove first', async () => {
+  it('lets the owner change the plan, recorded with who and when; a downgrade below usage names it', async () => {
     const shop = await seedWorkspace(env, { plan: 'creator' });
     const boss = await signedIn(env, shop.userId, shop.workspaceId);
     for (const name of ['A', 'B', 'C']) await addAccount(env, shop.workspaceId, 'facebook', name);
@@ -79,7 +79,7 @@ describe.each(DATABASES)('billing and settings on %s', (kind) => {
     expect(Date.now() - Date.parse(trail[0].at)).toBeLessThan(60_000);
   });
 
-  it('changes name, slug, zone and currency; queued posts keep their absolute instants and the answer says so', async () => {
+  it('changes name, slug, zone and currency; queued posts keep their instants and the answer says so', async () => {
     const acc = await addAccount(env, ws.workspaceId, 'threads', 'Zoned');
     const publishAt = DateTime.now()
       .setZone('Europe/Berlin')

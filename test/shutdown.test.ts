@@ -38,18 +38,27 @@ describe('herald serve', () => {
     // Keys, cookies and query strings never reach the log.
     const secretKey = 'hld_SecretKeyThatMustNotBeLogged0000000000';
     const probe = await fetch(`http://127.0.0.1:${port}/v1/whoami?token=query-secret`, {
-      headers: { Authorization: `Bearer ${secretKey}`, Cookie: 'herald_session=cookie-secret' } });
+      headers: { Authorization: `Bearer ${secretKey}`, Cookie: 'herald_session=cookie-secret' },
+    });
     expect(probe.status).toBe(401);
 
     // A request whose body arrives in two parts: SIGTERM lands between them.
     const body = JSON.stringify({ name: 'Launch', accountIds: ['acc_1'] });
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/groups',
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, text }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/groups',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
       setTimeout(() => {
@@ -63,8 +72,19 @@ describe('herald serve', () => {
     expect(JSON.parse(text).code).toBe('unauthenticated');
     expect(await exited).toBe(0);
     expect(output).toContain('draining in-flight requests');
-    const lines = output.trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', method: 'GET', path: '/v1/whoami', status: 401, reqId: expect.any(String) }));
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'request',
+        method: 'GET',
+        path: '/v1/whoami',
+        status: 401,
+        reqId: expect.any(String),
+      }),
+    );
     for (const secret of [secretKey, 'cookie-secret', 'query-secret']) expect(output).not.toContain(secret);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });

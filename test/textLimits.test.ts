@@ -29,7 +29,7 @@ const tooLong = (limit: TextLimit, text: string, check: (p: PostContent) => { co
   );
 
 describe('text limits shown by the dashboard', () => {
-  for (const network of Object.values(NETWORKS)) {
+  for (const { rules: network } of Object.values(NETWORKS)) {
     for (const limit of network.textLimits) {
       it(`${network.platform} ${limit.field}: ${limit.max} ${limit.unit}, as its check counts`, () => {
         expect(tooLong(limit, textOf(limit.unit, limit.max), network.check)).toBe(false);
@@ -41,10 +41,11 @@ describe('text limits shown by the dashboard', () => {
 
 describe('setting choices offered by the dashboard', () => {
   const refused = (check: (p: PostContent) => { code: string; message: string }[], name: string, value: string) =>
-    check({ ...post('text', 'Hello'), settings: { [name]: value } })
-      .some((i) => i.code === 'setting_invalid' && i.message.includes(`.${name} "${value}"`));
+    check({ ...post('text', 'Hello'), settings: { [name]: value } }).some(
+      (i) => i.code === 'setting_invalid' && i.message.includes(`.${name} "${value}"`),
+    );
 
-  for (const network of Object.values(NETWORKS)) {
+  for (const { rules: network } of Object.values(NETWORKS)) {
     for (const [name, values] of Object.entries(network.choices ?? {})) {
       it(`${network.platform} ${name}: ${values.join(', ')}, as its check accepts`, () => {
         for (const value of values) expect(refused(network.check, name, value), value).toBe(false);

@@ -1,7 +1,7 @@
 // Starts prepared attempts at their due time. Attempts are prepared ahead (reserved, loaded,
 // credentials read, files signed) so that at the due second only the network calls remain; at most
 // `concurrency` run at once, and the rest wait their turn in due order.
-import type { Clock } from './publishPost.ts';
+import type { Clock } from '../runtime/clock.ts';
 
 /** How often waiting attempts are compared with the clock (a controllable clock moves in jumps). */
 const TICK_MS = 10;
@@ -9,6 +9,8 @@ const TICK_MS = 10;
 export interface Launcher<T> {
   /** Runs `item` once the clock reaches `atMs`. */
   add(atMs: number, item: T): void;
+  /** Resolves once every attempt whose time has come (by the clock now) has ended; later ones keep waiting. */
+  idle(): Promise<void>;
   /** Stops starting attempts: waits for the running ones and answers those never started. */
   stop(): Promise<T[]>;
 }
@@ -43,6 +45,11 @@ export function createLauncher<T>(clock: Clock, concurrency: number, run: (item:
       waiting.splice(i, 0, { atMs, item });
       timer ??= setInterval(tick, TICK_MS);
       if (atMs <= clock.now()) tick();
+    },
+    async idle() {
+      tick();
+      // A finished attempt ticks again (see above), so the running set also holds what was due behind it.
+      while (running.size) await Promise.race(running);
     },
     async stop() {
       stopped = true;

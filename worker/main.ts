@@ -1,5 +1,5 @@
-// `herald worker`: a publishing worker process for PostgreSQL, beside `herald serve`'s own (run as many as you like). SIGTERM or
-// SIGINT lets the attempts in flight finish before it exits.
+// `herald worker`: a publishing worker process for PostgreSQL, beside `herald serve`'s own (run as many as you
+// like). SIGTERM or SIGINT lets the attempts in flight finish before it exits.
 import { migrate } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Config } from '../runtime/config.ts';
@@ -8,8 +8,12 @@ import { startWorker } from './worker.ts';
 
 export async function runWorkerProcess(config: Config): Promise<number> {
   if (!config.databaseUrl) {
-    throw new ApiError(409, 'postgres_only', '`herald worker` runs on PostgreSQL; with SQLite, `herald serve` publishes by itself.',
-      'Set DATABASE_URL to a postgres:// address, or just run `herald serve`.');
+    throw new ApiError(
+      409,
+      'postgres_only',
+      '`herald worker` runs on PostgreSQL; with SQLite, `herald serve` publishes by itself.',
+      'Set DATABASE_URL to a postgres:// address, or just run `herald serve`.',
+    );
   }
   const services = createServices(config);
   await migrate(services.db);

@@ -33,18 +33,25 @@ export function publishMedia(storage: Storage, record: MediaRecord): PublishMedi
     durationSeconds: record.durationSeconds,
     filename: record.filename,
     async publicUrl(options = {}) {
-      if (options.format !== 'jpeg' || record.mime === 'image/jpeg' || record.kind !== 'image') return mediaFileUrl(storage, record, FETCH_TTL_SECONDS);
+      if (options.format !== 'jpeg' || record.mime === 'image/jpeg' || record.kind !== 'image')
+        return mediaFileUrl(storage, record, FETCH_TTL_SECONDS);
       jpegKey ??= jpegCopyKey(storage, record);
       return storage.publicUrl(await jpegKey, { ttlSeconds: FETCH_TTL_SECONDS, contentType: 'image/jpeg' });
     },
     open(options = {}) {
       // The local file (a temporary copy on S3) lives until the stream closes.
       return new Promise<Readable>((resolve, reject) => {
-        storage.withLocalFile(record.storageKey!, (file) => new Promise<void>((done) => {
-          const stream = fs.createReadStream(file, { start: options.start ?? 0 });
-          stream.once('close', () => done());
-          resolve(stream);
-        })).catch(reject);
+        storage
+          .withLocalFile(
+            record.storageKey!,
+            (file) =>
+              new Promise<void>((done) => {
+                const stream = fs.createReadStream(file, { start: options.start ?? 0 });
+                stream.once('close', () => done());
+                resolve(stream);
+              }),
+          )
+          .catch(reject);
       });
     },
   };

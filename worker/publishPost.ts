@@ -6,13 +6,24 @@ import { DateTime } from 'luxon';
 import type { Db } from '../db/connect.ts';
 import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import {
-  markFailed, markLiveMany, releaseForResend, reservePosts, retryLater, saveCheckpoints, startAttempts, storeCredentials, takeOverAttempts, type Attempt,
+  markFailed,
+  markLiveMany,
+  releaseForResend,
+  reservePosts,
+  retryLater,
+  saveCheckpoints,
+  startAttempts,
+  storeCredentials,
+  takeOverAttempts,
+  type Attempt,
   type LiveOutcome,
 } from '../db/publishing.ts';
 import type { ErrorBody } from '../domain/errors.ts';
-import { NetworkError, readCredentials, type Checkpoint, type Connector, type PublishJob } from '../networks/connector.ts';
+import { usableAccount } from '../networks/accountCredentials.ts';
+import { NetworkError, type Checkpoint, type Connector, type PublishJob } from '../networks/connector.ts';
 import { networkOf } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
+import type { Clock } from '../runtime/clock.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -20,16 +31,6 @@ import { batcher } from '../runtime/batcher.ts';
 import { createLauncher } from './launcher.ts';
 import { publishMedia } from './publishMedia.ts';
 import { accountStatusAfter, hintFor, isTemporary } from '../networks/failureGuidance.ts';
-
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
 
 export interface PublishDeps {
   db: Db;
@@ -53,12 +54,14 @@ export interface Publisher {
    * past their time). A started one is settled from what the network says; an unstarted one is sent.
    */
   adopt(leases: { postId: string; attemptId: string }[]): Promise<number>;
+  /**
+   * Resolves once the jobs handed over so far are prepared and every attempt due by the clock has ended:
+   * the explicit moment a test checks that something did (or did not) happen.
+   */
+  idle(): Promise<void>;
   /** Waits for running attempts and gives the prepared, unstarted ones back to the queue. */
   stop(): Promise<void>;
 }
-
-/** Refresh an access token this long before it expires. */
-const REFRESH_AHEAD_MS = 10 * 60_000;
 
 /** Thrown when this worker no longer holds the post's lease (the watchdog gave it to another). */
 class LeaseLost extends Error {}
@@ -69,12 +72,16 @@ export function createPublisher(deps: PublishDeps): Publisher {
   const { db, clock } = deps;
   // Group commit: the writes of attempts running together go to the database as one statement each.
   // Twice the lead: a job the queue runs a little early by this worker's clock still reserves its post.
-  const reserve = batcher((ids: string[]) => reservePosts(db, ids, deps.workerId, iso(clock.now() + 2 * PREPARE_AHEAD_MS)));
-  const start = batcher((items: { attempt: Attempt; message: string }[]) => startAttempts(db, items));
+  const reserve = batcher((ids: string[]) =>
+    reservePosts(db, ids, deps.workerId, iso(clock.now() + 2 * PREPARE_AHEAD_MS)),
+  );
+  const start = batcher((items: { attempt: Attempt; message: string }[]) => startAttempts(db, items, iso(clock.now())));
   const checkpoint = batcher((items: { attempt: Attempt; checkpoint: Checkpoint }[]) => saveCheckpoints(db, items));
-  const live = batcher((outcomes: LiveOutcome[]) => markLiveMany(db, outcomes));
+  const live = batcher((outcomes: LiveOutcome[]) => markLiveMany(db, outcomes, iso(clock.now())));
   const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared) => {
-    await prepared.run().catch((err) => deps.logger.error({ err, postId: prepared.attempt.postId }, 'publish attempt failed'));
+    await prepared
+      .run()
+      .catch((err) => deps.logger.error({ err, postId: prepared.attempt.postId }, 'publish attempt failed'));
   });
 
   /** An attempt ready to run: what to do at its due time. */
@@ -88,12 +95,32 @@ export function createPublisher(deps: PublishDeps): Publisher {
     const label = networkOf(a.platform).label;
     const connector = deps.connectorFor(a.platform);
     if (!connector) {
-      return outcome(() => markFailed(db, a, { code: `${a.platform}_unavailable`, message: `Publishing to ${label} is not available in this version.`,
-        hint: `Remove the ${label} account from the post's targets.` }));
+      return outcome(() =>
+        markFailed(
+          db,
+          a,
+          {
+            code: `${a.platform}_unavailable`,
+            message: `Publishing to ${label} is not available in this version.`,
+            hint: `Remove the ${label} account from the post's targets.`,
+          },
+          iso(clock.now()),
+        ),
+      );
     }
     if (a.account.status !== 'ok' || !a.account.tokenSealed) {
-      return outcome(() => markFailed(db, a, { code: `${a.platform}_token_rejected`, message: `The ${label} account ${a.account.displayName} is ${a.account.status}; its token no longer works.`,
-        hint: hintFor('token_rejected', label) }));
+      return outcome(() =>
+        markFailed(
+          db,
+          a,
+          {
+            code: `${a.platform}_token_rejected`,
+            message: `The ${label} account ${a.account.displayName} is ${a.account.status}; its token no longer works.`,
+            hint: hintFor('token_rejected', label),
+          },
+          iso(clock.now()),
+        ),
+      );
     }
     let job: PublishJob;
     try {
@@ -101,9 +128,13 @@ export function createPublisher(deps: PublishDeps): Publisher {
     } catch (err) {
       return outcome(() => failure(a, connector, undefined, label, mode, err));
     }
-    if (mode === 'settle') return outcome(() => settleWith(a, connector, job, label).catch((err) => failure(a, connector, job, label, mode, err)));
+    if (mode === 'settle')
+      return outcome(() =>
+        settleWith(a, connector, job, label).catch((err) => failure(a, connector, job, label, mode, err)),
+      );
     return outcome(async () => {
-      if (!a.started && !(await start({ attempt: a, message: `Sending to ${label}.` }))) return; // a person changed the post meanwhile
+      // Not started: a person changed the post meanwhile.
+      if (!a.started && !(await start({ attempt: a, message: `Sending to ${label}.` }))) return;
       try {
         const published = await connector.publish(job);
         await live({ attempt: a, published, message: `Published on ${label}.` });
@@ -114,17 +145,19 @@ export function createPublisher(deps: PublishDeps): Publisher {
   }
 
   async function buildJob(a: Attempt, connector: Connector): Promise<PublishJob> {
-    let credentials = readCredentials(deps.keyring.decrypt(a.account.tokenSealed!));
-    const account = { id: a.account.id, externalId: a.account.externalId, displayName: a.account.displayName, credentials };
-    if (connector.refresh && credentials.expiresAt && Date.parse(credentials.expiresAt) - clock.now() < REFRESH_AHEAD_MS) {
-      const fresh = await connector.refresh(account);
-      // A network that returns no new refresh token keeps the old one valid: never lose it.
-      credentials = { ...fresh, refreshToken: fresh.refreshToken ?? credentials.refreshToken };
-      account.credentials = credentials;
-      await storeCredentials(db, a.account.id, deps.keyring.encrypt(JSON.stringify(credentials)), credentials.expiresAt ?? null);
-    }
+    const account = await usableAccount(
+      deps,
+      connector,
+      { ...a.account, tokenSealed: a.account.tokenSealed! },
+      (sealed, expiresAt) => storeCredentials(db, a.account.id, sealed, expiresAt),
+    );
     const job: PublishJob = {
-      postId: a.postId, text: a.text, title: a.title, tags: a.tags, settings: a.settings, account,
+      postId: a.postId,
+      text: a.text,
+      title: a.title,
+      tags: a.tags,
+      settings: a.settings,
+      account,
       media: a.media.map((m) => publishMedia(deps.storage, m)),
       marker: `herald-${a.postId}`,
       checkpoint: a.checkpoint,
@@ -138,7 +171,14 @@ export function createPublisher(deps: PublishDeps): Publisher {
   }
 
   /** A failed step: the network's refusal, or our own fault, after which the network is asked what happened. */
-  async function failure(a: Attempt, connector: Connector, job: PublishJob | undefined, label: string, mode: 'publish' | 'settle', err: unknown): Promise<void> {
+  async function failure(
+    a: Attempt,
+    connector: Connector,
+    job: PublishJob | undefined,
+    label: string,
+    mode: 'publish' | 'settle',
+    err: unknown,
+  ): Promise<void> {
     if (err instanceof LeaseLost) return;
     if (err instanceof NetworkError) return handleRefusal(a, err, label);
     // Our own fault or an answer we could not read: whether the network acted is unknown, so ask it.
@@ -150,20 +190,34 @@ export function createPublisher(deps: PublishDeps): Publisher {
         deps.logger.error({ err: settleErr, postId: a.postId }, 'settling after an unexpected stop failed');
       }
     }
-    await markFailed(db, a, outcomeUnknown(a.platform, label));
+    await markFailed(db, a, outcomeUnknown(a.platform, label), iso(clock.now()));
   }
 
   /** After an attempt stopped midway: live, resend, or fail with "check the account" — never a blind resend. */
-  async function settleWith(a: Attempt, connector: Connector, job: PublishJob, label: string, cause?: string): Promise<void> {
+  async function settleWith(
+    a: Attempt,
+    connector: Connector,
+    job: PublishJob,
+    label: string,
+    cause?: string,
+  ): Promise<void> {
     const outcome = job.checkpoint ? await connector.settle(job) : 'not_published';
     if (outcome === 'unknown') {
-      await markFailed(db, a, outcomeUnknown(a.platform, label));
+      await markFailed(db, a, outcomeUnknown(a.platform, label), iso(clock.now()));
     } else if (outcome !== 'not_published') {
-      await live({ attempt: a, published: outcome, message: `Published on ${label} (confirmed after the attempt stopped midway).` });
+      await live({
+        attempt: a,
+        published: outcome,
+        message: `Published on ${label} (confirmed after the attempt stopped midway).`,
+      });
     } else if (cause !== undefined) {
       // It did not go out because of our own fault: count it as a temporary failure, so a fault that
       // repeats ends in `failed` instead of a loop.
-      await handleRefusal(a, new NetworkError(a.platform, 'unavailable', `Herald could not complete the request: ${cause}`), label);
+      await handleRefusal(
+        a,
+        new NetworkError(a.platform, 'unavailable', `Herald could not complete the request: ${cause}`),
+        label,
+      );
     } else {
       await releaseForResend(db, deps.jobs, a, iso(clock.now()));
     }
@@ -178,31 +232,55 @@ export function createPublisher(deps: PublishDeps): Publisher {
     const delay = deps.retryDelaysMs[a.workerRetries];
     if (!isTemporary(err.kind) || delay === undefined) return undefined;
     const resetZone = networkOf(a.platform).quotaResetZone;
-    if (err.kind === 'quota_exceeded' && resetZone) return DateTime.fromMillis(clock.now(), { zone: resetZone }).plus({ days: 1 }).startOf('day').toMillis();
+    if (err.kind === 'quota_exceeded' && resetZone)
+      return DateTime.fromMillis(clock.now(), { zone: resetZone }).plus({ days: 1 }).startOf('day').toMillis();
     return clock.now() + (err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : delay);
   }
 
   async function handleRefusal(a: Attempt, err: NetworkError, label: string): Promise<void> {
-    const error: ErrorBody = { code: err.code, message: `${label} answered: "${err.message}"`, hint: hintFor(err.kind, label) };
+    const error: ErrorBody = {
+      code: err.code,
+      message: `${label} answered: "${err.message}"`,
+      hint: hintFor(err.kind, label),
+    };
     const retryAt = nextAttemptMs(a, err);
-    if (retryAt !== undefined) await retryLater(db, deps.jobs, a, error, iso(retryAt));
-    else await markFailed(db, a, error, accountStatusAfter(err.kind));
+    if (retryAt !== undefined) await retryLater(db, deps.jobs, a, error, iso(retryAt), iso(clock.now()));
+    else await markFailed(db, a, error, iso(clock.now()), accountStatusAfter(err.kind));
+  }
+
+  const preparing = new Set<Promise<void>>();
+  /** Counts a preparation in `preparing` until it ends. */
+  function tracked(work: Promise<void>): Promise<void> {
+    const done = work.finally(() => preparing.delete(done));
+    preparing.add(done);
+    return done;
   }
 
   return {
-    async prepare(postId) {
-      const a = await reserve(postId);
-      if (a) launcher.add(Date.parse(a.dueAt), await prepareAttempt(a, 'publish'));
-    },
+    prepare: (postId) =>
+      tracked(
+        (async () => {
+          const a = await reserve(postId);
+          if (a) launcher.add(Date.parse(a.dueAt), await prepareAttempt(a, 'publish'));
+        })(),
+      ),
     async adopt(leases) {
       const attempts = leases.length ? await takeOverAttempts(db, leases, deps.workerId) : [];
       for (const a of attempts) {
-        launcher.add(a.started ? clock.now() : Date.parse(a.dueAt), await prepareAttempt(a, a.started ? 'settle' : 'publish'));
+        launcher.add(
+          a.started ? clock.now() : Date.parse(a.dueAt),
+          await prepareAttempt(a, a.started ? 'settle' : 'publish'),
+        );
       }
       return attempts.length;
     },
+    async idle() {
+      while (preparing.size) await Promise.allSettled(preparing);
+      await launcher.idle();
+    },
     async stop() {
-      for (const prepared of await launcher.stop()) await releaseForResend(db, deps.jobs, prepared.attempt, iso(clock.now()));
+      for (const prepared of await launcher.stop())
+        await releaseForResend(db, deps.jobs, prepared.attempt, iso(clock.now()));
     },
   };
 }

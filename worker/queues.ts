@@ -4,7 +4,7 @@ import { run, type Runner } from 'graphile-worker';
 import type { Db } from '../db/connect.ts';
 import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import { graphileLogger, type Logger } from '../runtime/logger.ts';
-import type { Clock } from './publishPost.ts';
+import type { Clock } from '../runtime/clock.ts';
 
 export interface JobQueue extends JobScheduler {
   /** Starts running due jobs with `task`, at most `concurrency` at once. */
@@ -34,10 +34,18 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
       const free = concurrency - running.size;
       if (free <= 0) return;
       const now = iso(clock.now());
-      const due = await db('jobs').whereNull('locked_at').where('run_at', '<=', now).orderBy('run_at').limit(free).select('id', 'key', 'version');
+      const due = await db('jobs')
+        .whereNull('locked_at')
+        .where('run_at', '<=', now)
+        .orderBy('run_at')
+        .limit(free)
+        .select('id', 'key', 'version');
       backlog = due.length === free;
       for (const job of due) {
-        const claimed = await db('jobs').where({ id: job.id, version: job.version }).whereNull('locked_at').update({ locked_at: now, locked_by: workerId });
+        const claimed = await db('jobs')
+          .where({ id: job.id, version: job.version })
+          .whereNull('locked_at')
+          .update({ locked_at: now, locked_by: workerId });
         if (!claimed) continue;
         const execution = task(job.key)
           .catch((err) => logger.error({ err, postId: job.key }, 'publish job failed'))
@@ -49,7 +57,8 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
           .catch((err) => logger.error({ err, postId: job.key }, 'could not release a publish job'))
           .finally(() => {
             running.delete(execution);
-            if (backlog && timer) void poll(task, concurrency, workerId).catch((err) => logger.error({ err }, 'job poll failed'));
+            if (backlog && timer)
+              void poll(task, concurrency, workerId).catch((err) => logger.error({ err }, 'job poll failed'));
           });
         running.add(execution);
       }
@@ -60,8 +69,11 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
 
   return {
     async schedule(trx, postId, dueAt) {
-      await trx.raw(`insert into jobs (key, task, run_at, version) values (?, 'publish', ?, 0)
-        on conflict (key) do update set run_at = excluded.run_at, version = jobs.version + 1`, [postId, jobTime(dueAt)]);
+      await trx.raw(
+        `insert into jobs (key, task, run_at, version) values (?, 'publish', ?, 0)
+        on conflict (key) do update set run_at = excluded.run_at, version = jobs.version + 1`,
+        [postId, jobTime(dueAt)],
+      );
     },
     async unschedule(trx, postId) {
       await trx('jobs').where({ key: postId }).delete();
@@ -71,7 +83,10 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
     },
     async start(task, { concurrency, workerId }) {
       await db('jobs').whereNotNull('locked_at').update({ locked_at: null, locked_by: null });
-      timer = setInterval(() => void poll(task, concurrency, workerId).catch((err) => logger.error({ err }, 'job poll failed')), pollMs);
+      timer = setInterval(
+        () => void poll(task, concurrency, workerId).catch((err) => logger.error({ err }, 'job poll failed')),
+        pollMs,
+      );
     },
     async stop() {
       clearInterval(timer);
@@ -91,22 +106,38 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
   let runner: Runner | undefined;
   return {
     async schedule(trx, postId, dueAt) {
-      await trx.raw(`select graphile_worker.add_job('publish', json_build_object('postId', ?::text), run_at := ?::timestamptz,
-        max_attempts := 1, job_key := ?)`, [postId, jobTime(dueAt), postId]);
+      await trx.raw(
+        `select graphile_worker.add_job('publish', json_build_object('postId', ?::text), run_at := ?::timestamptz,
+        max_attempts := 1, job_key := ?)`,
+        [postId, jobTime(dueAt), postId],
+      );
     },
     async unschedule(trx, postId) {
       await trx.raw('select graphile_worker.remove_job(?)', [postId]);
     },
     async hasJob(postId) {
-      const { rows } = await db.raw('select 1 from graphile_worker.jobs where key = ? and attempts < max_attempts limit 1', [postId]);
+      const { rows } = await db.raw(
+        'select 1 from graphile_worker.jobs where key = ? and attempts < max_attempts limit 1',
+        [postId],
+      );
       return rows.length > 0;
     },
     async start(task, { concurrency }) {
       runner = await run({
-        connectionString, concurrency, noHandleSignals: true, logger: graphileLogger(logger),
+        connectionString,
+        concurrency,
+        noHandleSignals: true,
+        logger: graphileLogger(logger),
         taskList: { publish: async (payload) => task((payload as { postId: string }).postId) },
         // Jobs are fetched a batch at a time (one query for many, instead of every slot polling).
-        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, pollInterval: 1000, localQueue: { size: 4 * concurrency } } },
+        preset: {
+          worker: {
+            completeJobBatchDelay: 0,
+            failJobBatchDelay: 0,
+            pollInterval: 1000,
+            localQueue: { size: 4 * concurrency },
+          },
+        },
       });
     },
     async stop() {

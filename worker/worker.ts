@@ -26,6 +26,8 @@ export interface RunningWorker {
   id: string;
   /** One watchdog pass: heartbeat, take over attempts nobody is running, re-enqueue overdue posts. */
   watch(): Promise<void>;
+  /** Resolves once the jobs taken so far are prepared and every attempt due by the clock has ended. */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -36,8 +38,15 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   const startedAt = new Date(clock.now()).toISOString();
   const concurrency = options.concurrency ?? services.config.workerConcurrency;
   const publisher = createPublisher({
-    db, jobs, keyring: services.keyring, storage: services.storage, logger, clock, workerId: id, concurrency,
-    connectorFor: (platform) => connectorFor(platform, services.config),
+    db,
+    jobs,
+    keyring: services.keyring,
+    storage: services.storage,
+    logger,
+    clock,
+    workerId: id,
+    concurrency,
+    connectorFor: (platform) => connectorFor(platform, services.config, services.clock),
     retryDelaysMs: options.retryDelaysMs ?? services.config.workerRetryDelaysMs,
   });
   await heartbeat(db, id, startedAt, iso(clock.now()));
@@ -47,7 +56,9 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   let watching: Promise<void> = Promise.resolve();
   async function watchOnce(): Promise<void> {
     await heartbeat(db, id, startedAt, iso(clock.now()));
-    const adopted = await publisher.adopt(await orphanedAttempts(db, iso(clock.now() - STALE_WORKER_MS), iso(clock.now() - OVERDUE_MS)));
+    const adopted = await publisher.adopt(
+      await orphanedAttempts(db, iso(clock.now() - STALE_WORKER_MS), iso(clock.now() - OVERDUE_MS)),
+    );
     if (adopted) logger.warn({ attempts: adopted }, 'took over the attempts of dead workers (or left past their time)');
     for (const postId of await overduePosts(db, iso(clock.now() - OVERDUE_MS))) {
       if (await jobs.hasJob(postId)) continue;
@@ -55,7 +66,8 @@ export async function startWorker(services: Services, options: WorkerOptions = {
       await db.transaction((trx) => jobs.schedule(trx, postId, iso(clock.now())));
     }
   }
-  const watch = () => (watching = watching.then(watchOnce, watchOnce).catch((err) => logger.error({ err }, 'watchdog pass failed')));
+  const watch = () =>
+    (watching = watching.then(watchOnce, watchOnce).catch((err) => logger.error({ err }, 'watchdog pass failed')));
 
   await jobs.start((postId) => publisher.prepare(postId), { concurrency: PREPARE_CONCURRENCY, workerId: id });
   await watch();
@@ -65,6 +77,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   return {
     id,
     watch,
+    idle: () => publisher.idle(),
     async stop() {
       clearInterval(timer);
       await watching;

@@ -24,6 +24,7 @@ export function Shell() {
   // Moving to another page moves focus to its content, so screen readers announce it and Tab starts
   // there; a fresh load leaves focus at the top, where the skip link is.
   const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect runs on each page change by design.
   useEffect(() => {
     if (!first.current) main.current?.focus();
     first.current = false;

@@ -51,6 +51,20 @@ export function Field({
   );
 }
 
+/** A password being chosen: the server's rule (at least 10 characters) and the browser's password manager hint. */
+export function NewPasswordField({
+  label,
+  hint,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'minLength'> & {
+  label: string;
+  hint: string;
+}) {
+  return (
+    <Field label={label} hint={hint} type="password" autoComplete="new-password" minLength={10} required {...input} />
+  );
+}
+
 /** An error as the server gave it: what happened and what to do. */
 export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;

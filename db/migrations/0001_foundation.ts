@@ -82,7 +82,17 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['rate_counters', 'group_accounts', 'groups', 'accounts', 'sessions', 'api_keys', 'members', 'users', 'workspaces']) {
+  for (const table of [
+    'rate_counters',
+    'group_accounts',
+    'groups',
+    'accounts',
+    'sessions',
+    'api_keys',
+    'members',
+    'users',
+    'workspaces',
+  ]) {
     await db.schema.dropTableIfExists(table);
   }
 }

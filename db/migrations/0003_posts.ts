@@ -59,5 +59,6 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['post_creations', 'post_events', 'post_media', 'posts']) await db.schema.dropTableIfExists(table);
+  for (const table of ['post_creations', 'post_events', 'post_media', 'posts'])
+    await db.schema.dropTableIfExists(table);
 }

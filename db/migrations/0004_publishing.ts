@@ -15,7 +15,9 @@ export async function up(db: Knex): Promise<void> {
     t.index(['status', 'due_at']);
     t.index(['attempt_worker']);
   });
-  await db('posts').whereIn('status', ['queued']).update({ due_at: db.ref('publish_at') });
+  await db('posts')
+    .whereIn('status', ['queued'])
+    .update({ due_at: db.ref('publish_at') });
   await db.schema.createTable('jobs', (t) => {
     t.increments('id');
     t.string('key').notNullable().unique();
@@ -39,6 +41,7 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.dropTableIfExists('workers');
   await db.schema.dropTableIfExists('jobs');
   await db.schema.alterTable('posts', (t) => {
-    for (const c of ['due_at', 'attempt_id', 'attempt_worker', 'attempt_started_at', 'checkpoint', 'worker_retries']) t.dropColumn(c);
+    for (const c of ['due_at', 'attempt_id', 'attempt_worker', 'attempt_started_at', 'checkpoint', 'worker_retries'])
+      t.dropColumn(c);
   });
 }

@@ -51,5 +51,6 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['oauth_tokens', 'oauth_codes', 'oauth_grants', 'oauth_clients']) await db.schema.dropTableIfExists(table);
+  for (const table of ['oauth_tokens', 'oauth_codes', 'oauth_grants', 'oauth_clients'])
+    await db.schema.dropTableIfExists(table);
 }

@@ -6,7 +6,8 @@ import type { Knex } from 'knex';
 export async function up(db: Knex): Promise<void> {
   await db.raw('create index posts_list_order on posts (workspace_id, (publish_at is null), publish_at, id)');
   await db.raw(
-    'create index posts_list_status_order on posts (workspace_id, status, (publish_at is null), publish_at, id)');
+    'create index posts_list_status_order on posts (workspace_id, status, (publish_at is null), publish_at, id)',
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

@@ -12,17 +12,24 @@ export function grantRoutes(services: Services) {
   const { db } = services;
   const router = express.Router();
 
-  router.get('/auth/mcp-grants', sessionRoute(services, { role: 'member', action: 'Listing connected MCP clients' },
-    async (cred) => ({ status: 200, body: { grants: await listGrants(db, cred.user.id, cred.workspace.id) } })));
+  router.get(
+    '/auth/mcp-grants',
+    sessionRoute(services, { role: 'member', action: 'Listing connected MCP clients' }, async (cred) => ({
+      status: 200,
+      body: { grants: await listGrants(db, cred.user.id, cred.workspace.id) },
+    })),
+  );
 
-  router.delete('/auth/mcp-grants/:grantId', sessionRoute(services, { role: 'member', action: 'Revoking an MCP client' },
-    async (cred, req) => {
+  router.delete(
+    '/auth/mcp-grants/:grantId',
+    sessionRoute(services, { role: 'member', action: 'Revoking an MCP client' }, async (cred, req) => {
       const grantId = String(req.params.grantId);
       if (fieldWithNul(grantId) || !(await revokeOwnGrant(db, cred.user.id, cred.workspace.id, grantId))) {
         throw notFound('MCP grant', grantId);
       }
       return { status: 204 };
-    }));
+    }),
+  );
 
   return router;
 }

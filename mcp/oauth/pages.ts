@@ -10,13 +10,16 @@ button{padding:.5rem 1.2rem;margin-right:.5rem;font-size:1rem}.error{color:#a00}
 
 /** Sends a page that no other site may frame (clickjacking) and no cache may keep. */
 export function sendPage(res: Response, status: number, title: string, body: string): void {
-  res.status(status).set({
-    'Content-Type': 'text/html; charset=utf-8',
-    'Cache-Control': 'no-store',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
-  }).send(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'no-referrer',
+    })
+    .send(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escapeHtml(title)} · Herald</title><style>${STYLE}</style><main>${body}</main></html>`);
 }
 
@@ -27,7 +30,8 @@ dashboard email and password to choose what it may do.</p>
 ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ''}
 <form method="post" action="/oauth/sign-in">
 <input type="hidden" name="next" value="${escapeHtml(input.next)}">
-<label>Email <input type="email" name="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}"></label>
+<label>Email <input type="email" name="email" autocomplete="username" required
+  value="${escapeHtml(input.email ?? '')}"></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button>
 </form>`;
@@ -45,6 +49,8 @@ export interface ConsentView {
   csrf: string;
 }
 
+const FREE_PLAN_NOTE = 'This workspace is on the Free plan, which has the read-only MCP: the access will be read only.';
+
 export function consentPage(v: ConsentView): string {
   const host = new URL(v.redirectUri).host || v.redirectUri;
   const canWrite = v.askedWrite && !v.readOnlyPlan;
@@ -54,9 +60,10 @@ export function consentPage(v: ConsentView): string {
 create, reschedule, retry and cancel posts (each publication still needs your confirmation in the agent)</label>
 <label><input type="radio" name="scope" value="read"> Read only: list, get and plan, nothing else</label></fieldset>`
     : `<input type="hidden" name="scope" value="read"><p>It asks to <strong>read</strong>: list, get and plan.</p>
-${v.askedWrite ? '<p class="note">This workspace is on the Free plan, which has the read-only MCP: the access will be read only.</p>' : ''}`;
+${v.askedWrite ? `<p class="note">${FREE_PLAN_NOTE}</p>` : ''}`;
   return `<h1>Allow ${escapeHtml(v.clientName)}?</h1>
-<p><strong>${escapeHtml(v.clientName)}</strong> asks to use the workspace <strong>${escapeHtml(v.workspaceName)}</strong>
+<p><strong>${escapeHtml(v.clientName)}</strong> asks to use the workspace
+<strong>${escapeHtml(v.workspaceName)}</strong>
 as ${escapeHtml(v.userName)}${v.askedWrite ? ', to <strong>read and write</strong>' : ', to <strong>read</strong>'}.</p>
 <form method="post" action="/oauth/consent">
 <input type="hidden" name="request" value="${escapeHtml(v.request)}">

@@ -1,12 +1,12 @@
-// The networks' consent side as the sandbox simulates it: the page a person sees when Herald asks for
-// access (they name the sandbox identity, then Allow or Cancel), the authorization-code exchange on each
-// network's own token endpoint and wire format, and the calls that tell Herald which accounts a grant
-// covers. Mounted before each simulator under the same prefix; whatever it does not handle (a
+// The networks' consent side as the sandbox simulates it, the same for every network: the page a person
+// sees when Herald asks for access (they name the sandbox identity, then Allow or Cancel), the codes it
+// issues, and their redemption. Each network's consent.ts gives its page and its token endpoints on its
+// own wire format. Mounted before each simulator under the same prefix; whatever it does not handle (a
 // refresh_token grant, an identity it did not make, statistics) goes on to the simulator.
 //
 // Sandbox rules:
-// - The app is Herald itself: client id SANDBOX_CLIENT.id; any redirect address on the simulator's own
-//   origin (Herald's PUBLIC_URL) counts as registered, as Herald's callback is registered at a network.
+// - The app is Herald itself: client id SANDBOX_CLIENT.id; any redirect address on Herald's origin
+//   (PUBLIC_URL) counts as registered, as Herald's callback is registered at a network.
 // - An identity is its name: the same channel, Page, Threads or Instagram username always has the same
 //   external id (`sandbox-<network>-<hash of the name>`), so consenting again with that name reconnects
 //   the same account, in any workspace. The Facebook person who signs in is new on every consent.
@@ -16,20 +16,16 @@
 import { createHash } from 'node:crypto';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { nowIso } from '../../db/rows.ts';
-import { randomBase62 } from '../../domain/ids.ts';
-import { NETWORKS } from '../index.ts';
-import type { Platform } from '../rules.ts';
-import { fault, GraphFault, graphRoute, params, pickFields, refreshedToken, tokenOf } from './graph.ts';
-import type { SimulatorContext } from './index.ts';
-import { sandboxToken, sandboxTokenAccount, type SandboxItem } from './state.ts';
 import { escapeHtml } from '../../domain/html.ts';
-
-/** Herald's app on every sandbox network (Herald sends it in sandbox mode; the networks know no other). */
-export const SANDBOX_CLIENT = { id: 'herald-sandbox', secret: 'herald-sandbox-secret' };
+import { randomBase62 } from '../../domain/ids.ts';
+import type { Platform } from '../rules.ts';
+import { SANDBOX_CLIENT } from './address.ts';
+import { params } from './graph.ts';
+import type { SimulatorContext } from './simulator.ts';
+import { sandboxTokenAccount, type SandboxItem } from './state.ts';
 
 const CODE_LIFETIME_MS = 10 * 60_000;
-const MAX_NAME = 100;
-const MAX_PAGES = 25;
+export const MAX_NAME = 100;
 
 interface Page {
   id: string;
@@ -38,7 +34,7 @@ interface Page {
 }
 
 /** A consent: a `grant` item whose id is the code and whose account is who signed in. */
-interface GrantData extends Record<string, unknown> {
+export interface GrantData extends Record<string, unknown> {
   clientId: string;
   redirectUri: string;
   scope: string;
@@ -49,151 +45,91 @@ interface GrantData extends Record<string, unknown> {
   pages?: Page[];
 }
 
-const identityId = (network: Platform, name: string) =>
-  `sandbox-${network}-${createHash('sha256').update(name.toLowerCase().replace(/\s+/g, ' ')).digest('hex').slice(0, 12)}`;
+export const identityId = (network: Platform, name: string) => {
+  const hash = createHash('sha256').update(name.toLowerCase().replace(/\s+/g, ' ')).digest('hex');
+  return `sandbox-${network}-${hash.slice(0, 12)}`;
+};
 
-interface Field {
+export interface Field {
   name: string;
   label: string;
   lines?: boolean;
   choices?: [value: string, label: string][];
 }
 
-interface ConsentPage {
+export interface ConsentPage {
   /** Whose sign-in page it is. */
   brand: string;
+  /** The network's name as the page writes it. */
+  label: string;
   path: string;
   /** What the page says Herald wants: "Herald wants to <wants>". */
   wants: string;
   fields: Field[];
-  /** Who signs in and what they grant, from the filled form; a string says what is missing. */
-  grant(form: Record<string, string>): { account: string; data: Pick<GrantData, 'name' | 'pages'> } | string;
+  /**
+   * Who signs in and what they grant, from the filled form, with the accounts of this network the grant
+   * makes exist; a string says what is missing.
+   */
+  grant(
+    form: Record<string, string>,
+  ): { account: string; data: Pick<GrantData, 'name' | 'pages'>; accounts: { id: string; name: string }[] } | string;
   /** The query of a cancelled consent, as the network sends it back. */
   denied: Record<string, string>;
 }
 
 /** A name from the form: trimmed, present, not too long. */
-function nameIn(form: Record<string, string>, field: Field): string | { error: string } {
+export function nameIn(form: Record<string, string>, field: Field): string | { error: string } {
   const value = (form[field.name] ?? '').trim();
   if (!value) return { error: `${field.label} is required.` };
   if (value.length > MAX_NAME) return { error: `${field.label} is longer than ${MAX_NAME} characters.` };
   return value;
 }
 
-function namedIdentity(network: Platform, field: Field): ConsentPage['grant'] {
+export function namedIdentity(network: Platform, field: Field): ConsentPage['grant'] {
   return (form) => {
     const name = nameIn(form, field);
-    return typeof name === 'string' ? { account: identityId(network, name), data: { name } } : name.error;
+    if (typeof name !== 'string') return name.error;
+    const id = identityId(network, name);
+    return { account: id, data: { name }, accounts: [{ id, name }] };
   };
 }
 
-const META_DENIED = { error: 'access_denied', error_code: '200', error_description: 'Permissions error', error_reason: 'user_denied' };
-const newFacebookUser = () => `sandbox-user-${randomBase62(12)}`;
-
-const channelField: Field = { name: 'channel', label: 'Channel name' };
-const pagesField: Field = { name: 'pages', label: 'Pages to grant, one name per line', lines: true };
-const igFields: Field[] = [
-  { name: 'username', label: 'Instagram username' },
-  { name: 'accountType', label: 'Account type', choices: [['business', 'Business'], ['creator', 'Creator'], ['personal', 'Personal']] },
-  { name: 'page', label: 'Facebook Page the account is linked to' },
-];
-const threadsField: Field = { name: 'username', label: 'Threads username' };
-
-const PAGES: Partial<Record<Platform, ConsentPage>> = {
-  youtube: {
-    brand: 'Google', path: '/o/oauth2/v2/auth', wants: 'upload videos to your YouTube account and read their statistics',
-    fields: [channelField], grant: namedIdentity('youtube', channelField), denied: { error: 'access_denied' },
-  },
-  facebook: {
-    brand: 'Facebook', path: '/:version/dialog/oauth', wants: 'publish to and read the insights of the Pages of your Facebook account',
-    fields: [pagesField], denied: META_DENIED,
-    grant(form) {
-      const names = [...new Set((form.pages ?? '').split('\n').map((n) => n.trim()).filter(Boolean))];
-      if (!names.length) return 'Choose at least one Page.';
-      if (names.length > MAX_PAGES || names.some((n) => n.length > MAX_NAME)) return `Grant at most ${MAX_PAGES} Pages, each named in at most ${MAX_NAME} characters.`;
-      return { account: newFacebookUser(), data: { pages: names.map((name) => ({ id: identityId('facebook', name), name })) } };
-    },
-  },
-  instagram: {
-    brand: 'Facebook', path: '/:version/dialog/oauth', wants: 'publish to and read the insights of your Instagram account, through its Facebook Page',
-    fields: igFields, denied: META_DENIED,
-    grant(form) {
-      const [username, page] = [nameIn(form, igFields[0]!), nameIn(form, igFields[2]!)];
-      if (typeof username !== 'string') return username.error;
-      if (typeof page !== 'string') return page.error;
-      // As on Meta, only a professional account shows as the Page's instagram_business_account.
-      const professional = form.accountType === 'business' || form.accountType === 'creator';
-      return { account: newFacebookUser(), data: { pages: [{ id: identityId('facebook', page), name: page,
-        ...(professional ? { instagram: { id: identityId('instagram', username), username } } : {}) }] } };
-    },
-  },
-  threads: {
-    brand: 'Threads', path: '/oauth/authorize', wants: 'publish to your Threads account and read its insights',
-    fields: [threadsField], grant: namedIdentity('threads', threadsField), denied: META_DENIED,
-  },
-};
-
 /** Why a code cannot be redeemed. */
-type Refusal = 'invalid' | 'expired' | 'used' | 'client' | 'redirect' | 'verifier';
-
-const GOOGLE_REFUSALS: Record<Refusal, [status: number, error: string, description: string]> = {
-  invalid: [400, 'invalid_grant', 'Malformed auth code.'],
-  expired: [400, 'invalid_grant', 'Bad Request'],
-  used: [400, 'invalid_grant', 'Bad Request'],
-  client: [401, 'invalid_client', 'The OAuth client was not found.'],
-  redirect: [400, 'redirect_uri_mismatch', 'Bad Request'],
-  verifier: [400, 'invalid_grant', 'Invalid code verifier.'],
-};
-
-const META_REFUSALS: Record<Refusal, [message: string, subcode?: number]> = {
-  invalid: ['Invalid verification code format.'],
-  expired: ['This authorization code has expired.', 36007],
-  used: ['This authorization code has been used.', 36009],
-  client: ['Error validating application. Invalid application ID.'],
-  redirect: ['Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', 36008],
-  verifier: ['Invalid code verifier.'],
-};
-
-const metaRefusal = (network: Platform, refusal: Refusal) => {
-  const [message, subcode] = META_REFUSALS[refusal];
-  return fault(network, [400, { message, code: 100, ...(subcode ? { error_subcode: subcode } : {}), type: 'OAuthException' }]);
-};
+export type Refusal = 'invalid' | 'expired' | 'used' | 'client' | 'redirect' | 'verifier';
 
 const challengeOf = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
 /** The grant of a code, used up by this call, or why it cannot be. */
-async function redeem(ctx: SimulatorContext, input: { code?: string; clientId?: string; redirectUri?: string; verifier?: string }): Promise<SandboxItem<GrantData> | Refusal> {
+export async function redeem(
+  ctx: SimulatorContext,
+  input: { code?: string; clientId?: string; redirectUri?: string; verifier?: string },
+): Promise<SandboxItem<GrantData> | Refusal> {
   const grant = input.code ? await ctx.state.get<GrantData>(input.code) : undefined;
   if (!grant || grant.kind !== 'grant') return 'invalid';
   if (grant.data.clientId !== input.clientId) return 'client';
   if (grant.data.redirectUri !== input.redirectUri) return 'redirect';
-  if (grant.data.codeChallenge && (!input.verifier || challengeOf(input.verifier) !== grant.data.codeChallenge)) return 'verifier';
+  if (grant.data.codeChallenge && (!input.verifier || challengeOf(input.verifier) !== grant.data.codeChallenge))
+    return 'verifier';
   if (Date.now() - Date.parse(grant.createdAt) > CODE_LIFETIME_MS) return 'expired';
   // The one step that two exchanges of the same code cannot both pass.
-  const taken = await ctx.db('sandbox_items').where({ id: grant.id, network: grant.network, status: 'issued' }).update({ status: 'used', updated_at: nowIso() });
+  const taken = await ctx
+    .db('sandbox_items')
+    .where({ id: grant.id, network: grant.network, status: 'issued' })
+    .update({ status: 'used', updated_at: nowIso() });
   return taken ? grant : 'used';
 }
 
 /** The newest grant of the identity a sandbox access token names. */
-async function grantOf(ctx: SimulatorContext, token: string | undefined): Promise<SandboxItem<GrantData> | undefined> {
+export async function grantOf(
+  ctx: SimulatorContext,
+  token: string | undefined,
+): Promise<SandboxItem<GrantData> | undefined> {
   const account = token ? sandboxTokenAccount(token, 'access') : undefined;
   return account ? (await ctx.state.list<GrantData>(account, 'grant', 1))[0] : undefined;
 }
 
-/** A JSON endpoint without a token (code exchanges): a GraphFault is the network's error body. */
-function answer(network: Platform, handler: (req: Request) => Promise<object>): RequestHandler {
-  return async (req, res) => {
-    try {
-      res.json(await handler(req));
-    } catch (err) {
-      const refusal = err instanceof GraphFault ? err : fault(network, [500, { message: `An unexpected error has occurred. (sandbox: ${(err as Error).message})`, code: 2, is_transient: true }]);
-      res.status(refusal.httpStatus).json(refusal.body);
-    }
-  };
-}
-
 /** An identity lookup: answered for identities made here, passed on to the simulator otherwise. */
-function lookup(read: (req: Request) => Promise<object | undefined>): RequestHandler {
+export function lookup(read: (req: Request) => Promise<object | undefined>): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const found = await read(req);
@@ -205,13 +141,13 @@ function lookup(read: (req: Request) => Promise<object | undefined>): RequestHan
   };
 }
 
-
 function htmlPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escapeHtml(title)}</title>
-<style>body{font:16px/1.4 system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem}label{display:block;margin:.75rem 0}
-input,select,textarea{display:block;width:100%;box-sizing:border-box;font:inherit}.sandbox{color:#a40;font-size:.8em}.error{color:#b00}
+<style>body{font:16px/1.4 system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem}
+label{display:block;margin:.75rem 0}input,select,textarea{display:block;width:100%;box-sizing:border-box;font:inherit}
+.sandbox{color:#a40;font-size:.8em}.error{color:#b00}
 .actions{display:flex;gap:.5rem;justify-content:flex-end}</style>
 ${body}
 </html>
@@ -219,35 +155,66 @@ ${body}
 }
 
 /** The authorization request's parameters, carried through the form as they came. */
-const REQUEST_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'];
+const REQUEST_PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+];
 
 /** What is wrong with an authorization request, if anything (shown on the network's own error page). */
 function requestProblem(ctx: SimulatorContext, q: Record<string, string>): string | undefined {
-  if (q.client_id !== SANDBOX_CLIENT.id) return `The app ${q.client_id ? `"${q.client_id}" ` : ''}does not exist (the sandbox knows only ${SANDBOX_CLIENT.id}).`;
+  if (q.client_id !== SANDBOX_CLIENT.id)
+    return (
+      `The app ${q.client_id ? `"${q.client_id}" ` : ''}does not exist ` +
+      `(the sandbox knows only ${SANDBOX_CLIENT.id}).`
+    );
   let redirect: URL | undefined;
   try {
     redirect = new URL(q.redirect_uri ?? '');
   } catch {
     redirect = undefined;
   }
-  if (!redirect || redirect.origin !== new URL(ctx.base).origin) return 'redirect_uri is not an address registered for this app.';
+  if (!redirect || redirect.origin !== new URL(ctx.appUrl).origin) {
+    return 'redirect_uri is not an address registered for this app.';
+  }
   if (q.response_type !== 'code') return 'response_type must be code.';
   if (q.code_challenge && q.code_challenge_method !== 'S256') return 'code_challenge_method must be S256.';
   return undefined;
 }
 
-function consentHtml(network: Platform, page: ConsentPage, q: Record<string, string>, form: Record<string, string>, error?: string): string {
-  const label = NETWORKS[network].label;
-  const hidden = REQUEST_PARAMS.filter((n) => q[n] !== undefined).map((n) => `<input type="hidden" name="${n}" value="${escapeHtml(q[n]!)}">`).join('\n');
-  const fields = page.fields.map((f) => {
-    const value = escapeHtml(form[f.name] ?? '');
-    const control = f.choices
-      ? `<select name="${f.name}">${f.choices.map(([v, l]) => `<option value="${v}"${form[f.name] === v ? ' selected' : ''}>${l}</option>`).join('')}</select>`
-      : f.lines ? `<textarea name="${f.name}" rows="4" required>${value}</textarea>` : `<input name="${f.name}" value="${value}" maxlength="${MAX_NAME}" required>`;
-    return `<label>${escapeHtml(f.label)} ${control}</label>`;
-  }).join('\n');
-  const scopes = (q.scope ?? '').split(/[\s,]+/).filter(Boolean).map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('');
-  return htmlPage(`Sign in with ${page.brand} (sandbox)`, `<p class="sandbox">${label} sandbox: this consent page exists only in Herald's simulator.</p>
+function consentHtml(
+  page: ConsentPage,
+  q: Record<string, string>,
+  form: Record<string, string>,
+  error?: string,
+): string {
+  const { label } = page;
+  const hidden = REQUEST_PARAMS.filter((n) => q[n] !== undefined)
+    .map((n) => `<input type="hidden" name="${n}" value="${escapeHtml(q[n]!)}">`)
+    .join('\n');
+  const fields = page.fields
+    .map((f) => {
+      const value = escapeHtml(form[f.name] ?? '');
+      const control = f.choices
+        ? `<select name="${f.name}">${f.choices.map(([v, l]) => option(v, l, form[f.name] === v)).join('')}</select>`
+        : f.lines
+          ? `<textarea name="${f.name}" rows="4" required>${value}</textarea>`
+          : `<input name="${f.name}" value="${value}" maxlength="${MAX_NAME}" required>`;
+      return `<label>${escapeHtml(f.label)} ${control}</label>`;
+    })
+    .join('\n');
+  const scopes = (q.scope ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((s) => `<li><code>${escapeHtml(s)}</code></li>`)
+    .join('');
+  return htmlPage(
+    `Sign in with ${page.brand} (sandbox)`,
+    `<p class="sandbox">${label} sandbox: this consent page exists only in Herald's simulator.</p>
 <h1>Herald wants to access your ${label} account</h1>
 <p>Herald wants to ${escapeHtml(page.wants)}.</p>
 ${scopes ? `<p>It asks for these permissions:</p><ul>${scopes}</ul>` : ''}
@@ -255,8 +222,10 @@ ${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
 <form method="post">
 ${hidden}
 ${fields}
-<p class="actions"><button name="decision" value="cancel" formnovalidate>Cancel</button> <button name="decision" value="allow">Allow</button></p>
-</form>`);
+<p class="actions"><button name="decision" value="cancel" formnovalidate>Cancel</button>
+<button name="decision" value="allow">Allow</button></p>
+</form>`,
+  );
 }
 
 /** Back to the app's redirect address with `answer` added to its query. */
@@ -266,15 +235,23 @@ function backTo(res: Response, redirectUri: string, answer: Record<string, strin
   res.redirect(302, url.toString());
 }
 
-function consentPageRoutes(router: express.Router, network: Platform, ctx: SimulatorContext, page: ConsentPage): void {
+function consentPageRoutes(router: express.Router, ctx: SimulatorContext, page: ConsentPage): void {
   const problemPage = (res: Response, problem: string) =>
-    res.status(400).type('html').send(htmlPage(`${page.brand}: error (sandbox)`, `<h1>This request cannot be completed</h1><p class="error">${escapeHtml(problem)}</p>`));
+    res
+      .status(400)
+      .type('html')
+      .send(
+        htmlPage(
+          `${page.brand}: error (sandbox)`,
+          `<h1>This request cannot be completed</h1><p class="error">${escapeHtml(problem)}</p>`,
+        ),
+      );
 
   router.get(page.path, (req, res) => {
     const q = params(req);
     const problem = requestProblem(ctx, q);
     if (problem) problemPage(res, problem);
-    else res.type('html').send(consentHtml(network, page, q, {}));
+    else res.type('html').send(consentHtml(page, q, {}));
   });
 
   router.post(page.path, express.urlencoded({ extended: false }), async (req, res) => {
@@ -284,93 +261,51 @@ function consentPageRoutes(router: express.Router, network: Platform, ctx: Simul
     const state: Record<string, string> = form.state === undefined ? {} : { state: form.state };
     if (form.decision !== 'allow') return backTo(res, form.redirect_uri!, { ...page.denied, ...state });
     const granted = page.grant(form);
-    if (typeof granted === 'string') return res.status(400).type('html').send(consentHtml(network, page, form, form, granted));
+    if (typeof granted === 'string')
+      return res
+        .status(400)
+        .type('html')
+        .send(consentHtml(page, form, form, granted));
+    // The network knows the accounts from now on, with working tokens (a new consent revives expired ones).
+    for (const account of granted.accounts) await ctx.state.register({ ...account, tokens: 'ok' });
     const code = randomBase62(40);
-    await ctx.state.create<GrantData>({ id: code, account: granted.account, kind: 'grant', status: 'issued', data: {
-      clientId: form.client_id!, redirectUri: form.redirect_uri!, scope: form.scope ?? '', ...(form.code_challenge ? { codeChallenge: form.code_challenge } : {}), ...granted.data,
-    } });
+    await ctx.state.create<GrantData>({
+      id: code,
+      account: granted.account,
+      kind: 'grant',
+      status: 'issued',
+      data: {
+        clientId: form.client_id!,
+        redirectUri: form.redirect_uri!,
+        scope: form.scope ?? '',
+        ...(form.code_challenge ? { codeChallenge: form.code_challenge } : {}),
+        ...granted.data,
+      },
+    });
     backTo(res, form.redirect_uri!, { code, ...state });
   });
 }
 
-/** Google: the code exchange on the token endpoint the YouTube simulator serves for refreshes, and channels.list?mine=true. */
-function googleRoutes(router: express.Router, ctx: SimulatorContext): void {
-  router.post('/token', express.urlencoded({ extended: false }), async (req, res, next) => {
-    const p = params(req);
-    if (p.grant_type !== 'authorization_code') return next();
-    const grant = await redeem(ctx, { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri, verifier: p.code_verifier });
-    if (typeof grant === 'string') {
-      const [status, error, description] = GOOGLE_REFUSALS[grant];
-      return res.status(status).json({ error, error_description: description });
-    }
-    res.json({ access_token: sandboxToken('access', grant.account), expires_in: 3599, refresh_token: sandboxToken('refresh', grant.account),
-      scope: grant.data.scope, token_type: 'Bearer' });
-  });
-  // The name given at consent, before Herald has the account whose name the YouTube simulator shows.
-  router.get('/youtube/v3/channels', lookup(async (req) => {
-    const parts = String(req.query.part ?? '').split(',').map((p) => p.trim());
-    if (req.query.mine !== 'true' || !parts.every((p) => p === 'id' || p === 'snippet')) return undefined;
-    const grant = await grantOf(ctx, /^Bearer (\S+)$/.exec(req.get('Authorization') ?? '')?.[1]);
-    if (!grant?.data.name) return undefined;
-    return { kind: 'youtube#channelListResponse', etag: randomBase62(27), pageInfo: { totalResults: 1, resultsPerPage: 1 }, items: [{
-      kind: 'youtube#channel', etag: randomBase62(27), id: grant.account,
-      ...(parts.includes('snippet') ? { snippet: { title: grant.data.name, description: '', publishedAt: grant.createdAt } } : {}),
-    }] };
-  }));
+/** What one network's consent side is: its page, and its token endpoints on its own wire format. */
+export interface ConsentSide {
+  page: ConsentPage;
+  tokenRoutes(router: express.Router, ctx: SimulatorContext): void;
 }
 
-/** Facebook Login (Facebook Pages, and Instagram accounts through their Page): code, long-lived token, me/accounts. */
-function metaRoutes(router: express.Router, ctx: SimulatorContext, network: Platform): void {
-  router.get('/:version/oauth/access_token', answer(network, async (req) => {
-    const p = params(req);
-    if (p.client_id !== SANDBOX_CLIENT.id) throw metaRefusal(network, 'client');
-    if (p.grant_type === 'fb_exchange_token') {
-      const user = sandboxTokenAccount(p.fb_exchange_token ?? '', 'access');
-      if (!user) throw fault(network, [400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 }]);
-      return { access_token: sandboxToken('access', user), token_type: 'bearer', expires_in: 60 * 86_400 };
-    }
-    const grant = await redeem(ctx, { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri });
-    if (typeof grant === 'string') throw metaRefusal(network, grant);
-    return { access_token: sandboxToken('access', grant.account), token_type: 'bearer', expires_in: 3600 };
-  }));
-  router.get('/:version/me/accounts', lookup(async (req) => {
-    const pages = (await grantOf(ctx, tokenOf(req)))?.data.pages;
-    if (!pages) return undefined;
-    // Nested field lists (`instagram_business_account{id,username}`) answer their whole object.
-    const fields = params(req).fields?.replace(/\{[^}]*\}/g, '');
-    return { data: pages.map((page) => pickFields({ id: page.id, name: page.name, access_token: sandboxToken('access', page.id),
-      category: 'Brand', tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'],
-      instagram_business_account: page.instagram && { id: page.instagram.id, username: page.instagram.username } }, fields)) };
-  }));
+/** The consent side of one network's simulator, as Simulator.consent mounts it. */
+export function consentRoutes(side: ConsentSide): (ctx: SimulatorContext) => express.Router {
+  return (ctx) => {
+    const router = express.Router();
+    // Meta's paths start with the API version (/v25.0/...); other first segments are not these routes'.
+    router.param('version', (_req, _res, next, version: string) =>
+      next(/^v\d+\.\d+$/.test(version) ? undefined : 'route'),
+    );
+    consentPageRoutes(router, ctx, side.page);
+    side.tokenRoutes(router, ctx);
+    return router;
+  };
 }
 
-/** Threads: the code for a short-lived token (POST), that for a long-lived one, and the profile. */
-function threadsRoutes(router: express.Router, ctx: SimulatorContext): void {
-  router.post('/oauth/access_token', express.urlencoded({ extended: false }), answer('threads', async (req) => {
-    const p = params(req);
-    if (p.grant_type !== 'authorization_code') throw fault('threads', [400, { message: 'Unsupported grant_type: expected authorization_code.', code: 100, type: 'OAuthException' }]);
-    const grant = await redeem(ctx, { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri });
-    if (typeof grant === 'string') throw metaRefusal('threads', grant);
-    return { access_token: sandboxToken('access', grant.account), user_id: grant.account };
-  }));
-  router.get('/access_token', graphRoute('threads', async (req) => refreshedToken(req, 'threads', 'th_exchange_token')));
-  router.get('/:version/me', lookup(async (req) => {
-    const grant = await grantOf(ctx, tokenOf(req));
-    return grant?.data.name ? pickFields({ id: grant.account, username: grant.data.name, name: grant.data.name }, params(req).fields) : undefined;
-  }));
-}
-
-const TOKEN_ROUTES: Partial<Record<Platform, (router: express.Router, ctx: SimulatorContext, network: Platform) => void>> = {
-  youtube: googleRoutes, facebook: metaRoutes, instagram: metaRoutes, threads: threadsRoutes,
-};
-
-/** The consent side of one network's simulator (empty for a network that cannot be connected). */
-export function consentRoutes(network: Platform, ctx: SimulatorContext): express.Router {
-  const router = express.Router();
-  // Meta's paths start with the API version (/v25.0/...); other first segments are not these routes'.
-  router.param('version', (_req, _res, next, version: string) => next(/^v\d+\.\d+$/.test(version) ? undefined : 'route'));
-  const page = PAGES[network];
-  if (page) consentPageRoutes(router, network, ctx, page);
-  TOKEN_ROUTES[network]?.(router, ctx, network);
-  return router;
+function option(value: string, label: string, selected: boolean): string {
+  return `<option value="${value}"${selected ? ' selected' : ''}>${label}</option>`;
 }

@@ -1,50 +1,32 @@
-// The sandbox networks, mounted at /sandbox when NETWORKS=sandbox: one simulator per network, each
-// speaking its network's wire format (paths, fields, states, error bodies) so the connectors run
-// unchanged over real HTTP. A published item has a page at its externalUrl. Each network's consent side
-// (consent.ts) comes first, for connecting accounts.
+// The sandbox networks, mounted at /sandbox when NETWORKS=sandbox (or served alone by `herald sandbox serve`):
+// the simulator of every network in the registry that has one, each speaking its network's wire format
+// (paths, fields, states, error bodies) so the connectors run unchanged over real HTTP. Each network's
+// consent side comes first, for connecting accounts. Simulators are loaded here only, so nothing else in
+// Herald loads them.
 import express from 'express';
 import type { Db } from '../../db/connect.ts';
-import type { Platform } from '../rules.ts';
-import { consentRoutes } from './consent.ts';
-import { facebookSimulator } from './facebook.ts';
-import { instagramSimulator } from './instagram.ts';
-import { sandboxState, type SandboxState } from './state.ts';
-import { threadsSimulator } from './threads.ts';
-import { youtubeSimulator } from './youtube.ts';
+import type { Config } from '../../runtime/config.ts';
+import { NETWORKS, PLATFORMS } from '../index.ts';
+import { sandboxBase } from './address.ts';
+import type { SimulatorContext } from './simulator.ts';
+import { sandboxState } from './state.ts';
 
-export interface SimulatorContext {
-  state: SandboxState;
-  db: Db;
-  /** This simulator's own base address, e.g. http://localhost:8080/sandbox/threads. */
-  base: string;
-  /** Where simulators keep uploaded bytes. */
-  dataDir: string;
-  /** How long a simulator takes to process a video before it can be published. */
-  processingMs: number;
-}
-
-export interface Simulator {
-  network: Platform;
-  router(ctx: SimulatorContext): express.Router;
-}
-
-/** The registry: a network's simulator is one module and one line here. */
-export const SIMULATORS: Partial<Record<Platform, Simulator>> = {};
-SIMULATORS.instagram = instagramSimulator;
-SIMULATORS.facebook = facebookSimulator;
-SIMULATORS.threads = threadsSimulator;
-SIMULATORS.youtube = youtubeSimulator;
-
-export function sandboxBase(publicUrl: string, network: Platform): string {
-  return `${publicUrl}/sandbox/${network}`;
-}
-
-export function sandboxRoutes(opts: { db: Db; publicUrl: string; dataDir: string; processingMs: number }): express.Router {
+export async function sandboxRoutes(opts: { db: Db; config: Config }): Promise<express.Router> {
+  const { db, config } = opts;
   const router = express.Router();
-  for (const simulator of Object.values(SIMULATORS)) {
-    const ctx: SimulatorContext = { state: sandboxState(opts.db, simulator.network), db: opts.db, base: sandboxBase(opts.publicUrl, simulator.network),
-      dataDir: opts.dataDir, processingMs: opts.processingMs };
-    router.use(`/${simulator.network}`, consentRoutes(simulator.network, ctx), simulator.router(ctx));
+  for (const network of PLATFORMS) {
+    const simulator = await NETWORKS[network].simulator?.();
+    if (!simulator) continue;
+    const ctx: SimulatorContext = {
+      network,
+      state: sandboxState(db, network),
+      db,
+      base: sandboxBase(config, network),
+      appUrl: config.publicUrl,
+      dataDir: config.dataDir,
+      processingMs: config.sandboxProcessingMs,
+    };
+    router.use(`/${network}`, ...(simulator.consent ? [simulator.consent(ctx)] : []), simulator.router(ctx));
   }
   return router;
 }

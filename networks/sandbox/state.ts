@@ -1,13 +1,22 @@
-// The sandbox networks' memory, shared by every process through the database: items the simulators
-// created (containers, posts, videos, upload sessions) and failures queued for an account.
+// The sandbox networks' memory, shared by every process through the database and kept in their own tables
+// (never Herald's): the accounts each network knows, the items the simulators created (containers, posts,
+// videos, upload sessions) and failures queued for an account.
 import type { Knex } from 'knex';
 import { nowIso } from '../../db/rows.ts';
 import { randomBase62 } from '../../domain/ids.ts';
 import { batcher } from '../../runtime/batcher.ts';
 import type { Platform } from '../rules.ts';
 
-/** What `herald sandbox fail` can make a network answer (../shared/design.md). */
-export const SCENARIOS = ['unavailable', 'rate_limited', 'token_rejected', 'permission_missing', 'rejected', 'quota_exceeded', 'unverified'] as const;
+/** What `herald sandbox fail` can make a network answer. */
+export const SCENARIOS = [
+  'unavailable',
+  'rate_limited',
+  'token_rejected',
+  'permission_missing',
+  'rejected',
+  'quota_exceeded',
+  'unverified',
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface SandboxItem<D = Record<string, unknown>> {
@@ -23,8 +32,38 @@ export interface SandboxItem<D = Record<string, unknown>> {
 }
 
 function toItem<D>(row: Record<string, any>): SandboxItem<D> {
-  return { id: row.id, network: row.network, account: row.account, kind: row.kind, status: row.status, data: JSON.parse(row.data),
-    createdAt: row.created_at, updatedAt: row.updated_at, publishedMs: row.published_ms === null || row.published_ms === undefined ? null : Number(row.published_ms) };
+  return {
+    id: row.id,
+    network: row.network,
+    account: row.account,
+    kind: row.kind,
+    status: row.status,
+    data: JSON.parse(row.data),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    publishedMs: row.published_ms === null || row.published_ms === undefined ? null : Number(row.published_ms),
+  };
+}
+
+/** What the network answers a call made with an account's tokens. */
+export type TokenState = 'ok' | 'expired' | 'revoked';
+
+/** An account as the network knows it. */
+export interface SandboxAccount {
+  id: string;
+  name: string;
+  tokens: TokenState;
+}
+
+/**
+ * Makes an account exist on the network, or renames it and sets its tokens' state when it does: a consent
+ * page's grant, or `herald account add-sandbox`.
+ */
+export async function registerSandboxAccount(db: Knex, network: Platform, account: SandboxAccount): Promise<void> {
+  await db('sandbox_accounts')
+    .insert({ network, id: account.id, name: account.name, tokens: account.tokens, created_at: nowIso() })
+    .onConflict(['network', 'id'])
+    .merge(['name', 'tokens']);
 }
 
 export function sandboxState(db: Knex, network: Platform) {
@@ -36,58 +75,106 @@ export function sandboxState(db: Knex, network: Platform) {
   const admissions = batcher(async (accounts: string[]) => {
     const unique = [...new Set(accounts)];
     const [statuses, failing] = await Promise.all([
-      db('accounts').where({ platform: network }).whereIn('external_id', unique).select('external_id', 'status'),
-      db('sandbox_failures').where({ network }).whereIn('account', unique).where('remaining', '>', 0).distinct('account'),
+      db('sandbox_accounts').where({ network }).whereIn('id', unique).select('id', 'tokens'),
+      db('sandbox_failures')
+        .where({ network })
+        .whereIn('account', unique)
+        .where('remaining', '>', 0)
+        .distinct('account'),
     ]);
     return accounts.map((account) => ({
-      status: statuses.find((r) => r.external_id === account)?.status as string | undefined,
+      tokens: statuses.find((r) => r.id === account)?.tokens as TokenState | undefined,
       failing: failing.some((r) => r.account === account),
     }));
   });
 
   return {
     /** Ids look like the network's own: digits for Meta and Threads, letters for YouTube. */
-    newId: (style: 'digits' | 'letters' = 'digits') => (style === 'digits' ? String(17_000_000_000_000_000n + BigInt(Math.floor(Math.random() * 1e15))) : randomBase62(11)),
+    newId: (style: 'digits' | 'letters' = 'digits') =>
+      style === 'digits'
+        ? String(17_000_000_000_000_000n + BigInt(Math.floor(Math.random() * 1e15)))
+        : randomBase62(11),
 
-    async create<D extends Record<string, unknown>>(input: { id: string; account: string; kind: string; status: string; data: D; publishedMs?: number }): Promise<SandboxItem<D>> {
+    async create<D extends Record<string, unknown>>(input: {
+      id: string;
+      account: string;
+      kind: string;
+      status: string;
+      data: D;
+      publishedMs?: number;
+    }): Promise<SandboxItem<D>> {
       const now = nowIso();
-      const row = { id: input.id, network, account: input.account, kind: input.kind, status: input.status,
-        data: JSON.stringify(input.data), created_at: now, updated_at: now, published_ms: input.publishedMs ?? null };
+      const row = {
+        id: input.id,
+        network,
+        account: input.account,
+        kind: input.kind,
+        status: input.status,
+        data: JSON.stringify(input.data),
+        created_at: now,
+        updated_at: now,
+        published_ms: input.publishedMs ?? null,
+      };
       await insertItems(row);
       return toItem<D>(row);
     },
 
     /**
-     * What a call for the account must pass: its status in Herald (a sandbox account is Herald's own
-     * account, set expired or revoked by the CLI) and whether failures are queued for it.
+     * What a call for the account must pass: its tokens' state on the network (unknown accounts pass, as
+     * any `sandbox-` token names an account of its own) and whether failures are queued for it.
      */
     admission: (account: string) => admissions(account),
+
+    /** The account as the network knows it; undefined for one no consent or CLI command made. */
+    async account(id: string): Promise<SandboxAccount | undefined> {
+      const row = await db('sandbox_accounts').where({ network, id }).first('id', 'name', 'tokens');
+      return row ? { id: row.id, name: row.name, tokens: row.tokens } : undefined;
+    },
+
+    register: (account: SandboxAccount) => registerSandboxAccount(db, network, account),
 
     async get<D = Record<string, unknown>>(id: string): Promise<SandboxItem<D> | undefined> {
       const row = await db('sandbox_items').where({ id, network }).first();
       return row ? toItem<D>(row) : undefined;
     },
 
-    async update<D extends Record<string, unknown>>(id: string, changes: { status?: string; data?: D; publishedMs?: number }): Promise<void> {
-      await db('sandbox_items').where({ id, network }).update({
-        ...(changes.status ? { status: changes.status } : {}),
-        ...(changes.data ? { data: JSON.stringify(changes.data) } : {}),
-        ...(changes.publishedMs !== undefined ? { published_ms: changes.publishedMs } : {}),
-        updated_at: nowIso(),
-      });
+    async update<D extends Record<string, unknown>>(
+      id: string,
+      changes: { status?: string; data?: D; publishedMs?: number },
+    ): Promise<void> {
+      await db('sandbox_items')
+        .where({ id, network })
+        .update({
+          ...(changes.status ? { status: changes.status } : {}),
+          ...(changes.data ? { data: JSON.stringify(changes.data) } : {}),
+          ...(changes.publishedMs !== undefined ? { published_ms: changes.publishedMs } : {}),
+          updated_at: nowIso(),
+        });
     },
 
     /** The account's items of one kind, newest first (what "recent posts" endpoints list). */
     async list<D = Record<string, unknown>>(account: string, kind: string, limit = 25): Promise<SandboxItem<D>[]> {
-      return (await db('sandbox_items').where({ network, account, kind }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit)).map((r) => toItem<D>(r));
+      return (
+        await db('sandbox_items')
+          .where({ network, account, kind })
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+      ).map((r) => toItem<D>(r));
     },
 
     /** Takes one queued failure for the account, if any: the next call answers with it. */
     async takeFailure(account: string): Promise<Scenario | undefined> {
       return db.transaction(async (trx) => {
-        const row = await trx('sandbox_failures').where({ network, account }).where('remaining', '>', 0).orderBy('id').first();
+        const row = await trx('sandbox_failures')
+          .where({ network, account })
+          .where('remaining', '>', 0)
+          .orderBy('id')
+          .first();
         if (!row) return undefined;
-        await trx('sandbox_failures').where({ id: row.id }).update({ remaining: row.remaining - 1 });
+        await trx('sandbox_failures')
+          .where({ id: row.id })
+          .update({ remaining: row.remaining - 1 });
         return row.scenario as Scenario;
       });
     },
@@ -96,8 +183,17 @@ export function sandboxState(db: Knex, network: Platform) {
 
 export type SandboxState = ReturnType<typeof sandboxState>;
 
-export async function queueFailure(db: Knex, input: { network: Platform; account: string; scenario: Scenario; times: number }): Promise<void> {
-  await db('sandbox_failures').insert({ network: input.network, account: input.account, scenario: input.scenario, remaining: input.times, created_at: nowIso() });
+export async function queueFailure(
+  db: Knex,
+  input: { network: Platform; account: string; scenario: Scenario; times: number },
+): Promise<void> {
+  await db('sandbox_failures').insert({
+    network: input.network,
+    account: input.account,
+    scenario: input.scenario,
+    remaining: input.times,
+    created_at: nowIso(),
+  });
 }
 
 /**

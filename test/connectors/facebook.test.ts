@@ -25,20 +25,76 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
   const files = (...names: FileName[]) => suite.files(...names);
   const diedAt = (job: TestJob, at: (cp: Checkpoint) => boolean) => suite.diedAt(job, at);
   const state = () => sandboxState(env.services.db, 'facebook');
-  const textJob = (a: ConnectorAccount, extra: Partial<Parameters<typeof connectorJob>[0]> = {}) => connectorJob({ account: a, text: 'Open on Sunday.', ...extra });
-  const reelJob = async (a: ConnectorAccount) => connectorJob({ account: a, text: 'Our new reel', media: await files('video'), settings: { contentType: 'reel' } });
+  const textJob = (a: ConnectorAccount, extra: Partial<Parameters<typeof connectorJob>[0]> = {}) =>
+    connectorJob({ account: a, text: 'Open on Sunday.', ...extra });
+  const reelJob = async (a: ConnectorAccount) =>
+    connectorJob({ account: a, text: 'Our new reel', media: await files('video'), settings: { contentType: 'reel' } });
 
   describe('publishing each content type', () => {
-    const cases: [string, string, () => Promise<PublishMedia[]>, Record<string, unknown>, { kind: string; images: number; videos: number; text: string }][] = [
-      ['a text post', 'Open on Sunday.', async () => [], {}, { kind: 'post', images: 0, videos: 0, text: 'Open on Sunday.' }],
-      ['a link post', 'Read the menu', async () => [], { link: 'https://example.com/menu' }, { kind: 'post', images: 0, videos: 0, text: 'https://example.com/menu' }],
+    const cases: [
+      string,
+      string,
+      () => Promise<PublishMedia[]>,
+      Record<string, unknown>,
+      { kind: string; images: number; videos: number; text: string },
+    ][] = [
+      [
+        'a text post',
+        'Open on Sunday.',
+        async () => [],
+        {},
+        { kind: 'post', images: 0, videos: 0, text: 'Open on Sunday.' },
+      ],
+      [
+        'a link post',
+        'Read the menu',
+        async () => [],
+        { link: 'https://example.com/menu' },
+        { kind: 'post', images: 0, videos: 0, text: 'https://example.com/menu' },
+      ],
       ['a photo post', 'One photo', () => files('png'), {}, { kind: 'post', images: 1, videos: 0, text: 'One photo' }],
-      ['a post of two photos', 'Two photos', () => files('jpeg', 'png'), {}, { kind: 'post', images: 2, videos: 0, text: 'Two photos' }],
-      ['a video post', 'A video', () => files('video'), { contentType: 'video' }, { kind: 'post', images: 0, videos: 1, text: 'A video' }],
-      ['a reel', 'Our new reel', () => files('video'), { contentType: 'reel' }, { kind: 'reel', images: 0, videos: 1, text: 'Our new reel' }],
-      ['a 9:16 video of 3 seconds, a reel by default', 'Short', () => files('video'), {}, { kind: 'reel', images: 0, videos: 1, text: 'Short' }],
-      ['a photo story', '', () => files('jpeg'), { contentType: 'story' }, { kind: 'story', images: 1, videos: 0, text: '' }],
-      ['a video story', '', () => files('video'), { contentType: 'story' }, { kind: 'story', images: 0, videos: 1, text: '' }],
+      [
+        'a post of two photos',
+        'Two photos',
+        () => files('jpeg', 'png'),
+        {},
+        { kind: 'post', images: 2, videos: 0, text: 'Two photos' },
+      ],
+      [
+        'a video post',
+        'A video',
+        () => files('video'),
+        { contentType: 'video' },
+        { kind: 'post', images: 0, videos: 1, text: 'A video' },
+      ],
+      [
+        'a reel',
+        'Our new reel',
+        () => files('video'),
+        { contentType: 'reel' },
+        { kind: 'reel', images: 0, videos: 1, text: 'Our new reel' },
+      ],
+      [
+        'a 9:16 video of 3 seconds, a reel by default',
+        'Short',
+        () => files('video'),
+        {},
+        { kind: 'reel', images: 0, videos: 1, text: 'Short' },
+      ],
+      [
+        'a photo story',
+        '',
+        () => files('jpeg'),
+        { contentType: 'story' },
+        { kind: 'story', images: 1, videos: 0, text: '' },
+      ],
+      [
+        'a video story',
+        '',
+        () => files('video'),
+        { contentType: 'story' },
+        { kind: 'story', images: 0, videos: 1, text: '' },
+      ],
     ];
 
     it.each(cases)('%s, shown at its address', async (_name, text, media, settings, expected) => {
@@ -62,11 +118,18 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
       const job = await reelJob(a);
       const published = await facebook.publish(job);
       const reel = (await state().get<{ finish: { state: string } }>(published.externalId))!;
-      expect({ status: reel.status, finish: reel.data.finish.state }).toEqual({ status: 'published', finish: 'PUBLISHED' });
-      expect(job.saved[0]).toMatchObject({ step: 'reel', videoId: published.externalId, uploadUrl: `${env.base}/sandbox/facebook/rupload/video-upload/v25.0/${published.externalId}` });
+      expect({ status: reel.status, finish: reel.data.finish.state }).toEqual({
+        status: 'published',
+        finish: 'PUBLISHED',
+      });
+      expect(job.saved[0]).toMatchObject({
+        step: 'reel',
+        videoId: published.externalId,
+        uploadUrl: `${env.base}/sandbox/facebook/rupload/video-upload/v25.0/${published.externalId}`,
+      });
     });
 
-    it('records the attempt\'s start before the creating call of a feed post', async () => {
+    it("records the attempt's start before the creating call of a feed post", async () => {
       const job = textJob(await page());
       const before = new Date().toISOString();
       await facebook.publish(job);
@@ -75,14 +138,37 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
     });
   });
 
-  describe('errors, each mapped to the spec\'s code with Facebook\'s own words', () => {
+  describe("errors, each mapped to the spec's code with Facebook's own words", () => {
     const queued: [Scenario, string, string][] = [
-      ['token_rejected', 'facebook_token_rejected', 'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons. (code 190, subcode 460)'],
-      ['permission_missing', 'facebook_permission_missing', '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts permission with page token (code 200)'],
+      [
+        'token_rejected',
+        'facebook_token_rejected',
+        'Error validating access token: The session has been invalidated because the user changed their ' +
+          'password or Facebook has changed the session for security reasons. (code 190, subcode 460)',
+      ],
+      [
+        'permission_missing',
+        'facebook_permission_missing',
+        '(#200) If posting to a page, requires both pages_read_engagement and pages_manage_posts permission ' +
+          'with page token (code 200)',
+      ],
       ['rate_limited', 'facebook_rate_limited', '(#32) Page request limit reached (code 32)'],
-      ['unavailable', 'facebook_unavailable', 'An unexpected error has occurred. Please retry your request later. (code 2)'],
-      ['rejected', 'facebook_rejected', 'This post goes against the Community Standards, so only you can see it. (code 368)'],
-      ['unverified', 'facebook_permission_missing', 'An admin of this Page must complete Page Publishing Authorization before anything can be published. (code 200)'],
+      [
+        'unavailable',
+        'facebook_unavailable',
+        'An unexpected error has occurred. Please retry your request later. (code 2)',
+      ],
+      [
+        'rejected',
+        'facebook_rejected',
+        'This post goes against the Community Standards, so only you can see it. (code 368)',
+      ],
+      [
+        'unverified',
+        'facebook_permission_missing',
+        'An admin of this Page must complete Page Publishing Authorization before anything can be published. ' +
+          '(code 200)',
+      ],
     ];
 
     it.each(queued)('%s answers %s', async (scenario, code, message) => {
@@ -99,14 +185,30 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
 
     it.each([
       ['a photo', 'goneImage', {}, /^The photo could not be downloaded: the address answered HTTP 404\. \(code 324\)$/],
-      ['a video', 'goneVideo', { contentType: 'video' }, /^The video could not be downloaded: the address answered HTTP 404\. \(code 389\)$/],
-      ['a reel', 'goneVideo', { contentType: 'reel' }, /^Failed to fetch the file from file_url: the address answered HTTP 404\. \(ProcessingFailedError\)$/],
-    ] as const)('%s Facebook cannot fetch is facebook_rejected, in Facebook\'s words', async (_name, file, settings, message) => {
-      const a = await page();
-      const err = await networkError(facebook.publish(connectorJob({ account: a, text: 'Lost', media: await files(file), settings })), 'facebook_rejected');
-      expect(err.message).toMatch(message);
-      expect(await count(a, 'post')).toBe(0);
-    });
+      [
+        'a video',
+        'goneVideo',
+        { contentType: 'video' },
+        /^The video could not be downloaded: the address answered HTTP 404\. \(code 389\)$/,
+      ],
+      [
+        'a reel',
+        'goneVideo',
+        { contentType: 'reel' },
+        /^Failed to fetch the file from file_url: the address answered HTTP 404\. \(ProcessingFailedError\)$/,
+      ],
+    ] as const)(
+      "%s Facebook cannot fetch is facebook_rejected, in Facebook's words",
+      async (_name, file, settings, message) => {
+        const a = await page();
+        const err = await networkError(
+          facebook.publish(connectorJob({ account: a, text: 'Lost', media: await files(file), settings })),
+          'facebook_rejected',
+        );
+        expect(err.message).toMatch(message);
+        expect(await count(a, 'post')).toBe(0);
+      },
+    );
   });
 
   describe('exactly once: feed, photo and video posts, found again by their exact text', () => {
@@ -124,7 +226,10 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
 
     it('died before attaching two uploaded photos: the same photos make the one post', async () => {
       const a = await page();
-      const dead = await diedAt(connectorJob({ account: a, text: 'Two photos', media: await files('jpeg', 'png') }), () => true);
+      const dead = await diedAt(
+        connectorJob({ account: a, text: 'Two photos', media: await files('jpeg', 'png') }),
+        () => true,
+      );
       expect(dead.checkpoint).toMatchObject({ step: 'post', photoIds: [expect.any(String), expect.any(String)] });
       expect(await facebook.settle(resumed(dead))).toBe('not_published');
       await facebook.publish(resumed(dead));
@@ -148,13 +253,15 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
       await facebook.publish(textJob(a));
       expect(await facebook.settle(resumed(job))).toBe('unknown');
       expect((await networkError(facebook.publish(resumed(job)), 'facebook_rejected')).message).toBe(
-        'Facebook shows several posts with this text since the earlier attempt began; check the Page before publishing again.');
+        'Facebook shows several posts with this text since the earlier attempt began; check the Page before ' +
+          'publishing again.',
+      );
       expect(await count(a, 'post')).toBe(2);
     });
   });
 
   describe('exactly once: reels and stories, found again by their video or photo', () => {
-    it('a reel whose worker died after the session started: not_published, then the same video is published', async () => {
+    it('a reel whose worker died after the session started: not_published, then that video is published', async () => {
       const a = await page();
       const dead = await diedAt(await reelJob(a), (cp) => Boolean(cp.videoId));
       expect(await facebook.settle(resumed(dead))).toBe('not_published');
@@ -163,7 +270,7 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
       expect(await count(a, 'reel')).toBe(1);
     });
 
-    it('a reel finished and still processing: not_published, and publishing again waits for it without finishing it twice', async () => {
+    it('a reel finished and still processing: not_published; publishing again waits, finishing it once', async () => {
       const a = await page();
       const job = await reelJob(a);
       const published = await facebook.publish(job);
@@ -184,7 +291,10 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
 
     it('a photo story whose worker died after the photo was uploaded: the same photo makes the one story', async () => {
       const a = await page();
-      const dead = await diedAt(connectorJob({ account: a, media: await files('jpeg'), settings: { contentType: 'story' } }), () => true);
+      const dead = await diedAt(
+        connectorJob({ account: a, media: await files('jpeg'), settings: { contentType: 'story' } }),
+        () => true,
+      );
       expect(await facebook.settle(resumed(dead))).toBe('not_published');
       const published = await facebook.publish(resumed(dead));
       expect(await facebook.settle(resumed(dead))).toEqual(published);
@@ -209,12 +319,20 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
       expect(await facebook.refresh!({ ...a, credentials })).toEqual(credentials);
     });
 
-    it('reads the post\'s and the Page\'s metrics as numbers', async () => {
+    it("reads the post's and the Page's metrics as numbers", async () => {
       const a = await page();
       const published = await facebook.publish(textJob(a));
-      expect(Object.keys(await facebook.postInsights(a, published.externalId)))
-        .toEqual(['post_media_view', 'post_total_media_view_unique', 'post_clicks', 'post_reactions_by_type_total']);
-      expect(Object.keys(await facebook.accountInsights(a))).toEqual(['page_media_view', 'page_follows', 'page_post_engagements']);
+      expect(Object.keys(await facebook.postInsights(a, published.externalId))).toEqual([
+        'post_media_view',
+        'post_total_media_view_unique',
+        'post_clicks',
+        'post_reactions_by_type_total',
+      ]);
+      expect(Object.keys(await facebook.accountInsights(a))).toEqual([
+        'page_media_view',
+        'page_follows',
+        'page_post_engagements',
+      ]);
     });
   });
 });

@@ -5,9 +5,10 @@
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../runtime/clock.ts';
 import type { Checkpoint, Connector, ConnectorAccount, PublishMedia } from '../../networks/connector.ts';
-import { PROCESSING_PACE } from '../../networks/graph.ts';
-import { instagramConnector } from '../../networks/instagram.ts';
+import { PROCESSING_PACE } from '../../networks/graph/client.ts';
+import { instagramConnectorModule } from '../../networks/instagram/connector.ts';
 import { sandboxState, type Scenario } from '../../networks/sandbox/state.ts';
 import { startConnectorSuite, type ConnectorSuite, type FileName } from '../support/connectorSuite.ts';
 import { DATABASES } from '../support/harness.ts';
@@ -33,13 +34,49 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
   const afterContainer = (cp: Checkpoint) => Boolean(cp.containerId) && !cp.publishingAt;
 
   describe('publishing each content type', () => {
-    const cases: [string, string, () => Promise<PublishMedia[]>, Record<string, unknown>, { kind: string; containers: number; images: number; videos: number }][] = [
-      ['a feed image', 'Autumn sale #shop', () => files('jpeg'), {}, { kind: 'media', containers: 1, images: 1, videos: 0 }],
-      ['a PNG feed image, sent as its JPEG copy', 'Autumn in PNG', () => files('png'), {}, { kind: 'media', containers: 1, images: 1, videos: 0 }],
+    const cases: [
+      string,
+      string,
+      () => Promise<PublishMedia[]>,
+      Record<string, unknown>,
+      { kind: string; containers: number; images: number; videos: number },
+    ][] = [
+      [
+        'a feed image',
+        'Autumn sale #shop',
+        () => files('jpeg'),
+        {},
+        { kind: 'media', containers: 1, images: 1, videos: 0 },
+      ],
+      [
+        'a PNG feed image, sent as its JPEG copy',
+        'Autumn in PNG',
+        () => files('png'),
+        {},
+        { kind: 'media', containers: 1, images: 1, videos: 0 },
+      ],
       ['a reel', 'Behind the scenes', () => files('video'), {}, { kind: 'media', containers: 1, images: 0, videos: 1 }],
-      ['an image story', '', () => files('jpeg'), { contentType: 'story' }, { kind: 'story', containers: 1, images: 1, videos: 0 }],
-      ['a video story', '', () => files('video'), { contentType: 'story' }, { kind: 'story', containers: 1, images: 0, videos: 1 }],
-      ['a carousel of an image and a video', 'Two looks', () => files('jpeg', 'video'), {}, { kind: 'media', containers: 3, images: 1, videos: 1 }],
+      [
+        'an image story',
+        '',
+        () => files('jpeg'),
+        { contentType: 'story' },
+        { kind: 'story', containers: 1, images: 1, videos: 0 },
+      ],
+      [
+        'a video story',
+        '',
+        () => files('video'),
+        { contentType: 'story' },
+        { kind: 'story', containers: 1, images: 0, videos: 1 },
+      ],
+      [
+        'a carousel of an image and a video',
+        'Two looks',
+        () => files('jpeg', 'video'),
+        {},
+        { kind: 'media', containers: 3, images: 1, videos: 1 },
+      ],
     ];
 
     it.each(cases)('%s, shown at its address', async (_name, text, media, settings, expected) => {
@@ -67,60 +104,114 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
     });
   });
 
-  describe('errors, each mapped to the spec\'s code with Instagram\'s own words', () => {
+  describe("errors, each mapped to the spec's code with Instagram's own words", () => {
     const queued: [Scenario, string, string][] = [
-      ['token_rejected', 'instagram_token_rejected', 'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons. (code 190, subcode 460)'],
-      ['permission_missing', 'instagram_permission_missing', 'Application does not have permission for this action (code 10)'],
+      [
+        'token_rejected',
+        'instagram_token_rejected',
+        'Error validating access token: The session has been invalidated because the user changed their ' +
+          'password or Facebook has changed the session for security reasons. (code 190, subcode 460)',
+      ],
+      [
+        'permission_missing',
+        'instagram_permission_missing',
+        'Application does not have permission for this action (code 10)',
+      ],
       ['rate_limited', 'instagram_rate_limited', 'Application request limit reached (code 4)'],
-      ['unavailable', 'instagram_unavailable', 'An unexpected error has occurred. Please retry your request later. (code 2)'],
-      ['rejected', 'instagram_rejected', 'The submitted image with aspect ratio (\'0.5/1\') cannot be published. Please submit an image with a valid aspect ratio. (code 36003, subcode 2207009)'],
-      ['quota_exceeded', 'instagram_rate_limited', 'You have reached the maximum number of posts allowed through the API in 24 hours. (code 9, subcode 2207042)'],
-      ['unverified', 'instagram_permission_missing', 'The account must confirm its identity with two-factor authentication before it can publish through the API. (code 10)'],
+      [
+        'unavailable',
+        'instagram_unavailable',
+        'An unexpected error has occurred. Please retry your request later. (code 2)',
+      ],
+      [
+        'rejected',
+        'instagram_rejected',
+        "The submitted image with aspect ratio ('0.5/1') cannot be published. " +
+          'Please submit an image with a valid aspect ratio. (code 36003, subcode 2207009)',
+      ],
+      [
+        'quota_exceeded',
+        'instagram_rate_limited',
+        'You have reached the maximum number of posts allowed through the API in 24 hours. (code 9, subcode 2207042)',
+      ],
+      [
+        'unverified',
+        'instagram_permission_missing',
+        'The account must confirm its identity with two-factor authentication before it can publish through ' +
+          'the API. (code 10)',
+      ],
     ];
 
     it.each(queued)('%s answers %s', async (scenario, code, message) => {
       expect(await suite.failOnce(scenario, code, feedJob, 'media')).toBe(message);
     });
 
-    it('a token that is not the account\'s, and accounts set to expired or revoked, are instagram_token_rejected', async () => {
+    it("another account's token, and accounts set to expired or revoked, are instagram_token_rejected", async () => {
       const stranger = { ...(await account()), credentials: { accessToken: 'IGQVJ-not-a-sandbox-token' } };
-      expect((await networkError(instagram.publish(await feedJob(stranger)), 'instagram_token_rejected')).message)
-        .toBe('Invalid OAuth access token - Cannot parse access token (code 190)');
-      expect((await networkError(instagram.publish(await feedJob(await account('expired'))), 'instagram_token_rejected')).message)
-        .toBe('Error validating access token: Session has expired. (code 190, subcode 463)');
-      expect((await networkError(instagram.publish(await feedJob(await account('revoked'))), 'instagram_token_rejected')).message).toContain('subcode 458');
+      expect((await networkError(instagram.publish(await feedJob(stranger)), 'instagram_token_rejected')).message).toBe(
+        'Invalid OAuth access token - Cannot parse access token (code 190)',
+      );
+      expect(
+        (await networkError(instagram.publish(await feedJob(await account('expired'))), 'instagram_token_rejected'))
+          .message,
+      ).toBe('Error validating access token: Session has expired. (code 190, subcode 463)');
+      expect(
+        (await networkError(instagram.publish(await feedJob(await account('revoked'))), 'instagram_token_rejected'))
+          .message,
+      ).toContain('subcode 458');
     });
 
     it('a connection the network drops is instagram_unavailable', async () => {
       // A host that accepts the connection and resets it.
       const dropping = net.createServer((socket) => socket.resetAndDestroy()).listen(0, '127.0.0.1');
       await once(dropping, 'listening');
-      const offline = instagramConnector.create({ hosts: { graph: `http://127.0.0.1:${(dropping.address() as AddressInfo).port}` }, fetch });
+      const offline = instagramConnectorModule.create({
+        hosts: { graph: `http://127.0.0.1:${(dropping.address() as AddressInfo).port}` },
+        fetch,
+        clock: systemClock,
+      });
       const err = await networkError(offline.publish(await feedJob(await account())), 'instagram_unavailable');
       dropping.close();
-      expect(err.message).toMatch(/^Instagram could not be reached \(POST \/v25\.0\/sandbox-instagram-\w+\/media\): .+\.$/);
+      expect(err.message).toMatch(
+        /^Instagram could not be reached \(POST \/v25\.0\/sandbox-instagram-\w+\/media\): .+\.$/,
+      );
     });
 
-    it('refuses with instagram_rate_limited when content_publishing_limit shows 50 of 50 used, publishing nothing', async () => {
+    it('is instagram_rate_limited when content_publishing_limit shows 50 of 50 used, publishing nothing', async () => {
       const a = await account();
       await suite.seedPublished(a, 'media', 50);
       const err = await networkError(instagram.publish(await feedJob(a)), 'instagram_rate_limited');
-      expect(err.message).toBe('Instagram reports 50 of 50 posts published through the API in the last 24 hours; it accepts no more until older ones leave that window.');
+      expect(err.message).toBe(
+        'Instagram reports 50 of 50 posts published through the API in the last 24 hours; it accepts no more ' +
+          'until older ones leave that window.',
+      );
       expect(await count(a, 'media')).toBe(50);
     });
 
     it('an image Instagram cannot fetch is instagram_rejected with 2207052, at once', async () => {
       const a = await account();
-      const err = await networkError(instagram.publish(connectorJob({ account: a, text: 'Lost', media: await files('goneImage') })), 'instagram_rejected');
-      expect(err.message).toMatch(/^The media could not be fetched from the URI: the address answered HTTP 404\. Make sure the address is public\. \(code 9004, subcode 2207052\)$/);
+      const err = await networkError(
+        instagram.publish(connectorJob({ account: a, text: 'Lost', media: await files('goneImage') })),
+        'instagram_rejected',
+      );
+      expect(err.message).toBe(
+        'The media could not be fetched from the URI: the address answered HTTP 404. ' +
+          'Make sure the address is public. (code 9004, subcode 2207052)',
+      );
       expect(await count(a, 'container')).toBe(0);
     });
 
-    it('a video Instagram cannot fetch ends its container in ERROR: instagram_rejected, with what 2207052 means', async () => {
+    it('a video Instagram cannot fetch ends its container in ERROR: instagram_rejected, 2207052 told', async () => {
       const a = await account();
-      const err = await networkError(instagram.publish(connectorJob({ account: a, text: 'Lost reel', media: await files('goneVideo') })), 'instagram_rejected');
-      expect(err.message).toBe('Instagram could not process the media: "Error: Media download has failed: the address answered HTTP 404. (2207052)" '
-        + '(the file could not be fetched from its address (PUBLIC_URL must be reachable from the internet)).');
+      const err = await networkError(
+        instagram.publish(connectorJob({ account: a, text: 'Lost reel', media: await files('goneVideo') })),
+        'instagram_rejected',
+      );
+      expect(err.message).toBe(
+        'Instagram could not process the media: "Error: Media download has failed: the address answered HTTP ' +
+          '404. (2207052)" ' +
+          '(the file could not be fetched from its address (PUBLIC_URL must be reachable from the internet)).',
+      );
       expect(await count(a, 'media')).toBe(0);
     });
   });
@@ -151,15 +242,24 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
       expect(await count(a, 'media')).toBe(1);
     });
 
-    it.each([['a feed post', {}], ['a story', { contentType: 'story' }]])('%s published but its answer lost: settle and publish both find it, never posting again', async (_name, settings) => {
-      const a = await account();
-      const job = await feedJob(a, { settings, text: (settings as { contentType?: string }).contentType ? '' : 'Autumn sale #shop' });
-      const published = await instagram.publish(job);
-      expect(await instagram.settle(resumed(job))).toEqual(published);
-      expect(await instagram.publish(resumed(job))).toEqual(published);
-      expect(await count(a, 'container')).toBe(1);
-      expect(await count(a, 'media') + await count(a, 'story')).toBe(1);
-    });
+    it.each([
+      ['a feed post', {}],
+      ['a story', { contentType: 'story' }],
+    ])(
+      '%s published but its answer lost: settle and publish both find it, never posting again',
+      async (_name, settings) => {
+        const a = await account();
+        const job = await feedJob(a, {
+          settings,
+          text: (settings as { contentType?: string }).contentType ? '' : 'Autumn sale #shop',
+        });
+        const published = await instagram.publish(job);
+        expect(await instagram.settle(resumed(job))).toEqual(published);
+        expect(await instagram.publish(resumed(job))).toEqual(published);
+        expect(await count(a, 'container')).toBe(1);
+        expect((await count(a, 'media')) + (await count(a, 'story'))).toBe(1);
+      },
+    );
 
     it('unknown when two posts with the same caption went out since the attempt began', async () => {
       const a = await account();
@@ -172,7 +272,10 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
     it('an expired container is made again, once; the post goes out once', async () => {
       const a = await account();
       const dead = await diedAt(await feedJob(a), afterContainer);
-      await env.services.db('sandbox_items').where({ id: dead.checkpoint!.containerId }).update({ created_at: new Date(Date.now() - 25 * 3600_000).toISOString() });
+      await env.services
+        .db('sandbox_items')
+        .where({ id: dead.checkpoint!.containerId })
+        .update({ created_at: new Date(Date.now() - 25 * 3600_000).toISOString() });
       expect(await instagram.settle(resumed(dead))).toBe('not_published');
       const again = resumed(dead);
       await instagram.publish(again);
@@ -188,9 +291,12 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
       await state().update(container.id, { data: { ...container.data, readyAt } });
     };
 
-    it('waits for FINISHED before media_publish, checking at Meta\'s pace', async () => {
+    it("waits for FINISHED before media_publish, checking at Meta's pace", async () => {
       const a = await account();
-      const dead = await diedAt(connectorJob({ account: a, text: 'Slow reel', media: await files('video') }), afterContainer);
+      const dead = await diedAt(
+        connectorJob({ account: a, text: 'Slow reel', media: await files('video') }),
+        afterContainer,
+      );
       await setReady(dead.checkpoint!.containerId, Date.now() + 3600_000);
       const again = resumed(dead);
       // The simulator finishes processing while the connector waits its first interval.
@@ -203,9 +309,12 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
       expect(await count(a, 'media')).toBe(1);
     });
 
-    it('never publishes IN_PROGRESS: after five minutes instagram_unavailable, and the next attempt reuses the container', async () => {
+    it('never publishes IN_PROGRESS: after 5 minutes instagram_unavailable; a retry reuses the container', async () => {
       const a = await account();
-      const dead = await diedAt(connectorJob({ account: a, text: 'Stuck reel', media: await files('video') }), afterContainer);
+      const dead = await diedAt(
+        connectorJob({ account: a, text: 'Stuck reel', media: await files('video') }),
+        afterContainer,
+      );
       const containerId = dead.checkpoint!.containerId;
       await setReady(containerId, Date.now() + 3600_000);
       const waiting = resumed(dead);
@@ -239,13 +348,18 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
       expect(await count(a, 'media')).toBe(1);
     });
 
-    it('reads the media\'s and the account\'s metrics as numbers', async () => {
+    it("reads the media's and the account's metrics as numbers", async () => {
       const a = await account();
       const published = await instagram.publish(await feedJob(a));
       const post = await instagram.postInsights(a, published.externalId);
       expect(Object.keys(post)).toEqual(['views', 'reach', 'likes', 'comments', 'shares', 'saved']);
       expect(Object.values(post).every(Number.isInteger)).toBe(true);
-      expect(Object.keys(await instagram.accountInsights(a))).toEqual(['views', 'reach', 'accounts_engaged', 'total_interactions']);
+      expect(Object.keys(await instagram.accountInsights(a))).toEqual([
+        'views',
+        'reach',
+        'accounts_engaged',
+        'total_interactions',
+      ]);
     });
   });
 });

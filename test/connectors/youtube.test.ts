@@ -6,15 +6,33 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../runtime/clock.ts';
 import type { Checkpoint, Connector, ConnectorAccount } from '../../networks/connector.ts';
 import { connectorFor } from '../../networks/connectors.ts';
-import { sandboxBase } from '../../networks/sandbox/index.ts';
-import { queueFailure, sandboxState, sandboxToken, type Scenario } from '../../networks/sandbox/state.ts';
-import { youtubeSandboxLimits } from '../../networks/sandbox/youtube.ts';
-import { youtubeConnector } from '../../networks/youtube.ts';
+import { sandboxBase } from '../../networks/sandbox/address.ts';
+import {
+  queueFailure,
+  registerSandboxAccount,
+  sandboxState,
+  sandboxToken,
+  type Scenario,
+} from '../../networks/sandbox/state.ts';
+import { youtubeSandboxLimits } from '../../networks/youtube/simulator/limits.ts';
+import { youtubeConnectorModule } from '../../networks/youtube/connector.ts';
 import { DATABASES, seedWorkspace, type Seeded, type TestEnv } from '../support/harness.ts';
 import { makeImage, makeVideo, tempDir, upload } from '../support/mediaFiles.ts';
-import { connectorJob, listeningHerald, networkError, postPage, publishable, resumed as resumedJob, sandboxAccount, sandboxCount, WorkerCrash, type TestJob } from '../support/network.ts';
+import {
+  connectorJob,
+  listeningHerald,
+  networkError,
+  postPage,
+  publishable,
+  resumed as resumedJob,
+  sandboxAccount,
+  sandboxCount,
+  WorkerCrash,
+  type TestJob,
+} from '../support/network.ts';
 
 describe.each(DATABASES)('youtube connector on %s', (kind) => {
   let env: TestEnv & { base: string };
@@ -28,8 +46,8 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
   beforeAll(async () => {
     env = await listeningHerald(kind, { mediaSweepMs: 0 });
     ws = await seedWorkspace(env, { plan: 'owner' });
-    youtube = connectorFor('youtube', env.config)!;
-    base = sandboxBase(env.base, 'youtube');
+    youtube = connectorFor('youtube', env.config, env.services.clock)!;
+    base = sandboxBase({ publicUrl: env.base }, 'youtube');
     files.landscape = makeVideo(dir, { seconds: 3, width: 640, height: 360, fps: 25 });
     files.vertical = makeVideo(dir, { seconds: 2, width: 360, height: 640, fps: 25 });
     files.jpeg = await makeImage(dir, 'jpeg', 1280, 720);
@@ -43,21 +61,41 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
   });
 
   const db = () => env.services.db;
-  /** A sandbox channel by its name (a name with "unverified" is an unverified channel), with a refresh token when asked. */
+  /**
+   * A sandbox channel by its name (a name with "unverified" is an unverified channel), with a refresh token when asked.
+   */
   async function channel(displayName = 'Acme TV', opts: { refreshToken?: boolean } = {}): Promise<ConnectorAccount> {
     const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
-    await db()('accounts').where({ id: account.id }).update({ display_name: displayName });
+    // The channel's name on the network, where YouTube reads whether it is verified.
+    await registerSandboxAccount(db(), 'youtube', { id: account.externalId, name: displayName, tokens: 'ok' });
     const refreshToken = opts.refreshToken ? { refreshToken: sandboxToken('refresh', account.externalId) } : {};
     return { ...account, displayName, credentials: { ...account.credentials, ...refreshToken } };
   }
   const settings = { visibility: 'unlisted', category: '22', madeForKids: false };
 
   /** A post of the landscape video (or the vertical one), with the JPEG too when a step needs it. */
-  async function jobFor(account: ConnectorAccount, opts: { video?: 'landscape' | 'vertical'; extra?: Record<string, unknown>; checkpoint?: Checkpoint | null;
-    withImage?: boolean; crashAt?: (cp: Checkpoint) => boolean } = {}): Promise<TestJob> {
-    const media = await publishable(env, ws.workspaceId, [mediaIds[opts.video ?? 'landscape'], ...(opts.withImage ? [mediaIds.jpeg] : [])]);
-    const job = connectorJob({ account, media, text: 'Spring sale.\nEverything must go.', settings: { ...settings, ...opts.extra },
-      checkpoint: opts.checkpoint, crashAt: opts.crashAt });
+  async function jobFor(
+    account: ConnectorAccount,
+    opts: {
+      video?: 'landscape' | 'vertical';
+      extra?: Record<string, unknown>;
+      checkpoint?: Checkpoint | null;
+      withImage?: boolean;
+      crashAt?: (cp: Checkpoint) => boolean;
+    } = {},
+  ): Promise<TestJob> {
+    const media = await publishable(env, ws.workspaceId, [
+      mediaIds[opts.video ?? 'landscape'],
+      ...(opts.withImage ? [mediaIds.jpeg] : []),
+    ]);
+    const job = connectorJob({
+      account,
+      media,
+      text: 'Spring sale.\nEverything must go.',
+      settings: { ...settings, ...opts.extra },
+      checkpoint: opts.checkpoint,
+      crashAt: opts.crashAt,
+    });
     return Object.assign(job, { title: 'Spring sale', tags: ['sale', 'spring deals'] });
   }
   /** The same post started again from what the job saved (the title and tags too). */
@@ -65,20 +103,47 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
   /** The first checkpoint: the session is open and no byte has been sent. */
   const afterSession = (cp: Checkpoint) => cp.sessionUri !== undefined && cp.videoId === undefined;
 
-  const count = (account: ConnectorAccount, kind: 'video' | 'upload_session') => sandboxCount(env, 'youtube', account, kind);
-  const videoIds = async (account: ConnectorAccount) => (await db()('sandbox_items').where({ network: 'youtube', account: account.externalId, kind: 'video' })).map((v) => v.id as string);
+  const count = (account: ConnectorAccount, kind: 'video' | 'upload_session') =>
+    sandboxCount(env, 'youtube', account, kind);
+  const videoIds = async (account: ConnectorAccount) =>
+    (await db()('sandbox_items').where({ network: 'youtube', account: account.externalId, kind: 'video' })).map(
+      (v) => v.id as string,
+    );
   /** Files are compared by digest: a deep comparison of two buffers byte by byte takes seconds. */
   const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const uploadId = (sessionUri: unknown) => new URL(String(sessionUri)).searchParams.get('upload_id')!;
-  const storedBytes = (sessionUri: unknown) => fs.readFileSync(path.join(env.config.dataDir, 'sandbox', 'youtube', uploadId(sessionUri)));
-  const failNext = (account: ConnectorAccount, scenario: Scenario, times = 1) => queueFailure(db(), { network: 'youtube', account: account.externalId, scenario, times });
-  const api = (account: ConnectorAccount, route: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) => fetch(`${base}${route}`, {
-    ...init, headers: { Authorization: `Bearer ${account.credentials.accessToken}`, 'Content-Type': 'application/json', ...init.headers } });
+  const storedBytes = (sessionUri: unknown) =>
+    fs.readFileSync(path.join(env.config.dataDir, 'sandbox', 'youtube', uploadId(sessionUri)));
+  const failNext = (account: ConnectorAccount, scenario: Scenario, times = 1) =>
+    queueFailure(db(), { network: 'youtube', account: account.externalId, scenario, times });
+  const api = (
+    account: ConnectorAccount,
+    route: string,
+    init: { method?: string; body?: string; headers?: Record<string, string> } = {},
+  ) =>
+    fetch(`${base}${route}`, {
+      ...init,
+      headers: {
+        Authorization: `Bearer ${account.credentials.accessToken}`,
+        'Content-Type': 'application/json',
+        ...init.headers,
+      },
+    });
   const newPlaylist = async (account: ConnectorAccount, title: string) =>
-    (await (await api(account, '/youtube/v3/playlists?part=snippet,status', { method: 'POST', body: JSON.stringify({ snippet: { title }, status: { privacyStatus: 'public' } }) })).json()).id as string;
+    (
+      await (
+        await api(account, '/youtube/v3/playlists?part=snippet,status', {
+          method: 'POST',
+          body: JSON.stringify({ snippet: { title }, status: { privacyStatus: 'public' } }),
+        })
+      ).json()
+    ).id as string;
   const playlistVideos = async (account: ConnectorAccount, playlistId: string) =>
-    ((await (await api(account, `/youtube/v3/playlistItems?part=snippet&playlistId=${playlistId}`)).json()).items as { snippet: { resourceId: { videoId: string } } }[])
-      .map((i) => i.snippet.resourceId.videoId);
+    (
+      (await (await api(account, `/youtube/v3/playlistItems?part=snippet&playlistId=${playlistId}`)).json()).items as {
+        snippet: { resourceId: { videoId: string } };
+      }[]
+    ).map((i) => i.snippet.resourceId.videoId);
 
   describe('publishing', () => {
     it('uploads the video through a resumable session and shows it on its watch page', async () => {
@@ -89,15 +154,30 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       expect(published.externalUrl).toBe(`${base}/watch?v=${published.externalId}`);
       expect(published.notes).toBeUndefined();
       // The session is recorded before any byte is sent, the video the moment it exists.
-      expect(job.saved[0]).toEqual({ sessionUri: expect.stringContaining(`${base}/upload/youtube/v3/videos?uploadType=resumable`), startedAt: expect.any(String) });
+      expect(job.saved[0]).toEqual({
+        sessionUri: expect.stringContaining(`${base}/upload/youtube/v3/videos?uploadType=resumable`),
+        startedAt: expect.any(String),
+      });
       expect(job.saved[1]).toMatchObject({ sessionUri: job.saved[0]!.sessionUri, videoId: published.externalId });
       expect(digest(storedBytes(job.saved[0]!.sessionUri))).toBe(digest(fs.readFileSync(files.landscape)));
 
-      const [video] = await db()('sandbox_items').where({ network: 'youtube', account: account.externalId, kind: 'video' });
+      const [video] = await db()('sandbox_items').where({
+        network: 'youtube',
+        account: account.externalId,
+        kind: 'video',
+      });
       expect(video.id).toBe(published.externalId);
       expect(Number(video.published_ms)).toBeGreaterThan(0);
-      expect(JSON.parse(video.data)).toMatchObject({ snippet: { title: 'Spring sale', description: 'Spring sale.\nEverything must go.', tags: ['sale', 'spring deals'],
-        categoryId: '22', channelTitle: 'Acme TV' }, status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false, uploadStatus: 'processed' } });
+      expect(JSON.parse(video.data)).toMatchObject({
+        snippet: {
+          title: 'Spring sale',
+          description: 'Spring sale.\nEverything must go.',
+          tags: ['sale', 'spring deals'],
+          categoryId: '22',
+          channelTitle: 'Acme TV',
+        },
+        status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false, uploadStatus: 'processed' },
+      });
 
       const page = await postPage(published.externalUrl);
       expect(page.status).toBe(200);
@@ -123,25 +203,36 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       const published = await youtube.publish(job);
 
       expect(published.notes).toBeUndefined();
-      expect(job.saved.at(-1)).toMatchObject({ videoId: published.externalId, thumbnailDone: true, playlistDone: true });
+      expect(job.saved.at(-1)).toMatchObject({
+        videoId: published.externalId,
+        thumbnailDone: true,
+        playlistDone: true,
+      });
       expect(await playlistVideos(account, playlistId)).toEqual([published.externalId]);
       const poster = /poster="([^"]+)"/.exec((await postPage(published.externalUrl)).html)![1]!;
       expect(digest(Buffer.from(await (await fetch(poster)).arrayBuffer()))).toBe(digest(fs.readFileSync(files.jpeg)));
     });
 
-    it('goes live when the steps fail, with a note each quoting YouTube: an unverified channel and a missing playlist', async () => {
-      const job = await jobFor(await channel('Corner Shop (unverified)'), { withImage: true, extra: { thumbnailMediaId: mediaIds.jpeg, playlistId: 'PLdoesnotexist' } });
+    it("goes live when the steps fail, noted in YouTube's words: unverified channel, missing playlist", async () => {
+      const job = await jobFor(await channel('Corner Shop (unverified)'), {
+        withImage: true,
+        extra: { thumbnailMediaId: mediaIds.jpeg, playlistId: 'PLdoesnotexist' },
+      });
       const published = await youtube.publish(job);
 
       expect(published.notes).toEqual([
-        'Thumbnail skipped: YouTube answered "The authenticated user doesn\'t have permissions for uploading and setting custom video thumbnails. (403 forbidden)". Verify the channel by phone, then set the thumbnail on YouTube.',
-        'Playlist skipped: YouTube answered "The playlist identified with the request\'s playlistId parameter cannot be found. (404 playlistNotFound)". Check that the playlist belongs to this channel, then add the video to it on YouTube.',
+        'Thumbnail skipped: YouTube answered "The authenticated user doesn\'t have permissions for uploading ' +
+          'and setting custom video thumbnails. (403 forbidden)". Verify the channel by phone, then set the ' +
+          'thumbnail on YouTube.',
+        'Playlist skipped: YouTube answered "The playlist identified with the request\'s playlistId ' +
+          'parameter cannot be found. (404 playlistNotFound)". Check that the playlist belongs to this ' +
+          'channel, then add the video to it on YouTube.',
       ]);
       expect(job.saved.at(-1)).toMatchObject({ thumbnailDone: true, playlistDone: true, notes: published.notes });
       expect((await postPage(published.externalUrl)).status).toBe(200);
     });
 
-    it('a resumed attempt does not insert into the playlist twice, and keeps the notes of the steps before', async () => {
+    it('a resumed attempt does not insert into the playlist twice, and keeps the notes of earlier steps', async () => {
       const account = await channel('Corner Shop unverified');
       const playlistId = await newPlaylist(account, 'All');
       const extra = { thumbnailMediaId: mediaIds.jpeg, playlistId };
@@ -150,7 +241,9 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       expect(published.notes).toHaveLength(1);
       // As if the worker died after the insert and before recording it.
       const { playlistDone: _, ...beforeRecording } = first.saved.at(-1)!;
-      const resumedPublish = await youtube.publish(await jobFor(account, { withImage: true, extra, checkpoint: beforeRecording }));
+      const resumedPublish = await youtube.publish(
+        await jobFor(account, { withImage: true, extra, checkpoint: beforeRecording }),
+      );
 
       expect(resumedPublish).toEqual(published);
       expect(await playlistVideos(account, playlistId)).toEqual([published.externalId]);
@@ -163,10 +256,14 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       const account = await channel();
       const requests: { method: string; range: string | null }[] = [];
       // The real fetch, only watched: what the connector sends is what this test checks.
-      const watched = youtubeConnector.create({ hosts: youtubeConnector.sandboxHosts(base), fetch: (input, init) => {
-        requests.push({ method: init?.method ?? 'GET', range: new Headers(init?.headers).get('Content-Range') });
-        return fetch(input, init);
-      } });
+      const watched = youtubeConnectorModule.create({
+        hosts: youtubeConnectorModule.sandboxHosts(base),
+        clock: systemClock,
+        fetch: (input, init) => {
+          requests.push({ method: init?.method ?? 'GET', range: new Headers(init?.headers).get('Content-Range') });
+          return fetch(input, init);
+        },
+      });
       // The worker dies once the session is recorded; while it is down the link breaks, so the next
       // PUT keeps half of its bytes on YouTube's side before the connection drops.
       const first = await jobFor(account, { crashAt: afterSession });
@@ -177,14 +274,18 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
 
       const total = fs.statSync(files.landscape).size;
       const half = Math.floor(total / 2);
-      expect(requests.filter((r) => r.method === 'PUT').map((r) => r.range))
-        .toEqual([`bytes */${total}`, null, `bytes */${total}`, `bytes ${half}-${total - 1}/${total}`]);
+      expect(requests.filter((r) => r.method === 'PUT').map((r) => r.range)).toEqual([
+        `bytes */${total}`,
+        null,
+        `bytes */${total}`,
+        `bytes ${half}-${total - 1}/${total}`,
+      ]);
       expect(job.slept).toEqual([1000]);
       expect(digest(storedBytes(job.checkpoint!.sessionUri))).toBe(digest(fs.readFileSync(files.landscape)));
       expect(await videoIds(account)).toEqual([published.externalId]);
     });
 
-    it('gives up after bounded resumes with youtube_unavailable; the next attempt resumes the same session', async () => {
+    it('gives up after bounded resumes with youtube_unavailable; the next attempt resumes that session', async () => {
       const account = await channel();
       const first = await jobFor(account, { crashAt: afterSession });
       await expect(youtube.publish(first)).rejects.toBeInstanceOf(WorkerCrash);
@@ -196,21 +297,42 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
 
       const third = resumed(second);
       const published = await youtube.publish(third);
-      expect(third.saved.at(-1)).toMatchObject({ sessionUri: first.checkpoint!.sessionUri, videoId: published.externalId });
+      expect(third.saved.at(-1)).toMatchObject({
+        sessionUri: first.checkpoint!.sessionUri,
+        videoId: published.externalId,
+      });
       expect(digest(storedBytes(first.checkpoint!.sessionUri))).toBe(digest(fs.readFileSync(files.landscape)));
       expect(await count(account, 'upload_session')).toBe(1);
       expect(await count(account, 'video')).toBe(1);
     });
   });
 
-  describe('errors, each mapped to the spec\'s code with YouTube\'s own message', () => {
+  describe("errors, each mapped to the spec's code with YouTube's own message", () => {
     const queued: [Scenario, string, string][] = [
       ['unavailable', 'youtube_unavailable', 'Backend Error (503 backendError)'],
-      ['rate_limited', 'youtube_rate_limited', 'The user has exceeded the number of videos they may upload. (400 uploadLimitExceeded)'],
-      ['token_rejected', 'youtube_token_rejected', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project. (401 authError)'],
-      ['permission_missing', 'youtube_permission_missing', 'Request had insufficient authentication scopes. (403 insufficientPermissions)'],
+      [
+        'rate_limited',
+        'youtube_rate_limited',
+        'The user has exceeded the number of videos they may upload. (400 uploadLimitExceeded)',
+      ],
+      [
+        'token_rejected',
+        'youtube_token_rejected',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or ' +
+          'other valid authentication credential. See ' +
+          'https://developers.google.com/identity/sign-in/web/devconsole-project. (401 authError)',
+      ],
+      [
+        'permission_missing',
+        'youtube_permission_missing',
+        'Request had insufficient authentication scopes. (403 insufficientPermissions)',
+      ],
       ['rejected', 'youtube_rejected', 'The request metadata is invalid. (400 invalidVideoMetadata)'],
-      ['quota_exceeded', 'youtube_quota_exceeded', 'The request cannot be completed because you have exceeded your quota. (403 quotaExceeded)'],
+      [
+        'quota_exceeded',
+        'youtube_quota_exceeded',
+        'The request cannot be completed because you have exceeded your quota. (403 quotaExceeded)',
+      ],
     ];
     it.each(queued)('a queued %s failure answers %s', async (scenario, code, message) => {
       const account = await channel();
@@ -225,23 +347,32 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       if (scenario === 'quota_exceeded') expect(err.retryAfterSeconds).toBeUndefined();
     });
 
-    it('an unverified channel\'s over-long upload is rejected by YouTube: youtube_unverified', async () => {
+    it("an unverified channel's over-long upload is rejected by YouTube: youtube_unverified", async () => {
       const account = await channel();
       await failNext(account, 'unverified');
       const job = await jobFor(account);
       const err = await networkError(youtube.publish(job), 'youtube_unverified');
-      expect(err.message).toBe('YouTube rejected the video: it is longer than the channel may upload (rejectionReason length).');
+      expect(err.message).toBe(
+        'YouTube rejected the video: it is longer than the channel may upload (rejectionReason length).',
+      );
       const [videoId] = await videoIds(account);
       expect(job.checkpoint).toMatchObject({ videoId });
-      expect((await postPage(`${base}/watch?v=${videoId}`)).html).toContain('This video has been removed because it is too long.');
+      expect((await postPage(`${base}/watch?v=${videoId}`)).html).toContain(
+        'This video has been removed because it is too long.',
+      );
     });
 
     it('the daily "Video Uploads" bucket answers 429 rateLimitExceeded: youtube_quota_exceeded', async () => {
       const account = await channel();
       for (let i = 0; i < youtubeSandboxLimits.uploadsPerDay; i++) {
-        const res = await api(account, '/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status', { method: 'POST',
+        const res = await api(account, '/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status', {
+          method: 'POST',
           headers: { 'X-Upload-Content-Length': '1000', 'X-Upload-Content-Type': 'video/mp4' },
-          body: JSON.stringify({ snippet: { title: `Draft ${i}`, categoryId: '22' }, status: { privacyStatus: 'private' } }) });
+          body: JSON.stringify({
+            snippet: { title: `Draft ${i}`, categoryId: '22' },
+            status: { privacyStatus: 'private' },
+          }),
+        });
         expect(res.status).toBe(200);
       }
       const err = await networkError(youtube.publish(await jobFor(account)), 'youtube_quota_exceeded');
@@ -250,8 +381,14 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
     });
 
     it('metadata YouTube refuses is youtube_rejected, quoting its message without its markup', async () => {
-      const err = await networkError(youtube.publish(await jobFor(await channel(), { extra: { category: '99' } })), 'youtube_rejected');
-      expect(err.message).toBe('The snippet.categoryId property specifies an invalid category ID. Use the videoCategories.list method to retrieve supported categories. (400 invalidCategoryId)');
+      const err = await networkError(
+        youtube.publish(await jobFor(await channel(), { extra: { category: '99' } })),
+        'youtube_rejected',
+      );
+      expect(err.message).toBe(
+        'The snippet.categoryId property specifies an invalid category ID. Use the videoCategories.list ' +
+          'method to retrieve supported categories. (400 invalidCategoryId)',
+      );
     });
 
     it('a token the network does not know, or one of a revoked account, is youtube_token_rejected', async () => {
@@ -263,7 +400,8 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
   });
 
   describe('settle: did the post go out? never a second video', () => {
-    const expire = (sessionUri: unknown) => sandboxState(db(), 'youtube').update(uploadId(sessionUri), { status: 'expired' });
+    const expire = (sessionUri: unknown) =>
+      sandboxState(db(), 'youtube').update(uploadId(sessionUri), { status: 'expired' });
     /** A post published in full, and the checkpoint as it stood after the session was recorded. */
     async function publishedWithSession(account: ConnectorAccount) {
       const job = await jobFor(account);
@@ -276,7 +414,7 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       return job;
     }
 
-    it('nothing recorded, or a session that received nothing: not_published, and publishing resumes that session', async () => {
+    it('nothing recorded, or a session that got nothing: not_published; publishing resumes that session', async () => {
       const account = await channel();
       expect(await youtube.settle(await jobFor(account))).toBe('not_published');
       const died = await diedAfterSession(account);
@@ -305,7 +443,7 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       expect(await count(account, 'video')).toBe(1);
     });
 
-    it('an expired session: the video is found among the channel\'s recent uploads by its title and text', async () => {
+    it("an expired session: the video is found among the channel's recent uploads by its title and text", async () => {
       const account = await channel();
       const { published, checkpoint } = await publishedWithSession(account);
       await expire(checkpoint.sessionUri);
@@ -335,8 +473,14 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       const died = await jobFor(account, { withImage: true, extra, crashAt: (cp) => cp.videoId !== undefined });
       await expect(youtube.publish(died)).rejects.toBeInstanceOf(WorkerCrash);
       const settled = await youtube.settle(resumed(died));
-      expect(settled).toMatchObject({ externalId: died.checkpoint!.videoId,
-        notes: [expect.stringMatching(/^Thumbnail skipped: YouTube answered ".*\(403 forbidden\)"\. Verify the channel by phone/)] });
+      expect(settled).toMatchObject({
+        externalId: died.checkpoint!.videoId,
+        notes: [
+          expect.stringMatching(
+            /^Thumbnail skipped: YouTube answered ".*\(403 forbidden\)"\. Verify the channel by phone/,
+          ),
+        ],
+      });
       expect(await playlistVideos(account, extra.playlistId)).toEqual([died.checkpoint!.videoId]);
       expect(await count(account, 'video')).toBe(1);
     });
@@ -345,7 +489,11 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       const account = await channel();
       const { checkpoint } = await publishedWithSession(account);
       await expire(checkpoint.sessionUri);
-      await db()('accounts').where({ id: account.id }).update({ status: 'revoked' });
+      await registerSandboxAccount(db(), 'youtube', {
+        id: account.externalId,
+        name: account.displayName,
+        tokens: 'revoked',
+      });
       expect(await youtube.settle(await jobFor(account, { checkpoint }))).toBe('unknown');
     });
   });
@@ -359,10 +507,12 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       expect(fresh.accessToken).not.toBe(account.credentials.accessToken);
       expect(Date.parse(fresh.expiresAt!)).toBeGreaterThanOrEqual(before + 3599_000);
       // The new access token works.
-      expect(await youtube.publish(await jobFor({ ...account, credentials: fresh }))).toMatchObject({ externalId: expect.any(String) });
+      expect(await youtube.publish(await jobFor({ ...account, credentials: fresh }))).toMatchObject({
+        externalId: expect.any(String),
+      });
     });
 
-    it('a dead or missing refresh token is youtube_token_rejected, in Google\'s words', async () => {
+    it("a dead or missing refresh token is youtube_token_rejected, in Google's words", async () => {
       const account = await channel();
       const dead = { ...account, credentials: { ...account.credentials, refreshToken: '1//revoked-by-the-user' } };
       const err = await networkError(youtube.refresh!(dead), 'youtube_token_rejected');
@@ -370,7 +520,7 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       await networkError(youtube.refresh!(account), 'youtube_token_rejected');
     });
 
-    it('reads a video\'s and the channel\'s counters, sent by YouTube as strings, as numbers', async () => {
+    it("reads a video's and the channel's counters, sent by YouTube as strings, as numbers", async () => {
       const account = await channel();
       const published = await youtube.publish(await jobFor(account));
       await postPage(published.externalUrl);

@@ -4,14 +4,25 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export async function startBearerProxy(target: string, bearer: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBearerProxy(
+  target: string,
+  bearer: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const upstream = new URL(target);
   const server = http.createServer((req, res) => {
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url,
-      headers: { ...req.headers, authorization: `Bearer ${bearer}` } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, authorization: `Bearer ${bearer}` },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => {
       res.writeHead(502).end();
     });
@@ -21,9 +32,10 @@ export async function startBearerProxy(target: string, bearer: string): Promise<
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -11,7 +11,16 @@ import type { Platform } from '../../networks/rules.ts';
 import { queueFailure, sandboxState, type Scenario } from '../../networks/sandbox/state.ts';
 import { seedWorkspace, type DbKind, type Seeded } from './harness.ts';
 import { makeImage, makeVideo, tempDir, upload } from './mediaFiles.ts';
-import { connectorJob, listeningHerald, networkError, publishable, sandboxAccount, sandboxCount, WorkerCrash, type TestJob } from './network.ts';
+import {
+  connectorJob,
+  listeningHerald,
+  networkError,
+  publishable,
+  sandboxAccount,
+  sandboxCount,
+  WorkerCrash,
+  type TestJob,
+} from './network.ts';
 
 export type FileName = 'jpeg' | 'png' | 'video' | 'goneImage' | 'goneVideo';
 
@@ -33,7 +42,12 @@ export interface ConnectorSuite {
    * `code`; checks that nothing of `kind` went out and that the next attempt, the failure used up, goes
    * through. Answers the error's message.
    */
-  failOnce(scenario: Scenario, code: string, job: (account: ConnectorAccount) => TestJob | Promise<TestJob>, kind: string): Promise<string>;
+  failOnce(
+    scenario: Scenario,
+    code: string,
+    job: (account: ConnectorAccount) => TestJob | Promise<TestJob>,
+    kind: string,
+  ): Promise<string>;
   /** Puts `n` items of `kind` in the simulator as published just now (a used-up publishing limit). */
   seedPublished(account: ConnectorAccount, kind: string, n: number): Promise<void>;
   close(): Promise<void>;
@@ -51,15 +65,30 @@ export async function startConnectorSuite(kind: DbKind, platform: Platform): Pro
     goneImage: await put(await makeImage(dir, 'jpeg', 800, 800), 'image/jpeg'),
     goneVideo: await put(makeVideo(dir, { seconds: 3, width: 360, height: 640, fps: 24 }), 'video/mp4'),
   };
-  for (const id of [ids.goneImage, ids.goneVideo]) await env.services.storage.delete((await mediaJobsData(env.services.db).get(id))!.storageKey!);
-  const connector = connectorFor(platform, env.config)!;
+  for (const id of [ids.goneImage, ids.goneVideo])
+    await env.services.storage.delete((await mediaJobsData(env.services.db).get(id))!.storageKey!);
+  const connector = connectorFor(platform, env.config, env.services.clock)!;
   return {
-    env, ws, ids, connector,
+    env,
+    ws,
+    ids,
+    connector,
     account: (status) => sandboxAccount(env, ws.workspaceId, platform, status),
-    files: (...names) => publishable(env, ws.workspaceId, names.map((n) => ids[n])),
+    files: (...names) =>
+      publishable(
+        env,
+        ws.workspaceId,
+        names.map((n) => ids[n]),
+      ),
     count: (account, kind) => sandboxCount(env, platform, account, kind),
     async diedAt(job, at) {
-      const dying = connectorJob({ account: job.account, text: job.text, media: job.media, settings: job.settings, crashAt: at });
+      const dying = connectorJob({
+        account: job.account,
+        text: job.text,
+        media: job.media,
+        settings: job.settings,
+        crashAt: at,
+      });
       await expect(connector.publish(dying)).rejects.toBeInstanceOf(WorkerCrash);
       return dying;
     },
@@ -74,7 +103,15 @@ export async function startConnectorSuite(kind: DbKind, platform: Platform): Pro
     },
     async seedPublished(account, kind, n) {
       const state = sandboxState(env.services.db, platform);
-      for (let i = 0; i < n; i++) await state.create({ id: state.newId(), account: account.externalId, kind, status: 'published', data: {}, publishedMs: Date.now() });
+      for (let i = 0; i < n; i++)
+        await state.create({
+          id: state.newId(),
+          account: account.externalId,
+          kind,
+          status: 'published',
+          data: {},
+          publishedMs: Date.now(),
+        });
     },
     async close() {
       await env.close();

@@ -12,8 +12,15 @@ let backend: Promise<OpenAPIBackend> | undefined;
 function contractBackend(): Promise<OpenAPIBackend> {
   backend ??= (async () => {
     const definition = parse(fs.readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as Document;
-    const api = new OpenAPIBackend({ definition, strict: true, ajvOpts: { allErrors: true, strict: false },
-      customizeAjv: (ajv) => { addFormats(ajv); return ajv; } });
+    const api = new OpenAPIBackend({
+      definition,
+      strict: true,
+      ajvOpts: { allErrors: true, strict: false },
+      customizeAjv: (ajv) => {
+        addFormats(ajv);
+        return ajv;
+      },
+    });
     api.validateDefinition = () => api.document;
     return api.init();
   })();
@@ -35,7 +42,9 @@ export async function assertMatchesContract(method: string, url: string, res: Re
     // Unknown routes still answer the shared error shape.
     const body = res.body as Record<string, unknown>;
     if (typeof body?.code !== 'string' || typeof body.message !== 'string' || typeof body.hint !== 'string') {
-      throw new Error(`${method.toUpperCase()} ${url} (no operation) answered ${res.status} without {code, message, hint}`);
+      throw new Error(
+        `${method.toUpperCase()} ${url} (no operation) answered ${res.status} without {code, message, hint}`,
+      );
     }
     return;
   }
@@ -44,12 +53,19 @@ export async function assertMatchesContract(method: string, url: string, res: Re
     problems.push(`status ${res.status} is not declared`);
   } else {
     const result = api.validator.validateResponse(res.body, operation, res.status);
-    for (const e of result.errors ?? []) problems.push(`body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
-    const headers = api.validator.validateResponseHeaders(res.headers, operation, { statusCode: res.status, setMatchType: 'superset' as never });
+    for (const e of result.errors ?? [])
+      problems.push(`body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
+    const headers = api.validator.validateResponseHeaders(res.headers, operation, {
+      statusCode: res.status,
+      setMatchType: 'superset' as never,
+    });
     for (const e of headers.errors ?? []) problems.push(`headers${e.instancePath} ${e.message}`);
   }
   if (problems.length) {
-    throw new Error(`${method.toUpperCase()} ${url} -> ${res.status} breaks the contract (${operation.operationId}): ${problems.join('; ')}\n` +
-      `body: ${JSON.stringify(res.body).slice(0, 500)}`);
+    throw new Error(
+      `${method.toUpperCase()} ${url} -> ${res.status} breaks the contract (${operation.operationId}): ` +
+        `${problems.join('; ')}\n` +
+        `body: ${JSON.stringify(res.body).slice(0, 500)}`,
+    );
   }
 }

@@ -34,26 +34,74 @@ export const ROUTES: RouteRow[] = [
   { method: 'GET', path: '/auth/session', credential: 'session' },
   { method: 'POST', path: '/auth/sign-out', credential: 'disposable-session' },
   { method: 'GET', path: '/auth/connect/{platform}', credential: 'session' },
-  { method: 'GET', path: '/auth/connect/{platform}/callback', credential: 'session', query: { code: 'c0de', state: 'st4te' } },
+  {
+    method: 'GET',
+    path: '/auth/connect/{platform}/callback',
+    credential: 'session',
+    query: { code: 'c0de', state: 'st4te' },
+  },
   { method: 'PUT', path: '/uploads/{uploadToken}', credential: 'none' },
   { method: 'GET', path: '/media-files/{fileToken}', credential: 'none' },
   { method: 'GET', path: '/healthz', credential: 'none' },
   { method: 'GET', path: '/readyz', credential: 'none' },
   { method: 'GET', path: '/', credential: 'none' },
-  { method: 'GET', path: '/app/{page}', credential: 'none', query: { error: 'quota_exceeded', message: 'm', hint: 'h' } },
+  {
+    method: 'GET',
+    path: '/app/{page}',
+    credential: 'none',
+    query: { error: 'quota_exceeded', message: 'm', hint: 'h' },
+  },
   // MCP for agents (mcp/): the endpoint, OAuth, the grants route and the docs.
-  { method: 'POST', path: '/mcp', credential: 'none', body: { jsonrpc: '2.0', id: 1, method: 'tools/call',
-    params: { name: 'service_get_post', arguments: { postId: '{pst}' } } } },
+  {
+    method: 'POST',
+    path: '/mcp',
+    credential: 'none',
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'service_get_post', arguments: { postId: '{pst}' } },
+    },
+  },
   { method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', credential: 'none' },
   { method: 'GET', path: '/.well-known/oauth-authorization-server', credential: 'none' },
-  { method: 'POST', path: '/oauth/register', credential: 'none', body: { client_name: 'Fuzz', redirect_uris: ['http://127.0.0.1:5555/cb'] } },
-  { method: 'GET', path: '/oauth/authorize', credential: 'session', query: { response_type: 'code', client_id: 'nobody',
-    code_challenge: 'x', code_challenge_method: 'S256', redirect_uri: 'http://127.0.0.1:5555/cb' } },
-  { method: 'POST', path: '/oauth/token', credential: 'none', body: { grant_type: 'refresh_token', refresh_token: 'hlr_x', client_id: 'nobody' } },
+  {
+    method: 'POST',
+    path: '/oauth/register',
+    credential: 'none',
+    body: { client_name: 'Fuzz', redirect_uris: ['http://127.0.0.1:5555/cb'] },
+  },
+  {
+    method: 'GET',
+    path: '/oauth/authorize',
+    credential: 'session',
+    query: {
+      response_type: 'code',
+      client_id: 'nobody',
+      code_challenge: 'x',
+      code_challenge_method: 'S256',
+      redirect_uri: 'http://127.0.0.1:5555/cb',
+    },
+  },
+  {
+    method: 'POST',
+    path: '/oauth/token',
+    credential: 'none',
+    body: { grant_type: 'refresh_token', refresh_token: 'hlr_x', client_id: 'nobody' },
+  },
   { method: 'POST', path: '/oauth/revoke', credential: 'none', body: { token: 'hlr_x', client_id: 'nobody' } },
-  { method: 'POST', path: '/oauth/sign-in', credential: 'none', body: { email: '{email}', password: '{password}',
-    next: '/oauth/authorize?client_id=nobody' } },
-  { method: 'POST', path: '/oauth/consent', credential: 'session', body: { request: 'x.y', csrf: 'z', decision: 'allow', scope: 'read' } },
+  {
+    method: 'POST',
+    path: '/oauth/sign-in',
+    credential: 'none',
+    body: { email: '{email}', password: '{password}', next: '/oauth/authorize?client_id=nobody' },
+  },
+  {
+    method: 'POST',
+    path: '/oauth/consent',
+    credential: 'session',
+    body: { request: 'x.y', csrf: 'z', decision: 'allow', scope: 'read' },
+  },
   { method: 'GET', path: '/auth/mcp-grants', credential: 'session' },
   { method: 'DELETE', path: '/auth/mcp-grants/{grantId}', credential: 'session' },
   { method: 'GET', path: '/docs/{doc}', credential: 'none' },
@@ -90,22 +138,117 @@ type Random = ReturnType<typeof seeded>;
 
 const deep = (n: number): Json => (n === 0 ? [] : [deep(n - 1)]);
 const WEIRD_VALUES: Json[] = [
-  null, true, false, 0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, '', ' ', 'x'.repeat(70_000), '\u0000', 'a\u0000b', '💥'.repeat(500),
-  '\u202Eevil\u202C', 'e\u0301\u0301\u0301', '\uFFFF\uFFFE', '\uD800', '../../etc/passwd', "' or 1=1 --", '<script>x</script>',
-  '%zz', '1970-01-01T00:00:00Z', '2026-01-01T23:59:60Z', '9999-12-31T23:59', 'NaN', 'now', 'draft', 'acc_', [], [null], [''],
-  ['x'.repeat(5000)], {}, { a: 1 }, { __proto__: null, constructor: { prototype: {} } } as unknown as Json, deep(40),
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  '',
+  ' ',
+  'x'.repeat(70_000),
+  '\u0000',
+  'a\u0000b',
+  '💥'.repeat(500),
+  '\u202Eevil\u202C',
+  'e\u0301\u0301\u0301',
+  '\uFFFF\uFFFE',
+  '\uD800',
+  '../../etc/passwd',
+  "' or 1=1 --",
+  '<script>x</script>',
+  '%zz',
+  '1970-01-01T00:00:00Z',
+  '2026-01-01T23:59:60Z',
+  '9999-12-31T23:59',
+  'NaN',
+  'now',
+  'draft',
+  'acc_',
+  [],
+  [null],
+  [''],
+  ['x'.repeat(5000)],
+  {},
+  { a: 1 },
+  { __proto__: null, constructor: { prototype: {} } } as unknown as Json,
+  deep(40),
 ];
-const WEIRD_IDS = ['', 'x', '%zz', '%00', '%E0%A4%A', '..', '%2e%2e', '%2F', 'a'.repeat(3000), '%F0%9F%92%A5', "'%20or%201=1",
-  'null', 'undefined', '__proto__', 'constructor', 'acc_AAAAAAAAAAAAAAAAAAAA', 'med_%20', '-1', '1e9'];
-const WEIRD_QUERY = ['', 'x', '-1', '0', '1e9', '99999999999999999999', 'true', 'null', '%zz', '%00', '%E0%A4%A', 'a'.repeat(5000),
-  '2026-01-01T23:59:60Z', '2026-13-45T99:99:99Z', 'now', '%F0%9F%92%A5', '[]', '{}'];
+const WEIRD_IDS = [
+  '',
+  'x',
+  '%zz',
+  '%00',
+  '%E0%A4%A',
+  '..',
+  '%2e%2e',
+  '%2F',
+  'a'.repeat(3000),
+  '%F0%9F%92%A5',
+  "'%20or%201=1",
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
+  'acc_AAAAAAAAAAAAAAAAAAAA',
+  'med_%20',
+  '-1',
+  '1e9',
+];
+const WEIRD_QUERY = [
+  '',
+  'x',
+  '-1',
+  '0',
+  '1e9',
+  '99999999999999999999',
+  'true',
+  'null',
+  '%zz',
+  '%00',
+  '%E0%A4%A',
+  'a'.repeat(5000),
+  '2026-01-01T23:59:60Z',
+  '2026-13-45T99:99:99Z',
+  'now',
+  '%F0%9F%92%A5',
+  '[]',
+  '{}',
+];
 const RAW_BODIES: (string | Buffer)[] = [
-  '', '{', '{"a":', '[]', 'null', '"text"', '1', 'true', '{"a":1}{"b":2}', '{"__proto__":{"polluted":1}}',
-  '{"constructor":{"prototype":{"polluted":1}}}', `${'['.repeat(5000)}${']'.repeat(5000)}`, `{"a":${'1'.repeat(400)}}`, '{"a":1e999}',
-  Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), Buffer.from('{"name":"\xe9"}', 'latin1'), '\u0000', '{"a":"\\ud800"}',
+  '',
+  '{',
+  '{"a":',
+  '[]',
+  'null',
+  '"text"',
+  '1',
+  'true',
+  '{"a":1}{"b":2}',
+  '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{"polluted":1}}}',
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  `{"a":${'1'.repeat(400)}}`,
+  '{"a":1e999}',
+  Buffer.from([0xff, 0xfe, 0x7b, 0x7d]),
+  Buffer.from('{"name":"\xe9"}', 'latin1'),
+  '\u0000',
+  '{"a":"\\ud800"}',
 ];
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/*', ''];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'application/*',
+  '',
+];
 const ENCODINGS = ['gzip', 'deflate', 'br', 'zstd', 'gzip, br', 'identity', 'x-unknown'];
 
 function resolveSchema(schema: Schema | undefined): Schema {
@@ -136,7 +279,9 @@ function sample(schema: Schema | undefined, name: string, ctx: FuzzContext, r: R
   }
   if (type === 'array') {
     const n = Math.max(Number(s.minItems ?? 0), r.int(3));
-    const items = Array.from({ length: Math.min(n, Number(s.maxItems ?? 3)) }, () => sample(s.items as Schema, singular(name), ctx, r, depth + 1));
+    const items = Array.from({ length: Math.min(n, Number(s.maxItems ?? 3)) }, () =>
+      sample(s.items as Schema, singular(name), ctx, r, depth + 1),
+    );
     return s.uniqueItems ? [...new Set(items.map((i) => JSON.stringify(i)))].map((i) => JSON.parse(i) as Json) : items;
   }
   if (type === 'integer' || type === 'number') return Number(s.minimum ?? 1) + r.int(3);
@@ -146,7 +291,15 @@ function sample(schema: Schema | undefined, name: string, ctx: FuzzContext, r: R
 
 const singular = (name: string) => name.replace(/Ids$/, 'Id').replace(/s$/, '');
 
-const ID_PREFIX: Record<string, string> = { account: 'acc', group: 'grp', media: 'med', thumbnailMedia: 'med', folder: 'fld', parent: 'fld', post: 'pst' };
+const ID_PREFIX: Record<string, string> = {
+  account: 'acc',
+  group: 'grp',
+  media: 'med',
+  thumbnailMedia: 'med',
+  folder: 'fld',
+  parent: 'fld',
+  post: 'pst',
+};
 
 function idFor(name: string, ctx: FuzzContext, r: Random): string | undefined {
   const prefix = ID_PREFIX[name.replace(/Id$/, '')];
@@ -161,7 +314,13 @@ function sampleString(s: Schema, name: string, ctx: FuzzContext, r: Random): str
   if (s.format === 'date-time') return new Date(Date.now() + r.int(30) * 86_400_000).toISOString();
   if (name === 'publishAt') return new Date(Date.now() + (1 + r.int(30)) * 86_400_000).toISOString().slice(0, 16);
   if (name === 'timezone') return r.pick(['Europe/Berlin', 'UTC', 'America/New_York', 'Mars/Olympus']);
-  if (name === 'url') return r.pick(['https://127.0.0.1/a.jpg', 'http://example.invalid/a.jpg', 'https://10.0.0.1/x', 'file:///etc/passwd']);
+  if (name === 'url')
+    return r.pick([
+      'https://127.0.0.1/a.jpg',
+      'http://example.invalid/a.jpg',
+      'https://10.0.0.1/x',
+      'file:///etc/passwd',
+    ]);
   if (name === 'mime') return r.pick(['image/jpeg', 'video/mp4', 'image/png', 'text/plain']);
   if (name === 'filename') return r.pick(['a.jpg', 'clip.mp4', 'x']);
   const examples = (s.examples ?? (s.example === undefined ? [] : [s.example])) as Json[];
@@ -184,7 +343,10 @@ function mutateDeep(value: Json, replacement: Json, r: Random): Json {
   return replacement;
 }
 
-interface Credential { name: string; headers: Record<string, string> }
+interface Credential {
+  name: string;
+  headers: Record<string, string>;
+}
 
 function credentials(ctx: FuzzContext): Credential[] {
   const { keys, session } = ctx;
@@ -193,7 +355,10 @@ function credentials(ctx: FuzzContext): Credential[] {
     { name: 'write key', headers: { Authorization: `Bearer ${keys.write}` } },
     { name: 'read key', headers: { Authorization: `Bearer ${keys.read}` } },
     { name: 'read key + cookie x', headers: { Authorization: `Bearer ${keys.read}`, Cookie: 'herald_session=x' } },
-    { name: 'write key + session', headers: { Authorization: `Bearer ${keys.write}`, Cookie: session.cookie, 'X-CSRF-Token': session.csrf } },
+    {
+      name: 'write key + session',
+      headers: { Authorization: `Bearer ${keys.write}`, Cookie: session.cookie, 'X-CSRF-Token': session.csrf },
+    },
     { name: 'session + csrf', headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf } },
     { name: 'session, no csrf', headers: { Cookie: session.cookie } },
     { name: 'session, bad csrf', headers: { Cookie: session.cookie, 'X-CSRF-Token': 'forged' } },
@@ -216,7 +381,8 @@ function fill(template: string, ctx: FuzzContext, r: Random): string {
 function fillJson(value: Json, ctx: FuzzContext, r: Random): Json {
   if (typeof value === 'string') return fill(value, ctx, r);
   if (Array.isArray(value)) return value.map((v) => fillJson(v, ctx, r));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillJson(v, ctx, r)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillJson(v, ctx, r)]));
   return value;
 }
 
@@ -243,8 +409,20 @@ function mutate(shape: Shape, ctx: FuzzContext, r: Random, valid = false): FuzzR
   const cred = shape.credential();
   const headers: Record<string, string> = { ...cred.headers };
   const notes: string[] = [cred.name];
-  const kinds = ['valid', 'path', 'query', 'body-field', 'body-drop', 'body-extra', 'body-raw', 'body-deep', 'content-type',
-    'encoding', 'method', 'headers'];
+  const kinds = [
+    'valid',
+    'path',
+    'query',
+    'body-field',
+    'body-drop',
+    'body-extra',
+    'body-raw',
+    'body-deep',
+    'content-type',
+    'encoding',
+    'method',
+    'headers',
+  ];
   for (let n = valid ? 0 : r.chance(0.25) ? 2 : 1; n > 0; n--) {
     const kind = r.pick(kinds);
     notes.push(kind);
@@ -253,8 +431,12 @@ function mutate(shape: Shape, ctx: FuzzContext, r: Random, valid = false): FuzzR
         const names = [...shape.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
         if (names.length) {
           const name = r.pick(names);
-          const value = r.chance(0.3) ? (idFor(name, { ...ctx, ids: ctx.foreignIds }, r) ?? r.pick(WEIRD_IDS)) : r.pick(WEIRD_IDS);
-          pathText = shape.path.replace(/\{(\w+)\}/g, (_m, other: string) => (other === name ? value : encodeURIComponent(shape.pathValue(other))));
+          const value = r.chance(0.3)
+            ? (idFor(name, { ...ctx, ids: ctx.foreignIds }, r) ?? r.pick(WEIRD_IDS))
+            : r.pick(WEIRD_IDS);
+          pathText = shape.path.replace(/\{(\w+)\}/g, (_m, other: string) =>
+            other === name ? value : encodeURIComponent(shape.pathValue(other)),
+          );
         } else {
           pathText += r.pick(['/%zz', '/x', '/', '//', '/..', '%00', '/%E0%A4%A']);
         }
@@ -262,7 +444,11 @@ function mutate(shape: Shape, ctx: FuzzContext, r: Random, valid = false): FuzzR
       }
       case 'query':
         if (shape.queryNames.length && r.chance(0.8)) query.push([r.pick(shape.queryNames), r.pick(WEIRD_QUERY)]);
-        else query.push([r.pick(['unknown', '__proto__', 'constructor', 'limit[]', 'a'.repeat(300)]), r.pick(WEIRD_QUERY)]);
+        else
+          query.push([
+            r.pick(['unknown', '__proto__', 'constructor', 'limit[]', 'a'.repeat(300)]),
+            r.pick(WEIRD_QUERY),
+          ]);
         break;
       case 'body-field':
         if (body && typeof body === 'object' && !Array.isArray(body) && shape.bodyFields.length) {
@@ -276,7 +462,10 @@ function mutate(shape: Shape, ctx: FuzzContext, r: Random, valid = false): FuzzR
         }
         break;
       case 'body-extra':
-        body = { ...(body && typeof body === 'object' && !Array.isArray(body) ? body : {}), [r.pick(['extra', '__proto__', 'constructor', ''])]: r.pick(WEIRD_VALUES) };
+        body = {
+          ...(body && typeof body === 'object' && !Array.isArray(body) ? body : {}),
+          [r.pick(['extra', '__proto__', 'constructor', ''])]: r.pick(WEIRD_VALUES),
+        };
         break;
       case 'body-deep':
         body = mutateDeep(body ?? {}, r.pick(WEIRD_VALUES), r);
@@ -295,7 +484,14 @@ function mutate(shape: Shape, ctx: FuzzContext, r: Random, valid = false): FuzzR
         // Half the time the body really is compressed that way.
         if (r.chance(0.5)) {
           const plain = raw ?? Buffer.from(JSON.stringify(body ?? {}));
-          raw = encoding === 'gzip' ? zlib.gzipSync(plain) : encoding === 'deflate' ? zlib.deflateSync(plain) : encoding === 'br' ? zlib.brotliCompressSync(plain) : plain;
+          raw =
+            encoding === 'gzip'
+              ? zlib.gzipSync(plain)
+              : encoding === 'deflate'
+                ? zlib.deflateSync(plain)
+                : encoding === 'br'
+                  ? zlib.brotliCompressSync(plain)
+                  : plain;
         }
         break;
       }
@@ -303,14 +499,27 @@ function mutate(shape: Shape, ctx: FuzzContext, r: Random, valid = false): FuzzR
         method = r.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND']);
         break;
       case 'headers':
-        Object.assign(headers, r.pick([{ 'X-Request-Id': '../../x' }, { 'X-Forwarded-For': '1.2.3.4, evil' }, { Accept: 'text/html' },
-          { 'X-CSRF-Token': 'a'.repeat(5000) }, { 'Content-Length': '0' }, { Authorization: `Bearer ${ctx.keys.write}`, Cookie: 'herald_session=x' },
-          { Cookie: 'herald_session=' }, { Range: 'bytes=0-1' }, { 'If-None-Match': '*' }, { Expect: '100-continue' }]));
+        Object.assign(
+          headers,
+          r.pick([
+            { 'X-Request-Id': '../../x' },
+            { 'X-Forwarded-For': '1.2.3.4, evil' },
+            { Accept: 'text/html' },
+            { 'X-CSRF-Token': 'a'.repeat(5000) },
+            { 'Content-Length': '0' },
+            { Authorization: `Bearer ${ctx.keys.write}`, Cookie: 'herald_session=x' },
+            { Cookie: 'herald_session=' },
+            { Range: 'bytes=0-1' },
+            { 'If-None-Match': '*' },
+            { Expect: '100-continue' },
+          ]),
+        );
         break;
     }
   }
   const search = query.length ? `?${query.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&')}` : '';
-  if (raw === undefined && body !== undefined && method !== 'GET' && method !== 'HEAD') raw = Buffer.from(JSON.stringify(body));
+  if (raw === undefined && body !== undefined && method !== 'GET' && method !== 'HEAD')
+    raw = Buffer.from(JSON.stringify(body));
   if (raw !== undefined) headers['Content-Type'] ??= 'application/json';
   if (raw !== undefined && (method === 'GET' || method === 'HEAD') && !r.chance(0.2)) raw = undefined;
   return { label: `${shape.label} [${notes.join(', ')}]`, method, path: pathText + search, headers, body: raw };
@@ -320,20 +529,33 @@ function mutate(shape: Shape, ctx: FuzzContext, r: Random, valid = false): FuzzR
  * For every /v1 operation and every ROUTES row: well-formed requests with each credential, to send one at a
  * time, and `count` malformed ones, to send concurrently; the same for the same seed.
  */
-export function fuzzRequests(ctx: FuzzContext, seed: number, count: number): { wellFormed: FuzzRequest[]; malformed: FuzzRequest[] } {
+export function fuzzRequests(
+  ctx: FuzzContext,
+  seed: number,
+  count: number,
+): { wellFormed: FuzzRequest[]; malformed: FuzzRequest[] } {
   const r = seeded(seed);
   const creds = credentials(ctx);
   const shapes: Shape[] = operations.map((op) => {
     const props = ((op.inputSchema as Schema).properties ?? {}) as Record<string, Schema>;
     const required = new Set(((op.inputSchema as Schema).required ?? []) as string[]);
-    const only = (names: string[]) => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, props[n]!])),
-      required: names.filter((n) => required.has(n)) });
+    const only = (names: string[]) => ({
+      type: 'object',
+      properties: Object.fromEntries(names.map((n) => [n, props[n]!])),
+      required: names.filter((n) => required.has(n)),
+    });
     return {
       label: `${op.method.toUpperCase()} /v1${op.path} (${op.operationId})`,
       method: op.method,
       path: `/v1${op.path}`,
       pathValue: (name: string) => String(sample(props[name], name, ctx, r)),
-      query: () => Object.fromEntries(Object.entries(sample(only(op.fields.query), '', ctx, r) as Record<string, Json>).map(([k, v]) => [k, String(v)])),
+      query: () =>
+        Object.fromEntries(
+          Object.entries(sample(only(op.fields.query), '', ctx, r) as Record<string, Json>).map(([k, v]) => [
+            k,
+            String(v),
+          ]),
+        ),
       queryNames: op.fields.query,
       body: op.fields.body.length ? () => sample(only(op.fields.body), '', ctx, r) : undefined,
       bodyFields: op.fields.body,
@@ -352,8 +574,10 @@ export function fuzzRequests(ctx: FuzzContext, seed: number, count: number): { w
       bodyFields: Object.keys(row.body ?? {}),
       credential: () => {
         if (row.credential === 'none') return r.chance(0.7) ? { name: 'no credential', headers: {} } : r.pick(creds);
-        const session = row.credential === 'session' ? ctx.session : ctx.disposableSessions.pop() ?? ctx.session;
-        return r.chance(0.6) ? { name: 'session + csrf', headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf } } : r.pick(creds);
+        const session = row.credential === 'session' ? ctx.session : (ctx.disposableSessions.pop() ?? ctx.session);
+        return r.chance(0.6)
+          ? { name: 'session + csrf', headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf } }
+          : r.pick(creds);
       },
     });
   }

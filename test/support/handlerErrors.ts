@@ -35,8 +35,14 @@ function bodyOf(decl: ts.Declaration): ts.Node | undefined {
 /** Handler name (an operationId) -> the error answers it can produce. */
 export function handlerErrors(): Map<string, ErrorAnswer[]> {
   const program = ts.createProgram([path.join(ROOT, 'handlers/index.ts')], {
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    allowImportingTsExtensions: true, noEmit: true, strict: true, skipLibCheck: true, resolveJsonModule: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    strict: true,
+    skipLibCheck: true,
+    resolveJsonModule: true,
     types: ['node'],
   });
   const checker = program.getTypeChecker();

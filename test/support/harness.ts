@@ -12,7 +12,8 @@ import { expect, inject } from 'vitest';
 import type { Express } from 'express';
 import { createApiKey, createWorkspace } from '../../db/identity.ts';
 import { migrate } from '../../db/migrate.ts';
-import { workspaceData, type AccountStatus, type Platform } from '../../db/workspaceData.ts';
+import { workspaceData, type AccountStatus } from '../../db/workspaceData.ts';
+import type { Platform } from '../../networks/rules.ts';
 import { findWorkspace } from '../../db/identity.ts';
 import type { Scope } from '../../domain/credential.ts';
 import { randomBase62 } from '../../domain/ids.ts';
@@ -52,20 +53,33 @@ export interface TestEnv {
 }
 
 export interface HeraldOptions {
-  /** The time the publishing worker and its job queue read; the system clock by default. */
+  /** The process's one clock (handlers, stamps, the worker); the system clock by default. */
   clock?: Services['clock'];
 }
 
-export async function startHerald(kind: DbKind, overrides: Partial<Config> = {}, options: HeraldOptions = {}): Promise<TestEnv> {
+export async function startHerald(
+  kind: DbKind,
+  overrides: Partial<Config> = {},
+  options: HeraldOptions = {},
+): Promise<TestEnv> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-'));
   const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
-  const config: Config = { ...loadConfig({}), dataDir, databaseUrl: pg?.url, logLevel: 'silent',
-    rateLimit: { max: 1_000_000, windowMs: 600_000 }, ...overrides };
+  const config: Config = {
+    ...loadConfig({}),
+    dataDir,
+    databaseUrl: pg?.url,
+    logLevel: 'silent',
+    rateLimit: { max: 1_000_000, windowMs: 600_000 },
+    ...overrides,
+  };
   const services = createServices(config, options);
   await migrate(services.db);
   const app = await createApp(services);
   return {
-    kind, config, services, app,
+    kind,
+    config,
+    services,
+    app,
     async close() {
       await closeListening(app);
       await services.close();
@@ -82,18 +96,38 @@ export interface Seeded {
   writeKey: string;
 }
 
-export async function seedWorkspace(env: TestEnv, opts: { plan?: PlanName; tz?: string; name?: string; email?: string } = {}): Promise<Seeded> {
+export async function seedWorkspace(
+  env: TestEnv,
+  opts: { plan?: PlanName; tz?: string; name?: string; email?: string } = {},
+): Promise<Seeded> {
   const { db } = env.services;
-  const { workspaceId, userId } = await createWorkspace(db, { name: opts.name ?? `Acme ${randomBase62(4)}`, plan: opts.plan ?? 'creator',
-    tz: opts.tz ?? 'Europe/Berlin', email: opts.email ?? `owner-${randomBase62(6).toLowerCase()}@example.com` });
-  const key = (scopes: Scope[]) => createApiKey(db, { workspaceId, userId, name: `${scopes.join('+')} key`, scopes }).then((k) => k.key);
+  const { workspaceId, userId } = await createWorkspace(db, {
+    name: opts.name ?? `Acme ${randomBase62(4)}`,
+    plan: opts.plan ?? 'creator',
+    tz: opts.tz ?? 'Europe/Berlin',
+    email: opts.email ?? `owner-${randomBase62(6).toLowerCase()}@example.com`,
+  });
+  const key = (scopes: Scope[]) =>
+    createApiKey(db, { workspaceId, userId, name: `${scopes.join('+')} key`, scopes }).then((k) => k.key);
   return { workspaceId, userId, readKey: await key(['read']), writeKey: await key(['read', 'write']) };
 }
 
-export async function addAccount(env: TestEnv, workspaceId: string, platform: Platform, name: string, status: AccountStatus = 'ok'): Promise<string> {
+export async function addAccount(
+  env: TestEnv,
+  workspaceId: string,
+  platform: Platform,
+  name: string,
+  status: AccountStatus = 'ok',
+): Promise<string> {
   const ws = (await findWorkspace(env.services.db, workspaceId))!;
-  const account = await workspaceData(env.services.db, ws).accounts.add({ platform, displayName: name, status,
-    externalId: `ext-${randomBase62(8)}`, tokenSealed: env.services.keyring.encrypt(`token-${randomBase62(8)}`) });
+  const data = workspaceData(env.services.db, ws, env.services.clock);
+  const account = await data.accounts.add({
+    platform,
+    displayName: name,
+    status,
+    externalId: `ext-${randomBase62(8)}`,
+    tokenSealed: env.services.keyring.encrypt(`token-${randomBase62(8)}`),
+  });
   return account.id;
 }
 
@@ -108,7 +142,9 @@ const listening = new Map<Express, Promise<http.Server>>();
 function listen(app: Express): Promise<http.Server> {
   let server = listening.get(app);
   if (!server) {
-    server = new Promise((resolve) => { const s = http.createServer(app).listen(0, '127.0.0.1', () => resolve(s)); });
+    server = new Promise((resolve) => {
+      const s = http.createServer(app).listen(0, '127.0.0.1', () => resolve(s));
+    });
     listening.set(app, server);
   }
   return server;
@@ -121,27 +157,43 @@ async function closeListening(app: Express): Promise<void> {
   if (server) await new Promise((resolve) => server.close(resolve));
 }
 
-/** Prism's findings about a response (its `sl-violations` header); request findings are expected from negative tests. */
+/**
+ * Prism's findings about a response (its `sl-violations` header); request findings are expected from negative tests.
+ */
 function responseViolations(header: string | undefined): string[] {
   const found = JSON.parse(header ?? '[]') as { location: string[]; message: string }[];
   return found.filter((v) => v.location[0] === 'response').map((v) => `${v.location.join('.')}: ${v.message}`);
 }
 
 /** One request through the app (or through Prism to it); a /v1 response that breaks the contract fails the test. */
-export async function call(env: TestEnv, method: Method, url: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function call(
+  env: TestEnv,
+  method: Method,
+  url: string,
+  opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const viaPrism = Boolean(prismUrl) && url.startsWith('/v1/');
   let req = viaPrism
-    ? request(prismUrl)[method](url).set(UPSTREAM_HEADER, String(((await listen(env.app)).address() as AddressInfo).port))
+    ? request(prismUrl)
+        [method](url)
+        .set(UPSTREAM_HEADER, String(((await listen(env.app)).address() as AddressInfo).port))
     : request(env.app)[method](url);
   if (opts.key) req = req.set('Authorization', `Bearer ${opts.key}`);
   for (const [name, value] of Object.entries(opts.headers ?? {})) req = req.set(name, value);
   const res = opts.body === undefined ? await req : await req.send(opts.body as object);
   await assertMatchesContract(method, url, res);
-  if (viaPrism) expect(responseViolations(res.headers['sl-violations']), `Prism on ${method.toUpperCase()} ${url} -> ${res.status}`).toEqual([]);
+  if (viaPrism)
+    expect(
+      responseViolations(res.headers['sl-violations']),
+      `Prism on ${method.toUpperCase()} ${url} -> ${res.status}`,
+    ).toEqual([]);
   return res;
 }
 
-/** Signs in as the dashboard does: the session cookie (`name=value`), the full Set-Cookie, the CSRF token and the answer. */
+/**
+ * Signs in as the dashboard does: the session cookie (`name=value`),
+ * the full Set-Cookie, the CSRF token and the answer.
+ */
 export async function dashboardSession(env: TestEnv, email: string, password: string) {
   const res = await request(env.app).post('/auth/sign-in').send({ email, password });
   expect(res.status).toBe(200);

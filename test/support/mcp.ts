@@ -16,8 +16,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Herald on a real socket whose PUBLIC_URL is its own address (OAuth metadata and links name it). */
-export async function startListening(kind: DbKind, overrides: Partial<Config> = {}):
-  Promise<{ env: TestEnv; origin: string; close(): Promise<void> }> {
+export async function startListening(
+  kind: DbKind,
+  overrides: Partial<Config> = {},
+): Promise<{ env: TestEnv; origin: string; close(): Promise<void> }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const env = await startHerald(kind, { publicUrl: origin, port, ...overrides });
@@ -38,8 +40,11 @@ export async function startListening(kind: DbKind, overrides: Partial<Config> = 
 /** The SDK client over Streamable HTTP with a bearer token (API key or OAuth access token). */
 export async function mcpClient(origin: string, bearer: string): Promise<Client> {
   const client = new Client({ name: 'herald-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`),
-    { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${bearer}` } },
+    }),
+  );
   return client;
 }
 
@@ -47,16 +52,27 @@ export async function mcpClient(origin: string, bearer: string): Promise<Client>
 export function rpc(origin: string, bearer: string | undefined, body: unknown, headers: Record<string, string> = {}) {
   const payload = JSON.stringify(body);
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
-    const req = http.request(`${origin}/mcp`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream',
-        'Content-Length': Buffer.byteLength(payload), ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}), ...headers },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
-    });
+    const req = http.request(
+      `${origin}/mcp`,
+      {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'Content-Length': Buffer.byteLength(payload),
+          ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

@@ -12,9 +12,16 @@ export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'herald-media-'));
 }
 
-export async function makeImage(dir: string, format: 'jpeg' | 'png' | 'webp' | 'gif', width: number, height: number): Promise<string> {
+export async function makeImage(
+  dir: string,
+  format: 'jpeg' | 'png' | 'webp' | 'gif',
+  width: number,
+  height: number,
+): Promise<string> {
   const file = path.join(dir, `image-${width}x${height}.${format}`);
-  await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 30 } } }).toFormat(format).toFile(file);
+  await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 30 } } })
+    .toFormat(format)
+    .toFile(file);
   return file;
 }
 
@@ -22,11 +29,30 @@ export async function makeImage(dir: string, format: 'jpeg' | 'png' | 'webp' | '
  * A video from ffmpeg's test pattern with a tone. `codec` picks the video codec (mpeg4 and an AVI
  * container make a file networks refuse); `rotate` writes display rotation metadata, as phones do.
  */
-export function makeVideo(dir: string, opts: { seconds: number; width: number; height: number; fps: number; codec?: 'libx264' | 'mpeg4';
-  container?: 'mp4' | 'avi' | 'mov'; audio?: boolean; rotate?: number }): string {
+export function makeVideo(
+  dir: string,
+  opts: {
+    seconds: number;
+    width: number;
+    height: number;
+    fps: number;
+    codec?: 'libx264' | 'mpeg4';
+    container?: 'mp4' | 'avi' | 'mov';
+    audio?: boolean;
+    rotate?: number;
+  },
+): string {
   const { seconds, width, height, fps, codec = 'libx264', container = 'mp4', audio = true } = opts;
   const file = path.join(dir, `video-${width}x${height}-${seconds}s-${codec}-${opts.rotate ?? 0}.${container}`);
-  const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`];
+  const args = [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${width}x${height}:rate=${fps}:duration=${seconds}`,
+  ];
   if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`);
   args.push('-c:v', codec, '-pix_fmt', 'yuv420p');
   if (codec === 'libx264') args.push('-preset', 'ultrafast');
@@ -38,7 +64,18 @@ export function makeVideo(dir: string, opts: { seconds: number; width: number; h
   // ffmpeg 5 writes the rotation (a display matrix) only when copying streams, as a phone's file has it.
   const plain = `${file}.plain.${container}`;
   execFileSync('ffmpeg', [...args, '-shortest', plain]);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', plain, '-c', 'copy', '-metadata:s:v:0', `rotate=${opts.rotate}`, file]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    plain,
+    '-c',
+    'copy',
+    '-metadata:s:v:0',
+    `rotate=${opts.rotate}`,
+    file,
+  ]);
   return file;
 }
 
@@ -54,7 +91,11 @@ export function pathOf(address: string): string {
   return url.pathname + url.search;
 }
 
-export async function reserve(env: TestEnv, key: string, body: { filename: string; mime: string; size: number; folderId?: string }) {
+export async function reserve(
+  env: TestEnv,
+  key: string,
+  body: { filename: string; mime: string; size: number; folderId?: string },
+) {
   return call(env, 'post', '/v1/media/uploads', { key, body });
 }
 
@@ -66,7 +107,8 @@ export function putBytes(env: TestEnv, uploadUrl: string, bytes: Buffer, mime: s
 export async function upload(env: TestEnv, key: string, file: string, mime: string, folderId?: string) {
   const bytes = fs.readFileSync(file);
   const reserved = await reserve(env, key, { filename: path.basename(file), mime, size: bytes.length, folderId });
-  if (reserved.status !== 201) throw new Error(`reservation answered ${reserved.status}: ${JSON.stringify(reserved.body)}`);
+  if (reserved.status !== 201)
+    throw new Error(`reservation answered ${reserved.status}: ${JSON.stringify(reserved.body)}`);
   const put = await putBytes(env, reserved.body.uploadUrl, bytes, mime);
   if (put.status !== 200) throw new Error(`PUT answered ${put.status}: ${JSON.stringify(put.body)}`);
   return processed(env, key, reserved.body.mediaId);
@@ -84,8 +126,9 @@ export async function processed(env: TestEnv, key: string, mediaId: string) {
 export function storedFiles(env: TestEnv): string[] {
   const root = path.join(env.config.dataDir, 'media');
   if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[])
-    .filter((f) => !f.startsWith('.incoming') && fs.statSync(path.join(root, f)).isFile());
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter(
+    (f) => !f.startsWith('.incoming') && fs.statSync(path.join(root, f)).isFile(),
+  );
 }
 
 export function incomingFiles(env: TestEnv): string[] {

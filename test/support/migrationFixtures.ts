@@ -195,6 +195,15 @@ export const MIGRATION_FIXTURES: Record<string, (db: Knex, keyring: Keyring) => 
       detail: '{"email":"guest@upgrade.test","role":"member"}',
     });
   },
+  async '0014_sandbox_accounts'(db) {
+    await db('sandbox_accounts').insert({
+      network: 'threads',
+      id: 'sandbox-threads-connected',
+      name: 'Connected Threads',
+      tokens: 'expired',
+      created_at: at,
+    });
+  },
 };
 
 /** "table.column" values a migration rewrites on purpose, by migration name: the upgrade test does not compare them. */

@@ -7,16 +7,26 @@ import { findWorkspace } from '../../db/identity.ts';
 import { mediaData } from '../../db/mediaData.ts';
 import { workspaceData, type AccountStatus } from '../../db/workspaceData.ts';
 import { randomBase62 } from '../../domain/ids.ts';
-import { NetworkError, type Checkpoint, type ConnectorAccount, type PublishJob, type PublishMedia } from '../../networks/connector.ts';
+import {
+  NetworkError,
+  type Checkpoint,
+  type ConnectorAccount,
+  type PublishJob,
+  type PublishMedia,
+} from '../../networks/connector.ts';
 import type { Platform } from '../../networks/rules.ts';
+import { registerSandboxAccount } from '../../networks/sandbox/state.ts';
 import type { Config } from '../../runtime/config.ts';
 import { publishMedia } from '../../worker/publishMedia.ts';
 import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
 import { freePort } from './spawnHerald.ts';
 
-
 /** Herald on a real port, its PUBLIC_URL (`base`) pointing at it. */
-export async function listeningHerald(kind: DbKind, overrides: Partial<Config> = {}, options: HeraldOptions = {}): Promise<TestEnv & { base: string }> {
+export async function listeningHerald(
+  kind: DbKind,
+  overrides: Partial<Config> = {},
+  options: HeraldOptions = {},
+): Promise<TestEnv & { base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = await startHerald(kind, { port, publicUrl: base, ...overrides }, options);
@@ -34,19 +44,29 @@ export async function listeningHerald(kind: DbKind, overrides: Partial<Config> =
 }
 
 /** A sandbox account as `herald account add-sandbox` makes it, with the credentials a connector receives. */
-export async function sandboxAccount(env: TestEnv, workspaceId: string, platform: Platform, status: AccountStatus = 'ok'): Promise<ConnectorAccount> {
+export async function sandboxAccount(
+  env: TestEnv,
+  workspaceId: string,
+  platform: Platform,
+  status: AccountStatus = 'ok',
+): Promise<ConnectorAccount> {
   const ws = (await findWorkspace(env.services.db, workspaceId))!;
   const externalId = `sandbox-${platform}-${randomBase62(10)}`;
   const accessToken = `sandbox-access.${externalId}.${randomBase62(24)}`;
   const displayName = `Acme ${platform} ${randomBase62(4)}`;
-  const account = await workspaceData(env.services.db, ws).accounts.add({ platform, displayName, status, externalId, tokenSealed: env.services.keyring.encrypt(accessToken) });
+  await registerSandboxAccount(env.services.db, platform, { id: externalId, name: displayName, tokens: status });
+  const data = workspaceData(env.services.db, ws, env.services.clock);
+  const tokenSealed = env.services.keyring.encrypt(accessToken);
+  const account = await data.accounts.add({ platform, displayName, status, externalId, tokenSealed });
   return { id: account.id, externalId, displayName, credentials: { accessToken } };
 }
 
 /** Uploaded files as the worker gives them to connectors. */
 export async function publishable(env: TestEnv, workspaceId: string, mediaIds: string[]): Promise<PublishMedia[]> {
   const ws = (await findWorkspace(env.services.db, workspaceId))!;
-  return (await mediaData(env.services.db, ws).getMany(mediaIds)).map((record) => publishMedia(env.services.storage, record));
+  return (await mediaData(env.services.db, ws).getMany(mediaIds)).map((record) =>
+    publishMedia(env.services.storage, record),
+  );
 }
 
 /** A worker that dies right after a checkpoint was saved (the checkpoint is durable, the next call never happens). */
@@ -65,12 +85,25 @@ export interface TestJob extends PublishJob {
  * five minutes of polling take seconds and a simulator's short processing still passes by.
  */
 export function connectorJob(input: {
-  account: ConnectorAccount; text?: string; media?: PublishMedia[]; settings?: Record<string, unknown>; checkpoint?: Checkpoint | null;
+  account: ConnectorAccount;
+  text?: string;
+  media?: PublishMedia[];
+  settings?: Record<string, unknown>;
+  checkpoint?: Checkpoint | null;
   crashAt?: (checkpoint: Checkpoint) => boolean;
 }): TestJob {
   const job: TestJob = {
-    postId: `pst_${randomBase62(16)}`, text: input.text ?? '', title: null, tags: [], settings: input.settings ?? {}, media: input.media ?? [],
-    account: input.account, marker: randomBase62(12), checkpoint: input.checkpoint ?? null, saved: [], slept: [],
+    postId: `pst_${randomBase62(16)}`,
+    text: input.text ?? '',
+    title: null,
+    tags: [],
+    settings: input.settings ?? {},
+    media: input.media ?? [],
+    account: input.account,
+    marker: randomBase62(12),
+    checkpoint: input.checkpoint ?? null,
+    saved: [],
+    slept: [],
     async saveCheckpoint(checkpoint) {
       job.checkpoint = checkpoint;
       job.saved.push(checkpoint);
@@ -86,7 +119,13 @@ export function connectorJob(input: {
 
 /** The same post, started again by another worker from what the dead one saved. */
 export function resumed(job: TestJob): TestJob {
-  return connectorJob({ account: job.account, text: job.text, media: job.media, settings: job.settings, checkpoint: job.checkpoint });
+  return connectorJob({
+    account: job.account,
+    text: job.text,
+    media: job.media,
+    settings: job.settings,
+    checkpoint: job.checkpoint,
+  });
 }
 
 /** Reads until `done` says so or the time is up; answers the last value read (for the test to check). */
@@ -100,14 +139,26 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
 }
 
 /** Items a simulator holds for an account, by kind (containers, posts, ...). */
-export async function sandboxCount(env: TestEnv, network: Platform, account: ConnectorAccount, kind: string): Promise<number> {
-  const row = await env.services.db('sandbox_items').where({ network, account: account.externalId, kind }).count({ n: '*' }).first();
+export async function sandboxCount(
+  env: TestEnv,
+  network: Platform,
+  account: ConnectorAccount,
+  kind: string,
+): Promise<number> {
+  const row = await env.services
+    .db('sandbox_items')
+    .where({ network, account: account.externalId, kind })
+    .count({ n: '*' })
+    .first();
   return Number(row?.n ?? 0);
 }
 
 /** Awaits a NetworkError with the spec's code; answers it for further checks. */
 export async function networkError(promise: Promise<unknown>, code: string): Promise<NetworkError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err, `expected ${code}`).toBeInstanceOf(NetworkError);
   expect((err as NetworkError).code).toBe(code);
   return err as NetworkError;

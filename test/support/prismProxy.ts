@@ -21,17 +21,27 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (!process.env.TEST_PRISM) return undefined;
   const router = http.createServer((req, res) => {
     const port = Number(req.headers[UPSTREAM_HEADER]);
-    const forward = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = http.request(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', (err) => res.writeHead(502).end(err.message));
     req.pipe(forward);
   });
   await new Promise<void>((resolve) => router.listen(0, '127.0.0.1', resolve));
   const port = await freePort();
-  const prism = await startPrism(['proxy', `http://127.0.0.1:${(router.address() as AddressInfo).port}`, '-h', '127.0.0.1', '-p', String(port),
-    '--validate-request=false']);
+  const prism = await startPrism([
+    'proxy',
+    `http://127.0.0.1:${(router.address() as AddressInfo).port}`,
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '--validate-request=false',
+  ]);
   project.provide('prismUrl', `http://127.0.0.1:${port}`);
   return async () => {
     prism.kill();

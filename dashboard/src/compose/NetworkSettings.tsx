@@ -29,6 +29,12 @@ function Select({
   );
 }
 
+/** Reads and writes one setting of one network in the form's value. */
+interface SettingIO {
+  get: (platform: Platform, name: string) => string;
+  set: (platform: Platform, name: string, v: unknown) => void;
+}
+
 /** A setting whose values are the network's own list (NetworkRules.choices); `auto` offers leaving it unset. */
 function Choice({
   platform,
@@ -42,9 +48,7 @@ function Choice({
   name: string;
   label: string;
   auto?: string;
-  get: (platform: Platform, name: string) => string;
-  set: (platform: Platform, name: string, v: unknown) => void;
-}) {
+} & SettingIO) {
   const values = networkOf(platform).choices[name] ?? [];
   const options: [string, string][] = [
     ...(auto ? [['', auto] as [string, string]] : []),
@@ -78,6 +82,19 @@ function Text({
       {label}
       <input type={type} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
     </label>
+  );
+}
+
+/** The link a Facebook or Threads post carries (`perPlatform.<network>.link`). */
+function LinkSetting({ platform, get, set }: { platform: Platform } & SettingIO) {
+  return (
+    <Text
+      label="Link"
+      type="url"
+      value={get(platform, 'link')}
+      onChange={(v) => set(platform, 'link', v)}
+      placeholder="https://"
+    />
   );
 }
 
@@ -126,25 +143,13 @@ export function NetworkSettings({
           {p === 'facebook' && (
             <>
               <Choice platform={p} name="contentType" label="Post type" auto="From the media" {...io} />
-              <Text
-                label="Link"
-                type="url"
-                value={get(p, 'link')}
-                onChange={(v) => set(p, 'link', v)}
-                placeholder="https://"
-              />
+              <LinkSetting platform={p} {...io} />
             </>
           )}
           {p === 'threads' && (
             <>
               <Text label="Topic tag" value={get(p, 'topicTag')} onChange={(v) => set(p, 'topicTag', v)} />
-              <Text
-                label="Link"
-                type="url"
-                value={get(p, 'link')}
-                onChange={(v) => set(p, 'link', v)}
-                placeholder="https://"
-              />
+              <LinkSetting platform={p} {...io} />
             </>
           )}
           {p === 'youtube' && (

@@ -18,7 +18,14 @@ const plan: PlanResponse = {
   table: '',
   quota: { used: 3, limit: 20, requested: 2 },
   rows: [
-    { accountId: 'acc_1', platform: 'instagram', publishAt: at, ok: true, issues: [], settings: { contentType: 'feed' } },
+    {
+      accountId: 'acc_1',
+      platform: 'instagram',
+      publishAt: at,
+      ok: true,
+      issues: [],
+      settings: { contentType: 'feed' },
+    },
     {
       accountId: 'acc_2',
       platform: 'threads',

@@ -45,6 +45,7 @@ export function PlanTable({
                 ) : (
                   <ul className="issues">
                     {row.issues.map((issue, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a row's issues have no id and never reorder.
                       <li key={i}>
                         <span className="issue-code">{issue.code}</span> {issue.message}
                         <span className="issue-hint">{issue.hint}</span>

@@ -11,6 +11,7 @@ export function DropZone({ onFiles, compact }: { onFiles: (files: FileList) => v
     if (e.dataTransfer.files.length) onFiles(e.dataTransfer.files);
   };
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: keyboards use the Choose files button.
     <div
       className={`dropzone ${over ? 'over' : ''} ${compact ? 'compact' : ''}`}
       onDragOver={(e) => {

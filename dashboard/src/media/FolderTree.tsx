@@ -125,6 +125,7 @@ export function FolderTree({
           ) : (
             <label>
               {editing === 'new' ? `New folder in ${current.name}` : 'New name'}
+              {/* biome-ignore lint/a11y/noAutofocus: the field opens on a click on New folder or Rename. */}
               <input name="name" required defaultValue={editing === 'rename' ? current.name : ''} autoFocus />
             </label>
           )}

@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
 import { useResetSession } from '../session.tsx';
 import { ROLE_LABEL, type Role } from '../settings/settingsApi.ts';
-import { Button, ErrorNote, Field, Loading } from '../ui.tsx';
+import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
 import { useAction } from '../settings/useAction.ts';
 
 interface Offer {
@@ -68,15 +68,11 @@ export function InvitePage() {
                   required
                   maxLength={100}
                 />
-                <Field
+                <NewPasswordField
                   label="Choose a password"
-                  type="password"
-                  autoComplete="new-password"
-                  minLength={10}
                   hint="At least 10 characters."
                   value={password}
                   onChange={(e) => setPassword(e.target.value)}
-                  required
                 />
               </>
             )}

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
-import { Button, ErrorNote, Field } from '../ui.tsx';
+import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
 import { useAction } from '../settings/useAction.ts';
 
 function AuthCard({ title, children }: { title: string; children: React.ReactNode }) {
@@ -64,15 +64,11 @@ export function ResetPasswordPage() {
   return (
     <AuthCard title="Choose a new password">
       <form className="stack" onSubmit={submit}>
-        <Field
+        <NewPasswordField
           label="New password"
-          type="password"
-          autoComplete="new-password"
-          minLength={10}
           hint="At least 10 characters. Every session of yours ends."
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          required
         />
         <ErrorNote error={error} />
         <Button tone="primary" type="submit" busy={busy} className="wide">

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
 import { useResetSession } from '../session.tsx';
-import { Button, ErrorNote, Field } from '../ui.tsx';
+import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
 
 function useSubmit(run: (form: FormData) => Promise<void>) {
   const [busy, setBusy] = useState(false);
@@ -86,15 +86,7 @@ export function SignUp() {
         <form onSubmit={onSubmit} noValidate>
           <Field label="Name" name="name" autoComplete="name" required autoFocus />
           <Field label="Email" name="email" type="email" autoComplete="email" required />
-          <Field
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={10}
-            hint="At least 10 characters."
-          />
+          <NewPasswordField label="Password" name="password" hint="At least 10 characters." />
           <ErrorNote error={error} />
           <Button tone="primary" type="submit" busy={busy} className="wide">
             Create account

@@ -66,6 +66,7 @@ function Timeline({ postId, zone }: { postId: string; zone: string }) {
             </p>
           )}
           {e.notes?.map((n, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: an event's notes have no id and never reorder.
             <p key={i} className="muted small">
               {n}
             </p>

@@ -13,7 +13,10 @@ export function describeEvent(e: AuditEvent): string {
   const d = e.detail;
   switch (e.action) {
     case 'key.created':
-      return `created the API key ${str(d.name)} (${str(d.prefix)}…, ${(d.scopes as string[] | undefined)?.join(' and ')})`;
+      return (
+        `created the API key ${str(d.name)} (${str(d.prefix)}…, ` +
+        `${(d.scopes as string[] | undefined)?.join(' and ')})`
+      );
     case 'key.revoked':
       return `revoked the API key ${str(d.name)} (${str(d.prefix)}…)`;
     case 'member.invited':
@@ -35,7 +38,10 @@ export function describeEvent(e: AuditEvent): string {
         .map(([f, c]) => `${f} to ${str((c as { to?: unknown }).to)}`)
         .join(', ')}`;
     case 'account.connected':
-      return `${d.reconnected ? 'reconnected' : 'connected'} ${str(d.platform)}: ${(d.accounts as string[] | undefined)?.join(', ')}`;
+      return (
+        `${d.reconnected ? 'reconnected' : 'connected'} ${str(d.platform)}: ` +
+        `${(d.accounts as string[] | undefined)?.join(', ')}`
+      );
     case 'account.disconnected':
       return `disconnected ${str(d.platform)} account ${str(d.name)}`;
     default:

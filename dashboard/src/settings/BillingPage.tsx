@@ -31,38 +31,33 @@ function Meter({
 }
 
 function Usage({ usage }: { usage: Billing['usage'] }) {
+  const count = (id: string, label: string, { used, limit }: { used: number; limit: number }) => ({
+    id,
+    label,
+    used,
+    limit,
+    text: `${used} of ${limit}`,
+  });
+  const { usedBytes, limitBytes } = usage.storage;
+  const meters = [
+    count('meter-posts', 'Posts this month', usage.posts),
+    count('meter-accounts', 'Connected accounts', usage.accounts),
+    {
+      id: 'meter-storage',
+      label: 'Storage',
+      used: usedBytes,
+      limit: limitBytes,
+      text: `${bytesText(usedBytes)} of ${bytesText(limitBytes)}`,
+    },
+    count('meter-members', 'Members and invitations', usage.members),
+  ];
   return (
     <section className="card" aria-labelledby="usage-title">
       <h2 id="usage-title">Usage in {usage.period}</h2>
       <div className="usage-meters">
-        <Meter
-          id="meter-posts"
-          label="Posts this month"
-          used={usage.posts.used}
-          limit={usage.posts.limit}
-          text={`${usage.posts.used} of ${usage.posts.limit}`}
-        />
-        <Meter
-          id="meter-accounts"
-          label="Connected accounts"
-          used={usage.accounts.used}
-          limit={usage.accounts.limit}
-          text={`${usage.accounts.used} of ${usage.accounts.limit}`}
-        />
-        <Meter
-          id="meter-storage"
-          label="Storage"
-          used={usage.storage.usedBytes}
-          limit={usage.storage.limitBytes}
-          text={`${bytesText(usage.storage.usedBytes)} of ${bytesText(usage.storage.limitBytes)}`}
-        />
-        <Meter
-          id="meter-members"
-          label="Members and invitations"
-          used={usage.members.used}
-          limit={usage.members.limit}
-          text={`${usage.members.used} of ${usage.members.limit}`}
-        />
+        {meters.map((m) => (
+          <Meter key={m.id} {...m} />
+        ))}
       </div>
     </section>
   );
@@ -103,7 +98,7 @@ function PlanTable({ billing }: { billing: Billing }) {
     <section className="card" aria-labelledby="plans-title">
       <h2 id="plans-title">Plans</h2>
       <div className="table-scroll">
-        <table className="plan">
+        <table className="plans">
           <caption className="sr-only">Plans and what each allows; the current one is marked</caption>
           <thead>
             <tr>

@@ -57,7 +57,7 @@ function CopyButton({ text }: { text: string }) {
 
 function NewKey({ created }: { created: ApiKey & { key: string } }) {
   return (
-    <div className="note note-ok" role="region" aria-label="Your new key">
+    <section className="note note-ok" aria-label="Your new key">
       <p className="note-title">{created.name}: this is the only time the whole key is shown</p>
       <label htmlFor="new-key">Key</label>
       <input
@@ -75,7 +75,7 @@ function NewKey({ created }: { created: ApiKey & { key: string } }) {
         <code>HERALD_API_KEY</code>). Never paste it into a chat or a prompt, and never give it to an AI agent in a
         message: anyone who reads it can act for this workspace.
       </p>
-    </div>
+    </section>
   );
 }
 
@@ -127,6 +127,8 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
 
 function KeyRow({ apiKey, zone }: { apiKey: ApiKey; zone: string }) {
   const client = useQueryClient();
+  const created = timeText(apiKey.createdAt, zone);
+  const used = apiKey.lastUsedAt ? `last used ${timeText(apiKey.lastUsedAt, zone)}` : 'never used';
   return (
     <li className="row">
       <div className="row-main">
@@ -134,8 +136,7 @@ function KeyRow({ apiKey, zone }: { apiKey: ApiKey; zone: string }) {
           {apiKey.name} <code>{apiKey.prefix}…</code>
         </p>
         <p className="muted">
-          {apiKey.scopes.join(' and ')} · created by {apiKey.createdBy.name} on {timeText(apiKey.createdAt, zone)} ·{' '}
-          {apiKey.lastUsedAt ? `last used ${timeText(apiKey.lastUsedAt, zone)}` : 'never used'}
+          {apiKey.scopes.join(' and ')} · created by {apiKey.createdBy.name} on {created} · {used}
         </p>
       </div>
       <Confirm

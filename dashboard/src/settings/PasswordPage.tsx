@@ -1,7 +1,7 @@
 // Settings, password: change it while signed in; the person's other sessions end.
 import { useState } from 'react';
 import { auth } from '../api.ts';
-import { Button, ErrorNote, Field } from '../ui.tsx';
+import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
 import { useAction } from './useAction.ts';
 
 export function PasswordPage() {
@@ -28,15 +28,11 @@ export function PasswordPage() {
         onChange={(e) => setCurrent(e.target.value)}
         required
       />
-      <Field
+      <NewPasswordField
         label="New password"
-        type="password"
-        autoComplete="new-password"
-        minLength={10}
         hint="At least 10 characters; a few unrelated words make a good one."
         value={next}
         onChange={(e) => setNext(e.target.value)}
-        required
       />
       <ErrorNote error={error} />
       {done !== undefined && (

@@ -1,0 +1,27 @@
+// Refusals of the membership rules (invitations, roles, the one owner), decided inside the data layer's
+// transactions, which know no HTTP: a stable code, the fact and what to do. The dashboard's routes give
+// each code its status (server/sessionGuard.ts).
+import { notFoundWords } from './errors.ts';
+
+export type MemberRefusalCode =
+  | 'invalid_request'
+  | 'not_found'
+  | 'already_member'
+  | 'owner_required'
+  | 'invite_unusable';
+
+export class MemberRefused extends Error {
+  constructor(
+    readonly code: MemberRefusalCode,
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+
+  /** No such member, invitation or workspace here, in the words every not_found answer uses. */
+  static notFound(what: string, id: string): MemberRefused {
+    const { message, hint } = notFoundWords(what, id);
+    return new MemberRefused('not_found', message, hint);
+  }
+}

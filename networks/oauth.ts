@@ -1,0 +1,93 @@
+// What a network's OAuth connect module (networks/<name>/connect.ts) declares and the helpers it uses:
+// where people consent, the permissions, the authorization-code exchange, and the calls that find the
+// accounts a grant covers. The flow itself, the same for every network, is networks/connect.ts.
+import { ApiError } from '../domain/errors.ts';
+import type { Clock } from '../runtime/clock.ts';
+import type { AccountCredentials, ConnectorContext } from './connector.ts';
+
+/** An account a grant covers, with the credentials Herald stores sealed for it. */
+export interface ConnectTarget {
+  externalId: string;
+  displayName: string;
+  credentials: AccountCredentials;
+}
+
+export type Client = NonNullable<ConnectorContext['client']>;
+
+export interface CodeExchange {
+  /** The connector's hosts under this configuration (token and API endpoints). */
+  hosts: Record<string, string>;
+  client: Client;
+  redirectUri: string;
+  code: string;
+  codeVerifier: string;
+  /** When the tokens' lifetimes start. */
+  clock: Clock;
+}
+
+export interface ConnectNetwork {
+  /** The consent page: on the network's origin when live, under the simulator's base in the sandbox. */
+  authorize: { liveOrigin: string; path: string };
+  scopes: string[];
+  scopeSeparator: string;
+  /** Google supports PKCE (S256); Meta's and Threads' web logins do not. */
+  pkce: boolean;
+  extraParams?: Record<string, string>;
+  exchange(x: CodeExchange): Promise<ConnectTarget[]>;
+  /** Why a grant that covers no account cannot be connected. */
+  nothingFound: { message: string; hint: string };
+}
+
+const TIMEOUT_MS = 30_000;
+
+export const connectFailed = (label: string, words: string) =>
+  new ApiError(
+    502,
+    'connect_failed',
+    `${label} answered: "${words}". Nothing was connected.`,
+    `Connect again. If it keeps failing, check the client id, secret and callback address of Herald's app at ${label}.`,
+  );
+
+/** The network's own words in an OAuth or Graph error body: `{error, error_description}` or `{error: {message}}`. */
+function errorWords(body: any, status: number): string {
+  if (typeof body?.error === 'object' && body.error) return String(body.error.message ?? `HTTP ${status}`);
+  if (typeof body?.error === 'string') return [body.error_description, `(${body.error})`].filter(Boolean).join(' ');
+  return `HTTP ${status}`;
+}
+
+/** A token or identity call: GET parameters go in the query, POST ones in a form body; refusals quote the network. */
+export async function call<T>(
+  label: string,
+  method: 'GET' | 'POST',
+  url: string,
+  params: Record<string, string>,
+  token?: string,
+): Promise<T> {
+  const target = new URL(url);
+  const form = new URLSearchParams(params);
+  if (method === 'GET') for (const [name, value] of form) target.searchParams.set(name, value);
+  let res: Response;
+  let body: any;
+  try {
+    res = await fetch(target, {
+      method,
+      body: method === 'POST' ? form : undefined,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    body = await res.json().catch(() => undefined);
+  } catch (err) {
+    throw connectFailed(label, `${target.origin} could not be reached: ${causeOf(err)}`);
+  }
+  if (!res.ok || !body || body.error) throw connectFailed(label, errorWords(body, res.status));
+  return body as T;
+}
+
+/** When a token that lives `seconds` from now expires, if the network said. */
+export const expiresAt = (clock: Clock, seconds: number | undefined) =>
+  seconds ? { expiresAt: new Date(clock.now() + seconds * 1000).toISOString() } : {};
+
+/** What went wrong with a fetch: undici puts the network's reason (ECONNREFUSED, a DNS failure) in `cause`. */
+function causeOf(err: unknown): string {
+  return (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
+}

@@ -1,0 +1,148 @@
+// Threads API: limits and checks. Text is 500 units where each emoji costs its UTF-8 bytes; at most
+// 5 unique links, an attached link (text posts only) included; one topic tag per post.
+import { codePoints, hashtags, linkKey, links, threadsUnits } from '../../domain/textUnits.ts';
+import type { Issue } from '../../domain/issues.ts';
+import {
+  aspect,
+  checkCarousel,
+  checkImageSize,
+  checkLink,
+  checkVideoDuration,
+  issue,
+  sizeTexts,
+  type NetworkRules,
+  type PostContent,
+} from '../rules.ts';
+
+const MB = 1024 * 1024;
+
+export const threadsLimits = {
+  textUnits: 500,
+  uniqueLinks: 5,
+  carousel: { min: 2, max: 20 },
+  imageMaxBytes: 8 * MB,
+  imageMaxAspect: 10,
+  videoMaxSeconds: 5 * 60,
+  videoMaxBytes: 1024 * MB,
+  topicTagChars: 50,
+};
+
+function check(post: PostContent): Issue[] {
+  const issues: Issue[] = [];
+  const units = threadsUnits(post.text);
+  if (units > threadsLimits.textUnits) {
+    issues.push(
+      issue(
+        'caption_too_long',
+        `text counts ${units} on threads (each emoji counts its UTF-8 bytes); threads allows ` +
+          `${threadsLimits.textUnits}.`,
+        'Shorten the text, or set overrides.threads.text.',
+      ),
+    );
+  }
+  const link = post.settings.link;
+  const badLink = checkLink(post.settings, 'threads');
+  if (badLink) issues.push(badLink);
+  if (link !== undefined && post.media.length) {
+    issues.push(
+      issue(
+        'setting_invalid',
+        `perPlatform.threads.link is set, but threads attaches a link to text posts only and mediaIds holds ` +
+          `${post.media.length} file${post.media.length === 1 ? '' : 's'}.`,
+        'Remove the files, or write the address in the text and leave perPlatform.threads.link out.',
+      ),
+    );
+  }
+  // Threads counts the attached link with the text's links, the same address once.
+  const uniqueLinks = new Set([...links(post.text), ...(typeof link === 'string' ? [link] : [])].map(linkKey));
+  if (uniqueLinks.size > threadsLimits.uniqueLinks) {
+    const where = link === undefined ? 'text has' : 'text and perPlatform.threads.link have';
+    issues.push(
+      issue(
+        'links_too_many',
+        `${where} ${uniqueLinks.size} different links; threads allows ${threadsLimits.uniqueLinks}.`,
+        'Remove some links.',
+      ),
+    );
+  }
+  const topic = post.settings.topicTag;
+  if (topic !== undefined) {
+    const text = String(topic);
+    if (
+      typeof topic !== 'string' ||
+      codePoints(text) < 1 ||
+      codePoints(text) > threadsLimits.topicTagChars ||
+      /[.&]/.test(text)
+    ) {
+      issues.push(
+        issue(
+          'setting_invalid',
+          `perPlatform.threads.topicTag "${text}" must be 1 to 50 characters without . or &.`,
+          'Pick a shorter topic without . or &.',
+        ),
+      );
+    }
+  }
+  const topics = (topic === undefined ? 0 : 1) + hashtags(post.text).length;
+  if (topics > 1) {
+    issues.push(
+      issue(
+        'topic_tags_too_many',
+        `the post has ${topics} topics (perPlatform.threads.topicTag and #tags in text); threads allows one per post.`,
+        'Keep a single topic: either perPlatform.threads.topicTag or one #tag in the text.',
+      ),
+    );
+  }
+  if (post.media.length > 1) {
+    const count = checkCarousel(post.media.length, threadsLimits.carousel.min, threadsLimits.carousel.max, 'threads');
+    if (count) issues.push(count);
+  }
+  if (post.media.length === 0 && !post.text.trim()) {
+    issues.push(
+      issue(
+        'text_required',
+        'text is empty and there is no file; a threads post needs one of them.',
+        'Write the text or add a file.',
+      ),
+    );
+  }
+  post.media.forEach((media, i) => {
+    const field = `mediaIds[${i}]`;
+    if (media.kind === 'video') {
+      const duration = checkVideoDuration(media, field, 0, threadsLimits.videoMaxSeconds, 'threads');
+      if (duration) issues.push(duration);
+      if (media.size > threadsLimits.videoMaxBytes) {
+        const [size, limit] = sizeTexts(media.size, threadsLimits.videoMaxBytes);
+        issues.push(
+          issue(
+            'video_too_large',
+            `${field} is ${size}; threads accepts videos up to ${limit}.`,
+            'Export the video with a lower bitrate.',
+          ),
+        );
+      }
+    } else {
+      const size = checkImageSize(media, field, threadsLimits.imageMaxBytes, 'threads');
+      if (size) issues.push(size);
+      const ratio = aspect(media);
+      if (ratio !== undefined && Math.max(ratio, 1 / ratio) > threadsLimits.imageMaxAspect) {
+        issues.push(
+          issue(
+            'aspect_unsupported',
+            `${field} is ${media.width}×${media.height}; threads accepts images up to 10:1.`,
+            'Crop the image.',
+          ),
+        );
+      }
+    }
+  });
+  return issues;
+}
+
+export const threadsRules: NetworkRules = {
+  platform: 'threads',
+  label: 'Threads',
+  available: true,
+  textLimits: [{ field: 'text', unit: 'threadsUnits', max: threadsLimits.textUnits }],
+  check,
+};

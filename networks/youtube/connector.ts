@@ -1,0 +1,148 @@
+// The YouTube connector: videos.insert over the resumable upload protocol (upload.ts), then the optional
+// thumbnail and playlist steps (steps.ts). An attempt that died midway is settled by asking its upload
+// session (or, once it expired, by finding the video among the channel's recent uploads) instead of
+// uploading a second time.
+import { NetworkError, type Connector, type ConnectorModule, type PublishJob } from '../connector.ts';
+import { youtubeApi, type VideoAnswer, type YoutubeApi } from './api.ts';
+import { finish } from './steps.ts';
+import { attemptOf, findUpload, recordVideo, sessionProgress, uploadVideo } from './upload.ts';
+
+const theVideo = (job: PublishJob) => job.media.find((m) => m.kind === 'video');
+
+function youtubeConnector(api: YoutubeApi): Connector {
+  return {
+    platform: 'youtube',
+
+    async publish(job) {
+      const video = theVideo(job);
+      if (!video)
+        throw new NetworkError('youtube', 'rejected', 'A YouTube post needs a video, and this post has none.');
+      const attempt = attemptOf(job);
+      if (!attempt.cp.videoId) await recordVideo(attempt, await uploadVideo(api, job, video, attempt));
+      return finish(api, job, video, attempt);
+    },
+
+    async settle(job) {
+      const video = theVideo(job);
+      const attempt = attemptOf(job);
+      if (!video || (!attempt.cp.videoId && !attempt.cp.sessionUri)) return 'not_published';
+      if (!attempt.cp.videoId) {
+        let progress: Awaited<ReturnType<typeof sessionProgress>> | undefined;
+        try {
+          progress = await sessionProgress(api, attempt.cp.sessionUri!, video.size);
+        } catch (err) {
+          if (!(err instanceof NetworkError)) throw err;
+        }
+        // An unfinished session made no video; publishing again resumes it.
+        if (progress && 'received' in progress) return 'not_published';
+        let found: VideoAnswer | undefined;
+        if (progress && 'video' in progress) {
+          found = progress.video;
+        } else {
+          try {
+            found = await findUpload(api, job, attempt.cp.startedAt!);
+          } catch (err) {
+            if (err instanceof NetworkError) return 'unknown';
+            throw err;
+          }
+        }
+        if (!found) return 'not_published';
+        await recordVideo(attempt, found);
+      }
+      // The video is out; the steps it still lacks are finished here, as the attempt would have.
+      return finish(api, job, video, attempt);
+    },
+
+    async refresh(account) {
+      const refreshToken = account.credentials.refreshToken;
+      if (!refreshToken)
+        throw new NetworkError(
+          'youtube',
+          'token_rejected',
+          'No refresh token is stored for this channel, so its access cannot be renewed.',
+        );
+      const form = new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        ...(api.client ? { client_id: api.client.id, client_secret: api.client.secret } : {}),
+      });
+      const res = await api.send(`${api.hosts.oauth}/token`, { method: 'POST', body: form });
+      const body = (await res.json().catch(() => ({}))) as {
+        access_token?: string;
+        expires_in?: number;
+        refresh_token?: string;
+        error?: string;
+        error_description?: string;
+      };
+      if (!res.ok || !body.access_token) {
+        const kind = res.status >= 500 ? 'unavailable' : 'token_rejected';
+        throw new NetworkError(
+          'youtube',
+          kind,
+          `${body.error_description ?? res.statusText} (${[res.status, body.error].filter(Boolean).join(' ')})`,
+        );
+      }
+      // Google sends a refresh token only on the first consent: losing the stored one forces a reconnect.
+      return {
+        accessToken: body.access_token,
+        refreshToken: body.refresh_token ?? refreshToken,
+        ...(body.expires_in ? { expiresAt: new Date(api.clock.now() + body.expires_in * 1000).toISOString() } : {}),
+      };
+    },
+
+    async postInsights(account, externalId) {
+      const answer = await api.getJson<{ items?: { statistics?: Record<string, string> }[] }>(
+        account,
+        `/videos?part=statistics&id=${encodeURIComponent(externalId)}`,
+      );
+      const stats = answer.items?.[0]?.statistics;
+      if (!stats)
+        throw new NetworkError(
+          'youtube',
+          'rejected',
+          `YouTube has no video ${externalId}: it was deleted or is no longer available.`,
+        );
+      return counters(stats, { views: 'viewCount', likes: 'likeCount', comments: 'commentCount' });
+    },
+
+    async accountInsights(account) {
+      const answer = await api.getJson<{ items?: { statistics?: Record<string, string | boolean> }[] }>(
+        account,
+        '/channels?part=statistics&mine=true',
+      );
+      const stats = answer.items?.[0]?.statistics;
+      if (!stats) throw new NetworkError('youtube', 'rejected', 'YouTube shows no channel for this account.');
+      return counters(stats, {
+        ...(stats.hiddenSubscriberCount === true ? {} : { subscribers: 'subscriberCount' }),
+        views: 'viewCount',
+        videos: 'videoCount',
+      });
+    },
+  };
+}
+
+/** YouTube's counts arrive as strings (uint64); a count it did not report stays absent, not 0. */
+function counters(stats: Record<string, unknown>, names: Record<string, string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, field] of Object.entries(names)) {
+    if (stats[field] !== undefined) out[name] = Number(stats[field]);
+  }
+  return out;
+}
+
+export const youtubeConnectorModule: ConnectorModule = {
+  create: (ctx) => youtubeConnector(youtubeApi(ctx)),
+  liveHosts: {
+    api: 'https://www.googleapis.com/youtube/v3',
+    upload: 'https://www.googleapis.com/upload/youtube/v3',
+    oauth: 'https://oauth2.googleapis.com',
+    watch: 'https://www.youtube.com',
+  },
+  sandboxHosts: (base) => ({
+    api: `${base}/youtube/v3`,
+    upload: `${base}/upload/youtube/v3`,
+    oauth: base,
+    watch: base,
+  }),
+  clientEnv: { id: 'YOUTUBE_CLIENT_ID', secret: 'YOUTUBE_CLIENT_SECRET' },
+};

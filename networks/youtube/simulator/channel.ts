@@ -1,0 +1,151 @@
+// Who a call is for: the channel its token names, as the network knows it (the simulator's own accounts,
+// never Herald's), its counts for the upload limits, the reads of its videos and itself, and Google's
+// token endpoint for refreshes.
+import path from 'node:path';
+import express, { type Request } from 'express';
+import { randomBase62 } from '../../../domain/ids.ts';
+import type { SimulatorContext } from '../../sandbox/simulator.ts';
+import { sandboxTokenAccount, type SandboxItem } from '../../sandbox/state.ts';
+import { fault, FAULTS, YoutubeFault } from './faults.ts';
+import { etag, partsOf, uploadsPlaylistOf, videoResource, type Channel, type VideoData } from './resources.ts';
+
+/** The simulator's context with the channel lookups every route group uses. */
+export function youtubeSim(ctx: SimulatorContext) {
+  const dir = path.join(ctx.dataDir, 'sandbox', 'youtube');
+
+  /** The channel of the request's token; refuses other tokens and those of expired or revoked accounts. */
+  async function channelOf(req: Request): Promise<Channel> {
+    const token = /^Bearer (\S+)$/.exec(req.get('Authorization') ?? '')?.[1];
+    if (!token?.startsWith('sandbox-'))
+      throw new YoutubeFault(FAULTS.authError, { location: 'Authorization', locationType: 'header' });
+    const id = sandboxTokenAccount(token, 'access') ?? token;
+    const account = await ctx.state.account(id);
+    if (account && account.tokens !== 'ok')
+      throw new YoutubeFault(FAULTS.authError, { location: 'Authorization', locationType: 'header' });
+    const name = account?.name ?? id;
+    return { id, name, verified: !/unverified/i.test(name) };
+  }
+
+  /** Items of the channel created since `sinceMs`. */
+  async function countItems(channel: string, kind: string, sinceMs: number): Promise<number> {
+    const row = await ctx
+      .db('sandbox_items')
+      .where({ network: 'youtube', account: channel, kind })
+      .where('created_at', '>=', new Date(sinceMs).toISOString())
+      .count({ n: '*' })
+      .first();
+    return Number(row?.n ?? 0);
+  }
+
+  return {
+    ctx,
+    dir,
+    channelOf,
+    countItems,
+    bytesFile: (session: string) => path.join(dir, session),
+    thumbnailFile: (videoId: string) => path.join(dir, `thumbnail-${videoId}`),
+  };
+}
+
+export type YoutubeSim = ReturnType<typeof youtubeSim>;
+
+/** videos.list and channels.list. */
+export function readRoutes(router: express.Router, { ctx, channelOf }: YoutubeSim): void {
+  router.get('/youtube/v3/videos', async (req, res) => {
+    const channel = await channelOf(req);
+    const ids = String(req.query.id ?? '')
+      .split(',')
+      .filter(Boolean);
+    const videos = (await Promise.all(ids.map((id) => ctx.state.get<VideoData>(id)))).filter(
+      (v): v is SandboxItem<VideoData> =>
+        v?.kind === 'video' && (v.data.status.privacyStatus !== 'private' || v.account === channel.id),
+    );
+    res.json({
+      kind: 'youtube#videoListResponse',
+      etag: etag(),
+      items: videos.map((v) => videoResource(ctx.base, v, partsOf(req))),
+      pageInfo: { totalResults: videos.length, resultsPerPage: videos.length },
+    });
+  });
+
+  router.get('/youtube/v3/channels', async (req, res) => {
+    const channel = await channelOf(req);
+    if (req.query.mine !== 'true')
+      throw new YoutubeFault(
+        fault(
+          400,
+          'missingRequiredParameter',
+          'The sandbox answers channels.list for mine=true only.',
+          'youtube.parameter',
+        ),
+      );
+    const parts = partsOf(req);
+    const videos = await ctx.state.list<VideoData>(channel.id, 'video', 100_000);
+    res.json({
+      kind: 'youtube#channelListResponse',
+      etag: etag(),
+      pageInfo: { totalResults: 1, resultsPerPage: 1 },
+      items: [
+        {
+          kind: 'youtube#channel',
+          etag: etag(),
+          id: channel.id,
+          ...(parts.includes('snippet')
+            ? { snippet: { title: channel.name, description: '', publishedAt: '2024-01-01T00:00:00Z' } }
+            : {}),
+          ...(parts.includes('contentDetails')
+            ? { contentDetails: { relatedPlaylists: { likes: '', uploads: uploadsPlaylistOf(channel.id) } } }
+            : {}),
+          ...(parts.includes('statistics')
+            ? {
+                statistics: {
+                  viewCount: String(videos.reduce((sum, v) => sum + v.data.views, 0)),
+                  subscriberCount: '0',
+                  hiddenSubscriberCount: false,
+                  videoCount: String(videos.length),
+                },
+              }
+            : {}),
+          // longUploadsStatus tells a phone-verified channel ("allowed") from one that may verify ("eligible").
+          ...(parts.includes('status')
+            ? {
+                status: {
+                  privacyStatus: 'public',
+                  isLinked: true,
+                  longUploadsStatus: channel.verified ? 'allowed' : 'eligible',
+                },
+              }
+            : {}),
+        },
+      ],
+    });
+  });
+}
+
+/** Google's token endpoint: refresh tokens only, and like Google no new refresh token in the answer. */
+export function tokenRoutes(router: express.Router, { ctx }: YoutubeSim): void {
+  router.post('/token', express.urlencoded({ extended: false }), async (req, res) => {
+    if (req.body?.grant_type !== 'refresh_token') {
+      res.status(400).json({
+        error: 'unsupported_grant_type',
+        error_description: `Invalid grant_type: ${req.body?.grant_type ?? ''}`,
+      });
+      return;
+    }
+    const token = String(req.body.refresh_token ?? '');
+    const channel =
+      sandboxTokenAccount(token, 'refresh') ??
+      (token.startsWith('sandbox-') && !sandboxTokenAccount(token, 'access') ? token : undefined);
+    const account = channel ? await ctx.state.account(channel) : undefined;
+    if (!channel || (account && account.tokens !== 'ok')) {
+      res.status(400).json({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+      return;
+    }
+    res.json({
+      access_token: `sandbox-access.${channel}.${randomBase62(24)}`,
+      expires_in: 3599,
+      token_type: 'Bearer',
+      scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly',
+    });
+  });
+}

@@ -1,0 +1,75 @@
+// Text counting units per network: characters as code points (YouTube titles, Instagram captions),
+// UTF-8 bytes (YouTube descriptions), UTF-16 units (TikTok), Threads' graphemes with each emoji
+// charged its UTF-8 bytes; and the hashtags, mentions and links the networks count.
+import { describe, expect, it } from 'vitest';
+import {
+  codePoints,
+  hashtags,
+  linkKey,
+  links,
+  mentions,
+  threadsUnits,
+  utf16Units,
+  utf8Bytes,
+} from '../../domain/textUnits.ts';
+
+describe("caption_too_long counts text in that network's unit: characters, UTF-8 bytes or UTF-16 units", () => {
+  it.each([
+    // text, code points, UTF-8 bytes, UTF-16 units, Threads units
+    ['plain ASCII', 'Autumn sale', 11, 11, 11, 11],
+    ['é precomposed', 'é', 1, 2, 1, 1],
+    ['e and a combining accent: one grapheme, two code points', 'e\u0301', 2, 3, 2, 1],
+    ['a CJK character', '日', 1, 3, 1, 1],
+    ['👍 outside the BMP', '👍', 1, 4, 2, 4],
+    ['👍🏽 with a skin tone', '👍🏽', 2, 8, 4, 8],
+    ['a ZWJ family of four', '👨\u200D👩\u200D👧\u200D👦', 7, 25, 11, 25],
+    ['a keycap 1️⃣', '1\uFE0F\u20E3', 3, 7, 3, 7],
+    ['a flag 🇩🇪', '🇩🇪', 2, 8, 4, 8],
+    ['❤️ (a BMP symbol with VS16)', '\u2764\uFE0F', 2, 6, 2, 6],
+    ['CRLF, one grapheme', 'a\r\nb', 4, 4, 4, 3],
+    ['empty', '', 0, 0, 0, 0],
+  ])('%s', (_name, text, points, bytes, units, threads) => {
+    expect({
+      points: codePoints(text),
+      bytes: utf8Bytes(text),
+      units: utf16Units(text),
+      threads: threadsUnits(text),
+    }).toEqual({ points, bytes, units, threads });
+  });
+
+  it('counts Threads text mixing emoji and letters by adding each part', () => {
+    expect(threadsUnits('Sale 👍 today 🇩🇪!')).toBe('Sale '.length + 4 + ' today '.length + 8 + 1);
+  });
+});
+
+describe('hashtags and @ mentions as Instagram and Threads count them', () => {
+  it('finds tags in any script and ignores # and @ inside words, addresses and entities', () => {
+    expect(hashtags('#Autumn sale, #herbst2026 and #秋 #_x')).toEqual(['#Autumn', '#herbst2026', '#秋', '#_x']);
+    expect(hashtags('Tom&#39;s page#2 C# # alone')).toEqual([]);
+    expect(mentions('Thanks @acme.shop and @Ünal_1, mail shop@acme.example')).toEqual(['@acme.shop', '@Ünal_1']);
+  });
+});
+
+describe('links: Threads allows at most 5 unique links, duplicates merged', () => {
+  it('leaves sentence punctuation after an address out of it', () => {
+    expect(
+      links('See https://a.example/x. And https://b.example/y, or (https://c.example/z)! Also https://d.example/q?!'),
+    ).toEqual(['https://a.example/x', 'https://b.example/y', 'https://c.example/z', 'https://d.example/q']);
+  });
+  it('keeps brackets the address itself opened', () => {
+    expect(
+      links('Read https://en.wikipedia.org/wiki/Foo_(bar) and (https://en.wikipedia.org/wiki/Baz_(qux)).'),
+    ).toEqual(['https://en.wikipedia.org/wiki/Foo_(bar)', 'https://en.wikipedia.org/wiki/Baz_(qux)']);
+  });
+  it('finds http and https in any case, nothing else', () => {
+    expect(links('HTTPS://SHOP.EXAMPLE/A http://shop.example ftp://shop.example www.shop.example')).toEqual([
+      'HTTPS://SHOP.EXAMPLE/A',
+      'http://shop.example',
+    ]);
+  });
+  it('takes scheme and host case-insensitively, the path as written', () => {
+    expect(linkKey('HTTPS://SHOP1.EXAMPLE/autumn')).toBe(linkKey('https://shop1.example/autumn'));
+    expect(linkKey('https://shop1.example/Autumn')).not.toBe(linkKey('https://shop1.example/autumn'));
+    expect(linkKey('https://')).toBe('https://');
+  });
+});

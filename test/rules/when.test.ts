@@ -1,0 +1,50 @@
+// `when`: a local time must be at least 2 minutes and at most one year ahead, decided against the
+// `now` it is given (the DST gap and overlap rules are in timeZones.test.ts).
+import { DateTime } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import { MIN_LEAD_MS, resolveWhen } from '../../domain/when.ts';
+
+const NOW = DateTime.fromISO('2027-01-15T12:00:00.000Z', { zone: 'utc' });
+/** `when` written in UTC for `now` moved by `ms`, and what it resolves to. */
+const at = (ms: number, now = NOW) => {
+  const resolved = resolveWhen(
+    { publishAt: now.plus(ms).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'UTC' },
+    now,
+    'Europe/Berlin',
+  );
+  if (resolved.kind !== 'at') throw new Error(`expected a time, got ${resolved.kind}`);
+  return resolved;
+};
+const codes = (r: ReturnType<typeof at>) => r.issues.map((i) => i.code);
+
+describe('when: at least 2 minutes ahead (time_too_soon)', () => {
+  it('passes exactly 2 minutes ahead and refuses a millisecond less, naming when.publishAt', () => {
+    expect(codes(at(MIN_LEAD_MS))).toEqual([]);
+    const soon = at(MIN_LEAD_MS, NOW.plus(1));
+    expect(codes(soon)).toEqual(['time_too_soon']);
+    expect(soon.issues[0]!.message).toBe('when.publishAt 15 January, 13:02 (CET) is less than 2 minutes ahead.');
+  });
+  it('says a time before now is in the past', () => {
+    expect(at(-60_000).issues[0]!.message).toBe('when.publishAt 15 January, 12:59 (CET) is in the past.');
+  });
+});
+
+describe('when: at most one year ahead (time_too_far)', () => {
+  it('passes exactly one year ahead and refuses a minute more', () => {
+    expect(codes(at(NOW.plus({ years: 1 }).diff(NOW).toMillis()))).toEqual([]);
+    const far = at(NOW.plus({ years: 1, minutes: 1 }).diff(NOW).toMillis());
+    expect(codes(far)).toEqual(['time_too_far']);
+    expect(far.issues[0]!.message).toBe('when.publishAt 15 January, 13:01 (CET) is more than one year ahead.');
+  });
+  it('counts a year by the calendar across 29 February', () => {
+    const leap = DateTime.fromISO('2028-02-29T12:00:00.000Z', { zone: 'utc' });
+    expect(codes(at(leap.plus({ years: 1 }).diff(leap).toMillis(), leap))).toEqual([]);
+  });
+});
+
+describe('when: now and draft', () => {
+  it('publishes now at the given instant and keeps a draft without time', () => {
+    expect(resolveWhen('now', NOW, 'Europe/Berlin')).toEqual({ kind: 'now', at: NOW });
+    expect(resolveWhen('draft', NOW, 'Europe/Berlin')).toEqual({ kind: 'draft' });
+  });
+});
