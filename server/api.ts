@@ -1,7 +1,8 @@
-// Routing, authentication, scope and validation from the contract (openapi-backend), then the handler
-// named by the operationId. REST and MCP both call `handle`, so both get the same chain.
+// Routing, authentication, scope and validation from the contract, then the handler named by the operationId.
+// openapi-backend loads the contract and validates requests (Ajv, compiled once per operation); routing and the
+// chain are ours, so a request is parsed once. REST and MCP both call `handle`, so both get the same chain.
 import { randomUUID } from 'node:crypto';
-import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { operations } from '../generated/operations.ts';
@@ -23,7 +24,7 @@ import { decodablePath, fieldWithNul, malformedPath, nulRefused } from './reques
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => unknown;
 export const SESSION_COOKIE = 'herald_session';
 
-/** A request as openapi-backend reads it, plus what we learn on the way. */
+/** A request as the API reads it, plus what we learn on the way. */
 export interface ApiRequest {
   method: string;
   path: string;
@@ -34,8 +35,6 @@ export interface ApiRequest {
   via: 'rest' | 'mcp';
   /** The request's one credential: set by authentication, or preset by the MCP endpoint (then no header is read). */
   cred?: Credential & { sessionId?: string };
-  /** A fault while authenticating (say, the database is down): a 500, not a 401. */
-  authFault?: unknown;
 }
 
 export interface ApiResponse {
@@ -93,15 +92,26 @@ function cacheKeys(clock: Clock, resolve: (key: string) => Promise<Credential | 
     return cred;
   };
 }
-/** The RegExp of an OpenAPI path template: each {parameter} is one path segment, the rest literal. */
-function templatePattern(path: string): RegExp {
+/** A contract operation as the dispatcher runs it: matched by its path template, its handler bound. */
+interface Route {
+  op: Operation;
+  /** The template as a RegExp, each {parameter} one path segment (captured), the rest literal. */
+  pattern: RegExp;
+  names: string[];
+  /** Needs a credential: the operation (or the contract) names security requirements. */
+  secured: boolean;
+}
+
+function toRoute(op: Operation): Route {
   const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(
-    `^${path
+  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const pattern = new RegExp(
+    `^${op.path
       .split(/\{[^}]+\}/)
       .map(literal)
-      .join('[^/]+')}$`,
+      .join('([^/]+)')}$`,
   );
+  return { op, pattern, names, secured: Boolean(op.security?.length) };
 }
 
 /** How specific a path template is: the length of its literal parts. */
@@ -122,12 +132,6 @@ export async function createApi(services: Services, handlers: Handlers) {
 
   const api = new OpenAPIBackend({
     definition: contract,
-    strict: true,
-    // An operation without parameters or body has nothing to validate unless a query string came (which it
-    // refuses): skipping the validator then spares the hot reads (whoami, accounts) three more request parses.
-    validate: (c: Context) =>
-      Boolean(c.operation.parameters?.length || c.operation.requestBody) ||
-      Object.keys(c.request.query ?? {}).length > 0,
     // Quick: each operation's validators are compiled on its first request rather than all at startup, and
     // (as below) openapi-backend skips its own definition check; the contract has only local references.
     quick: true,
@@ -157,49 +161,31 @@ export async function createApi(services: Services, handlers: Handlers) {
     dataOf.set(workspace, data);
     return data;
   };
-  const resolved = new WeakMap<ApiRequest, Promise<ApiRequest['cred']>>();
   /**
-   * The request's one credential, resolved once however many security schemes ask. Precedence: a credential
-   * preset by the caller (the MCP endpoint authenticates its own way) and no header is read; else an
-   * `Authorization: Bearer` header, and then the cookie is not read even when the key is wrong; else the
-   * session cookie. A request never mixes two credentials.
+   * The request's one credential. Precedence: a credential preset by the caller (the MCP endpoint authenticates
+   * its own way) and no header is read; else an `Authorization: Bearer` header, and then the cookie is not read
+   * even when the key is wrong; else the session cookie. A request never mixes two credentials.
    */
-  function credentialOf(req: ApiRequest): Promise<ApiRequest['cred']> {
-    let found = resolved.get(req);
-    if (!found) {
-      found = (async () => {
-        if (req.cred) return req.cred;
-        const token = bearerToken(req.headers.authorization);
-        if (token !== undefined) return token ? credentialForKey(token) : undefined;
-        const session = readCookie(req.headers.cookie, SESSION_COOKIE);
-        return session ? credentialForSession(db, session) : undefined;
-      })();
-      resolved.set(req, found);
-    }
-    return found;
+  async function credentialOf(req: ApiRequest): Promise<ApiRequest['cred']> {
+    if (req.cred) return req.cred;
+    const token = bearerToken(req.headers.authorization);
+    if (token !== undefined) return token ? credentialForKey(token) : undefined;
+    const session = readCookie(req.headers.cookie, SESSION_COOKIE);
+    return session ? credentialForSession(db, session) : undefined;
   }
-  // openapi-backend reads a throwing security handler as "not authorized"; keep faults apart.
-  const authenticate = async (_c: Context, req: ApiRequest) => {
-    try {
-      req.cred = await credentialOf(req);
-    } catch (err) {
-      req.authFault = err;
-    }
-    return Boolean(req.cred);
-  };
-  api.registerSecurityHandler('apiKey', authenticate);
-  api.registerSecurityHandler('session', authenticate);
 
-  const authorized = new WeakMap<ApiRequest, string>();
   /**
    * Every operation but those with `security: []` needs the request's credential, its plan's API access, the
-   * dashboard's CSRF token and the operation's scope; the operation's handler runs only after this passed.
+   * dashboard's CSRF token and the operation's scope. It runs before validation: a read key learns it lacks a
+   * scope before it learns what is wrong with its body.
    */
-  function authorize(operationId: string, req: ApiRequest): void {
-    if (SCOPES.get(operationId) === 'none') return;
-    if (req.authFault) throw req.authFault;
-    const cred = req.cred;
+  async function authorize(route: Route, req: ApiRequest): Promise<void> {
+    if (!route.secured) return;
+    // A fault while finding the credential (say, the database is down) is a 500, not a 401.
+    const cred = await credentialOf(req);
     if (!cred) throw unauthenticated();
+    req.cred = cred;
+    const operationId = route.op.operationId!;
     if (req.via === 'rest' && cred.via === 'api_key') assertApiAccess(cred.workspace.plan);
     if (cred.sessionId && !SAFE_METHODS.has(req.method.toUpperCase())) {
       const sent = req.headers['x-csrf-token'];
@@ -215,84 +201,77 @@ export async function createApi(services: Services, handlers: Handlers) {
     if (SCOPES.get(operationId) === 'write' && !cred.scopes.includes('write')) throw insufficientScope('write');
     // People signed in to the dashboard act within their role; keys and grants within their scopes.
     if (cred.role) assertRole(cred.role, OPERATION_ROLES[operationId as OperationId], SUMMARIES.get(operationId)!);
-    authorized.set(req, operationId);
   }
 
-  api.register({
-    notFound: () => {
-      throw new ApiError(404, 'not_found', 'No such route in the v1 API.', 'See /v1/openapi.json for every route.');
-    },
-    methodNotAllowed: (c: Context) => {
+  await api.init();
+  const operations = api.router.getOperations();
+  // The most specific template first (an exact path before any template that also matches it); a path no template
+  // matches is 404, a known path with another method 405.
+  const routes = operations.map(toRoute).sort((a, b) => specificity(b.op.path) - specificity(a.op.path));
+
+  /** The operation for a method and path, with its decoded path parameters. */
+  function route(method: string, path: string): { route: Route; params: Record<string, string> } {
+    let relative = path.split('?')[0]!.trim() || '/';
+    while (relative.length > 1 && relative.endsWith('/')) relative = relative.slice(0, -1);
+    const verb = method.trim().toLowerCase();
+    let pathKnown = false;
+    for (const candidate of routes) {
+      const match = candidate.pattern.exec(relative);
+      if (!match) continue;
+      pathKnown = true;
+      if (candidate.op.method !== verb) continue;
+      const params: Record<string, string> = {};
+      candidate.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+      return { route: candidate, params };
+    }
+    if (pathKnown) {
       throw new ApiError(
         405,
         'method_not_allowed',
-        `${c.request.method.toUpperCase()} is not allowed on ${c.request.path}.`,
+        `${verb.toUpperCase()} is not allowed on ${path}.`,
         'See /v1/openapi.json for the methods of each route.',
       );
-    },
-    unauthorizedHandler: (_c: Context, req: ApiRequest) => {
-      throw req.authFault ?? unauthenticated();
-    },
-    // Runs after authentication and before validation: a read key learns it lacks a scope before it
-    // learns what is wrong with its body.
-    postSecurityHandler: (c: Context, req: ApiRequest) => authorize(c.operation.operationId!, req),
-    validationFail: (c: Context) => {
-      throw invalidRequest(validationMessage(c.validation.errors ?? []));
-    },
-    notImplemented: (c: Context) => {
+    }
+    throw new ApiError(404, 'not_found', 'No such route in the v1 API.', 'See /v1/openapi.json for every route.');
+  }
+
+  /** Routing, authentication and authorization, validation from the contract, then the operation's handler. */
+  async function dispatch(req: ApiRequest): Promise<ApiResponse> {
+    if (!decodablePath(req.path)) throw malformedPath();
+    const { route: found, params } = route(req.method, req.path);
+    const { op } = found;
+    await authorize(found, req);
+    let query = req.query ?? {};
+    // An operation without parameters or body has nothing to validate unless a query string came (which it
+    // refuses): the hot reads (whoami, accounts) skip the validator.
+    if (op.parameters?.length || op.requestBody || Object.keys(query).length) {
+      const validation = api.validator.validateRequest(req as never, op);
+      if (validation.errors) throw invalidRequest(validationMessage(validation.errors));
+      query = (validation.coerced?.query as Record<string, unknown> | undefined) ?? query;
+    }
+    const nul = fieldWithNul({ ...params, ...query }) ?? fieldWithNul(req.body);
+    if (nul) throw nulRefused(nul);
+    const handler = handlers[op.operationId as OperationId] as ((ctx: unknown) => Promise<ApiResponse>) | undefined;
+    if (!handler) {
       throw new ApiError(
         501,
         'not_implemented',
-        `${c.operation.operationId} is not available in this version yet.`,
+        `${op.operationId} is not available in this version yet.`,
         'See the change log in the documentation.',
       );
-    },
-  });
-
-  for (const [operationId, handler] of Object.entries(handlers)) {
-    api.register(operationId, async (c: Context, req: ApiRequest) => {
-      if (SCOPES.get(operationId) !== 'none' && authorized.get(req) !== operationId) {
-        throw new Error(`${operationId} was reached without authorization`);
-      }
-      const nul = fieldWithNul({ ...c.request.params, ...c.request.query }) ?? fieldWithNul(c.request.requestBody);
-      if (nul) throw nulRefused(nul);
-      const cred = req.cred;
-      const via: Interface = req.via === 'mcp' ? 'mcp' : cred?.via === 'session' ? 'dashboard' : 'api';
-      return (handler as (ctx: unknown) => Promise<ApiResponse>)({
-        cred,
-        data: cred && dataFor(cred.workspace),
-        params: c.request.params,
-        query: c.validation?.coerced?.query ?? c.request.query,
-        body: c.request.requestBody,
-        via,
-        services,
-      });
+    }
+    const cred = req.cred;
+    const via: Interface = req.via === 'mcp' ? 'mcp' : cred?.via === 'session' ? 'dashboard' : 'api';
+    return handler({
+      cred,
+      data: cred && dataFor(cred.workspace),
+      params,
+      query,
+      body: req.body,
+      via,
+      services,
     });
   }
-  await api.init();
-  // openapi-backend 5.21 re-flattens the whole document on every routing call (router.getOperations);
-  // the document never changes after init, so flatten it once.
-  const flattened = api.router.getOperations();
-  api.router.getOperations = () => flattened;
-  // Its routing also compiles a RegExp for every templated path on every request: compile them once, and keep its
-  // rules (the exact path first, else the matching templates by specificity; no path is 404, no method 405).
-  const templates = flattened
-    .map((op) => ({ op, pattern: templatePattern(op.path) }))
-    .sort((a, b) => specificity(b.op.path) - specificity(a.op.path));
-  api.router.matchOperation = ((req: ApiRequest, strict?: boolean) => {
-    const { path, method } = api.router.normalizeRequest(req as never);
-    const relative = api.router.normalizePath(path);
-    const exact = flattened.find((op) => op.path === relative && op.method === method);
-    if (exact) return exact;
-    const matching = templates.filter((t) => t.pattern.test(relative));
-    const found = matching.find((t) => t.op.method === method)?.op;
-    if (found || !strict) return found;
-    throw new Error(
-      matching.length
-        ? '405-methodNotAllowed: this method is not registered for the route'
-        : '404-notFound: no route matches request',
-    );
-  }) as typeof api.router.matchOperation;
 
   /** Renders an error for the wire; anything that is not an ApiError is a fault, logged with its request id. */
   function renderError(err: unknown, requestId: string): ApiResponse {
@@ -313,15 +292,14 @@ export async function createApi(services: Services, handlers: Handlers) {
 
   async function handle(req: ApiRequest): Promise<ApiResponse> {
     try {
-      if (!decodablePath(req.path)) throw malformedPath();
-      return (await api.handleRequest(req as never, req)) as ApiResponse;
+      return await dispatch(req);
     } catch (err) {
       return renderError(err, req.requestId);
     }
   }
 
   // The MCP endpoint resolves API keys with this same cached lookup before it presets `cred`.
-  return { handle, renderError, api, credentialForKey };
+  return { handle, renderError, credentialForKey };
 }
 
 export function newRequestId(incoming: unknown): string {
