@@ -120,7 +120,12 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
     accounts: {
       // Named: PostgreSQL parses and plans it once per connection.
       list: async (): Promise<Account[]> =>
-        (await accounts().orderBy(['created_at', 'id']).options({ name: 'accounts_list' })).map(toAccount),
+        (
+          await accounts()
+            .orderBy(['created_at', 'id'])
+            .select('id', 'platform', 'display_name', 'status')
+            .options({ name: 'accounts_list' })
+        ).map(toAccount),
       get: async (id: string): Promise<Account | undefined> => {
         const row = await accounts().where({ id }).first();
         return row ? toAccount(row) : undefined;

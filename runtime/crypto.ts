@@ -2,7 +2,7 @@
 import {
   createCipheriv,
   createDecipheriv,
-  createHash,
+  hash,
   createHmac,
   hkdfSync,
   randomBytes,
@@ -64,5 +64,6 @@ export class Keyring {
 
 /** Secrets with 190+ bits of entropy (API keys, session tokens) are stored as a plain SHA-256. */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot form: no Hash object per call (every API request hashes its key).
+  return hash('sha256', value, 'hex');
 }
