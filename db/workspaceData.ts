@@ -10,6 +10,7 @@ import { lockWorkspace } from './locks.ts';
 import { mediaData } from './mediaData.ts';
 import type { JobScheduler } from './jobs.ts';
 import { postsData, requeueAfterReconnect } from './postsData.ts';
+import { batchedRead } from './batchedReads.ts';
 import { toCount } from './rows.ts';
 import { readUsage, usageCounter, type Usage } from './usage.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
@@ -38,6 +39,18 @@ function toAccount(row: { id: string; platform: string; display_name: string; st
     status: row.status as AccountStatus,
   };
 }
+
+/** The connected accounts of each workspace asked for, oldest first, read together with other requests'. */
+const accountLists = batchedRead(
+  (db, workspaceIds: string[]): Promise<(Parameters<typeof toAccount>[0] & { workspace_id: string })[]> =>
+    db('accounts')
+      .whereIn('workspace_id', workspaceIds)
+      .whereNull('disconnected_at')
+      .orderBy(['workspace_id', 'created_at', 'id'])
+      .select('id', 'workspace_id', 'platform', 'display_name', 'status'),
+  (row) => row.workspace_id,
+  (workspaceId) => workspaceId,
+);
 
 /**
  * `clock` stamps what this object writes (posts, their events, accounts, groups, analytics); `jobs`
@@ -118,14 +131,7 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
     posts: postsData(db, workspace, clock, jobs),
 
     accounts: {
-      // Named: PostgreSQL parses and plans it once per connection.
-      list: async (): Promise<Account[]> =>
-        (
-          await accounts()
-            .orderBy(['created_at', 'id'])
-            .select('id', 'platform', 'display_name', 'status')
-            .options({ name: 'accounts_list' })
-        ).map(toAccount),
+      list: async (): Promise<Account[]> => (await accountLists(db, wsId)).map(toAccount),
       get: async (id: string): Promise<Account | undefined> => {
         const row = await accounts().where({ id }).first();
         return row ? toAccount(row) : undefined;

@@ -171,6 +171,33 @@ describe.each(DATABASES)('usage counters on %s', (kind) => {
     expect(await data.accounts.count()).toBe(2);
     expect(third).toMatch(/^acc_/);
   });
+
+  it('answers concurrent reads of many workspaces, read together, each with its own rows', async () => {
+    const others = await Promise.all([1, 2, 3].map(() => seedWorkspace(env, { plan: 'agency' })));
+    for (const [i, other] of others.entries()) {
+      for (let n = 0; n <= i; n++) await addAccount(env, other.workspaceId, 'threads', `Other ${i}-${n}`);
+    }
+    const callers = [ws, ...others];
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const caller = callers[i % callers.length]!;
+        return Promise.all([
+          call(env, 'get', '/v1/whoami', { key: caller.readKey }),
+          call(env, 'get', '/v1/accounts', { key: caller.readKey }),
+        ]).then(([who, list]) => ({ caller, who, list }));
+      }),
+    );
+    for (const { caller, who, list } of answers) {
+      const truth = await counted(env.services.db, caller.workspaceId, thisMonth());
+      expect(who.body.workspace.id).toBe(caller.workspaceId);
+      expect(who.body.usage.accounts.used).toBe(truth.accounts);
+      expect(who.body.usage.storage.usedBytes).toBe(truth.storageBytes);
+      const ids = (await env.services.db('accounts').where({ workspace_id: caller.workspaceId }))
+        .filter((a) => !a.disconnected_at)
+        .map((a) => a.id);
+      expect(list.body.accounts.map((a: { id: string }) => a.id).sort()).toEqual(ids.sort());
+    }
+  });
 });
 
 describe.each(DATABASES)('migration 0015 on %s', (kind) => {
