@@ -52,6 +52,7 @@ export type { Logger };
 export function graphileLogger(logger: Logger): GraphileLogger {
   return new GraphileLogger((scope) => (level, message, meta) => {
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
-    logger[method]({ component: 'graphile-worker', ...scope, ...meta }, message);
+    // It logs a debug line per job: build the line only where it is written.
+    if (logger.isLevelEnabled(method)) logger[method]({ component: 'graphile-worker', ...scope, ...meta }, message);
   });
 }
