@@ -51,8 +51,11 @@ export type { Logger };
 /** graphile-worker's log lines, through pino like everything else. */
 export function graphileLogger(logger: Logger): GraphileLogger {
   return new GraphileLogger((scope) => (level, message, meta) => {
-    const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
-    // It logs a debug line per job: build the line only where it is written.
+    // Its "Completed task" line per job (carrying the whole job) is debug here: each post's own events record
+    // its attempts, and at thousands of posts a second the lines cost more than the publishing.
+    const perJob = level === 'info' && (meta as { success?: unknown } | undefined)?.success === true;
+    const method =
+      level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' && !perJob ? 'info' : 'debug';
     if (logger.isLevelEnabled(method)) logger[method]({ component: 'graphile-worker', ...scope, ...meta }, message);
   });
 }
