@@ -92,7 +92,7 @@ function cacheKeys(clock: Clock, resolve: (key: string) => Promise<Credential | 
     return cred;
   };
 }
-/** A contract operation as the dispatcher runs it: matched by its path template, its handler bound. */
+/** A contract operation as the dispatcher matches it: by its path template, compiled once. */
 interface Route {
   op: Operation;
   /** The template as a RegExp, each {parameter} one path segment (captured), the rest literal. */
@@ -204,10 +204,12 @@ export async function createApi(services: Services, handlers: Handlers) {
   }
 
   await api.init();
-  const operations = api.router.getOperations();
   // The most specific template first (an exact path before any template that also matches it); a path no template
   // matches is 404, a known path with another method 405.
-  const routes = operations.map(toRoute).sort((a, b) => specificity(b.op.path) - specificity(a.op.path));
+  const routes = api.router
+    .getOperations()
+    .map(toRoute)
+    .sort((a, b) => specificity(b.op.path) - specificity(a.op.path));
 
   /** The operation for a method and path, with its decoded path parameters. */
   function route(method: string, path: string): { route: Route; params: Record<string, string> } {
