@@ -107,8 +107,43 @@ export function zoneLabel(dt: DateTime): string {
   return label;
 }
 
+const dayAndTime = new Map<string, Intl.DateTimeFormat | null>();
+
+/**
+ * `24 November, 14:30` in an IANA zone, by one Intl formatter per zone (luxon's toFormat builds its parts anew
+ * each call, and a page of 50 posts has 50 status lines); null for zones Intl does not know (luxon's offsets).
+ */
+function dayAndTimeFormat(zone: string): Intl.DateTimeFormat | null {
+  let format = dayAndTime.get(zone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        day: 'numeric',
+        month: 'long',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      });
+    } catch {
+      format = null;
+    }
+    dayAndTime.set(zone, format);
+  }
+  return format;
+}
+
 /** `24 November, 14:30 (CET)` in the workspace zone. */
 export function formatInZone(instant: DateTime, zone: string): string {
   const local = instant.setZone(zone);
-  return `${local.setLocale('en-GB').toFormat('d LLLL, HH:mm')} (${zoneLabel(local)})`;
+  const format = local.zone.type === 'iana' ? dayAndTimeFormat(local.zoneName!) : null;
+  let text: string;
+  if (format) {
+    const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+    for (const { type, value } of format.formatToParts(instant.toMillis())) part[type] = value;
+    text = `${part.day} ${part.month}, ${part.hour}:${part.minute}`;
+  } else {
+    text = local.setLocale('en-GB').toFormat('d LLLL, HH:mm');
+  }
+  return `${text} (${zoneLabel(local)})`;
 }

@@ -2,7 +2,7 @@
 // `now` it is given (the DST gap and overlap rules are in timeZones.test.ts).
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { MIN_LEAD_MS, resolveWhen } from '../../domain/when.ts';
+import { formatInZone, MIN_LEAD_MS, resolveWhen, zoneLabel } from '../../domain/when.ts';
 
 const NOW = DateTime.fromISO('2027-01-15T12:00:00.000Z', { zone: 'utc' });
 /** `when` written in UTC for `now` moved by `ms`, and what it resolves to. */
@@ -46,5 +46,31 @@ describe('when: now and draft', () => {
   it('publishes now at the given instant and keeps a draft without time', () => {
     expect(resolveWhen('now', NOW, 'Europe/Berlin')).toEqual({ kind: 'now', at: NOW });
     expect(resolveWhen('draft', NOW, 'Europe/Berlin')).toEqual({ kind: 'draft' });
+  });
+});
+
+describe('formatInZone: day, month and time in the zone, as luxon writes them', () => {
+  it('matches luxon every quarter hour around the clock changes, in zones with odd offsets and fixed ones', () => {
+    const zones = ['Europe/Berlin', 'America/New_York', 'Asia/Kathmandu', 'Pacific/Kiritimati', 'Australia/Lord_Howe'];
+    const starts = [
+      '2026-03-29T00:00Z',
+      '2026-10-25T00:00Z',
+      '2026-03-08T06:00Z',
+      '2026-11-01T05:00Z',
+      '2026-04-04T14:00Z',
+    ];
+    for (const zone of [...zones, 'UTC', 'utc', 'UTC+3']) {
+      for (const start of starts) {
+        for (let minutes = 0; minutes < 180; minutes += 15) {
+          const instant = DateTime.fromISO(start, { zone: 'utc' }).plus({ minutes });
+          const local = instant.setZone(zone);
+          const luxon = `${local.setLocale('en-GB').toFormat('d LLLL, HH:mm')} (${zoneLabel(local)})`;
+          expect(formatInZone(instant, zone), `${zone} ${instant.toISO()}`).toBe(luxon);
+        }
+      }
+    }
+    expect(formatInZone(DateTime.fromISO('2026-01-05T23:05Z', { zone: 'utc' }), 'Europe/Berlin')).toBe(
+      '6 January, 00:05 (CET)',
+    );
   });
 });
