@@ -2,7 +2,6 @@
 // express route measured in the same run, on SQLite and on PostgreSQL, and the server's resident memory before
 // and after the load. Target: at least 50% of the bare route's req/s, with no errors.
 // BENCH_CPU_PROF=1 also profiles the server (node --cpu-prof) and prints the five frames with the most self time.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +9,7 @@ import { cpuProfileFlags, topFrames } from './cpuProfile.ts';
 import {
   createPgDatabase,
   freePort,
-  HERALD,
+  herald,
   load,
   ROOT,
   rssMb,
@@ -22,10 +21,6 @@ import {
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-
-function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, string> {
-  return JSON.parse(execFileSync(HERALD, args, { env, encoding: 'utf8' }));
-}
 
 function row(name: string, r: Load, bare: Load): string {
   const ratio = r.reqPerSec / bare.reqPerSec;

@@ -1,13 +1,12 @@
 // bench/mcp: the tool service_get_post through the remote MCP endpoint (one stateless JSON-RPC POST per call)
 // beside GET /v1/posts/{postId} in the same run, at 20 connections, on SQLite and on PostgreSQL.
 // Target: MCP at least 60% of REST's calls per second, with p99 under 30 ms.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { DateTime } from 'luxon';
 import {
   createPgDatabase,
   freePort,
-  HERALD,
+  herald,
   load,
   startProcess,
   stopProcess,
@@ -17,10 +16,6 @@ import {
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 20;
-
-function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, string> {
-  return JSON.parse(execFileSync(HERALD, args, { env, encoding: 'utf8' }));
-}
 
 function line(name: string, r: Load): string {
   return (

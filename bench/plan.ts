@@ -1,6 +1,5 @@
 // bench/plan: POST /v1/posts/plan for 50 targets across four networks with a ready video, beside
 // GET /v1/whoami measured in the same run, on SQLite and PostgreSQL. Target: plan p99 under 50 ms.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory from 'knex';
@@ -9,7 +8,7 @@ import { newId } from '../domain/ids.ts';
 import {
   createPgDatabase,
   freePort,
-  HERALD,
+  herald,
   load,
   startProcess,
   stopProcess,
@@ -20,10 +19,6 @@ import {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 4;
 const PLATFORMS = ['youtube', 'instagram', 'facebook', 'threads'];
-
-function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, string> {
-  return JSON.parse(execFileSync(HERALD, args, { env, encoding: 'utf8' }));
-}
 
 /** A processed 30-second vertical video, as the media pipeline leaves one. */
 async function seedReadyVideo(env: NodeJS.ProcessEnv, workspaceId: string): Promise<string> {

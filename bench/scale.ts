@@ -4,7 +4,6 @@
 // p99 < 20 ms, page 1,000 as fast as page 1, plan (50 targets) p99 < 50 ms. Then EXPLAIN of the data layer's
 // own queries for those reads: any plan that is not an index scan is printed. Then the retention sweep and the
 // watchdog's scans, with the longest statement, transaction and open transaction (target: none over 100 ms).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { DateTime } from 'luxon';
@@ -24,7 +23,7 @@ import { OVERDUE_MS, STALE_WORKER_MS } from '../worker/worker.ts';
 import {
   createPgDatabase,
   freePort,
-  HERALD,
+  herald,
   load,
   startProcess,
   stopProcess,
@@ -40,10 +39,6 @@ const POSTS = 1_000_000;
 const MEDIA = 200_000;
 const ACCOUNTS_PER_WORKSPACE = 10;
 const BIG_ACCOUNTS = 50;
-
-function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, string> {
-  return JSON.parse(execFileSync(HERALD, args, { env, encoding: 'utf8' }));
-}
 
 const iso = (ts: string) => `to_char((${ts}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 // Post g's state and times: 3 in 10 queued (future, this month's quota), 2 drafts, 4 live, 1 failed.

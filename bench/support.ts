@@ -1,5 +1,8 @@
-// Shared by the benchmarks: the process helpers of test/support/processes.ts, and a load run with autocannon.
+// Shared by the benchmarks: the process helpers of test/support/processes.ts, a `bin/herald` command's JSON answer,
+// and a load run with autocannon.
+import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
+import { HERALD } from '../test/support/processes.ts';
 
 export {
   createInstance,
@@ -12,6 +15,11 @@ export {
   stopProcess,
   tempDataDir,
 } from '../test/support/processes.ts';
+
+/** Runs `bin/herald` with `args` under `env` and reads its JSON answer. */
+export function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, string> {
+  return JSON.parse(execFileSync(HERALD, args, { env, encoding: 'utf8' }));
+}
 
 export interface Load {
   reqPerSec: number;

@@ -7,15 +7,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { freePort, HERALD, startProcess, stopProcess, tempDataDir } from './support.ts';
+import { freePort, herald, startProcess, stopProcess, tempDataDir } from './support.ts';
 
 const SIZE = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
 const BLOCK = randomBytes(1024 * 1024);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string, string> {
-  return JSON.parse(execFileSync(HERALD, args, { env, encoding: 'utf8' }));
-}
 
 /** Writes SIZE bytes (the same 1 MiB block over and over) into `sink`, honouring back-pressure. */
 async function feed(sink: NodeJS.WritableStream): Promise<void> {
