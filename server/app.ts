@@ -17,7 +17,7 @@ import { settingsRoutes } from './settingsRoutes.ts';
 import { passwordRoutes } from './passwordRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
-import { bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './requestFaults.ts';
+import { announcesBody, bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './requestFaults.ts';
 import { accountRoutes } from './accountRoutes.ts';
 import { dashboardRoutes } from './dashboardRoutes.ts';
 import { signUpRoutes } from './signUpRoutes.ts';
@@ -116,9 +116,7 @@ function restApi(
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       if (!(await admitted(limiter, publicUrl, req, res))) return;
-      if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
-        await parseBody(req, res);
-      }
+      if (announcesBody(req)) await parseBody(req, res);
     } catch (err) {
       next(err);
       return;

@@ -119,11 +119,16 @@ export function refuseNul(render: (res: Response, err: ApiError) => void) {
  * A request must arrive whole within `ms` (the upload PUT, which may carry gigabytes, excepted): a client
  * trickling a byte a second must not hold a connection. The answer is 408 and the connection is closed.
  */
+/** Whether the request says a body follows its headers (a length or a transfer encoding). */
+export function announcesBody(req: Request): boolean {
+  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+}
+
 export function bodyDeadline(ms: number, publicUrl: string, render: (res: Response, err: ApiError) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'PUT' && req.path.startsWith('/uploads/')) return next();
     // Without a body the request arrived whole with its headers: no timer to set and clear.
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    if (!announcesBody(req)) return next();
     const timer = setTimeout(() => {
       if (req.complete || res.headersSent) return;
       res.setHeader('Connection', 'close');
