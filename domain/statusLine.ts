@@ -1,5 +1,4 @@
 // The one sentence an agent reports for a post (the spec's reporting rule), in the workspace zone.
-import { DateTime } from 'luxon';
 import { formatInZone } from './when.ts';
 
 export type PostStatus = 'draft' | 'queued' | 'live' | 'failed';
@@ -17,13 +16,13 @@ export interface StatusLineFacts {
 
 export function statusLine(post: StatusLineFacts, zone: string): string {
   const head = `${post.network} · ${post.accountName}`;
-  const when = post.at ? formatInZone(DateTime.fromISO(post.at, { zone: 'utc' }), zone) : null;
+  const when = post.at ? formatInZone(Date.parse(post.at), zone) : null;
   switch (post.status) {
     case 'draft':
       return `Draft. ${head} · no time set.`;
     case 'queued': {
       if (!post.nextAttemptAt) return `Queued. ${head} · ${when}.`;
-      const next = formatInZone(DateTime.fromISO(post.nextAttemptAt, { zone: 'utc' }), zone);
+      const next = formatInZone(Date.parse(post.nextAttemptAt), zone);
       return `Queued. ${head} · ${when}. Next attempt ${next}, after a temporary failure.`;
     }
     case 'live':

@@ -110,8 +110,9 @@ export function zoneLabel(dt: DateTime): string {
 const dayAndTime = new Map<string, Intl.DateTimeFormat | null>();
 
 /**
- * `24 November, 14:30` in an IANA zone, by one Intl formatter per zone (luxon's toFormat builds its parts anew
- * each call, and a page of 50 posts has 50 status lines); null for zones Intl does not know (luxon's offsets).
+ * `24 November, 14:30 GMT+01:00` in a zone, by one Intl formatter per zone (luxon's fromISO, setZone and
+ * toFormat build their parts anew each call, and a page of 50 posts has 50 status lines); null for zones Intl
+ * does not know (luxon's own fixed offsets, such as UTC+3).
  */
 function dayAndTimeFormat(zone: string): Intl.DateTimeFormat | null {
   let format = dayAndTime.get(zone);
@@ -124,6 +125,7 @@ function dayAndTimeFormat(zone: string): Intl.DateTimeFormat | null {
         hour: '2-digit',
         minute: '2-digit',
         hourCycle: 'h23',
+        timeZoneName: 'longOffset',
       });
     } catch {
       format = null;
@@ -133,17 +135,24 @@ function dayAndTimeFormat(zone: string): Intl.DateTimeFormat | null {
   return format;
 }
 
-/** `24 November, 14:30 (CET)` in the workspace zone. */
-export function formatInZone(instant: DateTime, zone: string): string {
-  const local = instant.setZone(zone);
-  const format = local.zone.type === 'iana' ? dayAndTimeFormat(local.zoneName!) : null;
-  let text: string;
-  if (format) {
-    const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-    for (const { type, value } of format.formatToParts(instant.toMillis())) part[type] = value;
-    text = `${part.day} ${part.month}, ${part.hour}:${part.minute}`;
-  } else {
-    text = local.setLocale('en-GB').toFormat('d LLLL, HH:mm');
+/** Zone labels by zone and offset as Intl writes it, so a known offset needs no luxon DateTime. */
+const labelsByOffset = new Map<string, string>();
+
+/** `24 November, 14:30 (CET)` in the workspace zone; `instant` as a DateTime or epoch milliseconds. */
+export function formatInZone(instant: DateTime | number, zone: string): string {
+  const ms = typeof instant === 'number' ? instant : instant.toMillis();
+  const format = dayAndTimeFormat(zone);
+  if (!format) {
+    const local = DateTime.fromMillis(ms, { zone });
+    return `${local.setLocale('en-GB').toFormat('d LLLL, HH:mm')} (${zoneLabel(local)})`;
   }
-  return `${text} (${zoneLabel(local)})`;
+  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const { type, value } of format.formatToParts(ms)) part[type] = value;
+  const key = `${zone}|${part.timeZoneName}`;
+  let label = labelsByOffset.get(key);
+  if (!label) {
+    label = zoneLabel(DateTime.fromMillis(ms, { zone }));
+    labelsByOffset.set(key, label);
+  }
+  return `${part.day} ${part.month}, ${part.hour}:${part.minute} (${label})`;
 }

@@ -59,13 +59,14 @@ describe('formatInZone: day, month and time in the zone, as luxon writes them', 
       '2026-11-01T05:00Z',
       '2026-04-04T14:00Z',
     ];
-    for (const zone of [...zones, 'UTC', 'utc', 'UTC+3']) {
+    for (const zone of [...zones, 'UTC', 'utc', 'Etc/GMT-14', 'UTC+3']) {
       for (const start of starts) {
         for (let minutes = 0; minutes < 180; minutes += 15) {
           const instant = DateTime.fromISO(start, { zone: 'utc' }).plus({ minutes });
           const local = instant.setZone(zone);
           const luxon = `${local.setLocale('en-GB').toFormat('d LLLL, HH:mm')} (${zoneLabel(local)})`;
           expect(formatInZone(instant, zone), `${zone} ${instant.toISO()}`).toBe(luxon);
+          expect(formatInZone(instant.toMillis(), zone), `${zone} ${instant.toISO()} as milliseconds`).toBe(luxon);
         }
       }
     }
