@@ -55,7 +55,7 @@ interface Story {
 }
 
 function createFacebookConnector(ctx: ConnectorContext): Connector {
-  const graph = graphClient(ctx, 'facebook', 'Facebook');
+  const graph = graphClient('facebook', 'Facebook');
   const now = () => new Date(ctx.clock.now()).toISOString();
   const api = (path: string) => `${ctx.hosts.graph}/${VERSION}/${path}`;
   const token = (job: PublishJob) => job.account.credentials.accessToken;

@@ -6,11 +6,11 @@ import {
   NetworkError,
   type AccountCredentials,
   type ConnectorAccount,
-  type ConnectorContext,
   type FailureKind,
   type PublishMedia,
 } from '../connector.ts';
 import type { Clock } from '../../runtime/clock.ts';
+import { httpExchange, type Answer } from '../httpExchange.ts';
 import type { Platform } from '../rules.ts';
 
 /** `{"error":{...}}` as every Graph host sends it (Threads adds type THApiException). */
@@ -97,16 +97,15 @@ function encode(params: GraphParams = {}): URLSearchParams {
  * that could be logged. Connection failures and timeouts are `unavailable`; an error body is mapped
  * by graphFailureKind; anything else that is not JSON is `unavailable` on 5xx and `rejected` otherwise.
  */
-export function graphClient(ctx: ConnectorContext, platform: Platform, label: string): Graph {
+export function graphClient(platform: Platform, label: string): Graph {
   return async <T>(call: GraphCall): Promise<T> => {
     const method = call.method ?? 'GET';
     const url = new URL(call.url);
     const form = encode(call.params);
     if (method === 'GET') for (const [name, value] of form) url.searchParams.set(name, value);
-    let res: Response;
-    let text: string;
+    let res: Answer;
     try {
-      res = await ctx.fetch(url, {
+      res = await httpExchange(url, {
         method,
         headers: {
           authorization: `Bearer ${call.token}`,
@@ -114,9 +113,8 @@ export function graphClient(ctx: ConnectorContext, platform: Platform, label: st
           ...call.headers,
         },
         body: method === 'POST' ? form.toString() : undefined,
-        signal: AbortSignal.timeout(call.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        timeoutMs: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });
-      text = await res.text();
     } catch (err) {
       const cause = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
       throw new NetworkError(
@@ -125,20 +123,24 @@ export function graphClient(ctx: ConnectorContext, platform: Platform, label: st
         `${label} could not be reached (${method} ${url.pathname}): ${cause}.`,
       );
     }
+    const { status, text } = res;
     let body: any;
     try {
       body = JSON.parse(text);
     } catch {
-      const kind = res.status >= 500 ? 'unavailable' : 'rejected';
+      const kind = status >= 500 ? 'unavailable' : 'rejected';
       throw new NetworkError(
         platform,
         kind,
-        `${label} answered HTTP ${res.status} with a body that is not JSON: ${text.slice(0, 200).trim() || '(empty)'}.`,
+        `${label} answered HTTP ${status} with a body that is not JSON: ${text.slice(0, 200).trim() || '(empty)'}.`,
       );
     }
     if (body?.error && typeof body.error === 'object') {
-      const retryAfter = regainSeconds(res.headers) ?? (Number(res.headers.get('retry-after')) || undefined);
-      throw new NetworkError(platform, graphFailureKind(body.error, res.status), graphMessage(body.error), retryAfter);
+      const usage = res.headers['x-business-use-case-usage'];
+      const retryAfter =
+        regainSeconds(typeof usage === 'string' ? usage : undefined) ??
+        (Number(res.headers['retry-after']) || undefined);
+      throw new NetworkError(platform, graphFailureKind(body.error, status), graphMessage(body.error), retryAfter);
     }
     // The upload host (rupload) has its own failure shape.
     const debug = body?.debug_info as { retriable?: boolean; type?: string; message?: string } | undefined;
@@ -148,11 +150,11 @@ export function graphClient(ctx: ConnectorContext, platform: Platform, label: st
         debug.retriable ? 'unavailable' : 'rejected',
         `${debug.message ?? 'The upload failed.'} (${debug.type ?? 'upload error'})`,
       );
-    if (!res.ok)
+    if (status < 200 || status >= 300)
       throw new NetworkError(
         platform,
-        res.status >= 500 ? 'unavailable' : 'rejected',
-        `${label} answered HTTP ${res.status}: ${text.slice(0, 200)}.`,
+        status >= 500 ? 'unavailable' : 'rejected',
+        `${label} answered HTTP ${status}: ${text.slice(0, 200)}.`,
       );
     return body as T;
   };
@@ -162,12 +164,9 @@ export function graphClient(ctx: ConnectorContext, platform: Platform, label: st
  * The window a throttled call names: Meta's X-Business-Use-Case-Usage header gives, per business id,
  * `estimated_time_to_regain_access` in minutes (0 when not throttled). The longest one, in seconds.
  */
-export function regainSeconds(headers: Headers): number | undefined {
+export function regainSeconds(usageHeader: string | undefined): number | undefined {
   try {
-    const usage = JSON.parse(headers.get('x-business-use-case-usage') ?? '{}') as Record<
-      string,
-      { estimated_time_to_regain_access?: number }[]
-    >;
+    const usage = JSON.parse(usageHeader ?? '{}') as Record<string, { estimated_time_to_regain_access?: number }[]>;
     const minutes = Math.max(
       0,
       ...Object.values(usage)

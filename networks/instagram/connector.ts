@@ -66,7 +66,7 @@ export const instagramConnectorModule: ConnectorModule = {
       {
         platform: 'instagram',
         label: 'Instagram',
-        graph: graphClient(ctx, 'instagram', 'Instagram'),
+        graph: graphClient('instagram', 'Instagram'),
         clock: ctx.clock,
         api: `${ctx.hosts.graph}/v25.0`,
         edges: { create: 'media', publish: 'media_publish', limit: 'content_publishing_limit' },

@@ -50,7 +50,7 @@ export const threadsConnectorModule: ConnectorModule = {
       {
         platform: 'threads',
         label: 'Threads',
-        graph: graphClient(ctx, 'threads', 'Threads'),
+        graph: graphClient('threads', 'Threads'),
         clock: ctx.clock,
         api: `${ctx.hosts.graph}/v1.0`,
         edges: { create: 'threads', publish: 'threads_publish', limit: 'threads_publishing_limit' },
