@@ -118,6 +118,7 @@ export interface ConnectorContext {
   hosts: Record<string, string>;
   /** Client id and secret of the app on the network (live mode), for token refresh. */
   client?: { id: string; secret: string };
+  /** YouTube's calls, whose uploads stream a file; the Graph networks' short calls go through httpExchange. */
   fetch: typeof fetch;
   /** The process's clock: token lifetimes and the attempt times a settle compares with the network's. */
   clock: Clock;
