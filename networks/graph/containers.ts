@@ -7,6 +7,7 @@ import { NetworkError, type Connector, type PublishJob, type Published } from '.
 import {
   assertPublishingQuota,
   findOwnPost,
+  graphClient,
   insightValues,
   refreshLongLivedToken,
   stillProcessing,
@@ -202,7 +203,8 @@ async function settle(net: ContainerNetwork, job: PublishJob): Promise<Published
 }
 
 /** A whole connector for a container network; its host (`graph`) also serves /refresh_access_token. */
-export function containerConnector(net: ContainerNetwork, refreshUrl: string): Connector {
+export function containerConnector(spec: Omit<ContainerNetwork, 'graph'>, refreshUrl: string): Connector {
+  const net: ContainerNetwork = { ...spec, graph: graphClient(spec.platform, spec.label) };
   return {
     platform: net.platform,
     publish: (job) => publish(net, job),

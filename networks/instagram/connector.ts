@@ -8,7 +8,7 @@ import {
   type PublishJob,
   type PublishMedia,
 } from '../connector.ts';
-import { graphClient, graphFailureKind, mediaAddress, type GraphParams } from '../graph/client.ts';
+import { graphFailureKind, mediaAddress, type GraphParams } from '../graph/client.ts';
 import { containerConnector } from '../graph/containers.ts';
 import { instagramContentType } from './rules.ts';
 
@@ -66,7 +66,6 @@ export const instagramConnectorModule: ConnectorModule = {
       {
         platform: 'instagram',
         label: 'Instagram',
-        graph: graphClient('instagram', 'Instagram'),
         clock: ctx.clock,
         api: `${ctx.hosts.graph}/v25.0`,
         edges: { create: 'media', publish: 'media_publish', limit: 'content_publishing_limit' },

@@ -8,7 +8,7 @@ import {
   type PublishJob,
   type PublishMedia,
 } from '../connector.ts';
-import { graphClient, mediaAddress, type GraphParams } from '../graph/client.ts';
+import { mediaAddress, type GraphParams } from '../graph/client.ts';
 import { containerConnector } from '../graph/containers.ts';
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png'];
@@ -50,7 +50,6 @@ export const threadsConnectorModule: ConnectorModule = {
       {
         platform: 'threads',
         label: 'Threads',
-        graph: graphClient('threads', 'Threads'),
         clock: ctx.clock,
         api: `${ctx.hosts.graph}/v1.0`,
         edges: { create: 'threads', publish: 'threads_publish', limit: 'threads_publishing_limit' },
