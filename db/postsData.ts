@@ -230,26 +230,28 @@ export async function requeueAfterReconnect(
   return failed.length;
 }
 
+/** Timeline rows of several posts, as the post_events table stores them. */
+export function eventRows(rows: { workspaceId: string; postId: string; event: NewEvent }[], at: string) {
+  return rows.map(({ workspaceId, postId, event: e }) => ({
+    id: newId('evt'),
+    post_id: postId,
+    workspace_id: workspaceId,
+    kind: e.kind,
+    at,
+    message: e.message ?? null,
+    error: e.error ? JSON.stringify(e.error) : null,
+    notes: e.notes ? JSON.stringify(e.notes) : null,
+    publish_at: e.publishAt ?? null,
+  }));
+}
+
 /** Timeline rows of several posts in one statement (the worker records a batch of posts at once). */
 export async function insertEventsOfPosts(
   q: Knex,
   rows: { workspaceId: string; postId: string; event: NewEvent }[],
   at: string,
 ): Promise<void> {
-  if (!rows.length) return;
-  await q('post_events').insert(
-    rows.map(({ workspaceId, postId, event: e }) => ({
-      id: newId('evt'),
-      post_id: postId,
-      workspace_id: workspaceId,
-      kind: e.kind,
-      at,
-      message: e.message ?? null,
-      error: e.error ? JSON.stringify(e.error) : null,
-      notes: e.notes ? JSON.stringify(e.notes) : null,
-      publish_at: e.publishAt ?? null,
-    })),
-  );
+  if (rows.length) await q('post_events').insert(eventRows(rows, at));
 }
 
 /** One workspace's posts; every stamp (created, updated, events) is the clock's time. */

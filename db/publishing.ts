@@ -13,7 +13,7 @@ import type { Platform } from '../networks/rules.ts';
 import { isPostgres, type Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
 import { toMediaRecord, type MediaRecord } from './mediaData.ts';
-import { insertEventsOfPosts, insertPostEvents } from './postsData.ts';
+import { eventRows, insertPostEvents } from './postsData.ts';
 
 // What a worker's action sets and matches, from the state table.
 const START = systemMove('start');
@@ -76,22 +76,57 @@ function returned(result: any): Row[] {
 }
 
 /**
- * Updates the posts named by `rows` (`v_id`, `v_attempt`, then `columns`) whose lease matches, in one
- * statement; answers the ids it changed. `set` may use `v.<column>` and `?` (bound by `setBindings`).
+ * An update of the posts named by `rows` (`v_id`, `v_attempt`, then `columns`) whose lease matches. `set`
+ * may use `v.<column>` and `?` (bound by `setBindings`); `where` adds conditions on `posts`.
  */
-async function updateLeased(
-  q: Knex,
-  set: string,
-  setBindings: string[],
-  columns: string[],
-  rows: string[][],
-  where = '',
-): Promise<Set<string>> {
-  if (!rows.length) return new Set();
-  const v = joinRows(q, ['v_attempt', ...columns], rows);
-  const result = await q.raw(
-    `update posts set ${set} from ${v.from} where ${v.match} and posts.attempt_id = v.v_attempt ${where} returning id`,
-    [...setBindings, ...v.fromBindings, ...v.matchBindings],
+interface LeasedUpdate {
+  set: string;
+  setBindings: string[];
+  columns: string[];
+  rows: string[][];
+  where?: string;
+}
+
+function leasedUpdateSql(q: Knex, u: LeasedUpdate): { sql: string; bindings: string[] } {
+  const v = joinRows(q, ['v_attempt', ...u.columns], u.rows);
+  return {
+    sql: `update posts set ${u.set} from ${v.from}
+      where ${v.match} and posts.attempt_id = v.v_attempt ${u.where ?? ''} returning id`,
+    bindings: [...u.setBindings, ...v.fromBindings, ...v.matchBindings],
+  };
+}
+
+/** Runs a leased update in one statement; answers the ids it changed. */
+async function updateLeased(q: Knex, u: LeasedUpdate): Promise<Set<string>> {
+  if (!u.rows.length) return new Set();
+  const { sql, bindings } = leasedUpdateSql(q, u);
+  return new Set(returned(await q.raw(sql, bindings)).map((r) => r.id as string));
+}
+
+type EventRow = ReturnType<typeof eventRows>[number];
+
+/**
+ * A leased update and the timeline events of the posts it changed, atomically. On PostgreSQL it is one
+ * statement (a data-modifying CTE): one round trip instead of four, which is most of a batch's time when
+ * thousands of posts fall due at once. SQLite, in-process, runs it as a transaction.
+ */
+async function updateLeasedRecording(db: Db, u: LeasedUpdate, events: EventRow[]): Promise<Set<string>> {
+  if (!events.length) return updateLeased(db, u);
+  if (!isPostgres(db))
+    return db.transaction(async (trx) => {
+      const changed = await updateLeased(trx, u);
+      const recorded = events.filter((e) => changed.has(e.post_id));
+      if (recorded.length) await trx('post_events').insert(recorded);
+      return changed;
+    });
+  const { sql, bindings } = leasedUpdateSql(db, u);
+  const columns = Object.keys(events[0]!).join(', ');
+  const result = await db.raw(
+    `with changed as (${sql}),
+    recorded as (insert into post_events (${columns}) select ${columns}
+      from json_populate_recordset(null::post_events, ?::json) where post_id in (select id from changed))
+    select id from changed`,
+    [...bindings, JSON.stringify(events)],
   );
   return new Set(returned(result).map((r) => r.id as string));
 }
@@ -194,29 +229,28 @@ export async function startAttempts(
   items: { attempt: Attempt; message: string }[],
   now: string,
 ): Promise<boolean[]> {
-  return db.transaction(async (trx) => {
-    const started = await updateLeased(
-      trx,
-      'attempt_started_at = ?, updated_at = ?',
-      [now, now],
-      [],
-      items.map((i) => leaseOf(i.attempt)),
-      `and posts.status = '${STARTABLE}'`,
-    );
+  const started = await updateLeasedRecording(
+    db,
+    {
+      set: 'attempt_started_at = ?, updated_at = ?',
+      setBindings: [now, now],
+      columns: [],
+      rows: items.map((i) => leaseOf(i.attempt)),
+      where: `and posts.status = '${STARTABLE}'`,
+    },
     // A resend keeps its earlier progress and its earlier `publishing` event.
-    await insertEventsOfPosts(
-      trx,
+    eventRows(
       items
-        .filter((i) => started.has(i.attempt.postId) && !i.attempt.checkpoint)
+        .filter((i) => !i.attempt.checkpoint)
         .map((i) => ({
           workspaceId: i.attempt.workspaceId,
           postId: i.attempt.postId,
           event: { kind: 'publishing', message: i.message },
         })),
       now,
-    );
-    return items.map((i) => started.has(i.attempt.postId));
-  });
+    ),
+  );
+  return items.map((i) => started.has(i.attempt.postId));
 }
 
 /** Writes progress before network calls; false for an attempt whose lease was lost (it must stop). */
@@ -224,13 +258,12 @@ export async function saveCheckpoints(
   db: Db,
   items: { attempt: Attempt; checkpoint: Checkpoint }[],
 ): Promise<boolean[]> {
-  const saved = await updateLeased(
-    db,
-    'checkpoint = v.v_checkpoint',
-    [],
-    ['v_checkpoint'],
-    items.map((i) => [...leaseOf(i.attempt), JSON.stringify(i.checkpoint)]),
-  );
+  const saved = await updateLeased(db, {
+    set: 'checkpoint = v.v_checkpoint',
+    setBindings: [],
+    columns: ['v_checkpoint'],
+    rows: items.map((i) => [...leaseOf(i.attempt), JSON.stringify(i.checkpoint)]),
+  });
   return items.map((i) => saved.has(i.attempt.postId));
 }
 
@@ -242,35 +275,31 @@ export interface LiveOutcome {
 
 /** Records posts as live, with their `live` events, in one transaction; false where the lease was lost. */
 export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string): Promise<boolean[]> {
-  return db.transaction(async (trx) => {
-    const live = await updateLeased(
-      trx,
-      `status = '${storedStatus(SUCCEED.to)}', external_id = v.v_external_id,
+  const live = await updateLeasedRecording(
+    db,
+    {
+      set: `status = '${storedStatus(SUCCEED.to)}', external_id = v.v_external_id,
       external_url = v.v_external_url, live_at = ?,
       attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null, due_at = null,
-      error_code = null, error_message = null,
-      error_hint = null, updated_at = ?`,
-      [now, now],
-      ['v_external_id', 'v_external_url'],
-      outcomes.map((o) => [...leaseOf(o.attempt), o.published.externalId, o.published.externalUrl]),
-    );
-    await insertEventsOfPosts(
-      trx,
-      outcomes
-        .filter((o) => live.has(o.attempt.postId))
-        .map((o) => ({
-          workspaceId: o.attempt.workspaceId,
-          postId: o.attempt.postId,
-          event: {
-            kind: 'live',
-            message: o.message,
-            ...(o.published.notes?.length ? { notes: o.published.notes } : {}),
-          },
-        })),
+      error_code = null, error_message = null, error_hint = null, updated_at = ?`,
+      setBindings: [now, now],
+      columns: ['v_external_id', 'v_external_url'],
+      rows: outcomes.map((o) => [...leaseOf(o.attempt), o.published.externalId, o.published.externalUrl]),
+    },
+    eventRows(
+      outcomes.map((o) => ({
+        workspaceId: o.attempt.workspaceId,
+        postId: o.attempt.postId,
+        event: {
+          kind: 'live',
+          message: o.message,
+          ...(o.published.notes?.length ? { notes: o.published.notes } : {}),
+        },
+      })),
       now,
-    );
-    return outcomes.map((o) => live.has(o.attempt.postId));
-  });
+    ),
+  );
+  return outcomes.map((o) => live.has(o.attempt.postId));
 }
 
 export async function markFailed(
@@ -412,7 +441,12 @@ export async function takeOverAttempts(
   workerId: string,
 ): Promise<Attempt[]> {
   const moves = leases.map((l) => [l.postId, l.attemptId, newId('att')]);
-  const taken = await updateLeased(db, 'attempt_id = v.v_new, attempt_worker = ?', [workerId], ['v_new'], moves);
+  const taken = await updateLeased(db, {
+    set: 'attempt_id = v.v_new, attempt_worker = ?',
+    setBindings: [workerId],
+    columns: ['v_new'],
+    rows: moves,
+  });
   return loadAttempts(
     db,
     moves

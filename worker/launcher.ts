@@ -1,6 +1,7 @@
 // Starts prepared attempts at their due time. Attempts are prepared ahead (reserved, loaded,
 // credentials read, files signed) so that at the due second only the network calls remain; at most
-// `concurrency` run at once, and the rest wait their turn in due order.
+// `concurrency` hold a slot at once, and the rest wait their turn in due order. An attempt may give its
+// slot back before it ends (its network calls are over, only the record of their outcome remains).
 import type { Clock } from '../runtime/clock.ts';
 
 /** How often waiting attempts are compared with the clock (a controllable clock moves in jumps). */
@@ -15,20 +16,34 @@ export interface Launcher<T> {
   stop(): Promise<T[]>;
 }
 
-export function createLauncher<T>(clock: Clock, concurrency: number, run: (item: T) => Promise<void>): Launcher<T> {
+export function createLauncher<T>(
+  clock: Clock,
+  concurrency: number,
+  run: (item: T, release: () => void) => Promise<void>,
+): Launcher<T> {
   // Kept sorted by time; most attempts arrive in due order, so insertion is near the end.
   const waiting: { atMs: number; item: T }[] = [];
   const running = new Set<Promise<void>>();
+  /** Slots held: running attempts that have not given theirs back. */
+  let held = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
   function tick(): void {
     const now = clock.now();
-    while (!stopped && waiting.length && waiting[0]!.atMs <= now && running.size < concurrency) {
+    while (!stopped && waiting.length && waiting[0]!.atMs <= now && held < concurrency) {
       const { item } = waiting.shift()!;
-      const execution = run(item).finally(() => {
-        running.delete(execution);
+      held++;
+      let holding = true;
+      const release = () => {
+        if (!holding) return;
+        holding = false;
+        held--;
         tick();
+      };
+      const execution = run(item, release).finally(() => {
+        running.delete(execution);
+        release();
       });
       running.add(execution);
     }

@@ -78,20 +78,23 @@ export function createPublisher(deps: PublishDeps): Publisher {
   const start = batcher((items: { attempt: Attempt; message: string }[]) => startAttempts(db, items, iso(clock.now())));
   const checkpoint = batcher((items: { attempt: Attempt; checkpoint: Checkpoint }[]) => saveCheckpoints(db, items));
   const live = batcher((outcomes: LiveOutcome[]) => markLiveMany(db, outcomes, iso(clock.now())));
-  const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared) => {
+  const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared, release) => {
     await prepared
-      .run()
+      .run(release)
       .catch((err) => deps.logger.error({ err, postId: prepared.attempt.postId }, 'publish attempt failed'));
   });
 
-  /** An attempt ready to run: what to do at its due time. */
+  /** An attempt ready to run: what to do at its due time; `release` gives its launcher slot back early. */
   interface Prepared {
     attempt: Attempt;
-    run(): Promise<void>;
+    run(release: () => void): Promise<void>;
   }
 
   async function prepareAttempt(a: Attempt, mode: 'publish' | 'settle'): Promise<Prepared> {
-    const outcome = (run: () => Promise<unknown>): Prepared => ({ attempt: a, run: async () => void (await run()) });
+    const outcome = (run: (release: () => void) => Promise<unknown>): Prepared => ({
+      attempt: a,
+      run: async (release) => void (await run(release)),
+    });
     const label = networkOf(a.platform).label;
     const connector = deps.connectorFor(a.platform);
     if (!connector) {
@@ -132,11 +135,13 @@ export function createPublisher(deps: PublishDeps): Publisher {
       return outcome(() =>
         settleWith(a, connector, job, label).catch((err) => failure(a, connector, job, label, mode, err)),
       );
-    return outcome(async () => {
+    return outcome(async (release) => {
       // Not started: a person changed the post meanwhile.
       if (!a.started && !(await start({ attempt: a, message: `Sending to ${label}.` }))) return;
       try {
         const published = await connector.publish(job);
+        // The network calls are over: the next attempt may start while this one's outcome is written.
+        release();
         await live({ attempt: a, published, message: `Published on ${label}.` });
       } catch (err) {
         await failure(a, connector, job, label, mode, err);

@@ -1,0 +1,95 @@
+// The launcher that starts prepared attempts at their due time: due order, the concurrency limit, and a slot
+// given back before the attempt ends (its network calls are over, only its record remains to be written).
+import { describe, expect, it } from 'vitest';
+import { createLauncher } from '../worker/launcher.ts';
+import { manualClock } from './support/manualClock.ts';
+
+/** An attempt the test finishes by hand: `release` gives its slot back, `finish` ends it. */
+interface Attempt {
+  name: string;
+  release?: () => void;
+  finish?: () => void;
+}
+
+function launcherOf(concurrency: number) {
+  const clock = manualClock(1_000);
+  const started: string[] = [];
+  const running = new Map<string, Attempt>();
+  const launcher = createLauncher<Attempt>(
+    clock,
+    concurrency,
+    (attempt, release) =>
+      new Promise<void>((finish) => {
+        started.push(attempt.name);
+        running.set(attempt.name, Object.assign(attempt, { release, finish }));
+      }),
+  );
+  const finish = async (name: string) => {
+    running.get(name)!.finish!();
+    running.delete(name);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { clock, launcher, started, running, finish };
+}
+
+describe('the launcher', () => {
+  it('starts attempts in due order once the clock reaches them', async () => {
+    const { clock, launcher, started, finish } = launcherOf(10);
+    launcher.add(1_300, { name: 'late' });
+    launcher.add(1_100, { name: 'early' });
+    launcher.add(5_000, { name: 'tomorrow' });
+    launcher.add(1_000, { name: 'now' });
+    expect(started).toEqual(['now']);
+    clock.set(1_300);
+    // The launcher compares waiting attempts with the clock every few milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started).toEqual(['now', 'early', 'late']);
+    for (const name of started) await finish(name);
+    expect((await launcher.stop()).map((a) => a.name)).toEqual(['tomorrow']);
+  });
+
+  it('runs at most `concurrency` attempts holding a slot; the next starts when one ends', async () => {
+    const { launcher, started, finish } = launcherOf(2);
+    for (const name of ['a', 'b', 'c', 'd']) launcher.add(1_000, { name });
+    expect(started).toEqual(['a', 'b']);
+    await finish('a');
+    expect(started).toEqual(['a', 'b', 'c']);
+    await finish('b');
+    await finish('c');
+    await finish('d');
+    await launcher.idle();
+    expect(started).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('starts the next attempt when one gives its slot back, and still waits for that one to end', async () => {
+    const { launcher, started, running, finish } = launcherOf(1);
+    launcher.add(1_000, { name: 'a' });
+    launcher.add(1_000, { name: 'b' });
+    expect(started).toEqual(['a']);
+    running.get('a')!.release!();
+    // Given back twice (by the attempt, then by its end) it still counts once.
+    running.get('a')!.release!();
+    expect(started).toEqual(['a', 'b']);
+    let idle = false;
+    const waiting = launcher.idle().then(() => (idle = true));
+    await finish('b');
+    expect(idle).toBe(false);
+    await finish('a');
+    await waiting;
+    expect(idle).toBe(true);
+  });
+
+  it('on stop, waits for the running attempts and answers those never started', async () => {
+    const { launcher, started, finish } = launcherOf(1);
+    launcher.add(1_000, { name: 'a' });
+    launcher.add(1_000, { name: 'b' });
+    let unstarted: string[] | undefined;
+    const stopping = launcher.stop().then((items) => (unstarted = items.map((i) => i.name)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unstarted).toBeUndefined();
+    await finish('a');
+    await stopping;
+    expect(unstarted).toEqual(['b']);
+    expect(started).toEqual(['a']);
+  });
+});
