@@ -1,18 +1,8 @@
 // bench/mcp: the tool service_get_post through the remote MCP endpoint (one stateless JSON-RPC POST per call)
 // beside GET /v1/posts/{postId} in the same run, at 20 connections, on SQLite and on PostgreSQL.
 // Target: MCP at least 60% of REST's calls per second, with p99 under 30 ms.
-import fs from 'node:fs';
 import { DateTime } from 'luxon';
-import {
-  createPgDatabase,
-  freePort,
-  herald,
-  load,
-  startProcess,
-  stopProcess,
-  tempDataDir,
-  type Load,
-} from './support.ts';
+import { benchWorkspace, createInstance, load, startProcess, stopProcess, type Load } from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 20;
@@ -26,51 +16,12 @@ function line(name: string, r: Load): string {
 }
 
 async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
-  const dataDir = tempDataDir();
-  const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    PUBLIC_URL: origin,
-    RATE_LIMIT_MAX: '100000000',
-    DATABASE_URL: pg?.url ?? '',
-  };
-  const { workspaceId } = herald(
-    env,
-    'workspace',
-    'create',
-    '--name',
-    'Bench',
-    '--plan',
-    'agency',
-    '--tz',
-    'Europe/Berlin',
-  );
-  const { accountId } = herald(
-    env,
-    'account',
-    'add-sandbox',
-    '--workspace',
-    workspaceId!,
-    '--platform',
-    'threads',
-    '--name',
-    'Bench',
-  );
-  const { key } = herald(
-    env,
-    'key',
-    'create',
-    '--workspace',
-    workspaceId!,
-    '--name',
-    'bench',
-    '--scopes',
-    'read,write',
-  );
+  const instance = await createInstance(kind);
+  const { env, base: origin } = instance;
+  const {
+    accountIds: [accountId],
+    key,
+  } = benchWorkspace(env, ['threads'], 'read,write');
   const server = await startProcess(['serve'], env, 'Herald is listening');
   const headers = { Authorization: `Bearer ${key}` };
   try {
@@ -119,8 +70,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
     );
   } finally {
     await stopProcess(server);
-    await pg?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await instance.remove();
   }
 }
 

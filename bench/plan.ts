@@ -1,20 +1,9 @@
 // bench/plan: POST /v1/posts/plan for 50 targets across four networks with a ready video, beside
 // GET /v1/whoami measured in the same run, on SQLite and PostgreSQL. Target: plan p99 under 50 ms.
-import fs from 'node:fs';
-import path from 'node:path';
-import knexFactory from 'knex';
 import { DateTime } from 'luxon';
 import { newId } from '../domain/ids.ts';
-import {
-  createPgDatabase,
-  freePort,
-  herald,
-  load,
-  startProcess,
-  stopProcess,
-  tempDataDir,
-  type Load,
-} from './support.ts';
+import { benchWorkspace, createInstance, load, startProcess, stopProcess, type Load } from './support.ts';
+import { openDb } from '../test/support/publishingLoad.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 4;
@@ -22,13 +11,7 @@ const PLATFORMS = ['youtube', 'instagram', 'facebook', 'threads'];
 
 /** A processed 30-second vertical video, as the media pipeline leaves one. */
 async function seedReadyVideo(env: NodeJS.ProcessEnv, workspaceId: string): Promise<string> {
-  const db = env.DATABASE_URL
-    ? knexFactory({ client: 'pg', connection: env.DATABASE_URL })
-    : knexFactory({
-        client: 'better-sqlite3',
-        connection: { filename: path.join(env.DATA_DIR!, 'herald.sqlite') },
-        useNullAsDefault: true,
-      });
+  const db = openDb(env);
   const root = await db('folders').where({ workspace_id: workspaceId, is_root: 1 }).first('id');
   const id = newId('med');
   const now = new Date().toISOString();
@@ -63,44 +46,14 @@ function row(name: string, r: Load): string {
 }
 
 async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
-  const dataDir = tempDataDir();
-  const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    RATE_LIMIT_MAX: '100000000',
-    DATABASE_URL: pg?.url ?? '',
-  };
-  const { workspaceId } = herald(
+  const instance = await createInstance(kind);
+  const { env, base } = instance;
+  const { workspaceId, accountIds, key } = benchWorkspace(
     env,
-    'workspace',
-    'create',
-    '--name',
-    'Bench',
-    '--plan',
-    'agency',
-    '--tz',
-    'Europe/Berlin',
+    Array.from({ length: 50 }, (_, i) => PLATFORMS[i % 4]!),
+    'read',
   );
-  const accountIds = Array.from(
-    { length: 50 },
-    (_, i) =>
-      herald(
-        env,
-        'account',
-        'add-sandbox',
-        '--workspace',
-        workspaceId!,
-        '--platform',
-        PLATFORMS[i % 4]!,
-        '--name',
-        `Bench ${i}`,
-      ).accountId!,
-  );
-  const { key } = herald(env, 'key', 'create', '--workspace', workspaceId!, '--name', 'bench', '--scopes', 'read');
-  const mediaId = await seedReadyVideo(env, workspaceId!);
+  const mediaId = await seedReadyVideo(env, workspaceId);
   const server = await startProcess(['serve'], env, 'Herald is listening');
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
   const body = JSON.stringify({
@@ -116,23 +69,23 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
     },
   });
   try {
-    const probe = await fetch(`http://127.0.0.1:${port}/v1/posts/plan`, { method: 'POST', headers, body });
+    const probe = await fetch(`${base}/v1/posts/plan`, { method: 'POST', headers, body });
     const plan = (await probe.json()) as { ok: boolean; rows: unknown[] };
     if (probe.status !== 200 || !plan.ok || plan.rows.length !== 50)
       throw new Error(`plan did not pass: ${probe.status} ${JSON.stringify(plan).slice(0, 400)}`);
-    await load(`http://127.0.0.1:${port}/v1/posts/plan`, {
+    await load(`${base}/v1/posts/plan`, {
       connections: CONNECTIONS,
       seconds: 2,
       headers,
       method: 'POST',
       body,
     });
-    const whoami = await load(`http://127.0.0.1:${port}/v1/whoami`, {
+    const whoami = await load(`${base}/v1/whoami`, {
       connections: CONNECTIONS,
       seconds: SECONDS,
       headers,
     });
-    const planned = await load(`http://127.0.0.1:${port}/v1/posts/plan`, {
+    const planned = await load(`${base}/v1/posts/plan`, {
       connections: CONNECTIONS,
       seconds: SECONDS,
       headers,
@@ -148,8 +101,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
     );
   } finally {
     await stopProcess(server);
-    await pg?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await instance.remove();
   }
 }
 

@@ -21,6 +21,24 @@ export function herald(env: NodeJS.ProcessEnv, ...args: string[]): Record<string
   return JSON.parse(execFileSync(HERALD, args, { env, encoding: 'utf8' }));
 }
 
+/** A workspace on the agency plan in Europe/Berlin, a sandbox account on each of `platforms`, and a key. */
+export function benchWorkspace(
+  env: NodeJS.ProcessEnv,
+  platforms: string[],
+  scopes: string,
+): { workspaceId: string; accountIds: string[]; key: string } {
+  const ws = [
+    '--workspace',
+    herald(env, 'workspace', 'create', '--name', 'Bench', '--plan', 'agency', '--tz', 'Europe/Berlin').workspaceId!,
+  ];
+  const accountIds = platforms.map(
+    (platform, i) =>
+      herald(env, 'account', 'add-sandbox', ...ws, '--platform', platform, '--name', `Bench ${i}`).accountId!,
+  );
+  const { key } = herald(env, 'key', 'create', ...ws, '--name', 'bench', '--scopes', scopes);
+  return { workspaceId: ws[1]!, accountIds, key: key! };
+}
+
 export interface Load {
   reqPerSec: number;
   p50: number;

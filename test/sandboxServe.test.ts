@@ -2,7 +2,7 @@
 // connectors at it, and `herald serve` then no longer serves them itself.
 import { describe, expect, it } from 'vitest';
 import { DATABASES, seedWorkspace, startHerald } from './support/harness.ts';
-import { sandboxAccount, until } from './support/network.ts';
+import { postedNow, sandboxAccount } from './support/network.ts';
 import { freePort, spawnHerald, spawnSandbox } from './support/spawnHerald.ts';
 
 describe.each(DATABASES)('herald sandbox serve (%s)', (kind) => {
@@ -19,22 +19,7 @@ describe.each(DATABASES)('herald sandbox serve (%s)', (kind) => {
       throw err;
     });
     try {
-      const headers = { Authorization: `Bearer ${ws.writeKey}`, 'Content-Type': 'application/json' };
-      const api = (p: string, init: RequestInit = {}) =>
-        fetch(`${server.base}/v1${p}`, { ...init, headers }).then((r) => r.json());
-      const body = {
-        targets: { accountIds: [account.id] },
-        mediaIds: [],
-        text: 'Hello through the sandbox process',
-        when: 'now',
-        confirm: true,
-      };
-      const created = await api('/posts', { method: 'POST', body: JSON.stringify(body) });
-      const post = await until(
-        () => api(`/posts/${created.posts[0].id}`),
-        (p) => p.status !== 'queued',
-        60_000,
-      );
+      const post = await postedNow(server.base, ws.writeKey, account.id, 'Hello through the sandbox process', 60_000);
       const onSandbox = new RegExp(`^${sandbox.base}/threads/p/`);
       expect(post).toMatchObject({ status: 'live', externalUrl: expect.stringMatching(onSandbox) });
 

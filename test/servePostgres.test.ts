@@ -1,7 +1,7 @@
 // One process is a whole instance on PostgreSQL too: `DATABASE_URL=… herald serve` alone publishes.
 import { describe, expect, it } from 'vitest';
 import { DATABASES, seedWorkspace, startHerald } from './support/harness.ts';
-import { sandboxAccount, until } from './support/network.ts';
+import { postedNow, sandboxAccount } from './support/network.ts';
 import { spawnHerald } from './support/spawnHerald.ts';
 
 describe.runIf(DATABASES.includes('postgres'))('herald serve on PostgreSQL', () => {
@@ -15,21 +15,7 @@ describe.runIf(DATABASES.includes('postgres'))('herald serve on PostgreSQL', () 
       { WORKER: '' },
     );
     try {
-      const headers = { Authorization: `Bearer ${ws.writeKey}`, 'Content-Type': 'application/json' };
-      const api = (p: string, init: RequestInit = {}) =>
-        fetch(`${server.base}/v1${p}`, { ...init, headers }).then((r) => r.json());
-      const body = {
-        targets: { accountIds: [account.id] },
-        mediaIds: [],
-        text: 'Hello from one process',
-        when: 'now',
-        confirm: true,
-      };
-      const created = await api('/posts', { method: 'POST', body: JSON.stringify(body) });
-      const post = await until(
-        () => api(`/posts/${created.posts[0].id}`),
-        (p) => p.status !== 'queued',
-      );
+      const post = await postedNow(server.base, ws.writeKey, account.id, 'Hello from one process');
       expect(post).toMatchObject({ status: 'live', externalUrl: expect.any(String) });
     } finally {
       await server.stop();

@@ -138,6 +138,29 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
   }
 }
 
+/**
+ * Through a separate Herald process's REST API at `base`: a text post on one account due now, read until it
+ * leaves `queued`. Answers the post as last read.
+ */
+export async function postedNow(
+  base: string,
+  writeKey: string,
+  accountId: string,
+  text: string,
+  timeoutMs?: number,
+): Promise<Record<string, any>> {
+  const headers = { Authorization: `Bearer ${writeKey}`, 'Content-Type': 'application/json' };
+  const api = (p: string, init: RequestInit = {}) =>
+    fetch(`${base}/v1${p}`, { ...init, headers }).then((r) => r.json());
+  const body = { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'now', confirm: true };
+  const created = await api('/posts', { method: 'POST', body: JSON.stringify(body) });
+  return until(
+    () => api(`/posts/${created.posts[0].id}`),
+    (p) => p.status !== 'queued',
+    timeoutMs,
+  );
+}
+
 /** Items a simulator holds for an account, by kind (containers, posts, ...). */
 export async function sandboxCount(
   env: TestEnv,
