@@ -220,8 +220,8 @@ function leased(q: Knex, a: Pick<Attempt, 'postId' | 'attemptId'>) {
 const leaseOf = (a: Pick<Attempt, 'postId' | 'attemptId'>) => [a.postId, a.attemptId];
 
 /**
- * Starts reserved attempts at their due time, in one transaction: from here on the network may be
- * called, and a person can no longer change the post. Attempts whose post changed meanwhile (its
+ * Starts reserved attempts at their due time, with their `publishing` events, atomically: from here on
+ * the network may be called, and a person can no longer change the post. Attempts whose post changed meanwhile (its
  * reservation taken back) are not started. Answers whether each started.
  */
 export async function startAttempts(
@@ -273,7 +273,7 @@ export interface LiveOutcome {
   message: string;
 }
 
-/** Records posts as live, with their `live` events, in one transaction; false where the lease was lost. */
+/** Records posts as live, with their `live` events, atomically; false where the lease was lost. */
 export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string): Promise<boolean[]> {
   const live = await updateLeasedRecording(
     db,
