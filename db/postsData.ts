@@ -169,11 +169,13 @@ export async function insertPostEvents(
   events: NewEvent[],
   at: string,
 ): Promise<void> {
-  await insertEventsOfPosts(
-    q,
-    events.map((event) => ({ workspaceId, postId, event })),
-    at,
-  );
+  if (events.length)
+    await q('post_events').insert(
+      eventRows(
+        events.map((event) => ({ workspaceId, postId, event })),
+        at,
+      ),
+    );
 }
 
 /**
@@ -230,7 +232,7 @@ export async function requeueAfterReconnect(
   return failed.length;
 }
 
-/** Timeline rows of several posts, as the post_events table stores them. */
+/** Timeline rows of several posts, as the post_events table stores them (the worker records a batch at once). */
 export function eventRows(rows: { workspaceId: string; postId: string; event: NewEvent }[], at: string) {
   return rows.map(({ workspaceId, postId, event: e }) => ({
     id: newId('evt'),
@@ -243,15 +245,6 @@ export function eventRows(rows: { workspaceId: string; postId: string; event: Ne
     notes: e.notes ? JSON.stringify(e.notes) : null,
     publish_at: e.publishAt ?? null,
   }));
-}
-
-/** Timeline rows of several posts in one statement (the worker records a batch of posts at once). */
-export async function insertEventsOfPosts(
-  q: Knex,
-  rows: { workspaceId: string; postId: string; event: NewEvent }[],
-  at: string,
-): Promise<void> {
-  if (rows.length) await q('post_events').insert(eventRows(rows, at));
 }
 
 /** One workspace's posts; every stamp (created, updated, events) is the clock's time. */
