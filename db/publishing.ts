@@ -70,6 +70,13 @@ function joinRows(q: Knex, columns: string[], rows: string[][]) {
   };
 }
 
+/**
+ * A posts column in a condition beside a batch join. SQLite's planner would walk that column's index and,
+ * for each post it finds, scan every row of the batch: quadratic once thousands of posts are queued. The
+ * no-op `+` keeps the column out of index use, so each batch row finds its post by primary key.
+ */
+const besideBatch = (q: Knex, column: string) => (isPostgres(q) ? column : `+${column}`);
+
 /** `returning` rows from knex.raw: an array on SQLite, `{rows}` on PostgreSQL. */
 function returned(result: any): Row[] {
   return Array.isArray(result) ? result : result.rows;
@@ -150,7 +157,8 @@ export async function reservePosts(
   );
   const result = await db.raw(
     `update posts set attempt_id = v.v_attempt, attempt_worker = ? from ${v.from}
-    where ${v.match} and posts.status = ? and posts.attempt_id is null and posts.due_at <= ? returning id, attempt_id`,
+    where ${v.match} and ${besideBatch(db, 'posts.status')} = ? and posts.attempt_id is null
+      and ${besideBatch(db, 'posts.due_at')} <= ? returning id, attempt_id`,
     [workerId, ...v.fromBindings, ...v.matchBindings, STARTABLE, horizon],
   );
   const attempts = await loadAttempts(
@@ -236,7 +244,7 @@ export async function startAttempts(
       setBindings: [now, now],
       columns: [],
       rows: items.map((i) => leaseOf(i.attempt)),
-      where: `and posts.status = '${STARTABLE}'`,
+      where: `and ${besideBatch(db, 'posts.status')} = '${STARTABLE}'`,
     },
     // A resend keeps its earlier progress and its earlier `publishing` event.
     eventRows(

@@ -1,0 +1,57 @@
+// The worker's batch statements on SQLite find each post by its primary key. Each one joins a batch of
+// post ids (json_each) to posts; with a condition on an indexed column beside it, SQLite's planner would
+// rather walk that index (every queued post) and scan the batch for each: quadratic when thousands fall
+// due at once. PostgreSQL's form names the ids as an array, which its planner matches to the key.
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../worker/worker.ts';
+import { call, seedWorkspace } from './support/harness.ts';
+import { listeningHerald, sandboxAccount, until } from './support/network.ts';
+
+describe('the worker on SQLite', () => {
+  let env: Awaited<ReturnType<typeof listeningHerald>>;
+  const statements: { sql: string; bindings: unknown[] }[] = [];
+
+  beforeAll(async () => {
+    env = await listeningHerald('sqlite');
+  });
+  afterAll(() => env.close());
+
+  it('reserves, starts, checkpoints and records live posts by primary key', async () => {
+    const ws = await seedWorkspace(env, { plan: 'agency' });
+    const account = await sandboxAccount(env, ws.workspaceId, 'facebook');
+    const later = {
+      publishAt: DateTime.now().setZone('Europe/Berlin').plus({ days: 30 }).toFormat("yyyy-MM-dd'T'09:00"),
+      timezone: 'Europe/Berlin',
+    };
+    for (const [i, when] of ['now', later, later, 'now'].entries()) {
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [account.id] }, mediaIds: [], text: `Plan check ${i}`, when, confirm: true },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    env.services.db.on('query', (q: { sql: string; bindings: unknown[] }) => {
+      if (/^update posts set .* from \(select/s.test(q.sql)) statements.push(q);
+    });
+    const worker = await startWorker(env.services);
+    try {
+      await until(
+        () => env.services.db('posts').where({ status: 'live' }).count({ n: '*' }).first(),
+        (row) => Number(row?.n) === 2,
+      );
+    } finally {
+      await worker.stop();
+    }
+
+    const shapes = new Set(statements.map((s) => s.sql.slice(0, 40)));
+    expect(shapes.size).toBeGreaterThanOrEqual(4);
+    for (const s of statements) {
+      const plan: { detail: string }[] = await env.services.db.raw(`explain query plan ${s.sql}`, s.bindings);
+      const details = plan.map((p) => p.detail);
+      expect(details, s.sql).toContainEqual(
+        expect.stringMatching(/^SEARCH posts USING (INDEX sqlite_autoindex_posts_1|PRIMARY KEY) \(id=\?\)$/),
+      );
+    }
+  });
+});
