@@ -2,6 +2,7 @@
 // post ids (json_each) to posts; with a condition on an indexed column beside it, SQLite's planner would
 // rather walk that index (every queued post) and scan the batch for each: quadratic when thousands fall
 // due at once. PostgreSQL's form names the ids as an array, which its planner matches to the key.
+import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../worker/worker.ts';
@@ -10,7 +11,7 @@ import { listeningHerald, sandboxAccount, until } from './support/network.ts';
 
 describe('the worker on SQLite', () => {
   let env: Awaited<ReturnType<typeof listeningHerald>>;
-  const statements: { sql: string; bindings: unknown[] }[] = [];
+  const statements: { sql: string; bindings: Knex.RawBinding[] }[] = [];
 
   beforeAll(async () => {
     env = await listeningHerald('sqlite');
@@ -31,7 +32,7 @@ describe('the worker on SQLite', () => {
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
-    env.services.db.on('query', (q: { sql: string; bindings: unknown[] }) => {
+    env.services.db.on('query', (q: { sql: string; bindings: Knex.RawBinding[] }) => {
       if (/^update posts set .* from \(select/s.test(q.sql)) statements.push(q);
     });
     const worker = await startWorker(env.services);
