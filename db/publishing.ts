@@ -50,7 +50,7 @@ type Row = Record<string, any>;
  * the updated table's in RETURNING. On PostgreSQL the ids are also given as an array, so the posts
  * are found through their primary key whatever the planner believes about the table's size.
  */
-function joinRows(q: Knex, columns: string[], rows: string[][]) {
+function joinRows(q: Knex, columns: string[], rows: (string | null)[][]) {
   const all = ['v_id', ...columns];
   if (isPostgres(q)) {
     const objects = rows.map((row) => Object.fromEntries(all.map((c, i) => [c, row[i]])));
@@ -90,7 +90,7 @@ interface LeasedUpdate {
   set: string;
   setBindings: string[];
   columns: string[];
-  rows: string[][];
+  rows: (string | null)[][];
   where?: string;
 }
 
@@ -228,22 +228,22 @@ function leased(q: Knex, a: Pick<Attempt, 'postId' | 'attemptId'>) {
 const leaseOf = (a: Pick<Attempt, 'postId' | 'attemptId'>) => [a.postId, a.attemptId];
 
 /**
- * Starts reserved attempts at their due time, with their `publishing` events, atomically: from here on
- * the network may be called, and a person can no longer change the post. Attempts whose post changed meanwhile (its
- * reservation taken back) are not started. Answers whether each started.
+ * Starts reserved attempts, each with its first checkpoint when it has one, and their `publishing` events,
+ * atomically: from here on the network may show the post, and a person can no longer change it. Attempts
+ * whose post changed meanwhile (its reservation taken back) are not started. Answers whether each started.
  */
 export async function startAttempts(
   db: Db,
-  items: { attempt: Attempt; message: string }[],
+  items: { attempt: Attempt; message: string; checkpoint?: Checkpoint }[],
   now: string,
 ): Promise<boolean[]> {
   const started = await updateLeasedRecording(
     db,
     {
-      set: 'attempt_started_at = ?, updated_at = ?',
+      set: 'attempt_started_at = ?, updated_at = ?, checkpoint = coalesce(v.v_checkpoint, posts.checkpoint)',
       setBindings: [now, now],
-      columns: [],
-      rows: items.map((i) => leaseOf(i.attempt)),
+      columns: ['v_checkpoint'],
+      rows: items.map((i) => [...leaseOf(i.attempt), i.checkpoint ? JSON.stringify(i.checkpoint) : null]),
       where: `and ${besideBatch(db, 'posts.status')} = '${STARTABLE}'`,
     },
     // A resend keeps its earlier progress and its earlier `publishing` event.

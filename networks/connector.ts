@@ -58,7 +58,11 @@ export interface PublishJob {
   marker: string;
   /** What earlier attempts recorded (null on the first): resume from it, never start over blindly. */
   checkpoint: Checkpoint | null;
-  /** Saves progress before the next network call; awaited, so a crash after it is settled correctly. */
+  /**
+   * Saves progress before the next network call; awaited, so a crash after it is settled correctly. The
+   * first save also starts the attempt (until then a person may still change the post): no call before it
+   * may make anything visible on the network.
+   */
   saveCheckpoint(checkpoint: Checkpoint): Promise<void>;
   /** Waits between polls; tests pass a controllable clock. */
   sleep(ms: number): Promise<void>;

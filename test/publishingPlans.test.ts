@@ -20,7 +20,7 @@ describe('the worker on SQLite', () => {
 
   it('reserves, starts, checkpoints and records live posts by primary key', async () => {
     const ws = await seedWorkspace(env, { plan: 'agency' });
-    const account = await sandboxAccount(env, ws.workspaceId, 'facebook');
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const later = {
       publishAt: DateTime.now().setZone('Europe/Berlin').plus({ days: 30 }).toFormat("yyyy-MM-dd'T'09:00"),
       timezone: 'Europe/Berlin',

@@ -75,7 +75,9 @@ export function createPublisher(deps: PublishDeps): Publisher {
   const reserve = batcher((ids: string[]) =>
     reservePosts(db, ids, deps.workerId, iso(clock.now() + 2 * PREPARE_AHEAD_MS)),
   );
-  const start = batcher((items: { attempt: Attempt; message: string }[]) => startAttempts(db, items, iso(clock.now())));
+  const start = batcher((items: { attempt: Attempt; message: string; checkpoint?: Checkpoint }[]) =>
+    startAttempts(db, items, iso(clock.now())),
+  );
   const checkpoint = batcher((items: { attempt: Attempt; checkpoint: Checkpoint }[]) => saveCheckpoints(db, items));
   const live = batcher((outcomes: LiveOutcome[]) => markLiveMany(db, outcomes, iso(clock.now())));
   const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared, release) => {
@@ -136,17 +138,28 @@ export function createPublisher(deps: PublishDeps): Publisher {
         settleWith(a, connector, job, label).catch((err) => failure(a, connector, job, label, mode, err)),
       );
     return outcome(async (release) => {
-      // Not started: a person changed the post meanwhile.
-      if (!a.started && !(await start({ attempt: a, message: `Sending to ${label}.` }))) return;
       try {
         const published = await connector.publish(job);
         // The network calls are over: the next attempt may start while this one's outcome is written.
         release();
+        if (!(await began(a, label))) throw new LeaseLost();
         await live({ attempt: a, published, message: `Published on ${label}.` });
       } catch (err) {
+        // A refusal before the first checkpoint still follows a `publishing` event in the timeline.
+        if (err instanceof LeaseLost || !(await began(a, label))) return;
         await failure(a, connector, job, label, mode, err);
       }
     });
+  }
+
+  /**
+   * Records an attempt's start (its first checkpoint, if any, in the same write) unless it is recorded;
+   * false when a person changed the post meanwhile, so it must not go on.
+   */
+  async function began(a: Attempt, label: string, checkpoint?: Checkpoint): Promise<boolean> {
+    if (a.started) return true;
+    a.started = await start({ attempt: a, message: `Sending to ${label}.`, checkpoint });
+    return a.started;
   }
 
   async function buildJob(a: Attempt, connector: Connector): Promise<PublishJob> {
@@ -167,7 +180,11 @@ export function createPublisher(deps: PublishDeps): Publisher {
       marker: `herald-${a.postId}`,
       checkpoint: a.checkpoint,
       async saveCheckpoint(next) {
-        if (!(await checkpoint({ attempt: a, checkpoint: next }))) throw new LeaseLost();
+        // The first checkpoint starts the attempt: calls before it change nothing a person would see.
+        const saved = a.started
+          ? await checkpoint({ attempt: a, checkpoint: next })
+          : await began(a, networkOf(a.platform).label, next);
+        if (!saved) throw new LeaseLost();
         job.checkpoint = next;
       },
       sleep: (ms) => clock.sleep(ms),
