@@ -10,7 +10,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
-import { openDatabase } from '../db/connect.ts';
+import { openDatabase, SANDBOX_FILE, SQLITE_FILE } from '../db/connect.ts';
 import { appliedMigrations, MIGRATION_NAMES, migrationPlan } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import { loadConfig, type Config } from '../runtime/config.ts';
@@ -18,7 +18,6 @@ import { HERALD_VERSION } from '../runtime/version.ts';
 import { operatorOptions, printOutcome } from './output.ts';
 
 const FORMAT = 'herald-backup/1';
-const SQLITE_FILE = 'herald.sqlite';
 const PG_FILE = 'database.pgdump';
 
 interface FileEntry {
@@ -32,7 +31,13 @@ export interface Manifest {
   createdAt: string;
   herald: string;
   node: string;
-  database: FileEntry & { kind: 'sqlite' | 'postgresql'; migrations: string[]; tool: string };
+  database: FileEntry & {
+    kind: 'sqlite' | 'postgresql';
+    migrations: string[];
+    tool: string;
+    /** SQLite: the sandbox networks' own file (db/connect.ts), when the instance has one. */
+    sandbox?: FileEntry;
+  };
   media:
     | { storage: 'disk'; files: FileEntry[]; deletedAfterSnapshot: string[] }
     | { storage: 's3'; bucket: string; prefix: string; note: string };
@@ -128,6 +133,27 @@ interface Snapshot {
   keys: string[];
 }
 
+/**
+ * SQLite's online backup of `source` into `target`, as one self-contained file in rollback-journal mode (the
+ * server turns WAL on again when it opens it). A write by the server between steps restarts the backup, so after
+ * the first step every remaining page is copied in one step, which a busy server cannot interrupt.
+ */
+async function copySqlite(source: string, target: string): Promise<void> {
+  const db = new Database(source, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    await db.backup(target, { progress: () => 0x7fffffff });
+  } finally {
+    db.close();
+  }
+  const copy = new Database(target);
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+}
+
 async function snapshotSqlite(config: Config, dir: string): Promise<Snapshot> {
   const source = path.join(config.dataDir, SQLITE_FILE);
   if (!fs.existsSync(source)) {
@@ -137,22 +163,14 @@ async function snapshotSqlite(config: Config, dir: string): Promise<Snapshot> {
       'Point DATA_DIR at the instance to back up (or DATABASE_URL for PostgreSQL).',
     );
   }
-  const target = path.join(dir, SQLITE_FILE);
-  const db = new Database(source, { fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    // SQLite's online backup: a write by the server between steps restarts it, so after the first step
-    // every remaining page is copied in one step, which a busy server cannot interrupt.
-    await db.backup(target, { progress: () => 0x7fffffff });
-  } finally {
-    db.close();
-  }
-  // A copy in rollback-journal mode is one self-contained file; the server turns WAL on again when it opens it.
-  const copy = new Database(target);
+  await copySqlite(source, path.join(dir, SQLITE_FILE));
+  // The simulators' file after Herald's: an item a simulator made meanwhile names no post of the snapshot.
+  const sandbox = fs.existsSync(path.join(config.dataDir, SANDBOX_FILE));
+  if (sandbox) await copySqlite(path.join(config.dataDir, SANDBOX_FILE), path.join(dir, SANDBOX_FILE));
+  const copy = new Database(path.join(dir, SQLITE_FILE), { readonly: true });
   let migrations: string[];
   let keys: string[];
   try {
-    copy.pragma('journal_mode = DELETE');
     migrations = (copy.prepare('select name from knex_migrations order by id').all() as { name: string }[]).map(
       (r) => r.name,
     );
@@ -166,6 +184,7 @@ async function snapshotSqlite(config: Config, dir: string): Promise<Snapshot> {
       tool: 'SQLite online backup (better-sqlite3)',
       migrations,
       ...(await entry(dir, SQLITE_FILE)),
+      ...(sandbox ? { sandbox: await entry(dir, SANDBOX_FILE) } : {}),
     },
     keys,
   };
@@ -304,6 +323,7 @@ async function readManifest(dir: string): Promise<Manifest> {
     );
   const files = [
     manifest.database,
+    ...(manifest.database.sandbox ? [manifest.database.sandbox] : []),
     manifest.secret,
     ...(manifest.media.storage === 'disk' ? manifest.media.files : []),
   ];
@@ -393,11 +413,13 @@ export function restore(args: string[]): Promise<number> {
     await fsp.mkdir(config.dataDir, { recursive: true });
     await fsp.writeFile(path.join(config.dataDir, 'secret'), secret + '\n', { mode: 0o600, flag: 'wx' });
     if (manifest.database.kind === 'sqlite') {
-      await fsp.copyFile(
-        path.join(from, manifest.database.path),
-        path.join(config.dataDir, SQLITE_FILE),
-        fs.constants.COPYFILE_EXCL,
-      );
+      for (const [file, name] of [
+        [manifest.database, SQLITE_FILE],
+        [manifest.database.sandbox, SANDBOX_FILE],
+      ] as const) {
+        if (file)
+          await fsp.copyFile(path.join(from, file.path), path.join(config.dataDir, name), fs.constants.COPYFILE_EXCL);
+      }
     } else {
       await pgTool('pg_restore', config.databaseUrl!, [
         '--no-owner',

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
-import { isPostgres, openDatabase, type Db } from '../db/connect.ts';
+import { isPostgres, openDatabase, SQLITE_FILE, type Db } from '../db/connect.ts';
 import { migrationPlan, MIGRATION_NAMES } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
@@ -211,7 +211,7 @@ async function databaseChecks(config: Config): Promise<{ checks: Check[]; db?: D
       };
     }
   } else {
-    const file = path.join(config.dataDir, 'herald.sqlite');
+    const file = path.join(config.dataDir, SQLITE_FILE);
     if (!fs.existsSync(file)) {
       return {
         checks: [

@@ -8,7 +8,17 @@ export type Db = Knex;
 interface SqliteConnection {
   pragma(sql: string): unknown;
   prepare(sql: string, ...rest: unknown[]): unknown;
+  exec(sql: string): unknown;
 }
+
+/** Herald's own SQLite file in DATA_DIR. */
+export const SQLITE_FILE = 'herald.sqlite';
+/**
+ * The sandbox networks' file beside it, attached to every connection as `sandbox`: a simulator is another
+ * service, and when `herald sandbox serve` runs it in a process of its own, its writes must not wait for
+ * Herald's write lock (nor Herald's for its). Its tables' names are unique, so queries name them unqualified.
+ */
+export const SANDBOX_FILE = 'sandbox.sqlite';
 
 const STATEMENTS_KEPT = 500;
 
@@ -41,13 +51,17 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): D
   fs.mkdirSync(opts.dataDir, { recursive: true });
   return knexFactory({
     client: 'better-sqlite3',
-    connection: { filename: path.join(opts.dataDir, 'herald.sqlite') },
+    connection: { filename: path.join(opts.dataDir, SQLITE_FILE) },
     useNullAsDefault: true,
     pool: {
       // better-sqlite3 runs one connection; WAL lets readers of other processes (CLI) proceed beside it.
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
-        conn.pragma('journal_mode = WAL');
-        conn.pragma('synchronous = NORMAL');
+        // A file name as an SQL string: single quotes doubled.
+        conn.exec(`attach database '${path.join(opts.dataDir, SANDBOX_FILE).replaceAll("'", "''")}' as sandbox`);
+        for (const schema of ['main', 'sandbox']) {
+          conn.pragma(`${schema}.journal_mode = WAL`);
+          conn.pragma(`${schema}.synchronous = NORMAL`);
+        }
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
         reusePreparedStatements(conn);

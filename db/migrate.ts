@@ -17,6 +17,7 @@ import * as disconnectedAccounts from './migrations/0009_disconnected_accounts.t
 import * as postsListOrder from './migrations/0013_posts_list_order.ts';
 import * as sandboxAccounts from './migrations/0014_sandbox_accounts.ts';
 import * as usageCounters from './migrations/0015_usage_counters.ts';
+import * as sandboxFile from './migrations/0016_sandbox_file.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0013_posts_list_order': postsListOrder,
   '0014_sandbox_accounts': sandboxAccounts,
   '0015_usage_counters': usageCounters,
+  '0016_sandbox_file': sandboxFile,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

@@ -1,12 +1,13 @@
 // What `herald serve` shows a person at a terminal: where everything is, what it runs on, and what to
 // do next. Machines (no terminal, or LOG_FORMAT=json) get the JSON "listening" line instead.
 import path from 'node:path';
+import { SQLITE_FILE } from '../db/connect.ts';
 import type { Config } from '../runtime/config.ts';
 import { HERALD_VERSION } from '../runtime/version.ts';
 
 /** The database as an operator names it, without the password a DATABASE_URL may carry. */
 export function describeDatabase(config: Config): string {
-  if (!config.databaseUrl) return `SQLite, ${path.join(config.dataDir, 'herald.sqlite')}`;
+  if (!config.databaseUrl) return `SQLite, ${path.join(config.dataDir, SQLITE_FILE)}`;
   const url = new URL(config.databaseUrl);
   return `PostgreSQL, ${url.hostname}${url.port ? ':' + url.port : ''}${url.pathname}`;
 }

@@ -180,6 +180,9 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
       expect(keyring.decrypt(account.token_sealed), account.id).toBe(tokens.get(account.id));
     }
     expect(Number((await restored.db('accounts').count({ n: '*' }).first())!.n)).toBe(tokens.size);
+    // The sandbox networks still know those accounts (on SQLite they keep a file of their own).
+    const externalIds = accounts.map((a) => a.externalId);
+    expect(await restored.db('sandbox_accounts').whereIn('id', externalIds)).toHaveLength(accounts.length);
   });
 
   it('refuses to restore over an instance, or to back up into a directory in use', async () => {

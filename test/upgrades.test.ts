@@ -28,7 +28,11 @@ async function tableNames(db: Knex): Promise<string[]> {
             `table_type = 'BASE TABLE'`,
         )
       ).rows
-    : await db.raw(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`);
+    : // The sandbox networks' tables live in their own attached file (db/connect.ts) from 0016 on.
+      await db.raw(
+        `select name from main.sqlite_master where type = 'table' and name not like 'sqlite_%' union all ` +
+          `select name from sandbox.sqlite_master where type = 'table' and name not like 'sqlite_%'`,
+      );
   return (rows as { name: string }[])
     .map((r) => r.name)
     .filter((name) => !name.startsWith('knex_migrations'))

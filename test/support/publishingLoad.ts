@@ -2,8 +2,8 @@
 // Facebook Pages (a text post is one network call, so lag is Herald's own), posts created through the API,
 // and what the simulator received.
 import knexFactory, { type Knex } from 'knex';
-import path from 'node:path';
 import { DateTime } from 'luxon';
+import { openDatabase } from '../../db/connect.ts';
 import { createApiKey, createWorkspace } from '../../db/identity.ts';
 import { migrate } from '../../db/migrate.ts';
 import { workspaceData } from '../../db/workspaceData.ts';
@@ -21,11 +21,7 @@ export interface Seeded {
 export function openDb(env: NodeJS.ProcessEnv): Knex {
   return env.DATABASE_URL
     ? knexFactory({ client: 'pg', connection: env.DATABASE_URL, pool: { min: 0, max: 4 } })
-    : knexFactory({
-        client: 'better-sqlite3',
-        connection: { filename: path.join(env.DATA_DIR!, 'herald.sqlite') },
-        useNullAsDefault: true,
-      });
+    : openDatabase({ dataDir: env.DATA_DIR! });
 }
 
 /** `accounts` sandbox Facebook Pages, 50 to a workspace (the most one create request targets). */
