@@ -6,11 +6,11 @@
 // target ≥ 70%) and posts due spread over one minute, each request's posts at their own second (lag from each
 // post's own time, target p99 ≤ 1 s). PostgreSQL: 10,000 posts, `herald serve` with WORKER=off and one
 // `herald worker`; SQLite: 2,000 posts, the worker inside `herald serve`. Prints each process's RSS before
-// and after. BENCH_CPU_PROF=<dir> writes the worker's CPU profile (--cpu-prof) there.
+// and after. BENCH_CPU_PROF=<dir> writes the worker's and the simulator's CPU profiles (--cpu-prof) there.
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import type { Knex } from 'knex';
-import { createInstance, rssMb, startProcess, stopProcess } from './support.ts';
+import { cpuMeter, cpuPer, createInstance, rssMb, startProcess, stopProcess } from './support.ts';
 import {
   createPosts,
   dueMinute,
@@ -29,9 +29,11 @@ const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 500);
 const CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 200);
 const CEILING_SECONDS = Number(process.env.BENCH_CEILING_SECONDS ?? 10);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+/** BENCH_SPREAD=0 runs the instant scenario alone (profiling). */
+const SPREAD = process.env.BENCH_SPREAD !== '0';
 
 /** The simulator alone: Facebook feed posts to the seeded Pages, each request its own message. */
-async function ceiling(sandboxUrl: string, seeded: Seeded): Promise<number> {
+async function ceiling(sandboxUrl: string, seeded: Seeded): Promise<{ rate: number; requests: number }> {
   let n = 0;
   const result = await autocannon({
     url: sandboxUrl,
@@ -58,7 +60,7 @@ async function ceiling(sandboxUrl: string, seeded: Seeded): Promise<number> {
   if (result.non2xx || result.errors) {
     throw new Error(`the simulator answered ${result.non2xx} non-2xx, ${result.errors} errors`);
   }
-  return result.requests.average;
+  return { rate: result.requests.average, requests: result.requests.total };
 }
 
 /**
@@ -89,6 +91,14 @@ interface Outcome {
   count: number;
   rate: number;
   lags: number[];
+  /** CPU each process used from just before the posts were due until the last was out, in ms. */
+  cpu: Record<string, number>;
+}
+
+/** The processes whose CPU a run counts, and whether PostgreSQL's count too. */
+interface Metered {
+  processes: { name: string; pid: number }[];
+  postgres: boolean;
 }
 
 async function runScenario(
@@ -98,17 +108,22 @@ async function runScenario(
   seeded: Seeded,
   posts: number,
   spread: boolean,
+  metered: Metered,
 ): Promise<Outcome> {
   await emptySimulator(db);
   const { when, dueMs } = dueMinute(spread ? 180 : 150);
   await createPosts(base, seeded, posts, when);
   const dueByText = spread ? await spreadOverMinute(db, env, dueMs) : undefined;
   const deadline = dueMs + 60_000 + 10 * 60_000;
+  // Reservations and reads happen up to 30 s ahead; the meter counts from the due time's approach.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, dueMs - 500 - Date.now())));
+  const meter = cpuMeter(metered.processes, metered.postgres);
   let counts = await postCounts(db);
   while ((counts.queued ?? 0) > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     counts = await postCounts(db);
   }
+  const cpu = meter.end();
   // Only this scenario's posts: calls of the ceiling still in flight when it ended may land after the delete.
   const items = (await publishedItems(db)).filter((i) => i.message.startsWith('Bench post'));
   if ((counts.failed ?? 0) || (counts.queued ?? 0)) {
@@ -117,7 +132,7 @@ async function runScenario(
   const lags = items.map((i) => i.publishedMs - (dueByText?.get(i.message) ?? dueMs)).sort((a, b) => a - b);
   const times = items.map((i) => i.publishedMs);
   const span = times.length > 1 ? (Math.max(...times) - Math.min(...times)) / 1000 : 0;
-  return { count: items.length, rate: items.length / Math.max(span, 0.001), lags };
+  return { count: items.length, rate: items.length / Math.max(span, 0.001), lags, cpu };
 }
 
 const lagLine = (lags: number[]) =>
@@ -136,7 +151,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres', posts: number): Promis
   const processes: { name: string; child: ChildProcess }[] = [];
   const db = openDb(env);
   try {
-    const sandbox = await startProcess(['sandbox', 'serve'], env, 'Sandbox networks listening');
+    const sandbox = await startProcess(['sandbox', 'serve'], env, 'Sandbox networks listening', runner);
     processes.push({ name: 'sandbox', child: sandbox });
     processes.push({
       name: kind === 'postgres' ? 'server' : 'server+worker',
@@ -151,29 +166,38 @@ async function benchDatabase(kind: 'sqlite' | 'postgres', posts: number): Promis
     }
     const rss = () => processes.map((p) => `${p.name} ${rssMb(p.child)} MB`).join(', ');
     const before = rss();
+    const metered = {
+      processes: processes.map((p) => ({ name: p.name, pid: p.child.pid! })),
+      postgres: kind === 'postgres',
+    };
 
     await emptySimulator(db);
+    const meter = cpuMeter(metered.processes, metered.postgres);
     const limit = await ceiling(sandboxUrl, seeded);
     console.log(
-      `${kind}: simulator ceiling ${limit.toFixed(0)} publishes/s ` +
-        `(autocannon, ${CONCURRENCY} connections, ${CEILING_SECONDS} s)`,
+      `${kind}: simulator ceiling ${limit.rate.toFixed(0)} publishes/s ` +
+        `(autocannon, ${CONCURRENCY} connections, ${CEILING_SECONDS} s); CPU a request: ` +
+        cpuPer(meter.end(), limit.requests),
     );
 
-    const instant = await runScenario(db, env, base, seeded, posts, false);
-    const ratio = instant.rate / limit;
+    const instant = await runScenario(db, env, base, seeded, posts, false, metered);
+    const ratio = instant.rate / limit.rate;
     console.log(
       `${kind}: ${posts} posts due at one instant over ${ACCOUNTS} accounts: simulator received ` +
         `${instant.count}; ${instant.rate.toFixed(0)} publishes/s = ${(100 * ratio).toFixed(0)}% of the ceiling ` +
-        `${ratio >= 0.7 ? 'ok' : 'MISSED (target ≥ 70%)'}; ${lagLine(instant.lags)}`,
+        `${ratio >= 0.7 ? 'ok' : 'MISSED (target ≥ 70%)'}; ${lagLine(instant.lags)}; CPU a post: ` +
+        cpuPer(instant.cpu, instant.count),
     );
 
-    const spread = await runScenario(db, env, base, seeded, posts, true);
-    const p99 = percentile(spread.lags, 99);
-    console.log(
-      `${kind}: ${posts} posts due over one minute (each request's posts their own second): ` +
-        `simulator received ${spread.count}; ${lagLine(spread.lags)} from each post's own time ` +
-        (p99 <= 1000 ? 'ok' : 'MISSED (target p99 ≤ 1 s)'),
-    );
+    if (SPREAD) {
+      const spread = await runScenario(db, env, base, seeded, posts, true, metered);
+      const p99 = percentile(spread.lags, 99);
+      console.log(
+        `${kind}: ${posts} posts due over one minute (each request's posts their own second): ` +
+          `simulator received ${spread.count}; ${lagLine(spread.lags)} from each post's own time ` +
+          (p99 <= 1000 ? 'ok' : 'MISSED (target p99 ≤ 1 s)'),
+      );
+    }
     console.log(`${kind}: RSS before ${before}; after ${rss()}`);
   } finally {
     await db.destroy();

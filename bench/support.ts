@@ -1,6 +1,7 @@
 // Shared by the benchmarks: the process helpers of test/support/processes.ts, a `bin/herald` command's JSON answer,
 // and a load run with autocannon.
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { HERALD } from '../test/support/processes.ts';
 
@@ -73,3 +74,57 @@ export async function load(
     non2xx: result.non2xx,
   };
 }
+
+/** CPU time (user and system) a process has used so far, in ms (Linux /proc; 100 clock ticks a second). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Every PostgreSQL server process on the machine, by pid (its backends come and go with connections). */
+function postgresPids(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false; // ended meanwhile
+      }
+    });
+}
+
+/**
+ * CPU used by named processes (and, with `postgres`, by all of PostgreSQL's) from now until the answer's
+ * `end()` is called: where a measured run's time went, in ms. `bench` is this process (autocannon's load).
+ */
+export function cpuMeter(processes: { name: string; pid: number }[], postgres: boolean) {
+  const pgStart = new Map(postgres ? postgresPids().map((pid) => [pid, cpuMs(pid)]) : []);
+  const start = processes.map((p) => cpuMs(p.pid));
+  const own = process.cpuUsage();
+  return {
+    end(): Record<string, number> {
+      const used: Record<string, number> = {};
+      processes.forEach((p, i) => (used[p.name] = cpuMs(p.pid) - start[i]!));
+      const bench = process.cpuUsage(own);
+      used.bench = Math.round((bench.user + bench.system) / 1000);
+      if (postgres)
+        used.postgresql = postgresPids().reduce((sum, pid) => {
+          try {
+            return sum + cpuMs(pid) - (pgStart.get(pid) ?? 0);
+          } catch {
+            return sum;
+          }
+        }, 0);
+      return used;
+    },
+  };
+}
+
+/** CPU per unit of work, process by process: `sandbox 0.21 ms, worker 0.18 ms, ...`. */
+export const cpuPer = (used: Record<string, number>, count: number) =>
+  Object.entries(used)
+    .map(([name, ms]) => `${name} ${(ms / Math.max(count, 1)).toFixed(3)} ms`)
+    .join(', ');

@@ -14,4 +14,11 @@ describe('ids are opaque, prefixed by kind', () => {
     expect(new Set(secrets.join('')).size).toBe(62);
     expect(randomBase62(0)).toBe('');
   });
+  it('draws every character about equally often, across refills of its random pool', () => {
+    const counts = new Map<string, number>();
+    for (const c of randomBase62(62_000)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    // 1,000 expected each, with a standard deviation of about 31.
+    for (const n of counts.values()) expect(n).toBeGreaterThan(850);
+    for (const n of counts.values()) expect(n).toBeLessThan(1150);
+  });
 });
