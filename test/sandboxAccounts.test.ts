@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../runtime/config.ts';
@@ -82,5 +83,28 @@ describe('sandbox accounts', () => {
     const created = await createThread(externalId);
     expect(created.status).toBe(200);
     expect(created.body).toEqual({ id: expect.stringMatching(/^\d+$/) });
+  });
+
+  it("keeps the simulators' tables in a file of their own, whose writes never hold up Herald's", async () => {
+    await added('ok');
+    const names = async (schema: string) =>
+      (await services.db.raw(`select name from ${schema}.sqlite_master where type = 'table'`)).map(
+        (r: { name: string }) => r.name,
+      );
+    expect(await names('sandbox')).toEqual(
+      expect.arrayContaining(['sandbox_items', 'sandbox_failures', 'sandbox_accounts']),
+    );
+    expect((await names('main')).filter((name: string) => name.startsWith('sandbox'))).toEqual([]);
+    // A simulator of another process in the middle of a write: it holds sandbox.sqlite's write lock.
+    const simulator = new Database(path.join(dataDir, 'sandbox.sqlite'));
+    simulator.exec('begin immediate');
+    try {
+      // Herald's own writes (here a CLI process's) go on; in a shared file they would wait, then fail busy.
+      const { workspaceId: other } = await herald('workspace', 'create', '--name', 'Beta', '--plan', 'free');
+      expect(await services.db('workspaces').where({ id: other }).first('name')).toEqual({ name: 'Beta' });
+    } finally {
+      simulator.exec('rollback');
+      simulator.close();
+    }
   });
 });
