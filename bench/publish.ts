@@ -5,8 +5,10 @@
 // then two scenarios over 500 sandbox Pages: every post due at one instant (Herald's rate over the ceiling,
 // target ≥ 70%) and posts due spread over one minute, each request's posts at their own second (lag from each
 // post's own time, target p99 ≤ 1 s). PostgreSQL: 10,000 posts, `herald serve` with WORKER=off and one
-// `herald worker`; SQLite: 2,000 posts, the worker inside `herald serve`. Prints each process's RSS before
-// and after. BENCH_CPU_PROF=<dir> writes the worker's and the simulator's CPU profiles (--cpu-prof) there.
+// `herald worker`; SQLite: 2,000 posts, the worker inside `herald serve`. Prints each process's CPU time per
+// request of the ceiling and per post of the instant burst (PostgreSQL's server processes summed), and its RSS
+// before and after. BENCH_CPU_PROF=<dir> writes the worker's and the simulator's CPU profiles (--cpu-prof)
+// there; BENCH_SPREAD=0 leaves out the spread scenario.
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import type { Knex } from 'knex';
