@@ -142,7 +142,14 @@ export function createPublisher(deps: PublishDeps): Publisher {
         const published = await connector.publish(job);
         // The network calls are over: the next attempt may start while this one's outcome is written.
         release();
-        if (!(await began(a, label))) throw new LeaseLost();
+        if (!(await began(a, label))) {
+          // Visible calls follow a checkpoint: an answer without one is an earlier attempt's post, found again.
+          deps.logger.error(
+            { postId: a.postId, externalUrl: published.externalUrl },
+            'published on the network, but the post was changed before its attempt was recorded',
+          );
+          throw new LeaseLost();
+        }
         await live({ attempt: a, published, message: `Published on ${label}.` });
       } catch (err) {
         // A refusal before the first checkpoint still follows a `publishing` event in the timeline.
