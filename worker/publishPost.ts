@@ -142,7 +142,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
         const published = await connector.publish(job);
         // The network calls are over: the next attempt may start while this one's outcome is written.
         release();
-        if (!(await began(a, label))) {
+        if (!(await began(a))) {
           // Visible calls follow a checkpoint: an answer without one is an earlier attempt's post, found again.
           deps.logger.error(
             { postId: a.postId, externalUrl: published.externalUrl },
@@ -153,7 +153,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
         await live({ attempt: a, published, message: `Published on ${label}.` });
       } catch (err) {
         // A refusal before the first checkpoint still follows a `publishing` event in the timeline.
-        if (err instanceof LeaseLost || !(await began(a, label))) return;
+        if (err instanceof LeaseLost || !(await began(a))) return;
         await failure(a, connector, job, label, mode, err);
       }
     });
@@ -163,9 +163,9 @@ export function createPublisher(deps: PublishDeps): Publisher {
    * Records an attempt's start (its first checkpoint, if any, in the same write) unless it is recorded;
    * false when a person changed the post meanwhile, so it must not go on.
    */
-  async function began(a: Attempt, label: string, checkpoint?: Checkpoint): Promise<boolean> {
+  async function began(a: Attempt, checkpoint?: Checkpoint): Promise<boolean> {
     if (a.started) return true;
-    a.started = await start({ attempt: a, message: `Sending to ${label}.`, checkpoint });
+    a.started = await start({ attempt: a, message: `Sending to ${networkOf(a.platform).label}.`, checkpoint });
     return a.started;
   }
 
@@ -188,9 +188,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
       checkpoint: a.checkpoint,
       async saveCheckpoint(next) {
         // The first checkpoint starts the attempt: calls before it change nothing a person would see.
-        const saved = a.started
-          ? await checkpoint({ attempt: a, checkpoint: next })
-          : await began(a, networkOf(a.platform).label, next);
+        const saved = a.started ? await checkpoint({ attempt: a, checkpoint: next }) : await began(a, next);
         if (!saved) throw new LeaseLost();
         job.checkpoint = next;
       },
