@@ -71,11 +71,13 @@ function joinRows(q: Knex, columns: string[], rows: (string | null)[][]) {
 }
 
 /**
- * A posts column in a condition beside a batch join. SQLite's planner would walk that column's index and,
- * for each post it finds, scan every row of the batch: quadratic once thousands of posts are queued. The
- * no-op `+` keeps the column out of index use, so each batch row finds its post by primary key.
+ * A posts column in a condition beside a batch join. A planner may walk that column's index (SQLite's
+ * always; PostgreSQL's whenever its statistics lag behind a burst of new posts, taking the thousands
+ * queued for a few) and test every post it finds against the batch: quadratic once thousands are queued.
+ * A no-op on the value (`+` on SQLite, appending '' to PostgreSQL's text) keeps the column out of index
+ * use, so each post of the batch is found by its primary key.
  */
-const besideBatch = (q: Knex, column: string) => (isPostgres(q) ? column : `+${column}`);
+const besideBatch = (q: Knex, column: string) => (isPostgres(q) ? `(${column} || '')` : `+${column}`);
 
 /** `returning` rows from knex.raw: an array on SQLite, `{rows}` on PostgreSQL. */
 function returned(result: any): Row[] {
