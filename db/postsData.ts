@@ -347,8 +347,17 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       const q = posts().select(COLUMNS);
       if (filter.status) q.where('posts.status', filter.status);
       if (filter.accountId) q.where('posts.account_id', filter.accountId);
-      if (filter.from) q.where('posts.publish_at', '>=', filter.from);
-      if (filter.to) q.where('posts.publish_at', '<', filter.to);
+      // Each bound also in the list index's own terms, so that a range is one stretch of it (drafts sort last).
+      if (filter.from)
+        q.where('posts.publish_at', '>=', filter.from).whereRaw(
+          '((posts.publish_at is null), posts.publish_at) >= (false, ?)',
+          [filter.from],
+        );
+      if (filter.to)
+        q.where('posts.publish_at', '<', filter.to).whereRaw(
+          '((posts.publish_at is null), posts.publish_at) < (false, ?)',
+          [filter.to],
+        );
       // Keyset paging in the order of the posts_list indexes (migration 0013): drafts (no publish time) last.
       const c = filter.cursor;
       if (c && c.publishAt !== null) {
