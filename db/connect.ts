@@ -1,6 +1,7 @@
 // One knex instance over SQLite (a file in DATA_DIR, the default) or PostgreSQL (DATABASE_URL).
 import fs from 'node:fs';
 import path from 'node:path';
+import type BetterSqlite from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 
 export type Db = Knex;
@@ -73,4 +74,18 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): D
 
 export function isPostgres(db: Db): boolean {
   return db.client.config.client === 'pg';
+}
+
+/**
+ * Runs `work` on the SQLite connection itself. better-sqlite3 is synchronous, so a transaction written here
+ * is one step of the event loop, where knex takes a turn through its runner for each statement (BEGIN, each
+ * query, COMMIT). The pool holds the one connection: this waits while knex uses it, and knex waits for this.
+ */
+export async function onSqliteConnection<T>(db: Db, work: (conn: BetterSqlite.Database) => T): Promise<T> {
+  const conn: BetterSqlite.Database = await db.client.acquireConnection();
+  try {
+    return work(conn);
+  } finally {
+    await db.client.releaseConnection(conn);
+  }
 }

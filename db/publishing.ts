@@ -10,7 +10,7 @@ import { storedStatus, systemMove } from '../domain/postStates.ts';
 import type { Checkpoint } from '../networks/connector.ts';
 import { filesNamedBySettings } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
-import { isPostgres, type Db } from './connect.ts';
+import { isPostgres, onSqliteConnection, type Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
 import { toMediaRecord, type MediaRecord } from './mediaData.ts';
 import { eventRows, insertPostEvents } from './postsData.ts';
@@ -117,19 +117,22 @@ type EventRow = ReturnType<typeof eventRows>[number];
 /**
  * A leased update and the timeline events of the posts it changed, atomically. On PostgreSQL it is one
  * statement (a data-modifying CTE): one round trip instead of four, which is most of a batch's time when
- * thousands of posts fall due at once. SQLite, in-process, runs it as a transaction.
+ * thousands of posts fall due at once. On SQLite, in-process, it is one synchronous transaction.
  */
 async function updateLeasedRecording(db: Db, u: LeasedUpdate, events: EventRow[]): Promise<Set<string>> {
   if (!events.length) return updateLeased(db, u);
-  if (!isPostgres(db))
-    return db.transaction(async (trx) => {
-      const changed = await updateLeased(trx, u);
-      const recorded = events.filter((e) => changed.has(e.post_id));
-      if (recorded.length) await trx('post_events').insert(recorded);
-      return changed;
-    });
   const { sql, bindings } = leasedUpdateSql(db, u);
-  const columns = Object.keys(events[0]!).join(', ');
+  const names = Object.keys(events[0]!);
+  const columns = names.join(', ');
+  if (!isPostgres(db))
+    return onSqliteConnection(db, (conn) =>
+      conn.transaction(() => {
+        const changed = new Set((conn.prepare(sql).all(...bindings) as Row[]).map((r) => r.id as string));
+        const insert = conn.prepare(`insert into post_events (${columns}) values (${names.map(() => '?').join(', ')})`);
+        for (const e of events) if (changed.has(e.post_id)) insert.run(...Object.values(e));
+        return changed;
+      })(),
+    );
   const result = await db.raw(
     `with changed as (${sql}),
     recorded as (insert into post_events (${columns}) select ${columns}
