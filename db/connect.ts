@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
+import { checkpointInThread } from './walCheckpoints.ts';
 
 export type Db = Knex;
 
@@ -44,27 +45,44 @@ function reusePreparedStatements(conn: SqliteConnection): void {
   };
 }
 
-export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Db {
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  /**
+   * SQLite: checkpoint the write-ahead logs in a thread of their own rather than in the commits (`herald serve`;
+   * db/walCheckpoints.ts), reporting a failure to `onError`.
+   */
+  checkpointThread?: { onError(message: string): void };
+}
+
+export function openDatabase(opts: OpenOptions): Db {
   if (opts.databaseUrl) {
     if (!/^postgres(ql)?:\/\//.test(opts.databaseUrl)) throw new Error('DATABASE_URL must start with postgres://');
     return knexFactory({ client: 'pg', connection: opts.databaseUrl, pool: { min: 0, max: 10 } });
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
+  const files = { main: path.join(opts.dataDir, SQLITE_FILE), sandbox: path.join(opts.dataDir, SANDBOX_FILE) };
+  if (opts.checkpointThread) checkpointInThread(Object.values(files), opts.checkpointThread.onError);
   return knexFactory({
     client: 'better-sqlite3',
-    connection: { filename: path.join(opts.dataDir, SQLITE_FILE) },
+    connection: { filename: files.main },
     useNullAsDefault: true,
     pool: {
       // better-sqlite3 runs one connection; WAL lets readers of other processes (CLI) proceed beside it.
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         // A file name as an SQL string: single quotes doubled.
-        conn.exec(`attach database '${path.join(opts.dataDir, SANDBOX_FILE).replaceAll("'", "''")}' as sandbox`);
+        conn.exec(`attach database '${files.sandbox.replaceAll("'", "''")}' as sandbox`);
         for (const schema of ['main', 'sandbox']) {
           conn.pragma(`${schema}.journal_mode = WAL`);
           conn.pragma(`${schema}.synchronous = NORMAL`);
         }
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
+        if (opts.checkpointThread) {
+          conn.pragma('wal_autocheckpoint = 0');
+          // A log that grew in a burst is cut back to this size when it starts over after a checkpoint.
+          for (const schema of ['main', 'sandbox']) conn.pragma(`${schema}.journal_size_limit = ${64 * 2 ** 20}`);
+        }
         reusePreparedStatements(conn);
         done(null, conn);
       },

@@ -28,11 +28,22 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function createServices(config: Config, options: { clock?: Clock } = {}): Services {
+export interface ServiceOptions {
+  clock?: Clock;
+  /** SQLite's checkpoints in a thread of their own, off the commits: for the long-lived server process. */
+  checkpointThread?: boolean;
+}
+
+export function createServices(config: Config, options: ServiceOptions = {}): Services {
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(config);
-  const keyring = new Keyring(loadSecret(config.dataDir));
   const logger = createLogger(config.logLevel, config.logFormat);
+  const db = openDatabase({
+    ...config,
+    checkpointThread: options.checkpointThread
+      ? { onError: (message) => logger.error({ message }, 'SQLite checkpoint failed') }
+      : undefined,
+  });
+  const keyring = new Keyring(loadSecret(config.dataDir));
   const storage = createStorage(config, keyring);
   const media = createMediaWork({
     db,

@@ -13,7 +13,7 @@ import { guardConnections } from './connections.ts';
 const DRAIN_TIMEOUT_MS = 10_000;
 
 export async function serve(config: Config): Promise<number> {
-  const services = createServices(config);
+  const services = createServices(config, { checkpointThread: true });
   // The second wall behind api.ts: a promise some request left rejected is logged, and the process keeps
   // serving every other workspace rather than exit.
   process.on('unhandledRejection', (err) => {
