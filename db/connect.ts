@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
-import { checkpointInThread } from './walCheckpoints.ts';
 
 export type Db = Knex;
 
@@ -49,10 +48,10 @@ export interface OpenOptions {
   databaseUrl?: string;
   dataDir: string;
   /**
-   * SQLite: checkpoint the write-ahead logs in a thread of their own rather than in the commits (`herald serve`;
-   * db/walCheckpoints.ts), reporting a failure to `onError`.
+   * SQLite: `thread` leaves the write-ahead logs' checkpoints to a thread the caller runs (db/walCheckpoints.ts)
+   * instead of the commits.
    */
-  checkpointThread?: { onError(message: string): void };
+  checkpoints?: 'commit' | 'thread';
 }
 
 export function openDatabase(opts: OpenOptions): Db {
@@ -62,7 +61,6 @@ export function openDatabase(opts: OpenOptions): Db {
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const files = { main: path.join(opts.dataDir, SQLITE_FILE), sandbox: path.join(opts.dataDir, SANDBOX_FILE) };
-  if (opts.checkpointThread) checkpointInThread(Object.values(files), opts.checkpointThread.onError);
   return knexFactory({
     client: 'better-sqlite3',
     connection: { filename: files.main },
@@ -78,7 +76,7 @@ export function openDatabase(opts: OpenOptions): Db {
         }
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
-        if (opts.checkpointThread) {
+        if (opts.checkpoints === 'thread') {
           conn.pragma('wal_autocheckpoint = 0');
           // A log that grew in a burst is cut back to this size when it starts over after a checkpoint.
           for (const schema of ['main', 'sandbox']) conn.pragma(`${schema}.journal_size_limit = ${64 * 2 ** 20}`);

@@ -1,5 +1,6 @@
 // The long-lived parts of one process, built from the configuration and closed together.
 import { isPostgres, openDatabase, type Db } from '../db/connect.ts';
+import { checkpointInThread } from '../db/walCheckpoints.ts';
 import { createMediaWork, type MediaWork } from '../media/work.ts';
 import { createStorage, type AnyStorage } from '../storage/index.ts';
 import { graphileQueue, sqliteQueue, type JobQueue } from '../worker/queues.ts';
@@ -37,12 +38,11 @@ export interface ServiceOptions {
 export function createServices(config: Config, options: ServiceOptions = {}): Services {
   const clock = options.clock ?? systemClock;
   const logger = createLogger(config.logLevel, config.logFormat);
-  const db = openDatabase({
-    ...config,
-    checkpointThread: options.checkpointThread
-      ? { onError: (message) => logger.error({ message }, 'SQLite checkpoint failed') }
-      : undefined,
-  });
+  const checkpointThread = options.checkpointThread && !config.databaseUrl;
+  const db = openDatabase({ ...config, checkpoints: checkpointThread ? 'thread' : 'commit' });
+  const checkpoints = checkpointThread
+    ? checkpointInThread(config.dataDir, (message) => logger.error({ message }, 'SQLite checkpoint failed'))
+    : undefined;
   const keyring = new Keyring(loadSecret(config.dataDir));
   const storage = createStorage(config, keyring);
   const media = createMediaWork({
@@ -66,6 +66,8 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     close: async () => {
       await media.stop();
       await storage.close();
+      // The thread first: the server's connection, closing last, folds the logs into the files and removes them.
+      await checkpoints?.stop();
       await db.destroy();
     },
   };
