@@ -1,7 +1,7 @@
 // The worker's batch statements on SQLite find each post by its primary key. Each one joins a batch of
 // post ids (json_each) to posts; with a condition on an indexed column beside it, SQLite's planner would
 // rather walk that index (every queued post) and scan the batch for each: quadratic when thousands fall
-// due at once. PostgreSQL's form names the ids as an array, which its planner matches to the key.
+// due at once. PostgreSQL's form names the ids as an array too, and hides the same columns from its indexes.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onSqliteConnection } from '../db/connect.ts';
