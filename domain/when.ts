@@ -107,52 +107,89 @@ export function zoneLabel(dt: DateTime): string {
   return label;
 }
 
-const dayAndTime = new Map<string, Intl.DateTimeFormat | null>();
+const offsetFormats = new Map<string, Intl.DateTimeFormat | null>();
 
 /**
- * `24 November, 14:30 GMT+01:00` in a zone, by one Intl formatter per zone (luxon's fromISO, setZone and
- * toFormat build their parts anew each call, and a page of 50 posts has 50 status lines); null for zones Intl
- * does not know (luxon's own fixed offsets, such as UTC+3).
+ * One Intl formatter per zone, for the zone's offset at an instant (`GMT+01:00`); null for zones Intl does not
+ * know (luxon's own fixed offsets, such as UTC+3).
  */
-function dayAndTimeFormat(zone: string): Intl.DateTimeFormat | null {
-  let format = dayAndTime.get(zone);
+function offsetFormat(zone: string): Intl.DateTimeFormat | null {
+  let format = offsetFormats.get(zone);
   if (format === undefined) {
     try {
-      format = new Intl.DateTimeFormat('en-GB', {
-        timeZone: zone,
-        day: 'numeric',
-        month: 'long',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-        timeZoneName: 'longOffset',
-      });
+      format = new Intl.DateTimeFormat('en-GB', { timeZone: zone, timeZoneName: 'longOffset' });
     } catch {
       format = null;
     }
-    dayAndTime.set(zone, format);
+    offsetFormats.set(zone, format);
   }
   return format;
 }
 
-/** Zone labels by zone and offset as Intl writes it, so a known offset needs no luxon DateTime. */
+/** Zone labels by zone and offset, so a known offset needs no luxon DateTime. */
 const labelsByOffset = new Map<string, string>();
+
+/** The zone's offset in minutes from Intl's `GMT+05:45` (plain `GMT` at zero). */
+function offsetMinutes(format: Intl.DateTimeFormat, ms: number): number {
+  const name = format.formatToParts(ms).find((p) => p.type === 'timeZoneName')!.value;
+  const m = /([+-])(\d{2}):(\d{2})/.exec(name);
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+}
+
+const DAY_MS = 86_400_000;
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+/**
+ * A zone's offset through a UTC day, by zone and day number; null when the clocks change that day. Asking
+ * Intl for each instant was a fifth of a list page's CPU (50 status lines, luxon's own formatting costs more
+ * still); a day's two ends settle all of its instants, as no zone changes its clocks twice within a day.
+ */
+const dayOffsets = new Map<string, number | null>();
+
+function dayOffset(zone: string, format: Intl.DateTimeFormat, ms: number): number | null {
+  const day = Math.floor(ms / DAY_MS);
+  const key = `${zone}|${day}`;
+  let offset = dayOffsets.get(key);
+  if (offset === undefined) {
+    const first = offsetMinutes(format, day * DAY_MS);
+    offset = first === offsetMinutes(format, (day + 1) * DAY_MS - 1) ? first : null;
+    if (dayOffsets.size >= 100_000) dayOffsets.clear();
+    dayOffsets.set(key, offset);
+  }
+  return offset;
+}
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
 
 /** `24 November, 14:30 (CET)` in the workspace zone; `instant` as a DateTime or epoch milliseconds. */
 export function formatInZone(instant: DateTime | number, zone: string): string {
   const ms = typeof instant === 'number' ? instant : instant.toMillis();
-  const format = dayAndTimeFormat(zone);
+  const format = offsetFormat(zone);
   if (!format) {
     const local = DateTime.fromMillis(ms, { zone });
     return `${local.setLocale('en-GB').toFormat('d LLLL, HH:mm')} (${zoneLabel(local)})`;
   }
-  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-  for (const { type, value } of format.formatToParts(ms)) part[type] = value;
-  const key = `${zone}|${part.timeZoneName}`;
+  const offset = dayOffset(zone, format, ms) ?? offsetMinutes(format, ms);
+  const key = `${zone}|${offset}`;
   let label = labelsByOffset.get(key);
   if (!label) {
     label = zoneLabel(DateTime.fromMillis(ms, { zone }));
     labelsByOffset.set(key, label);
   }
-  return `${part.day} ${part.month}, ${part.hour}:${part.minute} (${label})`;
+  // The wall clock in the zone, read with the UTC getters of the instant moved by the offset.
+  const local = new Date(ms + offset * 60_000);
+  const time = `${twoDigits(local.getUTCHours())}:${twoDigits(local.getUTCMinutes())}`;
+  return `${local.getUTCDate()} ${MONTHS[local.getUTCMonth()]}, ${time} (${label})`;
 }

@@ -74,4 +74,15 @@ describe('formatInZone: day, month and time in the zone, as luxon writes them', 
       '6 January, 00:05 (CET)',
     );
   });
+
+  it('matches luxon at every hour and a half of a year, through each clock change, in zones that have them', () => {
+    const start = DateTime.fromISO('2026-01-01T00:17Z', { zone: 'utc' });
+    for (const zone of ['Europe/Berlin', 'America/Santiago', 'Australia/Lord_Howe', 'Pacific/Chatham']) {
+      for (let minutes = 0; minutes < 366 * 24 * 60; minutes += 90) {
+        const local = start.plus({ minutes }).setZone(zone);
+        const luxon = `${local.setLocale('en-GB').toFormat('d LLLL, HH:mm')} (${zoneLabel(local)})`;
+        expect(formatInZone(local.toMillis(), zone), `${zone} ${local.toISO()}`).toBe(luxon);
+      }
+    }
+  });
 });
