@@ -16,7 +16,7 @@ import {
 import type { PostStatus } from '../domain/statusLine.ts';
 import type { Platform } from '../networks/rules.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
-import type { Db } from './connect.ts';
+import { isPostgres, type Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
 import { toCount } from './rows.ts';
@@ -347,25 +347,31 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       const q = posts().select(COLUMNS);
       if (filter.status) q.where('posts.status', filter.status);
       if (filter.accountId) q.where('posts.account_id', filter.accountId);
-      // Each bound also in the list index's own terms, so that a range is one stretch of it (drafts sort last).
+      // Each bound and the cursor in the list indexes' own terms (migrations 0013 and 0018), so that a range
+      // is one stretch of them and a page deep behind a cursor seeks to its first row. Drafts sort last.
+      const at = isPostgres(db) ? "coalesce(posts.publish_at, '')" : 'posts.publish_at';
       if (filter.from)
-        q.where('posts.publish_at', '>=', filter.from).whereRaw(
-          '((posts.publish_at is null), posts.publish_at) >= (false, ?)',
-          [filter.from],
-        );
+        q.where('posts.publish_at', '>=', filter.from).whereRaw(`((posts.publish_at is null), ${at}) >= (false, ?)`, [
+          filter.from,
+        ]);
       if (filter.to)
-        q.where('posts.publish_at', '<', filter.to).whereRaw(
-          '((posts.publish_at is null), posts.publish_at) < (false, ?)',
-          [filter.to],
-        );
-      // Keyset paging in the order of the posts_list indexes (migration 0013): drafts (no publish time) last.
+        q.where('posts.publish_at', '<', filter.to).whereRaw(`((posts.publish_at is null), ${at}) < (false, ?)`, [
+          filter.to,
+        ]);
       const c = filter.cursor;
-      if (c && c.publishAt !== null) {
-        q.whereRaw('((posts.publish_at is null), posts.publish_at, posts.id) > (false, ?, ?)', [c.publishAt, c.id]);
-      } else if (c) {
-        q.whereRaw('(posts.publish_at is null) = true').andWhere('posts.id', '>', c.id);
+      if (c && c.publishAt === null && !isPostgres(db)) {
+        // Among SQLite's drafts: the publish time is stated null, so the index seeks by id, and in id order.
+        q.whereRaw('(posts.publish_at is null) = true and posts.publish_at is null and posts.id > ?', [c.id]);
+        return (await q.orderBy('posts.id').limit(filter.limit)).map(toPost);
       }
-      q.orderByRaw('(posts.publish_at is null), posts.publish_at, posts.id').limit(filter.limit);
+      if (c) {
+        const after = c.publishAt === null ? `(true, '', ?)` : '(false, ?, ?)';
+        q.whereRaw(
+          `((posts.publish_at is null), ${at}, posts.id) > ${after}`,
+          c.publishAt === null ? [c.id] : [c.publishAt, c.id],
+        );
+      }
+      q.orderByRaw(`(posts.publish_at is null), ${at}, posts.id`).limit(filter.limit);
       return (await q).map(toPost);
     },
 
