@@ -137,24 +137,12 @@ function offsetMinutes(format: Intl.DateTimeFormat, ms: number): number {
 }
 
 const DAY_MS = 86_400_000;
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+/** Month names as luxon's `LLLL` writes them in en-GB. */
+const MONTHS = Info.months('long', { locale: 'en-GB' });
 /**
  * A zone's offset through a UTC day, by zone and day number; null when the clocks change that day. Asking
  * Intl for each instant was a fifth of a list page's CPU (50 status lines, luxon's own formatting costs more
- * still); a day's two ends settle all of its instants, as no zone changes its clocks twice within a day.
+ * still); a day's two ends settle all of its instants, as no zone's rules change its clocks twice within a day.
  */
 const dayOffsets = new Map<string, number | null>();
 
