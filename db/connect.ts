@@ -70,17 +70,16 @@ export function openDatabase(opts: OpenOptions): Db {
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         // A file name as an SQL string: single quotes doubled.
         conn.exec(`attach database '${files.sandbox.replaceAll("'", "''")}' as sandbox`);
+        const thread = opts.checkpoints === 'thread';
         for (const schema of ['main', 'sandbox']) {
           conn.pragma(`${schema}.journal_mode = WAL`);
           conn.pragma(`${schema}.synchronous = NORMAL`);
+          // A log that grew in a burst is cut back to this size when it starts over after a checkpoint.
+          if (thread) conn.pragma(`${schema}.journal_size_limit = ${64 * 2 ** 20}`);
         }
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
-        if (opts.checkpoints === 'thread') {
-          conn.pragma('wal_autocheckpoint = 0');
-          // A log that grew in a burst is cut back to this size when it starts over after a checkpoint.
-          for (const schema of ['main', 'sandbox']) conn.pragma(`${schema}.journal_size_limit = ${64 * 2 ** 20}`);
-        }
+        if (thread) conn.pragma('wal_autocheckpoint = 0');
         reusePreparedStatements(conn);
         done(null, conn);
       },

@@ -19,13 +19,14 @@ describe('SQLite checkpoints in a thread', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   const size = (file: string) => fs.statSync(path.join(dataDir, file)).size;
+  const sizes = () => ({ main: size(SQLITE_FILE), sandbox: size(SANDBOX_FILE) });
 
   it('moves what commits wrote into each database file, with no commit doing it', async () => {
     const { db } = services;
     await migrate(db);
     expect(await db.raw('pragma wal_autocheckpoint')).toEqual([{ wal_autocheckpoint: 0 }]);
     // 8 MB in each file's log: twice what one automatic checkpoint (1,000 pages) would have let through.
-    const before = { main: size(SQLITE_FILE), sandbox: size(SANDBOX_FILE) };
+    const before = sizes();
     for (const schema of ['main', 'sandbox']) {
       await db.raw(`create table ${schema}.filler (bytes blob)`);
       for (let i = 0; i < 8; i++)
@@ -36,8 +37,6 @@ describe('SQLite checkpoints in a thread', () => {
     }
     const grown = (now: typeof before) =>
       now.main > before.main + 8_000_000 && now.sandbox > before.sandbox + 8_000_000;
-    expect(grown(await until(async () => ({ main: size(SQLITE_FILE), sandbox: size(SANDBOX_FILE) }), grown))).toBe(
-      true,
-    );
+    expect(grown(await until(async () => sizes(), grown))).toBe(true);
   });
 });
