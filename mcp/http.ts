@@ -148,7 +148,7 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
         `Bearer error="insufficient_scope", scope="read write", ` +
           `resource_metadata="${resourceMetadataUrl(publicUrl)}"`,
       );
-      const message = `MCP error ${ErrorCode.InvalidParams}: ${unknownToolMessage(stepUp.name)}`;
+      const message = unknownToolMessage(stepUp.name);
       return res.status(403).json({
         jsonrpc: '2.0',
         id: stepUp.id,

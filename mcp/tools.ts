@@ -69,16 +69,39 @@ export function isWriteTool(name: string): boolean {
 /** The protocol error for a tool the caller cannot call: the same words whether it exists or not. */
 export const unknownToolMessage = (name: string) => `Unknown tool: ${name}`;
 
-/** The arguments' problems as one sentence naming the field, or undefined when they are valid. */
-export function argumentProblem(tool: ToolEntry, args: unknown): string | undefined {
-  if (tool.validate(args)) return undefined;
-  // validationMessage reads REST locations; tool arguments read like a body.
-  return validationMessage(
-    (tool.validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody${e.instancePath}` })),
-  );
+// Half of a UTF-16 pair without its other half: no id holds one, and a path cannot encode it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * What makes an id argument unfit for its path segment, though its schema (a string) holds: empty, it would
+ * make the path of another operation (`/posts/` is the list); a lone surrogate cannot be percent-encoded.
+ */
+function idProblem(name: string, value: string): string | undefined {
+  if (value === '') return `\`${name}\` must not be empty: give the id itself.`;
+  if (LONE_SURROGATE.test(value))
+    return `\`${name}\` holds half of a UTF-16 surrogate pair, which no id contains: give the id as it was returned.`;
+  return undefined;
 }
 
-/** The REST request a tool call stands for: arguments go to the path, the query or the body by name. */
+/** The arguments' problems as one sentence naming the field, or undefined when they are valid. */
+export function argumentProblem(tool: ToolEntry, args: unknown): string | undefined {
+  if (!tool.validate(args)) {
+    // validationMessage reads REST locations; tool arguments read like a body.
+    return validationMessage(
+      (tool.validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody${e.instancePath}` })),
+    );
+  }
+  for (const name of tool.operation.fields.path) {
+    const problem = idProblem(name, String((args as Record<string, unknown>)[name]));
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * The REST request a tool call stands for: arguments go to the path, the query or the body by name. Path
+ * arguments must have passed argumentProblem (non-empty, well-formed), so each is one encoded segment.
+ */
 export function toRestRequest(op: OperationEntry, args: Record<string, unknown>) {
   const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(String(args[name])));
   const query: Record<string, string> = {};

@@ -186,6 +186,77 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       expect((missing.structuredContent as any).message).toContain('mediaId');
     });
 
+    it('refuses an empty id with a sentence naming it, on read and write tools, and runs nothing', async () => {
+      const client = await connect(creator.writeKey);
+      await client.callTool({ name: 'service_create_post', arguments: postBody({ confirm: true }) });
+      const calls = [
+        { name: 'service_get_post', arguments: { postId: '' } },
+        { name: 'service_get_media', arguments: { mediaId: '' } },
+        { name: 'service_cancel_post', arguments: { postId: '', confirm: true } },
+        { name: 'service_reschedule_post', arguments: { postId: '', when: 'now', confirm: true } },
+        { name: 'service_delete_media', arguments: { mediaId: '', confirm: true } },
+      ];
+      for (const c of calls) {
+        const res = await client.callTool(c);
+        const id = Object.keys(c.arguments)[0]!;
+        expect(res.isError, c.name).toBe(true);
+        expect(res.structuredContent, c.name).toMatchObject({ code: 'invalid_request' });
+        expect((res.structuredContent as any).message, c.name).toBe(`\`${id}\` must not be empty: give the id itself.`);
+        expect(res.structuredContent, c.name).not.toHaveProperty('posts');
+      }
+      // The post made above is still queued: the empty id cancelled and rescheduled nothing.
+      const list = await client.callTool({ name: 'service_list_posts', arguments: { status: 'queued' } });
+      expect((list.structuredContent as any).posts).toHaveLength(1);
+    });
+
+    it('refuses a lone surrogate in an id as invalid_request, and puts any other id in one path segment', async () => {
+      const client = await connect(creator.writeKey);
+      for (const postId of ['pst_\uD800', '\uDC00pst']) {
+        const res = await client.callTool({ name: 'service_get_post', arguments: { postId } });
+        expect(res.isError).toBe(true);
+        expect(res.structuredContent).toMatchObject({ code: 'invalid_request' });
+        expect((res.structuredContent as any).message).toMatch(/^`postId` holds half of a UTF-16 surrogate pair/);
+      }
+      // A slash, a dot segment or a percent sign stays inside the id: the post is not found, no other route runs.
+      for (const postId of ['posts/plan', '..', '%2F', 'pst_👍🏽']) {
+        const res = await client.callTool({ name: 'service_get_post', arguments: { postId } });
+        expect(res.structuredContent, postId).toMatchObject({ code: 'not_found' });
+        expect((res.structuredContent as any).message, postId).toContain(postId);
+      }
+    });
+
+    it('answers malformed tools/call params with -32602 and a sentence naming the param, not -32603', async () => {
+      const call = (params: unknown) =>
+        rpc(origin, creator.writeKey, { jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+      for (const [params, words] of [
+        [{ name: 'service_get_post', arguments: 'pst_1' }, '`params.arguments` must be an object'],
+        [{ name: 'service_get_post', arguments: ['pst_1'] }, '`params.arguments` must be an object'],
+        [{ name: 42, arguments: {} }, '`params.name` must be the name of a tool'],
+        [{ arguments: {} }, '`params.name` must be the name of a tool'],
+        [undefined, 'tools/call needs `params`'],
+      ] as const) {
+        const res = await call(params);
+        expect(res.status).toBe(200);
+        expect(res.body.error.code, JSON.stringify(params)).toBe(-32602);
+        expect(res.body.error.message).toContain(words);
+        expect(res.body.error.message).not.toMatch(/invalid_type|expected|\[/);
+      }
+    });
+
+    it('prefixes the unknown-tool message once, as the SDK client shows it', async () => {
+      const client = await connect(creator.writeKey);
+      const unknown = await client.callTool({ name: 'service_no_such_tool', arguments: {} }).catch((e: unknown) => e);
+      expect(unknown).toBeInstanceOf(McpError);
+      expect((unknown as McpError).message).toBe('MCP error -32602: Unknown tool: service_no_such_tool');
+      const raw = await rpc(origin, creator.readKey, {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'service_create_post', arguments: {} },
+      });
+      expect(raw.body.error).toEqual({ code: -32602, message: 'Unknown tool: service_create_post' });
+    });
+
     it('keeps workspaces apart: another workspace id answers not_found', async () => {
       const other = await seedWorkspace(env);
       const client = await connect(other.writeKey);
