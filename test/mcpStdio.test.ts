@@ -162,6 +162,41 @@ describe('the stdio MCP package', () => {
     }
   }, 180_000);
 
+  it("passes on Herald's own code, message and hint when Herald refuses a message with 413 or 429", async () => {
+    const strict = await startListening(DATABASES[0]!, {
+      rateLimit: { max: 6, windowMs: 600_000 },
+      maxBodyBytes: 2048,
+    });
+    const client = new Client({ name: 'herald-test', version: '1.0.0' });
+    try {
+      const ws = await seedWorkspace(strict.env);
+      await client.connect(
+        new StdioClientTransport({
+          command,
+          args,
+          cwd: clientDir,
+          stderr: 'pipe',
+          env: childEnv({ HERALD_API_KEY: ws.writeKey, HERALD_API_URL: `${strict.origin}/v1` }),
+        }),
+      );
+      const big = await client
+        .callTool({ name: 'service_get_post', arguments: { postId: 'x'.repeat(4000) } })
+        .catch((e: unknown) => e);
+      expect(big).toBeInstanceOf(McpError);
+      expect((big as McpError).message).toMatch(/Herald answered 413 payload_too_large: .*2048 bytes/);
+      expect((big as McpError).message).toContain('service_create_upload');
+      expect((big as McpError).message).not.toMatch(/did not answer|Content-Type/);
+      let limited: unknown;
+      for (let i = 0; i < 20 && !limited; i++) await client.listTools().catch((e: unknown) => (limited = e));
+      expect(limited).toBeInstanceOf(McpError);
+      expect((limited as McpError).message).toMatch(/Herald answered 429 rate_limited: .+ Wait \d+ seconds/);
+      expect((limited as McpError).data).toEqual({ status: 429, code: 'rate_limited' });
+    } finally {
+      await client.close();
+      await strict.close();
+    }
+  }, 180_000);
+
   it('runs the same bridge as `bin/herald mcp`', async () => {
     const client = await stdioClient(path.join(root, 'bin/herald'), ['mcp'], creator.readKey);
     expect((await client.listTools()).tools).toHaveLength(11);
