@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { operations } from '../generated/operations.ts';
+import { agentWordsFor } from '../scripts/agentWords.ts';
 import type { OperationEntry, ToolAnnotations } from '../scripts/operationTable.ts';
 import type { Scope } from '../domain/credential.ts';
 import type { ApiResponse } from '../server/api.ts';
@@ -25,7 +26,8 @@ export interface ToolEntry {
 }
 
 // The contract is OpenAPI 3.1, whose schemas are JSON Schema 2020-12.
-export const ajv = new Ajv2020({ allErrors: true, strict: false });
+// verbose: validationMessage reads the schema and value of a failed union (server/validationMessage.ts).
+export const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
 addFormats(ajv);
 
 /** The description an agent reads: the contract's summary, then its guidance. */
@@ -120,9 +122,27 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+const agentWords = agentWordsFor(operations);
+
+/**
+ * An answer with each of Herald's {code, message, hint} (the error itself, a plan row's issues, a post's error)
+ * in agent words: the REST catalogue names routes and query parameters, a tool's caller knows tools and
+ * arguments. Every other value stays as it is.
+ */
+function inAgentWords(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(inAgentWords);
+  if (!value || typeof value !== 'object') return value;
+  const out = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inAgentWords(item)]));
+  if (typeof out.code === 'string' && typeof out.hint === 'string') {
+    out.hint = agentWords(out.hint);
+    if (typeof out.message === 'string') out.message = agentWords(out.message);
+  }
+  return out;
+}
+
 /** A REST answer as a tool result: the same JSON as structured content and as text; 4xx and 5xx are errors. */
 export function toToolResult(out: ApiResponse): ToolResult {
-  const body = (out.body ?? {}) as Record<string, unknown>;
+  const body = inAgentWords(out.body ?? {}) as Record<string, unknown>;
   const result: ToolResult = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   if (out.status >= 400) result.isError = true;
   return result;
