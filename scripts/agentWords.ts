@@ -15,8 +15,8 @@ export function agentWordsFor(table: readonly OperationEntry[]): (text: string) 
     const route = `${op.method.toUpperCase()} (?:/v1)?${literal(op.path)}(?![\\w/{}?])`;
     rules.push([new RegExp(`\\b${route}`, 'g'), op.tool!], [new RegExp(`\\b${op.operationId}\\b`, 'g'), op.tool!]);
   }
-  // A query parameter is an argument like any other: `confirm=true` in the query is `confirm: true`.
-  rules.push([/`(\w+)=([\w.-]+)`(?: in the query)?/g, '`$1: $2`']);
+  // A query or path parameter is an argument like any other: `confirm=true` in the query is `confirm: true`.
+  rules.push([/`(\w+)=([\w.-]+)`(?: in the query)?/g, '`$1: $2`'], [/ \((?:query|path) parameter\)/g, '']);
   return (text) => rules.reduce((out, [pattern, words]) => out.replace(pattern, words), text);
 }
 

@@ -344,6 +344,8 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       expect(JSON.parse((res.content as any)[0].text)).toEqual(res.structuredContent);
       const rest = await call(env, 'get', '/v1/accounts/acc_no/analytics', { key: creator.readKey });
       expect(rest.body.hint).toContain('(for accounts: GET /accounts)');
+      const cursor = await client.callTool({ name: 'service_list_posts', arguments: { cursor: 'bogus' } });
+      expect((cursor.structuredContent as any).message).toBe('`cursor` is not a cursor this API returned.');
     });
 
     it('tells a reschedule to draft what `when` takes and how a post becomes a draft again', async () => {
