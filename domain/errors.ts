@@ -65,7 +65,7 @@ const CONFIRMS = {
   reschedulePost: { show: 'Tell a human which post moves to which new time', inQuery: false },
   retryPost: { show: 'Tell a human which post is sent again now, and why it failed (its `error`)', inQuery: false },
   cancelPost: { show: 'Tell a human which post will not be published (it becomes a draft again)', inQuery: false },
-  deleteMedia: { show: 'Tell a human which file will be deleted, with its bytes', inQuery: true },
+  deleteMedia: { show: 'Tell a human which file will be deleted (its bytes go too)', inQuery: true },
   deleteFolder: { show: 'Tell a human which folder will be deleted', inQuery: true },
   // The dashboard's POST /auth/accounts/{accountId}/disconnect.
   disconnectAccount: {

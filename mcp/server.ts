@@ -36,7 +36,7 @@ export interface CallerTools {
  * A JSON-RPC error sent as it is: the SDK puts an error's own `code` and `message` on the wire. McpError would
  * prefix "MCP error -32602: " to the message, and the client's McpError prefixes it once more.
  */
-export class ProtocolRefusal extends Error {
+class ProtocolRefusal extends Error {
   constructor(
     readonly code: number,
     message: string,
