@@ -56,13 +56,35 @@ export const notFound = (what: string, id: string) => {
   return new ApiError(404, 'not_found', message, hint);
 };
 
-export const confirmRequired = (action: string) =>
-  new ApiError(
+/**
+ * What a human must be shown before each confirmed operation (by operationId), and where its `confirm` goes. Only
+ * creating posts has a plan to show; the others change one post or account, or remove one file or folder.
+ */
+const CONFIRMS = {
+  createPosts: { show: 'Show the plan (`POST /posts/plan`) to a human', inQuery: false },
+  reschedulePost: { show: 'Tell a human which post moves to which new time', inQuery: false },
+  retryPost: { show: 'Tell a human which post is sent again now, and why it failed (its `error`)', inQuery: false },
+  cancelPost: { show: 'Tell a human which post will not be published (it becomes a draft again)', inQuery: false },
+  deleteMedia: { show: 'Tell a human which file will be deleted (its bytes go too)', inQuery: true },
+  deleteFolder: { show: 'Tell a human which folder will be deleted', inQuery: true },
+  // The dashboard's POST /auth/accounts/{accountId}/disconnect.
+  disconnectAccount: {
+    show: 'Tell the person which account is disconnected and that its queued posts are cancelled',
+    inQuery: false,
+  },
+} as const;
+
+export const confirmRequired = (action: string, operation: keyof typeof CONFIRMS) => {
+  const { show, inQuery } = CONFIRMS[operation];
+  // The MCP server says `confirm=true` in the query as the argument `confirm: true` (scripts/agentWords.ts).
+  const confirm = inQuery ? '`confirm=true` in the query' : '`confirm: true`';
+  return new ApiError(
     409,
     'confirm_required',
     `${action} needs confirm: true; nothing was changed.`,
-    'Show the plan to a human, then repeat the call with confirm: true.',
+    `${show}, then repeat the call with ${confirm} once they agreed.`,
   );
+};
 
 export const invalidRequest = (message: string, hint = 'Fix the named field and send the request again.') =>
   new ApiError(400, 'invalid_request', message, hint);

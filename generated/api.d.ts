@@ -136,8 +136,8 @@ export interface paths {
          * @description Use this to upload a file from your side. It reserves storage for one file and returns a
          *     `mediaId` and a signed `uploadUrl`. Then:
          *
-         *     1. `PUT` the raw bytes to `uploadUrl`. That address lies outside `/v1` and is not an
-         *        operation of this contract. Send **no** `Authorization` header (the address is signed by
+         *     1. `PUT` the raw bytes to `uploadUrl` with any HTTP client: that address is Herald's own,
+         *        not one of the operations. Send **no** `Authorization` header (the address is signed by
          *        itself), `Content-Type` equal to the reserved `mime`, and `Content-Length` equal to the
          *        reserved `size`. The address is single-use and valid for one hour (`expiresAt`).
          *        Its answers (errors are `{code, message, hint}`):
@@ -332,7 +332,7 @@ export interface paths {
         put?: never;
         /**
          * Check a post before creating it
-         * @description Use this before every `createPosts`, with the same body minus `confirm`. It has no side
+         * @description Use this before every `createPosts`, with the same fields minus `confirm`. It has no side
          *     effects and can be called any number of times. It expands the targets to one row per
          *     account, checks each row against its network's limits (text length, title, tags, media
          *     kind, aspect ratio, duration, file size, media readiness, account status, settings, time),
@@ -358,8 +358,8 @@ export interface paths {
         };
         /**
          * List posts
-         * @description Use this to see what is scheduled or to follow several posts at once, for example
-         *     `GET /posts?status=queued`; poll it at most about once a minute. Order: by `publishAt`
+         * @description Use this to see what is scheduled or to follow several posts at once (for example the
+         *     `queued` ones, by `status`); poll it at most about once a minute. Order: by `publishAt`
          *     ascending (drafts, which have no time, last), then by `id`, so pages are stable. `from`
          *     (inclusive) and `to` (exclusive) filter on `publishAt`; drafts are left out when either is
          *     given. When `nextCursor` is not `null`, pass it as `cursor`, with the same filters, to get
@@ -369,7 +369,7 @@ export interface paths {
         put?: never;
         /**
          * Create posts (one per target account)
-         * @description Use this after `planPost`, with the same body plus `confirm: true`, once a human agreed to
+         * @description Use this after `planPost`, with the same fields plus `confirm: true`, once a human agreed to
          *     the plan's table. It creates one post per target account, in one step: either every post
          *     is created or none is.
          *
@@ -379,7 +379,7 @@ export interface paths {
          *       the checks run again when it gets a time.
          *     - Over the month's posts: `402 quota_exceeded`. A post counts toward the calendar month
          *       (workspace time zone) in which it reached `queued`; drafts do not count.
-         *     - At most 60 `POST /posts` per hour per workspace (`429 rate_limited`); one request may
+         *     - At most 60 `POST /posts` calls per hour per workspace (`429 rate_limited`); one call may
          *       carry up to 50 accounts.
          *
          *     Then report each post's `statusLine` and poll `GET /posts/{postId}` (at most about once a
@@ -1844,7 +1844,10 @@ export interface components {
          *     }
          */
         ConfirmRequest: {
-            /** @example true */
+            /**
+             * @description Must be `true`, set only after a human agreed to this action on this post; otherwise the answer is `409 confirm_required` and nothing changes.
+             * @example true
+             */
             confirm?: boolean;
         };
         /**

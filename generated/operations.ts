@@ -68,7 +68,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": true
     },
     "summary": "Get an account's insight counters",
-    "description": "Use this to report how an account is doing (for example its views, reach or followers),\nwith the metric names the network uses. Values come from a cache; `fetchedAt` says when\nthey were read from the network, and is `null` when they never were. Pass `refresh=true`\nto read the network now; refreshing one account more often than once per 15 minutes\nanswers `429 rate_limited`, and a refresh the network refuses answers `502` with the\nnetwork's code and words (the cache is kept).\n",
+    "description": "Use this to report how an account is doing (for example its views, reach or followers),\nwith the metric names the network uses. Values come from a cache; `fetchedAt` says when\nthey were read from the network, and is `null` when they never were. Pass `refresh: true`\nto read the network now; refreshing one account more often than once per 15 minutes\nanswers `429 rate_limited`, and a refresh the network refuses answers `502` with the\nnetwork's code and words (the cache is kept).\n",
     "fields": {
       "path": [
         "accountId"
@@ -83,7 +83,7 @@ export const operations: readonly OperationEntry[] = [
       "properties": {
         "accountId": {
           "type": "string",
-          "description": "An account id from `GET /accounts`."
+          "description": "An account id from `service_list_accounts`."
         },
         "refresh": {
           "type": "boolean",
@@ -258,7 +258,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Reserve an upload for a media file",
-    "description": "Use this to upload a file from your side. It reserves storage for one file and returns a\n`mediaId` and a signed `uploadUrl`. Then:\n\n1. `PUT` the raw bytes to `uploadUrl`. That address lies outside `/v1` and is not an\n   operation of this contract. Send **no** `Authorization` header (the address is signed by\n   itself), `Content-Type` equal to the reserved `mime`, and `Content-Length` equal to the\n   reserved `size`. The address is single-use and valid for one hour (`expiresAt`).\n   Its answers (errors are `{code, message, hint}`):\n   - `200 {mediaId, status: \"processing\"}`: the bytes are stored.\n   - `400 size_mismatch`: `Content-Length` is missing or differs from `size`; send the\n     exact bytes or reserve a new upload.\n   - `400 upload_interrupted`: the connection ended before every byte arrived. Nothing\n     was kept; PUT the whole file again to the same address before it expires.\n   - `403 address_invalid`: the address was altered or truncated.\n   - `404 not_found`: the file was deleted meanwhile.\n   - `409 already_uploaded`: a PUT to this address already succeeded; go on polling.\n   - `410 address_expired`: reserve a new upload.\n   - `415 content_type_mismatch`: `Content-Type` differs from the reserved `mime`.\n   - `429 rate_limited`: the PUT counts toward the request rate like every call.\n2. Poll `GET /media/{mediaId}` until `status` is `ready`; stop on `failed` and read\n   `failReason`. Video processing takes from seconds to about a minute.\n\n`mediaId` is final: reuse it for every post that needs the file and never upload the same\nfile twice. A file over the plan's per-file limit, or one that would pass the storage\nlimit, is refused here with `402 quota_exceeded`, before any byte is sent. The storage\nlimit counts the bytes stored plus the sizes reserved by uploads still in progress; an\nupload whose address expired unused becomes a `failed` file and holds nothing.\n\nProcessing reads the file's real type from its bytes, whatever its name or declared type:\na file that is not an accepted image or video ends `failed` with a `failReason`.\n",
+    "description": "Use this to upload a file from your side. It reserves storage for one file and returns a\n`mediaId` and a signed `uploadUrl`. Then:\n\n1. `PUT` the raw bytes to `uploadUrl` with any HTTP client: that address is Herald's own,\n   not one of the operations. Send **no** `Authorization` header (the address is signed by\n   itself), `Content-Type` equal to the reserved `mime`, and `Content-Length` equal to the\n   reserved `size`. The address is single-use and valid for one hour (`expiresAt`).\n   Its answers (errors are `{code, message, hint}`):\n   - `200 {mediaId, status: \"processing\"}`: the bytes are stored.\n   - `400 size_mismatch`: `Content-Length` is missing or differs from `size`; send the\n     exact bytes or reserve a new upload.\n   - `400 upload_interrupted`: the connection ended before every byte arrived. Nothing\n     was kept; PUT the whole file again to the same address before it expires.\n   - `403 address_invalid`: the address was altered or truncated.\n   - `404 not_found`: the file was deleted meanwhile.\n   - `409 already_uploaded`: a PUT to this address already succeeded; go on polling.\n   - `410 address_expired`: reserve a new upload.\n   - `415 content_type_mismatch`: `Content-Type` differs from the reserved `mime`.\n   - `429 rate_limited`: the PUT counts toward the request rate like every call.\n2. Poll `service_get_media` until `status` is `ready`; stop on `failed` and read\n   `failReason`. Video processing takes from seconds to about a minute.\n\n`mediaId` is final: reuse it for every post that needs the file and never upload the same\nfile twice. A file over the plan's per-file limit, or one that would pass the storage\nlimit, is refused here with `402 quota_exceeded`, before any byte is sent. The storage\nlimit counts the bytes stored plus the sizes reserved by uploads still in progress; an\nupload whose address expired unused becomes a `failed` file and holds nothing.\n\nProcessing reads the file's real type from its bytes, whatever its name or declared type:\na file that is not an accepted image or video ends `failed` with a `failReason`.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -313,7 +313,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": true
     },
     "summary": "Add a media file from a public https address",
-    "description": "Use this when the file is already online: Herald downloads it itself, so nothing is PUT.\nOnly public `https` addresses are accepted. Every other scheme, and any address that is\nor resolves to a loopback, private, link-local, unique-local, CGNAT, multicast,\nbroadcast, unspecified or cloud-metadata address (IPv4 or IPv6, in any notation), is\nrefused with `400 url_not_allowed`; redirects are checked the same way at every hop, and\nso is the address actually connected to. A refusal creates nothing.\n\nHerald connects and waits for the server's answer (at most 15 seconds, redirects\nincluded) before it answers: an address that cannot be fetched (unknown host, untrusted\ncertificate, an error status) answers `400 url_fetch_failed` and creates nothing. A\n`Content-Length` over the plan's per-file or storage limit answers `402 quota_exceeded`.\nOtherwise the answer is `202` with a `mediaId` while the body downloads (bounded by the\nplan's limits and a time limit); poll `GET /media/{mediaId}` until `status` is `ready`,\nand stop on `failed` (`failReason` says why, for example a download cut short or a format\nno network accepts). As with uploads, reuse the `mediaId` instead of adding the same file\ntwice.\n",
+    "description": "Use this when the file is already online: Herald downloads it itself, so nothing is PUT.\nOnly public `https` addresses are accepted. Every other scheme, and any address that is\nor resolves to a loopback, private, link-local, unique-local, CGNAT, multicast,\nbroadcast, unspecified or cloud-metadata address (IPv4 or IPv6, in any notation), is\nrefused with `400 url_not_allowed`; redirects are checked the same way at every hop, and\nso is the address actually connected to. A refusal creates nothing.\n\nHerald connects and waits for the server's answer (at most 15 seconds, redirects\nincluded) before it answers: an address that cannot be fetched (unknown host, untrusted\ncertificate, an error status) answers `400 url_fetch_failed` and creates nothing. A\n`Content-Length` over the plan's per-file or storage limit answers `402 quota_exceeded`.\nOtherwise the answer is `202` with a `mediaId` while the body downloads (bounded by the\nplan's limits and a time limit); poll `service_get_media` until `status` is `ready`,\nand stop on `failed` (`failReason` says why, for example a download cut short or a format\nno network accepts). As with uploads, reuse the `mediaId` instead of adding the same file\ntwice.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -432,7 +432,7 @@ export const operations: readonly OperationEntry[] = [
       "properties": {
         "mediaId": {
           "type": "string",
-          "description": "A media id, as returned by an upload or `GET /media`."
+          "description": "A media id, as returned by an upload or `service_list_media`."
         }
       },
       "required": [
@@ -496,7 +496,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Delete a media file",
-    "description": "Use this to remove a file and free its storage. Requires `confirm=true` in the query;\nwithout it the answer is `409 confirm_required` and nothing is deleted. A file used by a\ndraft or queued post is refused with `409 media_in_use`: cancel or reschedule those posts\nfirst. Live and failed posts keep their record of the file id.\n",
+    "description": "Use this to remove a file and free its storage. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing is deleted. A file used by a\ndraft or queued post is refused with `409 media_in_use`: cancel or reschedule those posts\nfirst. Live and failed posts keep their record of the file id.\n",
     "fields": {
       "path": [
         "mediaId"
@@ -511,7 +511,7 @@ export const operations: readonly OperationEntry[] = [
       "properties": {
         "mediaId": {
           "type": "string",
-          "description": "A media id, as returned by an upload or `GET /media`."
+          "description": "A media id, as returned by an upload or `service_list_media`."
         },
         "confirm": {
           "type": "boolean",
@@ -642,7 +642,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Delete an empty folder",
-    "description": "Use this to remove a folder that holds nothing. Requires `confirm=true` in the query;\nwithout it the answer is `409 confirm_required` and nothing is deleted. A folder that\nstill holds files or folders is refused with `409 folder_not_empty`: move or delete its\ncontents first. The root folder `Library` cannot be deleted (`409 invalid_state`).\n",
+    "description": "Use this to remove a folder that holds nothing. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing is deleted. A folder that\nstill holds files or folders is refused with `409 folder_not_empty`: move or delete its\ncontents first. The root folder `Library` cannot be deleted (`409 invalid_state`).\n",
     "fields": {
       "path": [
         "folderId"
@@ -657,7 +657,7 @@ export const operations: readonly OperationEntry[] = [
       "properties": {
         "folderId": {
           "type": "string",
-          "description": "A folder id from `GET /folders`."
+          "description": "A folder id from `service_list_folders`."
         },
         "confirm": {
           "type": "boolean",
@@ -684,7 +684,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Check a post before creating it",
-    "description": "Use this before every `createPosts`, with the same body minus `confirm`. It has no side\neffects and can be called any number of times. It expands the targets to one row per\naccount, checks each row against its network's limits (text length, title, tags, media\nkind, aspect ratio, duration, file size, media readiness, account status, settings, time),\nand tells how many posts the request would cost against the month.\n\nRead every row: a row with `ok: false` lists its `issues`, each naming the failing field\nand saying what to do. Show `table` to a human as is, and create only after they agreed.\nAccount ids or a group that are not in the workspace answer `404 not_found`.\n",
+    "description": "Use this before every `service_create_post`, with the same fields minus `confirm`. It has no side\neffects and can be called any number of times. It expands the targets to one row per\naccount, checks each row against its network's limits (text length, title, tags, media\nkind, aspect ratio, duration, file size, media readiness, account status, settings, time),\nand tells how many posts the request would cost against the month.\n\nRead every row: a row with `ok: false` lists its `issues`, each naming the failing field\nand saying what to do. Show `table` to a human as is, and create only after they agreed.\nAccount ids or a group that are not in the workspace answer `404 not_found`.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -711,7 +711,7 @@ export const operations: readonly OperationEntry[] = [
           "properties": {
             "accountIds": {
               "type": "array",
-              "description": "Account ids from `GET /accounts`.",
+              "description": "Account ids from `service_list_accounts`.",
               "minItems": 1,
               "maxItems": 50,
               "uniqueItems": true,
@@ -721,7 +721,7 @@ export const operations: readonly OperationEntry[] = [
             },
             "groupId": {
               "type": "string",
-              "description": "A group id from `GET /groups`; the posts go to every account of the group."
+              "description": "A group id from `service_list_groups`; the posts go to every account of the group."
             }
           }
         },
@@ -992,7 +992,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "List posts",
-    "description": "Use this to see what is scheduled or to follow several posts at once, for example\n`GET /posts?status=queued`; poll it at most about once a minute. Order: by `publishAt`\nascending (drafts, which have no time, last), then by `id`, so pages are stable. `from`\n(inclusive) and `to` (exclusive) filter on `publishAt`; drafts are left out when either is\ngiven. When `nextCursor` is not `null`, pass it as `cursor`, with the same filters, to get\nthe next page.\n",
+    "description": "Use this to see what is scheduled or to follow several posts at once (for example the\n`queued` ones, by `status`); poll it at most about once a minute. Order: by `publishAt`\nascending (drafts, which have no time, last), then by `id`, so pages are stable. `from`\n(inclusive) and `to` (exclusive) filter on `publishAt`; drafts are left out when either is\ngiven. When `nextCursor` is not `null`, pass it as `cursor`, with the same filters, to get\nthe next page.\n",
     "fields": {
       "path": [],
       "query": [
@@ -1061,7 +1061,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": true
     },
     "summary": "Create posts (one per target account)",
-    "description": "Use this after `planPost`, with the same body plus `confirm: true`, once a human agreed to\nthe plan's table. It creates one post per target account, in one step: either every post\nis created or none is.\n\n- `confirm` not `true`: `409 confirm_required`, nothing created.\n- Any row failing its checks (the rows `planPost` would return): `422 checks_failed` with\n  the rows, nothing created. A draft (`when: draft`) is saved even when rows have issues;\n  the checks run again when it gets a time.\n- Over the month's posts: `402 quota_exceeded`. A post counts toward the calendar month\n  (workspace time zone) in which it reached `queued`; drafts do not count.\n- At most 60 `POST /posts` per hour per workspace (`429 rate_limited`); one request may\n  carry up to 50 accounts.\n\nThen report each post's `statusLine` and poll `GET /posts/{postId}` (at most about once a\nminute) until it is `live` or `failed`.\n",
+    "description": "Use this after `service_plan_post`, with the same fields plus `confirm: true`, once a human agreed to\nthe plan's table. It creates one post per target account, in one step: either every post\nis created or none is.\n\n- `confirm` not `true`: `409 confirm_required`, nothing created.\n- Any row failing its checks (the rows `service_plan_post` would return): `422 checks_failed` with\n  the rows, nothing created. A draft (`when: draft`) is saved even when rows have issues;\n  the checks run again when it gets a time.\n- Over the month's posts: `402 quota_exceeded`. A post counts toward the calendar month\n  (workspace time zone) in which it reached `queued`; drafts do not count.\n- At most 60 `service_create_post` calls per hour per workspace (`429 rate_limited`); one call may\n  carry up to 50 accounts.\n\nThen report each post's `statusLine` and poll `service_get_post` (at most about once a\nminute) until it is `live` or `failed`.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -1089,7 +1089,7 @@ export const operations: readonly OperationEntry[] = [
           "properties": {
             "accountIds": {
               "type": "array",
-              "description": "Account ids from `GET /accounts`.",
+              "description": "Account ids from `service_list_accounts`.",
               "minItems": 1,
               "maxItems": 50,
               "uniqueItems": true,
@@ -1099,7 +1099,7 @@ export const operations: readonly OperationEntry[] = [
             },
             "groupId": {
               "type": "string",
-              "description": "A group id from `GET /groups`; the posts go to every account of the group."
+              "description": "A group id from `service_list_groups`; the posts go to every account of the group."
             }
           }
         },
@@ -1387,7 +1387,7 @@ export const operations: readonly OperationEntry[] = [
       "properties": {
         "postId": {
           "type": "string",
-          "description": "A post id, as returned by `POST /posts` or `GET /posts`."
+          "description": "A post id, as returned by `service_create_post` or `service_list_posts`."
         }
       },
       "required": [
@@ -1410,7 +1410,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Reschedule a post",
-    "description": "Use this to give a post a new time, or to publish it now. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing changes.\n\n- A `queued` post stays `queued`, at the new time.\n- A `draft` becomes `queued` at its first time; it then counts toward the month's posts\n  (`402 quota_exceeded` when the month is full).\n- A `live` post is final and a `failed` one is sent again with `retryPost`: both answer\n  `409 invalid_state`.\n\nThe post is checked again at the new time; when it no longer passes (for example the time\nis too soon, or a file's bytes are gone), the answer is `422 checks_failed` with its row.\nOnly the time changes; text, media and settings stay as created.\n",
+    "description": "Use this to give a post a new time, or to publish it now. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing changes.\n\n- A `queued` post stays `queued`, at the new time.\n- A `draft` becomes `queued` at its first time; it then counts toward the month's posts\n  (`402 quota_exceeded` when the month is full).\n- A `live` post is final and a `failed` one is sent again with `service_retry_post`: both answer\n  `409 invalid_state`.\n\nThe post is checked again at the new time; when it no longer passes (for example the time\nis too soon, or a file's bytes are gone), the answer is `422 checks_failed` with its row.\nOnly the time changes; text, media and settings stay as created.\n",
     "fields": {
       "path": [
         "postId"
@@ -1426,7 +1426,7 @@ export const operations: readonly OperationEntry[] = [
       "properties": {
         "postId": {
           "type": "string",
-          "description": "A post id, as returned by `POST /posts` or `GET /posts`."
+          "description": "A post id, as returned by `service_create_post` or `service_list_posts`."
         },
         "when": {
           "description": "The new time: `now` (at once) or a local time in a time zone (`WhenAt`).",
@@ -1500,10 +1500,11 @@ export const operations: readonly OperationEntry[] = [
       "properties": {
         "postId": {
           "type": "string",
-          "description": "A post id, as returned by `POST /posts` or `GET /posts`."
+          "description": "A post id, as returned by `service_create_post` or `service_list_posts`."
         },
         "confirm": {
-          "type": "boolean"
+          "type": "boolean",
+          "description": "Must be `true`, set only after a human agreed to this action on this post; otherwise the answer is `409 confirm_required` and nothing changes."
         }
       },
       "required": [
@@ -1541,10 +1542,11 @@ export const operations: readonly OperationEntry[] = [
       "properties": {
         "postId": {
           "type": "string",
-          "description": "A post id, as returned by `POST /posts` or `GET /posts`."
+          "description": "A post id, as returned by `service_create_post` or `service_list_posts`."
         },
         "confirm": {
-          "type": "boolean"
+          "type": "boolean",
+          "description": "Must be `true`, set only after a human agreed to this action on this post; otherwise the answer is `409 confirm_required` and nothing changes."
         }
       },
       "required": [
@@ -1597,7 +1599,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": true
     },
     "summary": "Get a live post's insight counters",
-    "description": "Use this to report how a published post is doing (views, likes, comments and so on, with\nthe metric names its network uses). Only a `live` post has analytics; any other answers\n`409 invalid_state`. Values come from a cache; `fetchedAt` says when they were read from the\nnetwork and is `null` when they never were. Pass `refresh=true` to read the network now;\nrefreshing one post more often than once per 15 minutes answers `429 rate_limited`, and a\nrefresh the network refuses answers `502` with the network's code and words (the cache is kept).\nNetworks update their counters with a delay (up to 48 hours for Instagram).\n",
+    "description": "Use this to report how a published post is doing (views, likes, comments and so on, with\nthe metric names its network uses). Only a `live` post has analytics; any other answers\n`409 invalid_state`. Values come from a cache; `fetchedAt` says when they were read from the\nnetwork and is `null` when they never were. Pass `refresh: true` to read the network now;\nrefreshing one post more often than once per 15 minutes answers `429 rate_limited`, and a\nrefresh the network refuses answers `502` with the network's code and words (the cache is kept).\nNetworks update their counters with a delay (up to 48 hours for Instagram).\n",
     "fields": {
       "path": [
         "postId"
@@ -1612,7 +1614,7 @@ export const operations: readonly OperationEntry[] = [
       "properties": {
         "postId": {
           "type": "string",
-          "description": "A post id, as returned by `POST /posts` or `GET /posts`."
+          "description": "A post id, as returned by `service_create_post` or `service_list_posts`."
         },
         "refresh": {
           "type": "boolean",

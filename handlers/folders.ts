@@ -69,7 +69,7 @@ export const updateFolder: Handler<'updateFolder'> = async ({ data, params, body
 export const deleteFolder: Handler<'deleteFolder'> = async ({ data, params, query }) => {
   const folder = await getOwnFolder(data, params.folderId);
   if (folder.isRoot) throw rootStaysPut('deleted');
-  if (query.confirm !== true) throw confirmRequired(`Deleting folder ${folder.id}`);
+  if (query.confirm !== true) throw confirmRequired(`Deleting folder ${folder.id}`, 'deleteFolder');
   if (!(await data.media.folders.removeIfEmpty(folder.id))) {
     const { files, folders } = await data.media.folders.contents(folder.id);
     if (files + folders === 0) throw notFound('folder', folder.id);

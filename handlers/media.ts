@@ -176,7 +176,7 @@ export const updateMedia: Handler<'updateMedia'> = async ({ data, params, body, 
 
 export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query, services }) => {
   await getOwnMedia(data, params.mediaId);
-  if (query.confirm !== true) throw confirmRequired(`Deleting file ${params.mediaId}`);
+  if (query.confirm !== true) throw confirmRequired(`Deleting file ${params.mediaId}`, 'deleteMedia');
   const outcome = await data.media.remove(params.mediaId);
   if ('usedBy' in outcome) {
     const n = outcome.usedBy.length;

@@ -173,7 +173,7 @@ export const planPost: Handler<'planPost'> = async ({ cred, data, body, services
 };
 
 export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, via, services }) => {
-  if (body.confirm !== true) throw confirmRequired('Creating posts');
+  if (body.confirm !== true) throw confirmRequired('Creating posts', 'createPosts');
   const { now, rows, when, month } = await prepare(cred, data, services.clock, body as never);
   const status = when.kind === 'draft' ? 'draft' : 'queued';
   // A draft is saved as it is; its checks run again when it gets a time.
@@ -283,13 +283,13 @@ export function cancelToDraft(why = 'Cancelled') {
 }
 
 export const cancelPost: Handler<'cancelPost'> = async ({ cred, data, params, body }) => {
-  if (body?.confirm !== true) throw confirmRequired('Cancelling a post');
+  if (body?.confirm !== true) throw confirmRequired('Cancelling a post', 'cancelPost');
   const post = await transition(data, params.postId, 'cancel', () => cancelToDraft());
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
 };
 
 export const retryPost: Handler<'retryPost'> = async ({ cred, data, params, body, services }) => {
-  if (body?.confirm !== true) throw confirmRequired('Retrying a post');
+  if (body?.confirm !== true) throw confirmRequired('Retrying a post', 'retryPost');
   const current = await existingPost(data, params.postId);
   const account = await data.accounts.get(current.accountId);
   const post = await transition(data, params.postId, 'retry', (p) => {
@@ -311,7 +311,7 @@ export const retryPost: Handler<'retryPost'> = async ({ cred, data, params, body
 };
 
 export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, params, body, services }) => {
-  if (body.confirm !== true) throw confirmRequired('Rescheduling a post');
+  if (body.confirm !== true) throw confirmRequired('Rescheduling a post', 'reschedulePost');
   const current = await existingPost(data, params.postId);
   // Refused before the content is checked: a live or failed post is never planned again.
   const refused = refusal({ id: current.id, state: current.status }, 'reschedule');

@@ -148,7 +148,7 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
         `Bearer error="insufficient_scope", scope="read write", ` +
           `resource_metadata="${resourceMetadataUrl(publicUrl)}"`,
       );
-      const message = `MCP error ${ErrorCode.InvalidParams}: ${unknownToolMessage(stepUp.name)}`;
+      const message = unknownToolMessage(stepUp.name);
       return res.status(403).json({
         jsonrpc: '2.0',
         id: stepUp.id,
@@ -175,8 +175,17 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
   /** A body that is not JSON gets the JSON-RPC parse error, as the transport itself would answer. */
   function parseFailure(err: Error & { type?: string }, _req: Request, res: Response, next: NextFunction) {
     if (err.type === 'entity.parse.failed') return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
-    if (err.type === 'entity.too.large')
-      return rpcError(res, 413, -32000, 'The request body is too large.', 'payload_too_large');
+    if (err.type === 'entity.too.large') {
+      return rpcError(
+        res,
+        413,
+        -32000,
+        `The request body is larger than the ${services.config.maxBodyBytes} bytes this server accepts.`,
+        'payload_too_large',
+        'Send a smaller message: files do not go through MCP, they are uploaded (service_create_upload, then a ' +
+          'PUT of the bytes) or fetched from a public address (service_upload_from_url).',
+      );
+    }
     next(err);
   }
 

@@ -22,17 +22,10 @@ export function rpcError(
   code: number,
   message: string,
   herald = 'invalid_request',
+  hint = 'Send one JSON-RPC message as a POST with Content-Type: application/json and Accept: application/json, ' +
+    'text/event-stream.',
 ): void {
-  res.status(status).json({
-    jsonrpc: '2.0',
-    id: null,
-    error: { code, message },
-    code: herald,
-    message,
-    hint:
-      'Send one JSON-RPC message as a POST with Content-Type: application/json and Accept: application/json, ' +
-      'text/event-stream.',
-  });
+  res.status(status).json({ jsonrpc: '2.0', id: null, error: { code, message }, code: herald, message, hint });
 }
 
 /** The server's side of one HTTP exchange: it collects the answers to the request ids it was given. */

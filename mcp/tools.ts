@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { operations } from '../generated/operations.ts';
+import { agentWordsFor } from '../scripts/agentWords.ts';
 import type { OperationEntry, ToolAnnotations } from '../scripts/operationTable.ts';
 import type { Scope } from '../domain/credential.ts';
 import type { ApiResponse } from '../server/api.ts';
@@ -25,7 +26,8 @@ export interface ToolEntry {
 }
 
 // The contract is OpenAPI 3.1, whose schemas are JSON Schema 2020-12.
-export const ajv = new Ajv2020({ allErrors: true, strict: false });
+// verbose: validationMessage reads the schema and value of a failed union (server/validationMessage.ts).
+export const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
 addFormats(ajv);
 
 /** The description an agent reads: the contract's summary, then its guidance. */
@@ -69,16 +71,39 @@ export function isWriteTool(name: string): boolean {
 /** The protocol error for a tool the caller cannot call: the same words whether it exists or not. */
 export const unknownToolMessage = (name: string) => `Unknown tool: ${name}`;
 
-/** The arguments' problems as one sentence naming the field, or undefined when they are valid. */
-export function argumentProblem(tool: ToolEntry, args: unknown): string | undefined {
-  if (tool.validate(args)) return undefined;
-  // validationMessage reads REST locations; tool arguments read like a body.
-  return validationMessage(
-    (tool.validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody${e.instancePath}` })),
-  );
+// Half of a UTF-16 pair without its other half: no id holds one, and a path cannot encode it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * What makes an id argument unfit for its path segment, though its schema (a string) holds: empty, it would
+ * make the path of another operation (`/posts/` is the list); a lone surrogate cannot be percent-encoded.
+ */
+function idProblem(name: string, value: string): string | undefined {
+  if (value === '') return `\`${name}\` must not be empty: give the id itself.`;
+  if (LONE_SURROGATE.test(value))
+    return `\`${name}\` holds half of a UTF-16 surrogate pair, which no id contains: give the id as it was returned.`;
+  return undefined;
 }
 
-/** The REST request a tool call stands for: arguments go to the path, the query or the body by name. */
+/** The arguments' problems as one sentence naming the field, or undefined when they are valid. */
+export function argumentProblem(tool: ToolEntry, args: unknown): string | undefined {
+  if (!tool.validate(args)) {
+    // validationMessage reads REST locations; tool arguments read like a body.
+    return validationMessage(
+      (tool.validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody${e.instancePath}` })),
+    );
+  }
+  for (const name of tool.operation.fields.path) {
+    const problem = idProblem(name, String((args as Record<string, unknown>)[name]));
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * The REST request a tool call stands for: arguments go to the path, the query or the body by name. Path
+ * arguments must have passed argumentProblem (non-empty, well-formed), so each is one encoded segment.
+ */
 export function toRestRequest(op: OperationEntry, args: Record<string, unknown>) {
   const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(String(args[name])));
   const query: Record<string, string> = {};
@@ -97,9 +122,27 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+const agentWords = agentWordsFor(operations);
+
+/**
+ * An answer with each of Herald's {code, message, hint} (the error itself, a plan row's issues, a post's error)
+ * in agent words: the REST catalogue names routes and query parameters, a tool's caller knows tools and
+ * arguments. Every other value stays as it is.
+ */
+function inAgentWords(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(inAgentWords);
+  if (!value || typeof value !== 'object') return value;
+  const out = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inAgentWords(item)]));
+  if (typeof out.code === 'string' && typeof out.hint === 'string') {
+    out.hint = agentWords(out.hint);
+    if (typeof out.message === 'string') out.message = agentWords(out.message);
+  }
+  return out;
+}
+
 /** A REST answer as a tool result: the same JSON as structured content and as text; 4xx and 5xx are errors. */
 export function toToolResult(out: ApiResponse): ToolResult {
-  const body = (out.body ?? {}) as Record<string, unknown>;
+  const body = inAgentWords(out.body ?? {}) as Record<string, unknown>;
   const result: ToolResult = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   if (out.status >= 400) result.isError = true;
   return result;

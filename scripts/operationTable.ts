@@ -2,6 +2,8 @@
 // MCP tool name and a flat JSON Schema of its input (path and query parameters beside body fields),
 // which the router, the scope check and the MCP server all read.
 
+import { agentWordsFor, schemaInAgentWords } from './agentWords.ts';
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface OperationEntry {
@@ -13,6 +15,7 @@ export interface OperationEntry {
   /** MCP tool hints: derived from scope and method, overridden by the operation's `x-mcp-annotations`. */
   annotations: ToolAnnotations | null;
   summary: string;
+  /** The contract's description; a tool's in agent words (scripts/agentWords.ts), like its input schema's. */
   description: string;
   /** Where each input field goes when a flat argument object (an MCP call) becomes a request. */
   fields: { path: string[]; query: string[]; body: string[] };
@@ -130,5 +133,11 @@ export function buildOperationTable(contract: Contract): OperationEntry[] {
       });
     }
   }
-  return table;
+  // A tool's description and input schema are what an agent reads: in tool names and arguments.
+  const words = agentWordsFor(table);
+  return table.map((op) =>
+    op.tool
+      ? { ...op, description: words(op.description), inputSchema: schemaInAgentWords(op.inputSchema, words) }
+      : op,
+  );
 }

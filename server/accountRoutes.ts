@@ -35,7 +35,7 @@ export function accountRoutes(services: Services): express.Router {
     '/accounts/:accountId/disconnect',
     sessionRoute(services, disconnecting, async (cred, req) => {
       if ((req.body as { confirm?: unknown } | undefined)?.confirm !== true)
-        throw confirmRequired('Disconnecting an account');
+        throw confirmRequired('Disconnecting an account', 'disconnectAccount');
       const { data, account, queued } = await accountOf(cred, String(req.params.accountId));
       // Disconnected first, so no new post can be planned for it while its queued ones are cancelled.
       await data.accounts.disconnect(account.id);

@@ -138,7 +138,8 @@ export async function createApi(services: Services, handlers: Handlers) {
     coerceTypes: true,
     // One Ajv per operation: validating each schema against the meta-schema would compile the meta-schema
     // in every one of them; `redocly lint` validates the contract instead.
-    ajvOpts: { allErrors: true, strict: false, validateSchema: false },
+    // verbose: validationMessage reads the schema and value of a failed union (./validationMessage.ts).
+    ajvOpts: { allErrors: true, strict: false, validateSchema: false, verbose: true },
     customizeAjv: (ajv) => {
       addFormats(ajv);
       // RFC 3339 admits a leap second (23:59:60), which no clock or database here can hold.

@@ -49,19 +49,57 @@ function sentence(err: ErrorObject): string {
 }
 
 /**
+ * Values a caller may well expect a field to take where it does not, with the way to get what they meant: a
+ * post is made a draft again by cancelling it, not by rescheduling it to `draft` (which creating accepts).
+ */
+const NOT_TAKEN: Record<string, Record<string, string>> = {
+  when: {
+    draft: 'a queued post becomes a draft again only by cancelling it (`POST /posts/{postId}/cancel`)',
+  },
+};
+
+/** One branch of a union, as the words for what it accepts. */
+function accepted(err: ErrorObject): string {
+  const params = err.params as Record<string, any>;
+  if (err.keyword === 'enum') return (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(' or ');
+  const required = (err.parentSchema as { required?: string[] } | undefined)?.required ?? [];
+  if (params.type === 'object' && required.length)
+    return `an object with ${required.map((name) => `\`${name}\``).join(' and ')}`;
+  return /^[aeiou]/.test(String(params.type)) ? `an ${params.type}` : `a ${params.type}`;
+}
+
+/**
+ * A value that no branch of a union takes even by its type or enum: what each branch accepts, and for a value
+ * a caller may expect to work, what to do instead (parentSchema and data come from Ajv's `verbose` option).
+ */
+function unionSentence(union: ErrorObject, branches: ErrorObject[]): string {
+  const { field, location } = describe(union.instancePath);
+  const where = location === 'body' ? '' : ` (${location})`;
+  const options = branches.filter((e) => e.keyword === 'enum' || e.keyword === 'type').map(accepted);
+  const note = typeof union.data === 'string' ? NOT_TAKEN[field]?.[union.data] : undefined;
+  return `\`${field}\` must be ${options.join(' or ')}${where}${note ? `; ${note}` : ''}.`;
+}
+
+/**
  * Picks the most useful error: a failed oneOf yields one error per branch; the deepest specific one
  * (say, a bad `when.publishAt`) explains more than "no branch matched".
  */
 export function validationMessage(errors: ErrorObject[]): string {
-  const unions = new Set(
-    errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').map((e) => e.instancePath),
-  );
+  const unions = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  const unionPaths = new Set(unions.map((e) => e.instancePath));
   const specific = errors.filter((e) => {
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf') return false;
     // A branch that failed only on its type or enum says nothing about the value the caller meant.
-    return !(unions.has(e.instancePath) && (e.keyword === 'type' || e.keyword === 'enum'));
+    return !(unionPaths.has(e.instancePath) && (e.keyword === 'type' || e.keyword === 'enum'));
   });
   const depth = (e: ErrorObject) => e.instancePath.split('/').length;
-  const best = specific.sort((a, b) => depth(b) - depth(a))[0] ?? errors[0];
-  return best ? sentence(best) : 'The request is not valid.';
+  const best = specific.sort((a, b) => depth(b) - depth(a))[0];
+  if (best) return sentence(best);
+  const union = unions[0];
+  if (union)
+    return unionSentence(
+      union,
+      errors.filter((e) => e !== union && e.instancePath === union.instancePath),
+    );
+  return errors[0] ? sentence(errors[0]) : 'The request is not valid.';
 }

@@ -98,7 +98,7 @@ describe('the contract lists every answer a handler can give', () => {
     expect(json('Unauthenticated').example).toEqual(wire(unauthenticated()));
     expect(json('InsufficientScope').example).toEqual(wire(insufficientScope('write')));
     expect(json('NotFound').example).toEqual(wire(notFound('account', 'acc_9Zk4Tp7Rm2')));
-    expect(named('Conflict', 'confirmRequired')).toEqual(wire(confirmRequired('Creating posts')));
+    expect(named('Conflict', 'confirmRequired')).toEqual(wire(confirmRequired('Creating posts', 'createPosts')));
     expect(named('QuotaExceeded', 'monthlyPosts')).toEqual(thrown(() => assertMonthQuota('creator', 199, 3)));
     expect(named('QuotaExceeded', 'fileSize')).toEqual(thrown(() => assertFileFits('creator', 2684354560, 0)));
     expect(named('QuotaExceeded', 'storage')).toEqual(thrown(() => assertFileFits('creator', 48213377, 16090000000)));

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { operations } from '../generated/operations.ts';
+import { NETWORKS } from '../networks/index.ts';
 import { DATABASES, startHerald, type TestEnv } from './support/harness.ts';
 
 describe('the documentation at /docs', () => {
@@ -30,6 +31,16 @@ describe('the documentation at /docs', () => {
       for (const line of sectionText.split('\n').slice(1).filter(Boolean))
         expect(line).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)]+\)(: .+)?$/);
     }
+  });
+
+  it('says llms.txt publishes to the networks with a connector, and the others are in progress', async () => {
+    const summary = (await request(env.app).get('/docs/llms.txt')).text.split('\n')[2]!;
+    const [publishes, inProgress = ''] = summary.split('(');
+    for (const { rules, connector } of Object.values(NETWORKS)) {
+      expect(publishes!.includes(rules.label), rules.label).toBe(Boolean(connector));
+      expect(inProgress.includes(rules.label), rules.label).toBe(!connector);
+    }
+    expect(inProgress).toMatch(/in progress\)/);
   });
 
   it('serves skill.md with the rules, every tool with its scope, and the error codes', async () => {

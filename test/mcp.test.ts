@@ -186,12 +186,182 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       expect((missing.structuredContent as any).message).toContain('mediaId');
     });
 
+    it('refuses an empty id with a sentence naming it, on read and write tools, and runs nothing', async () => {
+      const client = await connect(creator.writeKey);
+      await client.callTool({ name: 'service_create_post', arguments: postBody({ confirm: true }) });
+      const calls = [
+        { name: 'service_get_post', arguments: { postId: '' } },
+        { name: 'service_get_media', arguments: { mediaId: '' } },
+        { name: 'service_cancel_post', arguments: { postId: '', confirm: true } },
+        { name: 'service_reschedule_post', arguments: { postId: '', when: 'now', confirm: true } },
+        { name: 'service_delete_media', arguments: { mediaId: '', confirm: true } },
+      ];
+      for (const c of calls) {
+        const res = await client.callTool(c);
+        const id = Object.keys(c.arguments)[0]!;
+        expect(res.isError, c.name).toBe(true);
+        expect(res.structuredContent, c.name).toMatchObject({ code: 'invalid_request' });
+        expect((res.structuredContent as any).message, c.name).toBe(`\`${id}\` must not be empty: give the id itself.`);
+        expect(res.structuredContent, c.name).not.toHaveProperty('posts');
+      }
+      // The post made above is still queued: the empty id cancelled and rescheduled nothing.
+      const list = await client.callTool({ name: 'service_list_posts', arguments: { status: 'queued' } });
+      expect((list.structuredContent as any).posts).toHaveLength(1);
+    });
+
+    it('refuses a lone surrogate in an id as invalid_request, and puts any other id in one path segment', async () => {
+      const client = await connect(creator.writeKey);
+      for (const postId of ['pst_\uD800', '\uDC00pst']) {
+        const res = await client.callTool({ name: 'service_get_post', arguments: { postId } });
+        expect(res.isError).toBe(true);
+        expect(res.structuredContent).toMatchObject({ code: 'invalid_request' });
+        expect((res.structuredContent as any).message).toMatch(/^`postId` holds half of a UTF-16 surrogate pair/);
+      }
+      // A slash, a dot segment or a percent sign stays inside the id: the post is not found, no other route runs.
+      for (const postId of ['posts/plan', '..', '%2F', 'pst_👍🏽']) {
+        const res = await client.callTool({ name: 'service_get_post', arguments: { postId } });
+        expect(res.structuredContent, postId).toMatchObject({ code: 'not_found' });
+        expect((res.structuredContent as any).message, postId).toContain(postId);
+      }
+    });
+
+    it('answers malformed tools/call params with -32602 and a sentence naming the param, not -32603', async () => {
+      const call = (params: unknown) =>
+        rpc(origin, creator.writeKey, { jsonrpc: '2.0', id: 1, method: 'tools/call', params });
+      for (const [params, words] of [
+        [{ name: 'service_get_post', arguments: 'pst_1' }, '`params.arguments` must be an object'],
+        [{ name: 'service_get_post', arguments: ['pst_1'] }, '`params.arguments` must be an object'],
+        [{ name: 42, arguments: {} }, '`params.name` must be the name of a tool'],
+        [{ arguments: {} }, '`params.name` must be the name of a tool'],
+        [undefined, 'tools/call needs `params`'],
+      ] as const) {
+        const res = await call(params);
+        expect(res.status).toBe(200);
+        expect(res.body.error.code, JSON.stringify(params)).toBe(-32602);
+        expect(res.body.error.message).toContain(words);
+        expect(res.body.error.message).not.toMatch(/invalid_type|expected|\[/);
+      }
+    });
+
+    it('prefixes the unknown-tool message once, as the SDK client shows it', async () => {
+      const client = await connect(creator.writeKey);
+      const unknown = await client.callTool({ name: 'service_no_such_tool', arguments: {} }).catch((e: unknown) => e);
+      expect(unknown).toBeInstanceOf(McpError);
+      expect((unknown as McpError).message).toBe('MCP error -32602: Unknown tool: service_no_such_tool');
+      const raw = await rpc(origin, creator.readKey, {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'service_create_post', arguments: {} },
+      });
+      expect(raw.body.error).toEqual({ code: -32602, message: 'Unknown tool: service_create_post' });
+    });
+
     it('keeps workspaces apart: another workspace id answers not_found', async () => {
       const other = await seedWorkspace(env);
       const client = await connect(other.writeKey);
       const res = await client.callTool({ name: 'service_get_account_analytics', arguments: { accountId } });
       expect(res.isError).toBe(true);
       expect(res.structuredContent).toMatchObject({ code: 'not_found' });
+    });
+  });
+
+  describe('words for agents', () => {
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    /** REST words an agent cannot act on: operationIds, routes, paths and query-string assignments. */
+    const REST_WORDS = [
+      ...operations.map((op) => new RegExp(`\\b${op.operationId}\\b`)),
+      ...[...new Set(operations.map((op) => op.path))].map((p) => new RegExp(`(^|[\\s\`(])${literal(p)}(?![\\w/{])`)),
+      /\b(GET|POST|PUT|PATCH|DELETE) \//,
+      /\/v1\b/,
+      /`\w+=[^`]*`/,
+      /in the query/,
+    ];
+    const restWordsIn = (text: string) => REST_WORDS.filter((pattern) => pattern.test(text)).map(String);
+
+    /** Every description an agent reads in a tool: its own and those of its arguments, at any depth. */
+    function descriptions(node: unknown, out: string[] = []): string[] {
+      if (Array.isArray(node)) for (const item of node) descriptions(item, out);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node))
+          if (key === 'description' && typeof value === 'string') out.push(value);
+          else descriptions(value, out);
+      }
+      return out;
+    }
+
+    it('describes every tool and argument in tool names and arguments, never REST operations or paths', async () => {
+      const { tools } = await (await connect(creator.writeKey)).listTools();
+      for (const tool of tools) {
+        for (const text of [tool.description!, ...descriptions(tool.inputSchema)])
+          expect(restWordsIn(text), `${tool.name}: ${text}`).toEqual([]);
+        const confirm = (tool.inputSchema.properties as Record<string, { description?: string }>).confirm;
+        if (confirm) expect(confirm.description, tool.name).toMatch(/^Must be `true`/);
+      }
+      const plan = tools.find((t) => t.name === 'service_create_post')!;
+      expect(plan.description).toContain('Use this after `service_plan_post`');
+    });
+
+    it('gives each confirm tool its own hint in tool words; only creating posts has a plan to show', async () => {
+      const client = await connect(creator.writeKey);
+      const created = await client.callTool({ name: 'service_create_post', arguments: postBody({ confirm: true }) });
+      const postId = (created.structuredContent as any).posts[0].id;
+      const upload = await client.callTool({
+        name: 'service_create_upload',
+        arguments: { filename: 'a.jpg', mime: 'image/jpeg', size: 1000 },
+      });
+      const { mediaId } = upload.structuredContent as { mediaId: string };
+      const folder = await call(env, 'post', '/v1/folders', { key: creator.writeKey, body: { name: 'Words' } });
+      const hints = new Map<string, string>();
+      for (const [name, args] of [
+        ['service_create_post', postBody()],
+        ['service_reschedule_post', { postId, when: 'now' }],
+        ['service_retry_post', { postId }],
+        ['service_cancel_post', { postId }],
+        ['service_delete_media', { mediaId }],
+        ['service_delete_folder', { folderId: folder.body.id }],
+      ] as const) {
+        const res = await client.callTool({ name, arguments: args });
+        expect(res.structuredContent, name).toMatchObject({ code: 'confirm_required' });
+        const { message, hint } = res.structuredContent as { message: string; hint: string };
+        expect(restWordsIn(`${message} ${hint}`), `${name}: ${hint}`).toEqual([]);
+        expect(hint, name).toMatch(/repeat the call with `confirm: true` once they agreed\.$/);
+        expect(/plan/.test(hint), name).toBe(name === 'service_create_post');
+        hints.set(name, hint);
+      }
+      expect(hints.get('service_create_post')).toContain('`service_plan_post`');
+      expect(new Set(hints.values()).size).toBe(hints.size);
+      // REST keeps its own words: the query parameter of a delete.
+      const rest = await call(env, 'delete', `/v1/media/${mediaId}`, { key: creator.writeKey });
+      expect(rest.body.hint).toContain('`confirm=true` in the query');
+    });
+
+    it('says in tool words what to take ids from, where REST names its routes', async () => {
+      const client = await connect(creator.writeKey);
+      const res = await client.callTool({ name: 'service_get_account_analytics', arguments: { accountId: 'acc_no' } });
+      expect(res.structuredContent).toMatchObject({ code: 'not_found' });
+      expect((res.structuredContent as any).hint).toContain('(for accounts: service_list_accounts)');
+      expect(JSON.parse((res.content as any)[0].text)).toEqual(res.structuredContent);
+      const rest = await call(env, 'get', '/v1/accounts/acc_no/analytics', { key: creator.readKey });
+      expect(rest.body.hint).toContain('(for accounts: GET /accounts)');
+      const cursor = await client.callTool({ name: 'service_list_posts', arguments: { cursor: 'bogus' } });
+      expect((cursor.structuredContent as any).message).toBe('`cursor` is not a cursor this API returned.');
+    });
+
+    it('tells a reschedule to draft what `when` takes and how a post becomes a draft again', async () => {
+      const client = await connect(creator.writeKey);
+      const args = { postId: 'pst_any', when: 'draft', confirm: true };
+      const res = await client.callTool({ name: 'service_reschedule_post', arguments: args });
+      expect(res.structuredContent).toMatchObject({ code: 'invalid_request' });
+      expect((res.structuredContent as any).message).toBe(
+        '`when` must be "now" or an object with `publishAt` and `timezone`; a queued post becomes a draft ' +
+          'again only by cancelling it (`service_cancel_post`).',
+      );
+      const rest = await call(env, 'patch', '/v1/posts/pst_any', {
+        key: creator.writeKey,
+        body: { when: 'draft', confirm: true },
+      });
+      expect(rest.body.message).toContain('only by cancelling it (`POST /posts/{postId}/cancel`)');
     });
   });
 

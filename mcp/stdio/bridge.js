@@ -20,6 +20,41 @@ export function mcpUrlFor(apiUrl) {
 }
 
 /**
+ * What Herald said when it refused a POST at the HTTP level (429 rate_limited, 413 payload_too_large, …): its
+ * status with its own {code, message, hint} when the body carries one, else the status and what to check.
+ * @param {number} status
+ * @param {string} text the answer's body
+ * @returns {{ code?: string, words: string }}
+ */
+function refusalWords(status, text) {
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (body && typeof body.code === 'string' && typeof body.message === 'string') {
+    const hint = typeof body.hint === 'string' ? ` ${body.hint}` : '';
+    return { code: body.code, words: `${status} ${body.code}: ${body.message}${hint}` };
+  }
+  return { words: `HTTP ${status}, without saying why; check HERALD_API_URL (it is $PUBLIC_URL/v1).` };
+}
+
+/**
+ * The JSON-RPC error for a message the remote endpoint did not answer with JSON-RPC. The SDK's transport throws
+ * a StreamableHTTPError carrying the HTTP status as `code` and the body after its own prefix; anything else
+ * (no connection, a timeout) means Herald did not answer at all.
+ * @param {Error & { code?: unknown }} err
+ */
+function failureAnswer(err) {
+  if (typeof err.code !== 'number') return { code: -32603, message: `Herald did not answer: ${err.message}` };
+  const text = err.message.replace(/^Streamable HTTP error: Error POSTing to endpoint: /, '');
+  const { code, words } = refusalWords(err.code, text);
+  // -32000: the JSON-RPC range for a server's own errors; data keeps the HTTP status and Herald's code.
+  return { code: -32000, message: `Herald answered ${words}`, data: { status: err.code, ...(code ? { code } : {}) } };
+}
+
+/**
  * One ping before the bridge starts, so a bad key or address fails at once with a clear line.
  * @param {string} mcpUrl
  * @param {string} key
@@ -50,8 +85,10 @@ async function probe(mcpUrl, key) {
       'check the key or create one in Settings, API keys.'
     );
   }
-  if (!res.ok)
-    return `Herald at ${mcpUrl} answered ${res.status} to a ping; check HERALD_API_URL (it is $PUBLIC_URL/v1).`;
+  if (!res.ok) {
+    const text = await res.text().catch(() => '');
+    return `Herald at ${mcpUrl} answered a ping with ${refusalWords(res.status, text).words}`;
+  }
   return undefined;
 }
 
@@ -95,13 +132,7 @@ export async function runStdioBridge(env) {
     if (method === 'initialize' && 'id' in message) initializeIds.add(message.id);
     remote.send(message).catch((err) => {
       log(`${method ?? 'message'} failed: ${err.message}`);
-      if (method && 'id' in message) {
-        void local.send({
-          jsonrpc: '2.0',
-          id: message.id,
-          error: { code: -32603, message: `Herald did not answer: ${err.message}` },
-        });
-      }
+      if (method && 'id' in message) void local.send({ jsonrpc: '2.0', id: message.id, error: failureAnswer(err) });
     });
   };
   local.onerror = (err) => log(`stdio: ${err.message}`);
