@@ -49,7 +49,7 @@ describe.each(DATABASES)('MCP batches on %s', (kind) => {
   describe('protocol versions', () => {
     it('takes a batch from a client of 2025-03-26, named or assumed without MCP-Protocol-Version', async () => {
       const batch = [request(1, 'tools/list'), request(2, 'ping')];
-      for (const headers of [{}, { 'MCP-Protocol-Version': '2025-03-26' }]) {
+      for (const headers of [{}, { 'MCP-Protocol-Version': '2025-03-26' }] as Record<string, string>[]) {
         const res = await rpc(origin, ws.readKey, batch, headers);
         expect(res.status).toBe(200);
         expect(res.body.map((m: { id: number }) => m.id).sort()).toEqual([1, 2]);
