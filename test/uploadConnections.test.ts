@@ -21,11 +21,16 @@ function closedWithin(socket: net.Socket, ms: number): Promise<void> {
   });
 }
 
-/** Herald on a real socket behind the connection rules of `herald serve`. */
-async function serveGuarded(kind: (typeof DATABASES)[number], overrides: Partial<Config>) {
+/**
+ * Herald on a real socket behind the connection rules of `herald serve`; `requestTimeoutMs` shortens their two
+ * hours for an upload (Node checks it every `connectionsCheckingInterval`).
+ */
+async function serveGuarded(kind: (typeof DATABASES)[number], overrides: Partial<Config>, requestTimeoutMs?: number) {
   const env = await startHerald(kind, { mediaSweepMs: 0, ...overrides });
-  const server = http.createServer(env.app);
+  const server = http.createServer({ connectionsCheckingInterval: 100 }, env.app);
   guardConnections(server);
+  // Node enforces a request timeout only when the headers' own is no longer.
+  if (requestTimeoutMs) server.requestTimeout = server.headersTimeout = requestTimeoutMs;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const ws = await seedWorkspace(env);
@@ -77,11 +82,11 @@ async function nothingKept(env: TestEnv, ws: Seeded, reserved: { mediaId: string
   expect((await putBytes(env, reserved.uploadUrl, Buffer.alloc(size, 7), 'image/jpeg')).status).toBe(200);
 }
 
-describe.each(DATABASES)('an upload PUT whose client half-closes early on %s', (kind) => {
+describe.each(DATABASES)('an upload PUT held open by its client on %s', (kind) => {
   let served: Awaited<ReturnType<typeof serveGuarded>>;
-  // The default minimum rate (a minute's window): only the half-close can end this connection within the test.
+  // The default minimum rate (a minute's window), which cannot end these connections within the test.
   beforeAll(async () => {
-    served = await serveGuarded(kind, {});
+    served = await serveGuarded(kind, {}, 1500);
   });
   afterAll(() => served.close());
 
@@ -97,6 +102,16 @@ describe.each(DATABASES)('an upload PUT whose client half-closes early on %s', (
       status: 400,
       body: { code: 'invalid_request', message: expect.stringContaining('closed its side'), hint: expect.any(String) },
     });
+    await nothingKept(env, ws, reserved, 5000);
+  });
+
+  it('answers 408 request_timeout and closes once the request timeout passes, keeping nothing', async () => {
+    const { env, ws, port } = served;
+    const reserved = await reserveBytes(env, ws, 5000);
+    const put = await openPut(port, reserved.uploadUrl, 5000);
+    put.socket.write(Buffer.alloc(1000, 1));
+    await closedWithin(put.socket, 5000);
+    expect(put.answer()).toMatchObject({ status: 408, body: { code: 'request_timeout' } });
     await nothingKept(env, ws, reserved, 5000);
   });
 });
