@@ -144,8 +144,11 @@ export interface paths {
          *        - `200 {mediaId, status: "processing"}`: the bytes are stored.
          *        - `400 size_mismatch`: `Content-Length` is missing or differs from `size`; send the
          *          exact bytes or reserve a new upload.
-         *        - `400 upload_interrupted`: the connection ended before every byte arrived. Nothing
-         *          was kept; PUT the whole file again to the same address before it expires.
+         *        - `400 upload_interrupted`: the connection ended before every byte arrived (`400
+         *          invalid_request` when the client closed its side of it). Nothing was kept; PUT the
+         *          whole file again to the same address before it expires.
+         *        - `408 upload_too_slow`: fewer than 64 KiB arrived in a minute. Nothing was kept; PUT
+         *          the whole file again to the same address before it expires.
          *        - `403 address_invalid`: the address was altered or truncated.
          *        - `404 not_found`: the file was deleted meanwhile.
          *        - `409 already_uploaded`: a PUT to this address already succeeded; go on polling.

@@ -4,10 +4,12 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Credential, Scope } from '../domain/credential.ts';
+import { rateLimited } from '../domain/errors.ts';
 import { PLANS } from '../domain/plans.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
-import { answerExchange, rpcError } from './jsonTransport.ts';
+import { countAddress, type RateLimiter } from '../server/rateLimit.ts';
+import { answerExchange, readExchange, rpcError, type Exchange } from './jsonTransport.ts';
 import { createMcpServer } from './server.ts';
 import { isWriteTool, toRestRequest, unknownToolMessage, type ToolEntry } from './tools.ts';
 
@@ -19,6 +21,8 @@ export interface McpEndpointDeps {
   handle(req: ApiRequest): Promise<ApiResponse>;
   /** A bearer token to its credential (API key or OAuth access token), or undefined when it is not valid. */
   resolveBearer(token: string): Promise<Credential | undefined>;
+  /** The per-address limit, which counted the POST itself before it came here. */
+  limiter: RateLimiter;
 }
 
 /** The tools a credential sees: a Free workspace gets the read-only MCP whatever the key or grant allows. */
@@ -78,7 +82,7 @@ export function resourceMetadataUrl(publicUrl: string): string {
 }
 
 export function mcpEndpoint(deps: McpEndpointDeps) {
-  const { services, handle, resolveBearer } = deps;
+  const { services, handle, resolveBearer, limiter } = deps;
   const { publicUrl } = services.config;
   const router = express.Router();
 
@@ -136,7 +140,28 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     next();
   }
 
+  /**
+   * Each message of a batch past the first counts against the address's limit as the POST it could have been
+   * (the limit counted the POST itself already): over the limit, the whole batch is refused and none of it runs.
+   */
+  async function countBatch(req: Request, res: Response, exchange: Exchange): Promise<boolean> {
+    const size = exchange.messages.length;
+    if (size < 2) return true;
+    const decision = await countAddress(limiter, req, res, size - 1);
+    if (decision.allowed) return true;
+    const err = rateLimited(
+      decision.resetSeconds,
+      `A batch of ${size} messages counts as ${size} requests; this address may send ${decision.limit} in the ` +
+        `current window and has ${decision.remaining} left.`,
+    );
+    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+    rpcError(res, err.status, -32000, err.message, err.code, err.hint);
+    return false;
+  }
+
   async function answer(req: Request, res: Response) {
+    const exchange = readExchange(req, res);
+    if (!exchange || !(await countBatch(req, res, exchange))) return;
     const cred = res.locals.cred as Credential;
     const scopes = mcpScopes(cred);
     const stepUp = writeCallOnReadGrant(req.body, cred, scopes);
@@ -169,7 +194,7 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
           cred: { ...cred, scopes },
         }),
     });
-    await answerExchange(server, req, res);
+    await answerExchange(server, exchange, req, res);
   }
 
   /** A body that is not JSON gets the JSON-RPC parse error, as the transport itself would answer. */

@@ -4,6 +4,7 @@ import express from 'express';
 import type { Credential } from '../domain/credential.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
+import type { RateLimiter } from '../server/rateLimit.ts';
 import type { PasswordSignIn } from '../server/signIn.ts';
 import { docsRoutes } from './docsRoutes.ts';
 import { mcpEndpoint } from './http.ts';
@@ -18,10 +19,12 @@ export interface McpRoutesDeps {
   credentialForKey(key: string): Promise<Credential | undefined>;
   /** The dashboard's password sign-in, with its limits: the consent page signs people in through it. */
   signIn: PasswordSignIn;
+  /** The per-address limit of every route; each message of an MCP batch counts against it. */
+  limiter: RateLimiter;
 }
 
 export function mcpRoutes(deps: McpRoutesDeps) {
-  const { services, handle, credentialForKey, signIn } = deps;
+  const { services, handle, credentialForKey, signIn, limiter } = deps;
   const router = express.Router();
   const resource = `${services.config.publicUrl}/mcp`;
   // An API key (the REST lookup) or an access token issued for this endpoint.
@@ -29,7 +32,7 @@ export function mcpRoutes(deps: McpRoutesDeps) {
     token.startsWith(ACCESS_TOKEN_PREFIX)
       ? credentialForAccessToken(services.db, token, resource)
       : credentialForKey(token);
-  router.use(mcpEndpoint({ services, handle, resolveBearer }));
+  router.use(mcpEndpoint({ services, handle, resolveBearer, limiter }));
   router.use(oauthRoutes(services, signIn));
   router.use(grantRoutes(services));
   router.use(docsRoutes(services.config.publicUrl));

@@ -29,6 +29,8 @@ export interface Config {
   maxBodyBytes: number;
   /** How long any request but the upload PUT may take to arrive whole (30 seconds; tests shorten it). */
   bodyTimeoutMs: number;
+  /** The slowest an upload PUT may arrive (UPLOAD_MIN_RATE; tests shorten the window). */
+  uploadMinRate: MinimumRate;
   /** Where media bytes live: local disk under DATA_DIR/media, or an S3-compatible bucket. */
   storage: StorageConfig;
   /** POST /media/from-url: hosts exempt from the public-address rule (tests only) and extra trusted CAs. */
@@ -44,6 +46,20 @@ export interface Config {
   /** Mail for invitations and password resets: an SMTP URL (unset: mail is logged) and its sender. */
   mail: { smtpUrl: string | undefined; from: string };
 }
+
+/** At least `bytes` must arrive in every `windowMs`. */
+export interface MinimumRate {
+  bytes: number;
+  windowMs: number;
+}
+
+/**
+ * An upload PUT may take two hours (a 4 GB file on a slow link), so no deadline bounds it whole; a client trickling
+ * a byte a second would hold its connection that long. It must send at least 64 KiB a minute (about 9 kbit/s,
+ * well under what GPRS, the slowest mobile data, carries), so no real link is cut; a minute rides out the stalls
+ * of a mobile link and TCP's retransmission backoff.
+ */
+export const UPLOAD_MIN_RATE: MinimumRate = { bytes: 64 * 1024, windowMs: 60_000 };
 
 export type StorageConfig =
   | { kind: 'disk' }
@@ -131,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: logFormatFrom(env.LOG_FORMAT),
     maxBodyBytes: intFrom(env.MAX_BODY_BYTES, 1024 * 1024, 'MAX_BODY_BYTES'),
     bodyTimeoutMs: 30_000,
+    uploadMinRate: UPLOAD_MIN_RATE,
     storage: storageFrom(env),
     fromUrl: {
       allowHosts: (env.FROM_URL_ALLOW_HOSTS || '')

@@ -6,7 +6,7 @@ import { errorBody, rateLimited, type ApiError } from '../domain/errors.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Services } from '../runtime/services.ts';
 import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
-import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
+import { countAddress, createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { connectRoutes } from './connectRoutes.ts';
 import { sessionRoutes } from './sessionRoutes.ts';
 import { memberRoutes } from './memberRoutes.ts';
@@ -78,10 +78,7 @@ function logRequests(services: Services) {
 
 /** Counts the request against its address's limit; over it, answers 429 and returns false. */
 async function admitted(limiter: RateLimiter, publicUrl: string, req: Request, res: Response): Promise<boolean> {
-  const decision = await limiter.hit(`ip:${req.ip}`);
-  res.setHeader('RateLimit-Limit', String(decision.limit));
-  res.setHeader('RateLimit-Remaining', String(decision.remaining));
-  res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+  const decision = await countAddress(limiter, req, res);
   if (decision.allowed) return true;
   const err = rateLimited(
     decision.resetSeconds,
@@ -181,7 +178,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
     passwordRoutes(services),
   );
   // MCP for agents: /mcp, OAuth (/oauth, /.well-known), /auth/mcp-grants and the agent docs (/docs).
-  app.use(mcpRoutes({ services, handle, credentialForKey, signIn }));
+  app.use(mcpRoutes({ services, handle, credentialForKey, signIn, limiter }));
   app.use('/auth', connectRoutes(services));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
   // With SANDBOX_URL set, `herald sandbox serve` runs them in a process of their own instead.

@@ -1,5 +1,6 @@
 // Fixed-window request counters per bucket (a client address, an email). SQLite mode runs one server process, so
 // counting in memory is exact; on PostgreSQL every server process shares the counters through one table.
+import type { Request, Response } from 'express';
 import type { Db } from '../db/connect.ts';
 import { isPostgres } from '../db/connect.ts';
 
@@ -12,7 +13,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  hit(bucket: string, now?: number): Promise<RateDecision>;
+  /** Counts `cost` requests (one unless a single HTTP request carries several, as an MCP batch does). */
+  hit(bucket: string, now?: number, cost?: number): Promise<RateDecision>;
 }
 
 function decide(hits: number, max: number, windowStart: number, windowMs: number, now: number): RateDecision {
@@ -28,13 +30,13 @@ export function memoryRateLimiter(max: number, windowMs: number): RateLimiter {
   let windowStart = 0;
   let counts = new Map<string, number>();
   return {
-    async hit(bucket, now = Date.now()) {
+    async hit(bucket, now = Date.now(), cost = 1) {
       const start = now - (now % windowMs);
       if (start !== windowStart) {
         windowStart = start;
         counts = new Map();
       }
-      const hits = (counts.get(bucket) ?? 0) + 1;
+      const hits = (counts.get(bucket) ?? 0) + cost;
       counts.set(bucket, hits);
       return decide(hits, max, start, windowMs, now);
     },
@@ -93,7 +95,7 @@ export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncM
   }
 
   return {
-    async hit(bucket, now = Date.now()) {
+    async hit(bucket, now = Date.now(), cost = 1) {
       const start = now - (now % windowMs);
       if (start !== windowStart) {
         windowStart = start;
@@ -107,7 +109,7 @@ export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncM
         counts = { shared: 0, inFlight: 0, pending: 0 };
         buckets.set(bucket, counts);
       }
-      counts.pending += 1;
+      counts.pending += cost;
       if (counts.shared + counts.inFlight + counts.pending > max - margin) {
         await push(bucket, counts, start);
       } else {
@@ -121,4 +123,13 @@ export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncM
 
 export function createRateLimiter(db: Db, max: number, windowMs: number): RateLimiter {
   return isPostgres(db) ? postgresRateLimiter(db, max, windowMs) : memoryRateLimiter(max, windowMs);
+}
+
+/** Counts `cost` requests against the client address's limit and states the limit in the answer's headers. */
+export async function countAddress(limiter: RateLimiter, req: Request, res: Response, cost = 1): Promise<RateDecision> {
+  const decision = await limiter.hit(`ip:${req.ip}`, Date.now(), cost);
+  res.setHeader('RateLimit-Limit', String(decision.limit));
+  res.setHeader('RateLimit-Remaining', String(decision.remaining));
+  res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+  return decision;
 }

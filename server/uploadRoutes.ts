@@ -6,7 +6,9 @@ import { ApiError, errorBody, notFound } from '../domain/errors.ts';
 import { normalizeMime } from '../domain/mediaTypes.ts';
 import { readUploadToken } from '../media/uploadAddress.ts';
 import { Interrupted } from '../media/work.ts';
+import type { MinimumRate } from '../runtime/config.ts';
 import type { Services } from '../runtime/services.ts';
+import { watchRate } from './uploadRate.ts';
 
 const badAddress = (what: string) =>
   new ApiError(
@@ -25,6 +27,14 @@ const alreadyUploaded = (mediaId: string) =>
     'already_uploaded',
     `The bytes of ${mediaId} were already uploaded; an upload address works once.`,
     `Continue by polling GET /v1/media/${mediaId} until its status is ready.`,
+  );
+
+const tooSlow = (rate: MinimumRate) =>
+  new ApiError(
+    408,
+    'upload_too_slow',
+    `Fewer than ${rate.bytes} bytes of the file arrived in ${rate.windowMs / 1000} seconds; nothing was kept.`,
+    'Send the whole file again to the same address before it expires, over a connection that keeps that pace.',
   );
 
 export function uploadRoutes(services: Services): express.Router {
@@ -76,6 +86,12 @@ export function uploadRoutes(services: Services): express.Router {
         ),
       );
     }
+    const stopWatching = watchRate(req, config.uploadMinRate, () => {
+      services.logger.info({ reqId: req.id, mediaId: record.id }, 'upload too slow; closing it');
+      // Once answered, Node no longer ends the body with its connection: end it so, and storage lets go.
+      req.socket.once('close', () => req.destroy());
+      refuse(res, tooSlow(config.uploadMinRate));
+    });
     try {
       const outcome = await media.receive(record, req, () => (req.complete ? record.size : undefined));
       if (outcome === 'already_uploaded') return refuse(res, alreadyUploaded(record.id));
@@ -85,7 +101,8 @@ export function uploadRoutes(services: Services): express.Router {
       // A cut connection leaves nothing stored; the address works again until it expires.
       if (!(err instanceof Interrupted) && !req.destroyed) throw err;
       services.logger.info({ reqId: req.id, mediaId: record.id }, 'upload interrupted; nothing kept');
-      if (!res.destroyed) {
+      // Answered already when the upload was too slow (the answer closed the connection, which interrupted it).
+      if (!res.destroyed && !res.headersSent) {
         refuse(
           res,
           new ApiError(
@@ -96,6 +113,8 @@ export function uploadRoutes(services: Services): express.Router {
           ),
         );
       }
+    } finally {
+      stopWatching();
     }
   });
 
