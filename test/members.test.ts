@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { createApiKey, setPasswordHash } from '../db/identity.ts';
-import { hashPassword } from '../server/sessionRoutes.ts';
+import { hashPassword } from '../server/passwords.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
 import { addPerson, asPerson, signedIn, type Person } from './support/people.ts';
 

@@ -2,7 +2,7 @@
 // browser's time zone, then signs in.
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { auth } from '../api.ts';
+import { auth, Failure } from '../api.ts';
 import { useResetSession } from '../session.tsx';
 import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
 
@@ -73,7 +73,19 @@ export function SignUp() {
     const email = String(f.get('email'));
     const password = String(f.get('password'));
     await auth('POST', '/sign-up', { email, name: String(f.get('name')), password, timeZone: zone });
-    await enter(email, password);
+    try {
+      await enter(email, password);
+    } catch (err) {
+      // Sign-up answers alike whether or not the address was taken; only here can a taken one show.
+      if (!(err instanceof Failure) || err.status !== 401) throw err;
+      throw new Failure(
+        'account_exists',
+        `We could not sign you in as ${email} with that password.`,
+        'If this address already has a Herald account, we sent it a note: sign in, or choose a new password ' +
+          'with "Forgot your password?".',
+        401,
+      );
+    }
   });
   return (
     <main className="auth">
