@@ -74,6 +74,35 @@ describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
     expect(res.body.message).toMatch(/Creator/);
   });
 
+  it('ends the session the browser carried when someone signs in, on the dashboard and on the consent page', async () => {
+    // A session planted in the browser (fixation) or left there by another person must not outlive a sign-in.
+    const carried = (await signIn()).cookie;
+    const fresh = await request(env.app).post('/auth/sign-in').set('Cookie', carried).send({ email, password });
+    expect(fresh.status).toBe(200);
+    const next = fresh.headers['set-cookie']![0]!.split(';')[0]!;
+    expect(next).not.toBe(carried);
+    expect((await request(env.app).get('/auth/session').set('Cookie', carried)).status).toBe(401);
+    expect((await request(env.app).get('/auth/session').set('Cookie', next)).status).toBe(200);
+
+    const consent = await request(env.app)
+      .post('/oauth/sign-in')
+      .type('form')
+      .set('Cookie', next)
+      .send({ email, password, next: '/oauth/authorize?client_id=x' });
+    expect(consent.status).toBe(303);
+    const third = consent.headers['set-cookie']![0]!.split(';')[0]!;
+    expect((await request(env.app).get('/auth/session').set('Cookie', next)).status).toBe(401);
+    expect((await request(env.app).get('/auth/session').set('Cookie', third)).status).toBe(200);
+
+    // A failed sign-in ends nothing.
+    const wrong = await request(env.app)
+      .post('/auth/sign-in')
+      .set('Cookie', third)
+      .send({ email, password: 'not the password' });
+    expect(wrong.status).toBe(401);
+    expect((await request(env.app).get('/auth/session').set('Cookie', third)).status).toBe(200);
+  });
+
   it('signs out: the cookie stops working', async () => {
     const { cookie, csrfToken } = await signIn();
     expect((await request(env.app).post('/auth/sign-out').set('Cookie', cookie)).status).toBe(403);
