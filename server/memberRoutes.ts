@@ -156,16 +156,21 @@ export function memberRoutes(services: Services, signIn: PasswordSignIn): expres
       let joiner: Joiner;
       if (user) {
         const signedIn = await sessionFrom(db, req);
-        if (signedIn?.user.id !== user.id) {
+        if (!signedIn) {
           throw new ApiError(
-            signedIn ? 403 : 401,
-            signedIn ? 'invite_for_someone_else' : 'unauthenticated',
-            signedIn
-              ? `This invitation is for ${invite.email}; you are signed in as ${signedIn.user.email ?? signedIn.user.name}.`
-              : `${invite.email} already has a Herald account: sign in as ${invite.email} to accept.`,
-            signedIn
-              ? `Sign out, sign in as ${invite.email}, then open the invitation link again.`
-              : 'Sign in with that address, then open the invitation link again.',
+            401,
+            'unauthenticated',
+            `${invite.email} already has a Herald account: sign in as ${invite.email} to accept.`,
+            'Sign in with that address, then open the invitation link again.',
+          );
+        }
+        if (signedIn.user.id !== user.id) {
+          const you = signedIn.user.email ?? signedIn.user.name;
+          throw new ApiError(
+            403,
+            'invite_for_someone_else',
+            `This invitation is for ${invite.email}; you are signed in as ${you}.`,
+            `Sign out, sign in as ${invite.email}, then open the invitation link again.`,
           );
         }
         joiner = { userId: user.id };

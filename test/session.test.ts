@@ -74,7 +74,7 @@ describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
     expect(res.body.message).toMatch(/Creator/);
   });
 
-  it('ends the session the browser carried when someone signs in, on the dashboard and on the consent page', async () => {
+  it('ends the session the browser carried on sign-in, on the dashboard and on the consent page', async () => {
     // A session planted in the browser (fixation) or left there by another person must not outlive a sign-in.
     const carried = (await signIn()).cookie;
     const fresh = await request(env.app).post('/auth/sign-in').set('Cookie', carried).send({ email, password });

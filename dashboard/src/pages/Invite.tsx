@@ -81,8 +81,7 @@ export function InvitePage() {
             ) : (
               <>
                 <p>
-                  Already on Herald with this address? <Link to={back}>Sign in to accept</Link>; you come back
-                  here.
+                  Already on Herald with this address? <Link to={back}>Sign in to accept</Link>; you come back here.
                 </p>
                 <form className="stack" onSubmit={create.submit}>
                   <h2>New to Herald?</h2>
