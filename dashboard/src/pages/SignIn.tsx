@@ -1,7 +1,7 @@
 // Sign in and sign up: one small card each. Sign-up makes the person's workspace, on Free, in this
 // browser's time zone, then signs in.
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { auth, Failure } from '../api.ts';
 import { useResetSession } from '../session.tsx';
 import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
@@ -23,15 +23,29 @@ function useSubmit(run: (form: FormData) => Promise<void>) {
   return { busy, error, onSubmit };
 }
 
+/** Where signing in leads: `?next=` when it is a path of the dashboard (an invitation, say), else its start. */
+function useNextPath(): string {
+  const [params] = useSearchParams();
+  const next = params.get('next');
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+/**
+ * The sign-in page once a session exists: on to `?next=`. The route renders this as soon as the session is
+ * known, so it must lead where the sign-in would, or it would win over it.
+ */
+export function SignedInAlready() {
+  return <Navigate to={useNextPath()} replace />;
+}
+
 function useEnter() {
   const reset = useResetSession();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const next = useNextPath();
   return async (email: string, password: string) => {
     await auth('POST', '/sign-in', { email, password });
     await reset();
-    const next = params.get('next');
-    navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
+    navigate(next, { replace: true });
   };
 }
 
