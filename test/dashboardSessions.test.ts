@@ -137,6 +137,15 @@ describe.each(DATABASES)('dashboard sign-up on %s', (kind) => {
     expect(byAddress.body.message).toContain('from this address');
   });
 
+  it('counts invitation acceptances against the address limit, as sign-ups', async () => {
+    // Each refusal may tell whoever holds a link whether its address has an account: their number is bounded.
+    const accept = () => request(env.app).post('/auth/invites/accept').send({ token: 'inv_x.y', name: 'N', password });
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i += 1) expect((await accept()).status).toBe(410);
+    const limited = await accept();
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toContain('from this address');
+  });
+
   it("counts the MCP consent page's sign-in against the same limits, and refuses it past them alike", async () => {
     await signUp(env, { email: 'ana@example.com' });
     const next = '/oauth/authorize?client_id=unknown&response_type=code';
