@@ -3,7 +3,7 @@
 //   POST   /auth/invites                {email, role} -> the invitation and its link (mailed, or logged)
 //   DELETE /auth/invites/:inviteId      withdraws a pending invitation
 //   PATCH  /auth/members/:userId        {role}; `owner` transfers ownership
-//   DELETE /auth/members/:userId        removes a member: their sessions here end, their keys stop working
+//   DELETE /auth/members/:userId        removes a member: their sessions here end, their keys and MCP grants stop
 //   GET    /auth/invite?token=…         what an invitation link offers (no session needed); never whether the
 //                                       address has an account, which the inviter holding the link must not learn
 //   POST   /auth/invites/accept         {token}: joins as the signed-in invitee; {token, name, password}: joins
