@@ -45,6 +45,19 @@ describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
     expect(wrong.body).toEqual(unknown.body);
   });
 
+  it('signs nobody in to an account without a password, whatever is typed', async () => {
+    // `herald workspace create --email` makes a person who has no password until `herald user set-password`; the
+    // fixed hash that keeps unknown emails as slow as known ones must not become their password.
+    const { userId } = await seedWorkspace(env, { email: `nopassword-${kind}@example.com` });
+    expect((await env.services.db('users').where({ id: userId }).first('password_hash')).password_hash).toBeNull();
+    for (const guess of ['herald-unknown-user', '']) {
+      const res = await request(env.app)
+        .post('/auth/sign-in')
+        .send({ email: `nopassword-${kind}@example.com`, password: guess });
+      expect(res.status).toBe(401);
+    }
+  });
+
   it('lets the session read the API even on Free, where keys cannot', async () => {
     const { cookie } = await signIn();
     const res = await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } });
