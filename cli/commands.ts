@@ -20,7 +20,7 @@ import { randomBase62 } from '../domain/ids.ts';
 import { isPlanName, PLAN_NAMES } from '../domain/plans.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createServices, type Services } from '../runtime/services.ts';
-import { hashPassword } from '../server/sessionRoutes.ts';
+import { hashPassword } from '../server/passwords.ts';
 import { PLATFORMS } from '../networks/index.ts';
 import { queueFailure, registerSandboxAccount, sandboxToken, SCENARIOS } from '../networks/sandbox/state.ts';
 

@@ -1,5 +1,6 @@
 // Workspaces, users, members, API keys and sessions: the records that authentication reads before any
 // workspace is known, so these queries are not workspace-scoped (everything in workspaceData.ts is).
+import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
 import type { Credential, Role, Scope, User, Workspace } from '../domain/credential.ts';
 import { parseScopes } from '../domain/credential.ts';
@@ -202,11 +203,18 @@ export async function revokeApiKeyByPrefix(
 
 const LAST_USED_PRECISION_MS = 60_000;
 
-/** Resolves a full API key to its credential; undefined when unknown or revoked. */
+/**
+ * Resolves a full API key to its credential; undefined when unknown or revoked, or once its maker left the
+ * workspace. It carries its maker's role of now, not of when it was made: a key never does more than its maker
+ * may (server/api.ts applies the role to every operation).
+ */
 export async function credentialForApiKey(db: Db, key: string): Promise<Credential | undefined> {
   if (!key.startsWith(API_KEY_PREFIX)) return undefined;
   const row = await db('api_keys')
     .join('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+    .join('members', function () {
+      this.on('members.user_id', 'api_keys.user_id').andOn('members.workspace_id', 'api_keys.workspace_id');
+    })
     .join('users', 'users.id', 'api_keys.user_id')
     .where('api_keys.secret_hash', sha256(key))
     .whereNull('api_keys.revoked_at')
@@ -215,6 +223,7 @@ export async function credentialForApiKey(db: Db, key: string): Promise<Credenti
       'api_keys.name as key_name',
       'api_keys.scopes',
       'api_keys.last_used_at',
+      'members.role',
       ...CREDENTIAL_COLUMNS,
     );
   if (!row) return undefined;
@@ -231,6 +240,7 @@ export async function credentialForApiKey(db: Db, key: string): Promise<Credenti
     scopes: parseScopes(row.scopes),
     via: 'api_key',
     name: row.key_name,
+    role: row.role as Role,
   };
 }
 
@@ -294,4 +304,34 @@ export async function credentialForSession(
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db('sessions').where({ id: sessionId }).delete();
+}
+
+/**
+ * A new session for someone who just proved who they are (signed in, accepted an invitation). The session the
+ * browser carried, if any, ends: a session planted in the browser before (fixation) or left there by another
+ * person must not outlive the sign-in.
+ */
+export async function freshSession(
+  db: Db,
+  userId: string,
+  workspaceId: string,
+  carriedToken: string | undefined,
+): Promise<{ id: string; token: string; expiresAt: string }> {
+  if (carriedToken)
+    await db('sessions')
+      .where({ token_hash: sha256(carriedToken) })
+      .delete();
+  return createSession(db, userId, workspaceId);
+}
+
+/**
+ * Revokes the OAuth grants (mcp/oauth/store.ts) that `where` selects and deletes their tokens, so their access
+ * and refresh tokens stop at once. Here, beside sessions and keys, because removing a member revokes them too.
+ */
+export async function revokeGrants(q: Knex, where: Record<string, string>): Promise<number> {
+  const ids = (await q('oauth_grants').where(where).whereNull('revoked_at').select('id')).map((r) => r.id as string);
+  if (ids.length === 0) return 0;
+  await q('oauth_grants').whereIn('id', ids).update({ revoked_at: nowIso() });
+  await q('oauth_tokens').whereIn('grant_id', ids).delete();
+  return ids.length;
 }

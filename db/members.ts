@@ -9,6 +9,7 @@ import { assertRole } from '../domain/roles.ts';
 import type { Invite, Member, Membership } from '../domain/settingsShapes.ts';
 import { recordAudit } from './audit.ts';
 import type { Db } from './connect.ts';
+import { revokeGrants } from './identity.ts';
 import { lockWorkspace } from './locks.ts';
 import { nowIso, toCount } from './rows.ts';
 import { usageCounter } from './usage.ts';
@@ -265,13 +266,16 @@ export function changeRole(db: Db, workspaceId: string, actor: Actor, userId: st
   });
 }
 
-/** Removes a member: their sessions in this workspace end and their API keys of it are revoked, at once. */
+/**
+ * Removes a member: their sessions in this workspace end and their API keys and MCP grants of it are revoked, at
+ * once (a grant's refresh token would otherwise outlive the membership, and work again if they were re-invited).
+ */
 export function removeMember(
   db: Db,
   workspaceId: string,
   actor: Actor,
   userId: string,
-): Promise<{ keysRevoked: number }> {
+): Promise<{ keysRevoked: number; grantsRevoked: number }> {
   return db.transaction(async (trx) => {
     await lockWorkspace(trx, workspaceId);
     const target = await memberRow(trx, workspaceId, userId);
@@ -290,14 +294,16 @@ export function removeMember(
       .where({ workspace_id: workspaceId, user_id: userId })
       .whereNull('revoked_at')
       .update({ revoked_at: now });
+    const grantsRevoked = await revokeGrants(trx, { workspace_id: workspaceId, user_id: userId });
     await recordAudit(trx, workspaceId, actor.userId, 'member.removed', {
       userId,
       name: target.name,
       email: target.email,
       role: target.role,
       keysRevoked,
+      grantsRevoked,
     });
-    return { keysRevoked };
+    return { keysRevoked, grantsRevoked };
   });
 }
 

@@ -27,7 +27,10 @@ export interface Credential {
   via: CredentialKind;
   /** The key's label, or a description of the session or grant. */
   name: string;
-  /** A signed-in person's role in the workspace (sessions only: keys and grants carry scopes). */
+  /**
+   * The person's role in the workspace now: the signed-in person's, or that of who made the key or gave the
+   * grant. Keys and grants act within both their scopes and this role.
+   */
   role?: Role;
 }
 

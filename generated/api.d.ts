@@ -2470,6 +2470,9 @@ export interface components {
         };
         /**
          * @description `insufficient_scope`: the credential has the `read` scope only, and this call needs `write`.
+         *     `insufficient_role`: creating, changing or deleting a group needs the administrator role, and the
+         *     person behind the credential is a member today (for an API key: the person who made it; a key
+         *     never does more than its maker may now).
          *     From the dashboard: `csrf_failed`, a session's state-changing call without a valid
          *     `X-CSRF-Token` header.
          */

@@ -200,7 +200,8 @@ export async function createApi(services: Services, handlers: Handlers) {
       }
     }
     if (SCOPES.get(operationId) === 'write' && !cred.scopes.includes('write')) throw insufficientScope('write');
-    // People signed in to the dashboard act within their role; keys and grants within their scopes.
+    // Within the role as well: a person's own, or for a key or grant that of its maker today, so a key made by an
+    // administrator who is now a member no longer manages groups.
     if (cred.role) assertRole(cred.role, OPERATION_ROLES[operationId as OperationId], SUMMARIES.get(operationId)!);
   }
 

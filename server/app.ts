@@ -171,11 +171,11 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   const billing = selfHostedBilling(db, services.clock);
   app.use(
     '/auth',
-    memberRoutes(services),
+    memberRoutes(services, signIn),
     keyRoutes(services),
     billingRoutes(services, billing),
     settingsRoutes(services),
-    passwordRoutes(services),
+    passwordRoutes(services, signIn),
   );
   // MCP for agents: /mcp, OAuth (/oauth, /.well-known), /auth/mcp-grants and the agent docs (/docs).
   app.use(mcpRoutes({ services, handle, credentialForKey, signIn, limiter }));

@@ -3,14 +3,15 @@
 //   POST   /auth/invites                {email, role} -> the invitation and its link (mailed, or logged)
 //   DELETE /auth/invites/:inviteId      withdraws a pending invitation
 //   PATCH  /auth/members/:userId        {role}; `owner` transfers ownership
-//   DELETE /auth/members/:userId        removes a member: their sessions here end, their keys stop working
-//   GET    /auth/invite?token=…         what an invitation link offers (no session needed)
-//   POST   /auth/invites/accept         {token, password, name?}: joins, creating the user if needed
+//   DELETE /auth/members/:userId        removes a member: their sessions here end, their keys and MCP grants stop
+//   GET    /auth/invite?token=…         what an invitation link offers (no session needed); never whether the
+//                                       address has an account, which the inviter holding the link must not learn
+//   POST   /auth/invites/accept         {token}: joins as the signed-in invitee; {token, name, password}: joins
+//                                       as a new person
 //   GET    /auth/workspaces             the person's workspaces; POST /auth/workspaces/switch {workspaceId}
 // Link tokens travel in query strings and bodies, never in paths, so request logs never hold them.
-import { verify } from '@node-rs/argon2';
 import express from 'express';
-import { createSession, credentialForSession, findUserByEmail } from '../db/identity.ts';
+import { credentialForSession, findUserByEmail, freshSession } from '../db/identity.ts';
 import {
   acceptInvite,
   cancelInvite,
@@ -29,9 +30,10 @@ import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { PLANS } from '../domain/plans.ts';
 import { isRole } from '../domain/roles.ts';
 import type { Services } from '../runtime/services.ts';
-import { checkedEmail, checkedPassword } from './passwords.ts';
+import { checkedEmail, checkedPassword, hashPassword } from './passwords.ts';
 import { bodyOf, openRoute, sessionRoute } from './sessionGuard.ts';
-import { describeSession, hashPassword, sessionCookie, sessionFrom } from './sessionRoutes.ts';
+import { carriedSessionToken, describeSession, sessionCookie, sessionFrom } from './sessionRoutes.ts';
+import type { PasswordSignIn } from './signIn.ts';
 import { idFromToken, linkToken } from './signedLinks.ts';
 
 const badLink = () =>
@@ -42,7 +44,7 @@ const badLink = () =>
     'Open the link exactly as it came, or ask for a new invitation.',
   );
 
-export function memberRoutes(services: Services): express.Router {
+export function memberRoutes(services: Services, signIn: PasswordSignIn): express.Router {
   const { db, keyring, config, mailer, logger } = services;
   const router = express.Router();
   const manage = { role: 'administrator', action: 'Managing members' } as const;
@@ -134,16 +136,18 @@ export function memberRoutes(services: Services): express.Router {
     openRoute(services, async (req) => {
       const inviteId = idFromToken(keyring, 'invites', req.query.token);
       if (!inviteId) throw badLink();
-      const invite = await usableInvite(db, inviteId);
-      return { status: 200, body: { ...invite, existingUser: Boolean(await findUserByEmail(db, invite.email)) } };
+      return { status: 200, body: await usableInvite(db, inviteId) };
     }),
   );
 
-  // The link was mailed to the invited address, so whoever holds it speaks for that address: an existing
-  // user proves it is them with their password, a new one chooses a name and a password.
+  // The inviter holds the link too, so the link alone never speaks for an existing account: its owner signs in
+  // and accepts with their own session (no password is taken here, so none can be guessed here either). For an
+  // address without an account, whoever holds the link chooses the name and password. Attempts count against the
+  // sign-in limit per address, as sign-ups do: a refusal says whether the address has an account.
   router.post(
     '/invites/accept',
     openRoute(services, async (req) => {
+      await signIn.limitAddress(req.ip ?? '');
       const body = bodyOf(req);
       const inviteId = idFromToken(keyring, 'invites', body.token);
       if (!inviteId) throw badLink();
@@ -152,17 +156,21 @@ export function memberRoutes(services: Services): express.Router {
       let joiner: Joiner;
       if (user) {
         const signedIn = await sessionFrom(db, req);
-        const proven =
-          signedIn?.user.id === user.id ||
-          (typeof body.password === 'string' &&
-            user.password_hash &&
-            (await verify(user.password_hash, body.password)));
-        if (!proven) {
+        if (!signedIn) {
           throw new ApiError(
             401,
             'unauthenticated',
-            `${invite.email} already has a Herald account; its password is needed to join.`,
-            'Enter the password of that account, or sign in as it first.',
+            `${invite.email} already has a Herald account: sign in as ${invite.email} to accept.`,
+            'Sign in with that address, then open the invitation link again.',
+          );
+        }
+        if (signedIn.user.id !== user.id) {
+          const you = signedIn.user.email ?? signedIn.user.name;
+          throw new ApiError(
+            403,
+            'invite_for_someone_else',
+            `This invitation is for ${invite.email}; you are signed in as ${you}.`,
+            `Sign out, sign in as ${invite.email}, then open the invitation link again.`,
           );
         }
         joiner = { userId: user.id };
@@ -173,7 +181,7 @@ export function memberRoutes(services: Services): express.Router {
         joiner = { newUser: { name, passwordHash: await hashPassword(checkedPassword(body.password)) } };
       }
       const { userId } = await acceptInvite(db, inviteId, joiner);
-      const session = await createSession(db, userId, invite.workspace.id);
+      const session = await freshSession(db, userId, invite.workspace.id, carriedSessionToken(req));
       const maxAge = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
       return {
         status: 200,

@@ -1,22 +1,22 @@
 // Passwords: a reset by an emailed single-use link, and a change while signed in.
 //   POST /auth/password-reset           {email}: always 202, so the answer never tells who has an account
 //   POST /auth/password-reset/confirm   {token, password}: sets it once; every session of the person ends
-//   POST /auth/password                 {currentPassword, newPassword}: the person's other sessions end
-import { verify } from '@node-rs/argon2';
+//   POST /auth/password                 {currentPassword, newPassword}: the person's other sessions end; the
+//                                       current password is checked under the sign-in limits (signIn.ts)
 import express from 'express';
 import { findUserByEmail, setPasswordHash } from '../db/identity.ts';
 import { createPasswordReset, endOtherSessions, RESET_MINUTES, resetPassword } from '../db/passwords.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Services } from '../runtime/services.ts';
-import { checkedEmail, checkedPassword } from './passwords.ts';
+import { checkedEmail, checkedPassword, hashPassword } from './passwords.ts';
 import { bodyOf, openRoute, sessionRoute } from './sessionGuard.ts';
-import { hashPassword } from './sessionRoutes.ts';
+import type { PasswordSignIn } from './signIn.ts';
 import { idFromToken, linkToken } from './signedLinks.ts';
 
 /** At most one reset mail per person in this time, so the form cannot flood a mailbox. */
 const RESET_MAIL_GAP_MS = 60_000;
 
-export function passwordRoutes(services: Services): express.Router {
+export function passwordRoutes(services: Services, signIn: PasswordSignIn): express.Router {
   const { db, keyring, config, mailer, logger } = services;
   const router = express.Router();
 
@@ -82,12 +82,9 @@ export function passwordRoutes(services: Services): express.Router {
     sessionRoute(services, { role: 'member', action: 'Changing your password' }, async (cred, req) => {
       const body = bodyOf(req);
       const newPassword = checkedPassword(body.newPassword, 'newPassword');
-      const user = await db('users').where({ id: cred.user.id }).first('password_hash');
-      if (
-        typeof body.currentPassword !== 'string' ||
-        !user?.password_hash ||
-        !(await verify(user.password_hash, body.currentPassword))
-      ) {
+      const current = typeof body.currentPassword === 'string' ? body.currentPassword : '';
+      const proven = await signIn.checkPassword(cred.user.email ?? '', current, req.ip ?? '');
+      if (proven?.id !== cred.user.id) {
         throw new ApiError(
           403,
           'wrong_password',

@@ -1,5 +1,11 @@
-// What a new password and an email address must be, for every route that takes one.
+// What a new password and an email address must be, for every route that takes one, and how a password is kept.
+import { hash } from '@node-rs/argon2';
 import { invalidRequest } from '../domain/errors.ts';
+
+/** The argon2id hash stored for a password (the library's defaults). */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
 
 export const PASSWORD_MIN = 10;
 const PASSWORD_MAX = 200;

@@ -1,7 +1,6 @@
 // Dashboard sign-in: email and password (argon2id) to an HttpOnly session cookie. Not part of the public
 // contract; the dashboard and the MCP consent page use it. State changes with the cookie need the
 // X-CSRF-Token header that these routes hand out.
-import { hash } from '@node-rs/argon2';
 import express, { type Request, type Response } from 'express';
 import { credentialForSession, deleteSession } from '../db/identity.ts';
 import type { Db } from '../db/connect.ts';
@@ -11,13 +10,14 @@ import type { Services } from '../runtime/services.ts';
 import { readCookie, SESSION_COOKIE } from './api.ts';
 import type { PasswordSignIn } from './signIn.ts';
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+/** The session token the request's cookie carries, valid or not. */
+export function carriedSessionToken(req: Request): string | undefined {
+  return readCookie(req.headers.cookie, SESSION_COOKIE);
 }
 
 /** The dashboard session whose cookie came with the request, if it is valid. */
 export async function sessionFrom(db: Db, req: Request) {
-  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  const token = carriedSessionToken(req);
   return token ? credentialForSession(db, token) : undefined;
 }
 
@@ -61,7 +61,7 @@ export function sessionRoutes(services: Services, signIn: PasswordSignIn) {
       );
     }
     try {
-      const session = await signIn.signInWithPassword(email, password, req.ip ?? '');
+      const session = await signIn.signInWithPassword(email, password, req.ip ?? '', carriedSessionToken(req));
       const maxAge = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
       res.setHeader('Set-Cookie', cookie(session.token, maxAge));
       res.json(describe((await credentialForSession(db, session.token))!));

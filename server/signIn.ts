@@ -1,11 +1,12 @@
-// Password sign-in, one for the dashboard (POST /auth/sign-in) and the MCP consent page (POST /oauth/sign-in):
-// the limits per client address and per email, the password check, and a new dashboard session.
+// Every password check (dashboard sign-in POST /auth/sign-in, the MCP consent page's POST /oauth/sign-in, and a
+// password change's current password) goes through `checkPassword`: the limits per client address and per
+// email first, then the password. Invitation links take no password from an existing person (they sign in).
 import { verify } from '@node-rs/argon2';
-import { createSession, findUserByEmail, firstMembership } from '../db/identity.ts';
+import { findUserByEmail, firstMembership, freshSession } from '../db/identity.ts';
 import { ApiError, rateLimited } from '../domain/errors.ts';
 import type { Services } from '../runtime/services.ts';
+import { hashPassword } from './passwords.ts';
 import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
-import { hashPassword } from './sessionRoutes.ts';
 
 /**
  * Sign-in (and sign-up) attempts per client address, and sign-in attempts per email, per window of the
@@ -23,17 +24,23 @@ export interface PasswordSignIn {
   /** Counts an attempt from `ip` (a sign-in or a sign-up); throws rate_limited past the address's limit. */
   limitAddress(ip: string): Promise<void>;
   /**
-   * Both limits, then the password: a new session in the person's first workspace, or throws rate_limited
-   * (past a limit, before the password is checked) or unauthenticated (wrong email or password).
+   * Both limits, then the password: the person when it is theirs, undefined when the email or password is wrong.
+   * Throws rate_limited past a limit, before the password is checked.
+   */
+  checkPassword(email: string, password: string, ip: string): Promise<{ id: string } | undefined>;
+  /**
+   * `checkPassword`, then a new session in the person's first workspace, or throws unauthenticated (wrong email or
+   * password). The session whose token the browser carried (`carried`) ends.
    */
   signInWithPassword(
     email: string,
     password: string,
     ip: string,
+    carried: string | undefined,
   ): Promise<{ id: string; token: string; expiresAt: string }>;
 }
 
-/** Made once per app: every route that signs people in counts against the same limiters. */
+/** Made once per app: every route that checks a password counts against the same limiters. */
 export function passwordSignIn(services: Services): PasswordSignIn {
   const { db, config } = services;
   const windowMs = config.rateLimit.windowMs;
@@ -52,16 +59,22 @@ export function passwordSignIn(services: Services): PasswordSignIn {
 
   const limitAddress = (ip: string) => limit(byAddress, `sign-in:ip:${ip}`, 'from this address');
 
+  async function checkPassword(email: string, password: string, ip: string) {
+    await limitAddress(ip);
+    await limit(byEmail, `sign-in:email:${email.trim().toLowerCase()}`, 'for this email');
+    const user = await findUserByEmail(db, email);
+    const ok = await verify(user?.password_hash ?? (await UNKNOWN_USER_HASH), password);
+    return user?.password_hash && ok ? { id: user.id as string } : undefined;
+  }
+
   return {
     limitAddress,
-    async signInWithPassword(email, password, ip) {
-      await limitAddress(ip);
-      await limit(byEmail, `sign-in:email:${email.trim().toLowerCase()}`, 'for this email');
-      const user = await findUserByEmail(db, email);
-      const ok = await verify(user?.password_hash ?? (await UNKNOWN_USER_HASH), password);
-      const workspaceId = user && ok ? await firstMembership(db, user.id) : undefined;
+    checkPassword,
+    async signInWithPassword(email, password, ip, carried) {
+      const user = await checkPassword(email, password, ip);
+      const workspaceId = user && (await firstMembership(db, user.id));
       if (!user || !workspaceId) throw wrongPassword();
-      return createSession(db, user.id, workspaceId);
+      return freshSession(db, user.id, workspaceId, carried);
     },
   };
 }

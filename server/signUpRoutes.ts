@@ -1,13 +1,18 @@
 // Dashboard sign-up: a person and their own workspace on Free, in their browser's time zone. Sign-ups count
-// against the sign-in limit per client address (signIn.ts).
+// against the sign-in limit per client address (signIn.ts). The answer never tells whether the email already has
+// an account: a sign-up with a taken email changes nothing and mails a note to that address instead.
 import express from 'express';
 import { createWorkspace, findUserByEmail, setPasswordHash } from '../db/identity.ts';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
 import type { Services } from '../runtime/services.ts';
+import { hashPassword } from './passwords.ts';
+import { createRateLimiter } from './rateLimit.ts';
 import { failWith } from './sessionGuard.ts';
-import { hashPassword } from './sessionRoutes.ts';
 import type { PasswordSignIn } from './signIn.ts';
+
+/** At most one "you already have an account" note per address in this time, so the form cannot flood a mailbox. */
+const NOTICE_GAP_MS = 60_000;
 
 export const MIN_PASSWORD_LENGTH = 10;
 
@@ -46,8 +51,23 @@ export function readSignUp(body: unknown): NewPerson {
 }
 
 export function signUpRoutes(services: Services, signIn: PasswordSignIn): express.Router {
-  const { db, config } = services;
+  const { db, config, mailer, logger } = services;
   const router = express.Router();
+  const notices = createRateLimiter(db, 1, NOTICE_GAP_MS);
+
+  /** Tells the owner of a taken address that someone tried to sign up with it, and where to go if it was them. */
+  async function noticeTaken(email: string): Promise<void> {
+    if (!(await notices.hit(`sign-up-notice:${email}`)).allowed) return;
+    const app = `${config.publicUrl}/app`;
+    await mailer.send({
+      to: email,
+      subject: 'Your Herald account already exists',
+      text:
+        `Someone tried to create a Herald account with ${email}, which already has one; nothing was changed.\n\n` +
+        `If it was you, sign in at ${app}/sign-in, or choose a new password at ${app}/forgot-password.\n\n` +
+        'If it was not you, ignore this mail.',
+    });
+  }
 
   /** Whether anyone has signed up yet: a fresh instance sends its first visitor to sign-up. */
   router.get('/sign-up', async (_req, res, next) => {
@@ -62,23 +82,28 @@ export function signUpRoutes(services: Services, signIn: PasswordSignIn): expres
     try {
       await signIn.limitAddress(req.ip ?? '');
       const person = readSignUp(req.body);
+      // Hashed in both cases, so the answer takes as long whether or not the address is taken.
+      const passwordHash = await hashPassword(person.password);
       if (await findUserByEmail(db, person.email)) {
-        throw new ApiError(
-          409,
-          'email_taken',
-          `Someone already signed up with ${person.email}.`,
-          'Sign in instead, or use another email.',
+        // Sent after the answer: its time must not tell whether the address has an account.
+        noticeTaken(person.email).catch((err: unknown) =>
+          logger.warn({ err, reqId: req.id }, 'the sign-up notice could not be sent'),
         );
+      } else {
+        const { userId } = await createWorkspace(db, {
+          name: `${person.name}'s workspace`,
+          plan: 'free',
+          tz: person.timeZone,
+          email: person.email,
+          userName: person.name,
+        });
+        await setPasswordHash(db, userId, passwordHash);
       }
-      const { workspaceId, userId } = await createWorkspace(db, {
-        name: `${person.name}'s workspace`,
-        plan: 'free',
-        tz: person.timeZone,
-        email: person.email,
-        userName: person.name,
+      res.status(202).json({
+        message:
+          `Sign in as ${person.email} with the password you chose. If that address already had a Herald ` +
+          'account, nothing was changed and a note went to it instead.',
       });
-      await setPasswordHash(db, userId, await hashPassword(person.password));
-      res.status(201).json({ user: { id: userId, name: person.name, email: person.email }, workspaceId });
     } catch (err) {
       if (err instanceof ApiError) failWith(res, err, config.publicUrl);
       else next(err);

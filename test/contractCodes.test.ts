@@ -15,6 +15,8 @@ import {
   unauthenticated,
 } from '../domain/errors.ts';
 import { assertApiAccess, assertCanCreatePosts, assertFileFits, assertMonthQuota } from '../domain/quotas.ts';
+import { OPERATION_ROLES } from '../domain/roles.ts';
+import type { OperationId } from '../handlers/types.ts';
 import { handlerErrors, type ErrorAnswer } from './support/handlerErrors.ts';
 
 type Example = Record<string, unknown>;
@@ -56,6 +58,9 @@ function chainAnswers(op: Operation, scope: string): ErrorAnswer[] {
   if (scope === 'write') {
     answers.push({ status: 403, code: 'insufficient_scope' }, { status: 403, code: 'csrf_failed' });
   }
+  // Every credential acts within its person's role (server/api.ts): a key within its maker's.
+  if (OPERATION_ROLES[op.operationId as OperationId] !== 'member')
+    answers.push({ status: 403, code: 'insufficient_role' });
   return answers;
 }
 

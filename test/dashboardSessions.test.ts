@@ -15,6 +15,7 @@ import {
   type Seeded,
   type TestEnv,
 } from './support/harness.ts';
+import { mailbox } from './support/mailbox.ts';
 
 const password = 'correct horse battery';
 
@@ -30,30 +31,66 @@ async function signIn(env: TestEnv, email: string) {
   return { cookie: res.headers['set-cookie']![0]!.split(';')[0]!, csrf: res.body.csrfToken as string };
 }
 
+/** The workspace a person's sign-in opens: sign-up's answer names none (it must read alike for a taken email). */
+async function workspaceOf(env: TestEnv, email: string): Promise<string> {
+  const { cookie } = await signIn(env, email);
+  return (await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } })).body.workspace.id;
+}
+
 describe.each(DATABASES)('dashboard sign-up on %s', (kind) => {
   let env: TestEnv;
+  let mail: Awaited<ReturnType<typeof mailbox>>;
+  beforeAll(async () => {
+    mail = await mailbox();
+  });
+  afterAll(() => mail.close());
   beforeEach(async () => {
-    env = await startHerald(kind);
+    env = await startHerald(kind, { mail: { smtpUrl: mail.url, from: 'Herald <herald@example.com>' } });
   });
   afterEach(() => env.close());
 
   it('sends the first visitor to sign-up, then creates a person and a Free workspace in their zone', async () => {
     expect((await request(env.app).get('/auth/sign-up')).body).toEqual({ firstUser: true });
     const res = await signUp(env, { email: 'Ana@Example.com' });
-    expect(res.status).toBe(201);
-    expect(res.body.user).toMatchObject({ name: 'Ana Ruiz', email: 'ana@example.com' });
+    expect(res.status).toBe(202);
+    expect(res.body.message).toContain('ana@example.com');
     expect((await request(env.app).get('/auth/sign-up')).body).toEqual({ firstUser: false });
     const { cookie } = await signIn(env, 'ana@example.com');
     const who = await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } });
-    expect(who.body.workspace).toMatchObject({ plan: 'free', tz: 'America/Lima', id: res.body.workspaceId });
+    expect(who.body.workspace).toMatchObject({ plan: 'free', tz: 'America/Lima', name: "Ana Ruiz's workspace" });
     expect(who.body.user.name).toBe('Ana Ruiz');
   });
 
-  it('refuses a taken email and each malformed field with invalid_request, creating nothing', async () => {
-    expect((await signUp(env, { email: 'ana@example.com' })).status).toBe(201);
-    const taken = await signUp(env, { email: 'ANA@example.com' });
-    expect(taken.status).toBe(409);
-    expect(taken.body).toMatchObject({ code: 'email_taken', hint: expect.stringContaining('Sign in') });
+  it('answers a taken email as a new one, changes nothing, and mails the address instead', async () => {
+    const first = await signUp(env, { email: 'ana@example.com' });
+    const taken = await signUp(env, { email: 'ANA@example.com', name: 'Not Ana', password: 'a stranger password' });
+    const fresh = await signUp(env, { email: 'bea@example.com' });
+    expect([first.status, taken.status, fresh.status]).toEqual([202, 202, 202]);
+    expect(taken.body).toEqual(first.body);
+    expect(fresh.body.message.replace('bea@', 'ana@')).toBe(taken.body.message);
+    const note = await mail.next();
+    expect(note.to).toBe('ana@example.com');
+    expect(note.text).toContain('already has one');
+    expect(note.text).toContain(`${env.config.publicUrl}/app/forgot-password`);
+    // Ana's account is as it was: her password, her one workspace.
+    expect(
+      (await request(env.app).post('/auth/sign-in').send({ email: 'ana@example.com', password: 'a stranger password' }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await call(env, 'get', '/v1/whoami', { headers: { Cookie: (await signIn(env, 'ana@example.com')).cookie } }))
+        .body.user.name,
+    ).toBe('Ana Ruiz');
+    expect(Number((await env.services.db('members').count({ n: '*' }).first())?.n)).toBe(2);
+    // A second try within the minute mails nothing more: the form cannot flood a mailbox.
+    expect((await signUp(env, { email: 'ana@example.com' })).status).toBe(202);
+    await signUp(env, { email: 'cid@example.com' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(mail.pending()).toBe(0);
+  });
+
+  it('refuses each malformed field with invalid_request, creating nothing', async () => {
+    expect((await signUp(env, { email: 'ana@example.com' })).status).toBe(202);
     for (const [body, field] of [
       [{ email: 'not-an-email' }, 'email'],
       [{ email: 'b@example.com', name: ' ' }, 'name'],
@@ -98,6 +135,15 @@ describe.each(DATABASES)('dashboard sign-up on %s', (kind) => {
     const byAddress = await request(env.app).post('/auth/sign-in').send({ email: 'someone@example.com', password });
     expect(byAddress.status).toBe(429);
     expect(byAddress.body.message).toContain('from this address');
+  });
+
+  it('counts invitation acceptances against the address limit, as sign-ups', async () => {
+    // Each refusal may tell whoever holds a link whether its address has an account: their number is bounded.
+    const accept = () => request(env.app).post('/auth/invites/accept').send({ token: 'inv_x.y', name: 'N', password });
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i += 1) expect((await accept()).status).toBe(410);
+    const limited = await accept();
+    expect(limited.status).toBe(429);
+    expect(limited.body.message).toContain('from this address');
   });
 
   it("counts the MCP consent page's sign-in against the same limits, and refuses it past them alike", async () => {
@@ -156,7 +202,8 @@ describe.each(DATABASES)('disconnecting an account on %s', (kind) => {
   let session: { cookie: string; csrf: string };
   beforeAll(async () => {
     env = await startHerald(kind);
-    workspaceId = (await signUp(env, { email: 'ana@example.com' })).body.workspaceId;
+    await signUp(env, { email: 'ana@example.com' });
+    workspaceId = await workspaceOf(env, 'ana@example.com');
     // Creator: room for more accounts than Free's two.
     await env.services.db('workspaces').where({ id: workspaceId }).update({ plan: 'creator' });
     session = await signIn(env, 'ana@example.com');

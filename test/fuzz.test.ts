@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, findWorkspace, setPasswordHash } from '../db/identity.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { sandboxToken } from '../networks/sandbox/state.ts';
-import { hashPassword } from '../server/sessionRoutes.ts';
+import { hashPassword } from '../server/passwords.ts';
 import { DATABASES, seedWorkspace, type TestEnv } from './support/harness.ts';
 import { fuzzRequests, ROUTES, type FuzzContext, type FuzzRequest } from './support/fuzz.ts';
 import { seedMedia } from './support/posts.ts';

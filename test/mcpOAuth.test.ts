@@ -8,10 +8,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { setPasswordHash } from '../db/identity.ts';
-import { hashPassword } from '../server/sessionRoutes.ts';
+import { findWorkspace, setPasswordHash } from '../db/identity.ts';
+import { acceptInvite, createInvite } from '../db/members.ts';
+import { hashPassword } from '../server/passwords.ts';
 import { DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
 import { mcpClient, rpc, startListening } from './support/mcp.ts';
+import { addPerson, asPerson, signedIn } from './support/people.ts';
 
 const PASSWORD = 'correct horse battery';
 const REDIRECT = 'http://127.0.0.1:5555/callback';
@@ -211,6 +213,36 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
         client_id: clientId,
       });
       expect(next.status).toBe(400);
+    });
+
+    it("revokes a removed member's grants: their refresh token mints nothing, even once they are back", async () => {
+      const studio = await seedWorkspace(env, { plan: 'studio' });
+      const admin = await addPerson(env, studio.workspaceId, 'administrator');
+      await setPasswordHash(env.services.db, admin.userId, await hashPassword(PASSWORD));
+      const { provider } = await authorizedClient(admin.email);
+      const clientId = provider.client!.client_id;
+      const refresh = () =>
+        tokenRequest({
+          grant_type: 'refresh_token',
+          refresh_token: provider.saved!.refresh_token!,
+          client_id: clientId,
+        });
+      const owner = await signedIn(env, studio.userId, studio.workspaceId);
+      const removed = await asPerson(env, owner, 'delete', `/auth/members/${admin.userId}`);
+      expect(removed.body).toMatchObject({ grantsRevoked: 1 });
+      expect((await refresh()).body.error).toBe('invalid_grant');
+
+      // Invited back as a plain member: the grant consented as administrator stays revoked.
+      const { db } = env.services;
+      const workspace = (await findWorkspace(db, studio.workspaceId))!;
+      const again = await createInvite(db, workspace, { userId: studio.userId, role: 'owner' }, admin.email, 'member');
+      await acceptInvite(db, again.id, { userId: admin.userId });
+      const back = await refresh();
+      expect(back.status).toBe(400);
+      expect(back.body.error).toBe('invalid_grant');
+      expect(
+        (await rpc(origin, provider.saved!.access_token, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status,
+      ).toBe(401);
     });
 
     it('revokes a refresh token (RFC 7009) and with it the grant', async () => {

@@ -4,8 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { createApiKey, setPasswordHash } from '../db/identity.ts';
-import { hashPassword } from '../server/sessionRoutes.ts';
-import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { hashPassword } from '../server/passwords.ts';
+import { KEY_CACHE_MS } from '../server/api.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 import { addPerson, asPerson, signedIn, type Person } from './support/people.ts';
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
@@ -39,7 +48,6 @@ describe.each(DATABASES)('members on %s', (kind) => {
       email: 'new.person@example.com',
       role: 'member',
       workspace: { name: 'Acme Agency' },
-      existingUser: false,
     });
 
     const weak = await request(env.app).post('/auth/invites/accept').send({ token, name: 'Nia', password: 'short' });
@@ -123,16 +131,39 @@ describe.each(DATABASES)('members on %s', (kind) => {
     expect(alone.body).toMatchObject({ code: 'quota_exceeded', limit: 1, used: 1 });
   });
 
-  it('lets an existing user join with their password and switch between their workspaces', async () => {
+  it('lets an existing user join with their own session, never a password, and switch workspaces', async () => {
     const other = await seedWorkspace(env, { plan: 'creator', email: `maria-${kind}@example.com`, name: 'Maria Shop' });
     await setPasswordHash(env.services.db, other.userId, await hashPassword('marias password'));
     const res = await invite(`maria-${kind}@example.com`, 'administrator');
     const token = tokenOf(res.body.link);
-    expect((await request(env.app).get('/auth/invite').query({ token })).body.existingUser).toBe(true);
-    const wrong = await request(env.app).post('/auth/invites/accept').send({ token, password: 'not hers at all' });
-    expect(wrong.status).toBe(401);
-    const joined = await request(env.app).post('/auth/invites/accept').send({ token, password: 'marias password' });
+    // Whoever holds the link (the inviter does) learns nothing of the address from the lookup.
+    const anonymous = await request(env.app).get('/auth/invite').query({ token });
+    const asInviter = await asPerson(env, owner, 'get', `/auth/invite?token=${encodeURIComponent(token)}`);
+    for (const lookup of [anonymous, asInviter]) {
+      expect(lookup.status).toBe(200);
+      expect(Object.keys(lookup.body).sort()).toEqual(['email', 'expiresAt', 'id', 'role', 'workspace']);
+    }
+    // Not even the right password joins an existing account through the link: no password is taken here.
+    for (const password of ['not hers at all', 'marias password']) {
+      const refused = await request(env.app).post('/auth/invites/accept').send({ token, password });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({ code: 'unauthenticated', hint: expect.stringContaining('Sign in') });
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    }
+    const someoneElse = await request(env.app)
+      .post('/auth/invites/accept')
+      .set('Cookie', owner.cookie)
+      .send({ token, password: 'marias password' });
+    expect(someoneElse.status).toBe(403);
+    expect(someoneElse.body.code).toBe('invite_for_someone_else');
+
+    // Signed in as the invited person, the session is the proof; it ends and a new one opens in the workspace.
+    const before = await signedIn(env, other.userId, other.workspaceId);
+    const joined = await request(env.app).post('/auth/invites/accept').set('Cookie', before.cookie).send({ token });
     expect(joined.body).toMatchObject({ role: 'administrator', workspace: { id: ws.workspaceId } });
+    expect((await request(env.app).get('/auth/session').set('Cookie', before.cookie)).status).toBe(401);
+    const after = joined.headers['set-cookie']![0]!.split(';')[0]!;
+    expect((await request(env.app).get('/auth/session').set('Cookie', after)).body.workspace.id).toBe(ws.workspaceId);
 
     const maria = await signedIn(env, other.userId, other.workspaceId);
     const mine = await asPerson(env, maria, 'get', '/auth/workspaces');
@@ -205,7 +236,7 @@ describe.each(DATABASES)('members on %s', (kind) => {
     });
     const admin = await addPerson(env, ws.workspaceId, 'administrator');
     const res = await asPerson(env, admin, 'delete', `/auth/members/${leaving.userId}`);
-    expect(res.body).toEqual({ keysRevoked: 1 });
+    expect(res.body).toEqual({ keysRevoked: 1, grantsRevoked: 0 });
     expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: leaving.cookie } })).status).toBe(401);
     expect((await call(env, 'get', '/v1/whoami', { key })).status).toBe(401);
     expect((await asPerson(env, admin, 'delete', `/auth/members/${ws.userId}`)).body.code).toBe('insufficient_role');
@@ -216,6 +247,32 @@ describe.each(DATABASES)('members on %s', (kind) => {
       actor: { id: admin.userId },
       detail: { userId: leaving.userId, keysRevoked: 1 },
     });
+  });
+
+  it("judges a key by its maker's role of now: an administrator's key stops managing groups on demotion", async () => {
+    const admin = await addPerson(env, ws.workspaceId, 'administrator');
+    const made = await asPerson(env, admin, 'post', '/auth/keys', { name: 'admin script', scopes: ['read', 'write'] });
+    expect(made.status).toBe(201);
+    const { key } = made.body as { key: string };
+    const accountId = await addAccount(env, ws.workspaceId, 'threads', 'Acme Threads');
+    const group = (name: string) => call(env, 'post', '/v1/groups', { key, body: { name, accountIds: [accountId] } });
+    expect((await group('Before')).status).toBe(201);
+
+    await asPerson(env, owner, 'patch', `/auth/members/${admin.userId}`, { role: 'member' });
+    // Keys are resolved again after KEY_CACHE_MS.
+    await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_MS + 50));
+    const demoted = await group('After');
+    expect(demoted.status).toBe(403);
+    expect(demoted.body).toMatchObject({
+      code: 'insufficient_role',
+      message: expect.stringContaining('administrator'),
+    });
+    // What a member may do, the key still does.
+    expect((await call(env, 'get', '/v1/groups', { key })).status).toBe(200);
+
+    await asPerson(env, owner, 'patch', `/auth/members/${admin.userId}`, { role: 'administrator' });
+    await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_MS + 50));
+    expect((await group('Again')).status).toBe(201);
   });
 
   it('keeps workspaces apart: ids of another workspace answer 404', async () => {

@@ -1,49 +1,13 @@
 // Password reset by an emailed single-use link and password change while signed in; mail goes through a
 // real SMTP server (smtp-server) on a local port, as it would with SMTP_URL set.
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { SMTPServer } from 'smtp-server';
 import { setPasswordHash } from '../db/identity.ts';
-import { hashPassword } from '../server/sessionRoutes.ts';
+import { hashPassword } from '../server/passwords.ts';
+import { SIGN_IN_LIMITS } from '../server/signIn.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { mailbox } from './support/mailbox.ts';
 import { asPerson, signedIn } from './support/people.ts';
-
-interface Received {
-  to: string;
-  text: string;
-}
-
-/** A local SMTP server; `next()` resolves with the next mail it receives. */
-async function mailbox() {
-  const waiting: ((mail: Received) => void)[] = [];
-  const arrived: Received[] = [];
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, done) {
-      let text = '';
-      stream.on('data', (d: Buffer) => (text += d.toString('utf8')));
-      stream.on('end', () => {
-        const mail = {
-          to: session.envelope.rcptTo.map((r) => r.address).join(','),
-          text: text.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
-        };
-        const waiter = waiting.shift();
-        if (waiter) waiter(mail);
-        else arrived.push(mail);
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-    next: () =>
-      new Promise<Received>((resolve) => (arrived.length ? resolve(arrived.shift()!) : waiting.push(resolve))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const linkIn = (text: string, path: string) => new RegExp(`https?://\\S+${path}\\?token=(\\S+)`).exec(text)![1]!;
 
@@ -118,6 +82,25 @@ describe.each(DATABASES)('passwords on %s', (kind) => {
     expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: here.cookie } })).status).toBe(200);
     expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: elsewhere.cookie } })).status).toBe(401);
     expect((await signIn('a changed password')).status).toBe(200);
+  });
+
+  it('checks the current password under the sign-in limits: past 10 wrong ones for the email, 429', async () => {
+    const guessed = await seedWorkspace(env, { plan: 'studio', email: `guessed-${kind}@example.com` });
+    await setPasswordHash(env.services.db, guessed.userId, await hashPassword('the right password'));
+    // A session taken over without the password: the password change must not become a way to guess it.
+    const thief = await signedIn(env, guessed.userId, guessed.workspaceId);
+    const change = (currentPassword: string) =>
+      asPerson(env, thief, 'post', '/auth/password', { currentPassword, newPassword: 'the thief password' });
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i += 1) expect((await change(`guess number ${i}`)).status).toBe(403);
+    const limited = await change('the right password');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('for this email') });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // One count per email, whichever route checks the password.
+    const signIn = await request(env.app)
+      .post('/auth/sign-in')
+      .send({ email: `guessed-${kind}@example.com`, password: 'the right password' });
+    expect(signIn.status).toBe(429);
   });
 
   it('mails invitations through SMTP too', async () => {

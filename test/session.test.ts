@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setPasswordHash } from '../db/identity.ts';
-import { hashPassword } from '../server/sessionRoutes.ts';
+import { hashPassword } from '../server/passwords.ts';
 import {
   addAccount,
   call,
@@ -45,6 +45,19 @@ describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
     expect(wrong.body).toEqual(unknown.body);
   });
 
+  it('signs nobody in to an account without a password, whatever is typed', async () => {
+    // `herald workspace create --email` makes a person who has no password until `herald user set-password`; the
+    // fixed hash that keeps unknown emails as slow as known ones must not become their password.
+    const { userId } = await seedWorkspace(env, { email: `nopassword-${kind}@example.com` });
+    expect((await env.services.db('users').where({ id: userId }).first('password_hash')).password_hash).toBeNull();
+    for (const guess of ['herald-unknown-user', '']) {
+      const res = await request(env.app)
+        .post('/auth/sign-in')
+        .send({ email: `nopassword-${kind}@example.com`, password: guess });
+      expect(res.status).toBe(401);
+    }
+  });
+
   it('lets the session read the API even on Free, where keys cannot', async () => {
     const { cookie } = await signIn();
     const res = await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } });
@@ -72,6 +85,35 @@ describe.each(DATABASES)('dashboard sessions on %s', (kind) => {
       upgradeUrl: expect.stringContaining('/app/settings/billing'),
     });
     expect(res.body.message).toMatch(/Creator/);
+  });
+
+  it('ends the session the browser carried on sign-in, on the dashboard and on the consent page', async () => {
+    // A session planted in the browser (fixation) or left there by another person must not outlive a sign-in.
+    const carried = (await signIn()).cookie;
+    const fresh = await request(env.app).post('/auth/sign-in').set('Cookie', carried).send({ email, password });
+    expect(fresh.status).toBe(200);
+    const next = fresh.headers['set-cookie']![0]!.split(';')[0]!;
+    expect(next).not.toBe(carried);
+    expect((await request(env.app).get('/auth/session').set('Cookie', carried)).status).toBe(401);
+    expect((await request(env.app).get('/auth/session').set('Cookie', next)).status).toBe(200);
+
+    const consent = await request(env.app)
+      .post('/oauth/sign-in')
+      .type('form')
+      .set('Cookie', next)
+      .send({ email, password, next: '/oauth/authorize?client_id=x' });
+    expect(consent.status).toBe(303);
+    const third = consent.headers['set-cookie']![0]!.split(';')[0]!;
+    expect((await request(env.app).get('/auth/session').set('Cookie', next)).status).toBe(401);
+    expect((await request(env.app).get('/auth/session').set('Cookie', third)).status).toBe(200);
+
+    // A failed sign-in ends nothing.
+    const wrong = await request(env.app)
+      .post('/auth/sign-in')
+      .set('Cookie', third)
+      .send({ email, password: 'not the password' });
+    expect(wrong.status).toBe(401);
+    expect((await request(env.app).get('/auth/session').set('Cookie', third)).status).toBe(200);
   });
 
   it('signs out: the cookie stops working', async () => {

@@ -35,8 +35,10 @@ describe('settings in a browser', () => {
     return page;
   }
 
+  let owner: Page;
+
   it('invites a member, changes the plan, and makes, copies, uses and revokes a key', async () => {
-    const owner = await newPage();
+    owner = await newPage();
     await owner.goto(at('/sign-up'));
     await owner.getByLabel('Name').fill('Ola Owner');
     await owner.getByLabel('Email').fill('ola@example.com');
@@ -111,4 +113,36 @@ describe('settings in a browser', () => {
     await owner.getByRole('link', { name: 'Workspace', exact: true }).click();
     await checkPage(owner, '27-settings-workspace');
   }, 180_000);
+
+  it('sends someone who has an account to sign in from the invitation, back to it, and in', async () => {
+    const noa = await newPage();
+    await noa.goto(at('/sign-up'));
+    await noa.getByLabel('Name').fill('Noa Elsewhere');
+    await noa.getByLabel('Email').fill('noa@example.com');
+    await noa.getByLabel('Password').fill('noas own long password');
+    await noa.getByRole('button', { name: 'Create account' }).click();
+    await noa.waitForURL(/\/app\/calendar$/);
+
+    await owner.getByRole('link', { name: 'Members' }).click();
+    await owner.getByLabel('Email').fill('noa@example.com');
+    await owner.getByRole('button', { name: 'Send invitation' }).click();
+    const link = await owner.getByLabel('Invitation link').inputValue();
+
+    // Another browser, signed out: the page cannot tell whether the address has an account, so it offers both.
+    const guest = await newPage();
+    await guest.goto(link);
+    await guest.getByRole('heading', { name: /Join Ola Owner/ }).waitFor();
+    await guest.getByRole('link', { name: 'Sign in to accept' }).click();
+    await guest.waitForURL(/\/app\/sign-in\?next=/);
+    await guest.getByLabel('Email').fill('noa@example.com');
+    await guest.getByLabel('Password').fill('noas own long password');
+    await guest.getByRole('button', { name: 'Sign in' }).click();
+    await guest.waitForURL(/\/app\/invite\?token=/);
+    await checkPage(guest, '28-invite-signed-in');
+    await guest.getByRole('button', { name: /Join Ola Owner/ }).click();
+    await guest.waitForURL(/\/app\/calendar$/);
+    const session = await guest.evaluate(() => fetch('/auth/session').then((r) => r.json()));
+    expect(session).toMatchObject({ user: { email: 'noa@example.com' }, role: 'member' });
+    expect(session.workspace.name).toMatch(/^Ola Owner/);
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import { auth } from './api.ts';
 import { useSession } from './session.tsx';
 import { Shell } from './Shell.tsx';
 import { ErrorNote, Loading } from './ui.tsx';
-import { SignIn, SignUp } from './pages/SignIn.tsx';
+import { SignedInAlready, SignIn, SignUp } from './pages/SignIn.tsx';
 import { AccountsPage } from './accounts/AccountsPage.tsx';
 import { MediaPage } from './media/MediaPage.tsx';
 import { ComposePage } from './compose/ComposePage.tsx';
@@ -39,7 +39,7 @@ export function App() {
     );
   return (
     <Routes>
-      <Route path="/sign-in" element={session.data ? <Navigate to="/" replace /> : <SignIn />} />
+      <Route path="/sign-in" element={session.data ? <SignedInAlready /> : <SignIn />} />
       <Route path="/invite" element={<InvitePage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
       <Route path="/reset-password" element={<ResetPasswordPage />} />

@@ -20,7 +20,7 @@ import { PLANS } from '../../domain/plans.ts';
 import type { Services } from '../../runtime/services.ts';
 import { ApiError, errorBody, invalidRequest } from '../../domain/errors.ts';
 import { nulRefused } from '../../server/requestFaults.ts';
-import { sessionCookie, sessionFrom } from '../../server/sessionRoutes.ts';
+import { carriedSessionToken, sessionCookie, sessionFrom } from '../../server/sessionRoutes.ts';
 import { wrongPassword, type PasswordSignIn } from '../../server/signIn.ts';
 import { MCP_PATH } from '../http.ts';
 import { consentPage, messagePage, sendPage, signInPage } from './pages.ts';
@@ -310,7 +310,7 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
     let session: { token: string; expiresAt: string };
     try {
       if (typeof email !== 'string' || typeof password !== 'string') throw wrongPassword();
-      session = await signIn.signInWithPassword(email, password, req.ip ?? '');
+      session = await signIn.signInWithPassword(email, password, req.ip ?? '', carriedSessionToken(req));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       if (req.accepts(['json', 'html']) !== 'html') return render(res.set(err.headers ?? {}), err);

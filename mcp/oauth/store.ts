@@ -1,11 +1,12 @@
 // The OAuth records (migration 0007): clients, codes, grants and tokens. Codes and tokens are random
 // secrets stored as SHA-256 hashes; a grant is one person's consent for one client in one workspace.
 import { DateTime } from 'luxon';
-import type { Credential, Scope } from '../../domain/credential.ts';
+import type { Knex } from 'knex';
+import type { Credential, Role, Scope } from '../../domain/credential.ts';
 import { parseScopes } from '../../domain/credential.ts';
 import { newId, randomBase62 } from '../../domain/ids.ts';
 import type { Db } from '../../db/connect.ts';
-import { CREDENTIAL_COLUMNS, toUser, toWorkspace } from '../../db/identity.ts';
+import { CREDENTIAL_COLUMNS, revokeGrants, toUser, toWorkspace } from '../../db/identity.ts';
 import { nowIso } from '../../db/rows.ts';
 import { sha256 } from '../../runtime/crypto.ts';
 
@@ -172,11 +173,15 @@ export async function exchangeCode(
 
 export type RefreshOutcome = { tokens: IssuedTokens } | { problem: 'unknown' | 'expired' | 'reused' | 'other_client' };
 
-/** Rotates a refresh token: it works once; its reuse revokes the whole grant (someone else holds a copy). */
+/**
+ * Rotates a refresh token: it works once; its reuse revokes the whole grant (someone else holds a copy). Like an
+ * access token, it works only while the person is a member of the grant's workspace.
+ */
 export async function rotateRefreshToken(db: Db, clientId: string, refreshToken: string): Promise<RefreshOutcome> {
   const hash = sha256(refreshToken);
   const row = await db('oauth_tokens')
     .join('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
+    .join('members', membership)
     .where({ 'oauth_tokens.token_hash': hash, 'oauth_tokens.kind': 'refresh' })
     .whereNull('oauth_grants.revoked_at')
     .first(
@@ -201,8 +206,7 @@ export async function rotateRefreshToken(db: Db, clientId: string, refreshToken:
 }
 
 export async function revokeGrant(db: Db, grantId: string): Promise<void> {
-  await db('oauth_grants').where({ id: grantId }).whereNull('revoked_at').update({ revoked_at: nowIso() });
-  await db('oauth_tokens').where({ grant_id: grantId }).delete();
+  await revokeGrants(db, { id: grantId });
 }
 
 /** RFC 7009: a refresh token revokes its grant; an access token only itself. Unknown tokens change nothing. */
@@ -221,6 +225,11 @@ export async function revokeToken(db: Db, clientId: string, token: string): Prom
 
 const LAST_USED_PRECISION_MS = 60_000;
 
+/** Joins a grant to its person's membership of its workspace: no row once they left it. */
+function membership(this: Knex.JoinClause) {
+  this.on('members.user_id', 'oauth_grants.user_id').andOn('members.workspace_id', 'oauth_grants.workspace_id');
+}
+
 /** An access token to its credential, when it is live, its grant stands and the person is still a member. */
 export async function credentialForAccessToken(
   db: Db,
@@ -231,9 +240,7 @@ export async function credentialForAccessToken(
   const row = await db('oauth_tokens')
     .join('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
     .join('oauth_clients', 'oauth_clients.id', 'oauth_grants.client_id')
-    .join('members', function () {
-      this.on('members.user_id', 'oauth_grants.user_id').andOn('members.workspace_id', 'oauth_grants.workspace_id');
-    })
+    .join('members', membership)
     .join('workspaces', 'workspaces.id', 'oauth_grants.workspace_id')
     .join('users', 'users.id', 'oauth_grants.user_id')
     .where({
@@ -248,6 +255,7 @@ export async function credentialForAccessToken(
       'oauth_grants.scopes',
       'oauth_grants.last_used_at',
       'oauth_clients.metadata',
+      'members.role',
       ...CREDENTIAL_COLUMNS,
     );
   if (!row) return undefined;
@@ -260,6 +268,7 @@ export async function credentialForAccessToken(
     scopes: parseScopeText(row.scopes),
     via: 'oauth',
     name: clientName(JSON.parse(row.metadata)),
+    role: row.role as Role,
   };
 }
 

@@ -1,10 +1,12 @@
-// /app/invite?token=…: what the invitation offers, then joining: a new person chooses a name and a
-// password; someone with an account gives its password. Either way they land in the workspace.
+// /app/invite?token=…: what the invitation offers, then joining. Someone who already has an account signs in
+// as the invited address (the sign-in page returns here) and joins with that session; a new person chooses a
+// name and a password. The invitation does not say whether the address has an account: the inviter holds the
+// link too, so the page offers both ways.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
-import { useResetSession } from '../session.tsx';
+import { useResetSession, useSession } from '../session.tsx';
 import { ROLE_LABEL, type Role } from '../settings/settingsApi.ts';
 import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
 import { useAction } from '../settings/useAction.ts';
@@ -14,7 +16,6 @@ interface Offer {
   role: Role;
   workspace: { id: string; name: string };
   expiresAt: string;
-  existingUser: boolean;
 }
 
 export function InvitePage() {
@@ -25,62 +26,87 @@ export function InvitePage() {
     queryFn: () => auth<Offer>('GET', `/invite?token=${encodeURIComponent(token)}`),
     retry: false,
   });
+  const session = useSession();
   const reset = useResetSession();
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const { busy, error, submit } = useAction(async () => {
-    await auth('POST', '/invites/accept', { token, password, ...(offer.data?.existingUser ? {} : { name }) });
+  const accept = async (body: object) => {
+    await auth('POST', '/invites/accept', { token, ...body });
     await reset();
     navigate('/', { replace: true });
+  };
+  const join = useAction(() => accept({}));
+  const create = useAction(() => accept({ name, password }));
+  const signOut = useAction(async () => {
+    await auth('POST', '/sign-out');
+    await reset();
   });
+  const back = `/sign-in?next=${encodeURIComponent(`/invite?token=${token}`)}`;
+  const me = session.data?.user;
+  const invitedHere = offer.data && me?.email?.toLowerCase() === offer.data.email;
   return (
     <main className="auth">
       <div className="auth-card">
         <p className="brand">Herald</p>
-        {offer.isPending ? (
+        {offer.isPending || session.isPending ? (
           <Loading label="Reading the invitation" />
         ) : offer.isError ? (
           <ErrorNote error={offer.error} />
         ) : (
-          <form className="stack" onSubmit={submit}>
+          <div className="stack">
             <h1>Join {offer.data.workspace.name}</h1>
             <p>
               You are invited as {ROLE_LABEL[offer.data.role].toLowerCase()}, with the address{' '}
               <strong>{offer.data.email}</strong>.
             </p>
-            {offer.data.existingUser ? (
-              <Field
-                label={`Password of ${offer.data.email}`}
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                required
-              />
+            {invitedHere ? (
+              <form className="stack" onSubmit={join.submit}>
+                <ErrorNote error={join.error} />
+                <Button tone="primary" type="submit" busy={join.busy} className="wide">
+                  Join {offer.data.workspace.name}
+                </Button>
+              </form>
+            ) : me ? (
+              <form className="stack" onSubmit={signOut.submit}>
+                <p>
+                  You are signed in as <strong>{me.email ?? me.name}</strong>. Sign out, then sign in as{' '}
+                  {offer.data.email} or create its account here.
+                </p>
+                <ErrorNote error={signOut.error} />
+                <Button type="submit" busy={signOut.busy} className="wide">
+                  Sign out
+                </Button>
+              </form>
             ) : (
               <>
-                <Field
-                  label="Your name"
-                  autoComplete="name"
-                  value={name}
-                  onChange={(e) => setName(e.target.value)}
-                  required
-                  maxLength={100}
-                />
-                <NewPasswordField
-                  label="Choose a password"
-                  hint="At least 10 characters."
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
+                <p>
+                  Already on Herald with this address? <Link to={back}>Sign in to accept</Link>; you come back here.
+                </p>
+                <form className="stack" onSubmit={create.submit}>
+                  <h2>New to Herald?</h2>
+                  <Field
+                    label="Your name"
+                    autoComplete="name"
+                    value={name}
+                    onChange={(e) => setName(e.target.value)}
+                    required
+                    maxLength={100}
+                  />
+                  <NewPasswordField
+                    label="Choose a password"
+                    hint="At least 10 characters."
+                    value={password}
+                    onChange={(e) => setPassword(e.target.value)}
+                  />
+                  <ErrorNote error={create.error} />
+                  <Button tone="primary" type="submit" busy={create.busy} className="wide">
+                    Join {offer.data.workspace.name}
+                  </Button>
+                </form>
               </>
             )}
-            <ErrorNote error={error} />
-            <Button tone="primary" type="submit" busy={busy} className="wide">
-              Join {offer.data.workspace.name}
-            </Button>
-          </form>
+          </div>
         )}
       </div>
     </main>

@@ -1,8 +1,8 @@
 // Sign in and sign up: one small card each. Sign-up makes the person's workspace, on Free, in this
 // browser's time zone, then signs in.
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { auth } from '../api.ts';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { auth, Failure } from '../api.ts';
 import { useResetSession } from '../session.tsx';
 import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
 
@@ -23,15 +23,29 @@ function useSubmit(run: (form: FormData) => Promise<void>) {
   return { busy, error, onSubmit };
 }
 
+/** Where signing in leads: `?next=` when it is a path of the dashboard (an invitation, say), else its start. */
+function useNextPath(): string {
+  const [params] = useSearchParams();
+  const next = params.get('next');
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+/**
+ * The sign-in page once a session exists: on to `?next=`. The route renders this as soon as the session is
+ * known, so it must lead where the sign-in would, or it would win over it.
+ */
+export function SignedInAlready() {
+  return <Navigate to={useNextPath()} replace />;
+}
+
 function useEnter() {
   const reset = useResetSession();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const next = useNextPath();
   return async (email: string, password: string) => {
     await auth('POST', '/sign-in', { email, password });
     await reset();
-    const next = params.get('next');
-    navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
+    navigate(next, { replace: true });
   };
 }
 
@@ -73,7 +87,19 @@ export function SignUp() {
     const email = String(f.get('email'));
     const password = String(f.get('password'));
     await auth('POST', '/sign-up', { email, name: String(f.get('name')), password, timeZone: zone });
-    await enter(email, password);
+    try {
+      await enter(email, password);
+    } catch (err) {
+      // Sign-up answers alike whether or not the address was taken; only here can a taken one show.
+      if (!(err instanceof Failure) || err.status !== 401) throw err;
+      throw new Failure(
+        'account_exists',
+        `We could not sign you in as ${email} with that password.`,
+        'If this address already has a Herald account, we sent it a note: sign in, or choose a new password ' +
+          'with "Forgot your password?".',
+        401,
+      );
+    }
   });
   return (
     <main className="auth">

@@ -8,6 +8,12 @@ import { ROLE_LABEL, planLabel, type AuditEvent, type Role } from './settingsApi
 
 const str = (v: unknown) => String(v ?? '');
 
+/** " and revoked their 2 API key(s) and 1 …" for the counts above zero; '' when none. */
+function revoked(counts: [unknown, string][]): string {
+  const parts = counts.filter(([n]) => Number(n) > 0).map(([n, what]) => `${str(n)} ${what}`);
+  return parts.length ? ` and revoked their ${parts.join(' and ')}` : '';
+}
+
 /** One sentence per action, from the event's detail. */
 export function describeEvent(e: AuditEvent): string {
   const d = e.detail;
@@ -28,7 +34,10 @@ export function describeEvent(e: AuditEvent): string {
     case 'member.role_changed':
       return `changed the role of ${str(d.name)} from ${str(d.from)} to ${str(d.to)}`;
     case 'member.removed':
-      return `removed ${str(d.name)}${d.keysRevoked ? ` and revoked their ${str(d.keysRevoked)} API key(s)` : ''}`;
+      return `removed ${str(d.name)}${revoked([
+        [d.keysRevoked, 'API key(s)'],
+        [d.grantsRevoked, 'connected MCP client(s)'],
+      ])}`;
     case 'ownership.transferred':
       return `made ${str(d.name)} the owner`;
     case 'plan.changed':
