@@ -2506,7 +2506,9 @@ export interface components {
          *     `confirm_required` (the call needs `confirm: true`; repeat it with confirm once a human
          *     agreed), `invalid_state` (the resource is not in a state that allows this call, for
          *     example a `live` post), `media_in_use` (a draft or queued post uses the file),
-         *     `folder_not_empty` (the folder still holds files or folders).
+         *     `folder_not_empty` (the folder still holds files or folders), `idempotency_key_in_use` (a
+         *     call with the same `Idempotency-Key` is still running; send it again after `Retry-After`
+         *     seconds; the answer then carries `Retry-After`).
          */
         Conflict: {
             headers: {
@@ -2533,13 +2535,54 @@ export interface components {
         /**
          * @description `checks_failed`: at least one post would not pass its network's checks. Nothing was
          *     created or changed. `rows` are the plan rows; fix each issue and try again.
+         *     Or `idempotency_key_reused`: the `Idempotency-Key` was used for another call in the last
+         *     24 hours; nothing was done.
          */
         ChecksFailed: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ChecksFailedError"];
+                "application/json": components["schemas"]["ChecksFailedError"] | components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `idempotency_key_in_use`: a call with the same `Idempotency-Key` is still running; nothing
+         *     was done for this one. Send it again with the same key after `Retry-After` seconds.
+         */
+        IdempotencyKeyInUse: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "idempotency_key_in_use",
+                 *       "message": "A request with this Idempotency-Key is still running; nothing was done for this one.",
+                 *       "hint": "Wait 1 second (Retry-After), then send the same request with the same key again: it answers what the first request answered."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `idempotency_key_reused`: the `Idempotency-Key` was used in the last 24 hours for another
+         *     call (another body, path or operation). Nothing was done.
+         */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "idempotency_key_reused",
+                 *       "message": "This Idempotency-Key was used in the last 24 hours for another request (another body, path or operation); nothing was done.",
+                 *       "hint": "Make a new key for each intended change; send a key again only to retry the very same request."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
             };
         };
         /**
@@ -2675,6 +2718,26 @@ export interface components {
          */
         ConfirmQuery: boolean;
         /**
+         * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+         *     example one per post, and send the same key again only when you retry that very call (after
+         *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+         *
+         *     - The same key with the same call (operation, path, query and body, fields in any order)
+         *       does nothing again: it answers what the first call answered, status and body, with the
+         *       header `Idempotent-Replayed: true`.
+         *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+         *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+         *       `Retry-After`; send it again then.
+         *
+         *     What is kept is any answer of a call that began to run: success and refusals such as
+         *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+         *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+         *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+         *     anything else answers `400 invalid_request` naming the header.
+         * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+         */
+        IdempotencyKey: string;
+        /**
          * @description `true` reads the counters from the network now instead of the cache. Allowed once per
          *     15 minutes for the same post or account; more often answers `429 rate_limited`.
          * @example true
@@ -2683,6 +2746,12 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description `true` on an answer replayed for an `Idempotency-Key` seen before: the request did nothing
+         *     again, and this is what its first sending answered. Absent on a first answer.
+         * @example true
+         */
+        IdempotentReplayed: "true";
         /**
          * @description Seconds to wait before sending the request again.
          * @example 120
@@ -2812,7 +2881,28 @@ export interface operations {
     createGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2825,6 +2915,7 @@ export interface operations {
             /** @description The group was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,8 +2929,10 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description One of `accountIds` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2847,7 +2940,28 @@ export interface operations {
     deleteGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description A group id from `GET /groups`.
@@ -2862,6 +2976,7 @@ export interface operations {
             /** @description The group was deleted. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2879,6 +2994,8 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2886,7 +3003,28 @@ export interface operations {
     updateGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description A group id from `GET /groups`.
@@ -2905,6 +3043,7 @@ export interface operations {
             /** @description The group after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,8 +3056,10 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description The group, or one of `accountIds`, does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2926,7 +3067,28 @@ export interface operations {
     createUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2939,6 +3101,7 @@ export interface operations {
             /** @description The upload is reserved; PUT the bytes to `uploadUrl` before `expiresAt`. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2953,8 +3116,10 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `folderId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -2962,7 +3127,28 @@ export interface operations {
     uploadFromUrl: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2975,6 +3161,7 @@ export interface operations {
             /** @description The download has started; poll the media until it is `ready` or `failed`. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3000,8 +3187,10 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `folderId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3095,7 +3284,28 @@ export interface operations {
                  */
                 confirm?: components["parameters"]["ConfirmQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description A media id, as returned by an upload or `GET /media`.
@@ -3110,6 +3320,7 @@ export interface operations {
             /** @description The file was deleted and its storage freed. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3129,6 +3340,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true) or `media_in_use` (a draft or queued post uses the file). Nothing was deleted. */
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3136,7 +3348,28 @@ export interface operations {
     updateMedia: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description A media id, as returned by an upload or `GET /media`.
@@ -3155,6 +3388,7 @@ export interface operations {
             /** @description The file after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3167,8 +3401,10 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description The file, or the target `folderId`, does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3201,7 +3437,28 @@ export interface operations {
     createFolder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3214,6 +3471,7 @@ export interface operations {
             /** @description The folder was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3226,8 +3484,10 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             /** @description `parentId` does not exist in this workspace. */
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3241,7 +3501,28 @@ export interface operations {
                  */
                 confirm?: components["parameters"]["ConfirmQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description A folder id from `GET /folders`.
@@ -3256,6 +3537,7 @@ export interface operations {
             /** @description The folder was deleted. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3275,6 +3557,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description `confirm_required` (confirm was not true), `folder_not_empty` (the folder still holds files or folders) or `invalid_state` (the root folder). Nothing was deleted. */
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3282,7 +3565,28 @@ export interface operations {
     updateFolder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description A folder id from `GET /folders`.
@@ -3301,6 +3605,7 @@ export interface operations {
             /** @description The folder after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3317,6 +3622,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3415,7 +3721,28 @@ export interface operations {
     createPosts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3428,6 +3755,7 @@ export interface operations {
             /** @description The posts were created, one per account. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3486,7 +3814,28 @@ export interface operations {
     reschedulePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description A post id, as returned by `POST /posts` or `GET /posts`.
@@ -3505,6 +3854,7 @@ export interface operations {
             /** @description The post after the change. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3529,7 +3879,28 @@ export interface operations {
     retryPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description A post id, as returned by `POST /posts` or `GET /posts`.
@@ -3548,6 +3919,7 @@ export interface operations {
             /** @description The post is `queued` again. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3568,6 +3940,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -3575,7 +3948,28 @@ export interface operations {
     cancelPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description A post id, as returned by `POST /posts` or `GET /posts`.
@@ -3594,6 +3988,7 @@ export interface operations {
             /** @description The post is a `draft` again. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3609,6 +4004,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };

@@ -86,7 +86,7 @@ export const createUpload: Handler<'createUpload'> = async ({ data, body, servic
   return { status: 201, body: { mediaId: record.id, uploadUrl, expiresAt } };
 };
 
-export const uploadFromUrl: Handler<'uploadFromUrl'> = async ({ data, body, services }) => {
+export const uploadFromUrl: Handler<'uploadFromUrl'> = async ({ data, body, services, afterCommit }) => {
   const folderId = await targetFolder(data, body.folderId);
   const stop = new AbortController();
   // Refusals (scheme, private addresses, redirects to them) all happen here, before anything is created.
@@ -105,7 +105,8 @@ export const uploadFromUrl: Handler<'uploadFromUrl'> = async ({ data, body, serv
       holdUntil: new Date(Date.now() + services.config.fromUrl.timeoutMs).toISOString(),
       sourceUrl: remote.url.href,
     });
-    services.media.download(record, remote, record.size, stop);
+    // The download writes to the record, which another connection sees only once it is committed.
+    afterCommit(() => services.media.download(record, remote, record.size, stop));
     return { status: 202, body: { mediaId: record.id, status: record.status } };
   } catch (err) {
     remote.body.destroy();

@@ -32,6 +32,11 @@ export interface HandlerContext<K extends OperationId> {
   body: RequestBody<K>;
   via: Interface;
   services: Services;
+  /**
+   * Runs `work` once the request's writes are committed: at once, or after the answer of an `Idempotency-Key`
+   * was stored with them. Background work that reads what the request wrote starts here.
+   */
+  afterCommit(work: () => void): void;
 }
 
 export type Handler<K extends OperationId> = (ctx: HandlerContext<K>) => Promise<HandlerResult<K>>;
