@@ -12,8 +12,12 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_LEASE_MS, forgetExpiredKeys, idempotencyKeys, KEY_HOURS } from '../db/idempotencyKeys.ts';
 import { toCount } from '../db/rows.ts';
+import { rateLimited } from '../domain/errors.ts';
+import { newId } from '../domain/ids.ts';
+import { isoNow } from '../runtime/clock.ts';
 import { createServices } from '../runtime/services.ts';
 import { createApp } from '../server/app.ts';
+import { runWithKey } from '../server/idempotency.ts';
 import {
   addAccount,
   call,
@@ -51,24 +55,24 @@ async function postCount(env: TestEnv, workspaceId: string): Promise<number> {
 }
 
 /**
- * An https file server whose `/held.jpg` answers only once `release()` is called; `arrived` resolves when a
- * request for it came in (so the Herald request that fetches it is running, its key claimed).
+ * An https file server whose `/held.jpg` answers only once `release()` is called; `arrived(n)` resolves when n
+ * requests for it came in (so the Herald requests that fetch it are running, their keys claimed).
  */
 async function startHeldFileServer(photo: Buffer) {
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     notAfterDate: new Date(Date.now() + 86_400_000),
   });
-  let arrived!: () => void;
+  let count = 0;
+  let waiters: { n: number; resolve: () => void }[] = [];
   let release!: () => void;
-  const state = {
-    arrived: new Promise<void>((resolve) => (arrived = resolve)),
-    released: new Promise<void>((resolve) => (release = resolve)),
-  };
+  const released = new Promise<void>((resolve) => (release = resolve));
   const server = https.createServer({ key: pems.private, cert: pems.cert }, async (req, res) => {
     if (req.url === '/held.jpg') {
-      arrived();
-      await state.released;
+      count++;
+      for (const w of waiters.filter((w) => w.n <= count)) w.resolve();
+      waiters = waiters.filter((w) => w.n > count);
+      await released;
     }
     res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length });
     res.end(photo);
@@ -77,7 +81,7 @@ async function startHeldFileServer(photo: Buffer) {
   return {
     base: `https://localhost:${(server.address() as AddressInfo).port}`,
     ca: pems.cert,
-    arrived: () => state.arrived,
+    arrived: (n = 1) => (count >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
     release: () => release(),
     close: () =>
       new Promise<void>((resolve) => {
@@ -162,7 +166,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
     expect((await call(env, 'get', '/v1/folders', { key: ws.readKey })).body.folders.length).toBe(folders);
   });
 
-  it('keeps a refusal of a request that ran: the same call replays it, the corrected call needs a new key', async () => {
+  it('keeps a refusal of a request that ran: the same call replays it, a corrected call needs a new key', async () => {
     const key = newKey();
     const unconfirmed = postBody(acc, { confirm: false });
     const first = await create(unconfirmed, key);
@@ -221,6 +225,26 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
     expect(media.filter((m) => m.id === done.body.mediaId)).toHaveLength(1);
   });
 
+  it('rolls back the writes of a fault or a rate limit and gives the key back: the retry runs afresh', async () => {
+    const { db, clock } = env.services;
+    const keys = idempotencyKeys(db, ws.workspaceId, clock);
+    for (const failure of [new Error('a fault'), rateLimited(30, 'Too many.')]) {
+      const key = newKey();
+      const groupId = newId('grp');
+      const run = async (keyedDb: typeof db) => {
+        await keyedDb.transaction((trx) =>
+          trx('groups').insert({ id: groupId, workspace_id: ws.workspaceId, name: 'G', created_at: isoNow(clock) }),
+        );
+        throw failure;
+      };
+      const render = () => ({ status: 500 });
+      const base = { keys, key, fingerprint: 'f', operationId: 'createGroup', db, render };
+      await expect(runWithKey({ ...base, run })).rejects.toBe(failure);
+      expect(await db('groups').where({ id: groupId }).first()).toBeUndefined();
+      expect((await keys.claim(key, 'f', 'createGroup')).kind).toBe('claimed');
+    }
+  });
+
   it('lets a claim left by a dead process lapse after its lease, and never stores a lapsed claim', async () => {
     const clock = manualClock(Date.now());
     const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock);
@@ -240,18 +264,59 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
   });
 });
 
-describe.each(DATABASES)('Idempotency-Key expiry on %s', (kind) => {
+describe.each(DATABASES)('Idempotency-Key by the clock on %s', (kind) => {
   const clock = manualClock(Date.now());
   let env: TestEnv;
   let ws: Seeded;
   let acc: string;
+  let files: Awaited<ReturnType<typeof startHeldFileServer>>;
+  const dir = tempDir();
 
   beforeAll(async () => {
-    env = await startHerald(kind, { mediaSweepMs: 0 }, { clock });
+    files = await startHeldFileServer(fs.readFileSync(await makeImage(dir, 'jpeg', 1080, 1080)));
+    env = await startHerald(
+      kind,
+      { mediaSweepMs: 0, fromUrl: { allowHosts: ['localhost'], extraCaPem: files.ca, timeoutMs: 60_000 } },
+      { clock },
+    );
     ws = await seedWorkspace(env, { plan: 'agency' });
     acc = await addAccount(env, ws.workspaceId, 'threads', 'Acme Threads');
   });
-  afterAll(() => env.close());
+  afterAll(async () => {
+    files.release();
+    await env.close();
+    await files.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('rolls back the write of a request whose claim lapsed and was taken over: the key does one thing', async () => {
+    const key = newKey();
+    const body = { url: `${files.base}/held.jpg` };
+    const send = () =>
+      request(env.app)
+        .post('/v1/media/from-url')
+        .set('Authorization', `Bearer ${ws.writeKey}`)
+        .set(keyed(key))
+        .send(body);
+    const mediaCount = async () =>
+      toCount((await env.services.db('media').where({ workspace_id: ws.workspaceId }).count({ n: '*' }).first())?.n);
+    const before = await mediaCount();
+    // The first request stalls past its lease (as a process that hung would); a retry takes the key over.
+    const stalled = send().then((res) => res);
+    await files.arrived(1);
+    clock.advance(CLAIM_LEASE_MS);
+    const retried = send().then((res) => res);
+    await files.arrived(2);
+    files.release();
+    const [first, second] = [await stalled, await retried];
+    expect(first.status).toBe(409);
+    expect(first.body.code).toBe('idempotency_key_in_use');
+    expect(second.status).toBe(202);
+    expect(await mediaCount()).toBe(before + 1);
+    const replay = await call(env, 'post', '/v1/media/from-url', { key: ws.writeKey, body, headers: keyed(key) });
+    expect(replay.body).toEqual(second.body);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+  });
 
   it('keeps a key 24 hours by the clock, then runs the request afresh; the sweep forgets old keys', async () => {
     const key = newKey();
@@ -269,9 +334,11 @@ describe.each(DATABASES)('Idempotency-Key expiry on %s', (kind) => {
     expect(fresh.body.posts[0].id).not.toBe(first.body.posts[0].id);
     expect(await postCount(env, ws.workspaceId)).toBe(2);
 
-    const rows = async () => toCount((await env.services.db('idempotency_keys').count({ n: '*' }).first())?.n);
+    const rows = async () =>
+      toCount((await env.services.db('idempotency_keys').where({ key }).count({ n: '*' }).first())?.n);
     expect(await rows()).toBe(1);
-    expect(await forgetExpiredKeys(env.services.db, clock.now())).toBe(0);
+    await forgetExpiredKeys(env.services.db, clock.now());
+    expect(await rows()).toBe(1);
     clock.advance(KEY_HOURS * 3600_000);
     await env.services.media.sweep(new Date(clock.now()));
     expect(await rows()).toBe(0);
