@@ -175,7 +175,7 @@ export const updateMedia: Handler<'updateMedia'> = async ({ data, params, body, 
   return { status: 200, body: await toMediaBody(services.storage, record) };
 };
 
-export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query, services }) => {
+export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query, services, afterCommit }) => {
   await getOwnMedia(data, params.mediaId);
   if (query.confirm !== true) throw confirmRequired(`Deleting file ${params.mediaId}`);
   const outcome = await data.media.remove(params.mediaId);
@@ -190,7 +190,9 @@ export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query,
     );
   }
   if (!outcome.removed) throw notFound('media', params.mediaId);
-  // The record is gone first: a failure below leaves an orphan object, never a file that says it has bytes it lacks.
-  await services.storage.deletePrefix(mediaPrefix(outcome.removed));
+  // The record is gone first (committed): a failure below leaves an orphan object, never a file that says it has
+  // bytes it lacks.
+  const { removed } = outcome;
+  afterCommit(() => services.storage.deletePrefix(mediaPrefix(removed)));
   return { status: 200, body: { id: params.mediaId, deleted: true } };
 };

@@ -13,7 +13,7 @@ import type { Credential, Workspace } from '../domain/credential.ts';
 import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import { assertApiAccess } from '../domain/quotas.ts';
 import { assertRole, OPERATION_ROLES } from '../domain/roles.ts';
-import type { Handlers, Interface, OperationId } from '../handlers/types.ts';
+import type { AfterCommit, Handlers, Interface, OperationId } from '../handlers/types.ts';
 import { SETTINGS_SCHEMAS } from '../networks/settingsCheck.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { loadContract } from '../runtime/contract.ts';
@@ -275,7 +275,15 @@ export async function createApi(services: Services, handlers: Handlers) {
     // The contract validated the key (1 to 255 printable characters).
     const key = req.headers[KEY_HEADER];
     if (!found.keyed || !cred || typeof key !== 'string') {
-      return handler({ ...context, data: cred && dataFor(cred.workspace), afterCommit: (work: () => void) => work() });
+      // Each repository write commits by itself: the handler's writes are committed once it returns.
+      const committed: AfterCommit[] = [];
+      const out = await handler({
+        ...context,
+        data: cred && dataFor(cred.workspace),
+        afterCommit: (work: AfterCommit) => committed.push(work),
+      });
+      for (const work of committed) await work();
+      return out;
     }
     return runWithKey({
       keys: idempotencyKeys(db, cred.workspace.id, services.clock),

@@ -10,6 +10,7 @@ import type { Db } from '../db/connect.ts';
 import { deferredTransaction } from '../db/deferredTransaction.ts';
 import type { IdempotencyKeys } from '../db/idempotencyKeys.ts';
 import { ApiError } from '../domain/errors.ts';
+import type { AfterCommit } from '../handlers/types.ts';
 import type { ApiResponse } from './api.ts';
 
 export const KEY_HEADER = 'idempotency-key';
@@ -68,7 +69,7 @@ export interface KeyedCall {
   /**
    * Runs the handler on `db` (writes join one transaction); `afterCommit` work runs once they are committed.
    */
-  run(db: Db, afterCommit: (work: () => void) => void): Promise<ApiResponse>;
+  run(db: Db, afterCommit: (work: AfterCommit) => void): Promise<ApiResponse>;
 }
 
 /** Runs a request under its key: once, or the stored answer again, or the refusal that says why not. */
@@ -82,7 +83,7 @@ export async function runWithKey(call: KeyedCall): Promise<ApiResponse> {
     return { status: answer.status, body: answer.body, headers: { ...answer.headers, [REPLAYED_HEADER]: 'true' } };
   }
   const deferred = deferredTransaction(call.db);
-  const committed: (() => void)[] = [];
+  const committed: AfterCommit[] = [];
   let answer: ApiResponse;
   try {
     answer = await call.run(deferred.db, (work) => committed.push(work));
@@ -103,6 +104,6 @@ export async function runWithKey(call: KeyedCall): Promise<ApiResponse> {
     await trx?.rollback();
     throw err;
   }
-  for (const work of committed) work();
+  for (const work of committed) await work();
   return answer;
 }
