@@ -180,6 +180,24 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
     expect((await create(postBody(acc), newKey())).status).toBe(201);
   });
 
+  it('keeps a refusal made inside the write transaction, and the write it refused stays undone', async () => {
+    const created = await create(postBody(acc), newKey());
+    const url = `/v1/posts/${created.body.posts[0].id}/cancel`;
+    const cancel = (key: string) =>
+      call(env, 'post', url, { key: ws.writeKey, body: { confirm: true }, headers: keyed(key) });
+    expect((await cancel(newKey())).body.status).toBe('draft');
+    // A draft cannot be cancelled: the state table refuses inside the transaction that locked the post.
+    const key = newKey();
+    const refused = await cancel(key);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('invalid_state');
+    const again = await cancel(key);
+    expect(again.body).toEqual(refused.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const events = await call(env, 'get', `/v1/posts/${created.body.posts[0].id}/events`, { key: ws.readKey });
+    expect(events.body.events.filter((e: { kind: string }) => e.kind === 'cancelled')).toHaveLength(1);
+  });
+
   it("belongs to its workspace: another workspace's request with the same key runs on its own", async () => {
     const key = newKey();
     const mine = await create(postBody(acc), key);
