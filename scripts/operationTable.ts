@@ -96,13 +96,18 @@ export function buildOperationTable(contract: Contract): OperationEntry[] {
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => dereference(contract, p));
       const properties: Record<string, unknown> = {};
       const required: string[] = [];
-      const fields = { path: [] as string[], query: [] as string[], body: [] as string[], header: {} };
+      const fields = {
+        path: [] as string[],
+        query: [] as string[],
+        body: [] as string[],
+        header: {} as Record<string, string>,
+      };
       for (const p of params) {
         if (p.in === 'header') {
           // A header is an argument named in camel case: Idempotency-Key is idempotencyKey.
           const arg = p.name.toLowerCase().replace(/-(\w)/g, (_m: string, c: string) => c.toUpperCase());
           properties[arg] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
-          (fields.header as Record<string, string>)[arg] = p.name;
+          fields.header[arg] = p.name;
           continue;
         }
         if (p.in !== 'path' && p.in !== 'query') continue;
