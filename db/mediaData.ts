@@ -223,14 +223,16 @@ export function mediaData(db: Db, workspace: Workspace) {
         return toMediaRecord((await trx('media').where({ id }).first())!);
       }),
 
-    update: async (id: string, changes: { folderId?: string; pinned?: boolean }): Promise<MediaRecord | undefined> => {
-      const cols: Record<string, unknown> = { updated_at: nowIso() };
-      if (changes.folderId !== undefined) cols.folder_id = changes.folderId;
-      if (changes.pinned !== undefined) cols.pinned = changes.pinned ? 1 : 0;
-      await media().where({ id }).update(cols);
-      const row = await media().where({ id }).first();
-      return row ? toMediaRecord(row) : undefined;
-    },
+    // Every write here is in a transaction: an idempotent request's answer commits with it.
+    update: (id: string, changes: { folderId?: string; pinned?: boolean }): Promise<MediaRecord | undefined> =>
+      db.transaction(async (trx) => {
+        const cols: Record<string, unknown> = { updated_at: nowIso() };
+        if (changes.folderId !== undefined) cols.folder_id = changes.folderId;
+        if (changes.pinned !== undefined) cols.pinned = changes.pinned ? 1 : 0;
+        await media(trx).where({ id }).update(cols);
+        const row = await media(trx).where({ id }).first();
+        return row ? toMediaRecord(row) : undefined;
+      }),
 
     /**
      * Deletes the record unless a draft or queued post uses it; answers the posts in the way, or
@@ -256,25 +258,27 @@ export function mediaData(db: Db, workspace: Workspace) {
         (await folders().orderBy([{ column: 'is_root', order: 'desc' }, 'name', 'created_at', 'id'])).map(toFolder),
       get: (id: string) => getFolder(db, id),
       root: async (): Promise<FolderRecord> => toFolder(await folders().where({ is_root: 1 }).first()),
-      create: async (name: string, parentId: string): Promise<FolderRecord> => {
-        const folder = {
-          id: newId('fld'),
-          workspace_id: wsId,
-          parent_id: parentId,
-          name,
-          is_root: 0,
-          created_at: nowIso(),
-        };
-        await db('folders').insert(folder);
-        return toFolder(folder);
-      },
-      update: async (id: string, changes: { name?: string; parentId?: string }): Promise<FolderRecord | undefined> => {
-        const cols: Record<string, unknown> = {};
-        if (changes.name !== undefined) cols.name = changes.name;
-        if (changes.parentId !== undefined) cols.parent_id = changes.parentId;
-        if (Object.keys(cols).length) await folders().where({ id }).update(cols);
-        return getFolder(db, id);
-      },
+      create: (name: string, parentId: string): Promise<FolderRecord> =>
+        db.transaction(async (trx) => {
+          const folder = {
+            id: newId('fld'),
+            workspace_id: wsId,
+            parent_id: parentId,
+            name,
+            is_root: 0,
+            created_at: nowIso(),
+          };
+          await trx('folders').insert(folder);
+          return toFolder(folder);
+        }),
+      update: (id: string, changes: { name?: string; parentId?: string }): Promise<FolderRecord | undefined> =>
+        db.transaction(async (trx) => {
+          const cols: Record<string, unknown> = {};
+          if (changes.name !== undefined) cols.name = changes.name;
+          if (changes.parentId !== undefined) cols.parent_id = changes.parentId;
+          if (Object.keys(cols).length) await folders(trx).where({ id }).update(cols);
+          return getFolder(trx, id);
+        }),
       /** How many files and folders lie directly in a folder. */
       contents: async (id: string): Promise<{ files: number; folders: number }> => {
         const row = await db.first(

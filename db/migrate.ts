@@ -20,6 +20,7 @@ import * as usageCounters from './migrations/0015_usage_counters.ts';
 import * as sandboxFile from './migrations/0016_sandbox_file.ts';
 import * as postsUnusedIndexes from './migrations/0017_posts_unused_indexes.ts';
 import * as postsListSeek from './migrations/0018_posts_list_seek.ts';
+import * as idempotencyKeys from './migrations/0019_idempotency_keys.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0016_sandbox_file': sandboxFile,
   '0017_posts_unused_indexes': postsUnusedIndexes,
   '0018_posts_list_seek': postsListSeek,
+  '0019_idempotency_keys': idempotencyKeys,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

@@ -233,7 +233,9 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
           if (changes.accountIds) await writeGroupAccounts(trx, id, changes.accountIds);
           return (await groupsWithMembers(trx, await groups(trx).where({ id })))[0];
         }),
-      remove: async (id: string): Promise<boolean> => (await groups().where({ id }).delete()) > 0,
+      // In a transaction, as every write here is: an idempotent request's answer commits with it.
+      remove: (id: string): Promise<boolean> =>
+        db.transaction(async (trx) => (await groups(trx).where({ id }).delete()) > 0),
     },
 
     /** Cached insight counters of this workspace's posts and accounts. */

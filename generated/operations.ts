@@ -20,7 +20,8 @@ export const operations: readonly OperationEntry[] = [
     "fields": {
       "path": [],
       "query": [],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -46,7 +47,8 @@ export const operations: readonly OperationEntry[] = [
     "fields": {
       "path": [],
       "query": [],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -76,7 +78,8 @@ export const operations: readonly OperationEntry[] = [
       "query": [
         "refresh"
       ],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -115,7 +118,8 @@ export const operations: readonly OperationEntry[] = [
     "fields": {
       "path": [],
       "query": [],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -138,11 +142,21 @@ export const operations: readonly OperationEntry[] = [
       "body": [
         "name",
         "accountIds"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
         "name": {
           "type": "string",
           "minLength": 1,
@@ -183,7 +197,10 @@ export const operations: readonly OperationEntry[] = [
       "body": [
         "name",
         "accountIds"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
@@ -191,6 +208,13 @@ export const operations: readonly OperationEntry[] = [
         "groupId": {
           "type": "string",
           "description": "A group id from `GET /groups`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         },
         "name": {
           "type": "string",
@@ -228,7 +252,10 @@ export const operations: readonly OperationEntry[] = [
         "groupId"
       ],
       "query": [],
-      "body": []
+      "body": [],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
@@ -236,6 +263,13 @@ export const operations: readonly OperationEntry[] = [
         "groupId": {
           "type": "string",
           "description": "A group id from `GET /groups`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -267,11 +301,21 @@ export const operations: readonly OperationEntry[] = [
         "mime",
         "size",
         "folderId"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
         "filename": {
           "type": "string",
           "minLength": 1,
@@ -321,11 +365,21 @@ export const operations: readonly OperationEntry[] = [
         "url",
         "filename",
         "folderId"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
         "url": {
           "type": "string",
           "format": "uri",
@@ -371,7 +425,8 @@ export const operations: readonly OperationEntry[] = [
         "cursor",
         "limit"
       ],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -425,7 +480,8 @@ export const operations: readonly OperationEntry[] = [
         "mediaId"
       ],
       "query": [],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -458,7 +514,10 @@ export const operations: readonly OperationEntry[] = [
       "body": [
         "folderId",
         "pinned"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
@@ -466,6 +525,13 @@ export const operations: readonly OperationEntry[] = [
         "mediaId": {
           "type": "string",
           "description": "A media id, as returned by an upload or `GET /media`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         },
         "folderId": {
           "type": "string",
@@ -504,7 +570,10 @@ export const operations: readonly OperationEntry[] = [
       "query": [
         "confirm"
       ],
-      "body": []
+      "body": [],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
@@ -516,6 +585,13 @@ export const operations: readonly OperationEntry[] = [
         "confirm": {
           "type": "boolean",
           "description": "Must be `true`; otherwise the answer is `409 confirm_required` and nothing is deleted."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -542,7 +618,8 @@ export const operations: readonly OperationEntry[] = [
     "fields": {
       "path": [],
       "query": [],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -565,11 +642,21 @@ export const operations: readonly OperationEntry[] = [
       "body": [
         "name",
         "parentId"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
         "name": {
           "type": "string",
           "minLength": 1,
@@ -603,7 +690,10 @@ export const operations: readonly OperationEntry[] = [
       "body": [
         "name",
         "parentId"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
@@ -611,6 +701,13 @@ export const operations: readonly OperationEntry[] = [
         "folderId": {
           "type": "string",
           "description": "A folder id from `GET /folders`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         },
         "name": {
           "type": "string",
@@ -650,7 +747,10 @@ export const operations: readonly OperationEntry[] = [
       "query": [
         "confirm"
       ],
-      "body": []
+      "body": [],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
@@ -662,6 +762,13 @@ export const operations: readonly OperationEntry[] = [
         "confirm": {
           "type": "boolean",
           "description": "Must be `true`; otherwise the answer is `409 confirm_required` and nothing is deleted."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -697,7 +804,8 @@ export const operations: readonly OperationEntry[] = [
         "when",
         "perPlatform",
         "overrides"
-      ]
+      ],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -1003,7 +1111,8 @@ export const operations: readonly OperationEntry[] = [
         "cursor",
         "limit"
       ],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -1075,11 +1184,21 @@ export const operations: readonly OperationEntry[] = [
         "perPlatform",
         "overrides",
         "confirm"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
       "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
         "targets": {
           "type": "object",
           "description": "Where to publish: exactly one of `accountIds` or `groupId`. Each account becomes one post.\n",
@@ -1380,7 +1499,8 @@ export const operations: readonly OperationEntry[] = [
         "postId"
       ],
       "query": [],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -1419,7 +1539,10 @@ export const operations: readonly OperationEntry[] = [
       "body": [
         "when",
         "confirm"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
@@ -1427,6 +1550,13 @@ export const operations: readonly OperationEntry[] = [
         "postId": {
           "type": "string",
           "description": "A post id, as returned by `service_create_post` or `service_list_posts`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         },
         "when": {
           "description": "The new time: `now` (at once) or a local time in a time zone (`WhenAt`).",
@@ -1493,7 +1623,10 @@ export const operations: readonly OperationEntry[] = [
       "query": [],
       "body": [
         "confirm"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
@@ -1501,6 +1634,13 @@ export const operations: readonly OperationEntry[] = [
         "postId": {
           "type": "string",
           "description": "A post id, as returned by `service_create_post` or `service_list_posts`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         },
         "confirm": {
           "type": "boolean",
@@ -1535,7 +1675,10 @@ export const operations: readonly OperationEntry[] = [
       "query": [],
       "body": [
         "confirm"
-      ]
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
     },
     "inputSchema": {
       "type": "object",
@@ -1543,6 +1686,13 @@ export const operations: readonly OperationEntry[] = [
         "postId": {
           "type": "string",
           "description": "A post id, as returned by `service_create_post` or `service_list_posts`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         },
         "confirm": {
           "type": "boolean",
@@ -1569,7 +1719,8 @@ export const operations: readonly OperationEntry[] = [
         "postId"
       ],
       "query": [],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -1607,7 +1758,8 @@ export const operations: readonly OperationEntry[] = [
       "query": [
         "refresh"
       ],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",
@@ -1640,7 +1792,8 @@ export const operations: readonly OperationEntry[] = [
     "fields": {
       "path": [],
       "query": [],
-      "body": []
+      "body": [],
+      "header": {}
     },
     "inputSchema": {
       "type": "object",

@@ -86,7 +86,7 @@ export const createUpload: Handler<'createUpload'> = async ({ data, body, servic
   return { status: 201, body: { mediaId: record.id, uploadUrl, expiresAt } };
 };
 
-export const uploadFromUrl: Handler<'uploadFromUrl'> = async ({ data, body, services }) => {
+export const uploadFromUrl: Handler<'uploadFromUrl'> = async ({ data, body, services, afterCommit }) => {
   const folderId = await targetFolder(data, body.folderId);
   const stop = new AbortController();
   // Refusals (scheme, private addresses, redirects to them) all happen here, before anything is created.
@@ -105,7 +105,8 @@ export const uploadFromUrl: Handler<'uploadFromUrl'> = async ({ data, body, serv
       holdUntil: new Date(Date.now() + services.config.fromUrl.timeoutMs).toISOString(),
       sourceUrl: remote.url.href,
     });
-    services.media.download(record, remote, record.size, stop);
+    // The download writes to the record, which another connection sees only once it is committed.
+    afterCommit(() => services.media.download(record, remote, record.size, stop));
     return { status: 202, body: { mediaId: record.id, status: record.status } };
   } catch (err) {
     remote.body.destroy();
@@ -174,7 +175,7 @@ export const updateMedia: Handler<'updateMedia'> = async ({ data, params, body, 
   return { status: 200, body: await toMediaBody(services.storage, record) };
 };
 
-export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query, services }) => {
+export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query, services, afterCommit }) => {
   await getOwnMedia(data, params.mediaId);
   if (query.confirm !== true) throw confirmRequired(`Deleting file ${params.mediaId}`, 'deleteMedia');
   const outcome = await data.media.remove(params.mediaId);
@@ -189,7 +190,9 @@ export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query,
     );
   }
   if (!outcome.removed) throw notFound('media', params.mediaId);
-  // The record is gone first: a failure below leaves an orphan object, never a file that says it has bytes it lacks.
-  await services.storage.deletePrefix(mediaPrefix(outcome.removed));
+  // The record is gone first (committed): a failure below leaves an orphan object, never a file that says it has
+  // bytes it lacks.
+  const { removed } = outcome;
+  afterCommit(() => services.storage.deletePrefix(mediaPrefix(removed)));
   return { status: 200, body: { id: params.mediaId, deleted: true } };
 };

@@ -23,6 +23,8 @@ export type HandlerResult<K extends OperationId> = {
 /** Which interface a call came through; posts record it as createdVia. */
 export type Interface = 'api' | 'dashboard' | 'mcp';
 
+export type AfterCommit = () => void | Promise<void>;
+
 export interface HandlerContext<K extends OperationId> {
   cred: Credential;
   /** The caller's workspace: the only data access a handler has. */
@@ -32,6 +34,12 @@ export interface HandlerContext<K extends OperationId> {
   body: RequestBody<K>;
   via: Interface;
   services: Services;
+  /**
+   * Runs `work` once the request's writes are committed (with the answer of its `Idempotency-Key`, if it has one),
+   * before the answer is sent; a failure there is a fault. Work outside the database that must follow the write
+   * (deleting a file's bytes, a download that writes to the record) goes here.
+   */
+  afterCommit(work: AfterCommit): void;
 }
 
 export type Handler<K extends OperationId> = (ctx: HandlerContext<K>) => Promise<HandlerResult<K>>;

@@ -185,14 +185,16 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     }
     const server = createMcpServer({
       scopes,
-      run: (tool: ToolEntry, args: Record<string, unknown>) =>
-        handle({
-          ...toRestRequest(tool.operation, args),
-          headers: { 'content-type': 'application/json' },
+      run: (tool: ToolEntry, args: Record<string, unknown>) => {
+        const rest = toRestRequest(tool.operation, args);
+        return handle({
+          ...rest,
+          headers: { ...rest.headers, 'content-type': 'application/json' },
           requestId: req.id,
           via: 'mcp',
           cred: { ...cred, scopes },
-        }),
+        });
+      },
     });
     await answerExchange(server, exchange, req, res);
   }

@@ -30,9 +30,14 @@ export interface ToolEntry {
 export const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
 addFormats(ajv);
 
-/** The description an agent reads: the contract's summary, then its guidance. */
+const RETRY_ADVICE =
+  'Pass `idempotencyKey`: make a new one (a UUID) for each change you intend, such as each post, and send the ' +
+  'same key when you retry this call after a timeout or an error, so that the retry never does it twice.';
+
+/** The description an agent reads: the contract's summary, then its guidance (and how to retry a change safely). */
 function describeTool(op: OperationEntry): string {
-  return `${op.summary}.\n\n${op.description}`.trim();
+  const retry = 'idempotencyKey' in op.fields.header ? `\n\n${RETRY_ADVICE}` : '';
+  return `${op.summary}.\n\n${op.description}`.trim() + retry;
 }
 
 export const TOOLS: readonly ToolEntry[] = operations
@@ -112,7 +117,13 @@ export function toRestRequest(op: OperationEntry, args: Record<string, unknown>)
   const body = hasBody
     ? Object.fromEntries(op.fields.body.filter((n) => args[n] !== undefined).map((n) => [n, args[n]]))
     : undefined;
-  return { method: op.method.toUpperCase(), path, query, body };
+  // Header names in lower case, as Node hands them to the REST chain.
+  const headers = Object.fromEntries(
+    Object.entries(op.fields.header)
+      .filter(([arg]) => args[arg] !== undefined)
+      .map(([arg, name]) => [name.toLowerCase(), String(args[arg])]),
+  );
+  return { method: op.method.toUpperCase(), path, query, body, headers };
 }
 
 export interface ToolResult {

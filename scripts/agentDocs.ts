@@ -93,12 +93,17 @@ This file is generated from the contract (${PUBLIC_URL}/v1/openapi.json); its ru
    effects. Show its \`table\` to the person unchanged, and read every row: a row with \`ok: false\` names its issues.
 2. **Confirm.** Create, reschedule, retry, cancel and delete only with \`confirm: true\`, and set it only after the
    person agreed to what the plan showed. Without it the answer is \`confirm_required\` and nothing changes.
-3. **Report only what succeeded, with the statusLine.** After a call succeeded, give the post id, the account and
+3. **Give each change its own \`idempotencyKey\`, and reuse it only to retry.** Make a new key (a UUID) for each
+   post or change you intend and pass it to the write tool. When the call timed out, lost its connection or
+   answered \`internal\`, send the very same call with the same key: for 24 hours it answers what the first call
+   did and never does it twice. \`idempotency_key_in_use\`: the first call still runs, retry after a second;
+   \`idempotency_key_reused\`: the key went with another call, make a new one.
+4. **Report only what succeeded, with the statusLine.** After a call succeeded, give the post id, the account and
    the absolute time in the workspace time zone: quote the post's \`statusLine\`, do not write your own.
-4. **Poll slowly.** Read a post or a file at most about once a minute; nothing is pushed to you.
-5. **Never ask for a key in a chat.** A key belongs in the client's environment or credential store. Do not create
+5. **Poll slowly.** Read a post or a file at most about once a minute; nothing is pushed to you.
+6. **Never ask for a key in a chat.** A key belongs in the client's environment or credential store. Do not create
    keys and do not ask a person to paste one; if access is missing, say that a person must set it up.
-6. Connecting or reconnecting a social account, billing and members happen only in the dashboard, by a person.
+7. Connecting or reconnecting a social account, billing and members happen only in the dashboard, by a person.
 
 ## Standard sequence
 
@@ -106,7 +111,7 @@ ${quote('Standard sequence')}
 
 With MCP tools: \`service_list_accounts\`; \`service_create_upload\` (then PUT the bytes to \`uploadUrl\`) or
 \`service_upload_from_url\`; \`service_get_media\` until \`ready\`; \`service_plan_post\`; \`service_create_post\` with
-\`confirm: true\`; \`service_get_post\` until \`live\` or \`failed\`.
+\`confirm: true\` and a new \`idempotencyKey\`; \`service_get_post\` until \`live\` or \`failed\`.
 
 ## Confirmation rule
 
@@ -123,9 +128,9 @@ ${quote('Polling, not webhooks')}
 ## Tools
 
 Read-only credentials and Free workspaces see only the read tools; a tool you cannot see answers like one that
-does not exist. Each tool's input is its operation's path and query parameters and body fields in one object;
-its result is the operation's answer, as structured content and as JSON text. A failed call is a tool error
-carrying \`{code, message, hint}\`.
+does not exist. Each tool's input is its operation's path and query parameters and body fields in one object
+(write tools add \`idempotencyKey\`, the \`Idempotency-Key\` header); its result is the operation's answer, as
+structured content and as JSON text. A failed call is a tool error carrying \`{code, message, hint}\`.
 
 ${toolRows(table)}
 

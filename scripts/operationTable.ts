@@ -17,8 +17,11 @@ export interface OperationEntry {
   summary: string;
   /** The contract's description; a tool's in agent words (scripts/agentWords.ts), like its input schema's. */
   description: string;
-  /** Where each input field goes when a flat argument object (an MCP call) becomes a request. */
-  fields: { path: string[]; query: string[]; body: string[] };
+  /**
+   * Where each input field goes when a flat argument object (an MCP call) becomes a request; `header` maps an
+   * argument (`idempotencyKey`) to its header (`Idempotency-Key`).
+   */
+  fields: { path: string[]; query: string[]; body: string[]; header: Record<string, string> };
   inputSchema: JsonSchema;
 }
 
@@ -96,8 +99,20 @@ export function buildOperationTable(contract: Contract): OperationEntry[] {
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => dereference(contract, p));
       const properties: Record<string, unknown> = {};
       const required: string[] = [];
-      const fields = { path: [] as string[], query: [] as string[], body: [] as string[] };
+      const fields = {
+        path: [] as string[],
+        query: [] as string[],
+        body: [] as string[],
+        header: {} as Record<string, string>,
+      };
       for (const p of params) {
+        if (p.in === 'header') {
+          // A header is an argument named in camel case: Idempotency-Key is idempotencyKey.
+          const arg = p.name.toLowerCase().replace(/-(\w)/g, (_m: string, c: string) => c.toUpperCase());
+          properties[arg] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
+          fields.header[arg] = p.name;
+          continue;
+        }
         if (p.in !== 'path' && p.in !== 'query') continue;
         properties[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
         if (p.required) required.push(p.name);

@@ -6,18 +6,20 @@ import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { operations } from '../generated/operations.ts';
+import { idempotencyKeys } from '../db/idempotencyKeys.ts';
 import { workspaceData, type WorkspaceData } from '../db/workspaceData.ts';
 import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
 import type { Credential, Workspace } from '../domain/credential.ts';
 import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import { assertApiAccess } from '../domain/quotas.ts';
 import { assertRole, OPERATION_ROLES } from '../domain/roles.ts';
-import type { Handlers, Interface, OperationId } from '../handlers/types.ts';
+import type { AfterCommit, Handlers, Interface, OperationId } from '../handlers/types.ts';
 import { SETTINGS_SCHEMAS } from '../networks/settingsCheck.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
+import { KEY_HEADER, requestFingerprint, runWithKey } from './idempotency.ts';
 import { validationMessage } from './validationMessage.ts';
 import { decodablePath, fieldWithNul, malformedPath, nulRefused } from './requestFaults.ts';
 
@@ -100,6 +102,8 @@ interface Route {
   names: string[];
   /** Needs a credential: the operation (or the contract) names security requirements. */
   secured: boolean;
+  /** Takes the `Idempotency-Key` header (the contract's mutating operations). */
+  keyed: boolean;
 }
 
 function toRoute(op: Operation): Route {
@@ -111,7 +115,10 @@ function toRoute(op: Operation): Route {
       .map(literal)
       .join('([^/]+)')}$`,
   );
-  return { op, pattern, names, secured: Boolean(op.security?.length) };
+  const keyed = Boolean(
+    op.parameters?.some((p) => 'in' in p && p.in === 'header' && p.name.toLowerCase() === KEY_HEADER),
+  );
+  return { op, pattern, names, secured: Boolean(op.security?.length), keyed };
 }
 
 /** How specific a path template is: the length of its literal parts. */
@@ -266,14 +273,33 @@ export async function createApi(services: Services, handlers: Handlers) {
     }
     const cred = req.cred;
     const via: Interface = req.via === 'mcp' ? 'mcp' : cred?.via === 'session' ? 'dashboard' : 'api';
-    return handler({
-      cred,
-      data: cred && dataFor(cred.workspace),
-      params,
-      query,
-      body: req.body,
-      via,
-      services,
+    const context = { cred, params, query, body: req.body, via, services };
+    // The contract validated the key (1 to 255 printable characters).
+    const key = req.headers[KEY_HEADER];
+    if (!found.keyed || !cred || typeof key !== 'string') {
+      // Each repository write commits by itself: the handler's writes are committed once it returns.
+      const committed: AfterCommit[] = [];
+      const out = await handler({
+        ...context,
+        data: cred && dataFor(cred.workspace),
+        afterCommit: (work: AfterCommit) => committed.push(work),
+      });
+      for (const work of committed) await work();
+      return out;
+    }
+    return runWithKey({
+      keys: idempotencyKeys(db, cred.workspace.id, services.clock),
+      key,
+      fingerprint: requestFingerprint(op.operationId!, params, query, req.body),
+      operationId: op.operationId!,
+      db,
+      render: (err) => renderError(err, req.requestId),
+      run: (keyedDb, afterCommit) =>
+        handler({
+          ...context,
+          data: workspaceData(keyedDb, cred.workspace, services.clock, services.jobs),
+          afterCommit,
+        }),
     });
   }
 

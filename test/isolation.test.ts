@@ -176,4 +176,17 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
     }
     expect([await snapshot(mine, own), await snapshot(theirs, their)]).toEqual(before);
   });
+
+  it("replays no answer of another workspace's Idempotency-Key", async () => {
+    const headers = { 'Idempotency-Key': `shared-${kind}` };
+    const create = (ws: Seeded) =>
+      call(env, 'post', '/v1/folders', { key: ws.writeKey, body: { name: 'Keyed' }, headers });
+    const theirFolder = await create(theirs);
+    const before = await snapshot(theirs, their);
+    const mineFolder = await create(mine);
+    expect(mineFolder.status).toBe(201);
+    expect(mineFolder.headers['idempotent-replayed']).toBeUndefined();
+    expect(mineFolder.body.id).not.toBe(theirFolder.body.id);
+    expect(await snapshot(theirs, their)).toEqual(before);
+  });
 });

@@ -57,9 +57,14 @@ export async function assertMatchesContract(method: string, url: string, res: Re
       problems.push(`body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);
     const headers = api.validator.validateResponseHeaders(res.headers, operation, {
       statusCode: res.status,
-      setMatchType: 'superset' as never,
+      setMatchType: 'any' as never,
     });
     for (const e of headers.errors ?? []) problems.push(`headers${e.instancePath} ${e.message}`);
+    // A declared header must be there only where the contract says `required: true`, as OpenAPI reads it
+    // (`Idempotent-Replayed` is declared on every write and sent on replays only).
+    const declared = (operation.responses?.[String(res.status)] as { headers?: object } | undefined)?.headers ?? {};
+    for (const [name, header] of Object.entries(declared as Record<string, { required?: boolean }>))
+      if (header.required && res.headers[name.toLowerCase()] === undefined) problems.push(`header ${name} is missing`);
   }
   if (problems.length) {
     throw new Error(

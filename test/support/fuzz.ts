@@ -512,6 +512,11 @@ function mutate(shape: Shape, ctx: FuzzContext, r: Random, valid = false): FuzzR
             { Range: 'bytes=0-1' },
             { 'If-None-Match': '*' },
             { Expect: '100-continue' },
+            // Idempotency-Key: malformed, and one key shared by every operation and body (replays, 422, 409).
+            { 'Idempotency-Key': '' },
+            { 'Idempotency-Key': 'k'.repeat(256) },
+            { 'Idempotency-Key': 'caf\u00e9' },
+            { 'Idempotency-Key': 'fuzz-key' },
           ]),
         );
         break;

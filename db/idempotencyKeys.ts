@@ -1,0 +1,108 @@
+// The `Idempotency-Key` rows of one workspace (migration 0019). A request first claims its key with a row
+// committed at once, so a second request with that key, in this process or another, sees it; the answer then
+// replaces the claim inside the request's own write transaction, on the condition that the claim is still its own.
+import type { Knex } from 'knex';
+import { randomBase62 } from '../domain/ids.ts';
+import type { Clock } from '../runtime/clock.ts';
+import type { Db } from './connect.ts';
+
+/** How long a key is kept: within this time the same key replays its answer. */
+export const KEY_HOURS = 24;
+/**
+ * How long a claim holds its key without an answer. A process that died mid-request leaves its claim behind; after
+ * this time another request with the key takes it over. A request still running then cannot store its answer (its
+ * claim is gone), so its write rolls back: the key never does two things.
+ */
+export const CLAIM_LEASE_MS = 60_000;
+
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export type Claim =
+  | { kind: 'claimed'; token: string }
+  | { kind: 'replay'; answer: StoredAnswer }
+  /** The key was used for another request (another body, path or operation). */
+  | { kind: 'reused' }
+  /** A request with the key is running now. */
+  | { kind: 'in_use' };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
+  const rows = (q: Knex, key: string) => q('idempotency_keys').where({ workspace_id: workspaceId, key });
+
+  /** Claims `key` for a request with this fingerprint, or says why not (its stored answer, reuse, in use). */
+  async function claim(key: string, fingerprint: string, operationId: string): Promise<Claim> {
+    // A few turns: an expired row is deleted, or a lapsed claim taken over, between two reads.
+    for (let turn = 0; turn < 3; turn++) {
+      const now = clock.now();
+      const token = randomBase62(16);
+      const lease = iso(now + CLAIM_LEASE_MS);
+      const inserted = await db('idempotency_keys')
+        .insert({
+          workspace_id: workspaceId,
+          key,
+          fingerprint,
+          operation_id: operationId,
+          token,
+          locked_until: lease,
+          created_at: iso(now),
+        })
+        .onConflict(['workspace_id', 'key'])
+        .ignore()
+        .returning('token');
+      if (inserted.length) return { kind: 'claimed', token };
+      const row = await rows(db, key).first();
+      if (!row) continue;
+      if (row.created_at <= iso(now - KEY_HOURS * 3600_000)) {
+        await rows(db, key).where('created_at', row.created_at).delete();
+        continue;
+      }
+      if (row.fingerprint !== fingerprint) return { kind: 'reused' };
+      if (row.status !== null && row.status !== undefined) {
+        const { body, headers } = JSON.parse(row.response) as Omit<StoredAnswer, 'status'>;
+        return { kind: 'replay', answer: { status: Number(row.status), body, headers } };
+      }
+      if (row.locked_until > iso(now)) return { kind: 'in_use' };
+      const taken = await rows(db, key)
+        .where({ token: row.token })
+        .whereNull('status')
+        .update({ token, locked_until: lease });
+      if (taken) return { kind: 'claimed', token };
+    }
+    return { kind: 'in_use' };
+  }
+
+  return {
+    claim,
+    /**
+     * Stores the answer in place of the claim, through `q` (the request's write transaction when it wrote).
+     * False when the claim is no longer this request's (its lease lapsed and another took it over).
+     */
+    finish: async (q: Knex, key: string, token: string, answer: StoredAnswer): Promise<boolean> =>
+      (await rows(q, key)
+        .where({ token })
+        .update({
+          status: answer.status,
+          response: JSON.stringify({ body: answer.body, headers: answer.headers }),
+          token: null,
+          locked_until: null,
+        })) > 0,
+    /** Gives the key back (a fault or a rate limit): the next request with it runs afresh. */
+    release: async (key: string, token: string): Promise<void> => {
+      await rows(db, key).where({ token }).whereNull('status').delete();
+    },
+  };
+}
+
+export type IdempotencyKeys = ReturnType<typeof idempotencyKeys>;
+
+/** Deletes the keys of every workspace older than KEY_HOURS; answers how many. */
+export async function forgetExpiredKeys(db: Db, nowMs: number): Promise<number> {
+  return db('idempotency_keys')
+    .where('created_at', '<=', iso(nowMs - KEY_HOURS * 3600_000))
+    .delete();
+}
