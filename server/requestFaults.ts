@@ -116,6 +116,19 @@ export function refuseNul(render: (res: Response, err: ApiError) => void) {
 }
 
 /**
+ * Refuses a request with more than one Host header (RFC 9112 §3.2 asks for a 400). Node keeps the first and drops
+ * the rest, so a proxy that routes by another one and Herald would disagree about which site was asked.
+ */
+export function oneHost(render: (res: Response, err: ApiError) => void) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    let hosts = 0;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts += 1;
+    if (hosts <= 1) return next();
+    render(res, invalidRequest(`The request carries ${hosts} Host headers; HTTP allows one.`, 'Send one Host header.'));
+  };
+}
+
+/**
  * A request must arrive whole within `ms` (the upload PUT, which may carry gigabytes, excepted): a client
  * trickling a byte a second must not hold a connection. The answer is 408 and the connection is closed.
  */

@@ -180,6 +180,20 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
     }
   });
 
+  it('refuses a request with two Host headers', async () => {
+    const answer = await exchange(
+      port,
+      'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: other.example\r\nConnection: close\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'invalid_request',
+      message: 'The request carries 2 Host headers; HTTP allows one.',
+    });
+    const one = await exchange(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(one).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('answers 408 to a body that trickles in, but lets an upload PUT take its time', async () => {
     const r = await reserve(env, ws.writeKey, { filename: 'slow.jpg', mime: 'image/jpeg', size: 10 });
     const upload = net.connect(port, '127.0.0.1');
