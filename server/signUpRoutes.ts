@@ -1,7 +1,7 @@
 // Dashboard sign-up: a person and their own workspace on Free, in their browser's time zone. Sign-ups count
 // against the sign-in limit per client address (signIn.ts).
 import express from 'express';
-import { createWorkspace, findUserByEmail, setPasswordHash } from '../db/identity.ts';
+import { createWorkspace, EmailTaken } from '../db/identity.ts';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
 import type { Services } from '../runtime/services.ts';
@@ -62,22 +62,24 @@ export function signUpRoutes(services: Services, signIn: PasswordSignIn): expres
     try {
       await signIn.limitAddress(req.ip ?? '');
       const person = readSignUp(req.body);
-      if (await findUserByEmail(db, person.email)) {
-        throw new ApiError(
-          409,
-          'email_taken',
-          `Someone already signed up with ${person.email}.`,
-          'Sign in instead, or use another email.',
-        );
-      }
+      // The email is checked where the account is made, in one transaction: a sign-up beside this one cannot
+      // take it in between.
       const { workspaceId, userId } = await createWorkspace(db, {
         name: `${person.name}'s workspace`,
         plan: 'free',
         tz: person.timeZone,
         email: person.email,
         userName: person.name,
+        passwordHash: await hashPassword(person.password),
+      }).catch((err: unknown) => {
+        if (!(err instanceof EmailTaken)) throw err;
+        throw new ApiError(
+          409,
+          'email_taken',
+          `Someone already signed up with ${person.email}.`,
+          'Sign in instead, or use another email.',
+        );
       });
-      await setPasswordHash(db, userId, await hashPassword(person.password));
       res.status(201).json({ user: { id: userId, name: person.name, email: person.email }, workspaceId });
     } catch (err) {
       if (err instanceof ApiError) failWith(res, err, config.publicUrl);
