@@ -19,7 +19,7 @@ import type { Scope } from '../../domain/credential.ts';
 import { PLANS } from '../../domain/plans.ts';
 import type { Services } from '../../runtime/services.ts';
 import { ApiError, errorBody, invalidRequest } from '../../domain/errors.ts';
-import { nulRefused } from '../../server/requestFaults.ts';
+import { fieldWithNul, refuseNul } from '../../server/requestFaults.ts';
 import { sessionCookie, sessionFrom } from '../../server/sessionRoutes.ts';
 import { wrongPassword, type PasswordSignIn } from '../../server/signIn.ts';
 import { MCP_PATH } from '../http.ts';
@@ -87,17 +87,12 @@ function heraldErrorFields(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-/** OAuth bodies are JSON objects or forms, without NUL characters (PostgreSQL cannot store them). */
+/** OAuth bodies are JSON objects or forms. */
 function oauthBodyProblem(body: unknown): ApiError | undefined {
   if (body === undefined) return undefined;
   if (!body || typeof body !== 'object' || Array.isArray(body))
     return invalidRequest('The body must be a JSON object or a form.');
-  try {
-    // JSON text escapes a NUL as \u0000; one pass over the text, however deep the body.
-    return JSON.stringify(body).includes('\\u0000') ? nulRefused('body') : undefined;
-  } catch {
-    return invalidRequest('The body is nested too deeply.');
-  }
+  return undefined;
 }
 
 /** What the consent form carries back: the authorization request, signed, bound to the session and short-lived. */
@@ -251,8 +246,8 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
   router.get('/.well-known/oauth-authorization-server', (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*').json(authorizationServerMetadata(publicUrl));
   });
-  // Bodies are read here, before the SDK's handlers (which then find them read): NUL characters are refused
-  // (PostgreSQL cannot store them), and every error also carries Herald's {code, message, hint}.
+  // Bodies are read here, before the SDK's handlers (which then find them read): NUL characters in a query or a
+  // body are refused (PostgreSQL cannot store them), and every error also carries Herald's {code, message, hint}.
   const render = (res: Response, err: ApiError) => res.status(err.status).json(errorBody(err, publicUrl));
   router.use(
     '/oauth',
@@ -262,6 +257,7 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
       const problem = oauthBodyProblem(req.body);
       return problem ? render(res, problem) : next();
     },
+    refuseNul(render),
     heraldErrorFields,
   );
   // Herald's own per-address limit covers /oauth (server/app.ts); the SDK's limiter is off.
@@ -292,8 +288,10 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
 
   router.post('/oauth/sign-in', async (req, res) => {
     const { email, password, next } = (req.body ?? {}) as Record<string, unknown>;
-    // Only back to an authorization request of this server: never an open redirect.
-    if (typeof next !== 'string' || !next.startsWith('/oauth/authorize?')) {
+    // Only back to an authorization request of this server (never an open redirect), which holds no NUL.
+    const asked = typeof next === 'string' && next.startsWith('/oauth/authorize?') ? next : undefined;
+    const params = new URLSearchParams(asked?.slice(asked.indexOf('?') + 1));
+    if (asked === undefined || fieldWithNul(Object.fromEntries(params))) {
       return fail(
         req,
         res,
@@ -304,7 +302,7 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
         'Start again from your agent.',
       );
     }
-    const clientId = new URLSearchParams(next.slice(next.indexOf('?') + 1)).get('client_id') ?? '';
+    const clientId = params.get('client_id') ?? '';
     const client = await findClient(db, clientId);
     const name = client ? clientName(client.metadata) : 'An MCP client';
     let session: { token: string; expiresAt: string };
@@ -320,7 +318,7 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
         'Sign in',
         signInPage({
           clientName: name,
-          next,
+          next: asked,
           error: `${err.message} ${err.hint}`,
           email: typeof email === 'string' ? email : '',
         }),
@@ -329,7 +327,7 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
     // The dashboard's own session and cookie.
     const maxAge = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
     res.setHeader('Set-Cookie', sessionCookie(publicUrl, session.token, maxAge));
-    res.redirect(303, next);
+    res.redirect(303, asked);
   });
 
   router.post('/oauth/consent', async (req, res) => {
