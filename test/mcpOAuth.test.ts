@@ -446,6 +446,33 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
       expect(open.headers['set-cookie']).toBeUndefined();
     });
 
+    it('signs no one in from a form on another site (login CSRF), but does from its own page', async () => {
+      const form = { email: emails.creator, password: PASSWORD, next: authorizePath() };
+      for (const headers of [
+        { Origin: 'https://evil.example.com' },
+        { Origin: 'null' },
+        { Origin: `http://127.0.0.1:${new URL(origin).port}0` },
+        { 'Sec-Fetch-Site': 'cross-site' },
+      ]) {
+        const res = await request(env.app).post('/oauth/sign-in').set(headers).type('form').send(form);
+        expect(res.status, JSON.stringify(headers)).toBe(403);
+        expect(res.body.code).toBe('csrf_failed');
+        expect(res.headers['set-cookie']).toBeUndefined();
+        const page = await request(env.app)
+          .post('/oauth/sign-in')
+          .set({ ...headers, Accept: 'text/html' })
+          .type('form')
+          .send(form);
+        expect(page.text).toContain('sent from another site');
+        expect(page.headers['set-cookie']).toBeUndefined();
+      }
+      for (const headers of [{ Origin: origin, 'Sec-Fetch-Site': 'same-origin' }, {}]) {
+        const res = await request(env.app).post('/oauth/sign-in').set(headers).type('form').send(form);
+        expect(res.status, JSON.stringify(headers)).toBe(303);
+        expect(res.headers['set-cookie']).toHaveLength(1);
+      }
+    });
+
     it("gives every OAuth error Herald's {code, message, hint} beside the OAuth fields; refuses NUL", async () => {
       const token = await tokenRequest({
         grant_type: 'authorization_code',

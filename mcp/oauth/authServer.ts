@@ -20,6 +20,7 @@ import { PLANS } from '../../domain/plans.ts';
 import type { Services } from '../../runtime/services.ts';
 import { ApiError, errorBody, invalidRequest } from '../../domain/errors.ts';
 import { fieldWithNul, refuseNul } from '../../server/requestFaults.ts';
+import { sentFromAnotherSite } from '../../server/sessionGuard.ts';
 import { sessionCookie, sessionFrom } from '../../server/sessionRoutes.ts';
 import { wrongPassword, type PasswordSignIn } from '../../server/signIn.ts';
 import { MCP_PATH } from '../http.ts';
@@ -300,6 +301,17 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
         'Sign in',
         'This sign-in form lost its authorization request.',
         'Start again from your agent.',
+      );
+    }
+    if (sentFromAnotherSite(req, publicUrl)) {
+      return fail(
+        req,
+        res,
+        403,
+        'csrf_failed',
+        'Refused',
+        'This sign-in form was sent from another site, so it signs no one in.',
+        'Start again from your agent; sign in on the page Herald shows.',
       );
     }
     const clientId = params.get('client_id') ?? '';
