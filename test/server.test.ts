@@ -48,6 +48,9 @@ describe.each(DATABASES)('server on %s', (kind) => {
       expect(head.text, path).toBeUndefined();
     }
     expect((await request(env.app).head('/v1/whoami')).status).toBe(401);
+    // Outside /v1 too: the OAuth authorization endpoint answers HEAD as GET.
+    const authorize = '/oauth/authorize?client_id=nobody';
+    expect((await request(env.app).head(authorize)).status).toBe((await request(env.app).get(authorize)).status);
     const post = await request(env.app).head('/v1/groups/grp_1').set('Authorization', `Bearer ${ws.readKey}`);
     expect(post.status).toBe(405);
   });
