@@ -438,6 +438,29 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
       expect(wrong.status).toBe(401);
       expect(wrong.headers['www-authenticate']).toMatch(/^Basic /);
       expect(wrong.body).toMatchObject({ error: 'invalid_client', code: 'invalid_client' });
+      for (const header of ['Basic !!', `Basic ${Buffer.from('no colon').toString('base64')}`]) {
+        const malformed = await request(env.app)
+          .post('/oauth/token')
+          .set('Authorization', header)
+          .type('form')
+          .send({ ...exchange, code: 'x' });
+        expect(malformed.status, header).toBe(401);
+        expect(malformed.body, header).toMatchObject({ error: 'invalid_client', code: 'invalid_client' });
+      }
+      const twice = await request(env.app)
+        .post('/oauth/token')
+        .set('Authorization', basic(id, secret))
+        .type('form')
+        .send({ ...exchange, code: 'x', client_secret: secret });
+      expect(twice.status).toBe(400);
+      expect(twice.body).toMatchObject({ error: 'invalid_request', code: 'invalid_request' });
+      const nul = await request(env.app)
+        .post('/oauth/token')
+        .set('Authorization', basic('cl_\u0000', 'x'))
+        .type('form')
+        .send({ ...exchange, code: 'x' });
+      expect(nul.status).toBe(400);
+      expect(nul.body.code).toBe('invalid_request');
       const revoked = await request(env.app)
         .post('/oauth/revoke')
         .set('Authorization', basic(id, secret))

@@ -344,10 +344,11 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
       const problem = oauthBodyProblem(req.body);
       return problem ? render(res, problem) : next();
     },
+    heraldErrorFields,
   );
   // Before the NUL check, which then reads the credentials a Basic header carried.
   router.use(['/oauth/token', '/oauth/revoke'], basicClientAuth);
-  router.use('/oauth', refuseNul(render), heraldErrorFields);
+  router.use('/oauth', refuseNul(render));
   // The authorization request (RFC 6749 §4.1.1): GET (HEAD alike) or a POSTed form.
   router.all('/oauth/authorize', async (req, res) => {
     if (!['GET', 'HEAD', 'POST'].includes(req.method)) {
