@@ -15,7 +15,7 @@ import { migrate } from '../db/migrate.ts';
 import { workspaceData, type AccountStatus } from '../db/workspaceData.ts';
 import { parseScopes } from '../domain/credential.ts';
 import { ApiError, errorBody } from '../domain/errors.ts';
-import type { CommandName } from './herald.ts';
+import type { CommandName } from './commandNames.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { isPlanName, PLAN_NAMES } from '../domain/plans.ts';
 import { loadConfig } from '../runtime/config.ts';

@@ -2,20 +2,8 @@
 // on stdout, or {code, message, hint} on stderr with a non-zero exit. Each command loads only the modules it
 // needs (dynamic imports), so `herald --help` and the quick commands start fast.
 
+import { COMMAND_NAMES, isCommand } from './commandNames.ts';
 import { OPERATOR_COMMANDS } from './operator.ts';
-
-const COMMAND_NAMES = [
-  'workspace create',
-  'key create',
-  'key list',
-  'key revoke',
-  'account add-sandbox',
-  'sandbox fail',
-  'user set-password',
-] as const;
-export type CommandName = (typeof COMMAND_NAMES)[number];
-
-const isCommand = (name: string): name is CommandName => (COMMAND_NAMES as readonly string[]).includes(name);
 
 async function runWorker(): Promise<number> {
   const [{ loadConfig }, { ApiError, errorBody }, { runWorkerProcess }] = await Promise.all([

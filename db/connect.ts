@@ -91,6 +91,12 @@ export function isPostgres(db: Db): boolean {
   return db.client.config.client === 'pg';
 }
 
+/** Whether a query failed on a unique index: PostgreSQL's unique_violation or SQLite's UNIQUE constraint. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 /**
  * Runs `work` on the SQLite connection itself. better-sqlite3 is synchronous, so a transaction written here
  * is one step of the event loop, where knex takes a turn through its runner for each statement (BEGIN, each

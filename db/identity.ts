@@ -62,33 +62,42 @@ export interface NewWorkspace {
   currency?: string;
   email?: string | null;
   userName?: string;
+  /** A person signing up: the email must be new (else EmailTaken), and their password comes with the account. */
+  passwordHash?: string;
+}
+
+/** A sign-up's email belongs to someone already (perhaps since a sign-up beside it, a moment before). */
+export class EmailTaken extends Error {}
+
+/** Inserts `row` unless its `unique` column's value is taken; whether it did. */
+async function insertUnlessTaken(trx: Db, table: string, row: Record<string, unknown>, unique: string) {
+  return (await trx(table).insert(row).onConflict(unique).ignore().returning('id')).length > 0;
 }
 
 export async function createWorkspace(db: Db, input: NewWorkspace): Promise<{ workspaceId: string; userId: string }> {
   return db.transaction(async (trx) => {
     const now = nowIso();
     const workspaceId = newId('ws');
-    let slug = slugify(input.name);
-    if (await trx('workspaces').where({ slug }).first()) slug = `${slug}-${randomBase62(5).toLowerCase()}`;
-    await trx('workspaces').insert({
-      id: workspaceId,
-      slug,
-      name: input.name,
-      plan: input.plan,
-      currency: input.currency ?? 'USD',
-      tz: input.tz,
-      created_at: now,
-    });
+    // Requests running side by side may each find a slug or an email free: the unique indexes decide, without a
+    // fault. A workspace whose slug was taken meanwhile takes a suffixed one.
+    const base = slugify(input.name);
+    let slug = base;
+    const { name, plan, tz } = input;
+    const workspace = { id: workspaceId, name, plan, currency: input.currency ?? 'USD', tz, created_at: now };
+    while (!(await insertUnlessTaken(trx, 'workspaces', { ...workspace, slug }, 'slug')))
+      slug = `${base}-${randomBase62(5).toLowerCase()}`;
     const email = input.email ? input.email.toLowerCase() : null;
-    const existing = email ? await trx('users').where({ email }).first() : undefined;
-    const userId: string = existing?.id ?? newId('usr');
-    if (!existing) {
-      await trx('users').insert({
-        id: userId,
-        name: input.userName ?? (email ? email.split('@')[0] : input.name),
-        email,
-        created_at: now,
-      });
+    const user = {
+      id: newId('usr'),
+      name: input.userName ?? (email ? email.split('@')[0] : input.name),
+      email,
+      password_hash: input.passwordHash ?? null,
+      created_at: now,
+    };
+    let userId = user.id;
+    if (!(await insertUnlessTaken(trx, 'users', user, 'email'))) {
+      if (input.passwordHash !== undefined) throw new EmailTaken();
+      userId = (await trx('users').where({ email }).first('id')).id;
     }
     await trx('members').insert({
       workspace_id: workspaceId,

@@ -1,11 +1,12 @@
 // A workspace's own settings: name, slug, time zone and currency, changed with an audit record.
 import type { Workspace } from '../domain/credential.ts';
 import { recordAudit } from './audit.ts';
-import type { Db } from './connect.ts';
+import { isUniqueViolation, type Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
 import { toCount } from './rows.ts';
 
 export type WorkspaceSettings = Pick<Workspace, 'name' | 'slug' | 'tz' | 'currency'>;
+type SettingsOutcome = { workspace: WorkspaceSettings; queuedPosts: number } | { slugTaken: true };
 
 /**
  * Applies the changes; answers the workspace as it now is and how many queued posts it has, which keep
@@ -16,8 +17,8 @@ export function updateWorkspaceSettings(
   workspaceId: string,
   userId: string,
   changes: Partial<WorkspaceSettings>,
-): Promise<{ workspace: WorkspaceSettings; queuedPosts: number } | { slugTaken: true }> {
-  return db.transaction(async (trx) => {
+): Promise<SettingsOutcome> {
+  const update = db.transaction<SettingsOutcome>(async (trx) => {
     await lockWorkspace(trx, workspaceId);
     const before = await trx('workspaces').where({ id: workspaceId }).first('name', 'slug', 'tz', 'currency');
     if (
@@ -40,5 +41,10 @@ export function updateWorkspaceSettings(
     }
     const queued = await trx('posts').where({ workspace_id: workspaceId, status: 'queued' }).count({ n: '*' }).first();
     return { workspace: { ...before, ...changes }, queuedPosts: toCount(queued?.n) };
+  });
+  // Another workspace may take the slug between the check above and the update: its unique index refuses it then.
+  return update.catch((err: unknown) => {
+    if (changes.slug && isUniqueViolation(err)) return { slugTaken: true };
+    throw err;
   });
 }

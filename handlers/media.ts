@@ -3,6 +3,7 @@
 import type { components } from '../generated/api.d.ts';
 import type { MediaRecord, MediaStatus } from '../db/mediaData.ts';
 import type { WorkspaceData } from '../db/workspaceData.ts';
+import { readCursor, writeCursor } from '../domain/cursor.ts';
 import { ApiError, confirmRequired, invalidRequest, notFound } from '../domain/errors.ts';
 import { ACCEPTED_MIMES, ACCEPTED_SUMMARY, formatOf, normalizeMime } from '../domain/mediaTypes.ts';
 import { openRemoteFile, urlFetchFailed } from '../media/fromUrl.ts';
@@ -127,18 +128,10 @@ interface Cursor {
   i: string;
 }
 
-function readCursor(text: string): { createdAt: string; id: string } {
-  try {
-    const { c, i } = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c === 'string' && typeof i === 'string') return { createdAt: c, id: i };
-  } catch {
-    // Falls through to the refusal below.
-  }
-  throw invalidRequest(
-    '`cursor` is not a cursor from this list.',
-    'Pass the nextCursor of the previous page as is, or omit it for the first page.',
-  );
-}
+const mediaPosition = (position: unknown) => {
+  const { c, i } = (position ?? {}) as Partial<Cursor>;
+  return typeof c === 'string' && typeof i === 'string' ? { createdAt: c, id: i } : undefined;
+};
 
 export const listMedia: Handler<'listMedia'> = async ({ data, query, services }) => {
   if (query.folderId !== undefined && !(await data.media.folders.get(query.folderId)))
@@ -147,15 +140,13 @@ export const listMedia: Handler<'listMedia'> = async ({ data, query, services })
   const page = await data.media.list({
     folderId: query.folderId,
     status: query.status as MediaStatus | undefined,
-    after: query.cursor === undefined ? undefined : readCursor(query.cursor),
+    after: query.cursor === undefined ? undefined : readCursor(query.cursor, mediaPosition),
     limit: limit + 1,
   });
   const shown = page.slice(0, limit);
   const last = shown[shown.length - 1];
   const nextCursor =
-    page.length > limit && last
-      ? Buffer.from(JSON.stringify({ c: last.createdAt, i: last.id } satisfies Cursor)).toString('base64url')
-      : null;
+    page.length > limit && last ? writeCursor({ c: last.createdAt, i: last.id } satisfies Cursor) : null;
   return {
     status: 200,
     body: { media: await Promise.all(shown.map((m) => toMediaBody(services.storage, m))), nextCursor },

@@ -5,6 +5,7 @@ import type { WorkspaceData } from '../db/workspaceData.ts';
 import type { MediaRecord } from '../db/mediaData.ts';
 import type { DecideChange, NewPost, PostRecord } from '../db/postsData.ts';
 import type { Credential } from '../domain/credential.ts';
+import { readCursor, writeCursor } from '../domain/cursor.ts';
 import { ApiError, confirmRequired, invalidRequest, notFound } from '../domain/errors.ts';
 import {
   planRows,
@@ -207,18 +208,13 @@ export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, vi
   };
 };
 
-function decodeCursor(cursor: string): { publishAt: string | null; id: string } {
-  try {
-    const [publishAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    if ((publishAt === null || typeof publishAt === 'string') && typeof id === 'string') return { publishAt, id };
-  } catch {
-    // fall through to the error below
-  }
-  throw invalidRequest(
-    '`cursor` is not a cursor this API returned (query parameter).',
-    'Pass nextCursor from the previous page unchanged, or leave it out.',
-  );
-}
+/** A posts cursor: [publishAt or null, id]. */
+const postsPosition = (position: unknown) => {
+  const [publishAt, id] = Array.isArray(position) ? (position as unknown[]) : [];
+  return (publishAt === null || typeof publishAt === 'string') && typeof id === 'string'
+    ? { publishAt, id }
+    : undefined;
+};
 
 const utcIso = (value: string) => new Date(value).toISOString();
 
@@ -231,14 +227,14 @@ export const listPosts: Handler<'listPosts'> = async ({ cred, data, query }) => 
     limit: limit + 1,
     from: query.from ? utcIso(query.from) : undefined,
     to: query.to ? utcIso(query.to) : undefined,
-    cursor: query.cursor ? decodeCursor(query.cursor) : undefined,
+    cursor: query.cursor ? readCursor(query.cursor, postsPosition) : undefined,
   });
   const last = page.length > limit ? page[limit - 1]! : undefined;
   return {
     status: 200,
     body: {
       posts: page.slice(0, limit).map((p) => wirePost(p, cred.workspace.tz)),
-      nextCursor: last ? Buffer.from(JSON.stringify([last.publishAt, last.id])).toString('base64url') : null,
+      nextCursor: last ? writeCursor([last.publishAt, last.id]) : null,
     },
   };
 };

@@ -224,7 +224,9 @@ export async function createApi(services: Services, handlers: Handlers) {
   function route(method: string, path: string): { route: Route; params: Record<string, string> } {
     let relative = path.split('?')[0]!.trim() || '/';
     while (relative.length > 1 && relative.endsWith('/')) relative = relative.slice(0, -1);
-    const verb = method.trim().toLowerCase();
+    const asked = method.trim().toLowerCase();
+    // HEAD is GET without the body (RFC 9110 §9.3.2): node's response leaves the body out of a HEAD answer.
+    const verb = asked === 'head' ? 'get' : asked;
     let pathKnown = false;
     for (const candidate of routes) {
       const match = candidate.pattern.exec(relative);
@@ -239,7 +241,7 @@ export async function createApi(services: Services, handlers: Handlers) {
       throw new ApiError(
         405,
         'method_not_allowed',
-        `${verb.toUpperCase()} is not allowed on ${path}.`,
+        `${asked.toUpperCase()} is not allowed on ${path}.`,
         'See /v1/openapi.json for the methods of each route.',
       );
     }

@@ -3,6 +3,7 @@
 import type { Request, Response } from 'express';
 import type { Db } from '../db/connect.ts';
 import { isPostgres } from '../db/connect.ts';
+import { sha256 } from '../runtime/crypto.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -43,6 +44,9 @@ export function memoryRateLimiter(max: number, windowMs: number): RateLimiter {
   };
 }
 
+/** rate_counters.bucket holds 255 characters; a longer name (a long email, say) is stored as its digest. */
+const BUCKET_COLUMN_LENGTH = 255;
+
 /**
  * Counters shared through PostgreSQL. Far below the limit each process counts locally and adds its
  * hits to the shared row every `syncMs` (one upsert per busy address, not one per request). In the
@@ -54,6 +58,8 @@ export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncM
   // Limiters of every window length share the table: each row's bucket starts with its limiter's window length,
   // so a limiter counts and clears only its own rows, never those of a window that is still open.
   const prefix = `${windowMs}:`;
+  const storedName = (bucket: string) =>
+    prefix.length + bucket.length <= BUCKET_COLUMN_LENGTH ? prefix + bucket : `${prefix}sha256:${sha256(bucket)}`;
   // Within this many hits of the limit, counting turns synchronous.
   const margin = Math.max(10, Math.ceil(max / 10));
   let windowStart = 0;
@@ -76,7 +82,7 @@ export function postgresRateLimiter(db: Db, max: number, windowMs: number, syncM
         `insert into rate_counters (bucket, window_start, hits) values (?, ?, ?)
          on conflict (bucket, window_start) do update set hits = rate_counters.hits + excluded.hits
          returning hits`,
-        [prefix + bucket, start, adding],
+        [storedName(bucket), start, adding],
       );
       // Answers may arrive out of order; within a window the shared count only grows.
       counts.shared = Math.max(counts.shared, Number(rows[0].hits));

@@ -99,12 +99,16 @@ export const nulRefused = (field: string) =>
     'Remove the NUL characters and send the request again.',
   );
 
-/** Refuses a query or JSON body holding a NUL character (routes outside /v1; api.ts checks its own). */
+/**
+ * Refuses a path, query or JSON body holding a NUL character (routes outside /v1; api.ts checks its own): the ids in
+ * a path reach the queries as the router decodes them. A malformed escape is left for the router to refuse.
+ */
 export function refuseNul(render: (res: Response, err: ApiError) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
     let field: string | undefined;
     try {
-      field = fieldWithNul(req.query) ?? fieldWithNul(req.body);
+      const path = decodablePath(req.path) ? decodeURIComponent(req.path) : '';
+      field = fieldWithNul(path, 'path') ?? fieldWithNul(req.query) ?? fieldWithNul(req.body);
     } catch (err) {
       // A body nested thousands deep outruns the recursion: refuse it rather than fault.
       if (err instanceof RangeError) return render(res, invalidRequest('The request body is nested too deeply.'));
@@ -112,6 +116,19 @@ export function refuseNul(render: (res: Response, err: ApiError) => void) {
     }
     if (field) return render(res, nulRefused(field));
     next();
+  };
+}
+
+/**
+ * Refuses a request with more than one Host header (RFC 9112 §3.2 asks for a 400). Node keeps the first and drops
+ * the rest, so a proxy that routes by another one and Herald would disagree about which site was asked.
+ */
+export function oneHost(render: (res: Response, err: ApiError) => void) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    let hosts = 0;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts += 1;
+    if (hosts <= 1) return next();
+    render(res, invalidRequest(`The request carries ${hosts} Host headers; HTTP allows one.`, 'Send one Host header.'));
   };
 }
 

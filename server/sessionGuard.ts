@@ -32,6 +32,19 @@ function csrfValid(keyring: Keyring, sessionId: string, sent: unknown): boolean 
   return typeof sent === 'string' && keyring.verify(sessionId, sent, 'csrf');
 }
 
+/**
+ * Whether a browser sent the request from another site's page: a form there must not sign the browser in (login
+ * CSRF) before any session, and so any CSRF token, exists. Browsers name the sending page's origin (Origin) and
+ * how it relates (Sec-Fetch-Site); the origin must be PUBLIC_URL's or that of the Host the browser asked. A request
+ * with neither header was not sent by a browser from another site.
+ */
+export function sentFromAnotherSite(req: Request, publicUrl: string): boolean {
+  if (req.headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  return origin !== new URL(publicUrl).origin && origin !== `${req.protocol}://${req.headers.host}`;
+}
+
 function answer(res: Response, out: Answer): void {
   for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
   if (out.body === undefined) res.status(out.status).end();

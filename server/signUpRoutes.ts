@@ -2,7 +2,7 @@
 // against the sign-in limit per client address (signIn.ts). The answer never tells whether the email already has
 // an account: a sign-up with a taken email changes nothing and mails a note to that address instead.
 import express from 'express';
-import { createWorkspace, findUserByEmail, setPasswordHash } from '../db/identity.ts';
+import { createWorkspace, EmailTaken } from '../db/identity.ts';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
 import type { Services } from '../runtime/services.ts';
@@ -82,23 +82,22 @@ export function signUpRoutes(services: Services, signIn: PasswordSignIn): expres
     try {
       await signIn.limitAddress(req.ip ?? '');
       const person = readSignUp(req.body);
-      // Hashed in both cases, so the answer takes as long whether or not the address is taken.
-      const passwordHash = await hashPassword(person.password);
-      if (await findUserByEmail(db, person.email)) {
+      // The email is checked where the account is made, in one transaction: a sign-up beside this one cannot
+      // take it in between. Hashed first, so the answer takes as long whether or not the address is taken.
+      await createWorkspace(db, {
+        name: `${person.name}'s workspace`,
+        plan: 'free',
+        tz: person.timeZone,
+        email: person.email,
+        userName: person.name,
+        passwordHash: await hashPassword(person.password),
+      }).catch((err: unknown) => {
+        if (!(err instanceof EmailTaken)) throw err;
         // Sent after the answer: its time must not tell whether the address has an account.
-        noticeTaken(person.email).catch((err: unknown) =>
-          logger.warn({ err, reqId: req.id }, 'the sign-up notice could not be sent'),
+        noticeTaken(person.email).catch((e: unknown) =>
+          logger.warn({ err: e, reqId: req.id }, 'the sign-up notice could not be sent'),
         );
-      } else {
-        const { userId } = await createWorkspace(db, {
-          name: `${person.name}'s workspace`,
-          plan: 'free',
-          tz: person.timeZone,
-          email: person.email,
-          userName: person.name,
-        });
-        await setPasswordHash(db, userId, passwordHash);
-      }
+      });
       res.status(202).json({
         message:
           `Sign in as ${person.email} with the password you chose. If that address already had a Herald ` +

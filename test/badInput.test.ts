@@ -17,6 +17,7 @@ import {
   type TestEnv,
 } from './support/harness.ts';
 import { pathOf, reserve } from './support/mediaFiles.ts';
+import { asPerson, signedIn } from './support/people.ts';
 
 const MAX_BODY = 4096;
 
@@ -156,6 +157,43 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
     expect(signIn.body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('`email`') });
   });
 
+  it('refuses a NUL character in the ids of dashboard routes, in OAuth queries and inside list cursors', async () => {
+    const owner = await signedIn(env, ws.userId, ws.workspaceId);
+    for (const [method, path, body] of [
+      ['delete', '/auth/keys/key_%00', undefined],
+      ['patch', '/auth/members/usr_%00', { role: 'member' }],
+      ['delete', '/auth/members/usr_%00', undefined],
+      ['delete', '/auth/invites/inv_%00', undefined],
+      ['get', '/auth/accounts/acc_%00/disconnect', undefined],
+      ['post', '/auth/accounts/acc_%00/disconnect', { confirm: true }],
+      ['delete', '/auth/mcp-grants/grt_%00', undefined],
+    ] as const) {
+      const res = await asPerson(env, owner, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body, path).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('NUL') });
+    }
+    const authorize = await request(env.app).get('/oauth/authorize?client_id=%00&response_type=code');
+    expect(authorize.status).toBe(400);
+    expect(authorize.body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('client_id') });
+    const consentSignIn = await request(env.app)
+      .post('/oauth/sign-in')
+      .type('form')
+      .set('Accept', 'application/json')
+      .send({ email: 'a@example.com', password: 'x', next: '/oauth/authorize?client_id=%00' });
+    expect(consentSignIn.status).toBe(400);
+    // Cursors are opaque text the client sends back: one that decodes to a NUL is not one of ours.
+    const nulCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    for (const path of [
+      `/v1/media?cursor=${nulCursor({ c: '2026-01-01T00:00:00.000Z', i: 'med_\u0000' })}`,
+      `/v1/posts?cursor=${nulCursor(['2026-01-01T00:00:00.000Z', 'pst_\u0000'])}`,
+      `/v1/posts?cursor=${nulCursor(['\u0000', 'pst_1'])}`,
+    ]) {
+      const res = await call(env, 'get', path, { key: ws.readKey });
+      expect(res.status, path).toBe(400);
+      expect(res.body, path).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('cursor') });
+    }
+  });
+
   it('refuses a leap second (23:59:60), which passes the date-time format', async () => {
     const res = await call(env, 'get', '/v1/posts?from=2026-01-01T23:59:60Z', { key: ws.readKey });
     expect(res.status).toBe(400);
@@ -178,6 +216,20 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
       const res = await reserve(env, ws.writeKey, { filename: sent, mime: 'image/jpeg', size: 1000 });
       expect(res.status, sent).toBe(400);
     }
+  });
+
+  it('refuses a request with two Host headers', async () => {
+    const answer = await exchange(
+      port,
+      'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: other.example\r\nConnection: close\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'invalid_request',
+      message: 'The request carries 2 Host headers; HTTP allows one.',
+    });
+    const one = await exchange(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(one).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('answers 408 to a body that trickles in, but lets an upload PUT take its time', async () => {

@@ -110,6 +110,41 @@ describe.each(DATABASES)('dashboard sign-up on %s', (kind) => {
     expect(Number((await env.services.db('users').count({ n: '*' }).first())?.n)).toBe(1);
   });
 
+  it('makes one person of parallel sign-ups with one email; the others answer as after the race', async () => {
+    const sameEmail = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => signUp(env, { email: 'ana@example.com', name: `Ana ${i}` })),
+    );
+    // The losers answer as a sign-up after the race would: never a fault.
+    const after = await signUp(env, { email: 'ana@example.com' });
+    expect(sameEmail.filter((res) => res.status === 201)).toHaveLength(1);
+    for (const res of sameEmail.filter((r) => r.status !== 201)) {
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: after.status, code: after.body.code });
+    }
+    expect(Number((await env.services.db('users').count({ n: '*' }).first())?.n)).toBe(1);
+    expect(Number((await env.services.db('workspaces').count({ n: '*' }).first())?.n)).toBe(1);
+  });
+
+  it('gives parallel sign-ups with one name workspaces with distinct slugs', async () => {
+    const sameName = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => signUp(env, { email: `bo${i}@example.com`, name: 'Bo' })),
+    );
+    expect(sameName.map((res) => res.status)).toEqual(Array(6).fill(201));
+    const slugs = await env.services.db('workspaces').where({ name: "Bo's workspace" }).pluck('slug');
+    expect(new Set(slugs).size).toBe(6);
+  });
+
+  it('hears an email of any length at both sign-in forms as a wrong password, never a fault', async () => {
+    const email = `${'a'.repeat(240)}@example.com`;
+    const dashboard = await request(env.app).post('/auth/sign-in').send({ email, password });
+    expect(dashboard.status).toBe(401);
+    const consent = await request(env.app)
+      .post('/oauth/sign-in')
+      .type('form')
+      .set('Accept', 'application/json')
+      .send({ email, password, next: '/oauth/authorize?client_id=unknown' });
+    expect(consent.status).toBe(401);
+  });
+
   it(`limits sign-in per email (${SIGN_IN_LIMITS.perEmail}) and address (${SIGN_IN_LIMITS.perAddress})`, async () => {
     await signUp(env, { email: 'ana@example.com' });
     for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i += 1) {

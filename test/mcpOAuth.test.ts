@@ -398,6 +398,114 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
       expect(wrong.body.error).toBe('invalid_grant');
     });
 
+    it('keeps state and iss on every error redirect and says in a sentence what to send instead', async () => {
+      const cases: [Record<string, string | null>, string, RegExp][] = [
+        [{ code_challenge_method: 'plain' }, 'invalid_request', /code_challenge_method "plain" is not supported/],
+        [{ code_challenge_method: null }, 'invalid_request', /code_challenge_method is missing/],
+        [{ code_challenge: null }, 'invalid_request', /code_challenge is missing/],
+        [{ code_challenge: 'short' }, 'invalid_request', /not a PKCE challenge/],
+        [{ response_type: 'token' }, 'unsupported_response_type', /response_type "token" is not supported/],
+        [{ response_type: null }, 'invalid_request', /response_type is missing/],
+        [{ scope: 'admin' }, 'invalid_scope', /"admin" is not offered/],
+        [{ scope: 'read admin' }, 'invalid_scope', /"admin" is not offered/],
+        [{ resource: 'https://other.example.com/mcp' }, 'invalid_target', /only for/],
+      ];
+      for (const [change, error, description] of cases) {
+        const url = new URL(authorizePath(), origin);
+        for (const [name, value] of Object.entries(change)) {
+          if (value === null) url.searchParams.delete(name);
+          else url.searchParams.set(name, value);
+        }
+        const res = await request(env.app)
+          .get(url.pathname + url.search)
+          .set('Cookie', cookie);
+        const label = JSON.stringify(change);
+        expect(res.status, label).toBe(302);
+        const back = new URL(res.headers.location!);
+        expect(back.origin + back.pathname, label).toBe(REDIRECT);
+        expect(Object.fromEntries(back.searchParams), label).toEqual({
+          error,
+          error_description: expect.stringMatching(description),
+          state: 's1',
+          iss: env.config.publicUrl,
+        });
+        expect(back.searchParams.get('error_description'), label).toMatch(/^[^[{]*\.$/);
+      }
+      // Until the client and its redirect URI are known, nothing is redirected: the answer comes back here.
+      const unknown = await request(env.app).get(authorizePath({ client_id: 'nobody' }));
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toMatchObject({ error: 'invalid_client', code: 'invalid_client' });
+    });
+
+    it('defaults to client_secret_basic at registration, says so, and takes the secret either way', async () => {
+      const discovery = await request(env.app).get('/.well-known/oauth-authorization-server');
+      expect(discovery.body.token_endpoint_auth_methods_supported).toContain('client_secret_basic');
+      const reg = await request(env.app)
+        .post('/oauth/register')
+        .send({ client_name: 'Confidential Client', redirect_uris: [REDIRECT] });
+      expect(reg.status).toBe(201);
+      expect(reg.body).toMatchObject({ token_endpoint_auth_method: 'client_secret_basic' });
+      const { client_id: id, client_secret: secret } = reg.body as { client_id: string; client_secret: string };
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      const code = async () =>
+        (await consent(authorizePath({ client_id: id }), cookie)).location.searchParams.get('code')!;
+      const exchange = { grant_type: 'authorization_code', code_verifier: verifier, redirect_uri: REDIRECT };
+      const basic = (user: string, password: string) =>
+        `Basic ${Buffer.from(`${encodeURIComponent(user)}:${encodeURIComponent(password)}`).toString('base64')}`;
+
+      const byHeader = await request(env.app)
+        .post('/oauth/token')
+        .set('Authorization', basic(id, secret))
+        .type('form')
+        .send({ ...exchange, code: await code() });
+      expect(byHeader.status).toBe(200);
+      expect(byHeader.body.access_token).toEqual(expect.any(String));
+      const byForm = await tokenRequest({ ...exchange, code: await code(), client_id: id, client_secret: secret });
+      expect(byForm.status).toBe(200);
+      const wrong = await request(env.app)
+        .post('/oauth/token')
+        .set('Authorization', basic(id, 'wrong'))
+        .type('form')
+        .send({ ...exchange, code: await code() });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers['www-authenticate']).toMatch(/^Basic /);
+      expect(wrong.body).toMatchObject({ error: 'invalid_client', code: 'invalid_client' });
+      for (const header of ['Basic !!', `Basic ${Buffer.from('no colon').toString('base64')}`]) {
+        const malformed = await request(env.app)
+          .post('/oauth/token')
+          .set('Authorization', header)
+          .type('form')
+          .send({ ...exchange, code: 'x' });
+        expect(malformed.status, header).toBe(401);
+        expect(malformed.body, header).toMatchObject({ error: 'invalid_client', code: 'invalid_client' });
+      }
+      const twice = await request(env.app)
+        .post('/oauth/token')
+        .set('Authorization', basic(id, secret))
+        .type('form')
+        .send({ ...exchange, code: 'x', client_secret: secret });
+      expect(twice.status).toBe(400);
+      expect(twice.body).toMatchObject({ error: 'invalid_request', code: 'invalid_request' });
+      const nul = await request(env.app)
+        .post('/oauth/token')
+        .set('Authorization', basic('cl_\u0000', 'x'))
+        .type('form')
+        .send({ ...exchange, code: 'x' });
+      expect(nul.status).toBe(400);
+      expect(nul.body.code).toBe('invalid_request');
+      const revoked = await request(env.app)
+        .post('/oauth/revoke')
+        .set('Authorization', basic(id, secret))
+        .type('form')
+        .send({ token: byHeader.body.refresh_token });
+      expect(revoked.status).toBe(200);
+      const jwt = await request(env.app)
+        .post('/oauth/register')
+        .send({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'private_key_jwt' });
+      expect(jwt.status).toBe(400);
+      expect(jwt.body.error).toBe('invalid_client_metadata');
+    });
+
     it('issues tokens only for this resource (RFC 8707)', async () => {
       const asked = await request(env.app)
         .get(authorizePath({ resource: 'https://other.example.com/mcp' }))
@@ -476,6 +584,34 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
         .send({ email: emails.creator, password: PASSWORD, next: 'https://evil.example.com/' });
       expect(open.status).toBe(400);
       expect(open.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('signs no one in from a form on another site (login CSRF), but does from its own page', async () => {
+      // Free's person: each sign-in counts against the per-email limit, which Olga's other tests use up.
+      const form = { email: emails.free, password: PASSWORD, next: authorizePath() };
+      for (const headers of [
+        { Origin: 'https://evil.example.com' },
+        { Origin: 'null' },
+        { Origin: `http://127.0.0.1:${new URL(origin).port}0` },
+        { 'Sec-Fetch-Site': 'cross-site' },
+      ]) {
+        const res = await request(env.app).post('/oauth/sign-in').set(headers).type('form').send(form);
+        expect(res.status, JSON.stringify(headers)).toBe(403);
+        expect(res.body.code).toBe('csrf_failed');
+        expect(res.headers['set-cookie']).toBeUndefined();
+        const page = await request(env.app)
+          .post('/oauth/sign-in')
+          .set({ ...headers, Accept: 'text/html' })
+          .type('form')
+          .send(form);
+        expect(page.text).toContain('sent from another site');
+        expect(page.headers['set-cookie']).toBeUndefined();
+      }
+      for (const headers of [{ Origin: origin, 'Sec-Fetch-Site': 'same-origin' }, {}]) {
+        const res = await request(env.app).post('/oauth/sign-in').set(headers).type('form').send(form);
+        expect(res.status, JSON.stringify(headers)).toBe(303);
+        expect(res.headers['set-cookie']).toHaveLength(1);
+      }
     });
 
     it("gives every OAuth error Herald's {code, message, hint} beside the OAuth fields; refuses NUL", async () => {

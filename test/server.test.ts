@@ -39,6 +39,22 @@ describe.each(DATABASES)('server on %s', (kind) => {
     expect(res.body.code).toBe('method_not_allowed');
   });
 
+  it('answers HEAD on a GET route as GET, without the body', async () => {
+    for (const path of ['/v1/whoami', '/v1/accounts', '/v1/openapi.json']) {
+      const get = await request(env.app).get(path).set('Authorization', `Bearer ${ws.readKey}`);
+      const head = await request(env.app).head(path).set('Authorization', `Bearer ${ws.readKey}`);
+      expect(head.status, path).toBe(200);
+      expect(head.headers['content-length'], path).toBe(get.headers['content-length']);
+      expect(head.text, path).toBeUndefined();
+    }
+    expect((await request(env.app).head('/v1/whoami')).status).toBe(401);
+    // Outside /v1 too: the OAuth authorization endpoint answers HEAD as GET.
+    const authorize = '/oauth/authorize?client_id=nobody';
+    expect((await request(env.app).head(authorize)).status).toBe((await request(env.app).get(authorize)).status);
+    const post = await request(env.app).head('/v1/groups/grp_1').set('Authorization', `Bearer ${ws.readKey}`);
+    expect(post.status).toBe(405);
+  });
+
   it('answers 400 invalid_request for malformed JSON', async () => {
     const res = await request(env.app)
       .post('/v1/groups')

@@ -46,6 +46,20 @@ describe.each(DATABASES)('billing and settings on %s', (kind) => {
     expect((await asPerson(env, member, 'get', '/auth/billing')).status).toBe(403);
   });
 
+  it('gives a slug asked for by several workspaces at once to one; the others answer slug_taken', async () => {
+    const owners = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const other = await seedWorkspace(env);
+        return signedIn(env, other.userId, other.workspaceId);
+      }),
+    );
+    const answers = await Promise.all(
+      owners.map((person) => asPerson(env, person, 'patch', '/auth/workspace', { slug: `wanted-${kind}` })),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409, 409, 409]);
+    for (const res of answers.filter((r) => r.status === 409)) expect(res.body.code).toBe('slug_taken');
+  });
+
   it('lets the owner change the plan, recorded with who and when; a downgrade below usage names it', async () => {
     const shop = await seedWorkspace(env, { plan: 'creator' });
     const boss = await signedIn(env, shop.userId, shop.workspaceId);

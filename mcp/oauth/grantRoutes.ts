@@ -4,7 +4,6 @@
 import express from 'express';
 import { notFound } from '../../domain/errors.ts';
 import type { Services } from '../../runtime/services.ts';
-import { fieldWithNul } from '../../server/requestFaults.ts';
 import { sessionRoute } from '../../server/sessionGuard.ts';
 import { listGrants, revokeOwnGrant } from './store.ts';
 
@@ -24,9 +23,7 @@ export function grantRoutes(services: Services) {
     '/auth/mcp-grants/:grantId',
     sessionRoute(services, { role: 'member', action: 'Revoking an MCP client' }, async (cred, req) => {
       const grantId = String(req.params.grantId);
-      if (fieldWithNul(grantId) || !(await revokeOwnGrant(db, cred.user.id, cred.workspace.id, grantId))) {
-        throw notFound('MCP grant', grantId);
-      }
+      if (!(await revokeOwnGrant(db, cred.user.id, cred.workspace.id, grantId))) throw notFound('MCP grant', grantId);
       return { status: 204 };
     }),
   );
