@@ -2,12 +2,19 @@
 // calls `service_get_media`, not `GET /media/{mediaId}` or `getMedia`, and passes `confirm: true`, not
 // `confirm=true` in a query. The contract and REST answers keep their own words. The generator applies this
 // to each tool's description and argument descriptions; the MCP server to the {code, message, hint} of answers.
-import type { OperationEntry } from './operationTable.ts';
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** What the rewrite reads of an operation (scripts/operationTable.ts's entry has these and more). */
+interface ToolRoute {
+  operationId: string;
+  method: string;
+  path: string;
+  tool: string | null;
+}
+
 /** The rewrite for one operation table: each tool's operation (by route or operationId) becomes its name. */
-export function agentWordsFor(table: readonly OperationEntry[]): (text: string) => string {
+export function agentWordsFor(table: readonly ToolRoute[]): (text: string) => string {
   const rules: [RegExp, string][] = [];
   // The longest route first, so that `POST /posts/plan` is never read as `POST /posts`.
   const tools = table.filter((op) => op.tool).sort((a, b) => b.path.length - a.path.length);

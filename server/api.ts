@@ -19,6 +19,7 @@ import type { Clock } from '../runtime/clock.ts';
 import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
+import type { ApiResponse } from './apiResponse.ts';
 import { KEY_HEADER, requestFingerprint, runWithKey } from './idempotency.ts';
 import { validationMessage } from './validationMessage.ts';
 import { decodablePath, fieldWithNul, malformedPath, nulRefused } from './requestFaults.ts';
@@ -39,11 +40,7 @@ export interface ApiRequest {
   cred?: Credential & { sessionId?: string };
 }
 
-export interface ApiResponse {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type { ApiResponse };
 
 /** A cookie's value; a value with a broken percent escape is no cookie at all. */
 export function readCookie(header: string | string[] | undefined, name: string): string | undefined {

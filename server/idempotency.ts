@@ -11,7 +11,7 @@ import { deferredTransaction } from '../db/deferredTransaction.ts';
 import type { IdempotencyKeys } from '../db/idempotencyKeys.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { AfterCommit } from '../handlers/types.ts';
-import type { ApiResponse } from './api.ts';
+import type { ApiResponse } from './apiResponse.ts';
 
 export const KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

@@ -7,7 +7,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase, DATABASES } from './support/harness.ts';
-import { importCycles } from './support/importCycles.ts';
 
 const run = promisify(execFile);
 const HERALD = new URL('../bin/herald', import.meta.url).pathname;
@@ -131,12 +130,5 @@ describe.each(DATABASES)('bin/herald on %s', (kind) => {
   it('migrates idempotently', async () => {
     expect((await herald('migrate')).out).toEqual({ migrated: true, applied: [] });
     expect((await herald('migrate')).out).toEqual({ migrated: true, applied: [] });
-  });
-});
-
-describe('the cli modules', () => {
-  it('import no module that imports them back', () => {
-    const cli = fs.readdirSync(new URL('../cli', import.meta.url)).map((name) => `cli/${name}`);
-    expect(importCycles(cli).filter((group) => group.some((file) => file.startsWith('cli/')))).toEqual([]);
   });
 });
