@@ -8,6 +8,7 @@ import type { FileFacts, MediaKind } from '../domain/mediaTypes.ts';
 import { PLANS } from '../domain/plans.ts';
 import { assertFileFits } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
+import { recordEvents } from './events.ts';
 import { lockWorkspace } from './locks.ts';
 import { nowIso, toBool, toCount } from './rows.ts';
 import { usageCounter } from './usage.ts';
@@ -335,23 +336,28 @@ export function mediaJobsData(db: Db) {
     processingIds: async (): Promise<string[]> =>
       (await db('media').where('status', 'processing').select('id')).map((r) => r.id as string),
 
-    markReady: async (id: string, facts: MediaFacts): Promise<boolean> => {
-      const n = await byId(id).where('status', 'processing').update({
-        status: 'ready',
-        kind: facts.kind,
-        mime: facts.mime,
-        width: facts.width,
-        height: facts.height,
-        duration_seconds: facts.durationSeconds,
-        frame_rate: facts.frameRate,
-        video_codec: facts.videoCodec,
-        audio_codec: facts.audioCodec,
-        thumbnail_key: facts.thumbnailKey,
-        fail_reason: null,
-        updated_at: nowIso(),
-      });
-      return n > 0;
-    },
+    markReady: (id: string, facts: MediaFacts) =>
+      db.transaction(async (trx): Promise<boolean> => {
+        const row = await trx('media').where({ id, status: 'processing' }).first('workspace_id');
+        if (!row) return false;
+        const now = nowIso();
+        const n = await trx('media').where({ id, status: 'processing' }).update({
+          status: 'ready',
+          kind: facts.kind,
+          mime: facts.mime,
+          width: facts.width,
+          height: facts.height,
+          duration_seconds: facts.durationSeconds,
+          frame_rate: facts.frameRate,
+          video_codec: facts.videoCodec,
+          audio_codec: facts.audioCodec,
+          thumbnail_key: facts.thumbnailKey,
+          fail_reason: null,
+          updated_at: now,
+        });
+        if (n) await recordEvents(trx, [{ workspaceId: row.workspace_id, type: 'media.ready', objectId: id }], now);
+        return n > 0;
+      }),
 
     /**
      * A file that will never be ready. Its bytes are of no use to any post, so they stop counting;
@@ -362,33 +368,49 @@ export function mediaJobsData(db: Db) {
         const row = await trx('media')
           .where({ id })
           .whereIn('status', ['uploading', 'processing'])
-          .first('storage_key');
+          .first('storage_key', 'workspace_id');
         if (!row) return null;
+        const now = nowIso();
         await trx('media')
           .where({ id })
-          .update({ status: 'failed', fail_reason: reason, storage_key: null, stored_bytes: 0, updated_at: nowIso() });
+          .update({ status: 'failed', fail_reason: reason, storage_key: null, stored_bytes: 0, updated_at: now });
+        await recordEvents(trx, [{ workspaceId: row.workspace_id, type: 'media.failed', objectId: id }], now);
         return row.storage_key ?? null;
       }),
 
     /** Reservations whose address expired before any byte arrived become failed files; they hold no storage. */
     /** At most `limit` expired reservations become failed files, in one short statement; answers how many. */
-    failExpiredReservations: async (now: string, limit: number): Promise<number> =>
-      db('media')
-        .whereIn(
-          'id',
-          db('media')
-            .where('status', 'uploading')
-            .whereNull('uploaded_at')
-            .where('upload_expires_at', '<=', now)
-            .select('id')
-            .limit(limit),
-        )
-        .update({
-          status: 'failed',
-          updated_at: now,
-          fail_reason:
-            'No bytes arrived before the upload address expired. Reserve a new upload with POST /media/uploads.',
-        }),
+    failExpiredReservations: (now: string, limit: number) =>
+      db.transaction(async (trx): Promise<number> => {
+        const expired: { id: string; workspace_id: string }[] = await trx('media')
+          .where('status', 'uploading')
+          .whereNull('uploaded_at')
+          .where('upload_expires_at', '<=', now)
+          .select('id', 'workspace_id')
+          .limit(limit);
+        if (!expired.length) return 0;
+        const failed: { id: string; workspace_id: string }[] = await trx('media')
+          .whereIn(
+            'id',
+            expired.map((r) => r.id),
+          )
+          .where('status', 'uploading')
+          .whereNull('uploaded_at')
+          .update({
+            status: 'failed',
+            updated_at: now,
+            fail_reason:
+              'No bytes arrived before the upload address expired. Reserve a new upload with POST /media/uploads.',
+          })
+          .returning(['id', 'workspace_id']);
+        const events = failed.map((r) => ({
+          workspaceId: r.workspace_id,
+          type: 'media.failed' as const,
+          objectId: r.id,
+        }));
+        await recordEvents(trx, events, now);
+        return failed.length;
+      }),
 
     /**
      * Ids of files whose bytes retention may delete now (see retentionDue), among the next `limit` files

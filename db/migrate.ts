@@ -21,6 +21,7 @@ import * as sandboxFile from './migrations/0016_sandbox_file.ts';
 import * as postsUnusedIndexes from './migrations/0017_posts_unused_indexes.ts';
 import * as postsListSeek from './migrations/0018_posts_list_seek.ts';
 import * as idempotencyKeys from './migrations/0019_idempotency_keys.ts';
+import * as events from './migrations/0020_events.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0017_posts_unused_indexes': postsUnusedIndexes,
   '0018_posts_list_seek': postsListSeek,
   '0019_idempotency_keys': idempotencyKeys,
+  '0020_events': events,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

@@ -17,6 +17,7 @@ import type { PostStatus } from '../domain/statusLine.ts';
 import type { Platform } from '../networks/rules.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
 import { isPostgres, type Db } from './connect.ts';
+import { workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
 import { toCount } from './rows.ts';
@@ -169,13 +170,13 @@ export async function insertPostEvents(
   events: NewEvent[],
   at: string,
 ): Promise<void> {
-  if (events.length)
-    await q('post_events').insert(
-      eventRows(
-        events.map((event) => ({ workspaceId, postId, event })),
-        at,
-      ),
-    );
+  if (!events.length) return;
+  const rows = eventRows(
+    events.map((event) => ({ workspaceId, postId, event })),
+    at,
+  );
+  await q('post_events').insert(rows);
+  await q('events').insert(eventsOfTimeline(rows));
 }
 
 /**
@@ -230,6 +231,26 @@ export async function requeueAfterReconnect(
     await jobs?.schedule(trx, post.id, dueAt);
   }
   return failed.length;
+}
+
+/** The workspace event a timeline row reports (a person's retry queues the post again). */
+const EVENT_OF_KIND: Record<EventKind, EventType> = {
+  created: 'post.created',
+  queued: 'post.queued',
+  publishing: 'post.publishing',
+  live: 'post.live',
+  failed: 'post.failed',
+  retried: 'post.queued',
+  retriedByWorker: 'post.retried_by_worker',
+  cancelled: 'post.cancelled',
+  rescheduled: 'post.rescheduled',
+};
+
+/** Events table rows for timeline rows, one each: written beside them, in the same transaction. */
+export function eventsOfTimeline(rows: ReturnType<typeof eventRows>) {
+  return rows.flatMap((r) =>
+    workspaceEventRows([{ workspaceId: r.workspace_id, type: EVENT_OF_KIND[r.kind], objectId: r.post_id }], r.at),
+  );
 }
 
 /** Timeline rows of several posts, as the post_events table stores them (the worker records a batch at once). */

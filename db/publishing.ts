@@ -12,8 +12,9 @@ import { filesNamedBySettings } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
 import { isPostgres, onSqliteConnection, type Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
+import { recordEvents } from './events.ts';
 import { toMediaRecord, type MediaRecord } from './mediaData.ts';
-import { eventRows, insertPostEvents } from './postsData.ts';
+import { eventRows, eventsOfTimeline, insertPostEvents } from './postsData.ts';
 
 // What a worker's action sets and matches, from the state table.
 const START = systemMove('start');
@@ -122,23 +123,32 @@ type EventRow = ReturnType<typeof eventRows>[number];
 async function updateLeasedRecording(db: Db, u: LeasedUpdate, events: EventRow[]): Promise<Set<string>> {
   if (!events.length) return updateLeased(db, u);
   const { sql, bindings } = leasedUpdateSql(db, u);
+  // The workspace events the timeline rows report go beside them (db/events.ts), in the same statement.
+  const announced = eventsOfTimeline(events);
   const names = Object.keys(events[0]!);
   const columns = names.join(', ');
+  const announcedNames = Object.keys(announced[0]!);
+  const announcedColumns = announcedNames.join(', ');
+  const values = (n: string[]) => `values (${n.map(() => '?').join(', ')})`;
   if (!isPostgres(db))
     return onSqliteConnection(db, (conn) =>
       conn.transaction(() => {
         const changed = new Set((conn.prepare(sql).all(...bindings) as Row[]).map((r) => r.id as string));
-        const insert = conn.prepare(`insert into post_events (${columns}) values (${names.map(() => '?').join(', ')})`);
+        const insert = conn.prepare(`insert into post_events (${columns}) ${values(names)}`);
         for (const e of events) if (changed.has(e.post_id)) insert.run(...Object.values(e));
+        const announce = conn.prepare(`insert into events (${announcedColumns}) ${values(announcedNames)}`);
+        for (const e of announced) if (changed.has(e.object_id)) announce.run(...Object.values(e));
         return changed;
       })(),
     );
   const result = await db.raw(
     `with changed as (${sql}),
     recorded as (insert into post_events (${columns}) select ${columns}
-      from json_populate_recordset(null::post_events, ?::json) where post_id in (select id from changed))
+      from json_populate_recordset(null::post_events, ?::json) where post_id in (select id from changed)),
+    announced as (insert into events (${announcedColumns}) select ${announcedColumns}
+      from json_populate_recordset(null::events, ?::json) where object_id in (select id from changed))
     select id from changed`,
-    [...bindings, JSON.stringify(events)],
+    [...bindings, JSON.stringify(events), JSON.stringify(announced)],
   );
   return new Set(returned(result).map((r) => r.id as string));
 }
@@ -337,8 +347,14 @@ export async function markFailed(
     });
     if (!n) return false;
     await insertPostEvents(trx, a.workspaceId, a.postId, [{ kind: 'failed', error }], now);
-    if (accountStatus)
-      await trx('accounts').where({ id: a.account.id, status: 'ok' }).update({ status: accountStatus });
+    if (!accountStatus) return true;
+    const changed = await trx('accounts').where({ id: a.account.id, status: 'ok' }).update({ status: accountStatus });
+    if (changed)
+      await recordEvents(
+        trx,
+        [{ workspaceId: a.workspaceId, type: 'account.needs_reconnect', objectId: a.account.id }],
+        now,
+      );
     return true;
   });
 }

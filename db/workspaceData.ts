@@ -7,6 +7,7 @@ import { newId } from '../domain/ids.ts';
 import { assertCanConnectAccount } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
+import { readEvents, type EventQuery } from './events.ts';
 import { mediaData } from './mediaData.ts';
 import type { JobScheduler } from './jobs.ts';
 import { postsData, requeueAfterReconnect } from './postsData.ts';
@@ -129,6 +130,8 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
     workspace,
     media: mediaData(db, workspace),
     posts: postsData(db, workspace, clock, jobs),
+    /** The workspace's settled events after a position, oldest first (db/events.ts). */
+    events: { list: (query: Omit<EventQuery, 'workspaceId'>) => readEvents(db, { ...query, workspaceId: wsId }) },
 
     accounts: {
       list: async (): Promise<Account[]> => (await accountLists(db, wsId)).map(toAccount),

@@ -38,6 +38,7 @@ export type IdKind =
   | 'med'
   | 'pst'
   | 'evt'
+  | 'wev'
   | 'att'
   | 'inv'
   | 'rst'

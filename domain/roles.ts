@@ -61,6 +61,7 @@ export const OPERATION_ROLES: Record<keyof operations, Role> = {
   retryPost: 'member',
   cancelPost: 'member',
   listPostEvents: 'member',
+  listEvents: 'member',
   getPostAnalytics: 'member',
   getOpenApi: 'member',
 };

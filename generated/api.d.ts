@@ -535,6 +535,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's events
+         * @description Use this to catch up on what changed since you last looked, instead of polling posts:
+         *     events of the last 30 days, oldest first. Each carries the object as it is now (`post`
+         *     with its `statusLine`, `media` or `account`), so no second call is needed; a deleted post
+         *     carries `post` as it was when deleted. Keep the last page's `nextCursor` and pass it as
+         *     `cursor` next time: the feed never skips an event, even one whose change committed late.
+         *     `nextCursor` is given even on a short page, so that you can resume from where you are.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2270,6 +2295,46 @@ export interface components {
              * @example 2026-11-24T13:30:00.000Z
              */
             publishAt?: string;
+        };
+        /**
+         * @description What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,
+         *     `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),
+         *     `post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,
+         *     `media.failed`; `account.needs_reconnect` (its token expired or was revoked).
+         * @example post.live
+         * @enum {string}
+         */
+        EventType: "post.created" | "post.queued" | "post.publishing" | "post.live" | "post.failed" | "post.retried_by_worker" | "post.cancelled" | "post.rescheduled" | "post.updated" | "post.deleted" | "media.ready" | "media.failed" | "account.needs_reconnect";
+        /**
+         * @description One change in the workspace. `objectId` names the post, file or account; the object itself
+         *     is in `post`, `media` or `account` as it is when read (absent when it no longer exists).
+         */
+        Event: {
+            /**
+             * @description The event's id, unique.
+             * @example wev_4Jd8Qm2Xn7Lp0Rt3
+             */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /** @example pst_5Jx8Nc2Wq7 */
+            objectId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-24T13:30:04.120Z
+             */
+            createdAt: string;
+            post?: components["schemas"]["Post"];
+            media?: components["schemas"]["Media"];
+            account?: components["schemas"]["Account"];
+        };
+        EventPage: {
+            /** @description Oldest first. */
+            events: components["schemas"]["Event"][];
+            /**
+             * @description Pass it as `cursor` to read the events after this page (always given).
+             * @example eyJ0IjoiNzQxIiwicyI6MTJ9
+             */
+            nextCursor: string;
         };
         /**
          * @example {
@@ -4091,6 +4156,50 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["NetworkFailed"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `nextCursor` of the previous page. Omit it for the first page.
+                 * @example eyJrIjoiMjAyNi0xMS0yNFQxMzozMDowMC4wMDBaIiwiaSI6InBzdF81Sng4TmMyV3E3In0
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /**
+                 * @description The largest number of items on one page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["LimitQuery"];
+                /**
+                 * @description Only events of these types, comma-separated.
+                 * @example [
+                 *       "post.live",
+                 *       "post.failed"
+                 *     ]
+                 */
+                types?: components["schemas"]["EventType"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["QuotaExceeded"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     getOpenApi: {

@@ -1781,6 +1781,68 @@ export const operations: readonly OperationEntry[] = [
     }
   },
   {
+    "operationId": "listEvents",
+    "method": "get",
+    "path": "/events",
+    "scope": "read",
+    "tool": null,
+    "annotations": null,
+    "summary": "List the workspace's events",
+    "description": "Use this to catch up on what changed since you last looked, instead of polling posts:\nevents of the last 30 days, oldest first. Each carries the object as it is now (`post`\nwith its `statusLine`, `media` or `account`), so no second call is needed; a deleted post\ncarries `post` as it was when deleted. Keep the last page's `nextCursor` and pass it as\n`cursor` next time: the feed never skips an event, even one whose change committed late.\n`nextCursor` is given even on a short page, so that you can resume from where you are.\n",
+    "fields": {
+      "path": [],
+      "query": [
+        "cursor",
+        "limit",
+        "types"
+      ],
+      "body": [],
+      "header": {}
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "cursor": {
+          "type": "string",
+          "description": "The `nextCursor` of the previous page. Omit it for the first page."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 50,
+          "description": "The largest number of items on one page."
+        },
+        "types": {
+          "type": "array",
+          "minItems": 1,
+          "maxItems": 13,
+          "items": {
+            "type": "string",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "enum": [
+              "post.created",
+              "post.queued",
+              "post.publishing",
+              "post.live",
+              "post.failed",
+              "post.retried_by_worker",
+              "post.cancelled",
+              "post.rescheduled",
+              "post.updated",
+              "post.deleted",
+              "media.ready",
+              "media.failed",
+              "account.needs_reconnect"
+            ]
+          },
+          "description": "Only events of these types, comma-separated."
+        }
+      },
+      "additionalProperties": false
+    }
+  },
+  {
     "operationId": "getOpenApi",
     "method": "get",
     "path": "/openapi.json",

@@ -4,6 +4,7 @@ import { operations } from '../generated/operations.ts';
 import * as accounts from './accounts.ts';
 import * as analytics from './analytics.ts';
 import * as contract from './contract.ts';
+import * as events from './events.ts';
 import * as folders from './folders.ts';
 import * as groups from './groups.ts';
 import * as media from './media.ts';
@@ -19,6 +20,7 @@ const exported: Record<string, unknown> = {
   ...folders,
   ...posts,
   ...analytics,
+  ...events,
   ...contract,
 };
 

@@ -120,7 +120,8 @@ function checksFailed(rows: PlannedRow[]): ApiError {
   );
 }
 
-function wirePost(post: PostRecord, zone: string) {
+/** A post as the API answers it (also in events, handlers/events.ts). */
+export function wirePost(post: PostRecord, zone: string) {
   const at = post.status === 'live' ? (post.liveAt ?? post.publishAt) : post.publishAt;
   return {
     id: post.id,

@@ -95,6 +95,8 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
   retryPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/retry`, body: { confirm: true } }],
   cancelPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/cancel`, body: { confirm: true } }],
   listPostEvents: (t) => [{ method: 'get', url: `/v1/posts/${t.pst}/events` }],
+  // Takes no id: test/events.test.ts shows it lists the caller's workspace's events only; the snapshot reads it.
+  listEvents: () => [],
   getPostAnalytics: (t) => [
     { method: 'get', url: `/v1/posts/${t.pst}/analytics` },
     { method: 'get', url: `/v1/posts/${t.pst}/analytics?refresh=true` },
@@ -153,6 +155,7 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
       posts: await read('/v1/posts'),
       post: await read(`/v1/posts/${ids.pst}`),
       events: await read(`/v1/posts/${ids.pst}/events`),
+      feed: await read('/v1/events?limit=100'),
     };
   }
 

@@ -1,0 +1,136 @@
+// The event feed (GET /v1/events): events written with their change, read oldest first by a cursor that never
+// passes over an event whose transaction commits late, each with its object as the API answers it. Both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordEvents } from '../db/events.ts';
+import { queueFailure } from '../networks/sandbox/state.ts';
+import { startWorker, type RunningWorker } from '../worker/worker.ts';
+import { addAccount, call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
+import { listeningHerald, sandboxAccount, until } from './support/network.ts';
+
+type Env = Awaited<ReturnType<typeof listeningHerald>>;
+interface WireEvent {
+  id: string;
+  type: string;
+  objectId: string;
+  post?: { status: string; statusLine: string };
+  account?: { id: string };
+}
+
+describe.each(DATABASES)('the event feed on %s', (kind) => {
+  let env: Env;
+  let ws: Seeded;
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    env = await listeningHerald(kind);
+    ws = await seedWorkspace(env, { plan: 'agency' });
+    worker = await startWorker(env.services, { retryDelaysMs: [300, 300, 300], watchEveryMs: 200 });
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await env.close();
+  });
+
+  const feed = (query = '', key = ws.readKey) => call(env, 'get', `/v1/events${query}`, { key });
+
+  /** Every event after `cursor`, page by page; answers them and the cursor to continue from. */
+  async function walk(cursor: string | undefined, key = ws.readKey, limit = 2) {
+    const seen: WireEvent[] = [];
+    for (;;) {
+      const res = await feed(`?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, key);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.events);
+      cursor = res.body.nextCursor;
+      if (res.body.events.length < limit) return { seen, cursor };
+    }
+  }
+
+  async function postNow(accountId: string, text: string, key = ws.writeKey): Promise<string> {
+    const res = await call(env, 'post', '/v1/posts', {
+      key,
+      body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'now', confirm: true },
+    });
+    expect(res.status).toBe(201);
+    return res.body.posts[0].id;
+  }
+
+  it('answers 401 without a key and to a wrong one, and reads with a read-only key', async () => {
+    expect((await call(env, 'get', '/v1/events')).status).toBe(401);
+    expect((await feed('', 'hld_wrong')).status).toBe(401);
+    const res = await feed();
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ events: expect.any(Array), nextCursor: expect.any(String) });
+  });
+
+  it('refuses a cursor it did not give, a limit out of range and an unknown type', async () => {
+    for (const query of ['?cursor=bm9wZQ', '?limit=0', '?limit=101', '?types=post.exploded', '?types=']) {
+      const res = await feed(query);
+      expect(res.status, query).toBe(400);
+      expect(res.body.code, query).toBe('invalid_request');
+    }
+  });
+
+  it("tells a post's way to live, with the post as GET /posts/{id} answers it, and filters by type", async () => {
+    const { cursor } = await walk(undefined);
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const postId = await postNow(account.id, 'Feed me');
+    const post = await until(
+      () => call(env, 'get', `/v1/posts/${postId}`, { key: ws.readKey }).then((r) => r.body),
+      (p) => p.status === 'live',
+    );
+    const { seen } = await walk(cursor);
+    const mine = seen.filter((e) => e.objectId === postId);
+    expect(mine.map((e) => e.type)).toEqual(['post.created', 'post.queued', 'post.publishing', 'post.live']);
+    // The object as it is now: the feed is read after the post went live.
+    expect(mine.at(-1)!.post).toEqual(post);
+    const lives = await feed(`?types=post.live,post.failed&cursor=${cursor}`);
+    expect(lives.body.events.map((e: WireEvent) => [e.type, e.objectId])).toEqual([['post.live', postId]]);
+  });
+
+  it('tells when an account needs reconnecting, with the account', async () => {
+    const { cursor } = await walk(undefined);
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const failure = { network: 'threads', account: account.externalId, scenario: 'token_rejected', times: 1 };
+    await queueFailure(env.services.db, failure as Parameters<typeof queueFailure>[1]);
+    await postNow(account.id, 'Token gone');
+    const res = await until(
+      () => feed(`?types=account.needs_reconnect&cursor=${cursor}`),
+      (r) => r.body.events.length > 0,
+    );
+    expect(res.body.events).toEqual([
+      expect.objectContaining({ objectId: account.id, account: expect.objectContaining({ status: 'expired' }) }),
+    ]);
+  });
+
+  it('shows no event of another workspace, whatever the cursor', async () => {
+    const other = await seedWorkspace(env, { plan: 'agency' });
+    const theirAccount = await addAccount(env, other.workspaceId, 'threads', 'Theirs');
+    const theirPost = await postNow(theirAccount, 'Not yours', other.writeKey);
+    const { seen } = await walk(undefined, ws.readKey, 100);
+    expect(seen.some((e) => e.objectId === theirPost || e.objectId === theirAccount)).toBe(false);
+    const theirs = await walk(undefined, other.readKey, 100);
+    expect(theirs.seen.map((e) => e.objectId)).toContain(theirPost);
+  });
+
+  it.runIf(kind === 'postgres')('never passes over an event whose transaction commits after a later one', async () => {
+    const { db } = env.services;
+    const { cursor } = await walk(undefined);
+    const objectOf = (n: number) => `acc_late${n}`;
+    const event = (n: number) => ({
+      workspaceId: ws.workspaceId,
+      type: 'account.needs_reconnect' as const,
+      objectId: objectOf(n),
+    });
+    // The first transaction writes its event (taking the smaller sequence number) and stays open...
+    const early = await db.transaction();
+    await recordEvents(early, [event(1)], new Date().toISOString());
+    // ...while a second writes and commits its own.
+    await recordEvents(db, [event(2)], new Date().toISOString());
+    const meanwhile = await walk(cursor);
+    // A reader that moved past the second's row would never see the first's.
+    expect(meanwhile.seen.map((e) => e.objectId)).toEqual([]);
+    await early.commit();
+    const after = await walk(meanwhile.cursor);
+    expect(after.seen.map((e) => e.objectId)).toEqual([objectOf(1), objectOf(2)]);
+  });
+});
