@@ -27,6 +27,7 @@ import {
 } from './requestFaults.ts';
 import { accountRoutes } from './accountRoutes.ts';
 import { dashboardRoutes } from './dashboardRoutes.ts';
+import { eventStreams } from './eventStream.ts';
 import { signUpRoutes } from './signUpRoutes.ts';
 import { passwordSignIn } from './signIn.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
@@ -174,6 +175,10 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
 
   // Signed file addresses (/media-files) are not limited: networks fetch them from shared addresses.
   app.use(['/auth', '/uploads', '/mcp', '/oauth'], limitRate(limiter, config.publicUrl));
+  // Live updates for the dashboard: one request per tab, held open (server/eventStream.ts).
+  const streams = eventStreams(services);
+  app.locals.eventStreams = streams;
+  app.get('/auth/events', streams.route);
   app.use('/auth', json, refuseNul(refuse));
   app.use('/auth', signUpRoutes(services, signIn), accountRoutes(services), sessionRoutes(services, signIn));
   const billing = selfHostedBilling(db, services.clock);

@@ -7,6 +7,7 @@ import { createServices } from '../runtime/services.ts';
 import { startWorker } from '../worker/worker.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
 import { createApp } from './app.ts';
+import { streamsOf } from './eventStream.ts';
 import { startupBanner } from './banner.ts';
 import { guardConnections } from './connections.ts';
 
@@ -78,6 +79,8 @@ export async function serve(config: Config): Promise<number> {
       services.logger.info({ signal }, 'draining in-flight requests');
       services.logger.flush();
       const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
+      // Live update streams stay open until ended: end them, and the pages reconnect to another process.
+      streamsOf(app).endAll();
       server.close(async () => {
         clearTimeout(force);
         await worker?.stop();

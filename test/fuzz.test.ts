@@ -36,6 +36,11 @@ function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<Answer> {
         timeout: 20_000,
       },
       (res) => {
+        // An event stream never ends by itself: its status and headers are the answer.
+        if (res.headers['content-type']?.startsWith('text/event-stream')) {
+          resolve({ status: res.statusCode!, body: '' });
+          return void out.destroy();
+        }
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));

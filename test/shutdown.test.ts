@@ -7,6 +7,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/connect.ts';
+import { createSession, createWorkspace } from '../db/identity.ts';
 
 const HERALD = new URL('../bin/herald', import.meta.url).pathname;
 
@@ -86,6 +88,57 @@ describe('herald serve', () => {
       }),
     );
     for (const secret of [secretKey, 'cookie-secret', 'query-secret']) expect(output).not.toContain(secret);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('ends open live update streams cleanly on SIGTERM instead of waiting for them', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-streams-'));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
+    delete env.DATABASE_URL;
+    const child = spawn(HERALD, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        output += d;
+        if (output.includes('Herald is listening')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
+    });
+    const db = openDatabase({ dataDir });
+    const { workspaceId, userId } = await createWorkspace(db, {
+      name: 'Streams',
+      plan: 'agency',
+      tz: 'Europe/Berlin',
+      email: 'streams@example.com',
+    });
+    const { token } = await createSession(db, userId, workspaceId);
+    await db.destroy();
+
+    // Two tabs' streams: each must end with its last chunk (a clean end), not be cut when the drain gives up.
+    const ends = [1, 2].map(
+      () =>
+        new Promise<{ status: number; clean: boolean }>((resolve, reject) => {
+          http
+            .get(
+              { host: '127.0.0.1', port, path: '/auth/events', headers: { Cookie: `herald_session=${token}` } },
+              (res) => {
+                let clean = false;
+                res.resume();
+                res.on('end', () => (clean = true));
+                res.on('close', () => resolve({ status: res.statusCode!, clean }));
+                if (res.statusCode === 200) child.kill('SIGTERM');
+              },
+            )
+            .on('error', reject);
+        }),
+    );
+    expect(await Promise.all(ends)).toEqual([
+      { status: 200, clean: true },
+      { status: 200, clean: true },
+    ]);
+    expect(await exited).toBe(0);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });

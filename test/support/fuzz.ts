@@ -32,6 +32,8 @@ export interface RouteRow {
 export const ROUTES: RouteRow[] = [
   { method: 'POST', path: '/auth/sign-in', credential: 'none', body: { email: '{email}', password: '{password}' } },
   { method: 'GET', path: '/auth/session', credential: 'session' },
+  // The live update stream: a 200 stays open, so the fuzzer takes its status and drops it (test/fuzz.test.ts).
+  { method: 'GET', path: '/auth/events', credential: 'session' },
   { method: 'POST', path: '/auth/sign-out', credential: 'disposable-session' },
   { method: 'GET', path: '/auth/connect/{platform}', credential: 'session' },
   {

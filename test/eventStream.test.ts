@@ -1,0 +1,201 @@
+// The dashboard's live update stream (GET /auth/events): session only, one shared poll per process for every open
+// stream, its workspace's events only, resumed after Last-Event-ID, bounded per session, ended on sign-out and on
+// shutdown. The tail is polled by the test (tail.poll), so nothing here waits on a timer. Both databases.
+import express from 'express';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordEvents, type EventType } from '../db/events.ts';
+import { eventStreams, eventTail, STREAMS_PER_SESSION, type EventStreams } from '../server/eventStream.ts';
+import { DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { addPerson, signedIn, type Person } from './support/people.ts';
+
+interface Frame {
+  id?: string;
+  event?: string;
+  data?: { type: string; objectId: string };
+}
+
+/** An open stream as a browser's EventSource sees it: its frames, in order, and whether it ended. */
+class Stream {
+  frames: Frame[] = [];
+  ended = false;
+  private text = '';
+  private waiters: (() => void)[] = [];
+  constructor(readonly res: http.IncomingMessage) {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      this.text += chunk;
+      let cut = this.text.indexOf('\n\n');
+      while (cut >= 0) {
+        const block = this.text.slice(0, cut);
+        this.text = this.text.slice(cut + 2);
+        const frame: Frame = {};
+        for (const line of block.split('\n')) {
+          const [field, ...rest] = line.split(': ');
+          const value = rest.join(': ');
+          if (field === 'id') frame.id = value;
+          if (field === 'event') frame.event = value;
+          if (field === 'data') frame.data = JSON.parse(value);
+        }
+        if (frame.data) this.frames.push(frame);
+        cut = this.text.indexOf('\n\n');
+      }
+      this.wake();
+    });
+    res.on('close', () => {
+      this.ended = true;
+      this.wake();
+    });
+  }
+  private wake() {
+    for (const w of this.waiters.splice(0)) w();
+  }
+  /** Resolves once `done` holds (a frame arrived, the stream ended). */
+  async until(done: () => boolean): Promise<void> {
+    while (!done()) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+  objects = () => this.frames.map((f) => f.data!.objectId);
+  close = () => this.res.destroy();
+}
+
+describe.each(DATABASES)('live update streams on %s', (kind) => {
+  let env: TestEnv;
+  let ws: Seeded;
+  let person: Person;
+  let streams: EventStreams;
+  let server: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    env = await startHerald(kind);
+    ws = await seedWorkspace(env, { plan: 'agency' });
+    // A member, the least role: every person of the workspace sees its changes.
+    person = await addPerson(env, ws.workspaceId, 'member');
+    // A tail whose timer never fires within the test: the test polls it.
+    streams = eventStreams(env.services, eventTail(env.services.db, env.services.logger, 3_600_000));
+    const app = express();
+    app.get('/auth/events', streams.route);
+    server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    streams.endAll();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await env.close();
+  });
+
+  function open(headers: Record<string, string> = { Cookie: person.cookie }): Promise<Stream | http.IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      http
+        .get(`${base}/auth/events`, { headers }, (res) => {
+          if (res.statusCode === 200) return resolve(new Stream(res));
+          res.resume();
+          res.on('end', () => resolve(res));
+        })
+        .on('error', reject);
+    });
+  }
+  const stream = async (headers?: Record<string, string>) => {
+    const s = await open(headers);
+    expect(s).toBeInstanceOf(Stream);
+    return s as Stream;
+  };
+  let n = 0;
+  /** Records an event as a change would, and answers its object id. */
+  async function happen(workspaceId = ws.workspaceId, type: EventType = 'media.ready'): Promise<string> {
+    const objectId = `med_stream${++n}`;
+    await recordEvents(env.services.db, [{ workspaceId, type, objectId }], new Date().toISOString());
+    return objectId;
+  }
+
+  it('refuses a request without a session, and an API key even beside a session cookie', async () => {
+    expect(((await open({})) as http.IncomingMessage).statusCode).toBe(401);
+    const withKey = await open({ Cookie: person.cookie, Authorization: `Bearer ${ws.readKey}` });
+    expect((withKey as http.IncomingMessage).statusCode).toBe(401);
+  });
+
+  it("delivers its workspace's events to every open stream, from one read of the table per poll", async () => {
+    const other = await seedWorkspace(env, { plan: 'agency' });
+    const tabs = await Promise.all([stream(), stream(), stream()]);
+    await streams.tail.poll();
+    let reads = 0;
+    const count = (q: { sql: string }) => {
+      if (/^select\b.*\bevents\b/is.test(q.sql)) reads++;
+    };
+    env.services.db.on('query', count);
+    const theirs = await happen(other.workspaceId);
+    const mine = await happen();
+    await streams.tail.poll();
+    await streams.tail.poll();
+    env.services.db.off('query', count);
+    for (const tab of tabs) {
+      await tab.until(() => tab.frames.length > 0);
+      expect(tab.objects()).toEqual([mine]);
+      expect(tab.frames[0]!.data!.type).toBe('media.ready');
+    }
+    expect(tabs.map((t) => t.objects())).not.toContainEqual([theirs]);
+    // Two polls, three streams: two reads, not six.
+    expect(reads).toBe(2);
+    for (const tab of tabs) tab.close();
+  });
+
+  it('resumes after Last-Event-ID with the events the page missed, in order', async () => {
+    const first = await stream();
+    await streams.tail.poll();
+    const seen = await happen();
+    await streams.tail.poll();
+    await first.until(() => first.frames.length > 0);
+    expect(first.objects()).toEqual([seen]);
+    first.close();
+    await first.until(() => first.ended);
+    const missed = [await happen(), await happen()];
+    const again = await stream({ Cookie: person.cookie, 'Last-Event-ID': first.frames[0]!.id! });
+    await again.until(() => again.frames.length >= 2);
+    expect(again.objects()).toEqual(missed);
+    // What the tail reads later is not sent twice.
+    await streams.tail.poll();
+    const next = await happen();
+    await streams.tail.poll();
+    await again.until(() => again.frames.length >= 3);
+    expect(again.objects()).toEqual([...missed, next]);
+    again.close();
+  });
+
+  it(`holds at most ${STREAMS_PER_SESSION} streams for one session`, async () => {
+    const cookie = { Cookie: (await signedIn(env, ws.userId, ws.workspaceId)).cookie };
+    const held = await Promise.all(Array.from({ length: STREAMS_PER_SESSION }, () => stream(cookie)));
+    const refused = (await open(cookie)) as http.IncomingMessage;
+    expect(refused.statusCode).toBe(429);
+    held[0]!.close();
+    await held[0]!.until(() => held[0]!.ended);
+    // The server sees the close as the socket goes: ask until the place is free.
+    let again: Stream | http.IncomingMessage = await open(cookie);
+    while (!(again instanceof Stream)) again = await open(cookie);
+    for (const s of [...held, again]) s.close();
+  });
+
+  it('ends when its session is signed out, at the next heartbeat', async () => {
+    const other = await signedIn(env, ws.userId, ws.workspaceId);
+    const s = await stream({ Cookie: other.cookie });
+    await streams.beat();
+    expect(s.ended).toBe(false);
+    const out = await request(env.app)
+      .post('/auth/sign-out')
+      .set('Cookie', other.cookie)
+      .set('X-CSRF-Token', other.csrf);
+    expect(out.status).toBe(204);
+    await streams.beat();
+    await s.until(() => s.ended);
+  });
+
+  it('ends every stream, connection and all, when the server stops', async () => {
+    const cookie = { Cookie: (await signedIn(env, ws.userId, ws.workspaceId)).cookie };
+    const tabs = await Promise.all([stream(cookie), stream(cookie)]);
+    streams.endAll();
+    for (const tab of tabs) await tab.until(() => tab.ended);
+  });
+});
