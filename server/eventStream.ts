@@ -85,8 +85,10 @@ export function eventTail(db: Db, logger: Logger, everyMs = TAIL_EVERY_MS) {
 export type EventTail = ReturnType<typeof eventTail>;
 
 /** What a page needs to refetch: the object and what happened to it. The feed carries the objects. */
-const frame = (e: StoredEvent) =>
-  `id: ${writeEventCursor(e.position)}\ndata: ${JSON.stringify({ type: e.type, objectId: e.objectId, createdAt: e.createdAt })}\n\n`;
+const frame = (e: StoredEvent) => {
+  const data = JSON.stringify({ type: e.type, objectId: e.objectId, createdAt: e.createdAt });
+  return `id: ${writeEventCursor(e.position)}\ndata: ${data}\n\n`;
+};
 
 const tooMany = (what: string, limit: number) =>
   new ApiError(
