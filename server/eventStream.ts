@@ -23,7 +23,22 @@ export const STREAMS_PER_ADDRESS = 30;
 const RESUME_LIMIT = 500;
 const PAGE = 1000;
 
-type Listener = (events: StoredEvent[]) => void;
+/** An event as the stream sends it: a post's event carries its state now, so a page shows it without a request. */
+type LiveEvent = StoredEvent & { post?: { status: string; publishAt: string | null } };
+type Listener = (events: LiveEvent[]) => void;
+
+/** The current state of the posts the events name, in one read for the whole batch. */
+async function withPostStates(db: Db, events: StoredEvent[]): Promise<LiveEvent[]> {
+  const ids = [...new Set(events.filter((e) => e.type.startsWith('post.')).map((e) => e.objectId))];
+  if (!ids.length) return events;
+  const rows: { id: string; status: string; publish_at: string | null }[] = await db('posts')
+    .whereIn('id', ids)
+    .select('id', 'status', 'publish_at');
+  const states = new Map(rows.map((r) => [r.id, { status: r.status, publishAt: r.publish_at ?? null }]));
+  return events.map((e) =>
+    e.type.startsWith('post.') && states.has(e.objectId) ? { ...e, post: states.get(e.objectId) } : e,
+  );
+}
 
 /** One poll per process, fanned out by workspace to the streams that listen. */
 export function eventTail(db: Db, logger: Logger, everyMs = TAIL_EVERY_MS) {
@@ -38,10 +53,11 @@ export function eventTail(db: Db, logger: Logger, everyMs = TAIL_EVERY_MS) {
       return;
     }
     for (;;) {
-      const events = await readEvents(db, { after: position, limit: PAGE });
-      if (!events.length) return;
-      position = events.at(-1)!.position;
-      const byWorkspace = new Map<string, StoredEvent[]>();
+      const read = await readEvents(db, { after: position, limit: PAGE });
+      if (!read.length) return;
+      position = read.at(-1)!.position;
+      const events = await withPostStates(db, read);
+      const byWorkspace = new Map<string, LiveEvent[]>();
       for (const e of events) byWorkspace.set(e.workspaceId, [...(byWorkspace.get(e.workspaceId) ?? []), e]);
       for (const [workspaceId, theirs] of byWorkspace) for (const l of listeners.get(workspaceId) ?? []) l(theirs);
       if (events.length < PAGE) return;
@@ -84,9 +100,9 @@ export function eventTail(db: Db, logger: Logger, everyMs = TAIL_EVERY_MS) {
 
 export type EventTail = ReturnType<typeof eventTail>;
 
-/** What a page needs to refetch: the object and what happened to it. The feed carries the objects. */
-const frame = (e: StoredEvent) => {
-  const data = JSON.stringify({ type: e.type, objectId: e.objectId, createdAt: e.createdAt });
+/** What a page needs to refetch or patch: the object, what happened to it, a post's state. The feed has the rest. */
+const frame = (e: LiveEvent) => {
+  const data = JSON.stringify({ type: e.type, objectId: e.objectId, createdAt: e.createdAt, post: e.post });
   return `id: ${writeEventCursor(e.position)}\ndata: ${data}\n\n`;
 };
 
@@ -148,8 +164,8 @@ export function eventStreams(services: Services, tail = eventTail(services.db, s
     bySession.add(sessionId, 1);
     byAddress.add(address, 1);
     let last: EventPosition | undefined;
-    let held: StoredEvent[] | undefined = [];
-    const send = (events: StoredEvent[]) => {
+    let held: LiveEvent[] | undefined = [];
+    const send = (events: LiveEvent[]) => {
       if (held) return void held.push(...events);
       if (!ends.has(end)) return;
       for (const e of events)
@@ -191,7 +207,9 @@ export function eventStreams(services: Services, tail = eventTail(services.db, s
     // A page that was away resumes after the last event it saw; events meanwhile wait in `held`.
     const resumeFrom = lastEventId(req);
     if (resumeFrom) {
-      const missed = await readEvents(db, { workspaceId, after: resumeFrom, limit: RESUME_LIMIT + 1 }).catch(() => []);
+      const missed = await readEvents(db, { workspaceId, after: resumeFrom, limit: RESUME_LIMIT + 1 })
+        .then((events) => withPostStates(db, events))
+        .catch(() => []);
       if (missed.length > RESUME_LIMIT) res.write('event: reset\ndata: {}\n\n');
       else {
         last = resumeFrom;

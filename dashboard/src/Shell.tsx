@@ -3,6 +3,7 @@
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useEffect, useRef } from 'react';
 import { auth } from './api.ts';
+import { useLiveUpdates } from './liveUpdates.ts';
 import { useResetSession, useSignedIn } from './session.tsx';
 import { Button } from './ui.tsx';
 import { WorkspaceSwitcher } from './settings/WorkspaceSwitcher.tsx';
@@ -19,6 +20,8 @@ const LINKS = [
 export function Shell() {
   const { user, workspace } = useSignedIn();
   const reset = useResetSession();
+  // One event stream per tab, for the signed-in workspace: pages refetch what changed instead of polling.
+  useLiveUpdates(workspace.id);
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
   // Moving to another page moves focus to its content, so screen readers announce it and Tab starts

@@ -9,7 +9,10 @@ import './styles.css';
 const client = new QueryClient({
   defaultOptions: {
     queries: {
-      staleTime: 5_000,
+      // Changes arrive by the event stream (liveUpdates.ts), which marks what changed stale: no refetch on focus
+      // (a tab coming back refetches once, there), and other data kept a little longer before a page refetches it.
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
       // A refusal (4xx) will not change on a retry; a network fault might.
       retry: (count, err) => count < 2 && !(err instanceof Failure && err.status >= 400 && err.status < 500),
     },

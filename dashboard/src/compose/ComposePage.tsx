@@ -104,9 +104,6 @@ export function ComposePage() {
     queryFn: () => call(api.POST('/posts/plan', { body: settled! })),
     enabled: Boolean(settled),
     placeholderData: (previous) => previous,
-    // Files still processing make a row fail for now: look again until they are ready.
-    refetchInterval: (q) =>
-      q.state.data?.rows.some((r) => r.issues.some((i) => i.code === 'media_not_ready')) ? 1500 : false,
   });
   const stale = JSON.stringify(settled) !== JSON.stringify(request) || plan.isFetching;
   const create = useMutation({

@@ -14,8 +14,6 @@ function useMediaById(id: string) {
   return useQuery({
     queryKey: ['media-item', id],
     queryFn: () => call(api.GET('/media/{mediaId}', { params: { path: { mediaId: id } } })),
-    refetchInterval: (q) =>
-      q.state.data && q.state.data.status !== 'ready' && q.state.data.status !== 'failed' ? 1000 : false,
   });
 }
 

@@ -1,13 +1,11 @@
-// Queries of the media library: folders, a folder's files (paged, refreshed while any is processing), usage.
+// Queries of the media library: folders, a folder's files (paged; the event stream refreshes them), usage.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { api, call, type Folder, type Media } from '../api.ts';
+import { api, call, type Folder } from '../api.ts';
 
 export const useFolders = () =>
   useQuery({ queryKey: ['folders'], queryFn: () => call(api.GET('/folders')).then((d) => d.folders) });
 
 export const useWhoami = () => useQuery({ queryKey: ['whoami'], queryFn: () => call(api.GET('/whoami')) });
-
-const busy = (m: Media) => m.status === 'uploading' || m.status === 'processing';
 
 export function useMediaPages(folderId: string | undefined) {
   return useInfiniteQuery({
@@ -22,7 +20,6 @@ export function useMediaPages(folderId: string | undefined) {
         }),
       ),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
-    refetchInterval: (q) => (q.state.data?.pages.some((p) => p.media.some(busy)) ? 1000 : false),
   });
 }
 

@@ -54,7 +54,6 @@ export default function CalendarPage() {
     queryFn: () => postsBetween(range!.from, range!.to),
     enabled: Boolean(range),
     placeholderData: (previous) => previous,
-    refetchInterval: (q) => (q.state.data?.some((p) => p.status === 'queued') ? 3000 : false),
   });
   const nameOf = (id: string) => accounts.data?.find((a) => a.id === id)?.displayName ?? id;
   const events: EventInput[] = (posts.data ?? [])

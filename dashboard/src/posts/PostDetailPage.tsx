@@ -105,7 +105,6 @@ export function PostDetailPage() {
   const post = useQuery({
     queryKey: ['post', postId],
     queryFn: () => call(api.GET('/posts/{postId}', { params: { path: { postId } } })),
-    refetchInterval: (q) => (q.state.data?.status === 'queued' ? 2000 : false),
   });
   if (post.isPending) return <Loading />;
   if (post.isError)

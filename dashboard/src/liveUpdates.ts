@@ -1,0 +1,114 @@
+// Live updates: one EventSource per tab on the server's stream of workspace events (GET /auth/events), so pages
+// refetch what changed instead of polling. Nothing is sent while the tab is hidden: the stream closes then, and on
+// return it opens again and the page's queries are fetched once (the events missed meanwhile are not replayed).
+import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+
+export interface LiveEvent {
+  type: string;
+  objectId: string;
+  /** A post's state when the server sent the event. */
+  post?: { status: string; publishAt: string | null };
+}
+
+/** Lists and the calendar refetch at most this often while events keep coming (the first change shows at once). */
+export const LIST_REFRESH_MS = 30_000;
+
+/** The queries an event makes stale: the object's own, at once, and the lists it appears in, throttled. */
+export function affected(event: LiveEvent): { own: QueryKey[]; lists: QueryKey[] } {
+  const id = event.objectId;
+  if (event.type.startsWith('post.'))
+    return {
+      own: [
+        ['post', id],
+        ['events', id],
+      ],
+      lists: [['posts']],
+    };
+  // A file that became ready or failed changes the plan's rows of a post being composed.
+  if (event.type.startsWith('media.')) return { own: [['media-item', id], ['plan']], lists: [['media']] };
+  return { own: [], lists: [['accounts']] };
+}
+
+type CalendarPost = { id: string; status: string; publishAt: string | null };
+
+/**
+ * Puts a post's new state into the calendar ranges that show it, without a request; answers whether any did. A post
+ * no range shows yet (just created, moved in) needs the ranges fetched again.
+ */
+export function patchCalendars(client: QueryClient, event: LiveEvent): boolean {
+  const state = event.post;
+  if (!state || event.type === 'post.created' || event.type === 'post.deleted') return false;
+  let found = false;
+  client.setQueriesData<CalendarPost[]>({ queryKey: ['posts', 'calendar'] }, (posts) =>
+    posts?.map((p) => {
+      if (p.id !== event.objectId) return p;
+      found = true;
+      return { ...p, status: state.status, publishAt: state.publishAt };
+    }),
+  );
+  return found;
+}
+
+/** Invalidates lists at most once per LIST_REFRESH_MS each, the first at once and the last one never lost. */
+function listThrottle(client: QueryClient, now: () => number) {
+  const last = new Map<string, number>();
+  const due = new Map<string, ReturnType<typeof setTimeout>>();
+  return {
+    touch(key: QueryKey) {
+      const name = JSON.stringify(key);
+      if (due.has(name)) return;
+      const wait = (last.get(name) ?? Number.NEGATIVE_INFINITY) + LIST_REFRESH_MS - now();
+      const run = () => {
+        due.delete(name);
+        last.set(name, now());
+        void client.invalidateQueries({ queryKey: key });
+      };
+      if (wait <= 0) run();
+      else due.set(name, setTimeout(run, wait));
+    },
+    stop() {
+      for (const timer of due.values()) clearTimeout(timer);
+      due.clear();
+    },
+  };
+}
+
+/** Keeps the signed-in tab's queries current from the event stream while the tab is visible. */
+export function useLiveUpdates(workspaceId: string) {
+  const client = useQueryClient();
+  useEffect(() => {
+    const lists = listThrottle(client, () => Date.now());
+    let source: EventSource | undefined;
+    const open = () => {
+      source ??= new EventSource('/auth/events');
+      source.onmessage = (message) => {
+        const event = JSON.parse(message.data) as LiveEvent;
+        const { own, lists: theirs } = affected(event);
+        for (const queryKey of own) void client.invalidateQueries({ queryKey });
+        // A post the calendar shows changes in place: then only the posts list is fetched again (throttled).
+        if (patchCalendars(client, event)) lists.touch(['posts', 'list']);
+        else for (const key of theirs) lists.touch(key);
+      };
+      // The server could not replay what the tab missed: everything shown may be old.
+      source.addEventListener('reset', () => void client.invalidateQueries());
+    };
+    const close = () => {
+      source?.close();
+      source = undefined;
+      lists.stop();
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') return close();
+      open();
+      void client.invalidateQueries();
+    };
+    if (document.visibilityState === 'visible') open();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      close();
+    };
+    // A switch to another workspace opens a stream of that one's events.
+  }, [client, workspaceId]);
+}
