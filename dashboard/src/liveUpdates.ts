@@ -77,6 +77,7 @@ function listThrottle(client: QueryClient, now: () => number) {
 /** Keeps the signed-in tab's queries current from the event stream while the tab is visible. */
 export function useLiveUpdates(workspaceId: string) {
   const client = useQueryClient();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a switch to another workspace opens a stream of its own.
   useEffect(() => {
     const lists = listThrottle(client, () => Date.now());
     let source: EventSource | undefined;
@@ -109,6 +110,5 @@ export function useLiveUpdates(workspaceId: string) {
       document.removeEventListener('visibilitychange', onVisibility);
       close();
     };
-    // A switch to another workspace opens a stream of that one's events.
   }, [client, workspaceId]);
 }
