@@ -38,7 +38,8 @@ type CalendarPost = { id: string; status: string; publishAt: string | null };
  */
 export function patchCalendars(client: QueryClient, event: LiveEvent): boolean {
   const state = event.post;
-  if (!state || event.type === 'post.created' || event.type === 'post.deleted') return false;
+  // A new, deleted or moved post changes which range shows it: those ranges are fetched again.
+  if (!state || ['post.created', 'post.deleted', 'post.rescheduled'].includes(event.type)) return false;
   let found = false;
   client.setQueriesData<CalendarPost[]>({ queryKey: ['posts', 'calendar'] }, (posts) =>
     posts?.map((p) => {
@@ -50,11 +51,14 @@ export function patchCalendars(client: QueryClient, event: LiveEvent): boolean {
   return found;
 }
 
-/** Invalidates lists at most once per LIST_REFRESH_MS each, the first at once and the last one never lost. */
-function listThrottle(client: QueryClient, now: () => number) {
+/**
+ * What the tab does with each event: the object's own queries go stale at once; a post the calendar shows changes in
+ * place; lists are fetched again at most once per LIST_REFRESH_MS each, the first at once and the last never lost.
+ */
+export function liveEventHandler(client: QueryClient, now: () => number) {
   const last = new Map<string, number>();
   const due = new Map<string, ReturnType<typeof setTimeout>>();
-  return {
+  const lists = {
     touch(key: QueryKey) {
       const name = JSON.stringify(key);
       if (due.has(name)) return;
@@ -66,6 +70,14 @@ function listThrottle(client: QueryClient, now: () => number) {
       };
       if (wait <= 0) run();
       else due.set(name, setTimeout(run, wait));
+    },
+  };
+  return {
+    handle(event: LiveEvent) {
+      const { own, lists: theirs } = affected(event);
+      for (const queryKey of own) void client.invalidateQueries({ queryKey });
+      if (patchCalendars(client, event)) lists.touch(['posts', 'list']);
+      else for (const key of theirs) lists.touch(key);
     },
     stop() {
       for (const timer of due.values()) clearTimeout(timer);
@@ -79,18 +91,11 @@ export function useLiveUpdates(workspaceId: string) {
   const client = useQueryClient();
   // biome-ignore lint/correctness/useExhaustiveDependencies: a switch to another workspace opens a stream of its own.
   useEffect(() => {
-    const lists = listThrottle(client, () => Date.now());
+    const lists = liveEventHandler(client, () => Date.now());
     let source: EventSource | undefined;
     const open = () => {
       source ??= new EventSource('/auth/events');
-      source.onmessage = (message) => {
-        const event = JSON.parse(message.data) as LiveEvent;
-        const { own, lists: theirs } = affected(event);
-        for (const queryKey of own) void client.invalidateQueries({ queryKey });
-        // A post the calendar shows changes in place: then only the posts list is fetched again (throttled).
-        if (patchCalendars(client, event)) lists.touch(['posts', 'list']);
-        else for (const key of theirs) lists.touch(key);
-      };
+      source.onmessage = (message) => lists.handle(JSON.parse(message.data) as LiveEvent);
       // The server could not replay what the tab missed: everything shown may be old.
       source.addEventListener('reset', () => void client.invalidateQueries());
     };
