@@ -8,13 +8,21 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents, type EventType } from '../db/events.ts';
 import { eventStreams, eventTail, STREAMS_PER_SESSION, type EventStreams } from '../server/eventStream.ts';
-import { DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 import { addPerson, signedIn, type Person } from './support/people.ts';
 
 interface Frame {
   id?: string;
   event?: string;
-  data?: { type: string; objectId: string };
+  data?: { type: string; objectId: string; post?: { status: string; publishAt: string | null } };
 }
 
 /** An open stream as a browser's EventSource sees it: its frames, in order, and whether it ended. */
@@ -141,6 +149,32 @@ describe.each(DATABASES)('live update streams on %s', (kind) => {
     // Two polls, three streams: two reads, not six.
     expect(reads).toBe(2);
     for (const tab of tabs) tab.close();
+  });
+
+  it("sends a post's state with its event, so a page shows it without asking", async () => {
+    const tab = await stream();
+    await streams.tail.poll();
+    const accountId = await addAccount(env, ws.workspaceId, 'threads', 'Threads');
+    const publishAt = new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 16);
+    const res = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: {
+        targets: { accountIds: [accountId] },
+        mediaIds: [],
+        text: 'Soon',
+        when: { publishAt, timezone: 'UTC' },
+        confirm: true,
+      },
+    });
+    expect(res.status).toBe(201);
+    await streams.tail.poll();
+    await tab.until(() => tab.frames.length >= 2);
+    const post = { status: 'queued', publishAt: `${publishAt}:00.000Z` };
+    expect(tab.frames.map((f) => f.data)).toEqual([
+      expect.objectContaining({ type: 'post.created', objectId: res.body.posts[0].id, post }),
+      expect.objectContaining({ type: 'post.queued', objectId: res.body.posts[0].id, post }),
+    ]);
+    tab.close();
   });
 
   it('resumes after Last-Event-ID with the events the page missed, in order', async () => {
