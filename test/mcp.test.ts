@@ -345,7 +345,7 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       const rest = await call(env, 'get', '/v1/accounts/acc_no/analytics', { key: creator.readKey });
       expect(rest.body.hint).toContain('(for accounts: GET /accounts)');
       const cursor = await client.callTool({ name: 'service_list_posts', arguments: { cursor: 'bogus' } });
-      expect((cursor.structuredContent as any).message).toBe('`cursor` is not a cursor this API returned.');
+      expect((cursor.structuredContent as any).message).toBe('`cursor` is not a cursor this list returned.');
     });
 
     it('tells a reschedule to draft what `when` takes and how a post becomes a draft again', async () => {
