@@ -7,6 +7,7 @@ import type { Credential, Scope } from '../domain/credential.ts';
 import { PLANS } from '../domain/plans.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
+import { jsonBody } from '../server/requestFaults.ts';
 import { answerExchange, rpcError } from './jsonTransport.ts';
 import { createMcpServer } from './server.ts';
 import { isWriteTool, toRestRequest, unknownToolMessage, type ToolEntry } from './tools.ts';
@@ -180,7 +181,7 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     next(err);
   }
 
-  router.all(MCP_PATH, admit, express.json({ limit: services.config.maxBodyBytes }), answer, parseFailure);
+  router.all(MCP_PATH, admit, jsonBody(services.config.maxBodyBytes), answer, parseFailure);
 
   return router;
 }

@@ -132,10 +132,16 @@ export function checkChoice(
   );
 }
 
+/**
+ * A host holding a dot, then anything without spaces. The host's first dot is the one tried (the host may not
+ * start with it): `[^\s/]+\.` would try every dot, each time scanning to the end, 50,000 dots their square.
+ */
+const HTTPS_LINK = /^https:\/\/[^\s/][^\s/.]*\.\S+$/;
+
 /** perPlatform.<network>.link, a link to share: a full https address; returns the issue, if any. */
 export function checkLink(settings: Record<string, unknown>, network: Platform): Issue | undefined {
   const link = settings.link;
-  if (link === undefined || (typeof link === 'string' && /^https:\/\/[^\s/]+\.[^\s]+$/.test(link))) return undefined;
+  if (link === undefined || (typeof link === 'string' && HTTPS_LINK.test(link))) return undefined;
   return issue(
     'setting_invalid',
     `perPlatform.${network}.link "${String(link)}" is not an https address.`,

@@ -17,7 +17,14 @@ import { settingsRoutes } from './settingsRoutes.ts';
 import { passwordRoutes } from './passwordRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
-import { announcesBody, bodyDeadline, clientFaultError, refuseNul, type ClientFault } from './requestFaults.ts';
+import {
+  announcesBody,
+  bodyDeadline,
+  clientFaultError,
+  jsonBody,
+  refuseNul,
+  type ClientFault,
+} from './requestFaults.ts';
 import { accountRoutes } from './accountRoutes.ts';
 import { dashboardRoutes } from './dashboardRoutes.ts';
 import { signUpRoutes } from './signUpRoutes.ts';
@@ -152,7 +159,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
     send(res, { status: err.status, body: errorBody(err, config.publicUrl) });
   app.use(logRequests(services));
   app.use(bodyDeadline(config.bodyTimeoutMs, config.publicUrl, refuse));
-  const json = express.json({ limit: config.maxBodyBytes });
+  const json = jsonBody(config.maxBodyBytes);
   app.use('/v1', restApi(limiter, config.publicUrl, json, handle));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -19,7 +19,7 @@ import type { Scope } from '../../domain/credential.ts';
 import { PLANS } from '../../domain/plans.ts';
 import type { Services } from '../../runtime/services.ts';
 import { ApiError, errorBody, invalidRequest } from '../../domain/errors.ts';
-import { nulRefused } from '../../server/requestFaults.ts';
+import { jsonBody, nulRefused } from '../../server/requestFaults.ts';
 import { sessionCookie, sessionFrom } from '../../server/sessionRoutes.ts';
 import { wrongPassword, type PasswordSignIn } from '../../server/signIn.ts';
 import { MCP_PATH } from '../http.ts';
@@ -92,12 +92,8 @@ function oauthBodyProblem(body: unknown): ApiError | undefined {
   if (body === undefined) return undefined;
   if (!body || typeof body !== 'object' || Array.isArray(body))
     return invalidRequest('The body must be a JSON object or a form.');
-  try {
-    // JSON text escapes a NUL as \u0000; one pass over the text, however deep the body.
-    return JSON.stringify(body).includes('\\u0000') ? nulRefused('body') : undefined;
-  } catch {
-    return invalidRequest('The body is nested too deeply.');
-  }
+  // JSON text escapes a NUL as \u0000; one pass over the text (jsonBody refused bodies nested too deeply).
+  return JSON.stringify(body).includes('\\u0000') ? nulRefused('body') : undefined;
 }
 
 /** What the consent form carries back: the authorization request, signed, bound to the session and short-lived. */
@@ -256,7 +252,7 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
   const render = (res: Response, err: ApiError) => res.status(err.status).json(errorBody(err, publicUrl));
   router.use(
     '/oauth',
-    express.json({ limit: '64kb' }),
+    jsonBody('64kb'),
     express.urlencoded({ extended: false, limit: '64kb' }),
     (req: Request, res: Response, next: NextFunction) => {
       const problem = oauthBodyProblem(req.body);

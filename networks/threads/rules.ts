@@ -29,13 +29,15 @@ export const threadsLimits = {
 
 function check(post: PostContent): Issue[] {
   const issues: Issue[] = [];
-  const units = threadsUnits(post.text);
+  // Counting stops well past the limit: the count of a long text is exact, that of a megabyte only "more than".
+  const countTo = 10 * threadsLimits.textUnits;
+  const units = threadsUnits(post.text, countTo);
   if (units > threadsLimits.textUnits) {
     issues.push(
       issue(
         'caption_too_long',
-        `text counts ${units} on threads (each emoji counts its UTF-8 bytes); threads allows ` +
-          `${threadsLimits.textUnits}.`,
+        `text counts ${units > countTo ? `more than ${countTo}` : units} on threads (each emoji counts its UTF-8 ` +
+          `bytes); threads allows ${threadsLimits.textUnits}.`,
         'Shorten the text, or set overrides.threads.text.',
       ),
     );
