@@ -68,12 +68,19 @@ function* graphemesOf(text: string): Generator<string> {
   }
 }
 
-export function hashtags(text: string): string[] {
-  return text.match(/(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu) ?? [];
+/** The first `stopAfter` + 1 matches at most: a rule that counts them needs no more past its limit. */
+function firstMatches(text: string, pattern: RegExp, stopAfter: number): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(pattern)) if (found.push(match[0]) > stopAfter) break;
+  return found;
 }
 
-export function mentions(text: string): string[] {
-  return text.match(/(?<![\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu) ?? [];
+export function hashtags(text: string, stopAfter = Infinity): string[] {
+  return firstMatches(text, /(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu, stopAfter);
+}
+
+export function mentions(text: string, stopAfter = Infinity): string[] {
+  return firstMatches(text, /(?<![\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu, stopAfter);
 }
 
 /** Addresses in the text, without the sentence punctuation that follows them ("see https://a.example/x."). */

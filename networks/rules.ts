@@ -116,6 +116,14 @@ export function aspect(media: Pick<MediaFacts, 'width' | 'height'>): number | un
   return media.width && media.height ? media.width / media.height : undefined;
 }
 
+/**
+ * Counting (units, links, hashtags) stops at ten times a limit: past the limit, the count of anything a person
+ * wrote is exact, and a megabyte of text costs no more than that, told as "more than".
+ */
+export const COUNT_PAST_LIMIT = 10;
+export const counted = (n: number, limit: number) =>
+  n > COUNT_PAST_LIMIT * limit ? `more than ${COUNT_PAST_LIMIT * limit}` : String(n);
+
 /** A setting that must be one of `allowed`; returns the issue, if any. */
 export function checkChoice(
   settings: Record<string, unknown>,

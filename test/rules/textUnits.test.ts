@@ -72,6 +72,12 @@ describe('counting hostile text costs its length, not its square (issue 31)', ()
     expect(threadsUnits('é'.repeat(4000), 5000)).toBe(4000);
   });
 
+  it('finds hashtags and mentions only as far as a count needs', () => {
+    expect(hashtags('#a '.repeat(300_000), 300)).toHaveLength(301);
+    expect(mentions('@a '.repeat(300_000), 200)).toHaveLength(201);
+    expect(hashtags('#a #b', 300)).toEqual(['#a', '#b']);
+  });
+
   it('trims links ending in 50,000 brackets or dots in one pass', () => {
     expect(links(`https://a${')'.repeat(50_000)}`)).toEqual(['https://a']);
     expect(links(`(https://a/(b)${')'.repeat(50_000)}.`)).toEqual(['https://a/(b)']);
