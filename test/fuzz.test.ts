@@ -3,6 +3,7 @@
 // the wire). No answer may be a 5xx, every 4xx carries {code, message, hint}, and the process is alive and
 // has logged no fault at the end; shapes that once froze the server get their own rows, and a /healthz poller
 // fails the run if any request blocks the event loop over 100 ms. See test/support/fuzz.ts to add routes.
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,11 +93,26 @@ interface Sent {
 }
 
 /**
- * Polls /healthz on a connection of its own, one poll after another, while the fuzz runs. The server answers
- * every request on its one event loop, so a poll that waits more than LOOP_BLOCK_MS waited behind a request
- * holding that loop: each slow poll is reported with the requests in flight meanwhile.
+ * CPU milliseconds used so far by the server's main thread, the one that runs its event loop (Linux: utime and
+ * stime of /proc/<pid>/task/<pid>/stat, in ticks of 10 ms); undefined elsewhere.
  */
-function pollHealth(base: URL, sent: Sent[]) {
+function loopThreadCpuMs(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Polls /healthz on a connection of its own, one poll after another, while the fuzz runs. The server answers
+ * every request on its one event loop, so a poll that waits more than LOOP_BLOCK_MS while the loop's thread
+ * works as long waited behind requests holding that loop. On a machine busy with other processes a poll can
+ * wait that long while the thread waits for a core: the thread's own CPU time tells the two apart. Each slow
+ * poll is reported with the requests in flight meanwhile.
+ */
+function pollHealth(base: URL, pid: number, sent: Sent[]) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const slow: string[] = [];
   let polls = 0;
@@ -104,16 +120,20 @@ function pollHealth(base: URL, sent: Sent[]) {
   let stopped = false;
   const polling = (async () => {
     while (!stopped) {
-      const start = performance.now();
+      const [start, cpuBefore] = [performance.now(), loopThreadCpuMs(pid)];
       const answer = await send(base, agent, { label: 'poll', method: 'GET', path: '/healthz', headers: {} }).catch(
         (err: Error) => ({ status: 0, body: err.message }),
       );
-      const end = performance.now();
+      const [end, cpuAfter] = [performance.now(), loopThreadCpuMs(pid)];
+      const busy = cpuBefore === undefined || cpuAfter === undefined ? end - start : cpuAfter - cpuBefore;
       polls += 1;
-      longest = Math.max(longest, end - start);
-      if (answer.status !== 200 || end - start > LOOP_BLOCK_MS) {
+      longest = Math.max(longest, Math.min(end - start, busy));
+      if (answer.status !== 200 || (end - start > LOOP_BLOCK_MS && busy >= LOOP_BLOCK_MS)) {
         const beside = sent.filter((s) => s.start < end && (s.end ?? end) > start).map((s) => s.label);
-        slow.push(`${answer.status} after ${Math.round(end - start)} ms, beside: ${beside.join(' | ').slice(0, 600)}`);
+        slow.push(
+          `${answer.status} after ${Math.round(end - start)} ms (${busy} ms on the loop's thread), beside: ` +
+            beside.join(' | ').slice(0, 600),
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -260,7 +280,7 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
     const problems: string[] = [];
     const statuses = new Map<number, number>();
     const sent: Sent[] = [];
-    const stopPolling = pollHealth(base, sent);
+    const stopPolling = pollHealth(base, server.process.pid!, sent);
     let requests: (FuzzRequest & { status?: number })[] = [];
     let next = 0;
     const worker = async () => {
@@ -306,7 +326,8 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
     expect(polls).toBeGreaterThan(10);
     expect(
       slow.slice(0, 10),
-      `${slow.length} of ${polls} /healthz polls waited over ${LOOP_BLOCK_MS} ms (longest ${Math.round(longest)} ms)`,
+      `${slow.length} of ${polls} /healthz polls waited over ${LOOP_BLOCK_MS} ms on a busy loop ` +
+        `(the longest such wait: ${Math.round(longest)} ms)`,
     ).toEqual([]);
     expect(server.alive()).toBe(true);
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
