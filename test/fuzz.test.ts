@@ -13,7 +13,14 @@ import type { Platform } from '../networks/rules.ts';
 import { sandboxToken } from '../networks/sandbox/state.ts';
 import { hashPassword } from '../server/sessionRoutes.ts';
 import { DATABASES, seedWorkspace, type TestEnv } from './support/harness.ts';
-import { fuzzRequests, hostileRequests, ROUTES, type FuzzContext, type FuzzRequest } from './support/fuzz.ts';
+import {
+  fuzzRequests,
+  hostileRequests,
+  ROUTES,
+  twinSignUps,
+  type FuzzContext,
+  type FuzzRequest,
+} from './support/fuzz.ts';
 import { seedMedia } from './support/posts.ts';
 import { prepareDatabase, spawnHerald, type PreparedDatabase, type SpawnedHerald } from './support/spawnHerald.ts';
 
@@ -306,6 +313,8 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
     // The shapes that froze or faulted the server first (the sign-up row needs the address's sign-in limit).
     requests = hostileRequests(ctx);
     await worker();
+    [requests, next] = [twinSignUps(kind), 0];
+    await Promise.all(requests.map(worker));
     [requests, next] = [wellFormed, 0];
     await worker();
     [requests, next] = [malformed, 0];

@@ -637,7 +637,7 @@ export function fuzzRequests(
 
 /** A request sent as is, with the status it must get. */
 export interface HostileRequest extends FuzzRequest {
-  status: number;
+  status?: number;
 }
 
 /**
@@ -723,5 +723,50 @@ export function hostileRequests(ctx: FuzzContext): HostileRequest[] {
       200,
     ),
     row('service_plan_post nested 10,000 deep', '/mcp', tool(deepSettings), read, 400),
+    ...postgresFaults(ctx),
   ];
+}
+
+/**
+ * What PostgreSQL answered 500 to in /auth and /oauth (issue 31, item 10), sent on both databases with no status
+ * asked but "not a 5xx": an email longer than the limiter's bucket column, and NUL as an id.
+ */
+function postgresFaults(ctx: FuzzContext): HostileRequest[] {
+  const session = { Cookie: ctx.session.cookie, 'X-CSRF-Token': ctx.session.csrf };
+  const email = `${'a'.repeat(240)}@example.com`;
+  const row = (method: string, path: string, body: Json | undefined, headers: Record<string, string> = {}) => ({
+    label: `item 10: ${method} ${path}`,
+    method,
+    path,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+  });
+  return [
+    row('POST', '/auth/sign-in', { email, password: 'x' }),
+    row('POST', '/oauth/sign-in', { email, password: 'x', next: '/oauth/authorize?client_id=x' }),
+    row(
+      'GET',
+      '/oauth/authorize?client_id=%00&response_type=code&code_challenge=x&code_challenge_method=S256',
+      undefined,
+      session,
+    ),
+    row('DELETE', '/auth/keys/%00', undefined, session),
+    row('DELETE', '/auth/invites/%00', undefined, session),
+    row('DELETE', '/auth/members/%00', undefined, session),
+    row('PATCH', '/auth/members/%00', { role: 'member' }, session),
+    row('GET', '/auth/accounts/%00/disconnect', undefined, session),
+    row('POST', '/auth/accounts/%00/disconnect', { confirm: true }, session),
+  ];
+}
+
+/** The same sign-up six times at once: one account, the others 409 (PostgreSQL answered 500, issue 31 item 10). */
+export function twinSignUps(kind: string): FuzzRequest[] {
+  const body = { email: `twin-${kind}@example.com`, name: `Twin ${kind}`, password: 'long enough pass' };
+  return Array.from({ length: 6 }, () => ({
+    label: 'item 10: six sign-ups at once',
+    method: 'POST',
+    path: '/auth/sign-up',
+    headers: { 'Content-Type': 'application/json' },
+    body: Buffer.from(JSON.stringify(body)),
+  }));
 }
