@@ -96,7 +96,8 @@ function check(post: PostContent): Issue[] {
     issues.push(
       issue(
         'topic_tags_too_many',
-        `the post has ${topics} topics (perPlatform.threads.topicTag and #tags in text); threads allows one per post.`,
+        `the post has ${counted(topics, 1)} topics (perPlatform.threads.topicTag and #tags in text); threads ` +
+          'allows one per post.',
         'Keep a single topic: either perPlatform.threads.topicTag or one #tag in the text.',
       ),
     );

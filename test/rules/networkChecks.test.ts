@@ -225,6 +225,10 @@ describe('threads', () => {
       field: '#tags in text',
       says: '2 topics',
     });
+
+    it('counts topics up to 10, then says "more than 10"', () => {
+      expectFails(row(platform, { text: '#a '.repeat(100_000) }), 'topic_tags_too_many', 'text', 'more than 10 topics');
+    });
   });
 
   describe('topicTag: 1 to 50 characters without . or & (setting_invalid)', () => {
