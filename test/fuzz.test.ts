@@ -331,7 +331,10 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
 
     const { polls, slow, longest } = await stopPolling();
 
-    expect(problems.slice(0, 30), `${problems.length} problems; statuses ${JSON.stringify([...statuses])}`).toEqual([]);
+    // Soft: a 5xx found does not hide a blocked loop, nor the other way round.
+    expect
+      .soft(problems.slice(0, 30), `${problems.length} problems; statuses ${JSON.stringify([...statuses])}`)
+      .toEqual([]);
     expect(polls).toBeGreaterThan(10);
     expect(
       slow.slice(0, 10),
