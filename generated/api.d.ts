@@ -1653,7 +1653,8 @@ export interface components {
          * @description Settings for each network, keyed by network identifier; each applies only to the accounts
          *     of that network, and every one is optional. Settings are checked per row, against the
          *     schemas below: a value of the wrong type or outside its choices, or a name the network does
-         *     not know, is the row issue `setting_invalid` naming the field, never a `400`.
+         *     not know, is the row issue `setting_invalid` naming the field, never a `400`. A network's
+         *     entry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).
          * @example {
          *       "youtube": {
          *         "visibility": "unlisted",
