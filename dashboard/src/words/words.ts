@@ -111,8 +111,8 @@ function durationWords(f: IssueFacts, bound: string, fix: string): string {
 }
 
 function sizeWords(f: IssueFacts, kind: string, fix: string): string {
-  const [is, limit] = f.quantities;
-  return `${cap(f.file)} is ${is ?? 'too large'}; ${f.network} takes ${kind} up to ${limit ?? 'a smaller size'}. ${fix}`;
+  const [is = 'too large', limit = 'a smaller size'] = f.quantities;
+  return `${cap(f.file)} is ${is}; ${f.network} takes ${kind} up to ${limit}. ${fix}`;
 }
 
 function mediaKindWords(f: IssueFacts): string {
@@ -278,6 +278,9 @@ export const ERROR_WORDS = {
   state_expired: same('The connection took too long.', 'Connect the account again.'),
   state_invalid: same('The connection could not be matched to this session.', 'Connect the account again.'),
   state_mismatch: same('The connection could not be matched to this session.', 'Connect the account again.'),
+  // The dashboard's own: a time not filled in (the sentence is WhenInput's) and an upload cut short.
+  time_missing: (f: FailureFacts): Words => ({ title: f.message, hint: 'Fill in the date and time above.' }),
+  upload_cut: same('The upload was cut before the file arrived.', 'Check your connection, then try again.'),
   unauthenticated: () => ({ title: 'Your session ended: sign in again.', signIn: true }),
   unexpected: same('Herald gave an answer the dashboard did not expect.', 'Reload the page and try again.'),
   unsupported_encoding: same('Herald could not read what was sent.', 'Reload the page and try again.'),
