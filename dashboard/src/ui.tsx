@@ -88,6 +88,15 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
       <p className="note-title">{title ?? words.title}</p>
       {title && <p>{words.title}</p>}
       {words.quote && <blockquote className="note-quote">{words.quote}</blockquote>}
+      {words.links && words.links.length > 0 && (
+        <ul>
+          {words.links.map((l) => (
+            <li key={l.href}>
+              <a href={l.href}>{l.label}</a>
+            </li>
+          ))}
+        </ul>
+      )}
       {words.hint && <p className="note-hint">{words.hint}</p>}
       {words.signIn && (
         <p>

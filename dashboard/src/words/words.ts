@@ -162,6 +162,8 @@ export interface Words {
   signIn?: boolean;
   /** The network's own words, quoted, when they say what to change. */
   quote?: string;
+  /** The things the sentence is about (the posts that hold a file), by name. */
+  links?: { label: string; href: string }[];
 }
 
 /** What an error's words can use besides its code: the server's message, its extra fields, and its status. */
@@ -249,10 +251,17 @@ export const ERROR_WORDS = {
     'Sign in with the address it was sent to, or ask for a new invitation.',
   ),
   invite_unusable: same('This invitation can no longer be used.', 'Ask the person who invited you for a new one.'),
-  media_in_use: same(
-    'This file is used by posts that are drafts or queued.',
-    'Change or cancel those posts, or wait until they are live, then delete the file.',
-  ),
+  media_in_use: (f: FailureFacts): Words => {
+    // media/inUse.ts adds the file's and the posts' names; without them the sentence still names no id.
+    const posts = (f.body.posts ?? []) as { name: string; href: string }[];
+    const file = typeof f.body.file === 'string' ? f.body.file : 'This file';
+    const which = posts.length === 1 ? '1 post that is a draft or queued' : 'posts that are drafts or queued';
+    return {
+      title: `${file} is used by ${posts.length > 1 ? `${posts.length} ` : ''}${which}.`,
+      hint: 'Change or cancel those posts, or wait until they are live, then delete the file.',
+      links: posts.map((p) => ({ label: p.name, href: p.href })),
+    };
+  },
   method_not_allowed: same('The dashboard asked for something Herald does not do.', 'Reload the page.'),
   network_not_configured: same(
     'This network is not set up on this Herald.',
