@@ -79,9 +79,7 @@ function signInAgainHref(): string {
 export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
   const words: Words =
-    error instanceof Failure
-      ? failureWords(error)
-      : { title: error instanceof Error ? error.message : String(error), hint: 'Reload the page and try again.' };
+    error instanceof Failure ? failureWords(error) : { title: error instanceof Error ? error.message : String(error) };
   const upgradeUrl = error instanceof Failure ? error.body.upgradeUrl : undefined;
   return (
     <div className="note note-error" role="alert">
