@@ -2,7 +2,7 @@
 // the way the form does, and the forms take their labels from here so the two cannot part.
 
 /** A network setting (perPlatform.<network>.<name>) as compose labels it. */
-export const SETTING_LABELS: Record<string, string> = {
+export const SETTING_LABELS = {
   contentType: 'Post type',
   link: 'Link',
   topicTag: 'Topic tag',
@@ -10,7 +10,7 @@ export const SETTING_LABELS: Record<string, string> = {
   category: 'Category',
   madeForKids: 'Made for kids',
   thumbnailMediaId: 'Thumbnail',
-};
+} as const satisfies Record<string, string>;
 
 /** A request field as the forms label it (sign-up, sign-in, settings, compose, media). */
 export const FIELD_LABELS: Record<string, string> = {

@@ -48,7 +48,7 @@ function textUnit(platform: Platform): string {
   return unit ? UNIT_LABELS[unit] : 'characters';
 }
 
-const settingLabel = (f: IssueFacts) => SETTING_LABELS[f.setting ?? ''] ?? 'A setting';
+const settingLabel = (f: IssueFacts) => (SETTING_LABELS as Record<string, string>)[f.setting ?? ''] ?? 'A setting';
 
 export const ISSUE_WORDS: Record<IssueCode, (f: IssueFacts) => string> = {
   caption_too_long: (f) =>
