@@ -2,9 +2,12 @@
 // {code, message, hint}, so the numbers, sizes, durations and the field named are read from the message as the
 // server's rules write it (networks/*/rules.ts, domain/when.ts); words.test.ts runs those rules to keep them in step.
 
-/** The counts of a message in order; "UTF-8", "mediaIds[0]", "1080×1920" and ratios like "9:16" are not counts. */
-export function countsIn(message: string): number[] {
-  return [...message.matchAll(/(?<![\w.\-[:×])\d+(?:\.\d+)?(?![\w\-\]:×]|\.\d)/g)].map((m) => Number(m[0]));
+/**
+ * The counts of a message in order, as written: "616", or "more than 5000" where the rules stop counting (they
+ * count to ten times a limit). "UTF-8", "mediaIds[0]", "1080×1920" and ratios like "9:16" are not counts.
+ */
+export function countsIn(message: string): string[] {
+  return [...message.matchAll(/(?:more than )?(?<![\w.\-[:×])\d+(?:\.\d+)?(?![\w\-\]:×]|\.\d)/g)].map((m) => m[0]);
 }
 
 /** Sizes and durations as the rules write them: "12.3 MB", "8000000 bytes", "90.1 seconds", "15 minutes". */

@@ -97,6 +97,15 @@ describe('plan issues read as sentences with their numbers', () => {
     );
   });
 
+  it('says "more than" where the server stopped counting', () => {
+    const issue = {
+      code: 'caption_too_long',
+      message: 'text counts more than 5000 on threads (each emoji counts its UTF-8 bytes); threads allows 500.',
+      hint: '',
+    } as const;
+    expect(issueWords(issue, 'threads')).toMatch(/; this text has more than 5000\. /);
+  });
+
   it('counts a Threads post’s topics and names the Topic tag field', () => {
     const words = wordsFor('threads', threadsRules, post({ text: 'Sale #autumn #shop' }));
     expect(words).toEqual([

@@ -26,7 +26,8 @@ export interface IssueFacts {
   platform: Platform;
   account: string;
   message: string;
-  counts: number[];
+  /** "616", or "more than 5000" where the server stopped counting. */
+  counts: string[];
   quantities: string[];
   file: string;
   setting: string | undefined;
