@@ -168,6 +168,20 @@ describe('errors read as sentences for people', () => {
     expect(failure('brand_new_code', 'perPlatform.x is odd').title).toBe('Something went wrong.');
   });
 
+  it('names the role needed and the person’s own', () => {
+    const message = 'Seeing billing needs the administrator role; you are a member of this workspace.';
+    expect(failure('insufficient_role', message).title).toBe(
+      'This needs the administrator role; you are a member of this workspace.',
+    );
+  });
+
+  it('keeps a plan limit’s own sentence, with sizes people read', () => {
+    const seats = 'The free plan allows 1 member, and 1 seat is taken (members plus pending invitations).';
+    expect(failure('quota_exceeded', seats).title).toBe(seats);
+    const size = 'size: 12582912 bytes is over the 8388608-byte limit per file of the free plan.';
+    expect(failure('quota_exceeded', size).title).toBe('This file is 12 MB; the free plan takes files up to 8.0 MB.');
+  });
+
   it('asks to sign in again when the session ended', () => {
     const words = failure('unauthenticated', 'Send Authorization: Bearer <API_KEY>');
     expect(words).toEqual({ title: 'Your session ended: sign in again.', signIn: true });

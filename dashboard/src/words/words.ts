@@ -5,6 +5,7 @@
 import type { FailureKind } from '../../../networks/connector.ts';
 import type { Platform, Schemas } from '../api.ts';
 import { UNIT_LABELS } from '../compose/counters.ts';
+import { bytesText } from '../format.ts';
 import { labelOf, networkOf } from '../networks.ts';
 import { FIELD_LABELS, SETTING_LABELS } from './fieldLabels.ts';
 import {
@@ -196,6 +197,20 @@ function checksFailedWords(f: FailureFacts): Words {
   return { title: issueWords(first, row.platform), hint };
 }
 
+/**
+ * A plan limit. The server's sentence is already for people ("The free plan allows 1 member, and 1 seat is
+ * taken…"); only its byte counts are made readable, and a field-first one is said again.
+ */
+function quotaWords(f: FailureFacts): Words {
+  const hint = 'Cancel a queued post, disconnect an account or delete files, or see the plans.';
+  const perFile = /^size: (\d+) bytes is over the (\d+)-byte limit per file of the (\w+) plan/.exec(f.message);
+  const title = perFile
+    ? `This file is ${bytesText(Number(perFile[1]))}; the ${perFile[3]} plan takes files up to ` +
+      `${bytesText(Number(perFile[2]))}.`
+    : f.message.replace(/(\d+) bytes/g, (_, n: string) => bytesText(Number(n)));
+  return speaksApi(title) ? { title: 'This goes over your plan’s limit.', hint } : { title, hint };
+}
+
 /** Every error code of the contract (its Errors table and each operation's answers) and of the session routes. */
 export const ERROR_WORDS = {
   access_denied: same('The connection was not allowed on the network.', 'Connect again and allow Herald access.'),
@@ -231,10 +246,14 @@ export const ERROR_WORDS = {
   folder_not_empty: same('This folder still holds files or folders.', 'Move or delete them first.'),
   idempotency_key_in_use: same('The same change is still being made.', 'Wait a moment; it finishes by itself.'),
   idempotency_key_reused: same('This change clashes with an earlier one.', 'Reload the page, then try again.'),
-  insufficient_role: same(
-    'Your role in this workspace does not allow this.',
-    'Ask an owner or administrator to do it, or to change your role.',
-  ),
+  insufficient_role: (f: FailureFacts): Words => {
+    // The refusal names the role needed and the person's own (domain/roles.ts); both are words people use.
+    const m = /needs (the owner|the \w+ role); you are (an? \w+)/.exec(f.message);
+    const hint = 'Ask an administrator or the owner to do it, or to change your role.';
+    if (!m) return { title: 'Your role in this workspace does not allow this.', hint };
+    const title = `This needs ${m[1]}; you are ${m[2]} of this workspace.`;
+    return { title, hint: m[1] === 'the owner' ? 'Ask the workspace owner to do it.' : hint };
+  },
   insufficient_scope: same('This key may only read.', 'Use a key that may write.'),
   internal: same('Something went wrong in Herald.', 'Try again; if it goes on, tell whoever runs this Herald.'),
   invalid_request: (f: FailureFacts): Words => {
@@ -275,10 +294,7 @@ export const ERROR_WORDS = {
   offline: same('Herald could not be reached.', 'Check your connection, then try again.'),
   owner_required: same('A workspace always keeps one owner.', 'Make someone else owner first.'),
   payload_too_large: same('This is too large to send.', 'Send less at once.'),
-  quota_exceeded: same(
-    'This goes over your plan’s limit.',
-    'Cancel a queued post, disconnect an account or delete files, or see the plans.',
-  ),
+  quota_exceeded: quotaWords,
   rate_limited: same('Too many requests in a short time.', 'Wait a minute, then try again.'),
   request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
   reset_unusable: same('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
