@@ -211,4 +211,10 @@ describe('the timeline in words', () => {
     const words = eventWords({ ...event, publishAt: '2026-11-26T08:16:47.584Z' }, 'threads', 'Europe/Berlin', now);
     expect(words).toBe('Threads had a passing problem; Herald tries again by itself today at 09:16 CET.');
   });
+
+  it('says why a post was cancelled when its account was disconnected', () => {
+    const message = 'Cancelled because its account was disconnected: the post is a draft again and its place…';
+    const event = { id: 'evt_2', kind: 'cancelled', at: '2026-11-26T08:16:00.000Z', message } as const;
+    expect(eventWords(event, 'instagram', 'UTC')).toMatch(/^Cancelled because its account was disconnected: the/);
+  });
 });
