@@ -182,6 +182,12 @@ describe('errors read as sentences for people', () => {
     expect(failure('quota_exceeded', size).title).toBe('This file is 12 MB; the free plan takes files up to 8.0 MB.');
   });
 
+  it('keeps the dashboard routes’ own sentences, which say why, unless they speak API', () => {
+    const expired = 'This invitation expired on 24 November.';
+    expect(failure('invite_unusable', expired).title).toBe(expired);
+    expect(failure('invite_unusable', 'invite inv_123 is gone').title).toBe('This invitation can no longer be used.');
+  });
+
   it('asks to sign in again when the session ended', () => {
     const words = failure('unauthenticated', 'Send Authorization: Bearer <API_KEY>');
     expect(words).toEqual({ title: 'Your session ended: sign in again.', signIn: true });

@@ -178,6 +178,18 @@ export interface FailureFacts {
 
 const same = (title: string, hint?: string) => (): Words => ({ title, ...(hint ? { hint } : {}) });
 
+/**
+ * Words for refusals of the dashboard's own routes (invitations, resets, membership), whose messages the server
+ * writes for people and which say what a fixed sentence cannot ("This invitation expired on…"): the server's
+ * sentence when it reads as one, else `title`.
+ */
+const spoken =
+  (title: string, hint?: string) =>
+  (f: FailureFacts): Words => ({
+    title: /^[A-Z]/.test(f.message) && !speaksApi(f.message) ? f.message : title,
+    ...(hint ? { hint } : {}),
+  });
+
 /** A validation message with its field named as the form labels it, or undefined when it would still speak API. */
 function fieldSentence(message: string): string | undefined {
   const lead = leadingField(message);
@@ -229,7 +241,7 @@ export const ERROR_WORDS = {
   ),
   address_expired: same('This link has expired.', 'Start again from the dashboard.'),
   address_invalid: same('This link is not valid.', 'Start again from the dashboard.'),
-  already_member: same('This person is already a member of the workspace.'),
+  already_member: spoken('This person is already a member of the workspace.'),
   already_uploaded: same('This file was already uploaded.', 'It is being processed; it shows in the library.'),
   checks_failed: checksFailedWords,
   confirm_required: same('Herald needs your confirmation for this.', 'Try again and confirm.'),
@@ -239,7 +251,7 @@ export const ERROR_WORDS = {
     'Upload the file again from the media library.',
   ),
   csrf_failed: same('This page is out of date.', 'Reload the page, then try again.'),
-  downgrade_blocked: same(
+  downgrade_blocked: spoken(
     'The workspace uses more than the smaller plan allows.',
     'Disconnect accounts or remove members first, then change the plan.',
   ),
@@ -270,7 +282,7 @@ export const ERROR_WORDS = {
     'This invitation was sent to another email address.',
     'Sign in with the address it was sent to, or ask for a new invitation.',
   ),
-  invite_unusable: same('This invitation can no longer be used.', 'Ask the person who invited you for a new one.'),
+  invite_unusable: spoken('This invitation can no longer be used.', 'Ask the person who invited you for a new one.'),
   media_in_use: (f: FailureFacts): Words => {
     // media/inUse.ts adds the file's and the posts' names; without them the sentence still names no id.
     const posts = (f.body.posts ?? []) as { name: string; href: string }[];
@@ -292,12 +304,12 @@ export const ERROR_WORDS = {
   not_implemented: same('Herald does not do this yet.'),
   nothing_to_connect: same('The network offered no account to connect.', 'Check the account on the network.'),
   offline: same('Herald could not be reached.', 'Check your connection, then try again.'),
-  owner_required: same('A workspace always keeps one owner.', 'Make someone else owner first.'),
+  owner_required: spoken('A workspace always keeps one owner.', 'Make someone else owner first.'),
   payload_too_large: same('This is too large to send.', 'Send less at once.'),
   quota_exceeded: quotaWords,
   rate_limited: same('Too many requests in a short time.', 'Wait a minute, then try again.'),
   request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
-  reset_unusable: same('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
+  reset_unusable: spoken('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
   sign_in_refused: same('The email or password is wrong.', 'Check both and try again.'),
   size_mismatch: same('The upload did not arrive whole.', 'Upload the file again.'),
   slug_taken: same('Another workspace already uses this Slug.', 'Choose another.'),
