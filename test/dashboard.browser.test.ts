@@ -1,7 +1,8 @@
 // The dashboard's main flow in a real browser on a fresh server: sign up, connect sandbox Instagram and
 // Threads through their consent pages, upload an image (progress to 100%), compose for both, read the
 // plan, confirm, watch the posts go live, find them in the calendar, open one with its timeline, then
-// see the row issues of an invalid post. Axe checks every page; screenshots go to test-results/dashboard.
+// see the row issues of an invalid post. Refusals, issues and the timeline must read as people's words (no code,
+// field path, id or ISO time). Axe checks every page; screenshots go to test-results/dashboard.
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
