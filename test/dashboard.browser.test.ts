@@ -3,6 +3,7 @@
 // plan, confirm, watch the posts go live, find them in the calendar, open one with its timeline, then
 // see the row issues of an invalid post. Refusals, issues and the timeline must read as people's words (no code,
 // field path, id or ISO time). Axe checks every page; screenshots go to test-results/dashboard.
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
@@ -159,6 +160,38 @@ describe('dashboard in a browser', () => {
     await checkPage(page, '12-disconnect');
     await dialog.getByRole('button', { name: 'Disconnect' }).click();
     await expect.poll(() => page.locator('.rows .row').count()).toBe(1);
+
+    // A passing network fault: the timeline says Herald tries again, when, in the zone and in words.
+    const ids = await page.evaluate(async () => {
+      const [{ accounts }, { media }] = await Promise.all(
+        ['accounts', 'media'].map((r) => fetch(`/v1/${r}`).then((a) => a.json())),
+      );
+      return { accountId: accounts[0].id as string, mediaId: media[0].id as string };
+    });
+    const bin = path.join(import.meta.dirname, '../bin/herald');
+    const failOnce = ['sandbox', 'fail', '--account', ids.accountId, '--scenario', 'unavailable'];
+    execFileSync(bin, failOnce, { env: { ...process.env, DATA_DIR: herald.dataDir, DATABASE_URL: '' } });
+    const postId = await page.evaluate(async ({ accountId, mediaId }) => {
+      const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
+      const body = {
+        targets: { accountIds: [accountId] },
+        mediaIds: [mediaId],
+        text: 'Retry me',
+        when: 'now',
+        confirm: true,
+      };
+      const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
+      const created = await fetch('/v1/posts', { method: 'POST', headers, body: JSON.stringify(body) });
+      return (await created.json()).posts[0].id as string;
+    }, ids);
+    await page.goto(at(`/posts/${postId}`));
+    await page.locator('.event-retriedByWorker').waitFor();
+    const retry = await page.locator('.event-retriedByWorker').textContent();
+    expect(retry).toMatch(
+      /^Instagram had a passing problem; Herald tries again by itself (today|tomorrow) at \d\d:\d\d CET\./,
+    );
+    expect(retry).not.toMatch(API_WORDS);
+    await checkPage(page, '12-post-retrying');
 
     await page.setViewportSize({ width: 390, height: 844 });
     await checkPage(page, '13-phone-accounts');
