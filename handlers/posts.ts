@@ -110,13 +110,17 @@ function wireRow(row: PlannedRow) {
   };
 }
 
-function checksFailed(rows: PlannedRow[], outcome = 'nothing was created'): ApiError {
+/** 422 with the plan rows; `change` is what was refused (a create, or an edit of one post). */
+function checksFailed(rows: PlannedRow[], change: 'create' | 'edit' = 'create'): ApiError {
   const failing = rows.filter((r) => !r.ok);
   return new ApiError(
     422,
     'checks_failed',
-    `${failing.length} of ${rows.length} posts do not pass the network checks; ${outcome}.`,
-    "Fix what each row's issues name (or remove those accounts), plan again, then create.",
+    `${failing.length} of ${rows.length} posts do not pass the network checks; ` +
+      `${change === 'create' ? 'nothing was created' : 'nothing was changed'}.`,
+    change === 'create'
+      ? "Fix what each row's issues name (or remove those accounts), plan again, then create."
+      : "Fix what the row's issues name, then send the change again.",
     { rows: rows.map(wireRow) },
   );
 }
@@ -393,7 +397,7 @@ export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, pa
   });
   const row = rows[0]!;
   // A draft staying a draft is saved as it is (its checks run when it gets a time); what is sent must pass.
-  if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'nothing was changed');
+  if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'edit');
   const content = contentChanges(current, row, mediaIds);
   if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
   const post = await transition(data, params.postId, action, async (p, counts) => {

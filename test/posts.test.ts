@@ -623,7 +623,12 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       });
       const noMedia = await edit(id, { mediaIds: [], confirm: true });
       expect(noMedia.status).toBe(422);
-      expect(noMedia.body).toMatchObject({ code: 'checks_failed', rows: [{ accountId: ig, ok: false }] });
+      expect(noMedia.body).toMatchObject({
+        code: 'checks_failed',
+        message: '1 of 1 posts do not pass the network checks; nothing was changed.',
+        hint: "Fix what the row's issues name, then send the change again.",
+        rows: [{ accountId: ig, ok: false }],
+      });
       expect(await read(id)).toEqual(before);
       const res = await edit(id, {
         text: 'New caption',
