@@ -187,6 +187,8 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       expect(edited.structuredContent).toMatchObject({ status: 'queued', text: 'Changed by an agent' });
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).not.toContain('service_delete_post');
+      // The tests after this one count the queued posts.
+      await client.callTool({ name: 'service_cancel_post', arguments: { postId, confirm: true } });
     });
 
     it('answers bad arguments with an invalid_request tool error naming the field', async () => {

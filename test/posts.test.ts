@@ -590,6 +590,15 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       hint: 'Change the text, then retry.',
     };
 
+    it('creates a draft whatever its plan says: only a queued post needs the checks to pass', async () => {
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [ig, th] }, mediaIds: [], text: 'x'.repeat(600), when: 'draft', confirm: true },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.posts.map((p: { status: string }) => p.status)).toEqual(['draft', 'draft']);
+    });
+
     it('edits a draft without confirm and saves it as it is, even with plan issues', async () => {
       const id = await threadsPost('draft');
       const long = 'x'.repeat(600);
@@ -776,6 +785,11 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       expect((await call(env, 'patch', '/v1/posts/pst_nope', { body: { text: 'x' } })).status).toBe(401);
       expect((await remove('pst_nope')).status).toBe(404);
       expect((await edit('pst_nope', { text: 'x' })).status).toBe(404);
+      const draft = await threadsPost('draft');
+      const readOnly = await edit(draft, { text: 'x' }, ws.readKey);
+      expect(readOnly.status).toBe(403);
+      expect(readOnly.body.code).toBe('insufficient_scope');
+      expect((await read(draft)).text).toBe('Before');
     });
   });
 });
