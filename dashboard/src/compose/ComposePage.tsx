@@ -14,7 +14,7 @@ import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
 import { cleanSettings, NetworkSettings, type Settings } from './NetworkSettings.tsx';
-import { editBody, editModes, formFromPost } from './fromPost.ts';
+import { editBody, editModes, editPlan, formFromPost, schedulesDraft } from './fromPost.ts';
 import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
 import { TextCounters } from './TextCounters.tsx';
@@ -368,7 +368,11 @@ export function ComposePage() {
             <Loading label="Checking" />
           ) : (
             <>
-              <PlanTable plan={plan.data} accounts={accounts.data} zone={zone} />
+              <PlanTable
+                plan={editing ? editPlan(plan.data, editing, when.mode) : plan.data}
+                accounts={accounts.data}
+                zone={zone}
+              />
               <ErrorNote error={editing ? save.error : create.error} />
               <Button
                 tone="primary"
@@ -377,7 +381,7 @@ export function ComposePage() {
                 busy={create.isPending || save.isPending}
                 onClick={() => (editing ? save.mutate(editing) : create.mutate())}
               >
-                {editing && !(editing.status === 'draft' && when.mode !== 'draft')
+                {editing && !schedulesDraft(editing, when.mode)
                   ? 'Save changes'
                   : confirmLabel(plan.data, when.mode, zone)}
               </Button>

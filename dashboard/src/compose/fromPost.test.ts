@@ -2,7 +2,7 @@
 // changes), and drafts that save whatever their plan says.
 import { describe, expect, it } from 'vitest';
 import type { Post, Schemas } from '../api.ts';
-import { editBody, editModes, formFromPost } from './fromPost.ts';
+import { editBody, editModes, editPlan, formFromPost } from './fromPost.ts';
 import { blockedByIssues } from './plan.ts';
 
 const zone = 'Europe/Berlin';
@@ -74,6 +74,13 @@ describe('compose from a post', () => {
   it('offers a failed post no time: it is sent again by retry', () => {
     expect(editModes({ status: 'failed' })).toEqual([]);
     expect(editModes({ status: 'queued' })).toEqual(['at', 'now']);
+  });
+
+  it('counts an edit toward the month only when it schedules a draft', () => {
+    const plan = { quota: { used: 3, limit: 20, requested: 1 } };
+    expect(editPlan(plan, { status: 'queued' }, 'at').quota.requested).toBe(0);
+    expect(editPlan(plan, { status: 'failed' }, 'now').quota.requested).toBe(0);
+    expect(editPlan(plan, { status: 'draft' }, 'at').quota.requested).toBe(1);
   });
 
   it("saves a draft whatever its plan's problems; only what is sent is blocked by them", () => {

@@ -1,7 +1,7 @@
 // Compose filled from an existing post: to edit it (saved through PATCH /posts/{postId}) or to duplicate
 // it (a new post). Pure: the page loads the post, these decide the form and the edit's body.
 import { DateTime } from 'luxon';
-import type { Platform, Post, Schemas } from '../api.ts';
+import type { PlanResponse, Platform, Post, Schemas } from '../api.ts';
 import type { Settings } from './NetworkSettings.tsx';
 import { defaultWhen, type WhenForm, type WhenMode } from './when.ts';
 
@@ -68,4 +68,17 @@ export function editBody(post: Post, request: Schemas['PlanRequest'], form: When
     ...(moved && request.when !== 'draft' ? { when: request.when } : {}),
     confirm: true,
   };
+}
+
+/** Whether saving the edit gives a draft its first time: the only edit that counts toward the month. */
+export const schedulesDraft = (post: Pick<Post, 'status'>, mode: WhenMode) =>
+  post.status === 'draft' && mode !== 'draft';
+
+/** The plan as an edit of `post` reads it: it adds a post to the month only when it schedules a draft. */
+export function editPlan<P extends Pick<PlanResponse, 'quota'>>(
+  plan: P,
+  post: Pick<Post, 'status'>,
+  mode: WhenMode,
+): P {
+  return schedulesDraft(post, mode) ? plan : { ...plan, quota: { ...plan.quota, requested: 0 } };
 }
