@@ -46,6 +46,14 @@ describe('dashboard in a browser', () => {
     await page.getByText(/Connected \d+ accounts?/).waitFor();
   }
 
+  /** Clicks the save button once the plan is checked (and, when given, after a look at the page). */
+  async function saveWhenReady(name: string, look?: () => Promise<void>) {
+    const button = page.getByRole('button', { name });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    await look?.();
+    await button.click();
+  }
+
   it('walks from sign-up to live posts and back to a refused plan', async () => {
     await page.goto(at(''));
     await page.waitForURL(/\/app\/sign-up$/);
@@ -151,6 +159,40 @@ describe('dashboard in a browser', () => {
     expect(await page.getByRole('button', { name: /^Schedule 1 post/ }).isDisabled()).toBe(true);
     await expect(page.locator('.counter.over').textContent()).resolves.toContain('Threads: 530 / 500');
     await checkPage(page, '11-compose-issues');
+
+    // A draft is saved as it is: the plan's problems are warnings, and only scheduling waits for them.
+    await page.getByText('Save as draft', { exact: true }).click();
+    await page.getByText('Draft, no time').waitFor();
+    await page.getByText('The draft is saved with these problems').waitFor();
+    await saveWhenReady('Save 1 draft', () => checkPage(page, '11-draft-warnings'));
+    await page.getByRole('heading', { name: 'Done' }).waitFor();
+    await page.getByRole('link', { name: /^Open/ }).click();
+    // Edit opens compose filled with the post; the fixed text is saved through the edit operation.
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await page.getByRole('heading', { name: 'Edit post' }).waitFor();
+    const text = page.getByLabel('Text', { exact: true });
+    await expect.poll(() => text.inputValue()).toContain('#one #two');
+    await text.fill('Autumn sale: the last days 🍂');
+    await expect.poll(() => page.locator('.plan tbody tr.ok').count()).toBe(1);
+    await checkPage(page, '11a-edit');
+    await saveWhenReady('Save changes');
+    await page.waitForURL(/\/app\/posts\/pst_/);
+    await page.locator('.preview-text').getByText('Autumn sale: the last days 🍂').waitFor();
+    await page.locator('.event-edited').waitFor();
+    await checkPage(page, '11b-edited');
+    // Duplicate fills a new post from it; the copy is then deleted, after a confirmation.
+    await page.getByRole('link', { name: 'Duplicate' }).click();
+    await page.getByRole('heading', { name: 'Duplicate post' }).waitFor();
+    await expect.poll(() => text.inputValue()).toBe('Autumn sale: the last days 🍂');
+    await page.getByText('Save as draft', { exact: true }).click();
+    await saveWhenReady('Save 1 draft');
+    await page.getByRole('heading', { name: 'Done' }).waitFor();
+    await page.getByRole('link', { name: /^Open/ }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await checkPage(page, '11c-delete');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete for good' }).click();
+    await page.waitForURL(/\/app\/posts$/);
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(3);
 
     // Disconnecting says what happens to queued posts before it happens.
     await page.getByRole('link', { name: 'Accounts' }).click();
