@@ -1620,7 +1620,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`.\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {

@@ -27,6 +27,8 @@ export const EVENT_WORDS: Record<EventKind, (f: EventFacts) => string> = {
     `Cancelled${/account was disconnected/.test(f.message) ? ' because its account was disconnected' : ''}: ` +
     'the post is a draft again, and its place in the month was given back.',
   rescheduled: (f) => (f.when ? `Moved to ${f.when}.` : 'Moved to another time.'),
+  // The server names what changed in words already ("Changed the text and the files.").
+  edited: (f) => (/^Changed (the [a-z]+(, | and )?)+\.$/.test(f.message) ? f.message : 'Edited.'),
 };
 
 /** One timeline event as a sentence; a worker's retry time reads "today at 14:31 CET". */

@@ -223,4 +223,11 @@ describe('the timeline in words', () => {
     const event = { id: 'evt_2', kind: 'cancelled', at: '2026-11-26T08:16:00.000Z', message } as const;
     expect(eventWords(event, 'instagram', 'UTC')).toMatch(/^Cancelled because its account was disconnected: the/);
   });
+
+  it('says what an edit changed, and no more than "Edited." for words it does not know', () => {
+    const event = { id: 'evt_3', kind: 'edited', at: '2026-11-26T08:16:00.000Z' } as const;
+    const changed = 'Changed the text, the tags and the files.';
+    expect(eventWords({ ...event, message: changed }, 'threads', 'UTC')).toBe(changed);
+    expect(eventWords({ ...event, message: 'Changed overrides.threads.text.' }, 'threads', 'UTC')).toBe('Edited.');
+  });
 });
