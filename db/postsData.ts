@@ -2,11 +2,13 @@
 // the same transaction, so parallel requests cannot pass them), reading, and state transitions that
 // each write their timeline event atomically.
 import type { Knex } from 'knex';
-import type { Workspace } from '../domain/credential.ts';
+import type { User, Workspace } from '../domain/credential.ts';
 import type { ErrorBody } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import {
+  deletionRefusal,
   nextState,
+  PostStateRefused,
   refusal,
   storedStatus,
   systemMove,
@@ -16,6 +18,7 @@ import {
 import type { PostStatus } from '../domain/statusLine.ts';
 import type { Platform } from '../networks/rules.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
+import { recordAudit } from './audit.ts';
 import { isPostgres, type Db } from './connect.ts';
 import { workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
@@ -33,7 +36,8 @@ export type EventKind =
   | 'retried'
   | 'retriedByWorker'
   | 'cancelled'
-  | 'rescheduled';
+  | 'rescheduled'
+  | 'edited';
 
 export interface PostRecord {
   id: string;
@@ -102,8 +106,29 @@ export interface PostFilter {
   limit: number;
 }
 
+/** What a person may change in a post's content (an edit). */
+export type ContentPatch = Partial<Pick<PostRecord, 'text' | 'title' | 'tags' | 'mediaIds' | 'perPlatform'>>;
+
 /** Fields a person's action may change besides the state, which the state table sets. */
-export type PostPatch = Partial<Pick<PostRecord, 'publishAt' | 'quotaMonth' | 'error'>>;
+export type PostPatch = Partial<Pick<PostRecord, 'publishAt' | 'quotaMonth' | 'error'>> & ContentPatch;
+
+const CONTENT_FIELDS = ['text', 'title', 'tags', 'mediaIds', 'perPlatform'] as const;
+const changesContent = (patch: PostPatch) => CONTENT_FIELDS.some((field) => field in patch);
+
+/**
+ * An earlier attempt left progress on the network (a checkpoint: a file uploaded, a container made) and the
+ * worker resumes from it; new content would not match what the network holds, and starting afresh could
+ * publish twice. Only the time may change.
+ */
+const partlySent = (id: string, platform: Platform) =>
+  new PostStateRefused(
+    id,
+    'queued',
+    'edit',
+    'Change only its time, or let it go out and then edit it on the network; or cancel it and create a new post.',
+    `Post ${id} was partly sent to ${platform} by an earlier attempt that Herald is retrying; ` +
+      'its content cannot change.',
+  );
 
 /** The rest of a person's change, decided on the post as locked; `counts` reads inside the same transaction. */
 export type DecideChange = (
@@ -159,6 +184,11 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
     cols.error_message = patch.error?.message ?? null;
     cols.error_hint = patch.error?.hint ?? null;
   }
+  if ('text' in patch) cols.text = patch.text;
+  if ('title' in patch) cols.title = patch.title;
+  if ('tags' in patch) cols.tags = JSON.stringify(patch.tags);
+  if ('mediaIds' in patch) cols.media_ids = JSON.stringify(patch.mediaIds);
+  if ('perPlatform' in patch) cols.per_platform = JSON.stringify(patch.perPlatform);
   return cols;
 }
 
@@ -286,6 +316,14 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
   const insertEvents = (q: Knex, postId: string, events: NewEvent[], at: string) =>
     insertPostEvents(q, wsId, postId, events, at);
 
+  /** The post's files as link rows, which the media delete refusal and retention read. */
+  async function linkMedia(trx: Knex, postId: string, mediaIds: string[]): Promise<void> {
+    if (mediaIds.length)
+      await trx('post_media').insert(
+        mediaIds.map((mediaId, position) => ({ post_id: postId, media_id: mediaId, workspace_id: wsId, position })),
+      );
+  }
+
   return {
     monthUsed: (month: string) => monthUsed(db, month),
 
@@ -337,16 +375,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
             updated_at: now,
           });
           await syncJob(trx, id, post.status, post.publishAt);
-          if (post.mediaIds.length) {
-            await trx('post_media').insert(
-              post.mediaIds.map((mediaId, position) => ({
-                post_id: id,
-                media_id: mediaId,
-                workspace_id: wsId,
-                position,
-              })),
-            );
-          }
+          await linkMedia(trx, id, post.mediaIds);
           const via = input.createdVia === 'api' ? 'API' : input.createdVia === 'mcp' ? 'MCP server' : 'dashboard';
           const events: NewEvent[] = [{ kind: 'created', message: `Created through the ${via}.` }];
           if (post.status === 'queued') events.push({ kind: 'queued', publishAt: post.publishAt });
@@ -409,34 +438,85 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
         await lockWorkspace(trx, wsId);
         const row = await posts(trx)
           .where('posts.id', id)
-          .first([...COLUMNS, 'posts.attempt_started_at']);
+          .first([...COLUMNS, 'posts.attempt_started_at', 'posts.checkpoint', 'posts.due_at', 'posts.worker_retries']);
         if (!row) return undefined;
         const post = toPost(row);
         const state: PostState = row.attempt_started_at ? 'publishing' : post.status;
         const status = storedStatus(nextState({ id, state }, action));
         const { patch, events } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
+        const content = changesContent(patch);
+        if (content && row.checkpoint) throw partlySent(id, post.platform);
         const now = isoNow(clock);
-        const publishAt = 'publishAt' in patch ? (patch.publishAt ?? null) : post.publishAt;
-        // A person's change starts the attempt count afresh, the due time follows the publish time,
-        // and a worker's reservation of the post (made ahead of its time) is taken back. An attempt
-        // that started after the post was read (the worker does not take the workspace lock) cannot
-        // be taken back: the change is refused as the table refuses a post being published.
-        const changed = await trx('posts')
+        const timed = 'publishAt' in patch;
+        const publishAt = timed ? (patch.publishAt ?? null) : post.publishAt;
+        // A change of time starts the attempt count afresh and the due time follows it; a change of content
+        // alone keeps both (a worker's retry after a temporary failure stays when it was). Either way a
+        // worker's reservation of the post (made ahead of its time, with the content as it was) is taken
+        // back. An attempt that started after the post was read (the worker does not take the workspace
+        // lock) cannot be taken back: the change is refused as the table refuses a post being published;
+        // nor can progress an attempt left meanwhile, which new content must not meet.
+        const dueAt = status !== 'queued' ? null : timed ? publishAt : (row.due_at ?? publishAt);
+        const update = trx('posts')
           .where({ id, workspace_id: wsId, status: post.status })
-          .whereNull('attempt_started_at')
-          .update({
-            ...patchColumns(patch),
-            status,
-            due_at: status === 'queued' ? publishAt : null,
-            worker_retries: 0,
-            attempt_id: null,
-            attempt_worker: null,
-            updated_at: now,
-          });
+          .whereNull('attempt_started_at');
+        if (content) update.whereNull('checkpoint');
+        const changed = await update.update({
+          ...patchColumns(patch),
+          status,
+          due_at: dueAt,
+          worker_retries: timed ? 0 : row.worker_retries,
+          attempt_id: null,
+          attempt_worker: null,
+          updated_at: now,
+        });
         if (!changed) throw refusal({ id, state: 'publishing' }, action)!;
-        await syncJob(trx, id, status, publishAt);
+        if (patch.mediaIds) {
+          await trx('post_media').where({ post_id: id, workspace_id: wsId }).delete();
+          await linkMedia(trx, id, patch.mediaIds);
+        }
+        await syncJob(trx, id, status, dueAt);
         await insertEvents(trx, id, events, now);
         return toPost(await posts(trx).where('posts.id', id).first(COLUMNS));
+      }),
+
+    /**
+     * Deletes a draft or failed post with its timeline and file links, and records it in the audit trail,
+     * atomically; throws the state table's refusal for the others. The month's count stays as it was: the
+     * counter trigger takes a counted post out of its month, and a post counts in the month it was queued
+     * in whatever became of it (as a failed one does), so its place is put back. Undefined when no such
+     * post exists here.
+     */
+    remove: (id: string, by: User) =>
+      db.transaction(async (trx) => {
+        await lockWorkspace(trx, wsId);
+        const row = await posts(trx)
+          .where('posts.id', id)
+          .first([...COLUMNS, 'posts.attempt_started_at']);
+        if (!row) return undefined;
+        const post = toPost(row);
+        const refused = deletionRefusal({ id, state: row.attempt_started_at ? 'publishing' : post.status });
+        if (refused) throw refused;
+        await trx('post_media').where({ post_id: id, workspace_id: wsId }).delete();
+        await trx('post_events').where({ post_id: id, workspace_id: wsId }).delete();
+        // The worker does not take the workspace lock: the row goes only if it is still what was read.
+        const deleted = await trx('posts')
+          .where({ id, workspace_id: wsId, status: post.status })
+          .whereNull('attempt_id')
+          .delete();
+        if (!deleted) throw deletionRefusal({ id, state: 'publishing' })!;
+        if (post.quotaMonth)
+          await trx('usage_counters')
+            .where({ workspace_id: wsId, counter: 'posts', period: post.quotaMonth })
+            .increment('value', 1);
+        await jobs?.unschedule(trx, id);
+        await recordAudit(trx, wsId, by.id, 'post.deleted', {
+          postId: id,
+          status: post.status,
+          platform: post.platform,
+          account: post.accountName,
+          text: post.text.slice(0, 80),
+        });
+        return post;
       }),
   };
 }

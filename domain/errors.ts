@@ -62,9 +62,13 @@ export const notFound = (what: string, id: string) => {
  */
 const CONFIRMS = {
   createPosts: { show: 'Show the plan (`POST /posts/plan`) to a human', inQuery: false },
-  reschedulePost: { show: 'Tell a human which post moves to which new time', inQuery: false },
+  reschedulePost: {
+    show: 'Tell a human which post changes, and how (its new time or its new content)',
+    inQuery: false,
+  },
   retryPost: { show: 'Tell a human which post is sent again now, and why it failed (its `error`)', inQuery: false },
   cancelPost: { show: 'Tell a human which post will not be published (it becomes a draft again)', inQuery: false },
+  deletePost: { show: 'Tell a human which post will be deleted, for good', inQuery: true },
   deleteMedia: { show: 'Tell a human which file will be deleted (its bytes go too)', inQuery: true },
   deleteFolder: { show: 'Tell a human which folder will be deleted', inQuery: true },
   // The dashboard's POST /auth/accounts/{accountId}/disconnect.

@@ -10,8 +10,8 @@ import type { PostStatus } from './statusLine.ts';
  */
 export type PostState = PostStatus | 'publishing';
 
-/** What a person asks for (API, MCP, dashboard). */
-export type PersonAction = 'cancel' | 'reschedule' | 'retry';
+/** What a person asks for (API, MCP, dashboard); `edit` changes the content and keeps the state. */
+export type PersonAction = 'cancel' | 'reschedule' | 'retry' | 'edit';
 /**
  * What the system does: the worker starts an attempt (`start`), which ends live (`succeed`), failed
  * (`fail`), queued for a later try after a temporary failure (`retryLater`), or given back unsent
@@ -45,11 +45,13 @@ export const POST_TRANSITIONS: Readonly<Record<PostState, Row>> = {
     cancel: { message: 'Post {id} is draft; only a queued post can be cancelled.', hint: 'It is already a draft.' },
     reschedule: 'queued',
     retry: onlyFailedRetried('draft'),
+    edit: 'draft',
   },
   queued: {
     cancel: 'draft',
     reschedule: 'queued',
     retry: onlyFailedRetried('queued'),
+    edit: 'queued',
     start: 'publishing',
     // A reservation the worker cannot send (no connector, the account's token gone) fails unstarted.
     fail: 'failed',
@@ -61,12 +63,13 @@ export const POST_TRANSITIONS: Readonly<Record<PostState, Row>> = {
     reschedule: BEING_PUBLISHED,
     // Shown as queued, so refused as a queued post is.
     retry: onlyFailedRetried('queued'),
+    edit: BEING_PUBLISHED,
     succeed: 'live',
     fail: 'failed',
     retryLater: 'queued',
     release: 'queued',
   },
-  live: { cancel: LIVE_IS_FINAL, reschedule: LIVE_IS_FINAL, retry: LIVE_IS_FINAL },
+  live: { cancel: LIVE_IS_FINAL, reschedule: LIVE_IS_FINAL, retry: LIVE_IS_FINAL, edit: LIVE_IS_FINAL },
   failed: {
     cancel: {
       message: 'Post {id} is failed; only a queued post can be cancelled.',
@@ -77,7 +80,27 @@ export const POST_TRANSITIONS: Readonly<Record<PostState, Row>> = {
       hint: 'Use POST /posts/{postId}/retry.',
     },
     retry: 'queued',
+    // Changed content is sent with retry: the change itself sends nothing.
+    edit: 'failed',
     reconnect: 'queued',
+  },
+};
+
+/**
+ * Deleting, which ends a post instead of moving it: a draft or a failed post goes (neither is on its way to
+ * the network); the others refuse, a queued one pointing at cancel.
+ */
+const DELETION: Readonly<Record<PostState, Refusal | undefined>> = {
+  draft: undefined,
+  failed: undefined,
+  queued: {
+    message: 'Post {id} is queued; a queued post is cancelled before it is deleted.',
+    hint: 'Cancel it first (POST /posts/{postId}/cancel): it becomes a draft, which can then be deleted.',
+  },
+  publishing: BEING_PUBLISHED,
+  live: {
+    message: 'Post {id} is live; a live post cannot be deleted.',
+    hint: 'Remove it on the network itself if it must go; Herald keeps its record.',
   },
 };
 
@@ -86,7 +109,7 @@ export class PostStateRefused extends Error {
   constructor(
     readonly postId: string,
     readonly state: PostState,
-    readonly action: PersonAction,
+    readonly action: PersonAction | 'delete',
     readonly hint: string,
     message: string,
   ) {
@@ -99,6 +122,15 @@ export function refusal(post: { id: string; state: PostState }, action: PersonAc
   const next = POST_TRANSITIONS[post.state][action];
   if (typeof next === 'string') return undefined;
   return new PostStateRefused(post.id, post.state, action, next.hint, next.message.replace('{id}', post.id));
+}
+
+/** The refusal of deleting the post, or undefined where it may go. */
+export function deletionRefusal(post: { id: string; state: PostState }): PostStateRefused | undefined {
+  const refused = DELETION[post.state];
+  return (
+    refused &&
+    new PostStateRefused(post.id, post.state, 'delete', refused.hint, refused.message.replace('{id}', post.id))
+  );
 }
 
 /** The state a person's action moves the post to; throws the table's refusal where it has one. */

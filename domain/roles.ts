@@ -58,6 +58,7 @@ export const OPERATION_ROLES: Record<keyof operations, Role> = {
   createPosts: 'member',
   getPost: 'member',
   reschedulePost: 'member',
+  deletePost: 'member',
   retryPost: 'member',
   cancelPost: 'member',
   listPostEvents: 'member',

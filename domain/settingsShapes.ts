@@ -50,7 +50,8 @@ export type AuditAction =
   | 'plan.changed'
   | 'workspace.updated'
   | 'account.connected'
-  | 'account.disconnected';
+  | 'account.disconnected'
+  | 'post.deleted';
 
 export interface AuditEvent {
   id: string;

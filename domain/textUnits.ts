@@ -25,21 +25,62 @@ export function utf16Units(text: string): number {
   return text.length;
 }
 
-/** Threads: graphemes, except that each emoji is charged its UTF-8 byte length (👍 counts 4). */
-export function threadsUnits(text: string): number {
+/**
+ * Threads: graphemes, except that each emoji is charged its UTF-8 byte length (👍 counts 4). Counting stops
+ * once the units pass `stopAfter`: the answer is then some number above it, and a megabyte of text costs no
+ * more than the first `stopAfter` graphemes.
+ */
+export function threadsUnits(text: string, stopAfter = Infinity): number {
   // Printable ASCII has no emoji and one grapheme per character (\r\n, a single grapheme, is excluded).
   if (/^[\x20-\x7E\n\t]*$/.test(text)) return text.length;
   let n = 0;
-  for (const { segment } of graphemes.segment(text)) n += EMOJI.test(segment) ? utf8Bytes(segment) : 1;
+  for (const segment of graphemesOf(text)) {
+    n += EMOJI.test(segment) ? utf8Bytes(segment) : 1;
+    if (n > stopAfter) break;
+  }
   return n;
 }
 
-export function hashtags(text: string): string[] {
-  return text.match(/(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu) ?? [];
+/** Code units segmented at once: each step of Intl.Segmenter costs the length of its string (V8 12, ICU 78). */
+const WINDOW = 256;
+
+/**
+ * The graphemes of `text`, segmented a window at a time so that the whole costs its length, not its square.
+ * A window's last grapheme may go on past it, so it is segmented again at the start of the next window; a
+ * window holding a single, unfinished grapheme (thousands of combining marks) is doubled until it ends. A window
+ * never ends inside a surrogate pair: half of 👩 after 👨+ZWJ would end that grapheme early.
+ */
+function* graphemesOf(text: string): Generator<string> {
+  let from = 0;
+  let size = WINDOW;
+  while (from < text.length) {
+    let to = Math.min(text.length, from + size);
+    if (to < text.length && /[\uD800-\uDBFF]/.test(text[to - 1]!)) to += 1;
+    const parts = [...graphemes.segment(text.slice(from, to))];
+    const whole = to === text.length ? parts.length : parts.length - 1;
+    if (whole === 0) {
+      size *= 2;
+      continue;
+    }
+    for (let i = 0; i < whole; i++) yield parts[i]!.segment;
+    from = to === text.length ? to : from + parts[whole]!.index;
+    size = WINDOW;
+  }
 }
 
-export function mentions(text: string): string[] {
-  return text.match(/(?<![\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu) ?? [];
+/** The first `stopAfter` + 1 matches at most: a rule that counts them needs no more past its limit. */
+function firstMatches(text: string, pattern: RegExp, stopAfter: number): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(pattern)) if (found.push(match[0]) > stopAfter) break;
+  return found;
+}
+
+export function hashtags(text: string, stopAfter = Infinity): string[] {
+  return firstMatches(text, /(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu, stopAfter);
+}
+
+export function mentions(text: string, stopAfter = Infinity): string[] {
+  return firstMatches(text, /(?<![\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu, stopAfter);
 }
 
 /** Addresses in the text, without the sentence punctuation that follows them ("see https://a.example/x."). */
@@ -47,16 +88,25 @@ export function links(text: string): string[] {
   return (text.match(/\bhttps?:\/\/[^\s<>"]+/giu) ?? []).map(trimLink);
 }
 
+const OPENER: Partial<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };
+
+/**
+ * The link without trailing sentence punctuation; a closing bracket stays only when the address opened it
+ * (…/Foo_(bar)). The brackets are counted once and the end walked back a character at a time: a link ending in
+ * 50,000 brackets or dots costs one pass, where trimming with a regex and recounting per bracket cost its square.
+ */
 function trimLink(link: string): string {
-  let out = link.replace(/[.,;:!?'*]+$/u, '');
-  // A closing bracket belongs to the address only when the address opened it (…/Foo_(bar)).
-  while (/[)\]}]$/u.test(out)) {
-    const close = out.at(-1)!;
-    const open = ({ ')': '(', ']': '[', '}': '{' } as Record<string, string>)[close]!;
-    if (out.split(open).length >= out.split(close).length) break;
-    out = out.slice(0, -1).replace(/[.,;:!?'*]+$/u, '');
+  const brackets: Record<string, number> = { '(': 0, ')': 0, '[': 0, ']': 0, '{': 0, '}': 0 };
+  for (let i = 0; i < link.length; i++) if (Object.hasOwn(brackets, link[i]!)) brackets[link[i]!]! += 1;
+  let end = link.length;
+  while (end > 0) {
+    const char = link[end - 1]!;
+    const opener = OPENER[char];
+    if (opener === undefined ? !".,;:!?'*".includes(char) : brackets[opener]! >= brackets[char]!) break;
+    if (opener !== undefined) brackets[char]! -= 1;
+    end -= 1;
   }
-  return out;
+  return link.slice(0, end);
 }
 
 /** One key per distinct address: scheme and host are case-insensitive, the path is not. */

@@ -253,8 +253,9 @@ export interface paths {
          * Delete a media file
          * @description Use this to remove a file and free its storage. Requires `confirm=true` in the query;
          *     without it the answer is `409 confirm_required` and nothing is deleted. A file used by a
-         *     draft or queued post is refused with `409 media_in_use`: cancel or reschedule those posts
-         *     first. Live and failed posts keep their record of the file id.
+         *     draft or queued post is refused with `409 media_in_use`: give those posts other files
+         *     (`reschedulePost`), or delete the drafts (a queued post is cancelled first).
+         *     Live and failed posts keep their record of the file id.
          */
         delete: operations["deleteMedia"];
         options?: never;
@@ -411,23 +412,45 @@ export interface paths {
         get: operations["getPost"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a draft or failed post
+         * @description Use this to remove a `draft` or a `failed` post for good, with its timeline. Requires
+         *     `confirm=true` in the query; without it the answer is `409 confirm_required` and nothing is
+         *     deleted. The month's post count does not change: a draft never counted, and a failed post
+         *     keeps the place it took when it was queued. Files the post used can then be deleted if no
+         *     other draft or queued post uses them.
+         *
+         *     A `queued` post is cancelled first (`cancelPost`, it becomes a draft), and a `live` post
+         *     cannot be deleted: both answer `409 invalid_state`. The workspace's audit trail records
+         *     the deletion.
+         */
+        delete: operations["deletePost"];
         options?: never;
         head?: never;
         /**
-         * Reschedule a post
-         * @description Use this to give a post a new time, or to publish it now. Requires `confirm: true`;
-         *     without it the answer is `409 confirm_required` and nothing changes.
+         * Edit or reschedule a post
+         * @description Use this to change a `draft`, `queued` or `failed` post: its time (`when`), and its
+         *     content (`text`, `title`, `tags`, `mediaIds`, and `perPlatform` and `overrides` keyed by
+         *     network, as `createPosts` takes them). Fields left out keep their value; a post's account
+         *     never changes. The operationId is kept from the days it only rescheduled.
          *
-         *     - A `queued` post stays `queued`, at the new time.
-         *     - A `draft` becomes `queued` at its first time; it then counts toward the month's posts
-         *       (`402 quota_exceeded` when the month is full).
-         *     - A `live` post is final and a `failed` one is sent again with `retryPost`: both answer
-         *       `409 invalid_state`.
+         *     - `confirm: true` is required whenever the post is or becomes `queued`: a `when`, or any
+         *       change to a `queued` post. Without it the answer is `409 confirm_required` and nothing
+         *       changes. Changing the content of a `draft` or a `failed` post needs no confirm: nothing
+         *       is published by it.
+         *     - `when` on a `queued` post moves it; on a `draft` it becomes `queued` at its first time
+         *       and counts toward the month's posts (`402 quota_exceeded` when the month is full). A
+         *       `failed` post keeps its state: change what its `error` names, then send it again with
+         *       `retryPost` (a `when` on it answers `409 invalid_state`).
+         *     - The post is checked again, as a plan would check it, with its new content, at its new
+         *       time (a `queued` post's time is not checked again when only the content changes); when a
+         *       `queued` or `failed` post no longer passes, the answer is `422 checks_failed` with its
+         *       row. A `draft` is saved as it is, whatever its row says: plan it to see its issues.
+         *     - `live` is final. A post whose publishing attempt has begun, or that an earlier attempt
+         *       already sent part of to its network (it waits for Herald's own retry), cannot change its
+         *       content: `409 invalid_state`. A change can never make a post go out twice.
          *
-         *     The post is checked again at the new time; when it no longer passes (for example the time
-         *     is too soon, or a file's bytes are gone), the answer is `422 checks_failed` with its row.
-         *     Only the time changes; text, media and settings stay as created.
+         *     Each change adds an `edited` (content) or `rescheduled` (time) event to the timeline.
          */
         patch: operations["reschedulePost"];
         trace?: never;
@@ -496,7 +519,7 @@ export interface paths {
          * List a post's timeline
          * @description Use this to see everything that happened to a post, oldest first: created, queued,
          *     publishing, live, failed, Herald's own retries (`retriedByWorker`), retries by a person,
-         *     cancellations and reschedules, each with its time. A failure carries the network's
+         *     cancellations, reschedules and edits, each with its time. A failure carries the network's
          *     message; the `live` event of a youtube post carries `notes` when the thumbnail or playlist
          *     step was skipped.
          */
@@ -1678,7 +1701,8 @@ export interface components {
          * @description Settings for each network, keyed by network identifier; each applies only to the accounts
          *     of that network, and every one is optional. Settings are checked per row, against the
          *     schemas below: a value of the wrong type or outside its choices, or a name the network does
-         *     not know, is the row issue `setting_invalid` naming the field, never a `400`.
+         *     not know, is the row issue `setting_invalid` naming the field, never a `400`. A network's
+         *     entry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).
          * @example {
          *       "youtube": {
          *         "visibility": "unlisted",
@@ -1849,6 +1873,10 @@ export interface components {
             confirm?: boolean;
         };
         /**
+         * @description What to change; fields left out keep their value. `text`, `title` and `tags` are the base
+         *     values, and `overrides.<network>` replaces them for the post's network, as in `createPosts`.
+         *     `perPlatform.<network>` replaces the post's settings. Only the post's own network may be
+         *     named in `perPlatform` and `overrides`.
          * @example {
          *       "when": {
          *         "publishAt": "2026-11-25T09:00",
@@ -1856,11 +1884,42 @@ export interface components {
          *       },
          *       "confirm": true
          *     }
+         * @example {
+         *       "text": "Autumn sale: 30% off everything until Sunday."
+         *     }
          */
-        ReschedulePostRequest: {
-            when: components["schemas"]["RescheduleWhen"];
+        EditPostRequest: {
+            when?: components["schemas"]["RescheduleWhen"];
             /**
-             * @description Must be `true`; otherwise the answer is `409 confirm_required` and nothing changes.
+             * @description The new base text (caption or description).
+             * @example Autumn sale: 30% off everything until Sunday.
+             */
+            text?: string;
+            /**
+             * @description The new title (youtube needs one).
+             * @example Autumn collection 2026 | Acme Shop
+             */
+            title?: string;
+            /**
+             * @description The new tags.
+             * @example [
+             *       "autumn",
+             *       "fashion"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * @description The new files, in order; `[]` for a text post.
+             * @example [
+             *       "med_8Rk3Tz6Nv1"
+             *     ]
+             */
+            mediaIds?: string[];
+            perPlatform?: components["schemas"]["PerPlatform"];
+            overrides?: components["schemas"]["Overrides"];
+            /**
+             * @description Must be `true` when the post is or becomes `queued`; otherwise the answer is
+             *     `409 confirm_required` and nothing changes.
              * @example true
              */
             confirm?: boolean;
@@ -2264,11 +2323,12 @@ export interface components {
              * @description `created`, `queued`, `publishing` (sending to the network started), `live`, `failed`,
              *     `retried` (a person retried, or the account was reconnected after a token or permission
              *     failure), `retriedByWorker` (Herald will try a temporary failure again by itself at
-             *     `publishAt`; `error` says why), `cancelled`, `rescheduled`.
+             *     `publishAt`; `error` says why), `cancelled`, `rescheduled`, `edited` (a person changed
+             *     the content; `message` names what changed).
              * @example live
              * @enum {string}
              */
-            kind: "created" | "queued" | "publishing" | "live" | "failed" | "retried" | "retriedByWorker" | "cancelled" | "rescheduled";
+            kind: "created" | "queued" | "publishing" | "live" | "failed" | "retried" | "retriedByWorker" | "cancelled" | "rescheduled" | "edited";
             /**
              * Format: date-time
              * @description When it happened.
@@ -3885,6 +3945,79 @@ export interface operations {
             500: components["responses"]["Internal"];
         };
     };
+    deletePost: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Must be `true`; otherwise the answer is `409 confirm_required` and nothing is deleted.
+                 * @example true
+                 */
+                confirm?: components["parameters"]["ConfirmQuery"];
+            };
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A post id, as returned by `POST /posts` or `GET /posts`.
+                 * @example pst_5Jx8Nc2Wq7
+                 */
+                postId: components["parameters"]["PostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post was deleted. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pst_5Jx8Nc2Wq7",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description `confirm_required` (confirm was not true) or `invalid_state` (the post is `queued`: cancel it
+             *     first; or `live`: it stays). Nothing was deleted.
+             */
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
     reschedulePost: {
         parameters: {
             query?: never;
@@ -3921,7 +4054,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReschedulePostRequest"];
+                "application/json": components["schemas"]["EditPostRequest"];
             };
         };
         responses: {
@@ -3940,8 +4073,13 @@ export interface operations {
             /** @description The draft would pass the month's post quota (or the Free plan has no API access). Nothing changed. */
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["InsufficientScope"];
+            /** @description The post, or a file of `mediaIds`, is not in this workspace. */
             404: components["responses"]["NotFound"];
-            /** @description `confirm_required` (confirm was not true) or `invalid_state` (the post is `live` or `failed`). Nothing changed. */
+            /**
+             * @description `confirm_required` (the post is or becomes `queued`, and confirm was not true) or
+             *     `invalid_state` (the post is `live`, is being published, was partly sent already, or is
+             *     `failed` and was given a `when`). Nothing changed.
+             */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedEncoding"];

@@ -562,7 +562,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Delete a media file",
-    "description": "Use this to remove a file and free its storage. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing is deleted. A file used by a\ndraft or queued post is refused with `409 media_in_use`: cancel or reschedule those posts\nfirst. Live and failed posts keep their record of the file id.\n",
+    "description": "Use this to remove a file and free its storage. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing is deleted. A file used by a\ndraft or queued post is refused with `409 media_in_use`: give those posts other files\n(`service_reschedule_post`), or delete the drafts (a queued post is cancelled first).\nLive and failed posts keep their record of the file id.\n",
     "fields": {
       "path": [
         "mediaId"
@@ -890,7 +890,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`.\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
@@ -1279,7 +1279,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`.\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
@@ -1523,14 +1523,14 @@ export const operations: readonly OperationEntry[] = [
     "scope": "write",
     "tool": "service_reschedule_post",
     "annotations": {
-      "title": "Reschedule a post",
+      "title": "Edit or reschedule a post",
       "readOnlyHint": false,
       "destructiveHint": false,
       "idempotentHint": true,
       "openWorldHint": false
     },
-    "summary": "Reschedule a post",
-    "description": "Use this to give a post a new time, or to publish it now. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing changes.\n\n- A `queued` post stays `queued`, at the new time.\n- A `draft` becomes `queued` at its first time; it then counts toward the month's posts\n  (`402 quota_exceeded` when the month is full).\n- A `live` post is final and a `failed` one is sent again with `service_retry_post`: both answer\n  `409 invalid_state`.\n\nThe post is checked again at the new time; when it no longer passes (for example the time\nis too soon, or a file's bytes are gone), the answer is `422 checks_failed` with its row.\nOnly the time changes; text, media and settings stay as created.\n",
+    "summary": "Edit or reschedule a post",
+    "description": "Use this to change a `draft`, `queued` or `failed` post: its time (`when`), and its\ncontent (`text`, `title`, `tags`, `mediaIds`, and `perPlatform` and `overrides` keyed by\nnetwork, as `service_create_post` takes them). Fields left out keep their value; a post's account\nnever changes. The operationId is kept from the days it only rescheduled.\n\n- `confirm: true` is required whenever the post is or becomes `queued`: a `when`, or any\n  change to a `queued` post. Without it the answer is `409 confirm_required` and nothing\n  changes. Changing the content of a `draft` or a `failed` post needs no confirm: nothing\n  is published by it.\n- `when` on a `queued` post moves it; on a `draft` it becomes `queued` at its first time\n  and counts toward the month's posts (`402 quota_exceeded` when the month is full). A\n  `failed` post keeps its state: change what its `error` names, then send it again with\n  `service_retry_post` (a `when` on it answers `409 invalid_state`).\n- The post is checked again, as a plan would check it, with its new content, at its new\n  time (a `queued` post's time is not checked again when only the content changes); when a\n  `queued` or `failed` post no longer passes, the answer is `422 checks_failed` with its\n  row. A `draft` is saved as it is, whatever its row says: plan it to see its issues.\n- `live` is final. A post whose publishing attempt has begun, or that an earlier attempt\n  already sent part of to its network (it waits for Herald's own retry), cannot change its\n  content: `409 invalid_state`. A change can never make a post go out twice.\n\nEach change adds an `edited` (content) or `rescheduled` (time) event to the timeline.\n",
     "fields": {
       "path": [
         "postId"
@@ -1538,6 +1538,12 @@ export const operations: readonly OperationEntry[] = [
       "query": [],
       "body": [
         "when",
+        "text",
+        "title",
+        "tags",
+        "mediaIds",
+        "perPlatform",
+        "overrides",
         "confirm"
       ],
       "header": {
@@ -1589,14 +1595,270 @@ export const operations: readonly OperationEntry[] = [
             }
           ]
         },
+        "text": {
+          "type": "string",
+          "description": "The new base text (caption or description)."
+        },
+        "title": {
+          "type": "string",
+          "description": "The new title (youtube needs one)."
+        },
+        "tags": {
+          "type": "array",
+          "description": "The new tags.",
+          "items": {
+            "type": "string"
+          }
+        },
+        "mediaIds": {
+          "type": "array",
+          "description": "The new files, in order; `[]` for a text post.",
+          "maxItems": 35,
+          "items": {
+            "type": "string"
+          }
+        },
+        "perPlatform": {
+          "type": "object",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
+          "additionalProperties": false,
+          "properties": {
+            "youtube": {
+              "type": "object",
+              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically.\n",
+              "additionalProperties": false,
+              "properties": {
+                "visibility": {
+                  "type": "string",
+                  "description": "`public` (the default), `unlisted` (reachable by link only) or `private`."
+                },
+                "category": {
+                  "type": "string",
+                  "description": "A YouTube video category id, as a string (default `\"22\"`, People & Blogs). It must be assignable in the channel's region."
+                },
+                "madeForKids": {
+                  "type": "boolean",
+                  "description": "Declares the video as made for children. Default `false`."
+                },
+                "playlistId": {
+                  "type": "string",
+                  "description": "A playlist of the channel to add the video to. If that step fails, the post still goes live and its live event carries a note."
+                },
+                "thumbnailMediaId": {
+                  "type": "string",
+                  "description": "A file of this workspace to set as the custom thumbnail (needs a phone-verified channel):\na `ready` JPEG or PNG image of at most 2 MB. The plan checks it and names\n`perPlatform.youtube.thumbnailMediaId` in the row issue: `setting_invalid` when no file\nof this workspace has that id (an id of another workspace gets the same answer),\n`media_not_ready`, `media_kind` (not a JPEG or PNG image) or `image_too_large`. If\nYouTube refuses the thumbnail when publishing, the post still goes live and its live\nevent carries a note.\n"
+                }
+              }
+            },
+            "instagram": {
+              "type": "object",
+              "description": "Settings for instagram accounts, all optional.",
+              "additionalProperties": false,
+              "properties": {
+                "contentType": {
+                  "type": "string",
+                  "description": "`feed` (one image), `reel` (one video, up to 90 seconds counts as a reel), `story`\n(one image or video; disappears after 24 hours and carries no text) or `carousel`\n(2 to 10 files). Left out, it follows from the media: one image is `feed`, one video\nis `reel`, several files are `carousel`.\n"
+                }
+              }
+            },
+            "facebook": {
+              "type": "object",
+              "description": "Settings for facebook Pages, all optional.",
+              "additionalProperties": false,
+              "properties": {
+                "contentType": {
+                  "type": "string",
+                  "description": "`text`, `link`, `photo`, `video`, `reel` (3 to 90 seconds, 9:16; 30 per day per Page)\nor `story` (disappears after 24 hours, no text). Left out, it follows from what is\ngiven: no file is `text` (`link` with `link` set), images are `photo` (one photo, or a\nmulti-photo post), a 9:16 video of 3 to 90 seconds is `reel`, any other video is `video`.\n"
+                },
+                "link": {
+                  "type": "string",
+                  "description": "An https address to share; needed when `contentType` is `link`."
+                }
+              }
+            },
+            "threads": {
+              "type": "object",
+              "description": "Settings for threads accounts.",
+              "additionalProperties": false,
+              "properties": {
+                "topicTag": {
+                  "type": "string",
+                  "description": "One topic for the post, 1 to 50 characters, without `.` or `&`."
+                },
+                "link": {
+                  "type": "string",
+                  "description": "A full `https` address that Threads attaches to the post as a link preview\n(`link_attachment`). Text posts only: with files in `mediaIds` the row gets\n`setting_invalid`, as it does for an address that is not `https`. It counts toward\nthe 5 different links a threads post may hold, with the links in the text (the same\naddress once).\n"
+                }
+              }
+            },
+            "tiktok": {
+              "type": "object",
+              "description": "Settings for tiktok accounts (connector in progress).",
+              "additionalProperties": false,
+              "properties": {
+                "privacyLevel": {
+                  "type": "string",
+                  "description": "`PUBLIC_TO_EVERYONE`, `MUTUAL_FOLLOW_FRIENDS`, `FOLLOWER_OF_CREATOR` or `SELF_ONLY`,\namong the levels the account offers. Default `SELF_ONLY`.\n"
+                }
+              }
+            }
+          }
+        },
+        "overrides": {
+          "type": "object",
+          "description": "Per-network replacements of the base `text`, `title` and `tags`, keyed by network identifier.",
+          "additionalProperties": false,
+          "properties": {
+            "youtube": {
+              "type": "object",
+              "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
+              "additionalProperties": false,
+              "properties": {
+                "text": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "tags": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "instagram": {
+              "type": "object",
+              "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
+              "additionalProperties": false,
+              "properties": {
+                "text": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "tags": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "facebook": {
+              "type": "object",
+              "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
+              "additionalProperties": false,
+              "properties": {
+                "text": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "tags": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "threads": {
+              "type": "object",
+              "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
+              "additionalProperties": false,
+              "properties": {
+                "text": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "tags": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "tiktok": {
+              "type": "object",
+              "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
+              "additionalProperties": false,
+              "properties": {
+                "text": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "tags": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          }
+        },
         "confirm": {
           "type": "boolean",
-          "description": "Must be `true`; otherwise the answer is `409 confirm_required` and nothing changes."
+          "description": "Must be `true` when the post is or becomes `queued`; otherwise the answer is\n`409 confirm_required` and nothing changes.\n"
         }
       },
       "required": [
-        "postId",
-        "when"
+        "postId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "deletePost",
+    "method": "delete",
+    "path": "/posts/{postId}",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Delete a draft or failed post",
+    "description": "Use this to remove a `draft` or a `failed` post for good, with its timeline. Requires\n`confirm=true` in the query; without it the answer is `409 confirm_required` and nothing is\ndeleted. The month's post count does not change: a draft never counted, and a failed post\nkeeps the place it took when it was queued. Files the post used can then be deleted if no\nother draft or queued post uses them.\n\nA `queued` post is cancelled first (`cancelPost`, it becomes a draft), and a `live` post\ncannot be deleted: both answer `409 invalid_state`. The workspace's audit trail records\nthe deletion.\n",
+    "fields": {
+      "path": [
+        "postId"
+      ],
+      "query": [
+        "confirm"
+      ],
+      "body": [],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "postId": {
+          "type": "string",
+          "description": "A post id, as returned by `POST /posts` or `GET /posts`."
+        },
+        "confirm": {
+          "type": "boolean",
+          "description": "Must be `true`; otherwise the answer is `409 confirm_required` and nothing is deleted."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        }
+      },
+      "required": [
+        "postId"
       ],
       "additionalProperties": false
     }
@@ -1713,7 +1975,7 @@ export const operations: readonly OperationEntry[] = [
     "tool": null,
     "annotations": null,
     "summary": "List a post's timeline",
-    "description": "Use this to see everything that happened to a post, oldest first: created, queued,\npublishing, live, failed, Herald's own retries (`retriedByWorker`), retries by a person,\ncancellations and reschedules, each with its time. A failure carries the network's\nmessage; the `live` event of a youtube post carries `notes` when the thumbnail or playlist\nstep was skipped.\n",
+    "description": "Use this to see everything that happened to a post, oldest first: created, queued,\npublishing, live, failed, Herald's own retries (`retriedByWorker`), retries by a person,\ncancellations, reschedules and edits, each with its time. A failure carries the network's\nmessage; the `live` event of a youtube post carries `notes` when the thumbnail or playlist\nstep was skipped.\n",
     "fields": {
       "path": [
         "postId"

@@ -177,7 +177,8 @@ export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query,
       'media_in_use',
       `File ${params.mediaId} is used by ${n} post${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} draft ` +
         `or queued (${outcome.usedBy.join(', ')}).`,
-      'Cancel or reschedule those posts, or wait until they are live, then delete the file.',
+      'Give those posts other files, or delete the drafts (a queued post is cancelled first), or wait until ' +
+        'they are live; then delete the file.',
     );
   }
   if (!outcome.removed) throw notFound('media', params.mediaId);

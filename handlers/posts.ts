@@ -1,9 +1,9 @@
 // Posts: plan (no side effects), create (confirm: true), read, and a person's actions on a post, as
-// the state table (domain/postStates.ts) allows them: cancel, reschedule, retry.
+// the state table (domain/postStates.ts) allows them: cancel, edit and reschedule, retry, delete.
 import { DateTime } from 'luxon';
 import type { WorkspaceData } from '../db/workspaceData.ts';
 import type { MediaRecord } from '../db/mediaData.ts';
-import type { DecideChange, NewPost, PostRecord } from '../db/postsData.ts';
+import type { ContentPatch, DecideChange, NewEvent, NewPost, PostRecord } from '../db/postsData.ts';
 import type { Credential } from '../domain/credential.ts';
 import { readCursor, writeCursor } from '../domain/cursor.ts';
 import { ApiError, confirmRequired, invalidRequest, notFound } from '../domain/errors.ts';
@@ -19,11 +19,11 @@ import { PLANS } from '../domain/plans.ts';
 import { PostStateRefused, refusal, type PersonAction } from '../domain/postStates.ts';
 import { assertCanCreatePosts, assertMonthQuota } from '../domain/quotas.ts';
 import { statusLine } from '../domain/statusLine.ts';
-import { resolveWhen, type When } from '../domain/when.ts';
+import { resolveWhen, type ResolvedWhen, type When } from '../domain/when.ts';
 import { networkOf } from '../networks/index.ts';
 import type { MediaFacts } from '../networks/rules.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
-import type { Handler } from './types.ts';
+import type { Handler, RequestBody } from './types.ts';
 
 interface Targets {
   accountIds?: string[];
@@ -77,12 +77,12 @@ async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFact
   });
 }
 
-/** Everything a plan or a create needs, read once; bad references answer 404 here. */
+/** Everything a plan, a create or an edit needs, read once; bad references answer 404 here. */
 async function prepare(
   cred: Credential,
   data: WorkspaceData,
   clock: Clock,
-  body: PostBody & { targets: Targets; mediaIds: string[]; when: When },
+  body: PostBody & { targets: Targets; mediaIds: string[]; when: When | ResolvedWhen },
 ) {
   const now = DateTime.fromMillis(clock.now(), { zone: 'utc' });
   // Files named by settings are looked up in this workspace only: one missing or foreign is a row issue, not a 404.
@@ -93,7 +93,8 @@ async function prepare(
     mediaFacts(data, body.mediaIds),
     settingFiles(),
   ]);
-  const when = resolveWhen(body.when, now, cred.workspace.tz);
+  const when =
+    typeof body.when === 'object' && 'kind' in body.when ? body.when : resolveWhen(body.when, now, cred.workspace.tz);
   const rows = planRows({ accounts, media, files, body, when });
   return { now, accounts, rows, when, month: monthIn(cred.workspace.tz, now) };
 }
@@ -109,13 +110,17 @@ function wireRow(row: PlannedRow) {
   };
 }
 
-function checksFailed(rows: PlannedRow[]): ApiError {
+/** 422 with the plan rows; `change` is what was refused (a create, or an edit of one post). */
+function checksFailed(rows: PlannedRow[], change: 'create' | 'edit' = 'create'): ApiError {
   const failing = rows.filter((r) => !r.ok);
   return new ApiError(
     422,
     'checks_failed',
-    `${failing.length} of ${rows.length} posts do not pass the network checks; nothing was created.`,
-    "Fix what each row's issues name (or remove those accounts), plan again, then create.",
+    `${failing.length} of ${rows.length} posts do not pass the network checks; ` +
+      `${change === 'create' ? 'nothing was created' : 'nothing was changed'}.`,
+    change === 'create'
+      ? "Fix what each row's issues name (or remove those accounts), plan again, then create."
+      : "Fix what the row's issues name, then send the change again.",
     { rows: rows.map(wireRow) },
   );
 }
@@ -256,21 +261,26 @@ export const listPostEvents: Handler<'listPostEvents'> = async ({ data, params }
   return { status: 200, body: { events: await data.posts.events(params.postId) } };
 };
 
-/** A person's action through the state table; its refusals answer 409 invalid_state in the table's words. */
+/** The state table's refusals, as 409 invalid_state in the table's words. */
+async function inStateTable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof PostStateRefused) throw invalidState(err.message, err.hint);
+    throw err;
+  }
+}
+
+/** A person's action through the state table. */
 async function transition(
   data: WorkspaceData,
   postId: string,
   action: PersonAction,
   decide: DecideChange,
 ): Promise<PostRecord> {
-  try {
-    const post = await data.posts.transition(postId, action, decide);
-    if (!post) throw notFound('post', postId);
-    return post;
-  } catch (err) {
-    if (err instanceof PostStateRefused) throw invalidState(err.message, err.hint);
-    throw err;
-  }
+  const post = await inStateTable(() => data.posts.transition(postId, action, decide));
+  if (!post) throw notFound('post', postId);
+  return post;
 }
 
 /** Cancel: a queued post becomes a draft again (also used when its account is disconnected). */
@@ -307,38 +317,111 @@ export const retryPost: Handler<'retryPost'> = async ({ cred, data, params, body
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
 };
 
+type EditBody = RequestBody<'reschedulePost'>;
+
+/** The request fields that change a post's content, and how a timeline sentence names each stored field. */
+const EDIT_FIELDS = ['text', 'title', 'tags', 'mediaIds', 'perPlatform', 'overrides'] as const;
+const CONTENT_NAMES: Record<keyof ContentPatch, string> = {
+  text: 'the text',
+  title: 'the title',
+  tags: 'the tags',
+  mediaIds: 'the files',
+  perPlatform: 'the settings',
+};
+
+/** A post is one account's: settings or overrides for another network would be silently lost. */
+function assertOwnNetwork(post: PostRecord, body: EditBody): void {
+  for (const field of ['perPlatform', 'overrides'] as const) {
+    const other = Object.keys(body[field] ?? {}).find((network) => network !== post.platform);
+    if (other)
+      throw invalidRequest(
+        `\`${field}.${other}\`: post ${post.id} goes to ${post.platform}; only \`${field}.${post.platform}\` applies.`,
+      );
+  }
+}
+
+/** The time the post is checked at: the new one; else a queued post's own (not checked again), now for a failed one. */
+function checkedWhen(post: PostRecord, body: EditBody, now: number): When | ResolvedWhen {
+  if (body.when !== undefined) return body.when as When;
+  if (post.status === 'queued' && post.publishAt)
+    return { kind: 'at', at: DateTime.fromISO(post.publishAt, { zone: 'utc' }), issues: [], notes: [] };
+  return post.status === 'failed' ? { kind: 'now', at: DateTime.fromMillis(now, { zone: 'utc' }) } : 'draft';
+}
+
+/** The stored fields an edit changes, from the planned row (overrides applied, the network's defaults added). */
+function contentChanges(post: PostRecord, row: PlannedRow, mediaIds: string[]): ContentPatch {
+  const next: Required<ContentPatch> = { ...row.content, mediaIds };
+  const changed = (Object.keys(CONTENT_NAMES) as (keyof ContentPatch)[]).filter(
+    (field) => JSON.stringify(next[field]) !== JSON.stringify(post[field]),
+  );
+  return Object.fromEntries(changed.map((field) => [field, next[field]]));
+}
+
+const editedEvent = (patch: ContentPatch): NewEvent => {
+  const names = (Object.keys(patch) as (keyof ContentPatch)[]).map((field) => CONTENT_NAMES[field]);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  return { kind: 'edited', message: `Changed ${list}.` };
+};
+
+/**
+ * Edit or reschedule (`PATCH /posts/{postId}`): new content, a new time, or both. Confirm is needed where the
+ * post is or becomes queued; the post is planned again with what it will carry, and a draft is saved as it is.
+ */
 export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, params, body, services }) => {
-  if (body.confirm !== true) throw confirmRequired('Rescheduling a post', 'reschedulePost');
+  const timed = body.when !== undefined;
+  const editing = EDIT_FIELDS.some((field) => body[field] !== undefined);
+  if (!timed && !editing)
+    throw invalidRequest(
+      'Give `when`, or at least one of `text`, `title`, `tags`, `mediaIds`, `perPlatform` and `overrides`.',
+    );
+  // A new time always queues the post: confirm is asked before anything is read, as it always was.
+  if (timed && body.confirm !== true) throw confirmRequired('Rescheduling a post', 'reschedulePost');
   const current = await existingPost(data, params.postId);
-  // Refused before the content is checked: a live or failed post is never planned again.
-  const refused = refusal({ id: current.id, state: current.status }, 'reschedule');
+  const action = timed ? 'reschedule' : 'edit';
+  // Refused before the content is checked: a live post (or a failed one given a time) is never planned again.
+  const refused = refusal({ id: current.id, state: current.status }, action);
   if (refused) throw invalidState(refused.message, refused.hint);
-  // The post's own content is checked again at the new time, as a plan would.
-  const overrides = {
-    [current.platform]: { text: current.text, title: current.title ?? undefined, tags: current.tags },
-  };
+  if (current.status === 'queued' && body.confirm !== true)
+    throw confirmRequired('Changing a queued post', 'reschedulePost');
+  assertOwnNetwork(current, body);
+  const { platform } = current;
+  const mediaIds = body.mediaIds ?? current.mediaIds;
   const { rows, month } = await prepare(cred, data, services.clock, {
     targets: { accountIds: [current.accountId] },
-    mediaIds: current.mediaIds,
-    text: current.text,
-    when: body.when as When,
-    perPlatform: { [current.platform]: current.perPlatform },
-    overrides,
+    mediaIds,
+    text: body.text ?? current.text,
+    title: body.title ?? current.title ?? undefined,
+    tags: body.tags ?? current.tags,
+    perPlatform: { [platform]: body.perPlatform?.[platform] ?? current.perPlatform },
+    overrides: body.overrides,
+    when: checkedWhen(current, body, services.clock.now()),
   });
   const row = rows[0]!;
-  if (!row.ok) throw checksFailed(rows);
-  const post = await transition(data, params.postId, 'reschedule', async (p, counts) => {
-    if (p.status !== current.status)
+  // A draft staying a draft is saved as it is (its checks run when it gets a time); what is sent must pass.
+  if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'edit');
+  const content = contentChanges(current, row, mediaIds);
+  if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
+  const post = await transition(data, params.postId, action, async (p, counts) => {
+    // Planned on the post as read: a change meanwhile (another edit, an attempt) voids that plan.
+    if (p.status !== current.status || p.updatedAt !== current.updatedAt)
       throw invalidState(`Post ${p.id} changed to ${p.status} meanwhile.`, 'Read the post and decide again.');
     const fromDraft = p.status === 'draft';
-    if (fromDraft) assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);
-    return {
-      patch: { publishAt: row.publishAt, ...(fromDraft ? { quotaMonth: month } : {}) },
-      events: [
-        { kind: 'rescheduled', publishAt: row.publishAt },
-        ...(fromDraft ? [{ kind: 'queued' as const, publishAt: row.publishAt }] : []),
-      ],
-    };
+    if (timed && fromDraft) assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);
+    const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
+    if (timed) {
+      events.push({ kind: 'rescheduled', publishAt: row.publishAt });
+      if (fromDraft) events.push({ kind: 'queued', publishAt: row.publishAt });
+    }
+    const time = timed ? { publishAt: row.publishAt, ...(fromDraft ? { quotaMonth: month } : {}) } : {};
+    return { patch: { ...content, ...time }, events };
   });
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
+};
+
+export const deletePost: Handler<'deletePost'> = async ({ cred, data, params, query }) => {
+  await existingPost(data, params.postId);
+  if (query.confirm !== true) throw confirmRequired(`Deleting post ${params.postId}`, 'deletePost');
+  const removed = await inStateTable(() => data.posts.remove(params.postId, cred.user));
+  if (!removed) throw notFound('post', params.postId);
+  return { status: 200, body: { id: params.postId, deleted: true } };
 };

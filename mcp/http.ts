@@ -9,6 +9,7 @@ import { PLANS } from '../domain/plans.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
 import { countAddress, type RateLimiter } from '../server/rateLimit.ts';
+import { jsonBody } from '../server/requestFaults.ts';
 import { answerExchange, readExchange, rpcError, type Exchange } from './jsonTransport.ts';
 import { createMcpServer } from './server.ts';
 import { isWriteTool, toRestRequest, unknownToolMessage, type ToolEntry } from './tools.ts';
@@ -216,7 +217,7 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     next(err);
   }
 
-  router.all(MCP_PATH, admit, express.json({ limit: services.config.maxBodyBytes }), answer, parseFailure);
+  router.all(MCP_PATH, admit, jsonBody(services.config.maxBodyBytes), answer, parseFailure);
 
   return router;
 }

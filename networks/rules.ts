@@ -116,6 +116,14 @@ export function aspect(media: Pick<MediaFacts, 'width' | 'height'>): number | un
   return media.width && media.height ? media.width / media.height : undefined;
 }
 
+/**
+ * Counting (units, links, hashtags) stops at ten times a limit: past the limit, the count of anything a person
+ * wrote is exact, and a megabyte of text costs no more than that, told as "more than".
+ */
+export const COUNT_PAST_LIMIT = 10;
+export const counted = (n: number, limit: number) =>
+  n > COUNT_PAST_LIMIT * limit ? `more than ${COUNT_PAST_LIMIT * limit}` : String(n);
+
 /** A setting that must be one of `allowed`; returns the issue, if any. */
 export function checkChoice(
   settings: Record<string, unknown>,
@@ -132,10 +140,16 @@ export function checkChoice(
   );
 }
 
+/**
+ * A host holding a dot, then anything without spaces. The host's first dot is the one tried (the host may not
+ * start with it): `[^\s/]+\.` would try every dot, each time scanning to the end, 50,000 dots their square.
+ */
+const HTTPS_LINK = /^https:\/\/[^\s/][^\s/.]*\.\S+$/;
+
 /** perPlatform.<network>.link, a link to share: a full https address; returns the issue, if any. */
 export function checkLink(settings: Record<string, unknown>, network: Platform): Issue | undefined {
   const link = settings.link;
-  if (link === undefined || (typeof link === 'string' && /^https:\/\/[^\s/]+\.[^\s]+$/.test(link))) return undefined;
+  if (link === undefined || (typeof link === 'string' && HTTPS_LINK.test(link))) return undefined;
   return issue(
     'setting_invalid',
     `perPlatform.${network}.link "${String(link)}" is not an https address.`,

@@ -21,6 +21,7 @@ import {
   announcesBody,
   bodyDeadline,
   clientFaultError,
+  jsonBody,
   oneHost,
   refuseNul,
   type ClientFault,
@@ -158,7 +159,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   app.use(logRequests(services));
   app.use(oneHost(refuse));
   app.use(bodyDeadline(config.bodyTimeoutMs, config.publicUrl, refuse));
-  const json = express.json({ limit: config.maxBodyBytes });
+  const json = jsonBody(config.maxBodyBytes);
   app.use('/v1', restApi(limiter, config.publicUrl, json, handle));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,7 +1,7 @@
 // What a client can get wrong before any handler runs: a path with a broken percent escape, a JSON body
 // that is too large, compressed in a way Herald does not take or does not match its Content-Encoding, or
-// one that trickles in too slowly. Each becomes a clear 4xx {code, message, hint}, never a 500.
-import type { NextFunction, Request, Response } from 'express';
+// one that trickles in too slowly, or nested too deeply. Each becomes a clear 4xx {code, message, hint}, never a 500.
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 
 /** The fields of the errors body-parser (http-errors) and the router raise for a client's fault. */
@@ -62,6 +62,11 @@ export function clientFaultError(
         `The charset "${err.charset ?? ''}" is not accepted.`,
         'Send UTF-8 JSON.',
       );
+    case NESTED_TOO_DEEPLY:
+      return invalidRequest(
+        `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+        'Send the fields as the contract describes them; none is nested that deep.',
+      );
     case 'request.aborted':
     case 'request.size.invalid':
       return invalidRequest('The request body ended before Content-Length bytes arrived.', 'Send the whole body.');
@@ -77,6 +82,35 @@ export function clientFaultError(
     );
   }
   return invalidRequest(`The request body could not be read: ${err.message}.`, hint);
+}
+
+/** The deepest JSON body taken: Herald's own bodies nest a few levels; walks over a body (fieldWithNul) recurse. */
+export const MAX_JSON_DEPTH = 64;
+const NESTED_TOO_DEEPLY = 'entity.too.deep';
+
+/** Whether `value` nests objects or arrays more than `max` levels deep; a loop, so any depth is measured. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const open: [unknown, number][] = [[value, 0]];
+  for (let next = open.pop(); next; next = open.pop()) {
+    const [item, depth] = next;
+    if (!item || typeof item !== 'object') continue;
+    if (depth === max) return true;
+    for (const child of Object.values(item)) open.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * express.json, refusing a body nested more than MAX_JSON_DEPTH levels: every JSON door (/v1, /auth, /oauth,
+ * /mcp) parses with it, so nothing after it meets a body 10,000 levels deep.
+ */
+export function jsonBody(limit: number | string): RequestHandler {
+  const parse = express.json({ limit });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (err || !nestedDeeperThan(req.body, MAX_JSON_DEPTH)) return next(err);
+      next(Object.assign(new Error('nested too deeply'), { status: 400, type: NESTED_TOO_DEEPLY }));
+    });
 }
 
 /**
@@ -105,15 +139,9 @@ export const nulRefused = (field: string) =>
  */
 export function refuseNul(render: (res: Response, err: ApiError) => void) {
   return (req: Request, res: Response, next: NextFunction) => {
-    let field: string | undefined;
-    try {
-      const path = decodablePath(req.path) ? decodeURIComponent(req.path) : '';
-      field = fieldWithNul(path, 'path') ?? fieldWithNul(req.query) ?? fieldWithNul(req.body);
-    } catch (err) {
-      // A body nested thousands deep outruns the recursion: refuse it rather than fault.
-      if (err instanceof RangeError) return render(res, invalidRequest('The request body is nested too deeply.'));
-      throw err;
-    }
+    // jsonBody refused bodies deep enough to outrun the recursion.
+    const path = decodablePath(req.path) ? decodeURIComponent(req.path) : '';
+    const field = fieldWithNul(path, 'path') ?? fieldWithNul(req.query) ?? fieldWithNul(req.body);
     if (field) return render(res, nulRefused(field));
     next();
   };

@@ -6,7 +6,7 @@ import { createWorkspace, EmailTaken } from '../db/identity.ts';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
 import type { Services } from '../runtime/services.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword, isEmailAddress } from './passwords.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { failWith } from './sessionGuard.ts';
 import type { PasswordSignIn } from './signIn.ts';
@@ -31,7 +31,7 @@ export function readSignUp(body: unknown): NewPerson {
   const name = text('name');
   const password = typeof b.password === 'string' ? b.password : '';
   const timeZone = text('timeZone') || 'UTC';
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
+  if (!isEmailAddress(email)) {
     throw invalidRequest(
       '`email` must be an email address.',
       'Type the address you sign in with, like ana@example.com.',

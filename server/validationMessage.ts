@@ -18,6 +18,12 @@ function describe(instancePath: string): { field: string; location: string } {
   return { field, location: LOCATIONS[first] ?? first };
 }
 
+/** The contract's patterns in words; a pattern not listed here is quoted as Ajv says it. */
+const PATTERN_WORDS: Record<string, string> = {
+  '^[\\x20-\\x7E]+$': 'must hold only printable ASCII characters (letters, digits, punctuation and spaces)',
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$': 'must be a local date and time written like 2026-11-26T09:30',
+};
+
 function join(parent: string, child: string): string {
   return parent ? `${parent}.${child}` : child;
 }
@@ -43,6 +49,8 @@ function sentence(err: ErrorObject): string {
     case 'oneOf':
     case 'anyOf':
       return `\`${field}\` does not match any accepted form${where}.`;
+    case 'pattern':
+      return `\`${field}\` ${PATTERN_WORDS[params.pattern] ?? err.message}${where}.`;
     default:
       return field ? `\`${field}\` ${err.message}${where}.` : `The request body ${err.message}.`;
   }

@@ -1,16 +1,26 @@
 // The contract-derived fuzzer against a real `bin/herald serve` process over a real socket, on SQLite and
 // PostgreSQL: a few thousand fixed-seed requests (every operation, every route outside /v1, bad bytes on
 // the wire). No answer may be a 5xx, every 4xx carries {code, message, hint}, and the process is alive and
-// has logged no fault at the end. See test/support/fuzz.ts to add routes.
+// has logged no fault at the end; shapes that once froze the server get their own rows, and a /healthz poller
+// fails the run if any request blocks the event loop over 100 ms. See test/support/fuzz.ts to add routes.
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, findWorkspace, setPasswordHash } from '../db/identity.ts';
 import { workspaceData } from '../db/workspaceData.ts';
+import type { Platform } from '../networks/rules.ts';
 import { sandboxToken } from '../networks/sandbox/state.ts';
 import { hashPassword } from '../server/passwords.ts';
 import { DATABASES, seedWorkspace, type TestEnv } from './support/harness.ts';
-import { fuzzRequests, ROUTES, type FuzzContext, type FuzzRequest } from './support/fuzz.ts';
+import {
+  fuzzRequests,
+  hostileRequests,
+  ROUTES,
+  twinSignUps,
+  type FuzzContext,
+  type FuzzRequest,
+} from './support/fuzz.ts';
 import { seedMedia } from './support/posts.ts';
 import { prepareDatabase, spawnHerald, type PreparedDatabase, type SpawnedHerald } from './support/spawnHerald.ts';
 
@@ -84,6 +94,70 @@ function wire(port: number, bytes: string): Promise<string> {
   });
 }
 
+/** The longest a /healthz poll may wait: longer, and a request held the server's one event loop (issue 31). */
+const LOOP_BLOCK_MS = 100;
+
+/** A fuzz request's time on the wire, to name the requests beside a slow poll. */
+interface Sent {
+  label: string;
+  start: number;
+  end?: number;
+}
+
+/**
+ * CPU milliseconds used so far by the server's main thread, the one that runs its event loop (Linux: utime and
+ * stime of /proc/<pid>/task/<pid>/stat, in ticks of 10 ms); undefined elsewhere.
+ */
+function loopThreadCpuMs(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Polls /healthz on a connection of its own, one poll after another, while the fuzz runs. The server answers
+ * every request on its one event loop, so a poll that waits more than LOOP_BLOCK_MS while the loop's thread
+ * works as long waited behind requests holding that loop. On a machine busy with other processes a poll can
+ * wait that long while the thread waits for a core: the thread's own CPU time tells the two apart. Each slow
+ * poll is reported with the requests in flight meanwhile.
+ */
+function pollHealth(base: URL, pid: number, sent: Sent[]) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const slow: string[] = [];
+  let polls = 0;
+  let longest = 0;
+  let stopped = false;
+  const polling = (async () => {
+    while (!stopped) {
+      const [start, cpuBefore] = [performance.now(), loopThreadCpuMs(pid)];
+      const answer = await send(base, agent, { label: 'poll', method: 'GET', path: '/healthz', headers: {} }).catch(
+        (err: Error) => ({ status: 0, body: err.message }),
+      );
+      const [end, cpuAfter] = [performance.now(), loopThreadCpuMs(pid)];
+      const busy = cpuBefore === undefined || cpuAfter === undefined ? end - start : cpuAfter - cpuBefore;
+      polls += 1;
+      longest = Math.max(longest, Math.min(end - start, busy));
+      if (answer.status !== 200 || (end - start > LOOP_BLOCK_MS && busy >= LOOP_BLOCK_MS)) {
+        const beside = sent.filter((s) => s.start < end && (s.end ?? end) > start).map((s) => s.label);
+        slow.push(
+          `${answer.status} after ${Math.round(end - start)} ms (${busy} ms on the loop's thread), beside: ` +
+            beside.join(' | ').slice(0, 600),
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await polling;
+    agent.destroy();
+    return { polls, slow, longest };
+  };
+}
+
 /** What is wrong with one answer, or undefined. */
 function problem(req: FuzzRequest, answer: Answer): string | undefined {
   if (answer.status >= 500) return `${answer.status}: ${answer.body.slice(0, 300)}`;
@@ -115,24 +189,23 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       const created = await createSession(db.services.db, s.userId, s.workspaceId);
       return { cookie: `herald_session=${created.token}`, csrf: db.services.keyring.sign(created.id, 'csrf') };
     };
+    const dataOf = async (s: typeof own) =>
+      workspaceData(db.services.db, (await findWorkspace(db.services.db, s.workspaceId))!, db.services.clock);
+    const connect = async (s: typeof own, platform: Platform, externalId: string) => {
+      const account = await (await dataOf(s)).accounts.add({
+        platform,
+        displayName: `${platform} account`,
+        status: 'ok',
+        externalId,
+        tokenSealed: db.services.keyring.encrypt(sandboxToken('access', externalId)),
+      });
+      return account.id;
+    };
     const ids = async (s: typeof own) => {
-      const workspace = (await findWorkspace(db.services.db, s.workspaceId))!;
-      const data = workspaceData(db.services.db, workspace, db.services.clock);
+      const data = await dataOf(s);
       const accounts = [];
-      for (const platform of ['threads', 'facebook', 'instagram', 'youtube'] as const) {
-        const externalId = `sandbox-${platform}-${s.workspaceId}`;
-        accounts.push(
-          (
-            await data.accounts.add({
-              platform,
-              displayName: `${platform} account`,
-              status: 'ok',
-              externalId,
-              tokenSealed: db.services.keyring.encrypt(sandboxToken('access', externalId)),
-            })
-          ).id,
-        );
-      }
+      for (const platform of ['threads', 'facebook', 'instagram', 'youtube'] as const)
+        accounts.push(await connect(s, platform, `sandbox-${platform}-${s.workspaceId}`));
       const media = [
         await seedMedia(env, s.workspaceId),
         await seedMedia(env, s.workspaceId, { kind: 'video', durationSeconds: 30, width: 1080, height: 1920 }),
@@ -143,6 +216,8 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       );
       return { acc: accounts, med: media, grp: [group.id], fld: folders, pst: [] as string[] };
     };
+    // The account the disconnect rows may take away, so the others keep theirs.
+    const spareAccount = await connect(own, 'instagram', `sandbox-spare-instagram-${own.workspaceId}`);
     const fileUrl = await db.services.storage.publicUrl('fuzz/missing.jpg', {
       ttlSeconds: 3600,
       contentType: 'image/jpeg',
@@ -161,6 +236,13 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
         fileToken: [fileUrl.split('/media-files/')[1]!, 'x.y'],
         uploadToken: ['x.y'],
         grantId: ['grt_nothing'],
+        newEmail: [`fuzz-new-${kind}@example.com`, 'not an email'],
+        spareAccount: [spareAccount],
+        keyId: ['key_nothing'],
+        inviteId: ['inv_nothing'],
+        userId: ['usr_nothing'],
+        workspaceId: [own.workspaceId, 'wsp_nothing'],
+        plan: ['creator', 'nothing'],
         doc: ['llms.txt', 'skill.md', 'changelog.md', 'reference', 'nothing'],
       },
     };
@@ -209,22 +291,36 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     const problems: string[] = [];
     const statuses = new Map<number, number>();
-    let requests: FuzzRequest[] = [];
+    const sent: Sent[] = [];
+    const stopPolling = pollHealth(base, server.process.pid!, sent);
+    let requests: (FuzzRequest & { status?: number })[] = [];
     let next = 0;
     const worker = async () => {
       while (next < requests.length) {
         const req = requests[next++]!;
+        const on: Sent = { label: req.label, start: performance.now() };
+        sent.push(on);
         try {
           const answer = await send(base, agent, req);
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-          const wrong = problem(req, answer);
+          const wrong =
+            problem(req, answer) ??
+            (req.status !== undefined && answer.status !== req.status
+              ? `${answer.status}, not ${req.status}: ${answer.body.slice(0, 300)}`
+              : undefined);
           if (wrong) problems.push(`${req.label} ${req.method} ${req.path.slice(0, 200)}: ${wrong}`);
         } catch (err) {
           problems.push(`${req.label} ${req.method} ${req.path.slice(0, 200)}: ${(err as Error).message}`);
         }
+        on.end = performance.now();
       }
     };
-    requests = wellFormed;
+    // The shapes that froze or faulted the server first (the sign-up row needs the address's sign-in limit).
+    requests = hostileRequests(ctx);
+    await worker();
+    [requests, next] = [twinSignUps(kind), 0];
+    await Promise.all(requests.map(worker));
+    [requests, next] = [wellFormed, 0];
     await worker();
     [requests, next] = [malformed, 0];
     await Promise.all(Array.from({ length: 8 }, worker));
@@ -238,7 +334,18 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       }
     }
 
-    expect(problems.slice(0, 30), `${problems.length} problems; statuses ${JSON.stringify([...statuses])}`).toEqual([]);
+    const { polls, slow, longest } = await stopPolling();
+
+    // Soft: a 5xx found does not hide a blocked loop, nor the other way round.
+    expect
+      .soft(problems.slice(0, 30), `${problems.length} problems; statuses ${JSON.stringify([...statuses])}`)
+      .toEqual([]);
+    expect(polls).toBeGreaterThan(10);
+    expect(
+      slow.slice(0, 10),
+      `${slow.length} of ${polls} /healthz polls waited over ${LOOP_BLOCK_MS} ms on a busy loop ` +
+        `(the longest such wait: ${Math.round(longest)} ms)`,
+    ).toEqual([]);
     expect(server.alive()).toBe(true);
     expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
     expect(server.output()).not.toMatch(/unhandled promise rejection|unexpected fault/);

@@ -217,6 +217,9 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
       expect(res.body.code).toBe('invalid_request');
       expect(res.body.message).toMatch(/idempotency-key/i);
     }
+    expect((await create(postBody(acc), 'caf\u00e9')).body.message).toBe(
+      '`idempotency-key` must hold only printable ASCII characters (letters, digits, punctuation and spaces) (header).',
+    );
     expect(await postCount(env, ws.workspaceId)).toBe(before);
     expect((await create(postBody(acc), 'k'.repeat(255))).status).toBe(201);
   });

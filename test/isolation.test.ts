@@ -91,7 +91,12 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
     { method: 'post', url: '/v1/posts', body: { ...postBody({ accountIds: [o.acc] }, [t.med]), confirm: true } },
   ],
   getPost: (t) => [{ method: 'get', url: `/v1/posts/${t.pst}` }],
-  reschedulePost: (t) => [{ method: 'patch', url: `/v1/posts/${t.pst}`, body: { when: later(), confirm: true } }],
+  reschedulePost: (t, o) => [
+    { method: 'patch', url: `/v1/posts/${t.pst}`, body: { when: later(), confirm: true } },
+    { method: 'patch', url: `/v1/posts/${t.pst}`, body: { text: 'Stolen', confirm: true } },
+    { method: 'patch', url: `/v1/posts/${o.pst}`, body: { mediaIds: [t.med], confirm: true } },
+  ],
+  deletePost: (t) => [{ method: 'delete', url: `/v1/posts/${t.pst}?confirm=true` }],
   retryPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/retry`, body: { confirm: true } }],
   cancelPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/cancel`, body: { confirm: true } }],
   listPostEvents: (t) => [{ method: 'get', url: `/v1/posts/${t.pst}/events` }],

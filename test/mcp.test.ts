@@ -176,6 +176,21 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       expect(cancelled.structuredContent).toHaveProperty('statusLine');
     });
 
+    it('edits a post through service_reschedule_post, with confirm where it is queued; no delete tool', async () => {
+      const client = await connect(creator.writeKey);
+      const created = await client.callTool({ name: 'service_create_post', arguments: postBody({ confirm: true }) });
+      const postId = (created.structuredContent as any).posts[0].id;
+      const args = { postId, text: 'Changed by an agent' };
+      const unconfirmed = await client.callTool({ name: 'service_reschedule_post', arguments: args });
+      expect(unconfirmed.structuredContent).toMatchObject({ code: 'confirm_required' });
+      const edited = await client.callTool({ name: 'service_reschedule_post', arguments: { ...args, confirm: true } });
+      expect(edited.structuredContent).toMatchObject({ status: 'queued', text: 'Changed by an agent' });
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).not.toContain('service_delete_post');
+      // The tests after this one count the queued posts.
+      await client.callTool({ name: 'service_cancel_post', arguments: { postId, confirm: true } });
+    });
+
     it('answers bad arguments with an invalid_request tool error naming the field', async () => {
       const client = await connect(creator.writeKey);
       const res = await client.callTool({ name: 'service_get_post', arguments: { postId: 'pst_x', colour: 'blue' } });
@@ -345,7 +360,7 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       const rest = await call(env, 'get', '/v1/accounts/acc_no/analytics', { key: creator.readKey });
       expect(rest.body.hint).toContain('(for accounts: GET /accounts)');
       const cursor = await client.callTool({ name: 'service_list_posts', arguments: { cursor: 'bogus' } });
-      expect((cursor.structuredContent as any).message).toBe('`cursor` is not a cursor this API returned.');
+      expect((cursor.structuredContent as any).message).toBe('`cursor` is not a cursor this list returned.');
     });
 
     it('tells a reschedule to draft what `when` takes and how a post becomes a draft again', async () => {

@@ -2,6 +2,7 @@
 // the table, `live` is final, and every refusal is the exact 409 invalid_state text a person gets.
 import { describe, expect, it } from 'vitest';
 import {
+  deletionRefusal,
   nextState,
   POST_TRANSITIONS,
   PostStateRefused,
@@ -12,7 +13,7 @@ import {
   type PostState,
 } from '../domain/postStates.ts';
 
-const PERSON: PersonAction[] = ['cancel', 'reschedule', 'retry'];
+const PERSON: PersonAction[] = ['cancel', 'reschedule', 'retry', 'edit'];
 const refused = (state: PostState, action: PersonAction) => {
   const r = refusal({ id: 'pst_1', state }, action);
   return r && { message: r.message, hint: r.hint };
@@ -35,6 +36,22 @@ describe("the spec's state table", () => {
   });
   it('draft -> reschedule (its first time) -> queued', () => {
     expect(nextState({ id: 'pst_1', state: 'draft' }, 'reschedule')).toBe('queued');
+  });
+  it('an edit keeps the state of a draft, a queued and a failed post', () => {
+    for (const state of ['draft', 'queued', 'failed'] as const)
+      expect(nextState({ id: 'pst_1', state }, 'edit')).toBe(state);
+  });
+  it('deleting: a draft or a failed post goes; a queued one is cancelled first; live and publishing stay', () => {
+    const deleting = (state: PostState) => deletionRefusal({ id: 'pst_1', state })?.message;
+    expect(deleting('draft')).toBeUndefined();
+    expect(deleting('failed')).toBeUndefined();
+    expect(deletionRefusal({ id: 'pst_1', state: 'queued' })).toMatchObject({
+      message: 'Post pst_1 is queued; a queued post is cancelled before it is deleted.',
+      hint: 'Cancel it first (POST /posts/{postId}/cancel): it becomes a draft, which can then be deleted.',
+      action: 'delete',
+    });
+    expect(deleting('live')).toBe('Post pst_1 is live; a live post cannot be deleted.');
+    expect(deleting('publishing')).toContain('being published right now');
   });
 
   it('queued -> worker publishes -> live when the network accepts, failed when it rejects', () => {
@@ -89,7 +106,7 @@ describe('409 invalid_state: what each refused action answers', () => {
   });
 
   it('nothing a person does reaches a post whose attempt started', () => {
-    for (const action of ['cancel', 'reschedule'] as const) {
+    for (const action of ['cancel', 'reschedule', 'edit'] as const) {
       expect(refused('publishing', action)).toEqual({
         message: 'Post pst_1 is being published right now; it cannot be changed until that attempt ends.',
         hint: 'Read the post again in a few seconds: it will be live, or failed and ready to retry.',

@@ -11,6 +11,7 @@ import {
   type Seeded,
   type TestEnv,
 } from './support/harness.ts';
+import { reservePosts, startAttempts } from '../db/publishing.ts';
 import { fillMonth, seedMedia, setPostState } from './support/posts.ts';
 
 /** A local time in Berlin `days` ahead, as `when` takes it. */
@@ -424,6 +425,8 @@ describe.each(DATABASES)('posts on %s', (kind) => {
         ['get', `/v1/posts/${id}/events`, {}],
         ['post', `/v1/posts/${id}/cancel`, { body: { confirm: true } }],
         ['patch', `/v1/posts/${id}`, { body: { confirm: true, when: berlin(2) } }],
+        ['patch', `/v1/posts/${id}`, { body: { text: 'Mine now' } }],
+        ['delete', `/v1/posts/${id}?confirm=true`, {}],
       ] as const) {
         const res = await call(env, method, url, { key: ws.writeKey, ...opts });
         expect(res.status, `${method} ${url}`).toBe(404);
@@ -551,6 +554,242 @@ describe.each(DATABASES)('posts on %s', (kind) => {
         expect(res.status, url).toBe(409);
         expect(res.body).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('live') });
       }
+    });
+  });
+  describe('edit and delete', () => {
+    const threadsPost = async (when: unknown, text = 'Before') => {
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [th] }, mediaIds: [], text, when, confirm: true },
+      });
+      expect(res.status).toBe(201);
+      return res.body.posts[0].id as string;
+    };
+    const instagramPost = async () => {
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [ig] }, mediaIds: [image], text: 'Photo', when: berlin(4), confirm: true },
+      });
+      expect(res.status).toBe(201);
+      return res.body.posts[0].id as string;
+    };
+    const read = async (id: string) => (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
+    const timeline = async (id: string) =>
+      (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events as {
+        kind: string;
+        message?: string;
+      }[];
+    const edit = (id: string, body: Record<string, unknown>, key = ws.writeKey) =>
+      call(env, 'patch', `/v1/posts/${id}`, { key, body });
+    const remove = (id: string, confirm = true, key = ws.writeKey) =>
+      call(env, 'delete', `/v1/posts/${id}${confirm ? '?confirm=true' : ''}`, { key });
+    const used = async () => (await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.posts.used;
+    const failedError = {
+      code: 'threads_rejected',
+      message: 'Threads answered: "The post text is not allowed." (code 100)',
+      hint: 'Change the text, then retry.',
+    };
+
+    it('creates a draft whatever its plan says: only a queued post needs the checks to pass', async () => {
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [ig, th] }, mediaIds: [], text: 'x'.repeat(600), when: 'draft', confirm: true },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.posts.map((p: { status: string }) => p.status)).toEqual(['draft', 'draft']);
+    });
+
+    it('edits a draft without confirm and saves it as it is, even with plan issues', async () => {
+      const id = await threadsPost('draft');
+      const long = 'x'.repeat(600);
+      const res = await edit(id, { text: long, tags: ['autumn'] });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'draft', text: long, tags: ['autumn'], publishAt: null });
+      expect((await timeline(id)).map((e) => [e.kind, e.message])).toEqual([
+        ['created', 'Created through the API.'],
+        ['edited', 'Changed the text and the tags.'],
+      ]);
+      // Scheduling it needs the checks to pass: the time and the fix in one call.
+      const refused = await edit(id, { when: berlin(3), confirm: true });
+      expect(refused.status).toBe(422);
+      expect(refused.body.rows[0].issues.map((i: { code: string }) => i.code)).toContain('caption_too_long');
+      const before = await used();
+      const scheduled = await edit(id, { when: berlin(3), text: 'Short again', confirm: true });
+      expect(scheduled.status).toBe(200);
+      expect(scheduled.body).toMatchObject({ status: 'queued', text: 'Short again' });
+      expect(await used()).toBe(before + 1);
+      expect((await timeline(id)).map((e) => e.kind)).toEqual(['created', 'edited', 'edited', 'rescheduled', 'queued']);
+    });
+
+    it('edits a queued post only with confirm, keeps its time, and checks it again (422 with its row)', async () => {
+      const id = await instagramPost();
+      const before = await read(id);
+      const unconfirmed = await edit(id, { text: 'New caption' });
+      expect(unconfirmed.status).toBe(409);
+      expect(unconfirmed.body).toMatchObject({
+        code: 'confirm_required',
+        message: 'Changing a queued post needs confirm: true; nothing was changed.',
+      });
+      const noMedia = await edit(id, { mediaIds: [], confirm: true });
+      expect(noMedia.status).toBe(422);
+      expect(noMedia.body).toMatchObject({
+        code: 'checks_failed',
+        message: '1 of 1 posts do not pass the network checks; nothing was changed.',
+        hint: "Fix what the row's issues name, then send the change again.",
+        rows: [{ accountId: ig, ok: false }],
+      });
+      expect(await read(id)).toEqual(before);
+      const res = await edit(id, {
+        text: 'New caption',
+        overrides: { instagram: { text: 'Caption for Instagram' } },
+        perPlatform: { instagram: { contentType: 'feed' } },
+        confirm: true,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        status: 'queued',
+        text: 'Caption for Instagram',
+        publishAt: before.publishAt,
+        perPlatform: { contentType: 'feed' },
+        statusLine: before.statusLine,
+      });
+      expect((await timeline(id)).at(-1)).toMatchObject({ kind: 'edited', message: 'Changed the text.' });
+    });
+
+    it('refuses settings for another network, an empty change and unknown fields with 400', async () => {
+      const id = await threadsPost('draft');
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [
+          { perPlatform: { youtube: { visibility: 'unlisted' } } },
+          /`perPlatform.youtube`: .* only `perPlatform.threads`/,
+        ],
+        [{ overrides: { facebook: { text: 'x' } } }, /`overrides.facebook`/],
+        [{}, /Give `when`, or at least one of `text`/],
+        [{ confirm: true }, /Give `when`/],
+        [{ accountId: fb }, /accountId/],
+        [{ text: 5 }, /`text`/],
+      ];
+      for (const [body, message] of cases) {
+        const res = await edit(id, body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body.message).toMatch(message);
+      }
+      expect((await timeline(id)).map((e) => e.kind)).toEqual(['created']);
+    });
+
+    it('edits a failed post without confirm; it stays failed until retried, and must pass its checks', async () => {
+      const id = await threadsPost(berlin(3));
+      await setPostState(env, ws.workspaceId, id, { status: 'failed', error: failedError });
+      const tooLong = await edit(id, { text: 'y'.repeat(600) });
+      expect(tooLong.status).toBe(422);
+      const res = await edit(id, { text: 'Allowed text' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'failed', text: 'Allowed text', error: failedError });
+      const moved = await edit(id, { when: berlin(3), confirm: true });
+      expect(moved.status).toBe(409);
+      expect(moved.body.code).toBe('invalid_state');
+      const retried = await call(env, 'post', `/v1/posts/${id}/retry`, { key: ws.writeKey, body: { confirm: true } });
+      expect(retried.body).toMatchObject({ status: 'queued', text: 'Allowed text' });
+    });
+
+    it('refuses edits of a post whose attempt began, or that an attempt partly sent; live stays final', async () => {
+      const id = await threadsPost(berlin(3));
+      const [attempt] = await reservePosts(env.services.db, [id], 'wkr_edit', '9999-12-31T00:00:00.000Z');
+      await startAttempts(env.services.db, [{ attempt: attempt!, message: 'Sending.' }], new Date().toISOString());
+      const busy = await edit(id, { text: 'Too late', confirm: true });
+      expect(busy.status).toBe(409);
+      expect(busy.body).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('being published') });
+      expect((await read(id)).text).toBe('Before');
+
+      const waiting = await threadsPost(berlin(3));
+      // An earlier attempt got part of the way and Herald will resume it: only its time may change.
+      await env.services.db('posts').where({ id: waiting }).update({ checkpoint: '{"containerId":"c1"}' });
+      const partly = await edit(waiting, { text: 'Other text', confirm: true });
+      expect(partly.status).toBe(409);
+      expect(partly.body.message).toContain('partly sent');
+      expect((await edit(waiting, { when: berlin(5), confirm: true })).status).toBe(200);
+
+      const live = await threadsPost(berlin(3));
+      await setPostState(env, ws.workspaceId, live, { status: 'live' });
+      const final = await edit(live, { text: 'Rewritten' });
+      expect(final.status).toBe(409);
+      expect(final.body.message).toContain('is live');
+    });
+
+    it('takes back a reservation made with the old content: that attempt can no longer start', async () => {
+      const id = await threadsPost(berlin(3));
+      const [stale] = await reservePosts(env.services.db, [id], 'wkr_edit', '9999-12-31T00:00:00.000Z');
+      expect(stale?.text).toBe('Before');
+      expect((await edit(id, { text: 'After', confirm: true })).status).toBe(200);
+      const started = await startAttempts(env.services.db, [{ attempt: stale!, message: 'Sending.' }], 'x');
+      expect(started).toEqual([false]);
+      const [fresh] = await reservePosts(env.services.db, [id], 'wkr_edit', '9999-12-31T00:00:00.000Z');
+      expect(fresh?.text).toBe('After');
+    });
+
+    it('deletes a draft with confirm, with an audit entry; its file can then be deleted', async () => {
+      const file = await seedMedia(env, ws.workspaceId);
+      const draft = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [ig] }, mediaIds: [file], text: 'Draft', when: 'draft', confirm: true },
+      });
+      const id = draft.body.posts[0].id as string;
+      expect((await call(env, 'delete', `/v1/media/${file}?confirm=true`, { key: ws.writeKey })).status).toBe(409);
+      const unconfirmed = await remove(id, false);
+      expect(unconfirmed.status).toBe(409);
+      expect(unconfirmed.body.code).toBe('confirm_required');
+      expect((await remove(id, true, ws.readKey)).status).toBe(403);
+      const res = await remove(id);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ id, deleted: true });
+      expect((await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).status).toBe(404);
+      expect((await remove(id)).status).toBe(404);
+      const audit = await env.services
+        .db('audit_events')
+        .where({ workspace_id: ws.workspaceId, action: 'post.deleted' });
+      expect(audit.map((a) => JSON.parse(a.detail))).toContainEqual(
+        expect.objectContaining({ postId: id, status: 'draft', platform: 'instagram', account: 'Acme Shop' }),
+      );
+      expect(audit.find((a) => JSON.parse(a.detail).postId === id)?.user_id).toBe(ws.userId);
+      expect((await call(env, 'delete', `/v1/media/${file}?confirm=true`, { key: ws.writeKey })).status).toBe(200);
+    });
+
+    it("deletes a failed post and leaves the month's count as it was", async () => {
+      const id = await threadsPost(berlin(3));
+      await setPostState(env, ws.workspaceId, id, { status: 'failed', error: failedError });
+      const before = await used();
+      const res = await remove(id);
+      expect(res.status).toBe(200);
+      expect(await used()).toBe(before);
+      const events = await env.services.db('post_events').where({ post_id: id });
+      expect(events).toEqual([]);
+    });
+
+    it('refuses to delete a queued post (cancel it first) and a live one', async () => {
+      const id = await threadsPost(berlin(3));
+      const queued = await remove(id);
+      expect(queued.status).toBe(409);
+      expect(queued.body).toMatchObject({ code: 'invalid_state', hint: expect.stringContaining('Cancel it first') });
+      await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
+      expect((await remove(id)).status).toBe(200);
+      const live = await threadsPost(berlin(3));
+      await setPostState(env, ws.workspaceId, live, { status: 'live' });
+      const refused = await remove(live);
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toContain('live post cannot be deleted');
+      expect((await read(live)).status).toBe('live');
+    });
+
+    it('answers 401 without a key, and 404 for a post that does not exist', async () => {
+      expect((await call(env, 'delete', '/v1/posts/pst_nope?confirm=true')).status).toBe(401);
+      expect((await call(env, 'patch', '/v1/posts/pst_nope', { body: { text: 'x' } })).status).toBe(401);
+      expect((await remove('pst_nope')).status).toBe(404);
+      expect((await edit('pst_nope', { text: 'x' })).status).toBe(404);
+      const draft = await threadsPost('draft');
+      const readOnly = await edit(draft, { text: 'x' }, ws.readKey);
+      expect(readOnly.status).toBe(403);
+      expect(readOnly.body.code).toBe('insufficient_scope');
+      expect((await read(draft)).text).toBe('Before');
     });
   });
 });

@@ -32,3 +32,16 @@ export function timeText(iso: string, zone: string): string {
 export function zoneAbbreviation(zone: string): string {
   return zoneLabel(DateTime.now().setZone(zone));
 }
+
+/**
+ * A time in words in the zone, for sentences and lists read at a glance: "today at 14:30 CET", "yesterday at
+ * 09:05 CET", "Tue 24 Nov at 14:30 CET" (with the year when it is not this year's).
+ */
+export function dayTimeText(iso: string, zone: string, now: DateTime = DateTime.now()): string {
+  const local = DateTime.fromISO(iso, { zone }).setLocale('en-GB');
+  const today = now.setZone(zone).startOf('day');
+  const days = Math.round(local.startOf('day').diff(today, 'days').days);
+  const NAMED: Record<number, string> = { [-1]: 'yesterday', 0: 'today', 1: 'tomorrow' };
+  const day = NAMED[days] ?? local.toFormat(local.year === today.year ? 'ccc d LLL' : 'ccc d LLL yyyy');
+  return `${day} at ${local.toFormat('HH:mm')} ${zoneLabel(local)}`;
+}

@@ -3,6 +3,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Failure } from './api.ts';
+import { failureWords, type Words } from './words/words.ts';
 
 type Tone = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -65,25 +66,44 @@ export function NewPasswordField({
   );
 }
 
-/** An error as the server gave it: what happened and what to do. */
+/** Where "sign in again" leads: the sign-in page, then back to this page of the dashboard. */
+function signInAgainHref(): string {
+  const here = window.location.pathname.replace(/^\/app(?=\/|$)/, '') + window.location.search;
+  return `/app/sign-in?next=${encodeURIComponent(here || '/')}`;
+}
+
+/**
+ * An error in the dashboard's words (words/words.ts): what happened and what to do, never the API's message. A
+ * plain Error is the dashboard's own sentence and shows as it is.
+ */
 export function ErrorNote({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
-  const f =
-    error instanceof Failure
-      ? error
-      : new Failure(
-          'unexpected',
-          error instanceof Error ? error.message : String(error),
-          'Reload the page and try again.',
-        );
+  const words: Words =
+    error instanceof Failure ? failureWords(error) : { title: error instanceof Error ? error.message : String(error) };
+  const upgradeUrl = error instanceof Failure ? error.body.upgradeUrl : undefined;
   return (
     <div className="note note-error" role="alert">
-      <p className="note-title">{title ?? f.message}</p>
-      {title && <p>{f.message}</p>}
-      {f.hint && <p className="note-hint">{f.hint}</p>}
-      {typeof f.body.upgradeUrl === 'string' && (
+      <p className="note-title">{title ?? words.title}</p>
+      {title && <p>{words.title}</p>}
+      {words.quote && <blockquote className="note-quote">{words.quote}</blockquote>}
+      {words.links && words.links.length > 0 && (
+        <ul>
+          {words.links.map((l) => (
+            <li key={l.href}>
+              <a href={l.href}>{l.label}</a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {words.hint && <p className="note-hint">{words.hint}</p>}
+      {words.signIn && (
         <p>
-          <a href={f.body.upgradeUrl}>See plans</a>
+          <a href={signInAgainHref()}>Sign in again</a>
+        </p>
+      )}
+      {typeof upgradeUrl === 'string' && (
+        <p>
+          <a href={upgradeUrl}>See plans</a>
         </p>
       )}
     </div>

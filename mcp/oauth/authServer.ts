@@ -19,7 +19,7 @@ import type { Scope } from '../../domain/credential.ts';
 import { PLANS } from '../../domain/plans.ts';
 import type { Services } from '../../runtime/services.ts';
 import { ApiError, errorBody, invalidRequest } from '../../domain/errors.ts';
-import { fieldWithNul, refuseNul } from '../../server/requestFaults.ts';
+import { fieldWithNul, jsonBody, refuseNul } from '../../server/requestFaults.ts';
 import { sentFromAnotherSite } from '../../server/sessionGuard.ts';
 import { carriedSessionToken, sessionCookie, sessionFrom } from '../../server/sessionRoutes.ts';
 import { wrongPassword, type PasswordSignIn } from '../../server/signIn.ts';
@@ -338,7 +338,7 @@ export function oauthRoutes(services: Services, signIn: PasswordSignIn) {
   const render = (res: Response, err: ApiError) => res.status(err.status).json(errorBody(err, publicUrl));
   router.use(
     '/oauth',
-    express.json({ limit: '64kb' }),
+    jsonBody('64kb'),
     express.urlencoded({ extended: false, limit: '64kb' }),
     (req: Request, res: Response, next: NextFunction) => {
       const problem = oauthBodyProblem(req.body);

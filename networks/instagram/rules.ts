@@ -7,6 +7,8 @@ import {
   checkChoice,
   checkImageSize,
   checkVideoDuration,
+  COUNT_PAST_LIMIT,
+  counted,
   issue,
   sizeTexts,
   type MediaFacts,
@@ -104,20 +106,23 @@ function check(post: PostContent): Issue[] {
         ),
       );
     }
-    if (hashtags(post.text).length > instagramLimits.hashtags) {
+    const tags = hashtags(post.text, COUNT_PAST_LIMIT * instagramLimits.hashtags).length;
+    if (tags > instagramLimits.hashtags) {
       issues.push(
         issue(
           'hashtags_too_many',
-          `text has ${hashtags(post.text).length} hashtags; instagram allows ${instagramLimits.hashtags}.`,
+          `text has ${counted(tags, instagramLimits.hashtags)} hashtags; instagram allows ${instagramLimits.hashtags}.`,
           'Remove some hashtags.',
         ),
       );
     }
-    if (mentions(post.text).length > instagramLimits.mentions) {
+    const named = mentions(post.text, COUNT_PAST_LIMIT * instagramLimits.mentions).length;
+    if (named > instagramLimits.mentions) {
       issues.push(
         issue(
           'mentions_too_many',
-          `text has ${mentions(post.text).length} @ mentions; instagram allows ${instagramLimits.mentions}.`,
+          `text has ${counted(named, instagramLimits.mentions)} @ mentions; instagram allows ` +
+            `${instagramLimits.mentions}.`,
           'Remove some mentions.',
         ),
       );

@@ -8,6 +8,8 @@ import {
   checkImageSize,
   checkLink,
   checkVideoDuration,
+  COUNT_PAST_LIMIT,
+  counted,
   issue,
   sizeTexts,
   type NetworkRules,
@@ -29,13 +31,13 @@ export const threadsLimits = {
 
 function check(post: PostContent): Issue[] {
   const issues: Issue[] = [];
-  const units = threadsUnits(post.text);
+  const units = threadsUnits(post.text, COUNT_PAST_LIMIT * threadsLimits.textUnits);
   if (units > threadsLimits.textUnits) {
     issues.push(
       issue(
         'caption_too_long',
-        `text counts ${units} on threads (each emoji counts its UTF-8 bytes); threads allows ` +
-          `${threadsLimits.textUnits}.`,
+        `text counts ${counted(units, threadsLimits.textUnits)} on threads (each emoji counts its UTF-8 bytes); ` +
+          `threads allows ${threadsLimits.textUnits}.`,
         'Shorten the text, or set overrides.threads.text.',
       ),
     );
@@ -53,14 +55,20 @@ function check(post: PostContent): Issue[] {
       ),
     );
   }
-  // Threads counts the attached link with the text's links, the same address once.
-  const uniqueLinks = new Set([...links(post.text), ...(typeof link === 'string' ? [link] : [])].map(linkKey));
+  // Threads counts the attached link with the text's links, the same address once. Each different text is parsed
+  // as an address once, and only until the count is told.
+  const uniqueLinks = new Set<string>();
+  for (const found of new Set([...links(post.text), ...(typeof link === 'string' ? [link] : [])])) {
+    uniqueLinks.add(linkKey(found));
+    if (uniqueLinks.size > COUNT_PAST_LIMIT * threadsLimits.uniqueLinks) break;
+  }
   if (uniqueLinks.size > threadsLimits.uniqueLinks) {
     const where = link === undefined ? 'text has' : 'text and perPlatform.threads.link have';
     issues.push(
       issue(
         'links_too_many',
-        `${where} ${uniqueLinks.size} different links; threads allows ${threadsLimits.uniqueLinks}.`,
+        `${where} ${counted(uniqueLinks.size, threadsLimits.uniqueLinks)} different links; threads allows ` +
+          `${threadsLimits.uniqueLinks}.`,
         'Remove some links.',
       ),
     );
@@ -83,12 +91,13 @@ function check(post: PostContent): Issue[] {
       );
     }
   }
-  const topics = (topic === undefined ? 0 : 1) + hashtags(post.text).length;
+  const topics = (topic === undefined ? 0 : 1) + hashtags(post.text, COUNT_PAST_LIMIT).length;
   if (topics > 1) {
     issues.push(
       issue(
         'topic_tags_too_many',
-        `the post has ${topics} topics (perPlatform.threads.topicTag and #tags in text); threads allows one per post.`,
+        `the post has ${counted(topics, 1)} topics (perPlatform.threads.topicTag and #tags in text); threads ` +
+          'allows one per post.',
         'Keep a single topic: either perPlatform.threads.topicTag or one #tag in the text.',
       ),
     );

@@ -13,6 +13,7 @@ import {
   type NetworkRules,
   type PostContent,
 } from '../rules.ts';
+import { YOUTUBE_CATEGORIES } from './categories.ts';
 
 export const youtubeLimits = {
   titleChars: 100,
@@ -152,24 +153,6 @@ function check(post: PostContent): Issue[] {
   return issues;
 }
 
-/** Category names shown beside the id in the plan table (the ids YouTube assigns in every region). */
-const CATEGORY_NAMES: Record<string, string> = {
-  '1': 'Film & Animation',
-  '2': 'Autos & Vehicles',
-  '10': 'Music',
-  '15': 'Pets & Animals',
-  '17': 'Sports',
-  '19': 'Travel & Events',
-  '20': 'Gaming',
-  '22': 'People & Blogs',
-  '23': 'Comedy',
-  '24': 'Entertainment',
-  '25': 'News & Politics',
-  '26': 'Howto & Style',
-  '27': 'Education',
-  '28': 'Science & Technology',
-};
-
 export const youtubeRules: NetworkRules = {
   platform: 'youtube',
   label: 'YouTube',
@@ -184,7 +167,7 @@ export const youtubeRules: NetworkRules = {
   quotaResetZone: 'America/Los_Angeles',
   defaults: () => youtubeLimits.defaults,
   describe: (name, value) =>
-    name === 'category' && CATEGORY_NAMES[String(value)]
-      ? `${String(value)} (${CATEGORY_NAMES[String(value)]})`
+    name === 'category' && YOUTUBE_CATEGORIES[String(value)]
+      ? `${String(value)} (${YOUTUBE_CATEGORIES[String(value)]})`
       : String(value),
 };

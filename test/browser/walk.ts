@@ -26,6 +26,8 @@ async function freePort(): Promise<number> {
 
 export interface Herald {
   url: string;
+  /** Its DATA_DIR, for `bin/herald` operator commands (say, `sandbox fail`) beside the running server. */
+  dataDir: string;
   process: ChildProcess;
   stop(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Her
   });
   return {
     url,
+    dataDir,
     process: child,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -166,6 +166,11 @@ describe('threads', () => {
       expectPasses(row(platform, { text }));
       expectFails(row(platform, { text: `${text} ${link(9)}.` }), 'links_too_many', 'text', '6');
     });
+
+    it('counts links up to 50, then says "more than 50" (80,000 links cost no more)', () => {
+      expectFails(row(platform, { text: words(50, link) }), 'links_too_many', 'text', '50 different');
+      expectFails(row(platform, { text: words(80_000, link) }), 'links_too_many', 'text', 'more than 50 different');
+    });
   });
 
   describe("perPlatform.threads.link: an https address, on text posts only, counted with the text's links", () => {
@@ -219,6 +224,10 @@ describe('threads', () => {
       code: 'topic_tags_too_many',
       field: '#tags in text',
       says: '2 topics',
+    });
+
+    it('counts topics up to 10, then says "more than 10"', () => {
+      expectFails(row(platform, { text: '#a '.repeat(100_000) }), 'topic_tags_too_many', 'text', 'more than 10 topics');
     });
   });
 
@@ -529,6 +538,11 @@ describe('instagram', () => {
     code: 'mentions_too_many',
     field: 'text',
     says: '21',
+  });
+  it('counts hashtags and mentions up to ten times their limits, then says "more than"', () => {
+    expectFails(row(platform, ig({ text: words(300, (i) => `#t${i}`) })), 'hashtags_too_many', 'text', '300');
+    expectFails(row(platform, ig({ text: '#t '.repeat(100_000) })), 'hashtags_too_many', 'text', 'more than 300');
+    expectFails(row(platform, ig({ text: '@a '.repeat(100_000) })), 'mentions_too_many', 'text', 'more than 200');
   });
 
   describe('carousel: 2 to 10 files (carousel_count)', () => {

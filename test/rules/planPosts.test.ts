@@ -2,9 +2,10 @@
 // on every row, the account's state, overrides for that network only), ok only when nothing but notes
 // was found, and the text table a person reads before confirming.
 import { DateTime } from 'luxon';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { planRows, planTable, type PostBody, type TargetAccount } from '../../domain/planPosts.ts';
 import { resolveWhen, type ResolvedWhen } from '../../domain/when.ts';
+import { networkOf } from '../../networks/index.ts';
 import type { MediaFacts } from '../../networks/rules.ts';
 
 const NOW = DateTime.fromISO('2027-01-15T12:00:00.000Z', { zone: 'utc' });
@@ -48,6 +49,22 @@ describe('plan rows: one per account, each checked against its network', () => {
       ['acc_facebook', 'facebook', '2027-01-20T13:30:00.000Z', true],
     ]);
     expect(plan({}, { when: { kind: 'draft' } }).map((r) => r.publishAt)).toEqual([null, null, null]);
+  });
+
+  it('checks the body once per network, however many of its accounts are named; each keeps its state', () => {
+    const threads = networkOf('threads');
+    const check = vi.spyOn(threads, 'check');
+    const accounts = Array.from({ length: 50 }, (_, i) => ({
+      ...ACCOUNTS[0]!,
+      id: `acc_threads${i}`,
+      status: i === 7 ? ('expired' as const) : ('ok' as const),
+    }));
+    const rows = plan({ text: 'a'.repeat(501) }, { accounts, media: [] });
+    expect(check).toHaveBeenCalledTimes(1);
+    check.mockRestore();
+    expect(rows).toHaveLength(50);
+    expect(rows[7]!.issues.map((i) => i.code)).toEqual(['account_not_ok', 'caption_too_long']);
+    expect(rows[8]!.issues.map((i) => i.code)).toEqual(['caption_too_long']);
   });
 
   it('puts a time finding and a file not ready on every row', () => {

@@ -42,6 +42,50 @@ describe("caption_too_long counts text in that network's unit: characters, UTF-8
   });
 });
 
+describe('counting hostile text costs its length, not its square (issue 31)', () => {
+  const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+  /** The reference: the whole text segmented at once (fine for a short text), each grapheme counted alone. */
+  const whole = (text: string) => [...graphemes.segment(text)].reduce((n, g) => n + threadsUnits(g.segment), 0);
+
+  it('counts as the whole text segmented at once, whatever falls on a window edge', () => {
+    const tricky = [
+      '👨\u200D👩\u200D👧',
+      '🇩🇪🇩🇪🇩',
+      'a\r\nb',
+      '👍🏽',
+      '1\uFE0F\u20E3',
+      `e${'\u0301'.repeat(600)}`,
+      'क्षि',
+      '\uD83D',
+    ];
+    for (const piece of tricky) {
+      for (let before = 240; before <= 260; before++) {
+        const text = `${'é'.repeat(before)}${piece}${piece}x`;
+        expect(threadsUnits(text), `${before} + ${JSON.stringify(piece)}`).toBe(whole(text));
+      }
+    }
+  });
+
+  it('stops counting Threads text once past stopAfter (é × 1,000,000 took minutes whole)', () => {
+    expect(threadsUnits('é'.repeat(1_000_000), 5000)).toBe(5001);
+    expect(threadsUnits('👍🏽'.repeat(250_000), 5000)).toBe(5008);
+    expect(threadsUnits('é'.repeat(4000), 5000)).toBe(4000);
+  });
+
+  it('finds hashtags and mentions only as far as a count needs', () => {
+    expect(hashtags('#a '.repeat(300_000), 300)).toHaveLength(301);
+    expect(mentions('@a '.repeat(300_000), 200)).toHaveLength(201);
+    expect(hashtags('#a #b', 300)).toEqual(['#a', '#b']);
+  });
+
+  it('trims links ending in 50,000 brackets or dots in one pass', () => {
+    expect(links(`https://a${')'.repeat(50_000)}`)).toEqual(['https://a']);
+    expect(links(`(https://a/(b)${')'.repeat(50_000)}.`)).toEqual(['https://a/(b)']);
+    expect(links(`https://a${'.'.repeat(400_000)}`)).toEqual(['https://a']);
+    expect(links(`https://a${'.'.repeat(400_000)}b`)).toEqual([`https://a${'.'.repeat(400_000)}b`]);
+  });
+});
+
 describe('hashtags and @ mentions as Instagram and Threads count them', () => {
   it('finds tags in any script and ignores # and @ inside words, addresses and entities', () => {
     expect(hashtags('#Autumn sale, #herbst2026 and #秋 #_x')).toEqual(['#Autumn', '#herbst2026', '#秋', '#_x']);

@@ -104,6 +104,46 @@ export const ROUTES: RouteRow[] = [
     credential: 'session',
     body: { request: 'x.y', csrf: 'z', decision: 'allow', scope: 'read' },
   },
+  // The dashboard's account, team and settings routes (/auth), on both databases.
+  { method: 'GET', path: '/auth/sign-up', credential: 'none' },
+  {
+    method: 'POST',
+    path: '/auth/sign-up',
+    credential: 'none',
+    body: { email: '{newEmail}', name: 'Fuzz', password: '{password}', timeZone: 'Europe/Berlin' },
+  },
+  { method: 'GET', path: '/auth/accounts/{spareAccount}/disconnect', credential: 'session' },
+  { method: 'POST', path: '/auth/accounts/{spareAccount}/disconnect', credential: 'session', body: { confirm: true } },
+  { method: 'GET', path: '/auth/keys', credential: 'session' },
+  { method: 'POST', path: '/auth/keys', credential: 'session', body: { name: 'Fuzz key', scopes: ['read'] } },
+  { method: 'DELETE', path: '/auth/keys/{keyId}', credential: 'session' },
+  { method: 'GET', path: '/auth/members', credential: 'session' },
+  { method: 'POST', path: '/auth/invites', credential: 'session', body: { email: '{newEmail}', role: 'member' } },
+  { method: 'DELETE', path: '/auth/invites/{inviteId}', credential: 'session' },
+  { method: 'PATCH', path: '/auth/members/{userId}', credential: 'session', body: { role: 'member' } },
+  { method: 'DELETE', path: '/auth/members/{userId}', credential: 'session' },
+  { method: 'GET', path: '/auth/invite', credential: 'none', query: { token: 'x.y' } },
+  { method: 'POST', path: '/auth/invites/accept', credential: 'none', body: { token: 'x.y', password: '{password}' } },
+  { method: 'GET', path: '/auth/workspaces', credential: 'session' },
+  { method: 'POST', path: '/auth/workspaces/switch', credential: 'session', body: { workspaceId: '{workspaceId}' } },
+  { method: 'POST', path: '/auth/password-reset', credential: 'none', body: { email: '{email}' } },
+  {
+    method: 'POST',
+    path: '/auth/password-reset/confirm',
+    credential: 'none',
+    body: { token: 'x.y', password: '{password}' },
+  },
+  // Never the right current password: a change would end the sessions the other rows use.
+  {
+    method: 'POST',
+    path: '/auth/password',
+    credential: 'session',
+    body: { currentPassword: 'not the password', newPassword: 'a new long password' },
+  },
+  { method: 'GET', path: '/auth/billing', credential: 'session' },
+  { method: 'POST', path: '/auth/billing/plan', credential: 'session', body: { plan: '{plan}' } },
+  { method: 'PATCH', path: '/auth/workspace', credential: 'session', body: { name: 'Fuzz', tz: 'Europe/Berlin' } },
+  { method: 'GET', path: '/auth/audit', credential: 'session', query: { limit: '10' } },
   { method: 'GET', path: '/auth/mcp-grants', credential: 'session' },
   { method: 'DELETE', path: '/auth/mcp-grants/{grantId}', credential: 'session' },
   { method: 'GET', path: '/docs/{doc}', credential: 'none' },
@@ -600,4 +640,140 @@ export function fuzzRequests(
     for (let i = 0; i < count; i++) malformed.push(mutate(shape, ctx, r));
   }
   return { wellFormed, malformed };
+}
+
+/** A request sent as is, with the status it must get. */
+export interface HostileRequest extends FuzzRequest {
+  status?: number;
+}
+
+/**
+ * Shapes that once froze the whole server or made it fault (issue 31): text, emails and links far beyond any
+ * limit, settings that are not objects, bodies nested 10,000 deep. Sent first, one at a time: the sign-up
+ * row needs the address's sign-in limit unspent.
+ */
+export function hostileRequests(ctx: FuzzContext): HostileRequest[] {
+  const [threads, facebook] = ctx.ids.acc!;
+  const read = { Authorization: `Bearer ${ctx.keys.read}` };
+  const write = { Authorization: `Bearer ${ctx.keys.write}` };
+  const nested = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+  const plan = (account: string, fields: Record<string, Json>) =>
+    JSON.stringify({ targets: { accountIds: [account] }, mediaIds: [], text: 'Hi', when: 'draft', ...fields });
+  // Written as text: JSON.stringify would recurse 10,000 deep.
+  const deepSettings = plan(facebook!, { perPlatform: { facebook: 'deep' } }).replace('"deep"', nested);
+  const tool = (args: string) =>
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"service_plan_post","arguments":${args}}}`;
+  const row = (label: string, path: string, body: string, headers: Record<string, string>, status: number) => ({
+    label: `hostile: ${label}`,
+    method: path === '/v1/openapi.json' ? 'GET' : 'POST',
+    path,
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    body: Buffer.from(body),
+    status,
+  });
+  const email = `a@${'a.'.repeat(150_000)}@`;
+  return [
+    row('threads text 👍🏽 × 20,000', '/v1/posts/plan', plan(threads!, { text: '👍🏽'.repeat(20_000) }), read, 200),
+    row('threads text é × 200,000', '/v1/posts/plan', plan(threads!, { text: 'é'.repeat(200_000) }), read, 200),
+    row(
+      'text https://a + ")" × 50,000',
+      '/v1/posts/plan',
+      plan(threads!, { text: `https://a${')'.repeat(50_000)}` }),
+      read,
+      200,
+    ),
+    row(
+      'text https://a + "." × 50,000 + b',
+      '/v1/posts/plan',
+      plan(threads!, { text: `https://a${'.'.repeat(50_000)}b` }),
+      read,
+      200,
+    ),
+    row(
+      'perPlatform.facebook.link https:// + "a." × 50,000 + " x"',
+      '/v1/posts/plan',
+      plan(facebook!, { perPlatform: { facebook: { link: `https://${'a.'.repeat(50_000)} x` } } }),
+      read,
+      200,
+    ),
+    row(
+      'sign-up email a@ + "a." × 150,000 + @',
+      '/auth/sign-up',
+      JSON.stringify({ email, name: 'A', password: 'long enough pass' }),
+      {},
+      400,
+    ),
+    row('password reset, the same email', '/auth/password-reset', JSON.stringify({ email }), {}, 400),
+    row(
+      'perPlatform.facebook a 990 KB string',
+      '/v1/posts/plan',
+      plan(facebook!, { perPlatform: { facebook: 'x'.repeat(990_000) } }),
+      read,
+      400,
+    ),
+    row(
+      'perPlatform.facebook an array, created',
+      '/v1/posts',
+      plan(facebook!, { perPlatform: { facebook: ['x'] }, confirm: true }),
+      write,
+      400,
+    ),
+    row('a body nested 10,000 deep, no credential', '/v1/openapi.json', nested, {}, 400),
+    row('perPlatform.facebook nested 10,000 deep', '/v1/posts/plan', deepSettings, read, 400),
+    row('sign-in nested 10,000 deep', '/auth/sign-in', nested, {}, 400),
+    row('OAuth registration nested 10,000 deep', '/oauth/register', nested, {}, 400),
+    row(
+      'service_plan_post threads text 👍🏽 × 20,000',
+      '/mcp',
+      tool(plan(threads!, { text: '👍🏽'.repeat(20_000) })),
+      read,
+      200,
+    ),
+    row('service_plan_post nested 10,000 deep', '/mcp', tool(deepSettings), read, 400),
+    ...postgresFaults(ctx),
+  ];
+}
+
+/**
+ * What PostgreSQL answered 500 to in /auth and /oauth (issue 31, item 10), sent on both databases with no status
+ * asked but "not a 5xx": an email longer than the limiter's bucket column, and NUL as an id.
+ */
+function postgresFaults(ctx: FuzzContext): HostileRequest[] {
+  const session = { Cookie: ctx.session.cookie, 'X-CSRF-Token': ctx.session.csrf };
+  const email = `${'a'.repeat(240)}@example.com`;
+  const row = (method: string, path: string, body: Json | undefined, headers: Record<string, string> = {}) => ({
+    label: `item 10: ${method} ${path}`,
+    method,
+    path,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+  });
+  return [
+    row('POST', '/auth/sign-in', { email, password: 'x' }),
+    row('POST', '/oauth/sign-in', { email, password: 'x', next: '/oauth/authorize?client_id=x' }),
+    row(
+      'GET',
+      '/oauth/authorize?client_id=%00&response_type=code&code_challenge=x&code_challenge_method=S256',
+      undefined,
+      session,
+    ),
+    row('DELETE', '/auth/keys/%00', undefined, session),
+    row('DELETE', '/auth/invites/%00', undefined, session),
+    row('DELETE', '/auth/members/%00', undefined, session),
+    row('PATCH', '/auth/members/%00', { role: 'member' }, session),
+    row('GET', '/auth/accounts/%00/disconnect', undefined, session),
+    row('POST', '/auth/accounts/%00/disconnect', { confirm: true }, session),
+  ];
+}
+
+/** The same sign-up six times at once: one account, the others 409 (PostgreSQL answered 500, issue 31 item 10). */
+export function twinSignUps(kind: string): FuzzRequest[] {
+  const body = { email: `twin-${kind}@example.com`, name: `Twin ${kind}`, password: 'long enough pass' };
+  return Array.from({ length: 6 }, () => ({
+    label: 'item 10: six sign-ups at once',
+    method: 'POST',
+    path: '/auth/sign-up',
+    headers: { 'Content-Type': 'application/json' },
+    body: Buffer.from(JSON.stringify(body)),
+  }));
 }

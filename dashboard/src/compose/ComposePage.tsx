@@ -1,18 +1,21 @@
 // Compose: accounts (or a group), media, text with per-network overrides and live counters, title and
 // tags, network settings, and when. The plan is checked as you type; the create button is the confirm
-// step and says what will happen. Afterwards each post's statusLine is shown.
+// step and says what will happen. Afterwards each post's statusLine is shown. `?edit=<post>` opens a post
+// to change it (saved through the edit operation), `?from=<post>` fills a new post from one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, call, type Platform, type Schemas } from '../api.ts';
 import { useAccounts } from '../accounts/AccountsPage.tsx';
 import { useGroups } from '../accounts/GroupsPanel.tsx';
 import { labelOf } from '../networks.ts';
+import { useRefreshPosts } from '../posts/postActions.tsx';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
 import { cleanSettings, NetworkSettings, type Settings } from './NetworkSettings.tsx';
-import { confirmLabel } from './plan.ts';
+import { editBody, editModes, editPlan, formFromPost, schedulesDraft } from './fromPost.ts';
+import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
 import { TextCounters } from './TextCounters.tsx';
 import { WhenInput } from './WhenInput.tsx';
@@ -74,6 +77,32 @@ export function ComposePage() {
   const [settings, setSettings] = useState<Settings>({ youtube: { visibility: 'public', category: '22' } });
   const [when, setWhen] = useState<WhenForm>(() => defaultWhen(zone));
   const [created, setCreated] = useState<Created>();
+  const navigate = useNavigate();
+  const refreshPosts = useRefreshPosts();
+  const [params] = useSearchParams();
+  const sourceId = params.get('edit') ?? params.get('from');
+  const purpose = params.has('edit') ? 'edit' : 'duplicate';
+  const source = useQuery({
+    queryKey: ['post', sourceId],
+    queryFn: () => call(api.GET('/posts/{postId}', { params: { path: { postId: sourceId! } } })),
+    enabled: Boolean(sourceId),
+  });
+  const editing = purpose === 'edit' ? source.data : undefined;
+  const [filled, setFilled] = useState<{ from: string; when: WhenForm }>();
+  useEffect(() => {
+    const post = source.data;
+    if (!post || filled?.from === `${purpose} ${post.id}`) return;
+    const form = formFromPost(post, zone, purpose);
+    setAccountIds(form.accountIds);
+    setMediaIds(form.mediaIds);
+    setText(form.text);
+    setTitle(form.title);
+    setTags(form.tags);
+    setOverrides({});
+    setSettings(form.settings);
+    setWhen(form.when);
+    setFilled({ from: `${purpose} ${post.id}`, when: form.when });
+  }, [source.data, purpose, zone, filled]);
 
   const chosen = (accounts.data ?? []).filter((a) => accountIds.includes(a.id));
   const platforms = [...new Set(chosen.map((a) => a.platform))];
@@ -113,6 +142,22 @@ export function ComposePage() {
       await client.invalidateQueries({ queryKey: ['posts'] });
     },
   });
+  const save = useMutation({
+    mutationFn: (post: NonNullable<typeof editing>) =>
+      call(
+        api.PATCH('/posts/{postId}', {
+          params: { path: { postId: post.id } },
+          body: editBody(post, request!, when, filled!.when),
+        }),
+      ),
+    onSuccess: async (post) => {
+      await refreshPosts();
+      navigate(`/posts/${post.id}`);
+    },
+  });
+  // A draft is saved as it is: the plan's problems are warnings until it is given a time.
+  const staysDraft = when.mode === 'draft' && (!editing || editing.status === 'draft');
+  const heading = editing ? 'Edit post' : sourceId ? 'Duplicate post' : 'Compose';
 
   const reset = () => {
     setCreated(undefined);
@@ -122,33 +167,34 @@ export function ComposePage() {
     setMediaIds([]);
     setOverrides({});
     create.reset();
+    if (sourceId) navigate('/compose');
   };
 
   if (created)
     return (
       <>
-        <PageHeader title="Compose" />
+        <PageHeader title={heading} />
         <Results posts={created} onAgain={reset} />
       </>
     );
-  if (accounts.isPending)
+  if (accounts.isPending || (sourceId && source.isPending))
     return (
       <>
-        <PageHeader title="Compose" />
+        <PageHeader title={heading} />
         <Loading />
       </>
     );
-  if (accounts.isError)
+  if (accounts.isError || source.isError)
     return (
       <>
-        <PageHeader title="Compose" />
-        <ErrorNote error={accounts.error} />
+        <PageHeader title={heading} />
+        <ErrorNote error={accounts.error ?? source.error} />
       </>
     );
   if (accounts.data.length === 0) {
     return (
       <>
-        <PageHeader title="Compose" />
+        <PageHeader title={heading} />
         <Empty title="Connect an account first">
           Posts go to connected accounts. <Link to="/accounts">Connect one</Link> in a few clicks.
         </Empty>
@@ -160,12 +206,12 @@ export function ComposePage() {
     setAccountIds((all) => (all.includes(id) ? all.filter((x) => x !== id) : [...all, id]));
   return (
     <>
-      <PageHeader title="Compose" />
+      <PageHeader title={heading} />
       <div className="compose">
         <form className="card compose-form" onSubmit={(e) => e.preventDefault()}>
           <fieldset>
             <legend>Accounts</legend>
-            {groups.data && groups.data.length > 0 && (
+            {!editing && groups.data && groups.data.length > 0 && (
               <label className="setting">
                 Use a group
                 <select
@@ -184,21 +230,28 @@ export function ComposePage() {
               </label>
             )}
             <div className="account-picks">
-              {accounts.data.map((a) => (
-                <label key={a.id} className={`account-pick ${accountIds.includes(a.id) ? 'on' : ''}`}>
-                  <input type="checkbox" checked={accountIds.includes(a.id)} onChange={() => toggle(a.id)} />
-                  <span className={`platform platform-${a.platform}`} aria-hidden="true">
-                    {labelOf(a.platform).slice(0, 2)}
-                  </span>
-                  <span>
-                    {a.displayName}
-                    <span className="muted block small">
-                      {labelOf(a.platform)}
-                      {a.status !== 'ok' ? ` · ${a.status}` : ''}
+              {accounts.data
+                .filter((a) => !editing || a.id === editing.accountId)
+                .map((a) => (
+                  <label key={a.id} className={`account-pick ${accountIds.includes(a.id) ? 'on' : ''}`}>
+                    <input
+                      type="checkbox"
+                      checked={accountIds.includes(a.id)}
+                      disabled={Boolean(editing)}
+                      onChange={() => toggle(a.id)}
+                    />
+                    <span className={`platform platform-${a.platform}`} aria-hidden="true">
+                      {labelOf(a.platform).slice(0, 2)}
                     </span>
-                  </span>
-                </label>
-              ))}
+                    <span>
+                      {a.displayName}
+                      <span className="muted block small">
+                        {labelOf(a.platform)}
+                        {a.status !== 'ok' ? ` · ${a.status}` : ''}
+                      </span>
+                    </span>
+                  </label>
+                ))}
             </div>
           </fieldset>
 
@@ -285,12 +338,17 @@ export function ComposePage() {
             </p>
           </div>
           <NetworkSettings platforms={platforms} value={settings} onChange={setSettings} />
-          <WhenInput
-            value={when}
-            zone={zone}
-            problem={'problem' in timing ? timing.problem : undefined}
-            onChange={setWhen}
-          />
+          {editing && editModes(editing).length === 0 ? (
+            <p className="muted">It keeps its time: after saving, send it again with Retry on its page.</p>
+          ) : (
+            <WhenInput
+              value={when}
+              modes={editing ? editModes(editing) : undefined}
+              zone={zone}
+              problem={'problem' in timing ? timing.problem : undefined}
+              onChange={setWhen}
+            />
+          )}
         </form>
 
         <section className="card plan-panel" aria-labelledby="plan-h" aria-busy={stale}>
@@ -307,20 +365,31 @@ export function ComposePage() {
             <Loading label="Checking" />
           ) : (
             <>
-              <PlanTable plan={plan.data} accounts={accounts.data} zone={zone} />
-              <ErrorNote error={create.error} />
+              <PlanTable
+                plan={editing ? editPlan(plan.data, editing, when.mode) : plan.data}
+                accounts={accounts.data}
+                zone={zone}
+              />
+              <ErrorNote error={editing ? save.error : create.error} />
               <Button
                 tone="primary"
                 className="wide"
-                disabled={!plan.data.ok || stale}
-                busy={create.isPending}
-                onClick={() => create.mutate()}
+                disabled={blockedByIssues(plan.data, staysDraft) || stale}
+                busy={create.isPending || save.isPending}
+                onClick={() => (editing ? save.mutate(editing) : create.mutate())}
               >
-                {confirmLabel(plan.data, when.mode, zone)}
+                {editing && !schedulesDraft(editing, when.mode)
+                  ? 'Save changes'
+                  : confirmLabel(plan.data, when.mode, zone)}
               </Button>
-              {!plan.data.ok && (
-                <p className="muted small">Fix the issues above to continue; nothing is created until then.</p>
-              )}
+              {!plan.data.ok &&
+                (staysDraft ? (
+                  <p className="warning-text small">
+                    The draft is saved with these problems. Fix them before you schedule it.
+                  </p>
+                ) : (
+                  <p className="muted small">Fix the issues above to continue; nothing is saved until then.</p>
+                ))}
             </>
           )}
         </section>

@@ -1,6 +1,8 @@
 // The per-network settings of the networks chosen; each is sent only for that network's accounts.
 import type { Platform, Schemas } from '../api.ts';
+import { YOUTUBE_CATEGORIES } from '../../../networks/youtube/categories.ts';
 import { labelOf, networkOf } from '../networks.ts';
+import { SETTING_LABELS } from '../words/fieldLabels.ts';
 
 export type Settings = Schemas['PerPlatform'];
 
@@ -89,13 +91,19 @@ function Text({
 function LinkSetting({ platform, get, set }: { platform: Platform } & SettingIO) {
   return (
     <Text
-      label="Link"
+      label={SETTING_LABELS.link}
       type="url"
       value={get(platform, 'link')}
       onChange={(v) => set(platform, 'link', v)}
       placeholder="https://"
     />
   );
+}
+
+/** YouTube's categories by name; an id set elsewhere (by the API) that the list lacks stays choosable. */
+function categoryOptions(current: string): [string, string][] {
+  const named = Object.entries(YOUTUBE_CATEGORIES).sort(([, a], [, b]) => a.localeCompare(b));
+  return current && !YOUTUBE_CATEGORIES[current] ? [...named, [current, `Category ${current}`]] : named;
 }
 
 /** Drops empty values, and a network's entry when nothing of it is set. */
@@ -138,31 +146,46 @@ export function NetworkSettings({
         <div key={p} className="settings-group">
           <p className="settings-title">{labelOf(p)}</p>
           {p === 'instagram' && (
-            <Choice platform={p} name="contentType" label="Post type" auto="From the media" {...io} />
+            <Choice platform={p} name="contentType" label={SETTING_LABELS.contentType} auto="From the media" {...io} />
           )}
           {p === 'facebook' && (
             <>
-              <Choice platform={p} name="contentType" label="Post type" auto="From the media" {...io} />
+              <Choice
+                platform={p}
+                name="contentType"
+                label={SETTING_LABELS.contentType}
+                auto="From the media"
+                {...io}
+              />
               <LinkSetting platform={p} {...io} />
             </>
           )}
           {p === 'threads' && (
             <>
-              <Text label="Topic tag" value={get(p, 'topicTag')} onChange={(v) => set(p, 'topicTag', v)} />
+              <Text
+                label={SETTING_LABELS.topicTag}
+                value={get(p, 'topicTag')}
+                onChange={(v) => set(p, 'topicTag', v)}
+              />
               <LinkSetting platform={p} {...io} />
             </>
           )}
           {p === 'youtube' && (
             <>
-              <Choice platform={p} name="visibility" label="Visibility" {...io} />
-              <Text label="Category id" value={get(p, 'category') || '22'} onChange={(v) => set(p, 'category', v)} />
+              <Choice platform={p} name="visibility" label={SETTING_LABELS.visibility} {...io} />
+              <Select
+                label={SETTING_LABELS.category}
+                value={get(p, 'category') || '22'}
+                options={categoryOptions(get(p, 'category'))}
+                onChange={(v) => set(p, 'category', v)}
+              />
               <label className="check">
                 <input
                   type="checkbox"
                   checked={get(p, 'madeForKids') === 'true'}
                   onChange={(e) => set(p, 'madeForKids', e.target.checked)}
                 />{' '}
-                Made for kids
+                {SETTING_LABELS.madeForKids}
               </label>
             </>
           )}

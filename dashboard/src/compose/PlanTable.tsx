@@ -1,8 +1,9 @@
 // The plan: one row per account with its time and, if it would not pass its network's checks, each
-// issue with its hint. Nothing is created until the person confirms.
+// issue in the dashboard's words. Nothing is created until the person confirms.
 import type { Account, PlanResponse } from '../api.ts';
 import { timeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
+import { issueWords } from '../words/words.ts';
 
 export function PlanTable({
   plan,
@@ -46,10 +47,7 @@ export function PlanTable({
                   <ul className="issues">
                     {row.issues.map((issue, i) => (
                       // biome-ignore lint/suspicious/noArrayIndexKey: a row's issues have no id and never reorder.
-                      <li key={i}>
-                        <span className="issue-code">{issue.code}</span> {issue.message}
-                        <span className="issue-hint">{issue.hint}</span>
-                      </li>
+                      <li key={i}>{issueWords(issue, row.platform, nameOf(row.accountId))}</li>
                     ))}
                   </ul>
                 )}

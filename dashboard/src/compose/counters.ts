@@ -15,7 +15,7 @@ export interface Count {
   unitLabel: string;
 }
 
-const UNIT_LABELS: Record<TextLimit['unit'], string> = {
+export const UNIT_LABELS: Record<TextLimit['unit'], string> = {
   codePoints: 'characters',
   utf8Bytes: 'bytes (UTF-8)',
   utf16Units: 'UTF-16 units',

@@ -14,3 +14,8 @@ export function confirmLabel(plan: Pick<PlanResponse, 'rows' | 'status'>, mode: 
   if (times.length !== 1) return `Schedule ${posts(n)}`;
   return `Schedule ${posts(n)} for ${formatInZone(DateTime.fromISO(times[0]!), zone)}`;
 }
+
+/** Whether the plan's problems stop the save: they do for anything that will be sent, never for a draft. */
+export function blockedByIssues(plan: Pick<PlanResponse, 'ok'>, staysDraft: boolean): boolean {
+  return !plan.ok && !staysDraft;
+}

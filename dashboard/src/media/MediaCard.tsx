@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, call, type Folder, type Media } from '../api.ts';
 import { bytesText, durationText } from '../format.ts';
 import { Button, Confirm } from '../ui.tsx';
+import { namedInUse } from './inUse.ts';
 
 export function MediaThumb({ media }: { media: Media }) {
   return media.thumbnailUrl ? (
@@ -76,7 +77,9 @@ export function MediaCard({ media, folders }: { media: Media; folders: { folder:
           onConfirm={async () => {
             await call(
               api.DELETE('/media/{mediaId}', { params: { path: { mediaId: media.id }, query: { confirm: true } } }),
-            );
+            ).catch(async (err) => {
+              throw await namedInUse(err, media.filename);
+            });
             await refresh();
           }}
         />

@@ -51,7 +51,13 @@ function useEnter() {
 
 export function SignIn() {
   const enter = useEnter();
-  const { busy, error, onSubmit } = useSubmit((f) => enter(String(f.get('email')), String(f.get('password'))));
+  const { busy, error, onSubmit } = useSubmit((f) =>
+    enter(String(f.get('email')), String(f.get('password'))).catch((err) => {
+      // Here a 401 is the form's answer (wrong email or password), not a session that ended.
+      if (err instanceof Failure && err.status === 401) throw new Failure('sign_in_refused', err.message, '', 401);
+      throw err;
+    }),
+  );
   return (
     <main className="auth">
       <div className="auth-card">

@@ -18,6 +18,7 @@ import { timeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
 import { useSignedIn } from '../session.tsx';
 import { ConfirmDialog, ErrorNote, PageHeader } from '../ui.tsx';
+import { moveProblem } from './moveCheck.ts';
 import { reschedule, useRefreshPosts } from './postActions.tsx';
 
 /** Every post with a time in [from, to), all pages. */
@@ -48,6 +49,7 @@ export default function CalendarPage() {
   const accounts = useAccounts();
   const [range, setRange] = useState<{ from: string; to: string }>();
   const [moving, setMoving] = useState<Move>();
+  const [moveRefused, setMoveRefused] = useState<string>();
 
   const posts = useQuery({
     queryKey: ['posts', 'calendar', range],
@@ -78,7 +80,11 @@ export default function CalendarPage() {
   };
   const onDrop = (arg: EventDropArg) => {
     const post = arg.event.extendedProps.post as Post;
-    setMoving({ post, to: DateTime.fromJSDate(arg.event.start!, { zone }), revert: arg.revert });
+    const to = DateTime.fromJSDate(arg.event.start!, { zone });
+    const problem = moveProblem(to, zone);
+    setMoveRefused(problem);
+    if (problem) return arg.revert();
+    setMoving({ post, to, revert: arg.revert });
   };
 
   return (
@@ -90,6 +96,7 @@ export default function CalendarPage() {
       </PageHeader>
       <p className="muted">Times in {zone}. Drag a queued post to move it; open any post for its details.</p>
       {posts.isError && <ErrorNote error={posts.error} />}
+      {moveRefused && <ErrorNote error={new Error(moveRefused)} />}
       {posts.data?.length === 0 && (
         <p className="note note-quiet">
           Nothing planned in these dates. <Link to="/compose">Write a post</Link> and it shows up here.

@@ -2,13 +2,15 @@
 // the error with its hint, the timeline of events, analytics counters, and the actions.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, call, Failure, type Post } from '../api.ts';
+import { api, call, Failure, type Post, type Schemas } from '../api.ts';
 import { useAccounts } from '../accounts/AccountsPage.tsx';
-import { timeText } from '../format.ts';
+import { dayTimeText, timeText } from '../format.ts';
 import { MediaThumb } from '../media/MediaCard.tsx';
 import { labelOf } from '../networks.ts';
 import { useSignedIn } from '../session.tsx';
 import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
+import { eventWords } from '../words/eventWords.ts';
+import { failureWords } from '../words/words.ts';
 import { PostActions } from './postActions.tsx';
 
 function PreviewMedia({ id }: { id: string }) {
@@ -42,7 +44,7 @@ function Preview({ post, accountName }: { post: Post; accountName: string }) {
   );
 }
 
-function Timeline({ postId, zone }: { postId: string; zone: string }) {
+function Timeline({ postId, platform, zone }: { postId: string; platform: Post['platform']; zone: string }) {
   const events = useQuery({
     queryKey: ['events', postId],
     queryFn: () => call(api.GET('/posts/{postId}/events', { params: { path: { postId } } })).then((d) => d.events),
@@ -54,17 +56,12 @@ function Timeline({ postId, zone }: { postId: string; zone: string }) {
       {events.data.map((e) => (
         <li key={e.id} className={`event event-${e.kind}`}>
           <p>
-            <strong>{e.kind}</strong>{' '}
+            <strong>{eventWords(e, platform, zone)}</strong>{' '}
             <time dateTime={e.at} className="muted">
-              {timeText(e.at, zone)}
+              {dayTimeText(e.at, zone)}
             </time>
           </p>
-          {e.message && <p>{e.message}</p>}
-          {e.error && (
-            <p className="error-text">
-              {e.error.message} <span className="issue-hint">{e.error.hint}</span>
-            </p>
-          )}
+          {e.error && <EventError error={e.error} />}
           {e.notes?.map((n, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: an event's notes have no id and never reorder.
             <p key={i} className="muted small">
@@ -74,6 +71,16 @@ function Timeline({ postId, zone }: { postId: string; zone: string }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** A failure on the timeline, in the same words as the post's own error. */
+function EventError({ error }: { error: NonNullable<Schemas['PostEvent']['error']> }) {
+  const words = failureWords({ ...error, status: 0, body: {} });
+  return (
+    <p className="error-text">
+      {words.title} {words.quote && <q>{words.quote}</q>} <span className="issue-hint">{words.hint}</span>
+    </p>
   );
 }
 
@@ -148,7 +155,7 @@ export function PostDetailPage() {
           </section>
           <section className="card" aria-labelledby="timeline-h">
             <h2 id="timeline-h">Timeline</h2>
-            <Timeline postId={p.id} zone={workspace.tz} />
+            <Timeline postId={p.id} platform={p.platform} zone={workspace.tz} />
           </section>
           {p.status === 'live' && (
             <section className="card" aria-labelledby="stats-h">

@@ -1,7 +1,9 @@
-// Retry, cancel and reschedule, each behind a confirm step that says what will happen.
+// Retry, cancel, reschedule and delete, each behind a confirm step that says what will happen; edit and
+// duplicate open compose filled with the post.
 import { useQueryClient } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
 import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { formatInZone } from '../../../domain/when.ts';
 import { api, call, Failure, type Post } from '../api.ts';
 import { timeText } from '../format.ts';
@@ -21,6 +23,8 @@ export function reschedule(postId: string, when: { publishAt: string; timezone: 
 
 export function PostActions({ post, zone }: { post: Post; zone: string }) {
   const refresh = useRefreshPosts();
+  const client = useQueryClient();
+  const navigate = useNavigate();
   const [when, setWhen] = useState<WhenForm>(() => defaultWhen(zone));
   const path = { params: { path: { postId: post.id } }, body: { confirm: true } };
   const timing = whenOf(when, zone);
@@ -70,6 +74,35 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
               );
             }
             await reschedule(post.id, timing.when);
+            await refresh();
+          }}
+        />
+      )}
+      {post.status !== 'live' && (
+        <Link className="btn btn-secondary" to={`/compose?edit=${post.id}`}>
+          Edit
+        </Link>
+      )}
+      <Link className="btn btn-ghost" to={`/compose?from=${post.id}`}>
+        Duplicate
+      </Link>
+      {(post.status === 'draft' || post.status === 'failed') && (
+        <Confirm
+          trigger={<Button tone="ghost">Delete</Button>}
+          title="Delete this post?"
+          tone="danger"
+          action="Delete for good"
+          description={
+            <p>
+              The post and its timeline are removed and cannot come back. This month's count of posts does not change.
+            </p>
+          }
+          onConfirm={async () => {
+            await call(
+              api.DELETE('/posts/{postId}', { params: { path: { postId: post.id }, query: { confirm: true } } }),
+            );
+            navigate('/posts');
+            client.removeQueries({ queryKey: ['post', post.id] });
             await refresh();
           }}
         />

@@ -53,6 +53,8 @@ export function describeEvent(e: AuditEvent): string {
       );
     case 'account.disconnected':
       return `disconnected ${str(d.platform)} account ${str(d.name)}`;
+    case 'post.deleted':
+      return `deleted a ${str(d.status)} post to ${str(d.account)} (${str(d.platform)}): "${str(d.text)}"`;
     default:
       return e.action;
   }

@@ -1,0 +1,233 @@
+// The dashboard's words: every code the contract and the server can answer has a sentence for people, and the
+// sentences carry the numbers the server's own rules find, naming the form's fields instead of API paths.
+import fs from 'node:fs';
+import path from 'node:path';
+import { DateTime } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { resolveWhen } from '../../../domain/when.ts';
+import type { MediaFacts, PostContent } from '../../../networks/rules.ts';
+import { instagramRules } from '../../../networks/instagram/rules.ts';
+import { threadsRules } from '../../../networks/threads/rules.ts';
+import { youtubeRules } from '../../../networks/youtube/rules.ts';
+import type { Platform } from '../api.ts';
+import { EVENT_WORDS, eventWords } from './eventWords.ts';
+import { speaksApi } from './messageFacts.ts';
+import { ERROR_WORDS, failureWords, ISSUE_WORDS, issueWords } from './words.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const contract = parse(fs.readFileSync(path.join(ROOT, 'openapi.yaml'), 'utf8'));
+const schemas = contract.components.schemas;
+
+/** Codes the server's source answers with: `new ApiError(409, 'code', …)`, a subclass's `super(…)`, member refusals. */
+function sourceErrorCodes(): Set<string> {
+  const codes = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) {
+        const text = fs.readFileSync(full, 'utf8');
+        for (const m of text.matchAll(/(?:ApiError|super)\(\s*\d{3},\s*'([a-z_]+)'/g)) codes.add(m[1]!);
+      }
+    }
+  };
+  // The folders that answer HTTP requests (the CLI and the worker's own faults never reach the dashboard).
+  for (const dir of ['server', 'handlers', 'domain', 'media', 'networks', 'billing']) walk(path.join(ROOT, dir));
+  const refusals = fs.readFileSync(path.join(ROOT, 'domain/memberRefusal.ts'), 'utf8');
+  const union = /MemberRefusalCode =([^;]+);/.exec(refusals)![1]!;
+  for (const m of union.matchAll(/'([a-z_]+)'/g)) codes.add(m[1]!);
+  return codes;
+}
+
+/** The codes of the contract's Errors table (info.description), without the `<network>_…` families. */
+function contractErrorCodes(): string[] {
+  const table = contract.info.description as string;
+  return [...table.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]!);
+}
+
+describe('every code has words', () => {
+  it('has a sentence for each plan issue code of the contract', () => {
+    expect(Object.keys(ISSUE_WORDS).sort()).toEqual([...schemas.Issue.properties.code.enum].sort());
+  });
+
+  it('has a sentence for each timeline event kind of the contract', () => {
+    expect(Object.keys(EVENT_WORDS).sort()).toEqual([...schemas.PostEvent.properties.kind.enum].sort());
+  });
+
+  it('has words for each error code the contract lists and the server answers with', () => {
+    const codes = new Set([...contractErrorCodes(), ...sourceErrorCodes()]);
+    expect(codes.size).toBeGreaterThan(30);
+    expect([...codes].filter((code) => !(code in ERROR_WORDS))).toEqual([]);
+  });
+});
+
+const file = (over: Partial<MediaFacts>): MediaFacts => ({
+  id: 'med_1',
+  status: 'ready',
+  kind: 'image',
+  mime: 'image/jpeg',
+  size: 1000,
+  width: 1080,
+  height: 1080,
+  durationSeconds: null,
+  bytesDeletedAt: null,
+  ...over,
+});
+const post = (over: Partial<PostContent>): PostContent => ({
+  text: '',
+  title: null,
+  tags: [],
+  media: [],
+  settings: {},
+  settingFiles: {},
+  ...over,
+});
+/** The issues a network's own check finds, in the dashboard's words. */
+function wordsFor(platform: Platform, rules: { check(p: PostContent): { code: string }[] }, content: PostContent) {
+  return rules.check(content).map((i) => issueWords(i as Parameters<typeof issueWords>[0], platform, 'Acme Shop'));
+}
+
+describe('plan issues read as sentences with their numbers', () => {
+  it('says how long a Threads text may be and how long it is', () => {
+    const [words] = wordsFor('threads', threadsRules, post({ text: 'a'.repeat(616) }));
+    expect(words).toBe(
+      'Threads allows 500 characters (emoji count their bytes); this text has 616. Shorten it, or write a ' +
+        'different text for Threads.',
+    );
+  });
+
+  it('says "more than" where the server stopped counting', () => {
+    const issue = {
+      code: 'caption_too_long',
+      message: 'text counts more than 5000 on threads (each emoji counts its UTF-8 bytes); threads allows 500.',
+      hint: '',
+    } as const;
+    expect(issueWords(issue, 'threads')).toMatch(/; this text has more than 5000\. /);
+  });
+
+  it('counts a Threads post’s topics and names the Topic tag field', () => {
+    const words = wordsFor('threads', threadsRules, post({ text: 'Sale #autumn #shop' }));
+    expect(words).toEqual([
+      expect.stringMatching(/^Threads takes one topic per post, and this one has 2: the Topic tag/),
+    ]);
+  });
+
+  it('names the YouTube title limit and an Instagram carousel’s range', () => {
+    const [title] = wordsFor(
+      'youtube',
+      youtubeRules,
+      post({ title: 't'.repeat(101), media: [file({ kind: 'video' })] }),
+    );
+    expect(title).toBe('YouTube allows 100 characters in a Title; this title has 101. Shorten the Title.');
+    const many = Array.from({ length: 11 }, (_, i) => file({ id: `med_${i}` }));
+    const [carousel] = wordsFor('instagram', instagramRules, post({ media: many }));
+    expect(carousel).toMatch(/^An Instagram carousel takes 2 to 10 files; this post has 11\./);
+  });
+
+  it('names a file by its place and a video’s length against the limit', () => {
+    const video = file({ kind: 'video', mime: 'video/mp4', durationSeconds: 75, width: 1080, height: 1920 });
+    const [story] = wordsFor('instagram', instagramRules, post({ media: [video], settings: { contentType: 'story' } }));
+    expect(story).toBe('The first file is 75 seconds; Instagram allows at most 60 seconds here. Trim the video.');
+  });
+
+  it('says a time has passed, from the server’s own time check', () => {
+    const now = DateTime.fromISO('2026-11-26T10:00:00Z');
+    const resolved = resolveWhen({ publishAt: '2026-11-26T09:00', timezone: 'UTC' }, now, 'UTC');
+    const [passed] = resolved.kind === 'at' ? resolved.issues : [];
+    expect(issueWords(passed!, 'threads')).toMatch(/^This time has passed/);
+  });
+
+  it('never shows a field path, code or id for the rules’ own findings', () => {
+    const found = [
+      ...wordsFor('threads', threadsRules, post({ text: 'x', settings: { topicTag: 'a.b', link: 'http://x' } })),
+      ...wordsFor('instagram', instagramRules, post({ text: '#a '.repeat(31) })),
+      ...wordsFor('youtube', youtubeRules, post({ title: '<b>', settings: { category: 'music' } })),
+    ];
+    expect(found.length).toBeGreaterThan(4);
+    for (const words of found) expect(words, words).not.toSatisfy(speaksApi);
+  });
+});
+
+describe('errors read as sentences for people', () => {
+  const failure = (code: string, message: string, body: Record<string, unknown> = {}) =>
+    failureWords({ code, message, status: 400, body });
+
+  it('names the sign-up form’s field instead of the API’s', () => {
+    expect(failure('invalid_request', '`email` must be an email address.').title).toBe(
+      'Email must be an email address.',
+    );
+    expect(failure('invalid_request', 'password must be a string of 10 to 200 characters.').title).toBe(
+      'Password must be 10 to 200 characters.',
+    );
+  });
+
+  it('falls back to a general sentence when the message names no field the form has', () => {
+    const words = failure('invalid_request', '`targets.accountIds[0]` must be string.');
+    expect(words.title).toBe('Herald could not take what was sent.');
+    expect(failure('brand_new_code', 'perPlatform.x is odd').title).toBe('Something went wrong.');
+  });
+
+  it('names the role needed and the person’s own', () => {
+    const message = 'Seeing billing needs the administrator role; you are a member of this workspace.';
+    expect(failure('insufficient_role', message).title).toBe(
+      'This needs the administrator role; you are a member of this workspace.',
+    );
+  });
+
+  it('keeps a plan limit’s own sentence, with sizes people read', () => {
+    const seats = 'The free plan allows 1 member, and 1 seat is taken (members plus pending invitations).';
+    expect(failure('quota_exceeded', seats).title).toBe(seats);
+    const size = 'size: 12582912 bytes is over the 8388608-byte limit per file of the free plan.';
+    expect(failure('quota_exceeded', size).title).toBe('This file is 12 MB; the free plan takes files up to 8.0 MB.');
+  });
+
+  it('keeps the dashboard routes’ own sentences, which say why, unless they speak API', () => {
+    const expired = 'This invitation expired on 24 November.';
+    expect(failure('invite_unusable', expired).title).toBe(expired);
+    expect(failure('invite_unusable', 'invite inv_123 is gone').title).toBe('This invitation can no longer be used.');
+  });
+
+  it('asks to sign in again when the session ended', () => {
+    const words = failure('unauthenticated', 'Send Authorization: Bearer <API_KEY>');
+    expect(words).toEqual({ title: 'Your session ended: sign in again.', signIn: true });
+  });
+
+  it('says a network refusal in the network’s name, quoting its reason', () => {
+    const words = failure('facebook_rejected', 'Facebook answered: "The video is too short."');
+    expect(words).toMatchObject({ title: 'Facebook refused the post.', quote: 'The video is too short.' });
+  });
+
+  it('tells a move into the past by the failing row’s issue', () => {
+    const rows = [
+      {
+        ok: false,
+        platform: 'instagram',
+        issues: [{ code: 'time_too_soon', message: 'when.publishAt 26 November, 09:00 (UTC) is in the past.' }],
+      },
+    ];
+    expect(failure('checks_failed', '1 of 1 posts do not pass', { rows }).title).toMatch(/^This time has passed/);
+  });
+});
+
+describe('the timeline in words', () => {
+  it('says when a worker retries, in the workspace zone, without the event kind', () => {
+    const now = DateTime.fromISO('2026-11-26T08:10:00Z');
+    const event = { id: 'evt_1', kind: 'retriedByWorker', at: '2026-11-26T08:16:00.000Z' } as const;
+    const words = eventWords({ ...event, publishAt: '2026-11-26T08:16:47.584Z' }, 'threads', 'Europe/Berlin', now);
+    expect(words).toBe('Threads had a passing problem; Herald tries again by itself today at 09:16 CET.');
+  });
+
+  it('says why a post was cancelled when its account was disconnected', () => {
+    const message = 'Cancelled because its account was disconnected: the post is a draft again and its place…';
+    const event = { id: 'evt_2', kind: 'cancelled', at: '2026-11-26T08:16:00.000Z', message } as const;
+    expect(eventWords(event, 'instagram', 'UTC')).toMatch(/^Cancelled because its account was disconnected: the/);
+  });
+
+  it('says what an edit changed, and no more than "Edited." for words it does not know', () => {
+    const event = { id: 'evt_3', kind: 'edited', at: '2026-11-26T08:16:00.000Z' } as const;
+    const changed = 'Changed the text, the tags and the files.';
+    expect(eventWords({ ...event, message: changed }, 'threads', 'UTC')).toBe(changed);
+    expect(eventWords({ ...event, message: 'Changed overrides.threads.text.' }, 'threads', 'UTC')).toBe('Edited.');
+  });
+});

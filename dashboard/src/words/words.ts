@@ -1,0 +1,388 @@
+// The dashboard's words for every code the API can answer: plan issues, errors, network failures and timeline
+// events, one sentence each for people, naming the form's own fields. The API keeps its own words for programs;
+// these tables are keyed by the contract's codes, so a code without words fails tsc (the generated enums) or
+// words.test.ts (the error codes, which the contract lists in prose).
+import type { FailureKind } from '../../../networks/connector.ts';
+import type { Platform, Schemas } from '../api.ts';
+import { UNIT_LABELS } from '../compose/counters.ts';
+import { bytesText } from '../format.ts';
+import { labelOf, networkOf } from '../networks.ts';
+import { FIELD_LABELS, SETTING_LABELS } from './fieldLabels.ts';
+import {
+  countsIn,
+  dimensionsIn,
+  fileNamedIn,
+  leadingField,
+  quantitiesIn,
+  settingNamedIn,
+  speaksApi,
+} from './messageFacts.ts';
+
+export type IssueCode = Schemas['Issue']['code'];
+export type EventKind = Schemas['PostEvent']['kind'];
+
+/** What a plan issue's sentence is made from: the issue, the network's name and the row's account. */
+export interface IssueFacts {
+  network: string;
+  platform: Platform;
+  account: string;
+  message: string;
+  /** "616", or "more than 5000" where the server stopped counting. */
+  counts: string[];
+  quantities: string[];
+  file: string;
+  setting: string | undefined;
+}
+
+const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+/** "An Instagram story", "A Threads post". */
+const an = (word: string) => `${/^[AEIOU]/.test(word) ? 'An' : 'A'} ${word}`;
+
+/** "Threads allows 500 characters; this text has 616." when the message gave both counts. */
+function overLimit(f: IssueFacts, what: string, thing: string, fix: string): string {
+  const [used, max] = f.counts;
+  if (used === undefined || max === undefined) return `${f.network} allows fewer ${what}. ${fix}`;
+  return `${f.network} allows ${max} ${what}; ${thing} has ${used}. ${fix}`;
+}
+
+function textUnit(platform: Platform): string {
+  const unit = networkOf(platform).textLimits.find((l) => l.field === 'text')?.unit;
+  return unit ? UNIT_LABELS[unit] : 'characters';
+}
+
+const settingLabel = (f: IssueFacts) => (SETTING_LABELS as Record<string, string>)[f.setting ?? ''] ?? 'A setting';
+
+export const ISSUE_WORDS: Record<IssueCode, (f: IssueFacts) => string> = {
+  caption_too_long: (f) =>
+    f.counts.length < 2
+      ? `${an(f.network)} story carries no text. Empty the text for ${f.network}, or choose another Post type.`
+      : overLimit(f, textUnit(f.platform), 'this text', `Shorten it, or write a different text for ${f.network}.`),
+  title_too_long: (f) => overLimit(f, 'characters in a Title', 'this title', 'Shorten the Title.'),
+  tags_too_long: (f) =>
+    overLimit(f, 'characters of Tags together (commas and quotes count)', 'these tags', 'Remove some tags.'),
+  story_too_long: (f) => durationWords(f, 'at most', 'Trim the video.'),
+  aspect_unsupported: (f) =>
+    `${f.network} does not take the shape of ${f.file}` +
+    `${dimensionsIn(f.message) ? ` (${dimensionsIn(f.message)})` : ''} for this kind of post. ` +
+    'Crop it, or export it at a shape the network accepts.',
+  media_kind: mediaKindWords,
+  video_too_long: (f) => durationWords(f, 'at most', 'Trim it, or choose another Post type.'),
+  video_too_short: (f) => durationWords(f, 'at least', 'Use a longer video.'),
+  image_too_large: (f) => sizeWords(f, 'images', 'Export it smaller.'),
+  video_too_large: (f) => sizeWords(f, 'videos', 'Export it with a lower bitrate.'),
+  media_not_ready: (f) =>
+    /no longer has its bytes/.test(f.message)
+      ? `${cap(f.file)} was removed 72 hours after a post with it went live. Upload it again (pin files you reuse).`
+      : /failed/.test(f.message)
+        ? `${cap(f.file)} could not be processed, so it cannot be posted. Choose another file.`
+        : `${cap(f.file)} is still being processed. This check runs again by itself when it is ready.`,
+  forbidden_chars: (f) =>
+    `${f.network} refuses < and > in ${/^title/.test(f.message) ? 'the Title' : 'the text'}. Remove them.`,
+  youtube_title_required: () => 'YouTube needs a Title. Write one of at most 100 characters.',
+  setting_invalid: settingWords,
+  account_not_ok: (f) =>
+    `${f.account} is ${/revoked/.test(f.message) ? 'disconnected' : 'signed out'} on ${f.network}, so it cannot ` +
+    'publish. Reconnect it on the Accounts page.',
+  carousel_count: (f) => {
+    const [count, min, max] = f.counts;
+    return (
+      `${an(f.network)} carousel takes ${min} to ${max} files; this post has ${count}. ` +
+      'Add or remove files, or publish them as separate posts.'
+    );
+  },
+  text_required: (f) => `${f.network} needs a text when a post has no file. Write the text, or add a file.`,
+  hashtags_too_many: (f) => overLimit(f, 'hashtags', 'this text', 'Remove some.'),
+  mentions_too_many: (f) => overLimit(f, '@ mentions', 'this text', 'Remove some.'),
+  links_too_many: (f) => overLimit(f, 'different links', 'this post', 'Remove some.'),
+  topic_tags_too_many: (f) =>
+    `${f.network} takes one topic per post, and this one has ${f.counts[0] ?? 'more'}: the Topic tag and each ` +
+    '#tag in the text count as one. Keep one: either the Topic tag, or a single #tag in the text.',
+  network_unavailable: (f) =>
+    `Publishing to ${f.network} is not available yet. Remove the ${f.network} account from this post.`,
+  time_too_soon: () => 'This time has passed or is less than 2 minutes away. Pick a later time, or publish now.',
+  time_too_far: () => 'This time is more than a year ahead. Pick an earlier time, or save a draft.',
+  time_nonexistent: () =>
+    "This time does not exist in the workspace's time zone: the clocks skip that hour. Pick another time.",
+  time_ambiguous: () =>
+    "This time happens twice in the workspace's time zone (the clocks go back an hour); the first one is used.",
+};
+
+function durationWords(f: IssueFacts, bound: string, fix: string): string {
+  const [is, limit] = f.quantities;
+  return `${cap(f.file)} is ${is ?? 'too long'}; ${f.network} allows ${bound} ${limit ?? 'less'} here. ${fix}`;
+}
+
+function sizeWords(f: IssueFacts, kind: string, fix: string): string {
+  const [is = 'too large', limit = 'a smaller size'] = f.quantities;
+  return `${cap(f.file)} is ${is}; ${f.network} takes ${kind} up to ${limit}. ${fix}`;
+}
+
+function mediaKindWords(f: IssueFacts): string {
+  const m = f.message;
+  if (/thumbnail/.test(m)) return 'The YouTube Thumbnail must be a JPEG or PNG image. Choose another.';
+  if (/is empty/.test(m)) return `${f.network} needs a file for this post. Add a photo or video.`;
+  if (/holds files, but/.test(m))
+    return `This kind of ${f.network} post takes no files. Remove them, or change Post type.`;
+  if (/is an image/.test(m)) return `${f.network} needs a video here, and ${f.file} is an image. Choose a video.`;
+  if (/holds a video/.test(m)) return `${f.network} photo posts take images only. Remove the video.`;
+  if (/exactly one video/.test(m)) return `${f.network} takes exactly one video. Keep one video and nothing else.`;
+  const [count] = f.counts;
+  return `${f.network} takes one file for this kind of post${count ? `, and this post has ${count}` : ''}. Keep one.`;
+}
+
+function settingWords(f: IssueFacts): string {
+  const label = settingLabel(f);
+  const m = f.message;
+  if (f.setting === 'link' && /required/.test(m)) return `${an(f.network)} link post needs a Link. Add one.`;
+  if (f.setting === 'link' && /text posts only/.test(m))
+    return `${f.network} adds a Link to text posts only, and this post has files. Remove the Link or the files.`;
+  if (f.setting === 'link') return `The Link for ${f.network} must be a full address starting with https://.`;
+  if (f.setting === 'topicTag') return `The Topic tag for ${f.network} must be 1 to 50 characters, without “.” or “&”.`;
+  if (f.setting === 'thumbnailMediaId') return 'The YouTube Thumbnail is not a file of this workspace. Choose another.';
+  return `${label} for ${f.network} has a value ${f.network} does not take. Change it, or leave it for the default.`;
+}
+
+/** A plan issue as a sentence for people, naming the form's field, with the numbers the server found. */
+export function issueWords(issue: Schemas['Issue'], platform: Platform, account = 'This account'): string {
+  const { message } = issue;
+  return ISSUE_WORDS[issue.code]({
+    network: labelOf(platform),
+    platform,
+    account,
+    message,
+    counts: countsIn(message),
+    quantities: quantitiesIn(message),
+    file: fileNamedIn(message),
+    setting: settingNamedIn(message),
+  });
+}
+
+/** An error for people: what happened and what to do; `signIn` offers signing in again, back to this page. */
+export interface Words {
+  title: string;
+  hint?: string;
+  signIn?: boolean;
+  /** The network's own words, quoted, when they say what to change. */
+  quote?: string;
+  /** The things the sentence is about (the posts that hold a file), by name. */
+  links?: { label: string; href: string }[];
+}
+
+/** What an error's words can use besides its code: the server's message, its extra fields, and its status. */
+export interface FailureFacts {
+  code: string;
+  message: string;
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const same = (title: string, hint?: string) => (): Words => ({ title, ...(hint ? { hint } : {}) });
+
+/**
+ * Words for refusals of the dashboard's own routes (invitations, resets, membership), whose messages the server
+ * writes for people and which say what a fixed sentence cannot ("This invitation expired on…"): the server's
+ * sentence when it reads as one, else `title`.
+ */
+const spoken =
+  (title: string, hint?: string) =>
+  (f: FailureFacts): Words => ({
+    title: /^[A-Z]/.test(f.message) && !speaksApi(f.message) ? f.message : title,
+    ...(hint ? { hint } : {}),
+  });
+
+/** A validation message with its field named as the form labels it, or undefined when it would still speak API. */
+function fieldSentence(message: string): string | undefined {
+  const lead = leadingField(message);
+  const label = lead && FIELD_LABELS[lead.field];
+  if (!lead || !label) return undefined;
+  const sentence = `${label} ${lead.rest.replace(/\ba string of /, '').replace(/\s*\((body|query parameter)\)/, '')}`;
+  return speaksApi(sentence) ? undefined : sentence;
+}
+
+/** The first failing row of a checks_failed answer, in the plan's own words. */
+function checksFailedWords(f: FailureFacts): Words {
+  const rows = (f.body.rows ?? []) as Schemas['PlanRow'][];
+  const row = rows.find((r) => !r.ok && r.issues.length);
+  const first = row?.issues.find((i) => i.code !== 'time_ambiguous');
+  const hint = 'Nothing was changed. Fix what it says, then try again.';
+  if (!row || !first) return { title: 'The post no longer passes its network’s checks.', hint };
+  return { title: issueWords(first, row.platform), hint };
+}
+
+/**
+ * A plan limit. The server's sentence is already for people ("The free plan allows 1 member, and 1 seat is
+ * taken…"); only its byte counts are made readable, and a field-first one is said again.
+ */
+function quotaWords(f: FailureFacts): Words {
+  const hint = 'Cancel a queued post, disconnect an account or delete files, or see the plans.';
+  const perFile = /^size: (\d+) bytes is over the (\d+)-byte limit per file of the (\w+) plan/.exec(f.message);
+  const title = perFile
+    ? `This file is ${bytesText(Number(perFile[1]))}; the ${perFile[3]} plan takes files up to ` +
+      `${bytesText(Number(perFile[2]))}.`
+    : f.message.replace(/(\d+) bytes/g, (_, n: string) => bytesText(Number(n)));
+  return speaksApi(title) ? { title: 'This goes over your plan’s limit.', hint } : { title, hint };
+}
+
+/** Every error code of the contract (its Errors table and each operation's answers) and of the session routes. */
+export const ERROR_WORDS = {
+  access_denied: same('The connection was not allowed on the network.', 'Connect again and allow Herald access.'),
+  account_exists: same(
+    'We could not sign you in with that password.',
+    'If this address already has a Herald account, we sent it a note: sign in, or choose a new password with ' +
+      '“Forgot your password?”.',
+  ),
+  account_mismatch: same(
+    'You signed in to the network as a different account than the one being reconnected.',
+    'Sign in on the network as that account, then reconnect.',
+  ),
+  account_not_ok: same(
+    'This account is signed out or disconnected on its network, so it cannot publish.',
+    'Reconnect it on the Accounts page, then try again.',
+  ),
+  address_expired: same('This link has expired.', 'Start again from the dashboard.'),
+  address_invalid: same('This link is not valid.', 'Start again from the dashboard.'),
+  already_member: spoken('This person is already a member of the workspace.'),
+  already_uploaded: same('This file was already uploaded.', 'It is being processed; it shows in the library.'),
+  checks_failed: checksFailedWords,
+  confirm_required: same('Herald needs your confirmation for this.', 'Try again and confirm.'),
+  connect_failed: same('The network did not finish connecting the account.', 'Try connecting again.'),
+  content_type_mismatch: same(
+    'The file’s type is not the one announced for it.',
+    'Upload the file again from the media library.',
+  ),
+  csrf_failed: same('This page is out of date.', 'Reload the page, then try again.'),
+  downgrade_blocked: spoken(
+    'The workspace uses more than the smaller plan allows.',
+    'Disconnect accounts or remove members first, then change the plan.',
+  ),
+  folder_not_empty: same('This folder still holds files or folders.', 'Move or delete them first.'),
+  idempotency_key_in_use: same('The same change is still being made.', 'Wait a moment; it finishes by itself.'),
+  idempotency_key_reused: same('This change clashes with an earlier one.', 'Reload the page, then try again.'),
+  insufficient_role: (f: FailureFacts): Words => {
+    // The refusal names the role needed and the person's own (domain/roles.ts); both are words people use.
+    const m = /needs (the owner|the \w+ role); you are (an? \w+)/.exec(f.message);
+    const hint = 'Ask an administrator or the owner to do it, or to change your role.';
+    if (!m) return { title: 'Your role in this workspace does not allow this.', hint };
+    const title = `This needs ${m[1]}; you are ${m[2]} of this workspace.`;
+    return { title, hint: m[1] === 'the owner' ? 'Ask the workspace owner to do it.' : hint };
+  },
+  insufficient_scope: same('This key may only read.', 'Use a key that may write.'),
+  internal: same('Something went wrong in Herald.', 'Try again; if it goes on, tell whoever runs this Herald.'),
+  invalid_request: (f: FailureFacts): Words => {
+    const sentence = fieldSentence(f.message);
+    return sentence
+      ? { title: sentence }
+      : { title: 'Herald could not take what was sent.', hint: 'Check the form’s fields, then try again.' };
+  },
+  invalid_state: same(
+    'The post is no longer in a state that allows this.',
+    'Reload the page to see where it stands now.',
+  ),
+  invite_for_someone_else: same(
+    'This invitation was sent to another email address.',
+    'Sign in with the address it was sent to, or ask for a new invitation.',
+  ),
+  invite_unusable: spoken('This invitation can no longer be used.', 'Ask the person who invited you for a new one.'),
+  media_in_use: (f: FailureFacts): Words => {
+    // media/inUse.ts adds the file's and the posts' names; without them the sentence still names no id.
+    const posts = (f.body.posts ?? []) as { name: string; href: string }[];
+    const file = typeof f.body.file === 'string' ? f.body.file : 'This file';
+    const which = posts.length === 1 ? '1 post that is a draft or queued' : 'posts that are drafts or queued';
+    return {
+      title: `${file} is used by ${posts.length > 1 ? `${posts.length} ` : ''}${which}.`,
+      hint: 'Change or cancel those posts, or wait until they are live, then delete the file.',
+      links: posts.map((p) => ({ label: p.name, href: p.href })),
+    };
+  },
+  method_not_allowed: same('The dashboard asked for something Herald does not do.', 'Reload the page.'),
+  network_not_configured: same(
+    'This network is not set up on this Herald.',
+    'Whoever runs this Herald adds the network’s app keys first.',
+  ),
+  network_unavailable: same('Publishing to this network is not available yet.'),
+  not_found: same('This is no longer here.', 'It may have been deleted; go back and reload the list.'),
+  not_implemented: same('Herald does not do this yet.'),
+  nothing_to_connect: same('The network offered no account to connect.', 'Check the account on the network.'),
+  offline: same('Herald could not be reached.', 'Check your connection, then try again.'),
+  owner_required: spoken('A workspace always keeps one owner.', 'Make someone else owner first.'),
+  payload_too_large: same('This is too large to send.', 'Send less at once.'),
+  quota_exceeded: quotaWords,
+  rate_limited: same('Too many requests in a short time.', 'Wait a minute, then try again.'),
+  request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
+  reset_unusable: spoken('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
+  sign_in_refused: same('The email or password is wrong.', 'Check both and try again.'),
+  size_mismatch: same('The upload did not arrive whole.', 'Upload the file again.'),
+  slug_taken: same('Another workspace already uses this Slug.', 'Choose another.'),
+  state_expired: same('The connection took too long.', 'Connect the account again.'),
+  state_invalid: same('The connection could not be matched to this session.', 'Connect the account again.'),
+  state_mismatch: same('The connection could not be matched to this session.', 'Connect the account again.'),
+  // The dashboard's own: a time not filled in (the sentence is WhenInput's) and an upload cut short.
+  time_missing: (f: FailureFacts): Words => ({ title: f.message, hint: 'Fill in the date and time above.' }),
+  upload_cut: same('The upload was cut before the file arrived.', 'Check your connection, then try again.'),
+  unauthenticated: () => ({ title: 'Your session ended: sign in again.', signIn: true }),
+  unexpected: same('Herald gave an answer the dashboard did not expect.', 'Reload the page and try again.'),
+  unsupported_encoding: same('Herald could not read what was sent.', 'Reload the page and try again.'),
+  upload_failed: same('The upload did not finish.', 'Try again.'),
+  upload_interrupted: same('The upload was interrupted.', 'Try again.'),
+  upload_too_slow: same('The upload was too slow to finish.', 'Try again on a faster connection.'),
+  url_fetch_failed: same('Herald could not download the file from that address.', 'Check the address, then try again.'),
+  url_not_allowed: same(
+    'Herald does not download from that address.',
+    'Use a public https:// address of an image or video.',
+  ),
+  wrong_password: same('The current password is wrong; nothing was changed.', 'Type your current password again.'),
+} satisfies Record<string, (f: FailureFacts) => Words>;
+
+export type ErrorCode = keyof typeof ERROR_WORDS;
+
+/** A network's refusal of a post (`<network>_<kind>`), as the worker records it. */
+export const NETWORK_FAILURE_WORDS: Record<FailureKind | 'outcome_unknown', (network: string) => Words> = {
+  token_rejected: (n) => ({
+    title: `${n} no longer accepts this account’s sign-in.`,
+    hint: 'Reconnect the account on the Accounts page; the post is then sent again by itself.',
+  }),
+  permission_missing: (n) => ({
+    title: `${n} took back a permission Herald needs.`,
+    hint: 'Reconnect the account on the Accounts page and grant every permission asked for.',
+  }),
+  rate_limited: (n) => ({
+    title: `${n} asked Herald to slow down for this account.`,
+    hint: 'Herald tries again by itself; if it still fails, retry the post tomorrow.',
+  }),
+  quota_exceeded: (n) => ({
+    title: `${n}’s daily allowance for Herald is spent.`,
+    hint: 'Herald tries again after it resets; otherwise retry the post then.',
+  }),
+  unverified: (n) => ({ title: `${n} asks for a verified channel.`, hint: `Verify the channel by phone on ${n}.` }),
+  unavailable: (n) => ({
+    title: `${n} had a problem on its side.`,
+    hint: 'Herald tries again after 1, 5 and 15 minutes; otherwise retry the post later.',
+  }),
+  rejected: (n) => ({ title: `${n} refused the post.`, hint: `Change what ${n} names below, then retry the post.` }),
+  outcome_unknown: (n) => ({
+    title: `Publishing stopped midway, and ${n} cannot tell whether the post went out.`,
+    hint: `Look on ${n}; retry only if it is not there.`,
+  }),
+};
+
+const GENERIC: Words = { title: 'Something went wrong.', hint: 'Reload the page and try again.' };
+
+/** The network's own words in a refusal (`Facebook answered: "…"`), when they are a sentence for people. */
+function networkQuote(message: string): string | undefined {
+  const quoted = /answered: "(.+)"$/s.exec(message)?.[1];
+  return quoted && !speaksApi(quoted) ? quoted : undefined;
+}
+
+/** Any error the dashboard shows, in its words; a code it does not know gets a general sentence, never the raw one. */
+export function failureWords(f: FailureFacts): Words {
+  const own = (ERROR_WORDS as Record<string, ((f: FailureFacts) => Words) | undefined>)[f.code];
+  if (own) return own(f);
+  const m = /^([a-z]+)_([a-z_]+)$/.exec(f.code);
+  const kind = m?.[2] as keyof typeof NETWORK_FAILURE_WORDS | undefined;
+  const network = m && networkOf(m[1] as Platform);
+  if (network && kind && NETWORK_FAILURE_WORDS[kind]) {
+    const quote = kind === 'rejected' || kind === 'unverified' ? networkQuote(f.message) : undefined;
+    return { ...NETWORK_FAILURE_WORDS[kind](network.label), ...(quote ? { quote } : {}) };
+  }
+  return GENERIC;
+}
