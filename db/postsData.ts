@@ -20,7 +20,7 @@ import type { Platform } from '../networks/rules.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
 import { recordAudit } from './audit.ts';
 import { isPostgres, type Db } from './connect.ts';
-import { workspaceEventRows, type EventType } from './events.ts';
+import { recordEvents, workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
 import { toCount } from './rows.ts';
@@ -274,6 +274,7 @@ const EVENT_OF_KIND: Record<EventKind, EventType> = {
   retriedByWorker: 'post.retried_by_worker',
   cancelled: 'post.cancelled',
   rescheduled: 'post.rescheduled',
+  edited: 'post.updated',
 };
 
 /** Events table rows for timeline rows, one each: written beside them, in the same transaction. */
@@ -484,9 +485,10 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
      * atomically; throws the state table's refusal for the others. The month's count stays as it was: the
      * counter trigger takes a counted post out of its month, and a post counts in the month it was queued
      * in whatever became of it (as a failed one does), so its place is put back. Undefined when no such
-     * post exists here.
+     * post exists here. Its `post.deleted` event carries the post as `answered` words it, since the feed can no
+     * longer read it.
      */
-    remove: (id: string, by: User) =>
+    remove: (id: string, by: User, answered: (post: PostRecord) => unknown) =>
       db.transaction(async (trx) => {
         await lockWorkspace(trx, wsId);
         const row = await posts(trx)
@@ -516,6 +518,8 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
           account: post.accountName,
           text: post.text.slice(0, 80),
         });
+        const deletion = { workspaceId: wsId, type: 'post.deleted' as const, objectId: id, payload: answered(post) };
+        await recordEvents(trx, [deletion], isoNow(clock));
         return post;
       }),
   };

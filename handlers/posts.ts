@@ -421,7 +421,9 @@ export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, pa
 export const deletePost: Handler<'deletePost'> = async ({ cred, data, params, query }) => {
   await existingPost(data, params.postId);
   if (query.confirm !== true) throw confirmRequired(`Deleting post ${params.postId}`, 'deletePost');
-  const removed = await inStateTable(() => data.posts.remove(params.postId, cred.user));
+  const removed = await inStateTable(() =>
+    data.posts.remove(params.postId, cred.user, (post) => wirePost(post, cred.workspace.tz)),
+  );
   if (!removed) throw notFound('post', params.postId);
   return { status: 200, body: { id: params.postId, deleted: true } };
 };

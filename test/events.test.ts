@@ -87,6 +87,23 @@ describe.each(DATABASES)('the event feed on %s', (kind) => {
     expect(lives.body.events.map((e: WireEvent) => [e.type, e.objectId])).toEqual([['post.live', postId]]);
   });
 
+  it('tells an edit and a deletion, the deleted post as it was answered before it went', async () => {
+    const { cursor } = await walk(undefined);
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const created = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { targets: { accountIds: [account.id] }, mediaIds: [], text: 'First words', when: 'draft', confirm: true },
+    });
+    const postId = created.body.posts[0].id;
+    const path = `/v1/posts/${postId}`;
+    expect((await call(env, 'patch', path, { key: ws.writeKey, body: { text: 'Better words' } })).status).toBe(200);
+    const edited = (await call(env, 'get', path, { key: ws.readKey })).body;
+    expect((await call(env, 'delete', `${path}?confirm=true`, { key: ws.writeKey })).status).toBe(200);
+    const mine = (await walk(cursor)).seen.filter((e) => e.objectId === postId);
+    expect(mine.map((e) => e.type)).toEqual(['post.created', 'post.updated', 'post.deleted']);
+    expect(mine.at(-1)!.post).toEqual(edited);
+  });
+
   it('tells when an account needs reconnecting, with the account', async () => {
     const { cursor } = await walk(undefined);
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
