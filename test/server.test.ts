@@ -97,6 +97,8 @@ describe('an unexpected fault', () => {
   it('answers 500 internal with a request id and leaks nothing internal; readiness turns 503', async () => {
     const env = await startHerald('sqlite');
     const ws = await seedWorkspace(env);
+    // The background work stops first: a query of its own left waiting on the destroyed pool would never settle.
+    await env.services.media.stop();
     await env.services.db.destroy();
     const res = await call(env, 'get', '/v1/accounts', { key: ws.readKey });
     expect(res.status).toBe(500);
