@@ -15,7 +15,8 @@ describe('settings in a browser', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [herald, browser] = await Promise.all([startServer(), launchBrowser()]);
+    // Open to all: Noa, in a workspace of her own, signs up after Ola (SIGNUP unset would close it after Ola).
+    [herald, browser] = await Promise.all([startServer({ SIGNUP: 'open' }), launchBrowser()]);
   }, 60_000);
   afterAll(async () => {
     expect(pageErrors).toEqual([]);

@@ -310,6 +310,10 @@ export const ERROR_WORDS = {
   rate_limited: same('Too many requests in a short time.', 'Wait a minute, then try again.'),
   request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
   reset_unusable: spoken('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
+  sign_up_closed: same(
+    'New accounts on this Herald are by invitation only.',
+    "Ask your workspace's owner for an invitation. If you have an account, sign in.",
+  ),
   sign_in_refused: same('The email or password is wrong.', 'Check both and try again.'),
   size_mismatch: same('The upload did not arrive whole.', 'Upload the file again.'),
   slug_taken: same('Another workspace already uses this Slug.', 'Choose another.'),
