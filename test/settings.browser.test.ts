@@ -67,6 +67,9 @@ describe('settings in a browser', () => {
     await owner.getByRole('button', { name: 'Send invitation' }).click();
     const link = await owner.getByLabel('Invitation link').inputValue();
     expect(link).toContain('/app/invite?token=');
+    await owner.getByRole('button', { name: 'Copy link' }).click();
+    await owner.getByText('Copied.').waitFor();
+    expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(link);
     await checkPage(owner, '22-settings-invited');
 
     const member = await newPage();
@@ -82,9 +85,24 @@ describe('settings in a browser', () => {
     await member.getByText(/needs the administrator role; you are a member/).waitFor();
     await checkPage(member, '24-member-billing-refused');
     expect(await member.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+    // A member is offered no Connect (the server would refuse it): the page says who connects accounts.
+    await member.getByRole('link', { name: 'Accounts' }).click();
+    await member.getByText('Administrators and the owner connect, reconnect and disconnect accounts').waitFor();
+    expect(await member.getByRole('link', { name: /^Connect / }).count()).toBe(0);
+    await checkPage(member, '24a-member-accounts');
 
     await owner.reload();
     await owner.getByRole('button', { name: 'Remove Mika Member' }).waitFor();
+    // A role changes only once confirmed; keeping it as is leaves Mika a member.
+    await owner.getByLabel('Role of Mika Member').selectOption('administrator');
+    const confirm = owner.getByRole('alertdialog', { name: 'Make Mika Member an administrator?' });
+    await checkPage(owner, '24b-settings-role-confirm');
+    await confirm.getByRole('button', { name: 'Keep as is' }).click();
+    expect(await owner.getByLabel('Role of Mika Member').inputValue()).toBe('member');
+    await owner.getByLabel('Role of Mika Member').selectOption('administrator');
+    await confirm.getByRole('button', { name: 'Make administrator' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await owner.getByText(/mika@example.com · Administrator/).waitFor();
 
     await owner.getByRole('link', { name: 'API keys' }).click();
     await owner.getByLabel('Name').fill('my script');

@@ -1,5 +1,6 @@
 // The signed-in person and workspace. Server state lives in TanStack Query; this only names the session query.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { hasRole } from '../../domain/roles.ts';
 import { auth, Failure, setCsrfToken, type Schemas } from './api.ts';
 
 export interface Session {
@@ -33,6 +34,14 @@ export function useSignedIn(): Session {
   const { data } = useSession();
   if (!data) throw new Error('useSignedIn outside the signed-in shell');
   return data;
+}
+
+/**
+ * Whether the signed-in person's role reaches `needed` (domain/roles.ts). The server decides; pages use this to
+ * offer only what the role may do, instead of buttons that end in a refusal.
+ */
+export function useMay(needed: Session['role']): boolean {
+  return hasRole(useSignedIn().role, needed);
 }
 
 export function useResetSession() {
