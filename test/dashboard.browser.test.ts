@@ -235,10 +235,24 @@ describe('dashboard in a browser', () => {
     expect(retry).not.toMatch(API_WORDS);
     await checkPage(page, '12-post-retrying');
 
+    // The side bar shows every destination on a desktop: no menu to open there.
+    const menu = page.getByRole('button', { name: 'Menu' });
+    expect(await menu.isVisible()).toBe(false);
     await page.setViewportSize({ width: 390, height: 844 });
     await checkPage(page, '13-phone-accounts');
-    await page.getByRole('link', { name: 'Calendar' }).click();
+    // The phone's Menu holds every destination, each whole on the screen; choosing one closes it.
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const name of ['Compose', 'Calendar', 'Posts', 'Media', 'Accounts', 'Settings']) {
+      const box = (await nav.getByRole('link', { name }).boundingBox())!;
+      expect(box.x >= 0 && box.x + box.width <= 390, name).toBe(true);
+    }
+    await checkPage(page, '13-phone-menu');
+    await nav.getByRole('link', { name: 'Calendar' }).click();
     await page.locator('.fc').waitFor();
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await nav.isVisible()).toBe(false);
     await checkPage(page, '14-phone-calendar');
   }, 180_000);
 });
