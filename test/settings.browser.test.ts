@@ -163,5 +163,15 @@ describe('settings in a browser', () => {
     const session = await guest.evaluate(() => fetch('/auth/session').then((r) => r.json()));
     expect(session).toMatchObject({ user: { email: 'noa@example.com' }, role: 'member' });
     expect(session.workspace.name).toMatch(/^Ola Owner/);
+
+    // A session that ends mid-visit (its cookie gone) leads to sign-in, then back to the page being opened.
+    await guest.context().clearCookies();
+    await guest.getByRole('link', { name: 'Posts' }).click();
+    await guest.waitForURL(/\/app\/sign-in\?next=%2Fposts$/);
+    await guest.getByLabel('Email').fill('noa@example.com');
+    await guest.getByLabel('Password').fill('noas own long password');
+    await guest.getByRole('button', { name: 'Sign in' }).click();
+    await guest.waitForURL(/\/app\/posts$/);
+    await guest.getByRole('heading', { name: 'Posts' }).waitFor();
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 // The signed-in person and workspace. Server state lives in TanStack Query; this only names the session query.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { hasRole } from '../../domain/roles.ts';
 import { auth, Failure, setCsrfToken, type Schemas } from './api.ts';
 
@@ -42,6 +42,16 @@ export function useSignedIn(): Session {
  */
 export function useMay(needed: Session['role']): boolean {
   return hasRole(useSignedIn().role, needed);
+}
+
+/**
+ * A page's data answered 401: the session ended (it expired, or was signed out elsewhere). Forgetting it sends the
+ * dashboard to sign-in with `?next=` this page (App's SignedOut), and back here after. A change that gets 401 keeps
+ * its form on screen and offers "Sign in again" instead (ErrorNote), so nothing typed vanishes under the person.
+ */
+export function forgetEndedSession(client: QueryClient, err: unknown): void {
+  if (err instanceof Failure && err.status === 401 && client.getQueryData(SESSION_KEY))
+    client.setQueryData(SESSION_KEY, null);
 }
 
 export function useResetSession() {
