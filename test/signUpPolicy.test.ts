@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { loadConfig, type SignUpPolicy } from '../runtime/config.ts';
+import { startupBanner } from '../server/banner.ts';
 import { addPerson } from './support/people.ts';
 import { DATABASES, seedWorkspace, startHerald, type TestEnv } from './support/harness.ts';
 
@@ -26,6 +27,13 @@ describe('SIGNUP in the environment', () => {
     expect(loadConfig({ SIGNUP: 'open' }).signUp).toBe('open');
     expect(loadConfig({ SIGNUP: 'invite' }).signUp).toBe('invite');
     expect(() => loadConfig({ SIGNUP: 'closed' })).toThrow(/SIGNUP must be "open" or "invite"/);
+  });
+
+  it('greets a fresh instance with the way to its first account: sign-up, or the command line when invite', () => {
+    const banner = (SIGNUP?: string) => startupBanner(loadConfig({ SIGNUP }), { firstUser: true, worker: true });
+    expect(banner()).toContain('Next step: create the first account at http://localhost:8080/app/sign-up');
+    expect(banner('invite')).toContain('Next step: SIGNUP=invite, so create the first workspace with `bin/herald');
+    expect(banner('invite')).not.toContain('/app/sign-up');
   });
 });
 
