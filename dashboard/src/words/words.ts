@@ -322,6 +322,10 @@ export const ERROR_WORDS = {
   state_mismatch: same('The connection could not be matched to this session.', 'Connect the account again.'),
   // The dashboard's own: a time not filled in (the sentence is WhenInput's) and an upload cut short.
   time_missing: (f: FailureFacts): Words => ({ title: f.message, hint: 'Fill in the date and time above.' }),
+  too_many_streams: same(
+    'Herald is open in too many tabs to keep them all up to date.',
+    'Close the dashboard tabs you do not need, then reload this one.',
+  ),
   upload_cut: same('The upload was cut before the file arrived.', 'Check your connection, then try again.'),
   unauthenticated: () => ({ title: 'Your session ended: sign in again.', signIn: true }),
   unexpected: same('Herald gave an answer the dashboard did not expect.', 'Reload the page and try again.'),
