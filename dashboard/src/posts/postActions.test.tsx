@@ -10,14 +10,20 @@ import { PostActions } from './postActions.tsx';
 
 afterEach(cleanup);
 
-function open(post: Pick<Post, 'id' | 'status' | 'publishAt'>) {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <MemoryRouter>
-        <PostActions post={post as Post} zone="Asia/Tokyo" />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+type Shown = Pick<Post, 'id' | 'status' | 'publishAt'>;
+
+const actions = (post: Shown) => (
+  <QueryClientProvider client={new QueryClient()}>
+    <MemoryRouter>
+      <PostActions post={post as Post} zone="Asia/Tokyo" />
+    </MemoryRouter>
+  </QueryClientProvider>
+);
+
+/** Shows the actions for `post` (then for `movedTo`, as a refetch would), opens Reschedule and reads its time. */
+function open(post: Shown, movedTo?: Shown) {
+  const { rerender } = render(actions(post));
+  if (movedTo) rerender(actions(movedTo));
   fireEvent.click(screen.getByRole('button', { name: /^(Reschedule|Schedule)$/ }));
   const value = (label: string) => (screen.getByLabelText(label) as HTMLInputElement).value;
   return { date: value('Date'), time: value('Time') };
@@ -33,6 +39,12 @@ describe('reschedule', () => {
       date: at.toISODate(),
       time: '07:40',
     });
+  });
+
+  it('starts at the new time of a post moved while its page was open', () => {
+    const at = (hour: number) => DateTime.now().plus({ days: 2 }).setZone('Asia/Tokyo').set({ hour, minute: 5 });
+    const post = { id: 'pst_3', status: 'queued', publishAt: at(9).toUTC().toISO() } as const;
+    expect(open(post, { ...post, publishAt: at(18).toUTC().toISO() }).time).toBe('18:05');
   });
 
   it('starts at the next quarter hour when the post has no time ahead', () => {
