@@ -249,6 +249,9 @@ describe('dashboard in a browser', () => {
       expect(box.x >= 0 && box.x + box.width <= 390, name).toBe(true);
     }
     await checkPage(page, '13-phone-menu');
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await menu.click();
     await nav.getByRole('link', { name: 'Calendar' }).click();
     await page.locator('.fc').waitFor();
     expect(await menu.getAttribute('aria-expanded')).toBe('false');

@@ -36,6 +36,17 @@ export function Shell() {
     first.current = false;
     setMenuOpen(false);
   }, [location.pathname]);
+  // Escape closes the open menu and gives focus back to its button, as a disclosure does.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   const signOut = async () => {
     await auth('POST', '/sign-out');
     await reset();
@@ -45,14 +56,7 @@ export function Shell() {
       <a className="skip" href="#main">
         Skip to content
       </a>
-      <header
-        className={menuOpen ? 'sidebar menu-open' : 'sidebar'}
-        onKeyDown={(e) => {
-          if (e.key !== 'Escape' || !menuOpen) return;
-          setMenuOpen(false);
-          menuButton.current?.focus();
-        }}
-      >
+      <header className={menuOpen ? 'sidebar menu-open' : 'sidebar'}>
         <p className="brand">Herald</p>
         <button
           ref={menuButton}
