@@ -86,6 +86,13 @@ describe('dashboard in a browser', () => {
     expect(jsBytes).toBeGreaterThan(0);
     expect(jsBytes).toBeLessThan(300 * 1024);
     await fresh.close();
+    // Mara's account closed sign-up (SIGNUP unset): a stranger's sign-in page says how to get in instead.
+    const stranger = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const door = await stranger.newPage();
+    await door.goto(at('/sign-in'));
+    await door.getByText("New here? Ask your workspace's owner for an invitation.").waitFor();
+    await checkPage(door, '02-sign-in-invite-only');
+    await stranger.close();
 
     // Keyboard: on a fresh load the first Tab reaches the skip link, which moves focus to the content.
     await page.goto(at('/calendar'));
