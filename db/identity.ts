@@ -8,7 +8,7 @@ import { newId, randomBase62 } from '../domain/ids.ts';
 import type { PlanName } from '../domain/plans.ts';
 import type { ApiKeySummary } from '../domain/settingsShapes.ts';
 import { sha256 } from '../runtime/crypto.ts';
-import type { Db } from './connect.ts';
+import { isPostgres, type Db } from './connect.ts';
 import { nowIso } from './rows.ts';
 
 export const API_KEY_PREFIX = 'hld_';
@@ -64,7 +64,12 @@ export interface NewWorkspace {
   userName?: string;
   /** A person signing up: the email must be new (else EmailTaken), and their password comes with the account. */
   passwordHash?: string;
+  /** Only while no account exists (SIGNUP unset: the first sign-up claims the instance); else NotFirstAccount. */
+  onlyFirstAccount?: boolean;
 }
+
+/** A sign-up that had to be the instance's first account came after another (perhaps one a moment before). */
+export class NotFirstAccount extends Error {}
 
 /** A sign-up's email belongs to someone already (perhaps since a sign-up beside it, a moment before). */
 export class EmailTaken extends Error {}
@@ -76,6 +81,12 @@ async function insertUnlessTaken(trx: Db, table: string, row: Record<string, unk
 
 export async function createWorkspace(db: Db, input: NewWorkspace): Promise<{ workspaceId: string; userId: string }> {
   return db.transaction(async (trx) => {
+    if (input.onlyFirstAccount) {
+      // Two first sign-ups side by side must not both find no account: PostgreSQL holds other writers of users
+      // until this one ends; SQLite runs one write transaction at a time already.
+      if (isPostgres(trx)) await trx.raw('LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE');
+      if (await trx('users').first('id')) throw new NotFirstAccount();
+    }
     const now = nowIso();
     const workspaceId = newId('ws');
     // Requests running side by side may each find a slug or an email free: the unique indexes decide, without a

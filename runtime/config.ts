@@ -45,7 +45,16 @@ export interface Config {
   worker: boolean;
   /** Mail for invitations and password resets: an SMTP URL (unset: mail is logged) and its sender. */
   mail: { smtpUrl: string | undefined; from: string };
+  /** SIGNUP: who may create an account and workspace at /app/sign-up (see SignUpPolicy). */
+  signUp: SignUpPolicy;
 }
+
+/**
+ * `open`: anyone who reaches the instance; `invite`: only people an invitation names; unset (`first-account`): open
+ * until the first account exists, so a fresh install can be claimed, then by invitation only, so a stranger who
+ * finds an agency's instance cannot make a workspace on it.
+ */
+export type SignUpPolicy = 'open' | 'invite' | 'first-account';
 
 /** At least `bytes` must arrive in every `windowMs`. */
 export interface MinimumRate {
@@ -116,6 +125,12 @@ function logFormatFrom(value: string | undefined): LogFormat {
   return value;
 }
 
+function signUpFrom(value: string | undefined): SignUpPolicy {
+  if (value === undefined || value === '') return 'first-account';
+  if (value === 'open' || value === 'invite') return value;
+  throw new Error(`SIGNUP must be "open" or "invite", got "${value}"`);
+}
+
 function workerFrom(value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'on') return true;
   if (value === 'off') return false;
@@ -166,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 100, 'WORKER_CONCURRENCY'),
     worker: workerFrom(env.WORKER),
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'Herald <herald@localhost>' },
+    signUp: signUpFrom(env.SIGNUP),
     mediaSweepMs:
       env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };

@@ -24,6 +24,11 @@ export function describeNetworks(config: Config): string {
     : 'live: posts go to the real networks';
 }
 
+/** A fresh instance with SIGNUP=invite has no sign-up page to offer: its first account is made at the command line. */
+export const FIRST_BY_CLI =
+  'SIGNUP=invite, so create the first workspace with `bin/herald workspace create --email …` and give that user ' +
+  'a password with `bin/herald user set-password`';
+
 export function startupBanner(config: Config, facts: { firstUser: boolean; worker: boolean }): string {
   const base = config.publicUrl;
   const rows: [string, string][] = [
@@ -36,9 +41,11 @@ export function startupBanner(config: Config, facts: { firstUser: boolean; worke
     ['Networks', describeNetworks(config)],
     ['Worker', facts.worker ? 'publishing in this process' : 'none here: run `bin/herald worker` beside it'],
   ];
-  const next = facts.firstUser
-    ? `Next step: create the first account at ${base}/app/sign-up`
-    : `Sign in at ${base}/app`;
+  const next = !facts.firstUser
+    ? `Sign in at ${base}/app`
+    : config.signUp === 'invite'
+      ? `Next step: ${FIRST_BY_CLI}`
+      : `Next step: create the first account at ${base}/app/sign-up`;
   return [
     '',
     `  Herald ${HERALD_VERSION} is listening on ${config.host}:${config.port}`,

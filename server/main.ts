@@ -8,7 +8,7 @@ import { startWorker } from '../worker/worker.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
 import { createApp } from './app.ts';
 import { streamsOf } from './eventStream.ts';
-import { startupBanner } from './banner.ts';
+import { FIRST_BY_CLI, startupBanner } from './banner.ts';
 import { guardConnections } from './connections.ts';
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -56,7 +56,8 @@ export async function serve(config: Config): Promise<number> {
       },
       `Herald is listening on ${config.host}:${config.port}: dashboard ${base}/app, API ${base}/v1`,
     );
-    if (firstUser) {
+    if (firstUser && config.signUp === 'invite') services.logger.info(`No one has signed up yet: ${FIRST_BY_CLI}.`);
+    else if (firstUser) {
       const signUp = `${base}/app/sign-up`;
       services.logger.info({ signUp }, `No one has signed up yet: open ${signUp} to create the first account.`);
     }

@@ -2,9 +2,11 @@
 // against the sign-in limit per client address (signIn.ts). The answer never tells whether the email already has
 // an account: a sign-up with a taken email changes nothing and mails a note to that address instead.
 import express from 'express';
-import { createWorkspace, EmailTaken } from '../db/identity.ts';
+import type { Db } from '../db/connect.ts';
+import { createWorkspace, EmailTaken, NotFirstAccount } from '../db/identity.ts';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
+import type { SignUpPolicy } from '../runtime/config.ts';
 import type { Services } from '../runtime/services.ts';
 import { hashPassword, isEmailAddress } from './passwords.ts';
 import { createRateLimiter } from './rateLimit.ts';
@@ -50,6 +52,22 @@ export function readSignUp(body: unknown): NewPerson {
   return { email, name, password, timeZone };
 }
 
+/** The refusal while sign-up is by invitation: said alike to everyone, so it tells no one who has an account. */
+export function signUpClosed(): ApiError {
+  return new ApiError(
+    403,
+    'sign_up_closed',
+    'This Herald instance takes new accounts by invitation only.',
+    "Ask your workspace's owner for an invitation; if you have an account, sign in.",
+  );
+}
+
+/** Whether anyone may sign up now, and whether nobody has yet (a fresh instance sends its first visitor there). */
+async function signUpState(db: Db, policy: SignUpPolicy): Promise<{ open: boolean; firstUser: boolean }> {
+  const firstUser = !(await db('users').first('id'));
+  return { open: policy === 'open' || (policy === 'first-account' && firstUser), firstUser };
+}
+
 export function signUpRoutes(services: Services, signIn: PasswordSignIn): express.Router {
   const { db, config, mailer, logger } = services;
   const router = express.Router();
@@ -69,10 +87,10 @@ export function signUpRoutes(services: Services, signIn: PasswordSignIn): expres
     });
   }
 
-  /** Whether anyone has signed up yet: a fresh instance sends its first visitor to sign-up. */
+  /** Whether sign-up is open (the sign-in page says so) and whether anyone has signed up yet. */
   router.get('/sign-up', async (_req, res, next) => {
     try {
-      res.json({ firstUser: !(await db('users').first('id')) });
+      res.json(await signUpState(db, config.signUp));
     } catch (err) {
       next(err);
     }
@@ -82,6 +100,7 @@ export function signUpRoutes(services: Services, signIn: PasswordSignIn): expres
     try {
       await signIn.limitAddress(req.ip ?? '');
       const person = readSignUp(req.body);
+      if (!(await signUpState(db, config.signUp)).open) throw signUpClosed();
       // The email is checked where the account is made, in one transaction: a sign-up beside this one cannot
       // take it in between. Hashed first, so the answer takes as long whether or not the address is taken.
       await createWorkspace(db, {
@@ -91,7 +110,10 @@ export function signUpRoutes(services: Services, signIn: PasswordSignIn): expres
         email: person.email,
         userName: person.name,
         passwordHash: await hashPassword(person.password),
+        onlyFirstAccount: config.signUp === 'first-account',
       }).catch((err: unknown) => {
+        // Another first sign-up won the instance meanwhile: this one is refused as any later one is.
+        if (err instanceof NotFirstAccount) throw signUpClosed();
         if (!(err instanceof EmailTaken)) throw err;
         // Sent after the answer: its time must not tell whether the address has an account.
         noticeTaken(person.email).catch((e: unknown) =>

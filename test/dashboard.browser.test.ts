@@ -86,6 +86,13 @@ describe('dashboard in a browser', () => {
     expect(jsBytes).toBeGreaterThan(0);
     expect(jsBytes).toBeLessThan(300 * 1024);
     await fresh.close();
+    // Mara's account closed sign-up (SIGNUP unset): a stranger's sign-in page says how to get in instead.
+    const stranger = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const door = await stranger.newPage();
+    await door.goto(at('/sign-in'));
+    await door.getByText("New here? Ask your workspace's owner for an invitation.").waitFor();
+    await checkPage(door, '02-sign-in-invite-only');
+    await stranger.close();
 
     // Keyboard: on a fresh load the first Tab reaches the skip link, which moves focus to the content.
     await page.goto(at('/calendar'));
@@ -235,10 +242,27 @@ describe('dashboard in a browser', () => {
     expect(retry).not.toMatch(API_WORDS);
     await checkPage(page, '12-post-retrying');
 
+    // The side bar shows every destination on a desktop: no menu to open there.
+    const menu = page.getByRole('button', { name: 'Menu' });
+    expect(await menu.isVisible()).toBe(false);
     await page.setViewportSize({ width: 390, height: 844 });
     await checkPage(page, '13-phone-accounts');
-    await page.getByRole('link', { name: 'Calendar' }).click();
+    // The phone's Menu holds every destination, each whole on the screen; choosing one closes it.
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const name of ['Compose', 'Calendar', 'Posts', 'Media', 'Accounts', 'Settings']) {
+      const box = (await nav.getByRole('link', { name }).boundingBox())!;
+      expect(box.x >= 0 && box.x + box.width <= 390, name).toBe(true);
+    }
+    await checkPage(page, '13-phone-menu');
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await menu.click();
+    await nav.getByRole('link', { name: 'Calendar' }).click();
     await page.locator('.fc').waitFor();
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await nav.isVisible()).toBe(false);
     await checkPage(page, '14-phone-calendar');
   }, 180_000);
 });

@@ -45,16 +45,17 @@ describe.each(DATABASES)('dashboard sign-up on %s', (kind) => {
   });
   afterAll(() => mail.close());
   beforeEach(async () => {
-    env = await startHerald(kind, { mail: { smtpUrl: mail.url, from: 'Herald <herald@example.com>' } });
+    // Open to all: these tests sign up several people (signUpPolicy.test.ts tries the other policies).
+    env = await startHerald(kind, { mail: { smtpUrl: mail.url, from: 'Herald <herald@example.com>' }, signUp: 'open' });
   });
   afterEach(() => env.close());
 
   it('sends the first visitor to sign-up, then creates a person and a Free workspace in their zone', async () => {
-    expect((await request(env.app).get('/auth/sign-up')).body).toEqual({ firstUser: true });
+    expect((await request(env.app).get('/auth/sign-up')).body).toEqual({ open: true, firstUser: true });
     const res = await signUp(env, { email: 'Ana@Example.com' });
     expect(res.status).toBe(202);
     expect(res.body.message).toContain('ana@example.com');
-    expect((await request(env.app).get('/auth/sign-up')).body).toEqual({ firstUser: false });
+    expect((await request(env.app).get('/auth/sign-up')).body).toEqual({ open: true, firstUser: false });
     const { cookie } = await signIn(env, 'ana@example.com');
     const who = await call(env, 'get', '/v1/whoami', { headers: { Cookie: cookie } });
     expect(who.body.workspace).toMatchObject({ plan: 'free', tz: 'America/Lima', name: "Ana Ruiz's workspace" });

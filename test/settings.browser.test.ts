@@ -15,7 +15,8 @@ describe('settings in a browser', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [herald, browser] = await Promise.all([startServer(), launchBrowser()]);
+    // Open to all: Noa, in a workspace of her own, signs up after Ola (SIGNUP unset would close it after Ola).
+    [herald, browser] = await Promise.all([startServer({ SIGNUP: 'open' }), launchBrowser()]);
   }, 60_000);
   afterAll(async () => {
     expect(pageErrors).toEqual([]);
@@ -66,6 +67,9 @@ describe('settings in a browser', () => {
     await owner.getByRole('button', { name: 'Send invitation' }).click();
     const link = await owner.getByLabel('Invitation link').inputValue();
     expect(link).toContain('/app/invite?token=');
+    await owner.getByRole('button', { name: 'Copy link' }).click();
+    await owner.getByText('Copied.').waitFor();
+    expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(link);
     await checkPage(owner, '22-settings-invited');
 
     const member = await newPage();
@@ -81,9 +85,24 @@ describe('settings in a browser', () => {
     await member.getByText(/needs the administrator role; you are a member/).waitFor();
     await checkPage(member, '24-member-billing-refused');
     expect(await member.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+    // A member is offered no Connect (the server would refuse it): the page says who connects accounts.
+    await member.getByRole('link', { name: 'Accounts' }).click();
+    await member.getByText('Administrators and the owner connect, reconnect and disconnect accounts').waitFor();
+    expect(await member.getByRole('link', { name: /^Connect / }).count()).toBe(0);
+    await checkPage(member, '24a-member-accounts');
 
     await owner.reload();
     await owner.getByRole('button', { name: 'Remove Mika Member' }).waitFor();
+    // A role changes only once confirmed; keeping it as is leaves Mika a member.
+    await owner.getByLabel('Role of Mika Member').selectOption('administrator');
+    const confirm = owner.getByRole('alertdialog', { name: 'Make Mika Member an administrator?' });
+    await checkPage(owner, '24b-settings-role-confirm');
+    await confirm.getByRole('button', { name: 'Keep as is' }).click();
+    expect(await owner.getByLabel('Role of Mika Member').inputValue()).toBe('member');
+    await owner.getByLabel('Role of Mika Member').selectOption('administrator');
+    await confirm.getByRole('button', { name: 'Make administrator' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await owner.getByText(/mika@example.com · Administrator/).waitFor();
 
     await owner.getByRole('link', { name: 'API keys' }).click();
     await owner.getByLabel('Name').fill('my script');
@@ -144,5 +163,15 @@ describe('settings in a browser', () => {
     const session = await guest.evaluate(() => fetch('/auth/session').then((r) => r.json()));
     expect(session).toMatchObject({ user: { email: 'noa@example.com' }, role: 'member' });
     expect(session.workspace.name).toMatch(/^Ola Owner/);
+
+    // A session that ends mid-visit (its cookie gone) leads to sign-in, then back to the page being opened.
+    await guest.context().clearCookies();
+    await guest.getByRole('link', { name: 'Posts' }).click();
+    await guest.waitForURL(/\/app\/sign-in\?next=%2Fposts$/);
+    await guest.getByLabel('Email').fill('noa@example.com');
+    await guest.getByLabel('Password').fill('noas own long password');
+    await guest.getByRole('button', { name: 'Sign in' }).click();
+    await guest.waitForURL(/\/app\/posts$/);
+    await guest.getByRole('heading', { name: 'Posts' }).waitFor();
   }, 120_000);
 });

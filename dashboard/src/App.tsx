@@ -2,12 +2,10 @@
 // (the heaviest page) loads on first visit only.
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
-import { auth } from './api.ts';
 import { useSession } from './session.tsx';
 import { Shell } from './Shell.tsx';
 import { ErrorNote, Loading } from './ui.tsx';
-import { SignedInAlready, SignIn, SignUp } from './pages/SignIn.tsx';
+import { SignedInAlready, SignIn, SignUp, useSignUpState } from './pages/SignIn.tsx';
 import { AccountsPage } from './accounts/AccountsPage.tsx';
 import { MediaPage } from './media/MediaPage.tsx';
 import { ComposePage } from './compose/ComposePage.tsx';
@@ -21,10 +19,10 @@ const CalendarPage = lazy(() => import('./posts/CalendarPage.tsx'));
 
 function SignedOut() {
   const location = useLocation();
-  const fresh = useQuery({ queryKey: ['sign-up'], queryFn: () => auth<{ firstUser: boolean }>('GET', '/sign-up') });
+  const fresh = useSignUpState();
   if (fresh.isPending) return <Loading />;
   const next = location.pathname + location.search;
-  if (fresh.data?.firstUser) return <Navigate to="/sign-up" replace />;
+  if (fresh.data?.firstUser && fresh.data.open) return <Navigate to="/sign-up" replace />;
   return <Navigate to={`/sign-in${next !== '/' ? `?next=${encodeURIComponent(next)}` : ''}`} replace />;
 }
 

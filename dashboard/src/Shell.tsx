@@ -1,7 +1,7 @@
-// The signed-in frame: a skip link, the navigation (a side bar on desktop, a top bar on phones), the
-// workspace's zone, and sign-out.
+// The signed-in frame: a skip link, the navigation (a side bar on desktop; on phones a top bar whose Menu button
+// opens every destination, the workspace and sign-out, as a row of links would not fit), and sign-out.
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { auth } from './api.ts';
 import { useLiveUpdates } from './liveUpdates.ts';
 import { useResetSession, useSignedIn } from './session.tsx';
@@ -27,11 +27,26 @@ export function Shell() {
   // Moving to another page moves focus to its content, so screen readers announce it and Tab starts
   // there; a fresh load leaves focus at the top, where the skip link is.
   const first = useRef(true);
+  // The phone's menu: open until a destination is chosen (or Escape), so the page it leads to is not covered.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the effect runs on each page change by design.
   useEffect(() => {
     if (!first.current) main.current?.focus();
     first.current = false;
+    setMenuOpen(false);
   }, [location.pathname]);
+  // Escape closes the open menu and gives focus back to its button, as a disclosure does.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   const signOut = async () => {
     await auth('POST', '/sign-out');
     await reset();
@@ -41,28 +56,40 @@ export function Shell() {
       <a className="skip" href="#main">
         Skip to content
       </a>
-      <header className="sidebar">
+      <header className={menuOpen ? 'sidebar menu-open' : 'sidebar'}>
         <p className="brand">Herald</p>
-        <nav aria-label="Main">
-          <ul>
-            {LINKS.map((l) => (
-              <li key={l.to}>
-                <NavLink to={l.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
-                  {l.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="whoami">
-          <p className="whoami-name">{user.name}</p>
-          <WorkspaceSwitcher />
-          <p className="whoami-zone">
-            {workspace.name} · {workspace.tz}
-          </p>
-          <Button tone="ghost" onClick={signOut}>
-            Sign out
-          </Button>
+        <button
+          ref={menuButton}
+          type="button"
+          className="btn btn-ghost menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          Menu
+        </button>
+        <div id="main-menu" className="menu">
+          <nav aria-label="Main">
+            <ul>
+              {LINKS.map((l) => (
+                <li key={l.to}>
+                  <NavLink to={l.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
+                    {l.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="whoami">
+            <p className="whoami-name">{user.name}</p>
+            <WorkspaceSwitcher />
+            <p className="whoami-zone">
+              {workspace.name} · {workspace.tz}
+            </p>
+            <Button tone="ghost" onClick={signOut}>
+              Sign out
+            </Button>
+          </div>
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1} className="page">

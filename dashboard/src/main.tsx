@@ -1,12 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { Failure } from './api.ts';
 import { App } from './App.tsx';
+import { forgetEndedSession } from './session.tsx';
 import './styles.css';
 
-const client = new QueryClient({
+const client: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: (err) => forgetEndedSession(client, err) }),
   defaultOptions: {
     queries: {
       // Changes arrive by the event stream (liveUpdates.ts), which marks what changed stale: no refetch on focus

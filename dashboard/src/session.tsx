@@ -1,5 +1,6 @@
 // The signed-in person and workspace. Server state lives in TanStack Query; this only names the session query.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { hasRole } from '../../domain/roles.ts';
 import { auth, Failure, setCsrfToken, type Schemas } from './api.ts';
 
 export interface Session {
@@ -33,6 +34,24 @@ export function useSignedIn(): Session {
   const { data } = useSession();
   if (!data) throw new Error('useSignedIn outside the signed-in shell');
   return data;
+}
+
+/**
+ * Whether the signed-in person's role reaches `needed` (domain/roles.ts). The server decides; pages use this to
+ * offer only what the role may do, instead of buttons that end in a refusal.
+ */
+export function useMay(needed: Session['role']): boolean {
+  return hasRole(useSignedIn().role, needed);
+}
+
+/**
+ * A page's data answered 401: the session ended (it expired, or was signed out elsewhere). Forgetting it sends the
+ * dashboard to sign-in with `?next=` this page (App's SignedOut), and back here after. A change that gets 401 keeps
+ * its form on screen and offers "Sign in again" instead (ErrorNote), so nothing typed vanishes under the person.
+ */
+export function forgetEndedSession(client: QueryClient, err: unknown): void {
+  if (err instanceof Failure && err.status === 401 && client.getQueryData(SESSION_KEY))
+    client.setQueryData(SESSION_KEY, null);
 }
 
 export function useResetSession() {

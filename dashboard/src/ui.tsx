@@ -110,6 +110,38 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
   );
 }
 
+/** Copies `text` and says whether it did; `what` names it ("key", "link") on the button and in a refusal. */
+export function CopyButton({ text, what }: { text: string; what: string }) {
+  const [copied, setCopied] = useState<'yes' | 'failed'>();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  };
+  return (
+    <>
+      <Button tone="primary" onClick={copy}>
+        Copy {what}
+      </Button>
+      <span role="status" className={copied === 'failed' ? 'error-text' : 'ok-text'}>
+        {copied === 'yes'
+          ? 'Copied.'
+          : copied === 'failed'
+            ? `The browser refused; select the ${what} and copy it.`
+            : ''}
+      </span>
+    </>
+  );
+}
+
+/** Says, in place of controls a member's role does not offer, who does it (the server's roles, domain/roles.ts). */
+export function AdminsOnly({ what }: { what: string }) {
+  return <p className="muted">Administrators and the owner {what}; ask one of them.</p>;
+}
+
 export function Loading({ label = 'Loading' }: { label?: string }) {
   return (
     <div className="loading" role="status">

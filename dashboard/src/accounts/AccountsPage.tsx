@@ -5,7 +5,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { api, auth, call, Failure, type Account } from '../api.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
-import { Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
+import { useMay } from '../session.tsx';
+import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { GroupsPanel } from './GroupsPanel.tsx';
 
 export const useAccounts = () =>
@@ -80,6 +81,7 @@ function DisconnectButton({ account }: { account: Account }) {
 
 function AccountRow({ account }: { account: Account }) {
   const healthy = account.status === 'ok';
+  const manages = useMay('administrator');
   return (
     <li className="row">
       <span className={`platform platform-${account.platform}`} aria-hidden="true">
@@ -90,24 +92,52 @@ function AccountRow({ account }: { account: Account }) {
         <p className="muted">
           {labelOf(account.platform)} ·{' '}
           <span className={`status status-${account.status}`}>{healthy ? 'connected' : account.status}</span>
-          {!healthy && ' — posts to it wait until it is reconnected'}
+          {!healthy && ` — posts to it wait until ${manages ? 'it is reconnected' : 'an administrator reconnects it'}`}
         </p>
       </div>
-      <div className="row-actions">
-        <a
-          className={`btn ${healthy ? 'btn-ghost' : 'btn-primary'}`}
-          href={`/auth/connect/${account.platform}?accountId=${account.id}`}
-        >
-          Reconnect<span className="sr-only"> {account.displayName}</span>
-        </a>
-        <DisconnectButton account={account} />
-      </div>
+      {manages && (
+        <div className="row-actions">
+          <a
+            className={`btn ${healthy ? 'btn-ghost' : 'btn-primary'}`}
+            href={`/auth/connect/${account.platform}?accountId=${account.id}`}
+          >
+            Reconnect<span className="sr-only"> {account.displayName}</span>
+          </a>
+          <DisconnectButton account={account} />
+        </div>
+      )}
     </li>
+  );
+}
+
+/** The networks' connect tiles: Herald's consent flow, then straight back here. */
+function ConnectTiles() {
+  return (
+    <div className="connect-grid">
+      {NETWORKS.map((n) =>
+        n.available ? (
+          <a key={n.platform} className="connect-tile" href={`/auth/connect/${n.platform}`}>
+            <span className={`platform platform-${n.platform}`} aria-hidden="true">
+              {n.label.slice(0, 2)}
+            </span>
+            Connect {n.label}
+          </a>
+        ) : (
+          <span key={n.platform} className="connect-tile disabled" aria-disabled="true">
+            <span className={`platform platform-${n.platform}`} aria-hidden="true">
+              {n.label.slice(0, 2)}
+            </span>
+            {n.label}: coming soon
+          </span>
+        ),
+      )}
+    </div>
   );
 }
 
 export function AccountsPage() {
   const accounts = useAccounts();
+  const manages = useMay('administrator');
   return (
     <>
       <PageHeader title="Accounts" />
@@ -120,7 +150,9 @@ export function AccountsPage() {
           <ErrorNote error={accounts.error} />
         ) : accounts.data.length === 0 ? (
           <Empty title="No account yet">
-            Connect one below: you will approve Herald on the network's own page and come straight back.
+            {manages
+              ? "Connect one below: you will approve Herald on the network's own page and come straight back."
+              : 'An administrator or the owner connects them.'}
           </Empty>
         ) : (
           <ul className="rows">
@@ -132,25 +164,7 @@ export function AccountsPage() {
       </section>
       <section aria-labelledby="connect-h" className="card">
         <h2 id="connect-h">Connect an account</h2>
-        <div className="connect-grid">
-          {NETWORKS.map((n) =>
-            n.available ? (
-              <a key={n.platform} className="connect-tile" href={`/auth/connect/${n.platform}`}>
-                <span className={`platform platform-${n.platform}`} aria-hidden="true">
-                  {n.label.slice(0, 2)}
-                </span>
-                Connect {n.label}
-              </a>
-            ) : (
-              <span key={n.platform} className="connect-tile disabled" aria-disabled="true">
-                <span className={`platform platform-${n.platform}`} aria-hidden="true">
-                  {n.label.slice(0, 2)}
-                </span>
-                {n.label}: coming soon
-              </span>
-            ),
-          )}
-        </div>
+        {manages ? <ConnectTiles /> : <AdminsOnly what="connect, reconnect and disconnect accounts" />}
       </section>
       {accounts.data && accounts.data.length > 0 && <GroupsPanel accounts={accounts.data} />}
     </>

@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, type Account, type Schemas } from '../api.ts';
 import { labelOf } from '../networks.ts';
-import { Button, Confirm, ErrorNote, Field, Loading } from '../ui.tsx';
+import { useMay } from '../session.tsx';
+import { AdminsOnly, Button, Confirm, ErrorNote, Field, Loading } from '../ui.tsx';
 
 type Group = Schemas['Group'];
 
@@ -54,12 +55,13 @@ export function GroupsPanel({ accounts }: { accounts: Account[] }) {
   const groups = useGroups();
   const client = useQueryClient();
   const [editing, setEditing] = useState<string | 'new' | null>(null);
+  const manages = useMay('administrator');
   const nameOf = (id: string) => accounts.find((a) => a.id === id)?.displayName ?? id;
   return (
     <section aria-labelledby="groups-h" className="card">
       <div className="card-head">
         <h2 id="groups-h">Groups</h2>
-        {editing === null && <Button onClick={() => setEditing('new')}>New group</Button>}
+        {manages && editing === null && <Button onClick={() => setEditing('new')}>New group</Button>}
       </div>
       {editing === 'new' && <GroupForm accounts={accounts} onDone={() => setEditing(null)} />}
       {groups.isPending ? (
@@ -81,31 +83,34 @@ export function GroupsPanel({ accounts }: { accounts: Account[] }) {
                   <p className="row-title">{g.name}</p>
                   <p className="muted">{g.accountIds.map(nameOf).join(', ') || 'No accounts'}</p>
                 </div>
-                <div className="row-actions">
-                  <Button tone="ghost" onClick={() => setEditing(g.id)}>
-                    Edit<span className="sr-only"> {g.name}</span>
-                  </Button>
-                  <Confirm
-                    trigger={
-                      <Button tone="ghost">
-                        Delete<span className="sr-only"> {g.name}</span>
-                      </Button>
-                    }
-                    title={`Delete the group ${g.name}?`}
-                    description={<p>Its accounts and their posts stay; only the group goes.</p>}
-                    action="Delete group"
-                    tone="danger"
-                    onConfirm={async () => {
-                      await call(api.DELETE('/groups/{groupId}', { params: { path: { groupId: g.id } } }));
-                      await client.invalidateQueries({ queryKey: ['groups'] });
-                    }}
-                  />
-                </div>
+                {manages && (
+                  <div className="row-actions">
+                    <Button tone="ghost" onClick={() => setEditing(g.id)}>
+                      Edit<span className="sr-only"> {g.name}</span>
+                    </Button>
+                    <Confirm
+                      trigger={
+                        <Button tone="ghost">
+                          Delete<span className="sr-only"> {g.name}</span>
+                        </Button>
+                      }
+                      title={`Delete the group ${g.name}?`}
+                      description={<p>Its accounts and their posts stay; only the group goes.</p>}
+                      action="Delete group"
+                      tone="danger"
+                      onConfirm={async () => {
+                        await call(api.DELETE('/groups/{groupId}', { params: { path: { groupId: g.id } } }));
+                        await client.invalidateQueries({ queryKey: ['groups'] });
+                      }}
+                    />
+                  </div>
+                )}
               </li>
             ),
           )}
         </ul>
       )}
+      {!manages && <AdminsOnly what="make and change groups" />}
     </section>
   );
 }

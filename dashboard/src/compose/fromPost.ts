@@ -1,9 +1,8 @@
 // Compose filled from an existing post: to edit it (saved through PATCH /posts/{postId}) or to duplicate
 // it (a new post). Pure: the page loads the post, these decide the form and the edit's body.
-import { DateTime } from 'luxon';
 import type { PlanResponse, Platform, Post, Schemas } from '../api.ts';
 import type { Settings } from './NetworkSettings.tsx';
-import { defaultWhen, type WhenForm, type WhenMode } from './when.ts';
+import { defaultWhen, type WhenForm, type WhenMode, whenAt } from './when.ts';
 
 export interface PostForm {
   accountIds: string[];
@@ -24,13 +23,12 @@ export function editModes(post: Pick<Post, 'status'>): WhenMode[] {
 
 /** The form of a post: its account, files, text and settings; its time when editing a queued post. */
 export function formFromPost(post: Post, zone: string, purpose: 'edit' | 'duplicate'): PostForm {
-  const local = post.publishAt ? DateTime.fromISO(post.publishAt).setZone(zone) : undefined;
   const fresh = defaultWhen(zone);
   const when: WhenForm =
     purpose === 'duplicate'
       ? fresh
-      : post.status === 'queued' && local
-        ? { mode: 'at', date: local.toISODate()!, time: local.toFormat('HH:mm') }
+      : post.status === 'queued' && post.publishAt
+        ? whenAt(post.publishAt, zone)
         : { ...fresh, mode: post.status === 'draft' ? 'draft' : 'now' };
   return {
     accountIds: [post.accountId],

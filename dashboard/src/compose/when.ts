@@ -26,3 +26,14 @@ export function defaultWhen(zone: string, now: DateTime = DateTime.now()): WhenF
   const rounded = local.startOf('hour').plus({ minutes: Math.ceil(local.minute / 15) * 15 });
   return { mode: 'at', date: rounded.toISODate()!, time: rounded.toFormat('HH:mm') };
 }
+
+/** A form for the time a post is set for, in the zone. */
+export function whenAt(publishAt: string, zone: string): WhenForm {
+  const local = DateTime.fromISO(publishAt).setZone(zone);
+  return { mode: 'at', date: local.toISODate()!, time: local.toFormat('HH:mm') };
+}
+
+/** Where moving a post starts: its own time while that is ahead (a move is usually a nudge), else the default. */
+export function startingWhen(publishAt: string | null, zone: string, now: DateTime = DateTime.now()): WhenForm {
+  return publishAt && DateTime.fromISO(publishAt) > now ? whenAt(publishAt, zone) : defaultWhen(zone, now);
+}

@@ -1,10 +1,21 @@
 // Sign in and sign up: one small card each. Sign-up makes the person's workspace, on Free, in this
-// browser's time zone, then signs in.
+// browser's time zone, then signs in. Whether anyone may sign up is the operator's choice (SIGNUP): both pages
+// say so rather than offer a form the server refuses.
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { auth, Failure } from '../api.ts';
 import { useResetSession } from '../session.tsx';
-import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
+import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
+
+/** Whether sign-up is open now, and whether nobody has signed up yet (GET /auth/sign-up). */
+export const useSignUpState = () =>
+  useQuery({
+    queryKey: ['sign-up'],
+    queryFn: () => auth<{ open: boolean; firstUser: boolean }>('GET', '/sign-up'),
+  });
+
+const INVITE_ONLY = "Ask your workspace's owner for an invitation.";
 
 function useSubmit(run: (form: FormData) => Promise<void>) {
   const [busy, setBusy] = useState(false);
@@ -51,6 +62,7 @@ function useEnter() {
 
 export function SignIn() {
   const enter = useEnter();
+  const signUp = useSignUpState();
   const { busy, error, onSubmit } = useSubmit((f) =>
     enter(String(f.get('email')), String(f.get('password'))).catch((err) => {
       // Here a 401 is the form's answer (wrong email or password), not a session that ended.
@@ -74,9 +86,11 @@ export function SignIn() {
         <p className="auth-switch">
           <Link to="/forgot-password">Forgot your password?</Link>
         </p>
-        <p className="auth-switch">
-          New here? <Link to="/sign-up">Create an account</Link>
-        </p>
+        {signUp.data && (
+          <p className="auth-switch">
+            New here? {signUp.data.open ? <Link to="/sign-up">Create an account</Link> : INVITE_ONLY}
+          </p>
+        )}
       </div>
     </main>
   );
@@ -86,7 +100,30 @@ export function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
+/** The sign-up page while sign-up is by invitation: what to do instead of a form the server would refuse. */
+function InviteOnly() {
+  return (
+    <main className="auth">
+      <div className="auth-card">
+        <p className="brand">Herald</p>
+        <h1>New accounts are by invitation</h1>
+        <p>{INVITE_ONLY} Their invitation link lets you choose a password and join.</p>
+        <p className="auth-switch">
+          Already have an account? <Link to="/sign-in">Sign in</Link>
+        </p>
+      </div>
+    </main>
+  );
+}
+
 export function SignUp() {
+  const signUp = useSignUpState();
+  if (signUp.isPending) return <Loading />;
+  if (signUp.data && !signUp.data.open) return <InviteOnly />;
+  return <SignUpForm />;
+}
+
+function SignUpForm() {
   const enter = useEnter();
   const zone = browserZone();
   const { busy, error, onSubmit } = useSubmit(async (f) => {

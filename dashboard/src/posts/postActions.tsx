@@ -2,13 +2,13 @@
 // duplicate open compose filled with the post.
 import { useQueryClient } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatInZone } from '../../../domain/when.ts';
 import { api, call, Failure, type Post } from '../api.ts';
 import { timeText } from '../format.ts';
 import { WhenInput } from '../compose/WhenInput.tsx';
-import { defaultWhen, whenOf, type WhenForm } from '../compose/when.ts';
+import { startingWhen, whenOf, type WhenForm } from '../compose/when.ts';
 import { Button, Confirm } from '../ui.tsx';
 
 export function useRefreshPosts() {
@@ -25,7 +25,9 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
   const refresh = useRefreshPosts();
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [when, setWhen] = useState<WhenForm>(() => defaultWhen(zone));
+  const [when, setWhen] = useState<WhenForm>(() => startingWhen(post.publishAt, zone));
+  // A post moved meanwhile (the calendar, another tab) starts the next reschedule at its new time.
+  useEffect(() => setWhen(startingWhen(post.publishAt, zone)), [post.publishAt, zone]);
   const path = { params: { path: { postId: post.id } }, body: { confirm: true } };
   const timing = whenOf(when, zone);
   const target =

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
-import { Button, Confirm, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
+import { Button, Confirm, CopyButton, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
 import { useKeys, type ApiKey, type KeyList } from './settingsApi.ts';
 import { useAction } from './useAction.ts';
 
@@ -33,28 +33,6 @@ function PlanAccess({ access }: { access: KeyList['access'] }) {
   );
 }
 
-function CopyButton({ text }: { text: string }) {
-  const [copied, setCopied] = useState<'yes' | 'failed'>();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  };
-  return (
-    <>
-      <Button tone="primary" onClick={copy}>
-        Copy key
-      </Button>
-      <span role="status" className={copied === 'failed' ? 'error-text' : 'ok-text'}>
-        {copied === 'yes' ? 'Copied.' : copied === 'failed' ? 'The browser refused; select the key and copy it.' : ''}
-      </span>
-    </>
-  );
-}
-
 function NewKey({ created }: { created: ApiKey & { key: string } }) {
   return (
     <section className="note note-ok" aria-label="Your new key">
@@ -68,7 +46,7 @@ function NewKey({ created }: { created: ApiKey & { key: string } }) {
         onFocus={(e) => e.currentTarget.select()}
       />
       <div className="inline wrap">
-        <CopyButton text={created.key} />
+        <CopyButton text={created.key} what="key" />
       </div>
       <p>
         Put it in the environment or credential store of the program that uses it (for example{' '}

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
-import { Button, Confirm, ErrorNote, Field, Loading } from '../ui.tsx';
+import { AdminsOnly, Button, Confirm, ConfirmDialog, CopyButton, ErrorNote, Field, Loading } from '../ui.tsx';
 import { atLeast, ROLE_LABEL, useMembers, type Invite, type Member, type Role } from './settingsApi.ts';
 import { useAction } from './useAction.ts';
 
@@ -37,8 +37,8 @@ function InviteForm() {
       <div className="field">
         <label htmlFor="invite-role">Role</label>
         <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-          <option value="member">Member: schedules and manages posts and media</option>
-          <option value="administrator">Administrator: also accounts, groups, keys, members and settings</option>
+          <option value="member">Member: {ROLE_SCOPE.member}</option>
+          <option value="administrator">Administrator: {ROLE_SCOPE.administrator}</option>
         </select>
       </div>
       <ErrorNote error={error} />
@@ -66,34 +66,57 @@ function InviteForm() {
             value={sent.link}
             onFocus={(e) => e.currentTarget.select()}
           />
+          <div className="inline wrap">
+            <CopyButton text={sent.link} what="link" />
+          </div>
         </div>
       )}
     </form>
   );
 }
 
+/** What each role adds, said where a role is chosen or changed. */
+const ROLE_SCOPE: Record<Exclude<Role, 'owner'>, string> = {
+  member: 'schedules and manages posts and media',
+  administrator: 'also connects accounts and manages groups, keys, members and settings',
+};
+
+const aRole = (role: Role) =>
+  role === 'owner' ? 'the owner' : role === 'administrator' ? 'an administrator' : 'a member';
+
 function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: boolean }) {
   const client = useQueryClient();
-  const [error, setError] = useState<unknown>();
-  const change = async (role: Role) => {
-    setError(undefined);
-    try {
-      await auth('PATCH', `/members/${member.userId}`, { role });
-      await refresh(client);
-    } catch (err) {
-      setError(err);
-    }
-  };
+  // The role chosen in the list, waiting for the confirm step: a slip of the list must not change anyone's access.
+  const [chosen, setChosen] = useState<Exclude<Role, 'owner'>>();
   return (
     <div className="stack">
       <label className="sr-only" htmlFor={`role-${member.userId}`}>
         Role of {member.name}
       </label>
-      <select id={`role-${member.userId}`} value={member.role} onChange={(e) => change(e.target.value as Role)}>
+      <select
+        id={`role-${member.userId}`}
+        value={member.role}
+        onChange={(e) => setChosen(e.target.value as Exclude<Role, 'owner'>)}
+      >
         <option value="member">Member</option>
         <option value="administrator">Administrator</option>
       </select>
-      <ErrorNote error={error} />
+      <ConfirmDialog
+        open={chosen !== undefined}
+        onOpenChange={(open) => !open && setChosen(undefined)}
+        title={`Make ${member.name} ${aRole(chosen ?? 'member')}?`}
+        action={`Make ${ROLE_LABEL[chosen ?? 'member'].toLowerCase()}`}
+        description={
+          <p>
+            {member.name} is {aRole(member.role)} now; {aRole(chosen ?? 'member')} {ROLE_SCOPE[chosen ?? 'member']}.
+          </p>
+        }
+        onConfirm={async () => {
+          await auth('PATCH', `/members/${member.userId}`, { role: chosen });
+          await refresh(client);
+          setChosen(undefined);
+        }}
+      />
       {youAreOwner && (
         <Confirm
           trigger={
@@ -213,11 +236,7 @@ export function MembersPage() {
           </ul>
         </section>
       )}
-      {canManage ? (
-        <InviteForm />
-      ) : (
-        <p className="muted">Administrators and the owner invite people and change roles.</p>
-      )}
+      {canManage ? <InviteForm /> : <AdminsOnly what="invite people and change roles" />}
     </div>
   );
 }

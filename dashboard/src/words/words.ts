@@ -310,6 +310,10 @@ export const ERROR_WORDS = {
   rate_limited: same('Too many requests in a short time.', 'Wait a minute, then try again.'),
   request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
   reset_unusable: spoken('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
+  sign_up_closed: same(
+    'New accounts on this Herald are by invitation only.',
+    "Ask your workspace's owner for an invitation. If you have an account, sign in.",
+  ),
   sign_in_refused: same('The email or password is wrong.', 'Check both and try again.'),
   size_mismatch: same('The upload did not arrive whole.', 'Upload the file again.'),
   slug_taken: same('Another workspace already uses this Slug.', 'Choose another.'),
@@ -319,8 +323,8 @@ export const ERROR_WORDS = {
   // The dashboard's own: a time not filled in (the sentence is WhenInput's) and an upload cut short.
   time_missing: (f: FailureFacts): Words => ({ title: f.message, hint: 'Fill in the date and time above.' }),
   too_many_streams: same(
-    'Too many Herald tabs are open to show live changes in this one.',
-    'Close some Herald tabs, then reload this one.',
+    'Herald is open in too many tabs to keep them all up to date.',
+    'Close the dashboard tabs you do not need, then reload this one.',
   ),
   upload_cut: same('The upload was cut before the file arrived.', 'Check your connection, then try again.'),
   unauthenticated: () => ({ title: 'Your session ended: sign in again.', signIn: true }),

@@ -1,0 +1,62 @@
+// @vitest-environment happy-dom
+// A member sees the accounts and groups but no Connect, Reconnect, Disconnect or group changes, which the server
+// refuses them (domain/roles.ts): the page says who does those instead. An administrator gets every control.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api } from '../api.ts';
+import { SESSION_KEY, type Session } from '../session.tsx';
+import { AccountsPage } from './AccountsPage.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+const account = { id: 'acc_1', platform: 'instagram', displayName: 'Acme Shop', status: 'expired' };
+const group = { id: 'grp_1', name: 'Shops', accountIds: ['acc_1'] };
+
+function renderAs(role: Session['role']) {
+  vi.spyOn(api, 'GET').mockImplementation((async (path: string) => ({
+    data: path === '/accounts' ? { accounts: [account] } : { groups: [group] },
+    response: new Response('{}'),
+  })) as never);
+  const disconnectPreviews = vi.fn(async () => new Response(JSON.stringify({ queuedPosts: 0 }), { status: 200 }));
+  vi.stubGlobal('fetch', disconnectPreviews);
+  const client = new QueryClient();
+  client.setQueryData(SESSION_KEY, { role, user: {}, workspace: {}, csrfToken: '' });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <AccountsPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { disconnectPreviews };
+}
+
+describe('accounts by role', () => {
+  it('offers a member no control that the server refuses, and says who does it', async () => {
+    const { disconnectPreviews } = renderAs('member');
+    await screen.findByText('Shops');
+    expect(screen.getByText(/posts to it wait until an administrator reconnects it/)).toBeTruthy();
+    expect(screen.queryAllByRole('link', { name: /^(Connect|Reconnect)/ })).toEqual([]);
+    expect(screen.queryAllByRole('button', { name: /^(Disconnect|New group|Edit|Delete)/ })).toEqual([]);
+    expect(screen.getByText(/Administrators and the owner connect, reconnect and disconnect accounts/)).toBeTruthy();
+    expect(screen.getByText(/Administrators and the owner make and change groups/)).toBeTruthy();
+    // Nor does the page ask what only an administrator may read (each account's disconnect preview).
+    expect(disconnectPreviews).not.toHaveBeenCalled();
+  });
+
+  it('gives an administrator connect, reconnect, disconnect and the group controls', async () => {
+    renderAs('administrator');
+    await screen.findByRole('button', { name: 'Edit Shops' });
+    expect(screen.getByRole('link', { name: 'Connect Instagram' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Reconnect Acme Shop' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Disconnect' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'New group' })).toBeTruthy();
+    expect(screen.queryByText(/Administrators and the owner/)).toBeNull();
+  });
+});
