@@ -169,3 +169,18 @@ export function webhooksData(db: Db, workspaceId: string, clock: Clock) {
 }
 
 export type WebhooksData = ReturnType<typeof webhooksData>;
+
+/** Days the delivery log keeps a delivery; the retention sweep deletes older ones. */
+export const DELIVERY_DAYS = 30;
+
+/** Deletes deliveries older than DELIVERY_DAYS, a batch at a time; answers how many. */
+export async function forgetOldDeliveries(db: Db, nowMs: number, batch = 5000): Promise<number> {
+  const cutoff = new Date(nowMs - DELIVERY_DAYS * 86400_000).toISOString();
+  let total = 0;
+  for (;;) {
+    const old = db('webhook_deliveries').where('created_at', '<', cutoff).select('id').limit(batch);
+    const n = await db('webhook_deliveries').whereIn('id', old).delete();
+    total += n;
+    if (n < batch) return total;
+  }
+}
