@@ -221,6 +221,35 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
   });
 
+  it('checks the address at each send: a name resolving to loopback is refused, no redirect followed', async () => {
+    // Not an IP literal, so accepted when created; the socket's own lookup refuses it (WEBHOOK_ALLOW_HOSTS names
+    // 127.0.0.1 only).
+    const port = new URL(rx.url).port;
+    const named = await call(env, 'post', '/v1/webhooks', {
+      key: ws.writeKey,
+      body: { url: `https://localhost:${port}/hook`, events: ['post.live'] },
+    });
+    expect(named.status).toBe(201);
+    const before = rx.attempts.length;
+    const test = (await call(env, 'post', `/v1/webhooks/${named.body.id}/test`, { key: ws.writeKey })).body;
+    await worker.webhooks.pass();
+    const refused = (await deliveries(named.body.id)).find((d: { id: string }) => d.id === test.id);
+    expect(refused).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null });
+    expect(refused.responseBody).toMatch(/loopback/);
+    expect(rx.attempts.length).toBe(before);
+    await call(env, 'patch', `/v1/webhooks/${named.body.id}`, { key: ws.writeKey, body: { enabled: false } });
+
+    const hook = await subscribe(['post.live']);
+    rx.state.answer = () => 302;
+    const moved = (await call(env, 'post', `/v1/webhooks/${hook.id}/test`, { key: ws.writeKey })).body;
+    await worker.webhooks.pass();
+    rx.state.answer = () => 200;
+    const log = (await deliveries(hook.id)).find((d: { id: string }) => d.id === moved.id);
+    expect(log).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 302 });
+    expect(rx.attempts.filter((id) => id === moved.eventId).length).toBe(1);
+    await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
+  });
+
   it('keeps the delivery log 30 days: the retention sweep deletes older deliveries', async () => {
     const hook = await subscribe(['post.live']);
     const test = (await call(env, 'post', `/v1/webhooks/${hook.id}/test`, { key: ws.writeKey })).body;
