@@ -9,7 +9,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../db/events.ts';
 import type { Mail } from '../runtime/mailer.ts';
-import { dispatchWebhookEvents, WEBHOOK_RETRY_DELAYS_MS } from '../worker/webhookDelivery.ts';
+import { createServices } from '../runtime/services.ts';
+import { dispatchWebhookEvents, startWebhookDelivery, WEBHOOK_RETRY_DELAYS_MS } from '../worker/webhookDelivery.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
 import { seeded } from './support/fuzz.ts';
@@ -258,6 +259,32 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     expect((await deliveries(hook.id)).map((d: { id: string }) => d.id)).toEqual([test.id]);
     await env.services.media.sweep(new Date(created + 30 * 86400_000 + 1000));
     expect(await deliveries(hook.id)).toEqual([]);
+    await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
+  });
+
+  it.runIf(kind === 'postgres')('sends each delivery once when two processes deliver at once', async () => {
+    const hook = await subscribe(['media.failed']);
+    const before = rx.attempts.length;
+    // A second process on the same database: services of its own, its own delivery loop.
+    const second = createServices(env.config, { clock });
+    second.mailer = env.services.mailer;
+    const theirs = startWebhookDelivery(second, 3600_000);
+    try {
+      await mediaEvents(60);
+      await Promise.all([worker.webhooks.pass(), theirs.pass(), worker.webhooks.pass(), theirs.pass()]);
+      await Promise.all([worker.webhooks.pass(), theirs.pass()]);
+    } finally {
+      await theirs.stop();
+      await second.close();
+    }
+    const log = await deliveries(hook.id);
+    expect(log.length).toBe(60);
+    expect(log.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1)).toBe(
+      true,
+    );
+    const sent = rx.attempts.slice(before);
+    expect(sent.length).toBe(60);
+    expect(new Set(sent).size).toBe(60);
     await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
   });
 
