@@ -288,6 +288,21 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
   });
 
+  it('sends nothing for a workspace whose plan lost webhooks, and its events are not held back for later', async () => {
+    const hook = await subscribe(['media.failed']);
+    const workspaces = () => env.services.db('workspaces').where({ id: ws.workspaceId });
+    await workspaces().update({ plan: 'creator' });
+    try {
+      await mediaEvents(2);
+      await worker.webhooks.pass();
+    } finally {
+      await workspaces().update({ plan: 'studio' });
+    }
+    await worker.webhooks.pass();
+    expect(await env.services.db('webhook_deliveries').where({ webhook_id: hook.id })).toEqual([]);
+    await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
+  });
+
   it('never creates a delivery twice when dispatchers run at once', async () => {
     const hook = await subscribe(['media.failed']);
     await mediaEvents(30);

@@ -17,6 +17,7 @@ import { listMembers } from '../db/members.ts';
 import { pendingDelivery } from '../db/webhooksData.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import type { Db } from '../db/connect.ts';
+import { PLAN_NAMES, PLANS } from '../domain/plans.ts';
 import { withObjects } from '../handlers/events.ts';
 import { describeFailure, guardedRequest, guardedUrl } from '../media/fromUrl.ts';
 import type { Services } from '../runtime/services.ts';
@@ -32,6 +33,7 @@ const DISPATCH_BATCH = 500;
 const SEND_BATCH = 20;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const WEBHOOK_PLANS = PLAN_NAMES.filter((name) => PLANS[name].webhooks);
 
 async function dispatchPosition(db: Db, lock = false): Promise<EventPosition> {
   const q = db('webhook_dispatch').where({ id: 1 });
@@ -47,10 +49,13 @@ export async function dispatchWebhookEvents(db: Db, batch = DISPATCH_BATCH): Pro
     const after = await dispatchPosition(trx, true);
     const events = await readEvents(trx, { after, limit: batch });
     if (!events.length) return 0;
+    // A workspace whose plan no longer has webhooks (a downgrade) keeps them, but nothing is sent.
     const hooks = await trx('webhooks')
-      .whereIn('workspace_id', [...new Set(events.map((e) => e.workspaceId))])
-      .where({ enabled: true })
-      .select('id', 'workspace_id', 'events', 'created_at');
+      .join('workspaces', 'workspaces.id', 'webhooks.workspace_id')
+      .whereIn('webhooks.workspace_id', [...new Set(events.map((e) => e.workspaceId))])
+      .whereIn('workspaces.plan', WEBHOOK_PLANS)
+      .where('webhooks.enabled', true)
+      .select('webhooks.id', 'webhooks.workspace_id', 'webhooks.events', 'webhooks.created_at');
     const rows = events.flatMap((event) =>
       hooks
         .filter(
