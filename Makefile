@@ -77,7 +77,8 @@ format: install
 # The suites of the REST surface, run once more through `prism proxy` (test/support/prismProxy.ts).
 # planChecks and timeZones repeat the plan answers posts.test.ts already sends through it.
 PRISM_SUITES := test/prism.test.ts test/posts.test.ts test/folders.test.ts test/accountsAndGroups.test.ts \
-  test/mediaLibrary.test.ts test/mediaAccess.test.ts test/identity.test.ts test/session.test.ts test/events.test.ts
+  test/mediaLibrary.test.ts test/mediaAccess.test.ts test/identity.test.ts test/session.test.ts test/events.test.ts \
+  test/webhooks.test.ts test/webhookDelivery.test.ts
 MOCK_PORT ?= 4010
 
 test: install build dashboard docs

@@ -139,6 +139,13 @@ export async function readEvents(db: Db, query: EventQuery): Promise<StoredEvent
   return (await inOrder(db, q, 'asc').limit(query.limit)).map(toStored);
 }
 
+/** One event by its id, settled or not (a webhook delivery names its event). */
+export async function findEvent(db: Db, id: string): Promise<StoredEvent | undefined> {
+  const q = db('events').where({ id });
+  const row = await (isPostgres(db) ? q.select('*', db.raw('tx::text as tx_text')) : q.select('*')).first();
+  return row ? toStored(row) : undefined;
+}
+
 /** The position after every settled event: a reader starting here sees only what comes later. */
 export async function headPosition(db: Db): Promise<EventPosition> {
   const row = await inOrder(db, settled(db), 'desc').first();

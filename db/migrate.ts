@@ -22,6 +22,7 @@ import * as postsUnusedIndexes from './migrations/0017_posts_unused_indexes.ts';
 import * as postsListSeek from './migrations/0018_posts_list_seek.ts';
 import * as idempotencyKeys from './migrations/0019_idempotency_keys.ts';
 import * as events from './migrations/0020_events.ts';
+import * as webhooks from './migrations/0021_webhooks.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0018_posts_list_seek': postsListSeek,
   '0019_idempotency_keys': idempotencyKeys,
   '0020_events': events,
+  '0021_webhooks': webhooks,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

@@ -43,7 +43,9 @@ export type IdKind =
   | 'inv'
   | 'rst'
   | 'aud'
-  | 'grt';
+  | 'grt'
+  | 'whk'
+  | 'whd';
 
 export function newId(kind: IdKind): string {
   return `${kind}_${randomBase62(16)}`;

@@ -164,3 +164,13 @@ export function downgradeBlockers(target: PlanName, usage: PlanUsage): string[] 
   if (usage.groups > 0 && !plan.groups) out.push(`Delete the ${usage.groups} account groups (${name} has no groups).`);
   return out;
 }
+
+export function assertWebhooksAllowed(plan: PlanName): void {
+  if (PLANS[plan].webhooks) return;
+  throw new QuotaExceededError(
+    `Webhooks need the Studio plan or above; this workspace is on ${plan}.`,
+    upgradeHint(plan, (p) => p.webhooks, 'webhooks', 'Read GET /events for what changed'),
+    0,
+    0,
+  );
+}

@@ -64,5 +64,15 @@ export const OPERATION_ROLES: Record<keyof operations, Role> = {
   listPostEvents: 'member',
   listEvents: 'member',
   getPostAnalytics: 'member',
+  // Webhooks send the workspace's events outside: a workspace setting, like keys and connected accounts.
+  listWebhooks: 'administrator',
+  createWebhook: 'administrator',
+  getWebhook: 'administrator',
+  updateWebhook: 'administrator',
+  deleteWebhook: 'administrator',
+  rotateWebhookSecret: 'administrator',
+  testWebhook: 'administrator',
+  listWebhookDeliveries: 'administrator',
+  redeliverWebhookDelivery: 'administrator',
   getOpenApi: 'member',
 };

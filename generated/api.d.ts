@@ -583,6 +583,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's webhooks
+         * @description Use this to see where Herald sends the workspace's events: every webhook with its address,
+         *     its events and whether it is enabled. Secrets are never shown again after creation.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Use this to have Herald POST the workspace's events to your server as they happen. `url`
+         *     must be a public https address. The answer carries the `secret` that signs every delivery
+         *     (Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); it is
+         *     shown only here and after a rotation, so keep it. Webhooks need the plan Studio or above.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one webhook
+         * @description Use this to read one webhook's address, events and state (without its secret).
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Use this to stop sending events to a webhook for good, with its delivery log.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook
+         * @description Use this to change a webhook's `url` or `events`, or to disable and enable it. Enabling a
+         *     webhook that Herald disabled after failed deliveries clears `disabledReason`; deliveries
+         *     start again with the next event.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new signing secret
+         * @description Use this when a secret may have leaked, or on a schedule. The answer carries the new
+         *     `secret`, shown this once. For 24 hours every delivery carries two signatures, one with the
+         *     old secret and one with the new, so a receiver can switch without missing a delivery.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Use this to check that your server receives and verifies deliveries: Herald sends a
+         *     `webhook.test` event, signed like every other, and logs it with the deliveries.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description Use this to see what Herald sent to a webhook and what it answered: newest first, kept 30
+         *     days, each with its state, attempts, the answer's status, its first 1 KB and its duration.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Use this to have a delivery sent again now, whatever its state (after fixing your server,
+         *     or to replay one). It keeps its `webhook-id`, so a receiver that already handled it can
+         *     tell. Its attempts start again.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2532,6 +2676,153 @@ export interface components {
             metrics: components["schemas"]["Metrics"];
         };
         /**
+         * @description The event types sent to the webhook.
+         * @example [
+         *       "post.live",
+         *       "post.failed"
+         *     ]
+         */
+        WebhookEvents: components["schemas"]["EventType"][];
+        /** @description An address Herald POSTs the workspace's events to, signed with the webhook's secret. */
+        Webhook: {
+            /** @example whk_3Hd8Lq2Vn5Tc9Wx1 */
+            id: string;
+            /** @example https://example.com/herald-events */
+            url: string;
+            events: components["schemas"]["WebhookEvents"];
+            /** @example true */
+            enabled: boolean;
+            /**
+             * @description Why Herald disabled the webhook (its deliveries kept failing); `null` otherwise.
+             * @example null
+             */
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-02T08:15:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @description A webhook with its signing secret, shown only when created and when rotated. */
+        WebhookWithSecret: {
+            /** @example whk_3Hd8Lq2Vn5Tc9Wx1 */
+            id: string;
+            /** @example https://example.com/herald-events */
+            url: string;
+            events: components["schemas"]["WebhookEvents"];
+            /** @example true */
+            enabled: boolean;
+            /** @example null */
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-02T08:15:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The Standard Webhooks signing secret (`whsec_` and base64); keep it, it is not shown again.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        /**
+         * @example {
+         *       "url": "https://example.com/herald-events",
+         *       "events": [
+         *         "post.live",
+         *         "post.failed"
+         *       ]
+         *     }
+         */
+        CreateWebhookRequest: {
+            /**
+             * @description A public https address that accepts POST requests.
+             * @example https://example.com/herald-events
+             */
+            url: string;
+            events: components["schemas"]["WebhookEvents"];
+        };
+        /**
+         * @description The fields to change; at least one.
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        UpdateWebhookRequest: {
+            /** @example https://example.com/herald-events */
+            url?: string;
+            events?: components["schemas"]["WebhookEvents"];
+            /** @example true */
+            enabled?: boolean;
+        };
+        /**
+         * @description One event sent (or to be sent) to one webhook. `status` is `pending` until the receiver
+         *     answers 2xx (`delivered`) or every attempt failed (`failed`).
+         */
+        WebhookDelivery: {
+            /** @example whd_8Kt2Pz5Xm1Qv7Rb3 */
+            id: string;
+            /** @example whk_3Hd8Lq2Vn5Tc9Wx1 */
+            webhookId: string;
+            /**
+             * @description The event's id, sent as `webhook-id`; the same on every attempt.
+             * @example wev_2Lp9Xc4Vb7Nm1Qz8
+             */
+            eventId: string;
+            /**
+             * @description The event type, or `webhook.test`.
+             * @example post.live
+             */
+            type: string;
+            /**
+             * @example delivered
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /**
+             * @description Attempts made so far.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; `null` once delivered or failed.
+             * @example null
+             */
+            nextAttemptAt: string | null;
+            /**
+             * @description The HTTP status of the last answer; `null` before any, or when none came.
+             * @example 200
+             */
+            responseStatus: number | null;
+            /**
+             * @description The first 1 KB of the last answer, or why no answer came.
+             * @example ok
+             */
+            responseBody: string | null;
+            /**
+             * @description How long the last attempt took.
+             * @example 84
+             */
+            durationMs: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-02T08:15:00.000Z
+             */
+            createdAt: string;
+        };
+        WebhookDeliveryPage: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description Pass as `cursor` to get the next page; `null` on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        /**
          * @description An OpenAPI 3.1 document (this one).
          * @example {
          *       "openapi": "3.1.0",
@@ -2841,6 +3132,16 @@ export interface components {
          * @example eyJrIjoiMjAyNi0xMS0yNFQxMzozMDowMC4wMDBaIiwiaSI6InBzdF81Sng4TmMyV3E3In0
          */
         CursorQuery: string;
+        /**
+         * @description A webhook id from `GET /webhooks`.
+         * @example whk_3Hd8Lq2Vn5Tc9Wx1
+         */
+        WebhookIdPath: string;
+        /**
+         * @description A delivery id from `GET /webhooks/{webhookId}/deliveries`.
+         * @example whd_8Kt2Pz5Xm1Qv7Rb3
+         */
+        DeliveryIdPath: string;
         /**
          * @description The largest number of items on one page.
          * @example 50
@@ -4336,6 +4637,489 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every webhook of the workspace, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Webhooks need the plan Studio or above. */
+            402: components["responses"]["QuotaExceeded"];
+            /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
+            403: components["responses"]["InsufficientScope"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook was created; `secret` is shown this once. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /**
+             * @description `invalid_request`: a field is missing or malformed (the message names it).
+             *     `url_not_allowed`: `url` is not a public https address (a private, loopback or
+             *     link-local address, or plain http).
+             */
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Webhooks need the plan Studio or above. */
+            402: components["responses"]["QuotaExceeded"];
+            /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
+            403: components["responses"]["InsufficientScope"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook id from `GET /webhooks`.
+                 * @example whk_3Hd8Lq2Vn5Tc9Wx1
+                 */
+                webhookId: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Webhooks need the plan Studio or above. */
+            402: components["responses"]["QuotaExceeded"];
+            /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A webhook id from `GET /webhooks`.
+                 * @example whk_3Hd8Lq2Vn5Tc9Wx1
+                 */
+                webhookId: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook was deleted. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Webhooks need the plan Studio or above. */
+            402: components["responses"]["QuotaExceeded"];
+            /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A webhook id from `GET /webhooks`.
+                 * @example whk_3Hd8Lq2Vn5Tc9Wx1
+                 */
+                webhookId: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook as changed. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /**
+             * @description `invalid_request`: a field is missing or malformed (the message names it).
+             *     `url_not_allowed`: `url` is not a public https address (a private, loopback or
+             *     link-local address, or plain http).
+             */
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Webhooks need the plan Studio or above. */
+            402: components["responses"]["QuotaExceeded"];
+            /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A webhook id from `GET /webhooks`.
+                 * @example whk_3Hd8Lq2Vn5Tc9Wx1
+                 */
+                webhookId: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook with its new secret. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Webhooks need the plan Studio or above. */
+            402: components["responses"]["QuotaExceeded"];
+            /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A webhook id from `GET /webhooks`.
+                 * @example whk_3Hd8Lq2Vn5Tc9Wx1
+                 */
+                webhookId: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery, queued to be sent now. */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Webhooks need the plan Studio or above. */
+            402: components["responses"]["QuotaExceeded"];
+            /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `nextCursor` of the previous page. Omit it for the first page.
+                 * @example eyJrIjoiMjAyNi0xMS0yNFQxMzozMDowMC4wMDBaIiwiaSI6InBzdF81Sng4TmMyV3E3In0
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /**
+                 * @description The largest number of items on one page.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["LimitQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A webhook id from `GET /webhooks`.
+                 * @example whk_3Hd8Lq2Vn5Tc9Wx1
+                 */
+                webhookId: components["parameters"]["WebhookIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Webhooks need the plan Studio or above. */
+            402: components["responses"]["QuotaExceeded"];
+            /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description A webhook id from `GET /webhooks`.
+                 * @example whk_3Hd8Lq2Vn5Tc9Wx1
+                 */
+                webhookId: components["parameters"]["WebhookIdPath"];
+                /**
+                 * @description A delivery id from `GET /webhooks/{webhookId}/deliveries`.
+                 * @example whd_8Kt2Pz5Xm1Qv7Rb3
+                 */
+                deliveryId: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued to be sent now. */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Webhooks need the plan Studio or above. */
+            402: components["responses"]["QuotaExceeded"];
+            /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };

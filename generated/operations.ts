@@ -2105,6 +2105,417 @@ export const operations: readonly OperationEntry[] = [
     }
   },
   {
+    "operationId": "listWebhooks",
+    "method": "get",
+    "path": "/webhooks",
+    "scope": "read",
+    "tool": null,
+    "annotations": null,
+    "summary": "List the workspace's webhooks",
+    "description": "Use this to see where Herald sends the workspace's events: every webhook with its address,\nits events and whether it is enabled. Secrets are never shown again after creation.\n",
+    "fields": {
+      "path": [],
+      "query": [],
+      "body": [],
+      "header": {}
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "createWebhook",
+    "method": "post",
+    "path": "/webhooks",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Create a webhook",
+    "description": "Use this to have Herald POST the workspace's events to your server as they happen. `url`\nmust be a public https address. The answer carries the `secret` that signs every delivery\n(Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); it is\nshown only here and after a rotation, so keep it. Webhooks need the plan Studio or above.\n",
+    "fields": {
+      "path": [],
+      "query": [],
+      "body": [
+        "url",
+        "events"
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
+        "url": {
+          "type": "string",
+          "description": "A public https address that accepts POST requests.",
+          "minLength": 1,
+          "maxLength": 2000
+        },
+        "events": {
+          "type": "array",
+          "description": "The event types sent to the webhook.",
+          "minItems": 1,
+          "maxItems": 13,
+          "uniqueItems": true,
+          "items": {
+            "type": "string",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "enum": [
+              "post.created",
+              "post.queued",
+              "post.publishing",
+              "post.live",
+              "post.failed",
+              "post.retried_by_worker",
+              "post.cancelled",
+              "post.rescheduled",
+              "post.updated",
+              "post.deleted",
+              "media.ready",
+              "media.failed",
+              "account.needs_reconnect"
+            ]
+          }
+        }
+      },
+      "required": [
+        "url",
+        "events"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "getWebhook",
+    "method": "get",
+    "path": "/webhooks/{webhookId}",
+    "scope": "read",
+    "tool": null,
+    "annotations": null,
+    "summary": "Get one webhook",
+    "description": "Use this to read one webhook's address, events and state (without its secret).",
+    "fields": {
+      "path": [
+        "webhookId"
+      ],
+      "query": [],
+      "body": [],
+      "header": {}
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webhookId": {
+          "type": "string",
+          "description": "A webhook id from `GET /webhooks`."
+        }
+      },
+      "required": [
+        "webhookId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "updateWebhook",
+    "method": "patch",
+    "path": "/webhooks/{webhookId}",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Change a webhook",
+    "description": "Use this to change a webhook's `url` or `events`, or to disable and enable it. Enabling a\nwebhook that Herald disabled after failed deliveries clears `disabledReason`; deliveries\nstart again with the next event.\n",
+    "fields": {
+      "path": [
+        "webhookId"
+      ],
+      "query": [],
+      "body": [
+        "url",
+        "events",
+        "enabled"
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webhookId": {
+          "type": "string",
+          "description": "A webhook id from `GET /webhooks`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
+        "url": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 2000
+        },
+        "events": {
+          "type": "array",
+          "description": "The event types sent to the webhook.",
+          "minItems": 1,
+          "maxItems": 13,
+          "uniqueItems": true,
+          "items": {
+            "type": "string",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "enum": [
+              "post.created",
+              "post.queued",
+              "post.publishing",
+              "post.live",
+              "post.failed",
+              "post.retried_by_worker",
+              "post.cancelled",
+              "post.rescheduled",
+              "post.updated",
+              "post.deleted",
+              "media.ready",
+              "media.failed",
+              "account.needs_reconnect"
+            ]
+          }
+        },
+        "enabled": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "webhookId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "deleteWebhook",
+    "method": "delete",
+    "path": "/webhooks/{webhookId}",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Delete a webhook",
+    "description": "Use this to stop sending events to a webhook for good, with its delivery log.",
+    "fields": {
+      "path": [
+        "webhookId"
+      ],
+      "query": [],
+      "body": [],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webhookId": {
+          "type": "string",
+          "description": "A webhook id from `GET /webhooks`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        }
+      },
+      "required": [
+        "webhookId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "rotateWebhookSecret",
+    "method": "post",
+    "path": "/webhooks/{webhookId}/rotate-secret",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Make a new signing secret",
+    "description": "Use this when a secret may have leaked, or on a schedule. The answer carries the new\n`secret`, shown this once. For 24 hours every delivery carries two signatures, one with the\nold secret and one with the new, so a receiver can switch without missing a delivery.\n",
+    "fields": {
+      "path": [
+        "webhookId"
+      ],
+      "query": [],
+      "body": [],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webhookId": {
+          "type": "string",
+          "description": "A webhook id from `GET /webhooks`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        }
+      },
+      "required": [
+        "webhookId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "testWebhook",
+    "method": "post",
+    "path": "/webhooks/{webhookId}/test",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Send a test event",
+    "description": "Use this to check that your server receives and verifies deliveries: Herald sends a\n`webhook.test` event, signed like every other, and logs it with the deliveries.\n",
+    "fields": {
+      "path": [
+        "webhookId"
+      ],
+      "query": [],
+      "body": [],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webhookId": {
+          "type": "string",
+          "description": "A webhook id from `GET /webhooks`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        }
+      },
+      "required": [
+        "webhookId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "listWebhookDeliveries",
+    "method": "get",
+    "path": "/webhooks/{webhookId}/deliveries",
+    "scope": "read",
+    "tool": null,
+    "annotations": null,
+    "summary": "List a webhook's deliveries",
+    "description": "Use this to see what Herald sent to a webhook and what it answered: newest first, kept 30\ndays, each with its state, attempts, the answer's status, its first 1 KB and its duration.\n",
+    "fields": {
+      "path": [
+        "webhookId"
+      ],
+      "query": [
+        "cursor",
+        "limit"
+      ],
+      "body": [],
+      "header": {}
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webhookId": {
+          "type": "string",
+          "description": "A webhook id from `GET /webhooks`."
+        },
+        "cursor": {
+          "type": "string",
+          "description": "The `nextCursor` of the previous page. Omit it for the first page."
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 50,
+          "description": "The largest number of items on one page."
+        }
+      },
+      "required": [
+        "webhookId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "redeliverWebhookDelivery",
+    "method": "post",
+    "path": "/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Send a delivery again",
+    "description": "Use this to have a delivery sent again now, whatever its state (after fixing your server,\nor to replay one). It keeps its `webhook-id`, so a receiver that already handled it can\ntell. Its attempts start again.\n",
+    "fields": {
+      "path": [
+        "webhookId",
+        "deliveryId"
+      ],
+      "query": [],
+      "body": [],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "webhookId": {
+          "type": "string",
+          "description": "A webhook id from `GET /webhooks`."
+        },
+        "deliveryId": {
+          "type": "string",
+          "description": "A delivery id from `GET /webhooks/{webhookId}/deliveries`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        }
+      },
+      "required": [
+        "webhookId",
+        "deliveryId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "operationId": "getOpenApi",
     "method": "get",
     "path": "/openapi.json",

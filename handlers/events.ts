@@ -20,8 +20,11 @@ const eventPosition = (position: unknown): EventPosition | undefined => {
 export const writeEventCursor = (p: EventPosition) => writeCursor({ t: p.tx, s: p.seq });
 export const readEventCursor = (text: string) => readCursor(text, eventPosition);
 
-/** The events with their objects, each object read once however many events name it. */
-async function withObjects(data: WorkspaceData, storage: Storage, zone: string, events: StoredEvent[]) {
+/**
+ * The events with their objects, each object read once however many events name it: the feed's answer, and the
+ * `data` of a webhook delivery.
+ */
+export async function withObjects(data: WorkspaceData, storage: Storage, zone: string, events: StoredEvent[]) {
   const idsOf = (prefix: string) => [
     ...new Set(events.filter((e) => e.type.startsWith(prefix)).map((e) => e.objectId)),
   ];

@@ -10,6 +10,7 @@ import * as groups from './groups.ts';
 import * as media from './media.ts';
 import * as posts from './posts.ts';
 import type { Handlers } from './types.ts';
+import * as webhooks from './webhooks.ts';
 import * as whoami from './whoami.ts';
 
 const exported: Record<string, unknown> = {
@@ -21,6 +22,7 @@ const exported: Record<string, unknown> = {
   ...posts,
   ...analytics,
   ...events,
+  ...webhooks,
   ...contract,
 };
 

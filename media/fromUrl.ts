@@ -1,9 +1,10 @@
 // Fetching a file from a user-given address without letting that address reach the server's own
 // network (SSRF). Only https; every hop of a redirect is checked again; the IP check runs inside
 // the socket's own DNS lookup and once more on the connected socket, so a name that resolves to a
-// public address for a check and to a private one for the connection (DNS rebinding) is refused.
+// public address for a check and to a private one for the connection (DNS rebinding) is refused. Webhook deliveries
+// (worker/webhookSender.ts) go through the same guard with a policy of their own.
 import dns from 'node:dns';
-import type { IncomingMessage } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import tls from 'node:tls';
@@ -15,6 +16,10 @@ export interface FetchPolicy {
   allowHosts: string[];
   /** Extra trusted certificate authorities (PEM), on top of the system's. */
   extraCaPem?: string;
+  /** Exempt hosts may be reached over plain http too (a test receiver); never so for any other host. */
+  httpForExempt?: boolean;
+  /** What a refused address's hint tells the caller to do instead. */
+  refusalHint?: string;
 }
 
 export interface RemoteFile {
@@ -31,14 +36,11 @@ const ANSWER_TIMEOUT_MS = 15_000;
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+const FILE_HINT = 'Host the file on a public https address, or upload it with POST /media/uploads.';
+
 export class UrlNotAllowed extends ApiError {
-  constructor(url: string, why: string) {
-    super(
-      400,
-      'url_not_allowed',
-      `url: ${url} ${why}; only public https addresses are fetched.`,
-      'Host the file on a public https address, or upload it with POST /media/uploads.',
-    );
+  constructor(url: string, why: string, hint = FILE_HINT) {
+    super(400, 'url_not_allowed', `url: ${url} ${why}; only public https addresses are allowed.`, hint);
   }
 }
 
@@ -58,9 +60,9 @@ export const urlFetchFailed = (url: string, why: string) =>
  */
 export async function openRemoteFile(address: string, policy: FetchPolicy, signal: AbortSignal): Promise<RemoteFile> {
   const deadline = Date.now() + ANSWER_TIMEOUT_MS;
-  let url = httpsUrl(address, address, policy);
+  let url = guardedUrl(address, policy);
   for (let hop = 0; ; hop++) {
-    const res = await get(url, policy, signal, deadline).catch((err: unknown) => {
+    const res = await guardedRequest(url, policy, MEDIA_GET, signal, deadline).catch((err: unknown) => {
       throw err instanceof ApiError ? err : urlFetchFailed(address, describeFailure(err));
     });
     const status = res.statusCode ?? 0;
@@ -69,7 +71,7 @@ export async function openRemoteFile(address: string, policy: FetchPolicy, signa
       const location = res.headers.location;
       if (!location) throw urlFetchFailed(address, `the server answered ${status} without a Location`);
       if (hop === MAX_REDIRECTS) throw urlFetchFailed(address, `it redirected more than ${MAX_REDIRECTS} times`);
-      url = httpsUrl(new URL(location, url).href, address, policy);
+      url = guardedUrl(new URL(location, url).href, policy, address);
       continue;
     }
     if (status < 200 || status > 299) {
@@ -86,20 +88,25 @@ export async function openRemoteFile(address: string, policy: FetchPolicy, signa
   }
 }
 
-/** Parses one hop's address: https only, and an IP literal must be public (names are checked at connect). */
-function httpsUrl(text: string, asked: string, policy: FetchPolicy): URL {
+/**
+ * Parses one hop's address (`asked` is the one the caller gave, before redirects): https only, and an IP literal
+ * must be public (names are checked at connect). Exempt hosts skip the address rule, and http too if the policy says.
+ */
+export function guardedUrl(text: string, policy: FetchPolicy, asked = text): URL {
+  const refuse = (why: string) => new UrlNotAllowed(asked, why, policy.refusalHint);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UrlNotAllowed(asked, 'is not an absolute address');
+    throw refuse('is not an absolute address');
   }
   const via = text === asked ? '' : ` (redirected to ${url.href})`;
-  if (url.protocol !== 'https:') throw new UrlNotAllowed(asked, `uses ${url.protocol.replace(/:$/, '')}${via}`);
   const host = hostOf(url);
+  const plainAllowed = url.protocol === 'http:' && policy.httpForExempt && exempt(host, policy);
+  if (url.protocol !== 'https:' && !plainAllowed) throw refuse(`uses ${url.protocol.replace(/:$/, '')}${via}`);
   // The URL parser already turned decimal, octal and hex IPv4 forms (2130706433, 0177.0.0.1, 0x7f.1) into dotted quads.
   const range = net.isIP(host) && !exempt(host, policy) ? nonPublicRange(host) : undefined;
-  if (range) throw new UrlNotAllowed(asked, `points at ${host}, a ${range} address${via}`);
+  if (range) throw refuse(`points at ${host}, a ${range} address${via}`);
   return url;
 }
 
@@ -113,17 +120,35 @@ function exempt(host: string, policy: FetchPolicy): boolean {
 
 class NoAnswer extends Error {}
 
-/** One request; it fails if no response headers arrived by `deadline` (the body may take longer). */
-function get(url: URL, policy: FetchPolicy, signal: AbortSignal, deadline: number): Promise<IncomingMessage> {
+export interface GuardedRequest {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const MEDIA_GET: GuardedRequest = { method: 'GET', headers: { 'user-agent': 'Herald media import', accept: '*/*' } };
+
+/**
+ * One request to an address guardedUrl accepted, redirects not followed; it fails if no response headers arrived
+ * by `deadline` (the body may take longer).
+ */
+export function guardedRequest(
+  url: URL,
+  policy: FetchPolicy,
+  request: GuardedRequest,
+  signal: AbortSignal,
+  deadline: number,
+): Promise<IncomingMessage> {
   const host = hostOf(url);
   const checked = !exempt(host, policy);
   return new Promise((resolve, reject) => {
-    const req = https.request(url, {
+    const req = (url.protocol === 'http:' ? http : https).request(url, {
+      method: request.method,
       // No pooled sockets: every hop connects (and is checked) on its own.
       agent: false,
       lookup: checked ? publicOnlyLookup(url.href) : undefined,
       ca: policy.extraCaPem ? [...tls.rootCertificates, policy.extraCaPem] : undefined,
-      headers: { 'user-agent': 'Herald media import', accept: '*/*' },
+      headers: request.headers,
       signal,
     });
     req.once('socket', (socket) =>
@@ -142,7 +167,7 @@ function get(url: URL, policy: FetchPolicy, signal: AbortSignal, deadline: numbe
       clearTimeout(timer);
       reject(err);
     });
-    req.end();
+    req.end(request.body);
   });
 }
 
@@ -164,7 +189,7 @@ function publicOnlyLookup(address: string): LookupFunction {
   };
 }
 
-function describeFailure(err: unknown): string {
+export function describeFailure(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   if (err instanceof NoAnswer) return `no answer within ${ANSWER_TIMEOUT_MS / 1000} seconds`;
   if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'its host name does not resolve';

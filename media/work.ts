@@ -4,6 +4,7 @@
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type { Db } from '../db/connect.ts';
 import { forgetOldEvents } from '../db/events.ts';
+import { forgetOldDeliveries } from '../db/webhooksData.ts';
 import { forgetExpiredKeys } from '../db/idempotencyKeys.ts';
 import { mediaJobsData, type MediaRecord } from '../db/mediaData.ts';
 import type { Logger } from '../runtime/logger.ts';
@@ -141,9 +142,11 @@ export function createMediaWork(deps: {
 
   async function sweep(now?: Date): Promise<SweepResult> {
     const result = await sweepMedia(jobs, storage, now);
-    // The retention pass also forgets Idempotency-Key answers past their 24 hours and events past their 30 days.
+    // The retention pass also forgets Idempotency-Key answers past their 24 hours, and events and webhook deliveries
+    // past their 30 days.
     await forgetExpiredKeys(deps.db, (now ?? new Date()).getTime());
     await forgetOldEvents(deps.db, (now ?? new Date()).getTime());
+    await forgetOldDeliveries(deps.db, (now ?? new Date()).getTime());
     // Files left in processing by a fault or a stopped process get another try.
     for (const id of await jobs.processingIds()) enqueue(id);
     return result;

@@ -35,6 +35,8 @@ export interface Config {
   storage: StorageConfig;
   /** POST /media/from-url: hosts exempt from the public-address rule (tests only) and extra trusted CAs. */
   fromUrl: { allowHosts: string[]; extraCaPem: string | undefined; timeoutMs: number };
+  /** Webhooks: hosts exempt from the public-address and https rules (WEBHOOK_ALLOW_HOSTS, tests only). */
+  webhooks: { allowHosts: string[] };
   /** How often retention and expired reservations are swept, in ms; 0 turns the timer off. */
   mediaSweepMs: number;
   /** The worker's retries after temporary failures: 1, 5 and 15 minutes (benchmarks shorten them). */
@@ -81,6 +83,14 @@ export type StorageConfig =
       prefix: string;
       credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
     };
+
+/** A comma-separated list of host names, lower-cased. */
+function hostList(value: string | undefined): string[] {
+  return (value || '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+}
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
@@ -165,13 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMinRate: UPLOAD_MIN_RATE,
     storage: storageFrom(env),
     fromUrl: {
-      allowHosts: (env.FROM_URL_ALLOW_HOSTS || '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
+      allowHosts: hostList(env.FROM_URL_ALLOW_HOSTS),
       extraCaPem: env.FROM_URL_CA_FILE ? fs.readFileSync(env.FROM_URL_CA_FILE, 'utf8') : undefined,
       timeoutMs: intFrom(env.FROM_URL_TIMEOUT_SECONDS, 600, 'FROM_URL_TIMEOUT_SECONDS') * 1000,
     },
+    webhooks: { allowHosts: hostList(env.WEBHOOK_ALLOW_HOSTS) },
     workerRetryDelaysMs: (env.WORKER_RETRY_DELAYS_SECONDS ?? '60,300,900').split(',').map((v) => {
       const seconds = Number(v);
       if (!Number.isFinite(seconds) || seconds <= 0)

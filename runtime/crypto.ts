@@ -11,6 +11,7 @@ import {
 
 export type KeyPurpose =
   | 'network-tokens'
+  | 'webhook-secrets'
   | 'sessions'
   | 'uploads'
   | 'csrf'

@@ -214,7 +214,21 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       const folders = (await db.services.db('folders').where({ workspace_id: s.workspaceId }).select('id')).map(
         (f) => f.id as string,
       );
-      return { acc: accounts, med: media, grp: [group.id], fld: folders, pst: [] as string[] };
+      const webhook = await data.webhooks.create({
+        url: 'https://example.com/hook',
+        events: ['post.live'],
+        secretSealed: db.services.keyring.encrypt('whsec_fuzz', 'webhook-secrets'),
+      });
+      const delivery = await data.webhooks.deliveries.addTest(webhook.id);
+      return {
+        acc: accounts,
+        med: media,
+        grp: [group.id],
+        fld: folders,
+        pst: [] as string[],
+        whk: [webhook.id],
+        whd: [delivery.id],
+      };
     };
     // The account the disconnect rows may take away, so the others keep theirs.
     const spareAccount = await connect(own, 'instagram', `sandbox-spare-instagram-${own.workspaceId}`);

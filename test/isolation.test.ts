@@ -22,6 +22,8 @@ interface Ids {
   med: string;
   fld: string;
   pst: string;
+  whk: string;
+  whd: string;
 }
 interface Attempt {
   method: 'get' | 'post' | 'patch' | 'delete';
@@ -107,9 +109,21 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
     { method: 'get', url: `/v1/posts/${t.pst}/analytics?refresh=true` },
   ],
   getOpenApi: () => [],
+  listWebhooks: () => [],
+  createWebhook: () => [],
+  getWebhook: (t) => [{ method: 'get', url: `/v1/webhooks/${t.whk}` }],
+  updateWebhook: (t) => [{ method: 'patch', url: `/v1/webhooks/${t.whk}`, body: { enabled: false } }],
+  deleteWebhook: (t) => [{ method: 'delete', url: `/v1/webhooks/${t.whk}` }],
+  rotateWebhookSecret: (t) => [{ method: 'post', url: `/v1/webhooks/${t.whk}/rotate-secret` }],
+  testWebhook: (t) => [{ method: 'post', url: `/v1/webhooks/${t.whk}/test` }],
+  listWebhookDeliveries: (t) => [{ method: 'get', url: `/v1/webhooks/${t.whk}/deliveries` }],
+  redeliverWebhookDelivery: (t, o) => [
+    { method: 'post', url: `/v1/webhooks/${t.whk}/deliveries/${t.whd}/redeliver` },
+    { method: 'post', url: `/v1/webhooks/${o.whk}/deliveries/${t.whd}/redeliver` },
+  ],
 };
 
-const PLACEHOLDERS: Ids = { acc: 'acc', grp: 'grp', med: 'med', fld: 'fld', pst: 'pst' };
+const PLACEHOLDERS: Ids = { acc: 'acc', grp: 'grp', med: 'med', fld: 'fld', pst: 'pst', whk: 'whk', whd: 'whd' };
 const TAKING_IDS = operations
   .map((op) => op.operationId)
   .filter((id) => ISOLATION[id]?.(PLACEHOLDERS, PLACEHOLDERS).length);
@@ -144,7 +158,10 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
       body: { ...postBody({ accountIds: [acc] }, [med]), confirm: true },
     });
     expect(posts.status).toBe(201);
-    return { acc, grp, med, fld, pst: posts.body.posts[0].id };
+    const hook = { url: 'https://example.com/hook', events: ['post.live'] };
+    const whk = (await call(env, 'post', '/v1/webhooks', { key: ws.writeKey, body: hook })).body.id;
+    const whd = (await call(env, 'post', `/v1/webhooks/${whk}/test`, { key: ws.writeKey })).body.id;
+    return { acc, grp, med, fld, pst: posts.body.posts[0].id, whk, whd };
   }
 
   /** Everything a workspace's key can read about it. */
@@ -161,6 +178,13 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
       post: await read(`/v1/posts/${ids.pst}`),
       events: await read(`/v1/posts/${ids.pst}/events`),
       feed: await read('/v1/events?limit=100'),
+      webhooks: await read('/v1/webhooks'),
+      deliveries: await read(`/v1/webhooks/${ids.whk}/deliveries`),
+      // The sealed secrets: a rotation would change them without changing anything the API shows.
+      secrets: await env.services
+        .db('webhooks')
+        .where({ id: ids.whk })
+        .select('secret_sealed', 'previous_secret_sealed'),
     };
   }
 

@@ -1,11 +1,13 @@
 // A publishing worker: runs publish jobs, beats its heart, and watches for work nobody is doing.
-// `herald serve` runs one (unless WORKER=off); on PostgreSQL `herald worker` processes add more.
+// `herald serve` runs one (unless WORKER=off); on PostgreSQL `herald worker` processes add more. Each also sends
+// webhook deliveries (worker/webhookDelivery.ts).
 import { isPostgres } from '../db/connect.ts';
 import { heartbeat, orphanedAttempts, overduePosts, retireWorker } from '../db/publishing.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { connectorFor } from '../networks/connectors.ts';
 import type { Services } from '../runtime/services.ts';
 import { createPublisher } from './publishPost.ts';
+import { startWebhookDelivery, type WebhookDelivery } from './webhookDelivery.ts';
 
 /** A worker that has not beaten for this long is dead: another takes over its attempts. */
 export const STALE_WORKER_MS = 20_000;
@@ -20,6 +22,8 @@ export interface WorkerOptions {
   concurrency?: number;
   retryDelaysMs?: number[];
   watchEveryMs?: number;
+  /** How often webhook delivery looks for events and due deliveries (1 s). */
+  webhookEveryMs?: number;
 }
 
 export interface RunningWorker {
@@ -28,6 +32,8 @@ export interface RunningWorker {
   watch(): Promise<void>;
   /** Resolves once the jobs taken so far are prepared and every attempt due by the clock has ended. */
   idle(): Promise<void>;
+  /** Webhook delivery: `pass()` dispatches and sends what is due now. */
+  webhooks: WebhookDelivery;
   stop(): Promise<void>;
 }
 
@@ -72,14 +78,17 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   await jobs.start((postId) => publisher.prepare(postId), { concurrency: PREPARE_CONCURRENCY, workerId: id });
   await watch();
   const timer = setInterval(() => void watch(), options.watchEveryMs ?? WATCH_EVERY_MS);
+  const webhooks = startWebhookDelivery(services, options.webhookEveryMs);
   logger.info({ workerId: id }, 'publishing worker started');
 
   return {
     id,
     watch,
     idle: () => publisher.idle(),
+    webhooks,
     async stop() {
       clearInterval(timer);
+      await webhooks.stop();
       await watching;
       await jobs.stop();
       await publisher.stop();

@@ -151,7 +151,7 @@ export const ROUTES: RouteRow[] = [
 
 /** What the fuzzer fills requests with: real ids (own and another workspace's), credentials and route values. */
 export interface FuzzContext {
-  /** Ids of this workspace by prefix (acc, grp, med, fld, pst), and of another workspace. */
+  /** Ids of this workspace by prefix (acc, grp, med, fld, pst, whk, whd), and of another workspace. */
   ids: Record<string, string[]>;
   foreignIds: Record<string, string[]>;
   keys: { read: string; write: string; free: string };
@@ -341,6 +341,8 @@ const ID_PREFIX: Record<string, string> = {
   folder: 'fld',
   parent: 'fld',
   post: 'pst',
+  webhook: 'whk',
+  delivery: 'whd',
 };
 
 function idFor(name: string, ctx: FuzzContext, r: Random): string | undefined {

@@ -1,0 +1,186 @@
+// A workspace's webhooks and their delivery log. Secrets arrive and leave sealed: sealing is the handlers' (and the
+// sender's) business, with the keyring; this module never sees a secret in clear.
+import type { Knex } from 'knex';
+import { newId } from '../domain/ids.ts';
+import { isoNow, type Clock } from '../runtime/clock.ts';
+import type { Db } from './connect.ts';
+import type { EventType } from './events.ts';
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: EventType[];
+  enabled: boolean;
+  disabledReason: string | null;
+  createdAt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  responseStatus: number | null;
+  responseBody: string | null;
+  durationMs: number | null;
+  createdAt: string;
+}
+
+export const toWebhook = (row: Record<string, any>): Webhook => ({
+  id: row.id,
+  url: row.url,
+  events: JSON.parse(row.events),
+  enabled: Boolean(row.enabled),
+  disabledReason: row.disabled_reason ?? null,
+  createdAt: row.created_at,
+});
+
+export const toDelivery = (row: Record<string, any>): WebhookDelivery => ({
+  id: row.id,
+  webhookId: row.webhook_id,
+  eventId: row.event_id,
+  type: row.type,
+  status: row.status,
+  attempts: Number(row.attempts),
+  nextAttemptAt: row.next_attempt_at ?? null,
+  responseStatus: row.response_status ?? null,
+  responseBody: row.response_body ?? null,
+  durationMs: row.duration_ms ?? null,
+  createdAt: row.created_at,
+});
+
+/** A delivery list's position: (createdAt, id) of the last row shown, newest first. */
+export interface DeliveryPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** The row of a new pending delivery, due now. */
+export function pendingDelivery(
+  webhook: { id: string; workspaceId: string },
+  event: { id: string; type: string; payload?: unknown },
+  at: string,
+) {
+  return {
+    id: newId('whd'),
+    webhook_id: webhook.id,
+    workspace_id: webhook.workspaceId,
+    event_id: event.id,
+    type: event.type,
+    payload: event.payload === undefined ? null : JSON.stringify(event.payload),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: at,
+    created_at: at,
+  };
+}
+
+export function webhooksData(db: Db, workspaceId: string, clock: Clock) {
+  const hooks = (q: Knex = db) => q('webhooks').where('webhooks.workspace_id', workspaceId);
+  const deliveries = (webhookId: string) =>
+    db('webhook_deliveries').where({ workspace_id: workspaceId, webhook_id: webhookId });
+
+  return {
+    list: async (): Promise<Webhook[]> => (await hooks().orderBy(['created_at', 'id'])).map(toWebhook),
+    get: async (id: string): Promise<Webhook | undefined> => {
+      const row = await hooks().where({ id }).first();
+      return row ? toWebhook(row) : undefined;
+    },
+    create: async (input: { url: string; events: EventType[]; secretSealed: string }): Promise<Webhook> => {
+      const id = newId('whk');
+      await db('webhooks').insert({
+        id,
+        workspace_id: workspaceId,
+        url: input.url,
+        events: JSON.stringify(input.events),
+        enabled: true,
+        secret_sealed: input.secretSealed,
+        created_at: isoNow(clock),
+      });
+      return toWebhook(await hooks().where({ id }).first());
+    },
+    /** Changes what is given; enabling clears why Herald disabled it. Undefined when there is no such webhook. */
+    update: async (
+      id: string,
+      patch: { url?: string; events?: EventType[]; enabled?: boolean },
+    ): Promise<Webhook | undefined> => {
+      const changes: Record<string, unknown> = {};
+      if (patch.url !== undefined) changes.url = patch.url;
+      if (patch.events !== undefined) changes.events = JSON.stringify(patch.events);
+      if (patch.enabled !== undefined) changes.enabled = patch.enabled;
+      if (patch.enabled) changes.disabled_reason = null;
+      if (!(await hooks().where({ id }).update(changes))) return undefined;
+      return toWebhook(await hooks().where({ id }).first());
+    },
+    remove: async (id: string): Promise<boolean> => (await hooks().where({ id }).delete()) > 0,
+    /** A new secret; the current one keeps signing beside it until `previousUntil`. */
+    rotate: (id: string, secretSealed: string, previousUntil: string): Promise<Webhook | undefined> =>
+      db.transaction(async (trx) => {
+        const row = await hooks(trx).where({ id }).forUpdate().first();
+        if (!row) return undefined;
+        await hooks(trx).where({ id }).update({
+          secret_sealed: secretSealed,
+          previous_secret_sealed: row.secret_sealed,
+          previous_secret_until: previousUntil,
+        });
+        return toWebhook(row);
+      }),
+    deliveries: {
+      list: async (webhookId: string, after: DeliveryPosition | undefined, limit: number) => {
+        const q = deliveries(webhookId);
+        if (after)
+          q.where((w) =>
+            w
+              .where('created_at', '<', after.createdAt)
+              .orWhere((same) => same.where('created_at', after.createdAt).andWhere('id', '<', after.id)),
+          );
+        const rows = await q
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(limit + 1);
+        return { page: rows.slice(0, limit).map(toDelivery), more: rows.length > limit };
+      },
+      /** A `webhook.test` event for the webhook, due now. */
+      addTest: async (webhookId: string): Promise<WebhookDelivery> => {
+        const at = isoNow(clock);
+        const eventId = newId('wev');
+        const payload = { message: 'A test event from Herald: this webhook receives and verifies deliveries.' };
+        const row = pendingDelivery({ id: webhookId, workspaceId }, { id: eventId, type: 'webhook.test', payload }, at);
+        await db('webhook_deliveries').insert(row);
+        return toDelivery(row);
+      },
+      /** Due again now, its attempts counted afresh; undefined when the webhook has no such delivery. */
+      redeliver: async (webhookId: string, deliveryId: string): Promise<WebhookDelivery | undefined> => {
+        const changed = await deliveries(webhookId)
+          .where({ id: deliveryId })
+          .update({ status: 'pending', attempts: 0, next_attempt_at: isoNow(clock), lease_until: null });
+        if (!changed) return undefined;
+        return toDelivery(await deliveries(webhookId).where({ id: deliveryId }).first());
+      },
+    },
+  };
+}
+
+export type WebhooksData = ReturnType<typeof webhooksData>;
+
+/** Days the delivery log keeps a delivery; the retention sweep deletes older ones. */
+export const DELIVERY_DAYS = 30;
+
+/** Deletes deliveries older than DELIVERY_DAYS, a batch at a time; answers how many. */
+export async function forgetOldDeliveries(db: Db, nowMs: number, batch = 5000): Promise<number> {
+  const cutoff = new Date(nowMs - DELIVERY_DAYS * 86400_000).toISOString();
+  let total = 0;
+  for (;;) {
+    const old = db('webhook_deliveries').where('created_at', '<', cutoff).select('id').limit(batch);
+    const n = await db('webhook_deliveries').whereIn('id', old).delete();
+    total += n;
+    if (n < batch) return total;
+  }
+}

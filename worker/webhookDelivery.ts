@@ -1,0 +1,259 @@
+// Webhook delivery, at least once and never lost. Two steps, both safe with several processes on one database:
+//
+// - Dispatch: one position in the events (the single `webhook_dispatch` row, db/events.ts explains the order) is
+//   read under a row lock, the settled events after it become one delivery row per subscribed webhook, and the
+//   position moves, all in one transaction: a second process waits for the lock and starts where the first ended,
+//   and the unique (webhook_id, event_id) pair refuses a duplicate whatever happens.
+// - Send: a due delivery is claimed by a conditional update that sets its lease (only one process's update matches),
+//   POSTed signed (standardwebhooks) through the from-url address guard, and its answer recorded. A failure is
+//   retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h by the injected clock; after the last, the webhook is
+//   disabled and the workspace's owner and administrators are told by mail. A process that dies mid-send leaves a
+//   lease that runs out: the delivery is sent again, with the same webhook-id.
+import { performance } from 'node:perf_hooks';
+import { Webhook } from 'standardwebhooks';
+import { findEvent, readEvents, START, type EventPosition } from '../db/events.ts';
+import { findWorkspace } from '../db/identity.ts';
+import { listMembers } from '../db/members.ts';
+import { pendingDelivery } from '../db/webhooksData.ts';
+import { workspaceData } from '../db/workspaceData.ts';
+import type { Db } from '../db/connect.ts';
+import { PLAN_NAMES, PLANS } from '../domain/plans.ts';
+import { withObjects } from '../handlers/events.ts';
+import { describeFailure, guardedRequest, guardedUrl } from '../media/fromUrl.ts';
+import type { Services } from '../runtime/services.ts';
+import { openWebhookSecret, webhookPolicy } from '../runtime/webhookPolicy.ts';
+
+/** The waits after each failed attempt: about three days in all, then the webhook is disabled. */
+export const WEBHOOK_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map((s) => s * 1000);
+export const SEND_TIMEOUT_MS = 10_000;
+/** A claim outlives the longest send, so a live sender never loses its delivery to another. */
+const LEASE_MS = 60_000;
+const KEPT_BYTES = 1024;
+const DISPATCH_BATCH = 500;
+const SEND_BATCH = 20;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const WEBHOOK_PLANS = PLAN_NAMES.filter((name) => PLANS[name].webhooks);
+
+async function dispatchPosition(db: Db, lock = false): Promise<EventPosition> {
+  const q = db('webhook_dispatch').where({ id: 1 });
+  const row = await (lock ? q.forUpdate() : q).first();
+  return row ? { tx: String(row.tx), seq: Number(row.seq) } : START;
+}
+
+/** Turns settled events into deliveries, a batch per transaction; answers how many events it passed. */
+export async function dispatchWebhookEvents(db: Db, batch = DISPATCH_BATCH): Promise<number> {
+  // A look without a lock first: an idle instance takes no write lock every pass (SQLite has one for everything).
+  if (!(await readEvents(db, { after: await dispatchPosition(db), limit: 1 })).length) return 0;
+  return db.transaction(async (trx) => {
+    const after = await dispatchPosition(trx, true);
+    const events = await readEvents(trx, { after, limit: batch });
+    if (!events.length) return 0;
+    // A workspace whose plan no longer has webhooks (a downgrade) keeps them, but nothing is sent.
+    const hooks = await trx('webhooks')
+      .join('workspaces', 'workspaces.id', 'webhooks.workspace_id')
+      .whereIn('webhooks.workspace_id', [...new Set(events.map((e) => e.workspaceId))])
+      .whereIn('workspaces.plan', WEBHOOK_PLANS)
+      .where('webhooks.enabled', true)
+      .select('webhooks.id', 'webhooks.workspace_id', 'webhooks.events', 'webhooks.created_at');
+    const rows = events.flatMap((event) =>
+      hooks
+        .filter(
+          (h) =>
+            h.workspace_id === event.workspaceId &&
+            h.created_at <= event.createdAt &&
+            (JSON.parse(h.events) as string[]).includes(event.type),
+        )
+        // The event's object is read when sent (as the feed reads it), so the row names the event only.
+        .map((h) =>
+          pendingDelivery(
+            { id: h.id, workspaceId: h.workspace_id },
+            { id: event.id, type: event.type },
+            event.createdAt,
+          ),
+        ),
+    );
+    for (let i = 0; i < rows.length; i += 200)
+      await trx('webhook_deliveries')
+        .insert(rows.slice(i, i + 200))
+        .onConflict(['webhook_id', 'event_id'])
+        .ignore();
+    const last = events.at(-1)!.position;
+    await trx('webhook_dispatch').where({ id: 1 }).update({ tx: last.tx, seq: last.seq });
+    return events.length;
+  });
+}
+
+/** Due deliveries of enabled webhooks this process now holds the lease of (another process's update loses). */
+export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BATCH) {
+  const now = iso(nowMs);
+  const free = (q: any) => q.where((w: any) => w.whereNull('lease_until').orWhere('lease_until', '<', now));
+  const candidates = await free(
+    db('webhook_deliveries')
+      .join('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
+      .where('webhooks.enabled', true)
+      .where('webhook_deliveries.status', 'pending')
+      .where('webhook_deliveries.next_attempt_at', '<=', now),
+  )
+    .orderBy('webhook_deliveries.next_attempt_at')
+    .limit(limit)
+    .select('webhook_deliveries.id');
+  const claimed: string[] = [];
+  for (const { id } of candidates) {
+    const q = db('webhook_deliveries').where({ id, status: 'pending' });
+    if (await free(q).update({ lease_until: iso(nowMs + LEASE_MS) })) claimed.push(id);
+  }
+  return claimed;
+}
+
+/** What the receiver gets: `{type, timestamp, data}`, data the event's object as GET /events shows it. */
+async function deliveryBody(services: Services, delivery: Record<string, any>): Promise<string> {
+  if (delivery.payload !== null && delivery.payload !== undefined)
+    return JSON.stringify({ type: delivery.type, timestamp: delivery.created_at, data: JSON.parse(delivery.payload) });
+  const event = await findEvent(services.db, delivery.event_id);
+  const workspace = await findWorkspace(services.db, delivery.workspace_id);
+  const base = { id: delivery.event_id, type: delivery.type, createdAt: delivery.created_at };
+  // An event past its 30 days (a delivery redelivered late) is sent with what is left of it.
+  const [data] =
+    event && workspace
+      ? await withObjects(workspaceData(services.db, workspace, services.clock), services.storage, workspace.tz, [
+          event,
+        ])
+      : [{ ...base, objectId: '' }];
+  return JSON.stringify({ type: delivery.type, timestamp: delivery.created_at, data });
+}
+
+/** The signatures of the webhook's secrets: the current one, and during a rotation the previous one too. */
+function signatures(services: Services, hook: Record<string, any>, msgId: string, at: Date, body: string): string {
+  const secrets = [hook.secret_sealed];
+  if (hook.previous_secret_sealed && Date.parse(hook.previous_secret_until) > services.clock.now())
+    secrets.push(hook.previous_secret_sealed);
+  return secrets.map((s) => new Webhook(openWebhookSecret(services.keyring, s)).sign(msgId, at, body)).join(' ');
+}
+
+interface Answer {
+  status: number | null;
+  body: string;
+  ms: number;
+}
+
+/** One POST, no redirect followed; keeps the answer's status and first KB, or why none came. */
+async function post(services: Services, url: string, headers: Record<string, string>, body: string): Promise<Answer> {
+  const started = performance.now();
+  const policy = webhookPolicy(services.config);
+  const signal = AbortSignal.timeout(SEND_TIMEOUT_MS);
+  const took = () => Math.round(performance.now() - started);
+  try {
+    const res = await guardedRequest(
+      guardedUrl(url, policy),
+      policy,
+      { method: 'POST', headers, body },
+      signal,
+      Date.now() + SEND_TIMEOUT_MS,
+    );
+    const kept: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res) {
+      kept.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= KEPT_BYTES) break;
+    }
+    res.destroy();
+    return {
+      status: res.statusCode ?? null,
+      body: Buffer.concat(kept).subarray(0, KEPT_BYTES).toString('utf8'),
+      ms: took(),
+    };
+  } catch (err) {
+    const why = signal.aborted ? `no answer within ${SEND_TIMEOUT_MS / 1000} seconds` : describeFailure(err);
+    return { status: null, body: why.slice(0, KEPT_BYTES), ms: took() };
+  }
+}
+
+/** Disables the webhook once (the first process to do it mails) and tells its owner and administrators. */
+async function giveUp(services: Services, hook: Record<string, any>): Promise<void> {
+  const reason =
+    `Every attempt of a delivery failed over about three days (${WEBHOOK_RETRY_DELAYS_MS.length + 1} attempts); ` +
+    'fix the receiver, then enable the webhook again.';
+  const changed = await services
+    .db('webhooks')
+    .where({ id: hook.id, enabled: true })
+    .update({ enabled: false, disabled_reason: reason });
+  if (!changed) return;
+  const people = (await listMembers(services.db, hook.workspace_id)).filter(
+    (m) => m.email && (m.role === 'owner' || m.role === 'administrator'),
+  );
+  for (const person of people) {
+    await services.mailer.send({
+      to: person.email!,
+      subject: 'Herald disabled a webhook',
+      text:
+        `Herald disabled the webhook ${hook.id} (${hook.url}): ${reason}\n\n` +
+        `Its delivery log and the switch to enable it again are in Settings, Webhooks: ${services.config.publicUrl}` +
+        '/app/settings/webhooks',
+    });
+  }
+}
+
+/** Sends one claimed delivery and records what came of it. */
+export async function sendDelivery(services: Services, deliveryId: string): Promise<void> {
+  const { db, clock } = services;
+  const delivery = await db('webhook_deliveries').where({ id: deliveryId }).first();
+  const hook = delivery && (await db('webhooks').where({ id: delivery.webhook_id }).first());
+  if (!delivery || !hook) return;
+  const body = await deliveryBody(services, delivery);
+  // The timestamp is the wall clock's: the receiver judges it against its own (runtime/clock.ts).
+  const at = new Date();
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'Herald webhooks',
+    'webhook-id': delivery.event_id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signatures(services, hook, delivery.event_id, at, body),
+  };
+  const answer = await post(services, hook.url, headers, body);
+  const attempts = Number(delivery.attempts) + 1;
+  const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+  const last = !ok && attempts > WEBHOOK_RETRY_DELAYS_MS.length;
+  await db('webhook_deliveries')
+    .where({ id: deliveryId })
+    .update({
+      status: ok ? 'delivered' : last ? 'failed' : 'pending',
+      attempts,
+      next_attempt_at: ok || last ? null : iso(clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
+      lease_until: null,
+      response_status: answer.status,
+      response_body: answer.body,
+      duration_ms: answer.ms,
+    });
+  if (last) await giveUp(services, hook);
+}
+
+export interface WebhookDelivery {
+  /** One pass: dispatch every settled event, then send every due delivery. Passes of a process never overlap. */
+  pass(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Delivery on a timer (real time: it only looks for work; what is due is the injected clock's to say). */
+export function startWebhookDelivery(services: Services, everyMs = 1000): WebhookDelivery {
+  let running: Promise<void> = Promise.resolve();
+  async function passOnce(): Promise<void> {
+    while ((await dispatchWebhookEvents(services.db)) > 0);
+    for (;;) {
+      const claimed = await claimDueDeliveries(services.db, services.clock.now());
+      if (!claimed.length) return;
+      await Promise.all(claimed.map((id) => sendDelivery(services, id)));
+    }
+  }
+  const pass = () =>
+    (running = running.then(passOnce).catch((err) => services.logger.error({ err }, 'webhook delivery pass failed')));
+  const timer = setInterval(() => void pass(), everyMs);
+  return {
+    pass,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
