@@ -2,40 +2,37 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/connect.ts';
 import { createSession, createWorkspace } from '../db/identity.ts';
+import { freePort } from './support/freePort.ts';
 
 const HERALD = new URL('../bin/herald', import.meta.url).pathname;
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
+/** `herald serve` on SQLite in a fresh DATA_DIR, once it says it is listening; `output()` is its stdout so far. */
+async function startServe(prefix: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
+  delete env.DATABASE_URL;
+  const child = spawn(HERALD, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      output += d;
+      if (output.includes('Herald is listening')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
+  });
+  return { dataDir, port, child, exited, output: () => output };
 }
 
 describe('herald serve', () => {
   it('logs one line per request without secrets, and drains an in-flight request on SIGTERM', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-drain-'));
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
-    delete env.DATABASE_URL;
-    const child = spawn(HERALD, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        output += d;
-        if (output.includes('Herald is listening')) resolve();
-      });
-      child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
-    });
+    const { dataDir, port, child, exited, output } = await startServe('herald-drain-');
 
     // Keys, cookies and query strings never reach the log.
     const secretKey = 'hld_SecretKeyThatMustNotBeLogged0000000000';
@@ -73,8 +70,8 @@ describe('herald serve', () => {
     expect(status).toBe(401);
     expect(JSON.parse(text).code).toBe('unauthenticated');
     expect(await exited).toBe(0);
-    expect(output).toContain('draining in-flight requests');
-    const lines = output
+    expect(output()).toContain('draining in-flight requests');
+    const lines = output()
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
@@ -87,25 +84,12 @@ describe('herald serve', () => {
         reqId: expect.any(String),
       }),
     );
-    for (const secret of [secretKey, 'cookie-secret', 'query-secret']) expect(output).not.toContain(secret);
+    for (const secret of [secretKey, 'cookie-secret', 'query-secret']) expect(output()).not.toContain(secret);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('ends open live update streams cleanly on SIGTERM instead of waiting for them', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-streams-'));
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
-    delete env.DATABASE_URL;
-    const child = spawn(HERALD, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        output += d;
-        if (output.includes('Herald is listening')) resolve();
-      });
-      child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
-    });
+    const { dataDir, port, child, exited } = await startServe('herald-streams-');
     const db = openDatabase({ dataDir });
     const { workspaceId, userId } = await createWorkspace(db, {
       name: 'Streams',
