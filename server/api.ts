@@ -260,9 +260,8 @@ export async function createApi(services: Services, handlers: Handlers) {
       if (validation.errors) throw invalidRequest(validationMessage(validation.errors));
       query = (validation.coerced?.query as Record<string, unknown> | undefined) ?? query;
     }
-    // The body of an operation that takes none is never read: nothing in it can reach a query (and walking a
-    // deeply nested one, which no validator refused, would overflow the stack).
-    const nul = fieldWithNul({ ...params, ...query }) ?? (op.requestBody ? fieldWithNul(req.body) : undefined);
+    // jsonBody (requestFaults.ts) refused bodies nested deeper than this walk can go.
+    const nul = fieldWithNul({ ...params, ...query }) ?? fieldWithNul(req.body);
     if (nul) throw nulRefused(nul);
     const handler = handlers[op.operationId as OperationId] as ((ctx: unknown) => Promise<ApiResponse>) | undefined;
     if (!handler) {
