@@ -58,7 +58,11 @@ export function eventTail(db: Db, logger: Logger, everyMs = TAIL_EVERY_MS) {
       position = read.at(-1)!.position;
       const events = await withPostStates(db, read);
       const byWorkspace = new Map<string, LiveEvent[]>();
-      for (const e of events) byWorkspace.set(e.workspaceId, [...(byWorkspace.get(e.workspaceId) ?? []), e]);
+      for (const e of events) {
+        const theirs = byWorkspace.get(e.workspaceId);
+        if (theirs) theirs.push(e);
+        else byWorkspace.set(e.workspaceId, [e]);
+      }
       for (const [workspaceId, theirs] of byWorkspace) for (const l of listeners.get(workspaceId) ?? []) l(theirs);
       if (events.length < PAGE) return;
     }
