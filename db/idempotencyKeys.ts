@@ -3,7 +3,7 @@
 // replaces the claim inside the request's own write transaction, on the condition that the claim is still its own.
 import type { Knex } from 'knex';
 import { randomBase62 } from '../domain/ids.ts';
-import type { Clock } from '../runtime/clock.ts';
+import { isoAt, type Clock } from '../runtime/clock.ts';
 import type { Db } from './connect.ts';
 
 /** How long a key is kept: within this time the same key replays its answer. */
@@ -29,8 +29,6 @@ export type Claim =
   /** A request with the key is running now. */
   | { kind: 'in_use' };
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
   const rows = (q: Knex, key: string) => q('idempotency_keys').where({ workspace_id: workspaceId, key });
 
@@ -40,7 +38,7 @@ export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
     for (let turn = 0; turn < 3; turn++) {
       const now = clock.now();
       const token = randomBase62(16);
-      const lease = iso(now + CLAIM_LEASE_MS);
+      const lease = isoAt(now + CLAIM_LEASE_MS);
       const inserted = await db('idempotency_keys')
         .insert({
           workspace_id: workspaceId,
@@ -49,7 +47,7 @@ export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
           operation_id: operationId,
           token,
           locked_until: lease,
-          created_at: iso(now),
+          created_at: isoAt(now),
         })
         .onConflict(['workspace_id', 'key'])
         .ignore()
@@ -57,7 +55,7 @@ export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
       if (inserted.length) return { kind: 'claimed', token };
       const row = await rows(db, key).first();
       if (!row) continue;
-      if (row.created_at <= iso(now - KEY_HOURS * 3600_000)) {
+      if (row.created_at <= isoAt(now - KEY_HOURS * 3600_000)) {
         await rows(db, key).where('created_at', row.created_at).delete();
         continue;
       }
@@ -66,7 +64,7 @@ export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
         const { body, headers } = JSON.parse(row.response) as Omit<StoredAnswer, 'status'>;
         return { kind: 'replay', answer: { status: Number(row.status), body, headers } };
       }
-      if (row.locked_until > iso(now)) return { kind: 'in_use' };
+      if (row.locked_until > isoAt(now)) return { kind: 'in_use' };
       const taken = await rows(db, key)
         .where({ token: row.token })
         .whereNull('status')
@@ -103,6 +101,6 @@ export type IdempotencyKeys = ReturnType<typeof idempotencyKeys>;
 /** Deletes the keys of every workspace older than KEY_HOURS; answers how many. */
 export async function forgetExpiredKeys(db: Db, nowMs: number): Promise<number> {
   return db('idempotency_keys')
-    .where('created_at', '<=', iso(nowMs - KEY_HOURS * 3600_000))
+    .where('created_at', '<=', isoAt(nowMs - KEY_HOURS * 3600_000))
     .delete();
 }

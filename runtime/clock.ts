@@ -19,4 +19,6 @@ export const systemClock: Clock = {
 };
 
 /** The clock's time as an ISO instant, the form every stored stamp takes. */
-export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();
+/** An instant in milliseconds as the ISO text the database stores. */
+export const isoAt = (ms: number): string => new Date(ms).toISOString();
+export const isoNow = (clock: Clock): string => isoAt(clock.now());

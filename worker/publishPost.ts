@@ -23,7 +23,7 @@ import { usableAccount } from '../networks/accountCredentials.ts';
 import { NetworkError, type Checkpoint, type Connector, type PublishJob } from '../networks/connector.ts';
 import { networkOf } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
-import type { Clock } from '../runtime/clock.ts';
+import { isoAt, type Clock } from '../runtime/clock.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -66,20 +66,18 @@ export interface Publisher {
 /** Thrown when this worker no longer holds the post's lease (the watchdog gave it to another). */
 class LeaseLost extends Error {}
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 export function createPublisher(deps: PublishDeps): Publisher {
   const { db, clock } = deps;
   // Group commit: the writes of attempts running together go to the database as one statement each.
   // Twice the lead: a job the queue runs a little early by this worker's clock still reserves its post.
   const reserve = batcher((ids: string[]) =>
-    reservePosts(db, ids, deps.workerId, iso(clock.now() + 2 * PREPARE_AHEAD_MS)),
+    reservePosts(db, ids, deps.workerId, isoAt(clock.now() + 2 * PREPARE_AHEAD_MS)),
   );
   const start = batcher((items: { attempt: Attempt; message: string; checkpoint?: Checkpoint }[]) =>
-    startAttempts(db, items, iso(clock.now())),
+    startAttempts(db, items, isoAt(clock.now())),
   );
   const checkpoint = batcher((items: { attempt: Attempt; checkpoint: Checkpoint }[]) => saveCheckpoints(db, items));
-  const live = batcher((outcomes: LiveOutcome[]) => markLiveMany(db, outcomes, iso(clock.now())));
+  const live = batcher((outcomes: LiveOutcome[]) => markLiveMany(db, outcomes, isoAt(clock.now())));
   const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared, release) => {
     await prepared
       .run(release)
@@ -109,7 +107,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
             message: `Publishing to ${label} is not available in this version.`,
             hint: `Remove the ${label} account from the post's targets.`,
           },
-          iso(clock.now()),
+          isoAt(clock.now()),
         ),
       );
     }
@@ -123,7 +121,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
             message: `The ${label} account ${a.account.displayName} is ${a.account.status}; its token no longer works.`,
             hint: hintFor('token_rejected', label),
           },
-          iso(clock.now()),
+          isoAt(clock.now()),
         ),
       );
     }
@@ -217,7 +215,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
         deps.logger.error({ err: settleErr, postId: a.postId }, 'settling after an unexpected stop failed');
       }
     }
-    await markFailed(db, a, outcomeUnknown(a.platform, label), iso(clock.now()));
+    await markFailed(db, a, outcomeUnknown(a.platform, label), isoAt(clock.now()));
   }
 
   /** After an attempt stopped midway: live, resend, or fail with "check the account" — never a blind resend. */
@@ -230,7 +228,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
   ): Promise<void> {
     const outcome = job.checkpoint ? await connector.settle(job) : 'not_published';
     if (outcome === 'unknown') {
-      await markFailed(db, a, outcomeUnknown(a.platform, label), iso(clock.now()));
+      await markFailed(db, a, outcomeUnknown(a.platform, label), isoAt(clock.now()));
     } else if (outcome !== 'not_published') {
       await live({
         attempt: a,
@@ -246,7 +244,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
         label,
       );
     } else {
-      await releaseForResend(db, deps.jobs, a, iso(clock.now()));
+      await releaseForResend(db, deps.jobs, a, isoAt(clock.now()));
     }
   }
 
@@ -271,8 +269,8 @@ export function createPublisher(deps: PublishDeps): Publisher {
       hint: hintFor(err.kind, label),
     };
     const retryAt = nextAttemptMs(a, err);
-    if (retryAt !== undefined) await retryLater(db, deps.jobs, a, error, iso(retryAt), iso(clock.now()));
-    else await markFailed(db, a, error, iso(clock.now()), accountStatusAfter(err.kind));
+    if (retryAt !== undefined) await retryLater(db, deps.jobs, a, error, isoAt(retryAt), isoAt(clock.now()));
+    else await markFailed(db, a, error, isoAt(clock.now()), accountStatusAfter(err.kind));
   }
 
   const preparing = new Set<Promise<void>>();
@@ -307,7 +305,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
     },
     async stop() {
       for (const prepared of await launcher.stop())
-        await releaseForResend(db, deps.jobs, prepared.attempt, iso(clock.now()));
+        await releaseForResend(db, deps.jobs, prepared.attempt, isoAt(clock.now()));
     },
   };
 }

@@ -4,7 +4,7 @@ import { run, type Runner } from 'graphile-worker';
 import type { Db } from '../db/connect.ts';
 import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import { graphileLogger, type Logger } from '../runtime/logger.ts';
-import type { Clock } from '../runtime/clock.ts';
+import { isoAt, type Clock } from '../runtime/clock.ts';
 
 export interface JobQueue extends JobScheduler {
   /** Starts running due jobs with `task`, at most `concurrency` at once. */
@@ -13,8 +13,7 @@ export interface JobQueue extends JobScheduler {
   stop(): Promise<void>;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const jobTime = (dueAt: string) => iso(Date.parse(dueAt) - PREPARE_AHEAD_MS);
+const jobTime = (dueAt: string) => isoAt(Date.parse(dueAt) - PREPARE_AHEAD_MS);
 
 /**
  * SQLite: a jobs table polled by the one server process. The claim is one conditional UPDATE (SQLite
@@ -33,7 +32,7 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
     try {
       const free = concurrency - running.size;
       if (free <= 0) return;
-      const now = iso(clock.now());
+      const now = isoAt(clock.now());
       const due = await db('jobs')
         .whereNull('locked_at')
         .where('run_at', '<=', now)

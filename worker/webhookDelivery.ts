@@ -22,6 +22,7 @@ import { withObjects } from '../handlers/events.ts';
 import { describeFailure, guardedRequest, guardedUrl } from '../media/fromUrl.ts';
 import type { Services } from '../runtime/services.ts';
 import { openWebhookSecret, webhookPolicy } from '../runtime/webhookPolicy.ts';
+import { isoAt } from '../runtime/clock.ts';
 
 /** The waits after each failed attempt: about three days in all, then the webhook is disabled. */
 export const WEBHOOK_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map((s) => s * 1000);
@@ -32,7 +33,6 @@ const KEPT_BYTES = 1024;
 const DISPATCH_BATCH = 500;
 const SEND_BATCH = 20;
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const WEBHOOK_PLANS = PLAN_NAMES.filter((name) => PLANS[name].webhooks);
 
 async function dispatchPosition(db: Db, lock = false): Promise<EventPosition> {
@@ -86,7 +86,7 @@ export async function dispatchWebhookEvents(db: Db, batch = DISPATCH_BATCH): Pro
 
 /** Due deliveries of enabled webhooks this process now holds the lease of (another process's update loses). */
 export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BATCH) {
-  const now = iso(nowMs);
+  const now = isoAt(nowMs);
   const free = (q: any) => q.where((w: any) => w.whereNull('lease_until').orWhere('lease_until', '<', now));
   const candidates = await free(
     db('webhook_deliveries')
@@ -101,7 +101,7 @@ export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BAT
   const claimed: string[] = [];
   for (const { id } of candidates) {
     const q = db('webhook_deliveries').where({ id, status: 'pending' });
-    if (await free(q).update({ lease_until: iso(nowMs + LEASE_MS) })) claimed.push(id);
+    if (await free(q).update({ lease_until: isoAt(nowMs + LEASE_MS) })) claimed.push(id);
   }
   return claimed;
 }
@@ -220,7 +220,7 @@ export async function sendDelivery(services: Services, deliveryId: string): Prom
     .update({
       status: ok ? 'delivered' : last ? 'failed' : 'pending',
       attempts,
-      next_attempt_at: ok || last ? null : iso(clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
+      next_attempt_at: ok || last ? null : isoAt(clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
       lease_until: null,
       response_status: answer.status,
       response_body: answer.body,

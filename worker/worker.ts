@@ -8,6 +8,7 @@ import { connectorFor } from '../networks/connectors.ts';
 import type { Services } from '../runtime/services.ts';
 import { createPublisher } from './publishPost.ts';
 import { startWebhookDelivery, type WebhookDelivery } from './webhookDelivery.ts';
+import { isoAt } from '../runtime/clock.ts';
 
 /** A worker that has not beaten for this long is dead: another takes over its attempts. */
 export const STALE_WORKER_MS = 20_000;
@@ -16,7 +17,6 @@ export const OVERDUE_MS = 60_000;
 const WATCH_EVERY_MS = 5_000;
 /** Jobs prepared at once: a job only reserves and reads its post, then hands it to the launcher. */
 const PREPARE_CONCURRENCY = 16;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -55,21 +55,21 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     connectorFor: (platform) => connectorFor(platform, services.config, services.clock),
     retryDelaysMs: options.retryDelaysMs ?? services.config.workerRetryDelaysMs,
   });
-  await heartbeat(db, id, startedAt, iso(clock.now()));
+  await heartbeat(db, id, startedAt, isoAt(clock.now()));
   // One process owns a SQLite database: any other worker row is from before a restart, so dead.
   if (!isPostgres(db)) await db('workers').whereNot({ id }).delete();
 
   let watching: Promise<void> = Promise.resolve();
   async function watchOnce(): Promise<void> {
-    await heartbeat(db, id, startedAt, iso(clock.now()));
+    await heartbeat(db, id, startedAt, isoAt(clock.now()));
     const adopted = await publisher.adopt(
-      await orphanedAttempts(db, iso(clock.now() - STALE_WORKER_MS), iso(clock.now() - OVERDUE_MS)),
+      await orphanedAttempts(db, isoAt(clock.now() - STALE_WORKER_MS), isoAt(clock.now() - OVERDUE_MS)),
     );
     if (adopted) logger.warn({ attempts: adopted }, 'took over the attempts of dead workers (or left past their time)');
-    for (const postId of await overduePosts(db, iso(clock.now() - OVERDUE_MS))) {
+    for (const postId of await overduePosts(db, isoAt(clock.now() - OVERDUE_MS))) {
       if (await jobs.hasJob(postId)) continue;
       logger.warn({ postId }, 'overdue post without a job: enqueued again');
-      await db.transaction((trx) => jobs.schedule(trx, postId, iso(clock.now())));
+      await db.transaction((trx) => jobs.schedule(trx, postId, isoAt(clock.now())));
     }
   }
   const watch = () =>
