@@ -188,7 +188,7 @@ function Threads({ name, post, media }: Shown) {
         </p>
       )}
       {media.length > 0 && (
-        <div className={`pv-indent ${media.length > 1 ? 'pv-strip' : ''}`}>
+        <div className={`pv-indent ${media.length > 1 ? 'pv-strip' : 'pv-single'}`}>
           {media.map((m, i) => (
             <Frame
               key={m.id}
