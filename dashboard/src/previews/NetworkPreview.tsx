@@ -114,7 +114,7 @@ function Frame({
       {media?.thumbnailUrl ? (
         <img src={media.thumbnailUrl} alt={alt} />
       ) : (
-        <span className="pv-blank">{W.processing}</span>
+        <span className="pv-blank">{media && W.processing}</span>
       )}
       {cut && <span className="pv-window" style={window} aria-hidden="true" />}
       {children}

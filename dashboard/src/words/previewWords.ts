@@ -21,7 +21,6 @@ export const PREVIEW_WORDS = {
   },
   carouselPosition: (of: number) => `First of ${of}`,
   more: 'more',
-  seeMore: 'See more',
   duration: (seconds: number) => durationText(seconds),
   short: 'Short',
   visibility: { public: 'Public', unlisted: 'Unlisted', private: 'Private' } as Record<string, string>,
