@@ -78,6 +78,14 @@ describe('NetworkPreview', () => {
     expect(region.querySelector('.pv-duration')!.textContent).toBe('1:35');
   });
 
+  it('shows a YouTube thumbnail set for the video instead of its frame, and a vertical short video as a Short', () => {
+    const files = [media('clip', 'video', 1080, 1920, 40), media('cover', 'image', 1280, 720, null)];
+    const post = { platform: 'youtube' as const, title: 'Ten seconds of autumn' };
+    show({ ...post, mediaIds: ['clip'], settings: { thumbnailMediaId: 'cover' } }, files);
+    expect(screen.getByRole('img', { name: 'cover.jpg, shown 9:16' })).toBeTruthy();
+    expect(screen.getByRole('region').querySelector('.pv-duration')!.textContent).toBe('Short');
+  });
+
   it('shows a Threads post with its topic tag beside the name and links in the text', () => {
     show({ platform: 'threads', text: 'Read https://shop.example/news', settings: { topicTag: 'Autumn' } });
     const region = screen.getByRole('region', { name: 'How it will look on Threads' });

@@ -210,6 +210,10 @@ function Threads({ name, post, media }: Shown) {
 
 function YouTube({ name, post, media }: Shown) {
   const video = media[0];
+  // A thumbnail set through the API (thumbnailMediaId) is what YouTube shows instead of a frame of the video.
+  const chosen = post.settings.thumbnailMediaId;
+  const [thumbnail] = useMediaItems(typeof chosen === 'string' ? [chosen] : []);
+  const shown = thumbnail ?? video;
   const short = youtubeShort(video);
   const fit = coverFit(undefined, short ? 9 / 16 : 16 / 9);
   const title = shortened(post.title, YOUTUBE_TITLE_SHOWN);
@@ -219,7 +223,7 @@ function YouTube({ name, post, media }: Shown) {
       {post.mediaIds.length === 0 ? (
         <p className="pv-note">{W.noMedia('YouTube')}</p>
       ) : (
-        <Frame media={video} fit={fit} alt={W.alt(video?.filename ?? '', aspectText(fit.frame))} contain>
+        <Frame media={shown} fit={fit} alt={W.alt(shown?.filename ?? '', aspectText(fit.frame))} contain>
           {video?.durationSeconds != null && (
             <span className="pv-badge pv-duration">{short ? W.short : W.duration(video.durationSeconds)}</span>
           )}
