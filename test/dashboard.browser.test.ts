@@ -300,5 +300,5 @@ describe('dashboard in a browser', () => {
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     expect(await nav.isVisible()).toBe(false);
     await checkPage(page, '14-phone-calendar');
-  }, 180_000);
+  }, 240_000);
 });
