@@ -75,17 +75,48 @@ function firstMatches(text: string, pattern: RegExp, stopAfter: number): string[
   return found;
 }
 
+const HASHTAG = /(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu;
+const MENTION = /(?<![\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu;
+const LINK = /\bhttps?:\/\/[^\s<>"]+/giu;
+
 export function hashtags(text: string, stopAfter = Infinity): string[] {
-  return firstMatches(text, /(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu, stopAfter);
+  return firstMatches(text, HASHTAG, stopAfter);
 }
 
 export function mentions(text: string, stopAfter = Infinity): string[] {
-  return firstMatches(text, /(?<![\p{L}\p{N}_.])@[\p{L}\p{N}_.]+/gu, stopAfter);
+  return firstMatches(text, MENTION, stopAfter);
 }
 
 /** Addresses in the text, without the sentence punctuation that follows them ("see https://a.example/x."). */
 export function links(text: string): string[] {
-  return (text.match(/\bhttps?:\/\/[^\s<>"]+/giu) ?? []).map(trimLink);
+  return (text.match(LINK) ?? []).map(trimLink);
+}
+
+export interface TextPart {
+  kind: 'text' | 'link' | 'hashtag' | 'mention';
+  text: string;
+}
+
+/**
+ * The text cut into plain runs and the links, #tags and @mentions the counts above find, in order: the
+ * dashboard's previews show them as the networks do. Joined again, the parts are the text.
+ */
+export function textParts(text: string): TextPart[] {
+  const found = [
+    ...[...text.matchAll(LINK)].map((m) => ({ kind: 'link' as const, at: m.index, text: trimLink(m[0]) })),
+    ...[...text.matchAll(HASHTAG)].map((m) => ({ kind: 'hashtag' as const, at: m.index, text: m[0] })),
+    ...[...text.matchAll(MENTION)].map((m) => ({ kind: 'mention' as const, at: m.index, text: m[0] })),
+  ].sort((a, b) => a.at - b.at);
+  const parts: TextPart[] = [];
+  let end = 0;
+  for (const { kind, at, text: part } of found) {
+    if (at < end) continue; // a #fragment or @user inside a link stays part of the link
+    if (at > end) parts.push({ kind: 'text', text: text.slice(end, at) });
+    parts.push({ kind, text: part });
+    end = at + part.length;
+  }
+  if (end < text.length) parts.push({ kind: 'text', text: text.slice(end) });
+  return parts;
 }
 
 const OPENER: Partial<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };

@@ -1,14 +1,16 @@
 // The dashboard's main flow in a real browser on a fresh server: sign up, connect sandbox Instagram and
 // Threads through their consent pages, upload an image (progress to 100%), compose for both, read the
-// plan, confirm, watch the posts go live, find them in the calendar, open one with its timeline, then
-// see the row issues of an invalid post. Refusals, issues and the timeline must read as people's words (no code,
-// field path, id or ISO time). Axe checks every page; screenshots go to test-results/dashboard.
+// plan and each network's preview, confirm, watch the posts go live, find them in the calendar, open one
+// with its timeline, then see the row issues of an invalid post. Refusals, issues and the timeline must read
+// as people's words (no code, field path, id or ISO time). A YouTube video's preview is read on a desktop
+// and a phone. Axe checks every page; screenshots go to test-results/dashboard.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
+import { makeVideo } from './support/mediaFiles.ts';
 
 /** What the API says and people should not read: a code, a field path, an id, an ISO timestamp, an event kind. */
 const API_WORDS = /[a-z]+_[a-z_]+|\b(med|pst|acc)_|\d{4}-\d\d-\d\dT|\w\.\w+\.\w|\b(retriedByWorker|publishing)\b/;
@@ -133,6 +135,13 @@ describe('dashboard in a browser', () => {
     const create = page.getByRole('button', { name: 'Publish 2 posts now' });
     await expect.poll(() => create.isEnabled()).toBe(true);
     await expect.poll(() => page.locator('.plan tbody tr.ok').count()).toBe(2);
+    // Each network's preview: the square picture in Instagram's frame, the text as Threads shows it.
+    const instagram = page.getByRole('region', { name: 'How it will look on Instagram' });
+    await instagram.getByRole('img', { name: 'autumn.jpg, shown 1:1' }).waitFor();
+    await page
+      .getByRole('region', { name: 'How it will look on Threads' })
+      .getByText('Autumn sale starts today')
+      .waitFor();
     await checkPage(page, '06-compose-plan');
     await create.click();
     await page.getByRole('heading', { name: 'Done' }).waitFor();
@@ -149,6 +158,7 @@ describe('dashboard in a browser', () => {
       /^Created\.[\s\S]*Published on (Instagram|Threads)/,
     );
     await expect(page.locator('.timeline').textContent()).resolves.not.toMatch(API_WORDS);
+    await page.getByRole('region', { name: /^How it looks on (Instagram|Threads)$/ }).waitFor();
     await checkPage(page, '09-post-detail');
 
     await page.getByRole('link', { name: 'Posts' }).click();
@@ -184,7 +194,7 @@ describe('dashboard in a browser', () => {
     await checkPage(page, '11a-edit');
     await saveWhenReady('Save changes');
     await page.waitForURL(/\/app\/posts\/pst_/);
-    await page.locator('.preview-text').getByText('Autumn sale: the last days 🍂').waitFor();
+    await page.locator('.pv-text').getByText('Autumn sale: the last days 🍂').waitFor();
     await page.locator('.event-edited').waitFor();
     await checkPage(page, '11b-edited');
     // Duplicate fills a new post from it; the copy is then deleted, after a confirmation.
@@ -242,6 +252,32 @@ describe('dashboard in a browser', () => {
     expect(retry).not.toMatch(API_WORDS);
     await checkPage(page, '12-post-retrying');
 
+    // A YouTube video's preview: its first frame in 16:9, the title cut where YouTube cuts it, the privacy;
+    // the same video as an Instagram reel fills 9:16, and the preview shows the sides it cuts.
+    await connect('YouTube');
+    await page.getByRole('link', { name: 'Compose' }).click();
+    await page.getByRole('checkbox', { name: /YouTube/ }).check();
+    await page.getByRole('checkbox', { name: /Instagram/ }).check();
+    const video = makeVideo(SHOTS, { seconds: 3, width: 1280, height: 720, fps: 25 });
+    await page.locator('input[type=file]').setInputFiles(video);
+    await page
+      .getByLabel('Title')
+      .fill('Autumn sale: every jacket, boot and scarf in the shop at half price until Sunday');
+    const youtube = page.getByRole('region', { name: 'How it will look on YouTube' });
+    await youtube.getByRole('img', { name: /^video-1280x720.*, shown 16:9$/ }).waitFor();
+    await expect
+      .poll(() => youtube.locator('.pv-title').textContent())
+      .toBe('Autumn sale: every jacket, boot and scarf in the shop at half price…');
+    await youtube.getByText('acme_youtube · Public').waitFor();
+    const reel = page.getByRole('region', { name: 'How it will look on Instagram' });
+    await reel.getByRole('img', { name: /^video-1280x720.*, shown 9:16$/ }).waitFor();
+    await reel.getByText('Instagram shows it 9:16: 68% of it, at the left and right, is cut').waitFor();
+    await checkPage(page, '12a-compose-youtube-preview');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkPage(page, '12b-phone-compose-preview');
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.goto(at(`/posts/${postId}`));
+
     // The side bar shows every destination on a desktop: no menu to open there.
     const menu = page.getByRole('button', { name: 'Menu' });
     expect(await menu.isVisible()).toBe(false);
@@ -264,5 +300,5 @@ describe('dashboard in a browser', () => {
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     expect(await nav.isVisible()).toBe(false);
     await checkPage(page, '14-phone-calendar');
-  }, 180_000);
+  }, 240_000);
 });

@@ -10,6 +10,7 @@ import { useAccounts } from '../accounts/AccountsPage.tsx';
 import { useGroups } from '../accounts/GroupsPanel.tsx';
 import { labelOf } from '../networks.ts';
 import { useRefreshPosts } from '../posts/postActions.tsx';
+import { NetworkPreview, PREVIEWED, type PreviewPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
@@ -17,17 +18,24 @@ import { cleanSettings, NetworkSettings, type Settings } from './NetworkSettings
 import { editBody, editModes, editPlan, formFromPost, schedulesDraft } from './fromPost.ts';
 import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
+import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { TextCounters } from './TextCounters.tsx';
 import { WhenInput } from './WhenInput.tsx';
-import { defaultWhen, whenOf, type WhenForm } from './when.ts';
+import { defaultWhen, whenOf, whenWords, type WhenForm } from './when.ts';
 
 type Created = Schemas['CreatePostsResponse']['posts'];
 
-/** The value, once it has stopped changing for `ms`. */
+/**
+ * The value, once it has stopped changing for `ms`. An equal value (a form's object, built again on each
+ * render) keeps the one held, so settling does not render again and again.
+ */
 function useSettled<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
-    const t = setTimeout(() => setSettled(value), ms);
+    const t = setTimeout(
+      () => setSettled((held) => (JSON.stringify(held) === JSON.stringify(value) ? held : value)),
+      ms,
+    );
     return () => clearTimeout(t);
   }, [value, ms]);
   return settled;
@@ -134,6 +142,22 @@ export function ComposePage() {
     enabled: Boolean(settled),
     placeholderData: (previous) => previous,
   });
+  const previews = useSettled(
+    platforms
+      .filter((p) => PREVIEWED.includes(p))
+      .map(
+        (p): PreviewPost => ({
+          platform: p,
+          accountNames: chosen.filter((a) => a.platform === p).map((a) => a.displayName),
+          text: overrides[p] ?? text,
+          title,
+          mediaIds,
+          settings: (cleanSettings(settings, [p]) as Record<string, Record<string, unknown>>)[p] ?? {},
+          when: whenWords(when, zone),
+        }),
+      ),
+    200,
+  );
   const stale = JSON.stringify(settled) !== JSON.stringify(request) || plan.isFetching;
   const create = useMutation({
     mutationFn: () => call(api.POST('/posts', { body: { ...request!, confirm: true } })),
@@ -351,48 +375,63 @@ export function ComposePage() {
           )}
         </form>
 
-        <section className="card plan-panel" aria-labelledby="plan-h" aria-busy={stale}>
-          <h2 id="plan-h">Plan</h2>
-          {!request ? (
-            <p className="muted">
-              {accountIds.length ? 'Write the text or add media' : 'Choose at least one account'}
-              {'problem' in timing ? `, and fix the time: ${timing.problem}` : ''}. The plan shows here, checked as you
-              type.
-            </p>
-          ) : plan.isError ? (
-            <ErrorNote error={plan.error} />
-          ) : !plan.data ? (
-            <Loading label="Checking" />
-          ) : (
-            <>
-              <PlanTable
-                plan={editing ? editPlan(plan.data, editing, when.mode) : plan.data}
-                accounts={accounts.data}
-                zone={zone}
-              />
-              <ErrorNote error={editing ? save.error : create.error} />
-              <Button
-                tone="primary"
-                className="wide"
-                disabled={blockedByIssues(plan.data, staysDraft) || stale}
-                busy={create.isPending || save.isPending}
-                onClick={() => (editing ? save.mutate(editing) : create.mutate())}
-              >
-                {editing && !schedulesDraft(editing, when.mode)
-                  ? 'Save changes'
-                  : confirmLabel(plan.data, when.mode, zone)}
-              </Button>
-              {!plan.data.ok &&
-                (staysDraft ? (
-                  <p className="warning-text small">
-                    The draft is saved with these problems. Fix them before you schedule it.
-                  </p>
-                ) : (
-                  <p className="muted small">Fix the issues above to continue; nothing is saved until then.</p>
+        <div className="compose-side">
+          <section className="card plan-panel" aria-labelledby="plan-h" aria-busy={stale}>
+            <h2 id="plan-h">Plan</h2>
+            {!request ? (
+              <p className="muted">
+                {accountIds.length ? 'Write the text or add media' : 'Choose at least one account'}
+                {'problem' in timing ? `, and fix the time: ${timing.problem}` : ''}. The plan shows here, checked as
+                you type.
+              </p>
+            ) : plan.isError ? (
+              <ErrorNote error={plan.error} />
+            ) : !plan.data ? (
+              <Loading label="Checking" />
+            ) : (
+              <>
+                <PlanTable
+                  plan={editing ? editPlan(plan.data, editing, when.mode) : plan.data}
+                  accounts={accounts.data}
+                  zone={zone}
+                />
+                <ErrorNote error={editing ? save.error : create.error} />
+                <Button
+                  tone="primary"
+                  className="wide"
+                  disabled={blockedByIssues(plan.data, staysDraft) || stale}
+                  busy={create.isPending || save.isPending}
+                  onClick={() => (editing ? save.mutate(editing) : create.mutate())}
+                >
+                  {editing && !schedulesDraft(editing, when.mode)
+                    ? 'Save changes'
+                    : confirmLabel(plan.data, when.mode, zone)}
+                </Button>
+                {!plan.data.ok &&
+                  (staysDraft ? (
+                    <p className="warning-text small">
+                      The draft is saved with these problems. Fix them before you schedule it.
+                    </p>
+                  ) : (
+                    <p className="muted small">Fix the issues above to continue; nothing is saved until then.</p>
+                  ))}
+              </>
+            )}
+          </section>
+          <section className="card previews" aria-labelledby="previews-h">
+            <h2 id="previews-h">{PREVIEW_WORDS.heading}</h2>
+            {previews.length === 0 ? (
+              <p className="muted">{PREVIEW_WORDS.empty}</p>
+            ) : (
+              <>
+                <p className="muted small">{PREVIEW_WORDS.intro}</p>
+                {previews.map((post) => (
+                  <NetworkPreview key={post.platform} post={post} />
                 ))}
-            </>
-          )}
-        </section>
+              </>
+            )}
+          </section>
+        </div>
       </div>
     </>
   );

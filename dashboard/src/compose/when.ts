@@ -2,6 +2,8 @@
 // date and time in the workspace zone.
 import { DateTime } from 'luxon';
 import type { Schemas } from '../api.ts';
+import { dayTimeText } from '../format.ts';
+import { PREVIEW_WORDS } from '../words/previewWords.ts';
 
 export type WhenMode = 'now' | 'draft' | 'at';
 export interface WhenForm {
@@ -36,4 +38,11 @@ export function whenAt(publishAt: string, zone: string): WhenForm {
 /** Where moving a post starts: its own time while that is ahead (a move is usually a nudge), else the default. */
 export function startingWhen(publishAt: string | null, zone: string, now: DateTime = DateTime.now()): WhenForm {
   return publishAt && DateTime.fromISO(publishAt) > now ? whenAt(publishAt, zone) : defaultWhen(zone, now);
+}
+
+/** The time as a post's head shows it in a preview: "Just now", "Draft", "tomorrow at 14:30 CET". */
+export function whenWords(form: WhenForm, zone: string): string | undefined {
+  if (form.mode !== 'at') return PREVIEW_WORDS.when[form.mode];
+  const at = DateTime.fromISO(`${form.date}T${form.time}`, { zone });
+  return at.isValid ? dayTimeText(at.toISO()!, zone) : undefined;
 }

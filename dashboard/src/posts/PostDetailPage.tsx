@@ -1,48 +1,18 @@
-// One post: a preview close to how the network shows it, status and statusLine, its link once live,
+// One post: a preview as its network will show it, status and statusLine, its link once live,
 // the error with its hint, the timeline of events, analytics counters, and the actions.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, call, Failure, type Post, type Schemas } from '../api.ts';
 import { useAccounts } from '../accounts/AccountsPage.tsx';
 import { dayTimeText, timeText } from '../format.ts';
-import { MediaThumb } from '../media/MediaCard.tsx';
 import { labelOf } from '../networks.ts';
+import { NetworkPreview } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { eventWords } from '../words/eventWords.ts';
+import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { failureWords } from '../words/words.ts';
 import { PostActions } from './postActions.tsx';
-
-function PreviewMedia({ id }: { id: string }) {
-  const media = useQuery({
-    queryKey: ['media-item', id],
-    queryFn: () => call(api.GET('/media/{mediaId}', { params: { path: { mediaId: id } } })),
-  });
-  return media.data ? <MediaThumb media={media.data} /> : <span className="thumb thumb-empty" aria-hidden="true" />;
-}
-
-function Preview({ post, accountName }: { post: Post; accountName: string }) {
-  return (
-    <figure className={`preview preview-${post.platform}`} aria-label={`Preview on ${labelOf(post.platform)}`}>
-      <div className="preview-head">
-        <span className={`platform platform-${post.platform}`} aria-hidden="true">
-          {labelOf(post.platform).slice(0, 2)}
-        </span>
-        <strong>{accountName}</strong>
-      </div>
-      {post.mediaIds.length > 0 && (
-        <div className={`preview-media ${post.mediaIds.length > 1 ? 'carousel' : ''}`}>
-          {post.mediaIds.map((id) => (
-            <PreviewMedia key={id} id={id} />
-          ))}
-        </div>
-      )}
-      {post.title && <p className="preview-title">{post.title}</p>}
-      {post.text && <figcaption className="preview-text">{post.text}</figcaption>}
-      {post.tags.length > 0 && <p className="muted small">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
-    </figure>
-  );
-}
 
 function Timeline({ postId, platform, zone }: { postId: string; platform: Post['platform']; zone: string }) {
   const events = useQuery({
@@ -168,7 +138,18 @@ export function PostDetailPage() {
           <h2 id="preview-h" className="sr-only">
             Preview
           </h2>
-          <Preview post={p} accountName={accountName} />
+          <NetworkPreview
+            live={p.status === 'live'}
+            post={{
+              platform: p.platform,
+              accountNames: [accountName],
+              text: p.text,
+              title: p.title ?? '',
+              mediaIds: p.mediaIds,
+              settings: p.perPlatform as Record<string, unknown>,
+              when: p.publishAt ? dayTimeText(p.publishAt, workspace.tz) : PREVIEW_WORDS.when.draft,
+            }}
+          />
         </section>
       </div>
     </>
