@@ -79,7 +79,7 @@ export function noAnswerWords(reason: string | null): string {
 }
 
 /** "84 ms", "2.4 s". */
-export const durationMsText = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+export const durationMsText = (ms: number) => (ms < 1000 ? `${ms}\u00a0ms` : `${(ms / 1000).toFixed(1)}\u00a0s`);
 
 /** A webhook's state, for its badge: off by a person, or by Herald after its deliveries kept failing. */
 export const WEBHOOK_STATE_LABELS = { on: 'On', off: 'Off', offByHerald: 'Turned off by Herald' } as const;
