@@ -228,4 +228,3 @@ describe('settings in a browser', () => {
     }
   }, 60_000);
 });
-
