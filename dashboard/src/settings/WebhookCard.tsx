@@ -18,6 +18,8 @@ import { useAction } from './useAction.ts';
 import { NewSecret, type Revealed } from './WebhookSecret.tsx';
 import { useRefreshWebhooks, webhookCall, type Webhook, type WebhookWithSecret } from './webhooksApi.ts';
 
+const STATE_BADGE = { on: 'live', off: 'off', offByHerald: 'failed' } as const;
+
 const path = (webhookId: string) => ({ params: { path: { webhookId } } });
 
 function EditWebhook({ webhook, onDone }: { webhook: Webhook; onDone: () => void }) {
@@ -91,11 +93,7 @@ export function WebhookCard({
         <div className="row-main">
           <h3 className="row-title">{webhook.url}</h3>
           <p className="muted">
-            <span
-              className={`badge badge-words badge-${state === 'on' ? 'live' : state === 'offByHerald' ? 'failed' : 'off'}`}
-            >
-              {WEBHOOK_STATE_LABELS[state]}
-            </span>{' '}
+            <span className={`badge badge-words badge-${STATE_BADGE[state]}`}>{WEBHOOK_STATE_LABELS[state]}</span>{' '}
             created {timeText(webhook.createdAt, workspace.tz)}
           </p>
         </div>
