@@ -1,6 +1,6 @@
 // A webhook's signing secret, shown once: after the webhook is created, or after a new one is made (then both
 // signatures go out for 24 hours). A copy button, and the words that Herald will not show it again.
-import { CopyButton } from '../ui.tsx';
+import { CopyField } from '../ui.tsx';
 import type { WebhookWithSecret } from './webhooksApi.ts';
 
 export interface Revealed {
@@ -18,17 +18,7 @@ export function NewSecret({ revealed }: { revealed: Revealed }) {
         shown
       </p>
       <p className="row-title">{webhook.url}</p>
-      <label htmlFor="webhook-secret">Signing secret</label>
-      <input
-        id="webhook-secret"
-        className="key-value"
-        readOnly
-        value={webhook.secret}
-        onFocus={(e) => e.currentTarget.select()}
-      />
-      <div className="inline wrap">
-        <CopyButton text={webhook.secret} what="secret" />
-      </div>
+      <CopyField label="Signing secret" value={webhook.secret} what="secret" />
       <p>
         Keep it in your server’s configuration: it checks each delivery’s signature with it (any Standard Webhooks
         library does this). Herald will not show it again; if you lose it, make a new one.
