@@ -49,6 +49,15 @@ function renderAs(role: Session['role'], get: (path: string) => unknown, plan = 
   const change = (method: string) =>
     (async (path: string, init: { body?: unknown }) => {
       changes.push({ method, path, body: init?.body });
+      if (JSON.stringify(init?.body ?? {}).includes('10.0.0.1'))
+        return {
+          error: {
+            code: 'url_not_allowed',
+            message: 'url: https://10.0.0.1/hook points at 10.0.0.1, a private address; only public https addresses…',
+            hint: 'Give a public https address of your server that accepts POST requests.',
+          },
+          response: new Response('{}', { status: 400 }),
+        };
       return ok({ ...offByHerald, enabled: true, disabledReason: null, secret: 'whsec_NEWSECRET' });
     }) as never;
   vi.spyOn(api, 'PATCH').mockImplementation(change('PATCH'));
@@ -129,6 +138,24 @@ describe('the webhooks page', () => {
     expect(secret.textContent).toMatch(/this is the only time it is shown/);
     expect(secret.textContent).toMatch(/Herald will not show it again/);
     expect(changes.map((c) => c.path)).toEqual(['/webhooks/{webhookId}/rotate-secret']);
+  });
+
+  it('creates with the events chosen, and says a refused address as a webhook’s', async () => {
+    const { changes } = renderAs('owner', () => ok({ webhooks: [] }));
+    fireEvent.change(await screen.findByLabelText('Web address'), { target: { value: 'https://10.0.0.1/hook' } });
+    fireEvent.click(screen.getByLabelText('Post failed to publish'));
+    fireEvent.click(screen.getByLabelText('File ready to post'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create webhook' }));
+    await screen.findByText('Herald sends events only to a public https:// address.');
+    expect(screen.queryByText(/Herald does not download/)).toBeNull();
+    expect(changes).toEqual([
+      {
+        method: 'POST',
+        path: '/webhooks',
+        body: { url: 'https://10.0.0.1/hook', events: ['post.live', 'media.ready'] },
+      },
+    ]);
+    expect(screen.queryByRole('region', { name: 'Your signing secret' })).toBeNull();
   });
 });
 

@@ -32,7 +32,7 @@ function PlanNote({ upgradeUrl }: { upgradeUrl: unknown }) {
     <div className="note note-quiet">
       <p className="note-title">Webhooks come with the Studio and Agency plans</p>
       <p>
-        On this plan, the dashboard and the event list of the API show what changed.
+        Change the plan to have Herald send this workspace’s events to your server.
         {typeof upgradeUrl === 'string' && (
           <>
             {' '}
