@@ -87,6 +87,8 @@ export function WebhookCard({
     await refresh(webhook.id);
   });
   const logId = `log-${webhook.id}`;
+  /** Each card's buttons say which webhook they act on, for a screen reader's list of buttons. */
+  const which = `the webhook to ${webhook.url}`;
   return (
     <li className="card stack webhook">
       <div className="card-head">
@@ -113,12 +115,16 @@ export function WebhookCard({
               Send a test event
             </Button>
             <Button tone="ghost" onClick={() => setEditing(true)}>
-              Change
+              Change<span className="sr-only"> {which}</span>
             </Button>
             {webhook.enabled ? (
               <Confirm
-                trigger={<Button tone="ghost">Turn off</Button>}
-                title={`Turn off the webhook to ${webhook.url}?`}
+                trigger={
+                  <Button tone="ghost">
+                    Turn off<span className="sr-only"> {which}</span>
+                  </Button>
+                }
+                title={`Turn off ${which}?`}
                 action="Turn off"
                 description={
                   <p>
@@ -151,8 +157,12 @@ export function WebhookCard({
               }}
             />
             <Confirm
-              trigger={<Button tone="ghost">Delete</Button>}
-              title={`Delete the webhook to ${webhook.url}?`}
+              trigger={
+                <Button tone="ghost">
+                  Delete<span className="sr-only"> {which}</span>
+                </Button>
+              }
+              title={`Delete ${which}?`}
               tone="danger"
               action="Delete webhook"
               description={
