@@ -92,6 +92,9 @@ describe('settings in a browser', () => {
     await member.getByText('Billing is not available to you').waitFor();
     await member.getByText(/needs the administrator role; you are a member/).waitFor();
     await checkPage(member, '24-member-billing-refused');
+    // Webhooks are the administrators' too: the page says so instead of offering a form the server refuses.
+    await member.getByRole('link', { name: 'Webhooks' }).click();
+    await member.getByText('Administrators and the owner manage webhooks').waitFor();
     expect(await member.getByRole('link', { name: 'API keys' }).count()).toBe(0);
     // A member is offered no Connect (the server would refuse it): the page says who connects accounts.
     await member.getByRole('link', { name: 'Accounts' }).click();
