@@ -1,9 +1,13 @@
 // Settings in a real browser on a fresh server: the owner signs up on Free, tries to invite and is sent by
 // the quota error to billing, changes the plan, invites a member who accepts in a second browser context
 // and cannot open billing, then creates an API key, copies it, uses it against /v1/whoami, revokes it, and
-// the next call answers 401. Axe checks every page; screenshots go to test-results/dashboard.
+// the next call answers 401; then makes a webhook to a receiver on a loopback port, whose secret is shown once and
+// verifies the test event the log shows delivered. Axe checks every page; screenshots go to test-results/dashboard.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_CACHE_MS } from '../server/api.ts';
 import { checkPage, launchBrowser, startServer, type Herald } from './browser/walk.ts';
@@ -16,7 +20,11 @@ describe('settings in a browser', () => {
 
   beforeAll(async () => {
     // Open to all: Noa, in a workspace of her own, signs up after Ola (SIGNUP unset would close it after Ola).
-    [herald, browser] = await Promise.all([startServer({ SIGNUP: 'open' }), launchBrowser()]);
+    // WEBHOOK_ALLOW_HOSTS lets the webhook reach the test's receiver on a loopback port.
+    [herald, browser] = await Promise.all([
+      startServer({ SIGNUP: 'open', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' }),
+      launchBrowser(),
+    ]);
   }, 60_000);
   afterAll(async () => {
     expect(pageErrors).toEqual([]);
@@ -84,6 +92,9 @@ describe('settings in a browser', () => {
     await member.getByText('Billing is not available to you').waitFor();
     await member.getByText(/needs the administrator role; you are a member/).waitFor();
     await checkPage(member, '24-member-billing-refused');
+    // Webhooks are the administrators' too: the page says so instead of offering a form the server refuses.
+    await member.getByRole('link', { name: 'Webhooks' }).click();
+    await member.getByText('Administrators and the owner manage webhooks').waitFor();
     expect(await member.getByRole('link', { name: 'API keys' }).count()).toBe(0);
     // A member is offered no Connect (the server would refuse it): the page says who connects accounts.
     await member.getByRole('link', { name: 'Accounts' }).click();
@@ -174,4 +185,49 @@ describe('settings in a browser', () => {
     await guest.waitForURL(/\/app\/posts$/);
     await guest.getByRole('heading', { name: 'Posts' }).waitFor();
   }, 120_000);
+
+  it('makes a webhook, shows its secret once, and logs a test event the receiver verified', async () => {
+    // The receiver keeps each request's raw body and headers, and answers as a real one would.
+    const got: { body: string; headers: Record<string, string> }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString('utf8')));
+      req.on('end', () => {
+        got.push({ body, headers: req.headers as Record<string, string> });
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('received, thanks');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      await owner.getByRole('link', { name: 'Webhooks' }).click();
+      await owner.getByLabel('Web address').fill(url);
+      await owner.getByLabel('Post cancelled').check();
+      await owner.getByRole('button', { name: 'Create webhook' }).click();
+      await owner.getByText('this is the only time it is shown', { exact: false }).waitFor();
+      const secret = await owner.getByLabel('Signing secret', { exact: true }).inputValue();
+      expect(secret).toMatch(/^whsec_/);
+      await owner.getByRole('button', { name: 'Copy secret' }).click();
+      expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+      await owner.getByText('Post published, Post failed to publish, Post cancelled').waitFor();
+      await checkPage(owner, '29-settings-webhook-created');
+
+      // Shown once: the page opened again lists the webhook without it.
+      await owner.reload();
+      await owner.getByRole('heading', { name: url }).waitFor();
+      expect(await owner.getByLabel('Signing secret', { exact: true }).count()).toBe(0);
+      await owner.getByRole('button', { name: 'Send a test event' }).click();
+      await owner.getByText('received, thanks').waitFor();
+      await owner.getByText('HTTP 200', { exact: false }).waitFor();
+      expect(got).toHaveLength(1);
+      const event = new Webhook(secret).verify(got[0]!.body, got[0]!.headers) as { type: string };
+      expect(event.type).toBe('webhook.test');
+      await checkPage(owner, '30-settings-webhook-log');
+      await owner.setViewportSize({ width: 390, height: 844 });
+      await checkPage(owner, '31-settings-webhook-log-phone');
+      await owner.setViewportSize({ width: 1280, height: 860 });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  }, 60_000);
 });

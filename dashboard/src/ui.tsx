@@ -137,6 +137,20 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
   );
 }
 
+/** A value to take away (a key, a secret, a link): read-only, selected whole on focus, with its copy button. */
+export function CopyField({ label, value, what }: { label: string; value: string; what: string }) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} className="key-value" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+      <div className="inline wrap">
+        <CopyButton text={value} what={what} />
+      </div>
+    </>
+  );
+}
+
 /** Says, in place of controls a member's role does not offer, who does it (the server's roles, domain/roles.ts). */
 export function AdminsOnly({ what }: { what: string }) {
   return <p className="muted">Administrators and the owner {what}; ask one of them.</p>;

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
-import { Button, Confirm, CopyButton, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
+import { Button, Confirm, CopyField, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
 import { useKeys, type ApiKey, type KeyList } from './settingsApi.ts';
 import { useAction } from './useAction.ts';
 
@@ -37,17 +37,7 @@ function NewKey({ created }: { created: ApiKey & { key: string } }) {
   return (
     <section className="note note-ok" aria-label="Your new key">
       <p className="note-title">{created.name}: this is the only time the whole key is shown</p>
-      <label htmlFor="new-key">Key</label>
-      <input
-        id="new-key"
-        className="key-value"
-        readOnly
-        value={created.key}
-        onFocus={(e) => e.currentTarget.select()}
-      />
-      <div className="inline wrap">
-        <CopyButton text={created.key} what="key" />
-      </div>
+      <CopyField label="Key" value={created.key} what="key" />
       <p>
         Put it in the environment or credential store of the program that uses it (for example{' '}
         <code>HERALD_API_KEY</code>). Never paste it into a chat or a prompt, and never give it to an AI agent in a

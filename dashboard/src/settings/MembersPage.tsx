@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
-import { AdminsOnly, Button, Confirm, ConfirmDialog, CopyButton, ErrorNote, Field, Loading } from '../ui.tsx';
+import { AdminsOnly, Button, Confirm, ConfirmDialog, CopyField, ErrorNote, Field, Loading } from '../ui.tsx';
 import { atLeast, ROLE_LABEL, useMembers, type Invite, type Member, type Role } from './settingsApi.ts';
 import { useAction } from './useAction.ts';
 
@@ -58,17 +58,7 @@ function InviteForm() {
                 : 'No mail server is configured, so give them this link yourself.'}{' '}
             It works once, for 7 days.
           </p>
-          <label htmlFor="invite-link">Invitation link</label>
-          <input
-            id="invite-link"
-            className="key-value"
-            readOnly
-            value={sent.link}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <div className="inline wrap">
-            <CopyButton text={sent.link} what="link" />
-          </div>
+          <CopyField label="Invitation link" value={sent.link} what="link" />
         </div>
       )}
     </form>

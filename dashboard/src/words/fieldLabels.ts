@@ -22,6 +22,7 @@ export const FIELD_LABELS: Record<string, string> = {
   timeZone: 'Time zone',
   tz: 'Time zone',
   url: 'Web address',
+  events: 'Events',
   role: 'Role',
   slug: 'Slug',
   currency: 'Currency',

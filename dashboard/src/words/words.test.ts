@@ -13,6 +13,13 @@ import { youtubeRules } from '../../../networks/youtube/rules.ts';
 import type { Platform } from '../api.ts';
 import { EVENT_WORDS, eventWords } from './eventWords.ts';
 import { speaksApi } from './messageFacts.ts';
+import {
+  DELIVERY_STATUS_LABELS,
+  DELIVERY_STATUS_WORDS,
+  noAnswerWords,
+  WEBHOOK_EVENT_GROUPS,
+  WEBHOOK_EVENT_LABELS,
+} from './webhookWords.ts';
 import { ERROR_WORDS, failureWords, ISSUE_WORDS, issueWords } from './words.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -53,6 +60,15 @@ describe('every code has words', () => {
 
   it('has a sentence for each timeline event kind of the contract', () => {
     expect(Object.keys(EVENT_WORDS).sort()).toEqual([...schemas.PostEvent.properties.kind.enum].sort());
+  });
+
+  it('names each webhook event type and delivery state of the contract, each event in one group', () => {
+    const types = [...schemas.EventType.enum].sort();
+    expect(Object.keys(WEBHOOK_EVENT_LABELS).sort()).toEqual([...types, 'webhook.test'].sort());
+    expect(WEBHOOK_EVENT_GROUPS.flatMap((g) => g.events).sort()).toEqual(types);
+    const states = [...schemas.WebhookDelivery.properties.status.enum].sort();
+    expect(Object.keys(DELIVERY_STATUS_LABELS).sort()).toEqual(states);
+    expect(Object.keys(DELIVERY_STATUS_WORDS).sort()).toEqual(states);
   });
 
   it('has words for each error code the contract lists and the server answers with', () => {
@@ -229,5 +245,43 @@ describe('the timeline in words', () => {
     const changed = 'Changed the text, the tags and the files.';
     expect(eventWords({ ...event, message: changed }, 'threads', 'UTC')).toBe(changed);
     expect(eventWords({ ...event, message: 'Changed overrides.threads.text.' }, 'threads', 'UTC')).toBe('Edited.');
+  });
+});
+
+describe('webhook deliveries read as sentences', () => {
+  it('says why no answer came in words, never the address guard’s message', () => {
+    expect(noAnswerWords('no answer within 10 seconds')).toBe('Your server did not answer within 10 seconds.');
+    expect(noAnswerWords('its host name does not resolve')).toBe('The address’s host name does not exist.');
+    expect(
+      noAnswerWords(
+        'url: http://10.0.0.1/hook points at 10.0.0.1, a private address; only public https addresses are allowed.',
+      ),
+    ).toMatch(/^The address now leads to a private or local network/);
+    expect(noAnswerWords('socket hang up')).toBe('No answer came: socket hang up.');
+    expect(noAnswerWords('read EPIPE_x at 0x1f')).toBe('No answer came.');
+    expect(noAnswerWords(null)).toBe('No answer came.');
+  });
+
+  it('says when a failed attempt is tried again, in the workspace zone', () => {
+    const d = {
+      id: 'whd_1',
+      webhookId: 'whk_1',
+      eventId: 'wev_1',
+      type: 'post.live',
+      status: 'pending' as const,
+      attempts: 2,
+      nextAttemptAt: '2026-11-24T13:31:00.000Z',
+      responseStatus: 503,
+      responseBody: '',
+      durationMs: 40,
+      createdAt: '2026-11-24T13:00:00.000Z',
+    };
+    expect(DELIVERY_STATUS_WORDS.pending(d, 'Europe/Berlin', true)).toMatch(
+      /^Attempt 2 failed; Herald tries again \w+ \d+ Nov at 14:31 CET\.$/,
+    );
+    expect(DELIVERY_STATUS_WORDS.pending(d, 'Europe/Berlin', false)).toBe(
+      'It waits until the webhook is turned on again.',
+    );
+    expect(DELIVERY_STATUS_WORDS.pending({ ...d, attempts: 0 }, 'Europe/Berlin', true)).toBe('Sending now.');
   });
 });

@@ -338,6 +338,11 @@ export const ERROR_WORDS = {
     'Herald does not download from that address.',
     'Use a public https:// address of an image or video.',
   ),
+  // The dashboard's own: the same refusal for a webhook's address, which Herald sends to instead of downloading.
+  webhook_url_not_allowed: same(
+    'Herald sends events only to a public https:// address.',
+    'Give the address of your server that accepts POST requests, not one on a local or private network.',
+  ),
   wrong_password: same('The current password is wrong; nothing was changed.', 'Type your current password again.'),
 } satisfies Record<string, (f: FailureFacts) => Words>;
 
