@@ -63,9 +63,10 @@ function page(slug: string, title: string, body: string, version: string): strin
 </head>
 <body>
 <a class="skip" href="#main">Skip to the content</a>
-<header><a class="brand" href="/docs">Herald docs</a> <span class="version">API ${escapeHtml(version)}</span></header>
+<header><a class="brand" href="/docs">Herald docs</a> <span class="version">API ${escapeHtml(version)}</span>
+<a class="to-contents" href="#contents">Contents</a></header>
 <div class="layout">
-<nav aria-label="Documentation">
+<nav id="contents" aria-label="Documentation">
 <h2>Guides</h2>
 <ul>${nav}</ul>
 <h2>Reference</h2>
