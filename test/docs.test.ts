@@ -161,7 +161,11 @@ describe('the documentation at /docs', () => {
       }
     }
     expect(named.length).toBeGreaterThan(20);
-    for (const path of named) expect(routes.some((r) => r.test(path)), path).toBe(true);
+    for (const path of named)
+      expect(
+        routes.some((r) => r.test(path)),
+        path,
+      ).toBe(true);
   });
 
   it("names this instance in the served contract's servers", async () => {
