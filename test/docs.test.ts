@@ -95,7 +95,7 @@ describe('the documentation at /docs', () => {
     it('serves every page as HTML with one stylesheet, naming this instance', async () => {
       for (const { slug } of PAGES) {
         const res = await request(env.app).get(pageHref(slug));
-        expect(res.status, slug).toBe(200);
+        expect(res.status, `${slug}: the guides are built by make docs`).toBe(200);
         expect(res.headers['content-type']).toMatch(/^text\/html; charset=utf-8/);
         expect(res.headers['content-security-policy']).toContain("default-src 'none'");
         expect(res.text).toMatch(/^<!doctype html>/);
