@@ -14,7 +14,7 @@ help:
 	@echo "make lint      contract lint, generated/ freshness, Biome format and lint, line width, TypeScript type-check"
 	@echo "make format    format the whole tree with Biome (biome.jsonc)"
 	@echo "make generate  regenerate generated/ from openapi.yaml"
-	@echo "make docs      build the API reference (docs/reference.html) from openapi.yaml when it is stale"
+	@echo "make docs      build the guides (docs/site/) and the API reference (docs/reference.html) when stale"
 	@echo "make bench     run the benchmarks in bench/"
 
 check-node:
@@ -52,7 +52,13 @@ dashboard: dashboard/dist/index.html
 docs/reference.html: openapi.yaml redocly.yaml | node_modules/.installed
 	npx redocly build-docs openapi.yaml --inlineBundle --title "Herald API reference" -o $@
 
-docs: docs/reference.html
+# The guides at /docs: static pages rendered from docs/guides/*.md and the change log (not committed either).
+DOCS_SOURCES := $(wildcard docs/guides/*) docs/CHANGELOG.md scripts/buildDocs.ts scripts/docsPages.ts \
+  generated/openapi.json
+docs/site/index.html: $(DOCS_SOURCES) | node_modules/.installed
+	npx tsx scripts/buildDocs.ts
+
+docs: docs/reference.html docs/site/index.html
 
 run: install build dashboard docs
 	bin/herald serve

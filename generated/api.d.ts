@@ -2828,7 +2828,7 @@ export interface components {
          *       "openapi": "3.1.0",
          *       "info": {
          *         "title": "Herald API",
-         *         "version": "1.0.0"
+         *         "version": "1.1.0"
          *       },
          *       "paths": {}
          *     }

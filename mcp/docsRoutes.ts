@@ -1,9 +1,11 @@
-// {docs_url} = $PUBLIC_URL/docs: the agent files generated from the contract (llms.txt, skill.md), the API
-// reference that `make docs` builds with Redocly (one self-contained HTML file), and the change log.
+// {docs_url} = $PUBLIC_URL/docs: the guides that `make docs` renders from docs/guides/*.md (static pages with one
+// stylesheet), the agent files generated from the contract (llms.txt, skill.md), the API reference that
+// `make docs` builds with Redocly (one self-contained HTML file), and the change log.
 import fs from 'node:fs';
+import path from 'node:path';
 import express, { type Response } from 'express';
-import { escapeHtml } from '../domain/html.ts';
 import { PUBLIC_URL } from '../scripts/agentDocs.ts';
+import { SITE_DIR } from '../scripts/docsPages.ts';
 
 const GENERATED = new URL('../generated/', import.meta.url);
 const DOCS = new URL('../docs/', import.meta.url);
@@ -25,17 +27,39 @@ export function docsRoutes(publicUrl: string) {
   const text = (res: Response, type: string, body: string) =>
     res.type(type).set('Cache-Control', 'no-cache').send(body);
 
-  router.get('/docs', (_req, res) => {
-    const links = [
-      ['reference', 'API reference'],
-      ['llms.txt', 'llms.txt'],
-      ['skill.md', 'skill.md (for agents)'],
-      ['changelog.md', 'Change log'],
-    ].map(([href, label]) => `<li><a href="/docs/${href}">${escapeHtml(label!)}</a></li>`);
-    res.type('html').send(`<!doctype html><meta charset="utf-8"><title>Herald docs</title><h1>Herald documentation</h1>
-<ul>${links.join('')}<li><a href="/v1/openapi.json">openapi.json</a></li></ul>
-<p>MCP server: <code>${escapeHtml(publicUrl)}/mcp</code></p>`);
-  });
+  // The guides' pages, read once they are built; nothing in them is loaded from elsewhere.
+  let site: Map<string, string> | undefined;
+  const sitePage = (name: string) => {
+    if (site === undefined && fs.existsSync(new URL('index.html', SITE_DIR))) {
+      site = new Map(
+        fs.readdirSync(SITE_DIR).map((file) => [file, fill(fs.readFileSync(new URL(file, SITE_DIR), 'utf8'))]),
+      );
+    }
+    return site?.get(name);
+  };
+  const notBuilt = (res: Response, what: string) =>
+    res.status(404).json({
+      code: 'not_found',
+      message: `The ${what} has not been built on this instance.`,
+      hint: 'Run `make docs` (make run does it), or read the contract at /v1/openapi.json.',
+    });
+  const guide = (res: Response, file: string) => {
+    const html = sitePage(file);
+    if (html === undefined && !site) return notBuilt(res, 'documentation');
+    if (html === undefined) {
+      return res
+        .status(404)
+        .json({ code: 'not_found', message: 'There is no such documentation page.', hint: 'Start from /docs.' });
+    }
+    res
+      .type(path.extname(file))
+      .set('Cache-Control', 'no-cache')
+      .set('Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'")
+      .send(html);
+  };
+
+  router.get('/docs', (_req, res) => guide(res, 'index.html'));
+  router.get('/docs/style.css', (_req, res) => guide(res, 'style.css'));
   router.get('/docs/llms.txt', (_req, res) => text(res, 'text/plain; charset=utf-8', files.llms));
   router.get('/docs/skill.md', (_req, res) => text(res, 'text/markdown; charset=utf-8', files.skill));
   router.get('/docs/changelog.md', (_req, res) => text(res, 'text/markdown; charset=utf-8', files.changelog));
@@ -43,14 +67,11 @@ export function docsRoutes(publicUrl: string) {
     if (reference === undefined && fs.existsSync(REFERENCE_FILE)) {
       reference = fs.readFileSync(REFERENCE_FILE, 'utf8').replaceAll(CONTRACT_BASE_URL, `${publicUrl}/v1`);
     }
-    if (reference === undefined) {
-      return res.status(404).json({
-        code: 'not_found',
-        message: 'The API reference has not been built on this instance.',
-        hint: 'Run `make docs` (make run does it), or read the contract at /v1/openapi.json.',
-      });
-    }
+    if (reference === undefined) return notBuilt(res, 'API reference');
     text(res, 'text/html; charset=utf-8', reference);
   });
+  router.get('/docs/:page', (req, res, next) =>
+    /^[a-z-]+$/.test(req.params.page) && req.params.page !== 'index' ? guide(res, `${req.params.page}.html`) : next(),
+  );
   return router;
 }

@@ -4,6 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Scope } from '../domain/credential.ts';
+import { loadContract } from '../runtime/contract.ts';
 import type { ApiResponse } from '../server/api.ts';
 import {
   ajv,
@@ -16,7 +17,8 @@ import {
   type ToolEntry,
 } from './tools.ts';
 
-export const SERVER_INFO = { name: 'herald', title: 'Herald', version: '1.0.0' };
+/** The server's version is the contract's. */
+export const SERVER_INFO = { name: 'herald', title: 'Herald', version: String(loadContract().info.version) };
 
 const INSTRUCTIONS = `Herald schedules and publishes social posts. Start with service_whoami and service_list_accounts.
 Plan with service_plan_post and show its table to a human as is; create with confirm: true only after they agreed.

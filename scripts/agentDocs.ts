@@ -123,7 +123,7 @@ ${quote('Reporting rule for agents')}
 
 ## Polling
 
-${quote('Polling, not webhooks')}
+${quote('Polling and events')}
 
 ## Tools
 

@@ -1,9 +1,11 @@
-// {docs_url}: llms.txt and skill.md generated from the contract, the Redocly reference that works offline,
-// the change log; and the served contract naming this instance.
+// {docs_url}: the guides rendered by `make docs`, llms.txt and skill.md generated from the contract, the Redocly
+// reference that works offline, the change log; and the served contract naming this instance.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { operations } from '../generated/operations.ts';
 import { NETWORKS } from '../networks/index.ts';
+import { PAGES, pageHref } from '../scripts/docsPages.ts';
 import { DATABASES, startHerald, type TestEnv } from './support/harness.ts';
 
 describe('the documentation at /docs', () => {
@@ -79,8 +81,91 @@ describe('the documentation at /docs', () => {
     const log = await request(env.app).get('/docs/changelog.md');
     expect(log.status).toBe(200);
     expect(log.text).toMatch(/^# Herald change log/);
+    expect(log.text).toMatch(/^## 1\.1\.0$/m);
     const index = await request(env.app).get('/docs');
     expect(index.text).toContain('href="/docs/llms.txt"');
+  });
+
+  describe('the guides, built by `make docs`', () => {
+    const pages = new Map<string, string>();
+    beforeAll(async () => {
+      for (const { slug } of PAGES) pages.set(pageHref(slug), (await request(env.app).get(pageHref(slug))).text);
+    });
+
+    it('serves every page as HTML with one stylesheet, naming this instance', async () => {
+      for (const { slug } of PAGES) {
+        const res = await request(env.app).get(pageHref(slug));
+        expect(res.status, `${slug}: the guides are built by make docs`).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/html; charset=utf-8/);
+        expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+        expect(res.text).toMatch(/^<!doctype html>/);
+        expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+        expect(res.text.match(/<link[^>]*>/g)).toEqual(['<link rel="stylesheet" href="/docs/style.css">']);
+        expect(res.text).not.toContain('{PUBLIC_URL}');
+      }
+      expect(pages.get('/docs/quick-start')).toContain(`export HERALD_URL=${publicUrl}`);
+      const css = await request(env.app).get('/docs/style.css');
+      expect(css.status).toBe(200);
+      expect(css.headers['content-type']).toMatch(/^text\/css/);
+      expect(css.text).not.toMatch(/@import|url\(/);
+      const missing = await request(env.app).get('/docs/no-such-guide');
+      expect(missing.status).toBe(404);
+      expect(missing.body.code).toBe('not_found');
+    });
+
+    it('links every guide from the index, and every page from every page', () => {
+      const index = pages.get('/docs')!;
+      const main = index.slice(index.indexOf('<main'));
+      for (const { slug } of PAGES.filter((p) => p.slug !== 'index')) {
+        expect(main, slug).toContain(`href="${pageHref(slug)}"`);
+      }
+      for (const [path, html] of pages) {
+        for (const { slug } of PAGES) expect(html, path).toContain(`href="${pageHref(slug)}"`);
+        expect(html, path).toContain(`aria-current="page"`);
+      }
+    });
+
+    it('loads nothing from elsewhere and links nowhere else: no scripts, every href and src a path here', () => {
+      for (const [path, html] of pages) {
+        expect(html, path).not.toMatch(/<script|<iframe|<img[^>]+src="(?!\/)/i);
+        for (const [, attr, url] of html.matchAll(/\s(href|src|action)="([^"]*)"/g)) {
+          expect(url, `${path}: ${attr}`).toMatch(/^(\/(?!\/)|#)/);
+        }
+      }
+    });
+
+    it('has every link inside the site resolve, anchors included', async () => {
+      const links = new Set<string>();
+      for (const [path, html] of pages) {
+        for (const [, url] of html.matchAll(/href="([^"]*)"/g)) links.add(url!.startsWith('#') ? path + url : url!);
+      }
+      for (const link of links) {
+        const [target, anchor] = link.split('#') as [string, string | undefined];
+        const res = await request(env.app).get(target);
+        expect(res.status, link).toBe(200);
+        if (anchor) expect(res.text, link).toContain(`id="${anchor}"`);
+      }
+    });
+  });
+
+  it("names only the contract's routes in the guides' code blocks", () => {
+    const contract = JSON.parse(fs.readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
+    const routes = Object.keys(contract.paths).map((p) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`));
+    const named: string[] = [];
+    for (const { source } of PAGES) {
+      const markdown = fs.readFileSync(new URL(`../docs/${source}`, import.meta.url), 'utf8');
+      for (const [, code] of markdown.matchAll(/```[a-z]*\n([\s\S]*?)```/g)) {
+        // A URL under /v1 (curl, a configuration), or a typed client's call: herald.POST('/posts', …).
+        for (const [, path] of code!.matchAll(/\/v1(\/[^\s"'?`)\\]*)/g)) named.push(path!);
+        for (const [, path] of code!.matchAll(/\.(?:GET|POST|PATCH|PUT|DELETE)\('(\/[^']*)'/g)) named.push(path!);
+      }
+    }
+    expect(named.length).toBeGreaterThan(20);
+    for (const path of named)
+      expect(
+        routes.some((r) => r.test(path)),
+        path,
+      ).toBe(true);
   });
 
   it("names this instance in the served contract's servers", async () => {

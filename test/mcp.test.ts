@@ -1,5 +1,6 @@
 // The remote MCP endpoint with API keys: tools from the contract, the REST chain behind each call,
 // confirmation, visibility per key and plan, hidden tools, and the transport's own rules.
+import fs from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -90,6 +91,12 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
         idempotentHint: false,
         openWorldHint: true,
       });
+    });
+
+    it("names itself with the contract's version", async () => {
+      const contract = JSON.parse(fs.readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
+      expect(contract.info.version).toBe('1.1.0');
+      expect((await connect(creator.readKey)).getServerVersion()).toMatchObject({ name: 'herald', version: '1.1.0' });
     });
 
     it('keeps every input schema an object without a top-level union', async () => {

@@ -1,0 +1,18 @@
+// The documentation site's pages, in navigation order: `make docs` renders them (scripts/buildDocs.ts) into
+// docs/site/, which the server serves at /docs (mcp/docsRoutes.ts).
+export const SITE_DIR = new URL('../docs/site/', import.meta.url);
+
+/** Each page is served at /docs/<slug> (the index at /docs); `source` is under docs/. */
+export const PAGES = [
+  { slug: 'index', source: 'guides/index.md', nav: 'Overview' },
+  { slug: 'quick-start', source: 'guides/quick-start.md', nav: 'Quick start' },
+  { slug: 'authentication', source: 'guides/authentication.md', nav: 'Authentication and keys' },
+  { slug: 'errors', source: 'guides/errors.md', nav: 'Errors and retries' },
+  { slug: 'idempotency', source: 'guides/idempotency.md', nav: 'Idempotency' },
+  { slug: 'webhooks', source: 'guides/webhooks.md', nav: 'Webhooks and events' },
+  { slug: 'mcp', source: 'guides/mcp.md', nav: 'MCP setup' },
+  { slug: 'self-hosting', source: 'guides/self-hosting.md', nav: 'Self-hosting' },
+  { slug: 'changelog', source: 'CHANGELOG.md', nav: 'Change log' },
+] as const;
+
+export const pageHref = (slug: string) => (slug === 'index' ? '/docs' : `/docs/${slug}`);
