@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { api, auth, call, Failure, type Account } from '../api.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
+import { NetworkMark } from '../NetworkMark.tsx';
 import { useMay } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { GroupsPanel } from './GroupsPanel.tsx';
@@ -84,9 +85,7 @@ function AccountRow({ account }: { account: Account }) {
   const manages = useMay('administrator');
   return (
     <li className="row">
-      <span className={`platform platform-${account.platform}`} aria-hidden="true">
-        {labelOf(account.platform).slice(0, 2)}
-      </span>
+      <NetworkMark platform={account.platform} size={28} decorative />
       <div className="row-main">
         <p className="row-title">{account.displayName}</p>
         <p className="muted">
@@ -117,16 +116,12 @@ function ConnectTiles() {
       {NETWORKS.map((n) =>
         n.available ? (
           <a key={n.platform} className="connect-tile" href={`/auth/connect/${n.platform}`}>
-            <span className={`platform platform-${n.platform}`} aria-hidden="true">
-              {n.label.slice(0, 2)}
-            </span>
+            <NetworkMark platform={n.platform} decorative />
             Connect {n.label}
           </a>
         ) : (
           <span key={n.platform} className="connect-tile disabled" aria-disabled="true">
-            <span className={`platform platform-${n.platform}`} aria-hidden="true">
-              {n.label.slice(0, 2)}
-            </span>
+            <NetworkMark platform={n.platform} decorative />
             {n.label}: coming soon
           </span>
         ),

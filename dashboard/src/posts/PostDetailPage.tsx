@@ -7,11 +7,13 @@ import { useAccounts } from '../accounts/AccountsPage.tsx';
 import { dayTimeText, timeText } from '../format.ts';
 import { MediaThumb } from '../media/MediaCard.tsx';
 import { labelOf } from '../networks.ts';
+import { NetworkMark } from '../NetworkMark.tsx';
 import { useSignedIn } from '../session.tsx';
 import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { eventWords } from '../words/eventWords.ts';
 import { failureWords } from '../words/words.ts';
 import { PostActions } from './postActions.tsx';
+import { PostSettings } from './PostSettings.tsx';
 
 function PreviewMedia({ id }: { id: string }) {
   const media = useQuery({
@@ -25,9 +27,7 @@ function Preview({ post, accountName }: { post: Post; accountName: string }) {
   return (
     <figure className={`preview preview-${post.platform}`} aria-label={`Preview on ${labelOf(post.platform)}`}>
       <div className="preview-head">
-        <span className={`platform platform-${post.platform}`} aria-hidden="true">
-          {labelOf(post.platform).slice(0, 2)}
-        </span>
+        <NetworkMark platform={post.platform} />
         <strong>{accountName}</strong>
       </div>
       {post.mediaIds.length > 0 && (
@@ -141,6 +141,7 @@ export function PostDetailPage() {
                 {p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}
               </p>
             )}
+            <PostSettings post={p} />
             {p.externalUrl && (
               <p>
                 <a href={p.externalUrl} target="_blank" rel="noreferrer">
