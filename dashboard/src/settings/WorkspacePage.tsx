@@ -7,8 +7,8 @@ import { SESSION_KEY, useSignedIn } from '../session.tsx';
 import { Button, ErrorNote, Field } from '../ui.tsx';
 import { atLeast } from './settingsApi.ts';
 import { useAction } from './useAction.ts';
+import { ZonePicker } from './ZonePicker.tsx';
 
-const ZONES = Intl.supportedValuesOf('timeZone');
 const CURRENCIES = Intl.supportedValuesOf('currency');
 
 export function WorkspacePage() {
@@ -41,17 +41,12 @@ export function WorkspacePage() {
           onChange={set('slug')}
           required
         />
-        <div className="field">
-          <label htmlFor="ws-tz">Time zone</label>
-          <select id="ws-tz" value={form.tz} onChange={set('tz')} aria-describedby="ws-tz-hint">
-            {(ZONES.includes(form.tz) ? ZONES : [form.tz, ...ZONES]).map((z) => (
-              <option key={z}>{z}</option>
-            ))}
-          </select>
-          <p className="field-hint" id="ws-tz-hint">
-            Every time is shown and read in it. Queued posts keep their absolute times when it changes.
-          </p>
-        </div>
+        <ZonePicker
+          label="Time zone"
+          hint="Every time is shown and read in it. Queued posts keep their absolute times when it changes."
+          value={form.tz}
+          onChange={(tz) => setForm({ ...form, tz })}
+        />
         <div className="field">
           <label htmlFor="ws-currency">Currency</label>
           <select id="ws-currency" value={form.currency} onChange={set('currency')}>
