@@ -27,7 +27,6 @@ export function NetworkMark({
   size?: number;
 }) {
   const icon = MARKS[platform];
-  const named = decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': labelOf(platform) };
   return (
     <svg
       className={`network-mark network-mark-${platform}`}
@@ -36,8 +35,10 @@ export function NetworkMark({
       height={size}
       fill={`#${icon.hex}`}
       focusable="false"
-      {...named}
+      role="img"
+      aria-hidden={decorative || undefined}
     >
+      <title>{labelOf(platform)}</title>
       <path d={icon.path} />
     </svg>
   );

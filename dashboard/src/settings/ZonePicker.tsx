@@ -17,7 +17,8 @@ export function ZonePicker({
   value: string;
   onChange: (zone: string) => void;
 }) {
-  const hintId = useId();
+  const inputId = useId();
+  const hintId = `${inputId}-hint`;
   const choices = useMemo(() => zoneChoices(value), [value]);
   // What the person typed; empty while the field shows the chosen zone, so opening the list shows every zone.
   const [query, setQuery] = useState('');
@@ -26,6 +27,7 @@ export function ZonePicker({
   const { isOpen, getLabelProps, getInputProps, getMenuProps, getItemProps, getToggleButtonProps, highlightedIndex } =
     useCombobox<ZoneChoice>({
       items,
+      inputId,
       selectedItem: selected,
       itemToString: (c) => (c ? c.name : ''),
       itemToKey: (c) => c?.zone,
@@ -35,7 +37,9 @@ export function ZonePicker({
     });
   return (
     <div className="field zone-picker">
-      <label {...getLabelProps()}>{label}</label>
+      <label {...getLabelProps()} htmlFor={inputId}>
+        {label}
+      </label>
       <div className="zone-input">
         <input {...getInputProps({ 'aria-describedby': hintId, spellCheck: false })} />
         <button type="button" className="btn btn-ghost" {...getToggleButtonProps()} aria-label="Show every time zone">
