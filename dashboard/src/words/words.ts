@@ -407,6 +407,8 @@ export function accountLimitWords(plan: PlanName, connected: number): Words | un
   const name = (p: PlanName) => p.charAt(0).toUpperCase() + p.slice(1);
   return {
     title: `The ${name(plan)} plan connects up to ${limit} accounts, and ${connected} are connected.`,
-    hint: `Disconnect one to connect another${next ? `, or move to ${name(next)} for up to ${PLANS[next].accounts}` : ''}.`,
+    hint: next
+      ? `Disconnect one to connect another, or move to ${name(next)} for up to ${PLANS[next].accounts}.`
+      : 'Disconnect one to connect another.',
   };
 }
