@@ -25,8 +25,11 @@ export function SessionRenewal() {
     let pending: Promise<boolean> | undefined;
     const ask = async (): Promise<boolean> => {
       const before = client.getQueryData<Session | null>(SESSION_KEY);
-      // Someone signed in whose session still answers: this 401 is a refusal of its own, not an ended session.
-      if (!before || (await loadSession())) return false;
+      if (!before) return false;
+      // A session answers again (signed in meanwhile, in another tab say): the request is sent once more, unless
+      // that session is in another workspace, where it must not land.
+      const alive = await loadSession();
+      if (alive) return alive.workspace.id === before.workspace.id;
       return new Promise<boolean>((done) => setAsking({ before, done }));
     };
     setSessionRenewal(() => {
