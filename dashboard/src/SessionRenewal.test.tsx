@@ -21,11 +21,14 @@ const session = (workspaceId: string, csrfToken: string) => ({
   csrfToken,
 });
 
-/** A server whose session has ended until /auth/sign-in with the right password; it records what it was sent. */
-function server() {
+/**
+ * A server whose session has ended until /auth/sign-in with the right password; it records what it was sent.
+ * `signedInElsewhere`: another tab already signed in again, in that workspace, after the first request left.
+ */
+function server(signedInElsewhere?: string) {
   const sent: { path: string; csrf: string | null; body: string }[] = [];
   let signedIn = false;
-  let workspace = 'ws_first';
+  let workspace = signedInElsewhere ?? 'ws_first';
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
   vi.stubGlobal('fetch', async (request: Request) => {
     const path = new URL(request.url).pathname;
@@ -38,6 +41,7 @@ function server() {
       workspace = 'ws_first';
       return json(session(workspace, 'csrf-new'));
     }
+    if (signedInElsewhere && sent.length > 1) signedIn = true;
     if (!signedIn) return json(ended, 401);
     if (path === '/auth/workspaces/switch') workspace = JSON.parse(body).workspaceId;
     if (path === '/auth/session') return json(session(workspace, 'csrf-new'));
@@ -86,5 +90,22 @@ describe('signing in again in place', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Not now' }));
     expect(await saving).toMatchObject({ status: 401 });
     expect((await saving) instanceof Failure).toBe(true);
+  });
+
+  it('sends the request again without asking once another tab signed in again, in the same workspace only', async () => {
+    const same = server('ws_open');
+    expect(await auth('PATCH', '/workspace', { name: 'Typed' })).toEqual({
+      saved: '{"name":"Typed"}',
+      workspace: 'ws_open',
+    });
+    expect(same.sent.map((s) => s.path)).toEqual(['/auth/workspace', '/auth/session', '/auth/workspace']);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    cleanup();
+
+    const other = server('ws_first');
+    expect(await auth('PATCH', '/workspace', { name: 'Typed' }).catch((err: unknown) => err)).toMatchObject({
+      status: 401,
+    });
+    expect(other.sent.map((s) => s.path)).toEqual(['/auth/workspace', '/auth/session']);
   });
 });
