@@ -92,7 +92,7 @@ describe('signing in again in place', () => {
     expect((await saving) instanceof Failure).toBe(true);
   });
 
-  it('sends the request again without asking once another tab signed in again, in the same workspace only', async () => {
+  it('sends the request again unasked once another tab signed in again, in the same workspace only', async () => {
     const same = server('ws_open');
     expect(await auth('PATCH', '/workspace', { name: 'Typed' })).toEqual({
       saved: '{"name":"Typed"}',
