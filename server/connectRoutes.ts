@@ -12,6 +12,7 @@ import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
 import { connectFlow, type ConnectFlow } from '../networks/connect.ts';
 import type { ConnectTarget } from '../networks/oauth.ts';
+import { assertCanConnectAccount } from '../domain/quotas.ts';
 import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
@@ -121,6 +122,8 @@ export function connectRoutes(services: Services): express.Router {
       const accountId = req.query.accountId;
       const data = workspaceData(db, cred.workspace, services.clock);
       if (accountId !== undefined) await accountToReconnect(data, flow, accountId);
+      // A plan with no room left says so now, not after the whole consent page (the callback checks again).
+      else assertCanConnectAccount(cred.workspace.plan, await data.accounts.count());
       const state: ConnectState = {
         sessionId: cred.sessionId,
         workspaceId: cred.workspace.id,

@@ -356,6 +356,12 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expect((await accountsOf(free)).map((a) => a.displayName)).toEqual(['Already here']);
       expectConnected(await connect('facebook', { pages: 'Free Page One' }, { cookie: freeCookie }), 1);
       expect((await accountsOf(free)).length).toBe(2);
+      // Full: the refusal comes before the consent page, not after it; reconnecting stays open.
+      const full = expectRefused(await go(`${env.base}/auth/connect/threads`, freeCookie), 'quota_exceeded');
+      expect(full).toMatchObject({ limit: '2', used: '2', upgradeUrl: `${env.base}/app/settings/billing` });
+      const [first] = await accountsOf(free);
+      const again = await go(`${env.base}/auth/connect/${first!.platform}?accountId=${first!.id}`, freeCookie);
+      expect(again.pathname).not.toBe('/app/accounts');
     });
   });
 

@@ -142,6 +142,33 @@ describe('settings in a browser', () => {
     await checkPage(owner, '26-settings-audit');
     await owner.getByRole('link', { name: 'Workspace', exact: true }).click();
     await checkPage(owner, '27-settings-workspace');
+
+    // The zone is found by typing a city (browsers list India's as Asia/Calcutta) and picked by keyboard alone.
+    const zone = owner.getByRole('combobox', { name: 'Time zone' });
+    await zone.fill('kolkata');
+    await owner.getByRole('option', { name: /Kolkata.*UTC\+05:30/ }).waitFor();
+    await checkPage(owner, '27a-settings-zone-search');
+    await zone.press('ArrowDown');
+    await zone.press('Enter');
+    await owner.getByText(/Kolkata\)? is now 5 hours 30 minutes ahead of UTC\./).waitFor();
+
+    // The session ends with unsaved changes on the form: signing in again in place saves them as typed.
+    await owner.getByLabel('Name').fill('Ola Owner studio');
+    await owner.context().clearCookies();
+    await owner.getByRole('button', { name: 'Save' }).click();
+    const renewal = owner.getByRole('dialog', { name: 'Your session ended' });
+    expect(await renewal.getByLabel('Email').inputValue()).toBe('ola@example.com');
+    await renewal.getByLabel('Password').fill('correct horse battery');
+    await checkPage(owner, '27b-session-renewal');
+    await renewal.getByRole('button', { name: 'Sign in' }).click();
+    await renewal.waitFor({ state: 'detached' });
+    await owner.locator('.note-ok').waitFor();
+    expect(await owner.getByLabel('Name').inputValue()).toBe('Ola Owner studio');
+    const saved = await owner.evaluate(() => fetch('/auth/session').then((r) => r.json()));
+    expect(saved.workspace).toMatchObject({
+      name: 'Ola Owner studio',
+      tz: expect.stringMatching(/^Asia\/(Calcutta|Kolkata)$/),
+    });
   }, 180_000);
 
   it('sends someone who has an account to sign in from the invitation, back to it, and in', async () => {
@@ -175,9 +202,21 @@ describe('settings in a browser', () => {
     expect(session).toMatchObject({ user: { email: 'noa@example.com' }, role: 'member' });
     expect(session.workspace.name).toMatch(/^Ola Owner/);
 
-    // A session that ends mid-visit (its cookie gone) leads to sign-in, then back to the page being opened.
+    // A session that ends mid-visit (its cookie gone): the next page asks to sign in again in place, and Noa is back
+    // in the workspace she had open (signing in alone lands in her first one, her own).
     await guest.context().clearCookies();
     await guest.getByRole('link', { name: 'Posts' }).click();
+    const renewal = guest.getByRole('dialog', { name: 'Your session ended' });
+    await renewal.getByLabel('Password').fill('noas own long password');
+    await renewal.getByRole('button', { name: 'Sign in' }).click();
+    await guest.getByText('No posts match').waitFor();
+    expect(guest.url()).toMatch(/\/app\/posts$/);
+    const back = await guest.evaluate(() => fetch('/auth/session').then((r) => r.json()));
+    expect(back.workspace.name).toMatch(/^Ola Owner/);
+
+    // A page opened afresh without a session leads to sign-in, then back to it.
+    await guest.context().clearCookies();
+    await guest.goto(at('/posts'));
     await guest.waitForURL(/\/app\/sign-in\?next=%2Fposts$/);
     await guest.getByLabel('Email').fill('noa@example.com');
     await guest.getByLabel('Password').fill('noas own long password');

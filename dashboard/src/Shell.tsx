@@ -7,6 +7,7 @@ import { useLiveUpdates } from './liveUpdates.ts';
 import { useResetSession, useSignedIn } from './session.tsx';
 import { Button } from './ui.tsx';
 import { WorkspaceSwitcher } from './settings/WorkspaceSwitcher.tsx';
+import { SessionRenewal } from './SessionRenewal.tsx';
 
 const LINKS = [
   { to: '/compose', label: 'Compose' },
@@ -95,6 +96,7 @@ export function Shell() {
       <main id="main" ref={main} tabIndex={-1} className="page">
         <Outlet />
       </main>
+      <SessionRenewal />
     </div>
   );
 }

@@ -34,7 +34,31 @@ export function setCsrfToken(token: string): void {
 
 const SAFE = new Set(['GET', 'HEAD']);
 
-export const api = createClient<paths>({ baseUrl: '/v1', credentials: 'same-origin' });
+/**
+ * Asked when a request answers 401 while someone is signed in (the session expired, say, mid-compose): resolves true
+ * once the person has signed in again in place, and the request is then sent once more; false when they would not.
+ * The signed-in shell sets it (SessionRenewal.tsx), so every page keeps what was typed.
+ */
+type Renewal = () => Promise<boolean>;
+let renewal: Renewal | undefined;
+export function setSessionRenewal(next: Renewal | undefined): void {
+  renewal = next;
+}
+
+/** The renewal's own requests: their 401 is the answer (signed out, wrong password), not a session that ended. */
+const NO_RENEWAL = new Set(['/auth/session', '/auth/sign-in']);
+
+/** fetch, except that a 401 asks for the renewal and, once signed in again, sends the request again. */
+async function sessionFetch(request: Request): Promise<Response> {
+  const again = renewal && !NO_RENEWAL.has(new URL(request.url).pathname) ? request.clone() : undefined;
+  const res = await fetch(request);
+  if (res.status !== 401 || !again || !renewal || !(await renewal())) return res;
+  // The new session has a new CSRF token.
+  if (!SAFE.has(again.method)) again.headers.set('X-CSRF-Token', csrfToken);
+  return fetch(again);
+}
+
+export const api = createClient<paths>({ baseUrl: '/v1', credentials: 'same-origin', fetch: sessionFetch });
 api.use({
   onRequest({ request }) {
     if (!SAFE.has(request.method)) request.headers.set('X-CSRF-Token', csrfToken);
@@ -73,15 +97,17 @@ export async function call<T>(pending: Promise<{ data?: T; error?: unknown; resp
 export async function auth<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(`/auth${path}`, {
-      method,
-      credentials: 'same-origin',
-      headers: {
-        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-        ...(method !== 'GET' ? { 'X-CSRF-Token': csrfToken } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    res = await sessionFetch(
+      new Request(new URL(`/auth${path}`, window.location.href), {
+        method,
+        credentials: 'same-origin',
+        headers: {
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          ...(method !== 'GET' ? { 'X-CSRF-Token': csrfToken } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
   } catch {
     throw offline();
   }

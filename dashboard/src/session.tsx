@@ -25,6 +25,18 @@ export async function loadSession(): Promise<Session | null> {
   }
 }
 
+/** Signs in with a password; a 401 here is the form's answer (wrong email or password), not a session that ended. */
+export async function signIn(email: string, password: string): Promise<Session> {
+  try {
+    const session = await auth<Session>('POST', '/sign-in', { email, password });
+    setCsrfToken(session.csrfToken);
+    return session;
+  } catch (err) {
+    if (err instanceof Failure && err.status === 401) throw new Failure('sign_in_refused', err.message, '', 401);
+    throw err;
+  }
+}
+
 export function useSession() {
   return useQuery({ queryKey: SESSION_KEY, queryFn: loadSession, staleTime: Infinity });
 }
@@ -45,9 +57,9 @@ export function useMay(needed: Session['role']): boolean {
 }
 
 /**
- * A page's data answered 401: the session ended (it expired, or was signed out elsewhere). Forgetting it sends the
- * dashboard to sign-in with `?next=` this page (App's SignedOut), and back here after. A change that gets 401 keeps
- * its form on screen and offers "Sign in again" instead (ErrorNote), so nothing typed vanishes under the person.
+ * A page's data answered 401 and the person did not sign in again in place (SessionRenewal.tsx): the session ended.
+ * Forgetting it sends the dashboard to sign-in with `?next=` this page (App's SignedOut), and back here after. A
+ * change that gets 401 keeps its form on screen and offers "Sign in again" instead (ErrorNote).
  */
 export function forgetEndedSession(client: QueryClient, err: unknown): void {
   if (err instanceof Failure && err.status === 401 && client.getQueryData(SESSION_KEY))

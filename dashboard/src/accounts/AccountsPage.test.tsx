@@ -18,15 +18,15 @@ afterEach(() => {
 const account = { id: 'acc_1', platform: 'instagram', displayName: 'Acme Shop', status: 'expired' };
 const group = { id: 'grp_1', name: 'Shops', accountIds: ['acc_1'] };
 
-function renderAs(role: Session['role']) {
+function renderAs(role: Session['role'], { plan = 'agency', accounts = [account] } = {}) {
   vi.spyOn(api, 'GET').mockImplementation((async (path: string) => ({
-    data: path === '/accounts' ? { accounts: [account] } : { groups: [group] },
+    data: path === '/accounts' ? { accounts } : { groups: [group] },
     response: new Response('{}'),
   })) as never);
   const disconnectPreviews = vi.fn(async () => new Response(JSON.stringify({ queuedPosts: 0 }), { status: 200 }));
   vi.stubGlobal('fetch', disconnectPreviews);
   const client = new QueryClient();
-  client.setQueryData(SESSION_KEY, { role, user: {}, workspace: {}, csrfToken: '' });
+  client.setQueryData(SESSION_KEY, { role, user: {}, workspace: { plan }, csrfToken: '' });
   render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
@@ -58,5 +58,23 @@ describe('accounts by role', () => {
     expect(screen.getByRole('button', { name: 'Disconnect' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'New group' })).toBeTruthy();
     expect(screen.queryByText(/Administrators and the owner/)).toBeNull();
+  });
+
+  it("tells a full plan's limit before the consent page: no Connect, the reason and the way to more", async () => {
+    const second = { ...account, id: 'acc_2', platform: 'youtube', displayName: 'Acme Videos', status: 'ok' };
+    renderAs('owner', { plan: 'free', accounts: [account, second] });
+    await screen.findByText('The Free plan connects up to 2 accounts, and 2 are connected.');
+    expect(screen.getByText(/Disconnect one to connect another, or move to Creator for up to 6/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe('/settings/billing');
+    expect(screen.queryAllByRole('link', { name: /^Connect / })).toEqual([]);
+    const tile = screen.getByText('Connect Instagram');
+    expect(tile.getAttribute('aria-disabled')).toBe('true');
+    expect(tile.getAttribute('aria-describedby')).toBe('connect-limit');
+  });
+
+  it('offers Connect while the plan has room', async () => {
+    renderAs('owner', { plan: 'free' });
+    await screen.findByRole('link', { name: 'Connect Instagram' });
+    expect(screen.queryByText(/plan connects up to/)).toBeNull();
   });
 });

@@ -2,11 +2,13 @@
 // (queued posts go back to draft, the confirm says how many), and groups. A connection's outcome comes
 // back as ?connected=<n> or ?error=<code>&message=…&hint=….
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, auth, call, Failure, type Account } from '../api.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
-import { useMay } from '../session.tsx';
+import { NetworkMark } from '../NetworkMark.tsx';
+import { useMay, useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
+import { accountLimitWords } from '../words/words.ts';
 import { GroupsPanel } from './GroupsPanel.tsx';
 
 export const useAccounts = () =>
@@ -84,9 +86,7 @@ function AccountRow({ account }: { account: Account }) {
   const manages = useMay('administrator');
   return (
     <li className="row">
-      <span className={`platform platform-${account.platform}`} aria-hidden="true">
-        {labelOf(account.platform).slice(0, 2)}
-      </span>
+      <NetworkMark platform={account.platform} size={28} decorative />
       <div className="row-main">
         <p className="row-title">{account.displayName}</p>
         <p className="muted">
@@ -110,28 +110,43 @@ function AccountRow({ account }: { account: Account }) {
   );
 }
 
-/** The networks' connect tiles: Herald's consent flow, then straight back here. */
-function ConnectTiles() {
+/**
+ * The networks' connect tiles: Herald's consent flow, then straight back here. A plan with no room left for another
+ * account says so here, with the way to more, and offers no tile that would end in a refusal after the consent page.
+ */
+function ConnectTiles({ connected }: { connected: number }) {
+  const limit = accountLimitWords(useSignedIn().workspace.plan, connected);
   return (
-    <div className="connect-grid">
-      {NETWORKS.map((n) =>
-        n.available ? (
-          <a key={n.platform} className="connect-tile" href={`/auth/connect/${n.platform}`}>
-            <span className={`platform platform-${n.platform}`} aria-hidden="true">
-              {n.label.slice(0, 2)}
-            </span>
-            Connect {n.label}
-          </a>
-        ) : (
-          <span key={n.platform} className="connect-tile disabled" aria-disabled="true">
-            <span className={`platform platform-${n.platform}`} aria-hidden="true">
-              {n.label.slice(0, 2)}
-            </span>
-            {n.label}: coming soon
-          </span>
-        ),
+    <>
+      {limit && (
+        <div className="note" id="connect-limit">
+          <p className="note-title">{limit.title}</p>
+          <p>
+            {limit.hint} <Link to="/settings/billing">See plans</Link>
+          </p>
+        </div>
       )}
-    </div>
+      <div className="connect-grid">
+        {NETWORKS.map((n) =>
+          n.available && !limit ? (
+            <a key={n.platform} className="connect-tile" href={`/auth/connect/${n.platform}`}>
+              <NetworkMark platform={n.platform} decorative />
+              Connect {n.label}
+            </a>
+          ) : (
+            <span
+              key={n.platform}
+              className="connect-tile disabled"
+              aria-disabled="true"
+              aria-describedby={n.available ? 'connect-limit' : undefined}
+            >
+              <NetworkMark platform={n.platform} decorative />
+              {n.available ? `Connect ${n.label}` : `${n.label}: coming soon`}
+            </span>
+          ),
+        )}
+      </div>
+    </>
   );
 }
 
@@ -164,7 +179,11 @@ export function AccountsPage() {
       </section>
       <section aria-labelledby="connect-h" className="card">
         <h2 id="connect-h">Connect an account</h2>
-        {manages ? <ConnectTiles /> : <AdminsOnly what="connect, reconnect and disconnect accounts" />}
+        {manages ? (
+          <ConnectTiles connected={accounts.data?.length ?? 0} />
+        ) : (
+          <AdminsOnly what="connect, reconnect and disconnect accounts" />
+        )}
       </section>
       {accounts.data && accounts.data.length > 0 && <GroupsPanel accounts={accounts.data} />}
     </>

@@ -9,6 +9,7 @@ import { api, call, type Platform, type Schemas } from '../api.ts';
 import { useAccounts } from '../accounts/AccountsPage.tsx';
 import { useGroups } from '../accounts/GroupsPanel.tsx';
 import { labelOf } from '../networks.ts';
+import { NetworkMark } from '../NetworkMark.tsx';
 import { useRefreshPosts } from '../posts/postActions.tsx';
 import { NetworkPreview, PREVIEWED, type PreviewPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
@@ -264,9 +265,7 @@ export function ComposePage() {
                       disabled={Boolean(editing)}
                       onChange={() => toggle(a.id)}
                     />
-                    <span className={`platform platform-${a.platform}`} aria-hidden="true">
-                      {labelOf(a.platform).slice(0, 2)}
-                    </span>
+                    <NetworkMark platform={a.platform} decorative />
                     <span>
                       {a.displayName}
                       <span className="muted block small">

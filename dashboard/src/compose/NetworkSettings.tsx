@@ -3,6 +3,7 @@ import type { Platform, Schemas } from '../api.ts';
 import { YOUTUBE_CATEGORIES } from '../../../networks/youtube/categories.ts';
 import { labelOf, networkOf } from '../networks.ts';
 import { SETTING_LABELS } from '../words/fieldLabels.ts';
+import { categoryName } from '../words/settingWords.ts';
 
 export type Settings = Schemas['PerPlatform'];
 
@@ -103,7 +104,7 @@ function LinkSetting({ platform, get, set }: { platform: Platform } & SettingIO)
 /** YouTube's categories by name; an id set elsewhere (by the API) that the list lacks stays choosable. */
 function categoryOptions(current: string): [string, string][] {
   const named = Object.entries(YOUTUBE_CATEGORIES).sort(([, a], [, b]) => a.localeCompare(b));
-  return current && !YOUTUBE_CATEGORIES[current] ? [...named, [current, `Category ${current}`]] : named;
+  return current && !YOUTUBE_CATEGORIES[current] ? [...named, [current, categoryName(current)]] : named;
 }
 
 /** Drops empty values, and a network's entry when nothing of it is set. */

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { auth, Failure } from '../api.ts';
-import { useResetSession } from '../session.tsx';
+import { signIn, useResetSession } from '../session.tsx';
 import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
 
 /** Whether sign-up is open now, and whether nobody has signed up yet (GET /auth/sign-up). */
@@ -54,7 +54,7 @@ function useEnter() {
   const navigate = useNavigate();
   const next = useNextPath();
   return async (email: string, password: string) => {
-    await auth('POST', '/sign-in', { email, password });
+    await signIn(email, password);
     await reset();
     navigate(next, { replace: true });
   };
@@ -63,13 +63,7 @@ function useEnter() {
 export function SignIn() {
   const enter = useEnter();
   const signUp = useSignUpState();
-  const { busy, error, onSubmit } = useSubmit((f) =>
-    enter(String(f.get('email')), String(f.get('password'))).catch((err) => {
-      // Here a 401 is the form's answer (wrong email or password), not a session that ended.
-      if (err instanceof Failure && err.status === 401) throw new Failure('sign_in_refused', err.message, '', 401);
-      throw err;
-    }),
-  );
+  const { busy, error, onSubmit } = useSubmit((f) => enter(String(f.get('email')), String(f.get('password'))));
   return (
     <main className="auth">
       <div className="auth-card">

@@ -13,6 +13,7 @@ import { eventWords } from '../words/eventWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { failureWords } from '../words/words.ts';
 import { PostActions } from './postActions.tsx';
+import { PostSettings } from './PostSettings.tsx';
 
 function Timeline({ postId, platform, zone }: { postId: string; platform: Post['platform']; zone: string }) {
   const events = useQuery({
@@ -111,6 +112,7 @@ export function PostDetailPage() {
                 {p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}
               </p>
             )}
+            <PostSettings post={p} />
             {p.externalUrl && (
               <p>
                 <a href={p.externalUrl} target="_blank" rel="noreferrer">

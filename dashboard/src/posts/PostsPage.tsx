@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api, call, type PostQuery, type Schemas } from '../api.ts';
 import { useAccounts } from '../accounts/AccountsPage.tsx';
 import { labelOf } from '../networks.ts';
+import { NetworkMark } from '../NetworkMark.tsx';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 
@@ -98,6 +99,7 @@ export function PostsPage() {
           <ul className="rows">
             {all.map((p) => (
               <li key={p.id} className="row">
+                <NetworkMark platform={p.platform} />
                 <StatusBadge status={p.status} />
                 <div className="row-main">
                   <p className="row-title">

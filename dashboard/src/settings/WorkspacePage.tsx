@@ -1,15 +1,16 @@
 // Settings, workspace: name, slug, time zone and currency. Changing the zone leaves queued posts at their
 // absolute instants; the answer says so and this page repeats it.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { SESSION_KEY, useSignedIn } from '../session.tsx';
-import { Button, ErrorNote, Field } from '../ui.tsx';
+import { Button, ErrorNote, Field, Loading } from '../ui.tsx';
 import { atLeast } from './settingsApi.ts';
 import { useAction } from './useAction.ts';
 
-const ZONES = Intl.supportedValuesOf('timeZone');
 const CURRENCIES = Intl.supportedValuesOf('currency');
+// The zone picker's combobox (downshift) loads with this page only, not with every page of the dashboard.
+const ZonePicker = lazy(() => import('./ZonePicker.tsx').then((m) => ({ default: m.ZonePicker })));
 
 export function WorkspacePage() {
   const { workspace, role } = useSignedIn();
@@ -41,17 +42,14 @@ export function WorkspacePage() {
           onChange={set('slug')}
           required
         />
-        <div className="field">
-          <label htmlFor="ws-tz">Time zone</label>
-          <select id="ws-tz" value={form.tz} onChange={set('tz')} aria-describedby="ws-tz-hint">
-            {(ZONES.includes(form.tz) ? ZONES : [form.tz, ...ZONES]).map((z) => (
-              <option key={z}>{z}</option>
-            ))}
-          </select>
-          <p className="field-hint" id="ws-tz-hint">
-            Every time is shown and read in it. Queued posts keep their absolute times when it changes.
-          </p>
-        </div>
+        <Suspense fallback={<Loading label="Loading time zones" />}>
+          <ZonePicker
+            label="Time zone"
+            hint="Every time is shown and read in it. Queued posts keep their absolute times when it changes."
+            value={form.tz}
+            onChange={(tz) => setForm({ ...form, tz })}
+          />
+        </Suspense>
         <div className="field">
           <label htmlFor="ws-currency">Currency</label>
           <select id="ws-currency" value={form.currency} onChange={set('currency')}>

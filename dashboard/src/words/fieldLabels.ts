@@ -10,6 +10,8 @@ export const SETTING_LABELS = {
   category: 'Category',
   madeForKids: 'Made for kids',
   thumbnailMediaId: 'Thumbnail',
+  playlistId: 'Playlist',
+  privacyLevel: 'Who can watch',
 } as const satisfies Record<string, string>;
 
 /** A request field as the forms label it (sign-up, sign-in, settings, compose, media). */
