@@ -11,7 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summaryReporter.ts'],
-    // Starts `prism proxy` only when TEST_PRISM is set (the Prism pass of `make test`).
-    globalSetup: ['./test/support/prismProxy.ts'],
+    // Starts `prism proxy` only when TEST_PRISM is set (the Prism pass of `make test`); migrates the
+    // databases every test instance starts from a copy of.
+    globalSetup: ['./test/support/prismProxy.ts', './test/support/templateDatabases.ts'],
   },
 });

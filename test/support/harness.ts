@@ -23,16 +23,22 @@ import { createServices, type Services } from '../../runtime/services.ts';
 import { createApp } from '../../server/app.ts';
 import { assertMatchesContract } from './contract.ts';
 import { UPSTREAM_HEADER } from './prismProxy.ts';
+import { copySqliteTemplate, pgTemplateClause } from './templateDatabases.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DATABASES = (process.env.TEST_DATABASES ?? 'sqlite,postgres').split(',') as DbKind[];
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** A fresh, empty PostgreSQL database; returns its URL and a function that drops it. */
-export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh PostgreSQL database, empty or (`migrated`) a copy of the run's migrated template; returns its URL
+ * and a function that drops it.
+ */
+export async function createPgDatabase(
+  opts: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `herald_test_${randomBase62(12).toLowerCase()}`;
   const admin = knexFactory({ client: 'pg', connection: PG_ADMIN_URL });
-  await admin.raw(`create database ${name}`);
+  await admin.raw(`create database ${name}${opts.migrated ? pgTemplateClause() : ''}`);
   await admin.destroy();
   return {
     url: PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
@@ -63,7 +69,8 @@ export async function startHerald(
   options: HeraldOptions = {},
 ): Promise<TestEnv> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-'));
-  const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
+  const pg = kind === 'postgres' ? await createPgDatabase({ migrated: true }) : undefined;
+  if (!pg) copySqliteTemplate(dataDir);
   const config: Config = {
     ...loadConfig({}),
     dataDir,
