@@ -1,24 +1,16 @@
 // The files of a post: picked from the library (a dialog) or uploaded here, in the order they will appear.
 import * as Dialog from '@radix-ui/react-dialog';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, call, type Media } from '../api.ts';
+import type { Media } from '../api.ts';
 import { DropZone } from '../media/DropZone.tsx';
-import { useMediaPages } from '../media/library.ts';
+import { useMediaItem, useMediaPages } from '../media/library.ts';
 import { MediaThumb } from '../media/MediaCard.tsx';
 import { UploadList } from '../media/UploadList.tsx';
 import { useUploads } from '../media/uploads.ts';
 import { Button, Empty, ErrorNote, Loading } from '../ui.tsx';
 
-function useMediaById(id: string) {
-  return useQuery({
-    queryKey: ['media-item', id],
-    queryFn: () => call(api.GET('/media/{mediaId}', { params: { path: { mediaId: id } } })),
-  });
-}
-
 function Picked({ id, onRemove }: { id: string; onRemove: () => void }) {
-  const media = useMediaById(id).data;
+  const media = useMediaItem(id).data;
   return (
     <li className="picked">
       {media ? <MediaThumb media={media} /> : <span className="thumb thumb-empty" aria-hidden="true" />}

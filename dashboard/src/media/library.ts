@@ -7,6 +7,13 @@ export const useFolders = () =>
 
 export const useWhoami = () => useQuery({ queryKey: ['whoami'], queryFn: () => call(api.GET('/whoami')) });
 
+/** One file by id (a post's file), shared by every view that shows it. */
+export const useMediaItem = (id: string) =>
+  useQuery({
+    queryKey: ['media-item', id],
+    queryFn: () => call(api.GET('/media/{mediaId}', { params: { path: { mediaId: id } } })),
+  });
+
 export function useMediaPages(folderId: string | undefined) {
   return useInfiniteQuery({
     queryKey: ['media', folderId ?? 'all'],

@@ -21,6 +21,25 @@ export function reschedule(postId: string, when: { publishAt: string; timezone: 
   return call(api.PATCH('/posts/{postId}', { params: { path: { postId } }, body: { when, confirm: true } }));
 }
 
+type Timing = ReturnType<typeof whenOf>;
+
+/** The instant a reschedule form names ("at" a valid time), for the confirm button's words; undefined for "now". */
+export function targetOf(timing: Timing, zone: string): DateTime | undefined {
+  return 'when' in timing && typeof timing.when === 'object'
+    ? DateTime.fromISO(timing.when.publishAt, { zone })
+    : undefined;
+}
+
+/** What a reschedule form sends, or the form's own problem as the refusal the dialog shows. */
+export function chosenWhen(timing: Timing): { publishAt: string; timezone: string } | 'now' {
+  if ('when' in timing && timing.when !== 'draft') return timing.when;
+  throw new Failure(
+    'time_missing',
+    'problem' in timing ? timing.problem : 'Pick a time.',
+    'Fill in the date and time above.',
+  );
+}
+
 export function PostActions({ post, zone }: { post: Post; zone: string }) {
   const refresh = useRefreshPosts();
   const client = useQueryClient();
@@ -30,8 +49,7 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
   useEffect(() => setWhen(startingWhen(post.publishAt, zone)), [post.publishAt, zone]);
   const path = { params: { path: { postId: post.id } }, body: { confirm: true } };
   const timing = whenOf(when, zone);
-  const target =
-    'when' in timing && typeof timing.when === 'object' ? DateTime.fromISO(timing.when.publishAt, { zone }) : undefined;
+  const target = targetOf(timing, zone);
   return (
     <div className="actions wrap">
       {post.status === 'failed' && (
@@ -68,14 +86,7 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
             </>
           }
           onConfirm={async () => {
-            if (!('when' in timing) || timing.when === 'draft') {
-              throw new Failure(
-                'time_missing',
-                'problem' in timing ? timing.problem : 'Pick a time.',
-                'Fill in the date and time above.',
-              );
-            }
-            await reschedule(post.id, timing.when);
+            await reschedule(post.id, chosenWhen(timing));
             await refresh();
           }}
         />
