@@ -21,7 +21,7 @@ export function PostRow({
   onSelect,
 }: {
   post: Post;
-  accountName: string;
+  accountName: string | undefined;
   zone: string;
   selected: boolean;
   onSelect: (on: boolean) => void;
@@ -48,9 +48,7 @@ export function PostRow({
         )}
         <span className="post-summary">
           <span className="row-title">{heading}</span>
-          <span className="muted small">
-            {network} · {accountName} · {when}
-          </span>
+          <span className="muted small">{[network, accountName, when].filter(Boolean).join(' · ')}</span>
         </span>
         <span className={`badge badge-${post.status}`}>{STATUS_WORDS[post.status]}</span>
       </Link>

@@ -81,7 +81,7 @@ function Outcome({
   onDismiss,
 }: {
   outcome: BulkOutcome;
-  accountName: (p: Post) => string;
+  accountName: (p: Post) => string | undefined;
   onDismiss: () => void;
 }) {
   const left = bulkLeftAlone(outcome.action, outcome.skipped, 'was');
@@ -94,8 +94,8 @@ function Outcome({
         <ul>
           {outcome.failures.map(({ post, words }) => (
             <li key={post.id}>
-              <Link to={`/posts/${post.id}`}>{postHeading(post)}</Link> ({labelOf(post.platform)}, {accountName(post)}):{' '}
-              {words.title} {words.hint}
+              <Link to={`/posts/${post.id}`}>{postHeading(post)}</Link> (
+              {[labelOf(post.platform), accountName(post)].filter(Boolean).join(', ')}): {words.title} {words.hint}
             </li>
           ))}
         </ul>
@@ -151,7 +151,8 @@ export function PostsPage() {
   const all = posts.data?.pages.flatMap((p) => p.posts) ?? [];
   const chosen = all.filter((p) => selected.has(p.id));
   const names = new Map(accounts.data?.map((a) => [a.id, a.displayName]));
-  const accountName = (p: Post) => names.get(p.accountId) ?? labelOf(p.platform);
+  // An account the list of accounts no longer holds was disconnected; none is named before that list loads.
+  const accountName = (p: Post) => names.get(p.accountId) ?? (accounts.data ? 'a disconnected account' : undefined);
   const select = (ids: string[], on: boolean) =>
     setSelected((current) => {
       const next = new Set(current);
