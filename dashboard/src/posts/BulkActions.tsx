@@ -3,12 +3,11 @@
 import { useState } from 'react';
 import { formatInZone } from '../../../domain/when.ts';
 import { api, call, Failure, type Post } from '../api.ts';
-import { WhenInput } from '../compose/WhenInput.tsx';
 import { startingWhen, whenOf, type WhenForm } from '../compose/when.ts';
 import { Button, ConfirmDialog } from '../ui.tsx';
 import { BULK_APPLIES, bulkLeftAlone, type BulkAction } from '../words/postWords.ts';
 import { failureWords, type Words } from '../words/words.ts';
-import { chosenWhen, reschedule, targetOf, useRefreshPosts } from './postActions.tsx';
+import { chosenWhen, RescheduleTime, reschedule, targetOf, useRefreshPosts } from './postActions.tsx';
 
 export interface BulkOutcome {
   action: BulkAction;
@@ -130,15 +129,7 @@ export function BulkActions({
             <>
               <p>{shown.body}</p>
               {leftAlone && <p>{leftAlone}</p>}
-              {open === 'reschedule' && (
-                <WhenInput
-                  value={when}
-                  modes={['at', 'now']}
-                  zone={zone}
-                  problem={'problem' in timing ? timing.problem : undefined}
-                  onChange={setWhen}
-                />
-              )}
+              {open === 'reschedule' && <RescheduleTime value={when} zone={zone} onChange={setWhen} />}
             </>
           }
           onConfirm={() => run(open)}

@@ -40,6 +40,28 @@ export function chosenWhen(timing: Timing): { publishAt: string; timezone: strin
   );
 }
 
+/** The time a reschedule moves to: a date and time in the zone, or now, with the form's problem shown. */
+export function RescheduleTime({
+  value,
+  zone,
+  onChange,
+}: {
+  value: WhenForm;
+  zone: string;
+  onChange: (when: WhenForm) => void;
+}) {
+  const timing = whenOf(value, zone);
+  return (
+    <WhenInput
+      value={value}
+      modes={['at', 'now']}
+      zone={zone}
+      problem={'problem' in timing ? timing.problem : undefined}
+      onChange={onChange}
+    />
+  );
+}
+
 export function PostActions({ post, zone }: { post: Post; zone: string }) {
   const refresh = useRefreshPosts();
   const client = useQueryClient();
@@ -76,13 +98,7 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
           description={
             <>
               {post.publishAt && <p>Now set for {timeText(post.publishAt, zone)}.</p>}
-              <WhenInput
-                value={when}
-                modes={['at', 'now']}
-                zone={zone}
-                problem={'problem' in timing ? timing.problem : undefined}
-                onChange={setWhen}
-              />
+              <RescheduleTime value={when} zone={zone} onChange={setWhen} />
             </>
           }
           onConfirm={async () => {
