@@ -85,14 +85,16 @@ async function seed(url: string, bigWorkspace: string): Promise<{ accountIds: st
     `insert into posts (${POST_COLUMNS})
     select 'pst_big' || g, ?, 'acc_big' || (g % ?),
       (array['youtube','instagram','facebook','threads'])[1 + (g % ?) % 4],
-      ${POST_STATE}, 'Big post ' || g, '[]', '[]', '{}', 'bat_big' || g, 'api', ${now}, ${now} from generate_series(0, ?) g`,
+      ${POST_STATE}, 'Big post ' || g, '[]', '[]', '{}', 'bat_big' || g, 'api', ${now}, ${now}
+    from generate_series(0, ?) g`,
     [bigWorkspace, BIG_ACCOUNTS, BIG_ACCOUNTS, BIG_POSTS - 1],
   );
   await db.raw(
     `insert into posts (${POST_COLUMNS})
     select 'pst_scale' || g, 'ws_scale' || (1 + (g % ?) % ?), 'acc_scale' || (g % ?),
       (array['youtube','instagram','facebook','threads'])[1 + (g % ?) % 4],
-      ${POST_STATE}, 'Post ' || g, '[]', '[]', '{}', 'bat_scale' || g, 'api', ${now}, ${now} from generate_series(0, ?) g`,
+      ${POST_STATE}, 'Post ' || g, '[]', '[]', '{}', 'bat_scale' || g, 'api', ${now}, ${now}
+    from generate_series(0, ?) g`,
     [others, WORKSPACES - 1, others, others, POSTS - BIG_POSTS - 1],
   );
   const bigRoot = (await db('folders').where({ workspace_id: bigWorkspace, is_root: 1 }).first('id')).id as string;
