@@ -6,7 +6,8 @@ import { useMediaItem } from '../media/library.ts';
 import { MediaThumb } from '../media/MediaCard.tsx';
 import { labelOf } from '../networks.ts';
 import { Link } from 'react-router';
-import { postHeading, STATUS_WORDS } from '../words/postWords.ts';
+import { StatusBadge } from '../ui.tsx';
+import { postHeading } from '../words/postWords.ts';
 
 function FirstFile({ id }: { id: string }) {
   const media = useMediaItem(id).data;
@@ -50,7 +51,7 @@ export function PostRow({
           <span className="row-title">{heading}</span>
           <span className="muted small">{[network, accountName, when].filter(Boolean).join(' · ')}</span>
         </span>
-        <span className={`badge badge-${post.status}`}>{STATUS_WORDS[post.status]}</span>
+        <StatusBadge status={post.status} />
       </Link>
     </li>
   );
