@@ -51,7 +51,7 @@ const POST_STATE = `
   case when g % 10 < 3 then ${iso(`timestamptz '2030-01-01' + g * interval '1 minute'`)} end`;
 const POST_COLUMNS =
   'id, workspace_id, account_id, platform, status, publish_at, quota_month, due_at, text, tags, ' +
-  'media_ids, per_platform, created_via, created_at, updated_at';
+  'media_ids, per_platform, batch_id, created_via, created_at, updated_at';
 
 async function seed(url: string, bigWorkspace: string): Promise<{ accountIds: string[]; mediaId: string }> {
   const db = openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
@@ -85,14 +85,16 @@ async function seed(url: string, bigWorkspace: string): Promise<{ accountIds: st
     `insert into posts (${POST_COLUMNS})
     select 'pst_big' || g, ?, 'acc_big' || (g % ?),
       (array['youtube','instagram','facebook','threads'])[1 + (g % ?) % 4],
-      ${POST_STATE}, 'Big post ' || g, '[]', '[]', '{}', 'api', ${now}, ${now} from generate_series(0, ?) g`,
+      ${POST_STATE}, 'Big post ' || g, '[]', '[]', '{}', 'bat_big' || g, 'api', ${now}, ${now}
+    from generate_series(0, ?) g`,
     [bigWorkspace, BIG_ACCOUNTS, BIG_ACCOUNTS, BIG_POSTS - 1],
   );
   await db.raw(
     `insert into posts (${POST_COLUMNS})
     select 'pst_scale' || g, 'ws_scale' || (1 + (g % ?) % ?), 'acc_scale' || (g % ?),
       (array['youtube','instagram','facebook','threads'])[1 + (g % ?) % 4],
-      ${POST_STATE}, 'Post ' || g, '[]', '[]', '{}', 'api', ${now}, ${now} from generate_series(0, ?) g`,
+      ${POST_STATE}, 'Post ' || g, '[]', '[]', '{}', 'bat_scale' || g, 'api', ${now}, ${now}
+    from generate_series(0, ?) g`,
     [others, WORKSPACES - 1, others, others, POSTS - BIG_POSTS - 1],
   );
   const bigRoot = (await db('folders').where({ workspace_id: bigWorkspace, is_root: 1 }).first('id')).id as string;

@@ -8,6 +8,7 @@ export type Db = Knex;
 
 interface SqliteConnection {
   pragma(sql: string): unknown;
+  function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
   prepare(sql: string, ...rest: unknown[]): unknown;
   exec(sql: string): unknown;
 }
@@ -22,6 +23,9 @@ export const SQLITE_FILE = 'herald.sqlite';
 export const SANDBOX_FILE = 'sandbox.sqlite';
 
 const STATEMENTS_KEPT = 500;
+
+/** SQLite's lower() lowers only A to Z; this one lowers text as JavaScript (and PostgreSQL's lower()) do. */
+export const SQLITE_LOWER = 'herald_lower';
 
 /**
  * knex has better-sqlite3 prepare every statement anew, and preparing costs more than running the short queries
@@ -80,6 +84,9 @@ export function openDatabase(opts: OpenOptions): Db {
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
         if (thread) conn.pragma('wal_autocheckpoint = 0');
+        conn.function(SQLITE_LOWER, { deterministic: true }, (value) =>
+          typeof value === 'string' ? value.toLowerCase() : value,
+        );
         reusePreparedStatements(conn);
         done(null, conn);
       },

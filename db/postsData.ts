@@ -19,7 +19,7 @@ import type { PostStatus } from '../domain/statusLine.ts';
 import type { Platform } from '../networks/rules.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
 import { recordAudit } from './audit.ts';
-import { isPostgres, type Db } from './connect.ts';
+import { isPostgres, SQLITE_LOWER, type Db } from './connect.ts';
 import { recordEvents, workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
@@ -51,6 +51,8 @@ export interface PostRecord {
   tags: string[];
   mediaIds: string[];
   perPlatform: Record<string, unknown>;
+  /** Shared by the posts of one creation request. */
+  batchId: string;
   createdVia: CreatedVia;
   externalUrl: string | null;
   /** The post's id on its network, once live. */
@@ -102,6 +104,8 @@ export interface PostFilter {
   accountId?: string;
   from?: string;
   to?: string;
+  /** Words the text or the title contains, ignoring case. */
+  q?: string;
   cursor?: { publishAt: string | null; id: string };
   limit: number;
 }
@@ -136,6 +140,15 @@ export type DecideChange = (
   counts: { monthUsed: (month: string) => Promise<number> },
 ) => Promise<{ patch: PostPatch; events: NewEvent[] }> | { patch: PostPatch; events: NewEvent[] };
 
+/** `text` as a LIKE pattern matching it literally: its wildcards and the escape character escaped. */
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The SQL function that lowers a column's case as JavaScript lowers the pattern's: PostgreSQL's own; on SQLite
+ * (whose lower() knows only A to Z) the one connect.ts registers.
+ */
+const lowered = (db: Db) => (isPostgres(db) ? 'lower' : SQLITE_LOWER);
+
 const COLUMNS = ['posts.*', 'accounts.display_name as account_name'];
 
 function toPost(row: Record<string, any>): PostRecord {
@@ -151,6 +164,7 @@ function toPost(row: Record<string, any>): PostRecord {
     tags: JSON.parse(row.tags),
     mediaIds: JSON.parse(row.media_ids),
     perPlatform: JSON.parse(row.per_platform),
+    batchId: row.batch_id,
     createdVia: row.created_via,
     externalUrl: row.external_url ?? null,
     externalId: row.external_id ?? null,
@@ -354,6 +368,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
           oldestLastHour: recent?.oldest ?? null,
         });
         const ids: string[] = [];
+        const batchId = newId('bat');
         for (const post of input.posts) {
           const id = newId('pst');
           ids.push(id);
@@ -369,6 +384,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
             tags: JSON.stringify(post.tags),
             media_ids: JSON.stringify(post.mediaIds),
             per_platform: JSON.stringify(post.perPlatform),
+            batch_id: batchId,
             created_via: input.createdVia,
             quota_month: post.status === 'queued' ? input.month : null,
             due_at: post.status === 'queued' ? post.publishAt : null,
@@ -398,6 +414,14 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       const q = posts().select(COLUMNS);
       if (filter.status) q.where('posts.status', filter.status);
       if (filter.accountId) q.where('posts.account_id', filter.accountId);
+      if (filter.q) {
+        const pattern = `%${likeEscaped(filter.q.toLowerCase())}%`;
+        q.where((w) =>
+          w
+            .whereRaw(`${lowered(db)}(posts.text) like ? escape '\\'`, [pattern])
+            .orWhereRaw(`${lowered(db)}(posts.title) like ? escape '\\'`, [pattern]),
+        );
+      }
       // Each bound and the cursor in the list indexes' own terms (migrations 0013 and 0018), so that a range
       // is one stretch of them and a page deep behind a cursor seeks to its first row. Drafts sort last.
       const at = isPostgres(db) ? "coalesce(posts.publish_at, '')" : 'posts.publish_at';

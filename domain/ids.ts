@@ -37,6 +37,7 @@ export type IdKind =
   | 'fld'
   | 'med'
   | 'pst'
+  | 'bat'
   | 'evt'
   | 'wev'
   | 'att'

@@ -2302,6 +2302,7 @@ export interface components {
          *       "perPlatform": {
          *         "contentType": "feed"
          *       },
+         *       "batchId": "bat_3Fw9Kd1Rm6",
          *       "createdVia": "api",
          *       "createdAt": "2026-11-21T09:12:44.318Z",
          *       "updatedAt": "2026-11-21T09:12:44.318Z"
@@ -2310,6 +2311,12 @@ export interface components {
         Post: {
             /** @example pst_5Jx8Nc2Wq7 */
             id: string;
+            /**
+             * @description Shared by the posts one `createPosts` call made (one per account), so they can be shown
+             *     together; an edit keeps it.
+             * @example bat_3Fw9Kd1Rm6
+             */
+            batchId: string;
             /** @example acc_7Hq2Lx9Pz3 */
             accountId: string;
             platform: components["schemas"]["Platform"];
@@ -2411,6 +2418,7 @@ export interface components {
          *           "perPlatform": {
          *             "contentType": "feed"
          *           },
+         *           "batchId": "bat_3Fw9Kd1Rm6",
          *           "createdVia": "api",
          *           "createdAt": "2026-11-21T09:12:44.318Z",
          *           "updatedAt": "2026-11-21T09:12:44.318Z"
@@ -2431,6 +2439,7 @@ export interface components {
          *           "perPlatform": {
          *             "contentType": "photo"
          *           },
+         *           "batchId": "bat_3Fw9Kd1Rm6",
          *           "createdVia": "api",
          *           "createdAt": "2026-11-21T09:12:44.318Z",
          *           "updatedAt": "2026-11-21T09:12:44.318Z"
@@ -4118,6 +4127,12 @@ export interface operations {
                  * @example 2026-12-01T00:00:00.000Z
                  */
                 to?: string;
+                /**
+                 * @description Only posts whose text or title contains these words as written (one piece of text,
+                 *     spaces included), ignoring case; `%`, `_` and `\` match only themselves.
+                 * @example autumn sale
+                 */
+                q?: string;
                 /**
                  * @description The `nextCursor` of the previous page. Omit it for the first page.
                  * @example eyJrIjoiMjAyNi0xMS0yNFQxMzozMDowMC4wMDBaIiwiaSI6InBzdF81Sng4TmMyV3E3In0

@@ -1108,6 +1108,7 @@ export const operations: readonly OperationEntry[] = [
         "accountId",
         "from",
         "to",
+        "q",
         "cursor",
         "limit"
       ],
@@ -1140,6 +1141,12 @@ export const operations: readonly OperationEntry[] = [
           "type": "string",
           "format": "date-time",
           "description": "Only posts whose `publishAt` is before this instant."
+        },
+        "q": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 200,
+          "description": "Only posts whose text or title contains these words as written (one piece of text,\nspaces included), ignoring case; `%`, `_` and `\\` match only themselves.\n"
         },
         "cursor": {
           "type": "string",

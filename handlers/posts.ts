@@ -150,6 +150,7 @@ export function wirePost(post: PostRecord, zone: string) {
     tags: post.tags,
     mediaIds: post.mediaIds,
     perPlatform: post.perPlatform,
+    batchId: post.batchId,
     ...(post.nextAttemptAt ? { nextAttemptAt: post.nextAttemptAt } : {}),
     ...(post.status === 'live' && post.externalUrl ? { externalUrl: post.externalUrl } : {}),
     ...(post.status === 'failed' && post.error ? { error: post.error } : {}),
@@ -233,6 +234,7 @@ export const listPosts: Handler<'listPosts'> = async ({ cred, data, query }) => 
     limit: limit + 1,
     from: query.from ? utcIso(query.from) : undefined,
     to: query.to ? utcIso(query.to) : undefined,
+    q: query.q,
     cursor: query.cursor ? readCursor(query.cursor, postsPosition) : undefined,
   });
   const last = page.length > limit ? page[limit - 1]! : undefined;

@@ -6,6 +6,7 @@
 // and a phone. Axe checks every page; screenshots go to test-results/dashboard.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { DateTime } from 'luxon';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,8 +147,15 @@ describe('dashboard in a browser', () => {
     await create.click();
     await page.getByRole('heading', { name: 'Done' }).waitFor();
     await checkPage(page, '07-created');
+    // "Compose another" starts empty: no account, text or file of the last post.
+    await page.getByRole('button', { name: 'Compose another' }).click();
+    await page.getByLabel('Text', { exact: true }).waitFor();
+    expect(await page.getByLabel('Text', { exact: true }).inputValue()).toBe('');
+    expect(await page.getByRole('checkbox', { name: /Instagram/ }).isChecked()).toBe(false);
+    expect(await page.getByRole('checkbox', { name: /Threads/ }).isChecked()).toBe(false);
+    expect(await page.locator('.picked').count()).toBe(0);
 
-    await page.getByRole('link', { name: 'See the calendar' }).click();
+    await page.getByRole('link', { name: 'Calendar' }).click();
     await expect.poll(() => page.locator('.fc-event.cal-live').count(), { timeout: 30_000 }).toBe(2);
     await checkPage(page, '08-calendar-live');
     await page.locator('.fc-event.cal-live').first().click();
@@ -163,6 +171,13 @@ describe('dashboard in a browser', () => {
 
     await page.getByRole('link', { name: 'Posts' }).click();
     await expect.poll(() => page.locator('.rows .row').count()).toBe(2);
+    // The two posts of one create call are one group; each row is one link, headed by its own text.
+    await page.locator('.post-group').getByText('Created together · 2 posts').waitFor();
+    const rowLinks = page.locator('.post-row .post-link');
+    await expect.poll(() => rowLinks.filter({ hasText: 'Published' }).count(), { timeout: 30_000 }).toBe(2);
+    expect(await rowLinks.first().locator('.row-title').textContent()).toBe('Autumn sale starts today 🍂');
+    // (The accounts' own names, acme_instagram and acme_threads, are the walk's; nothing else may read as API.)
+    expect((await page.locator('.post-groups').textContent())!.replace(/acme_\w+/g, '')).not.toMatch(API_WORDS);
     await checkPage(page, '10-posts');
 
     await page.getByRole('link', { name: 'Compose' }).click();
@@ -209,6 +224,49 @@ describe('dashboard in a browser', () => {
     await checkPage(page, '11c-delete');
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete for good' }).click();
     await page.waitForURL(/\/app\/posts$/);
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(3);
+
+    // Search (kept in the address), select two scheduled posts, move both at once, then delete both at once.
+    const weekend = DateTime.now().setZone('Europe/Berlin').plus({ days: 2 }).toFormat('yyyy-MM-dd');
+    await page.evaluate(async (day) => {
+      const [{ accounts }, { media }, { csrfToken }] = await Promise.all(
+        ['/v1/accounts', '/v1/media', '/auth/session'].map((r) => fetch(r).then((a) => a.json())),
+      );
+      const body = {
+        targets: { accountIds: accounts.map((a: { id: string }) => a.id) },
+        mediaIds: [media[0].id],
+        text: 'Weekend market: stalls open at nine',
+        when: { publishAt: `${day}T09:00`, timezone: 'Europe/Berlin' },
+        confirm: true,
+      };
+      const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
+      await fetch('/v1/posts', { method: 'POST', headers, body: JSON.stringify(body) });
+    }, weekend);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('WEEKEND market');
+    await page.waitForURL(/[?&]q=WEEKEND\+market/);
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(2);
+    await page.reload();
+    expect(await page.getByRole('searchbox', { name: 'Search' }).inputValue()).toBe('WEEKEND market');
+    for (const network of ['Instagram', 'Threads'])
+      await page.getByRole('checkbox', { name: `Select Weekend market: stalls open at nine (${network})` }).check();
+    await page.getByRole('region', { name: 'Selected posts' }).getByText('2 posts selected').waitFor();
+    await page.getByRole('button', { name: 'Reschedule' }).click();
+    const bulk = page.getByRole('alertdialog');
+    // It starts at the posts' own time.
+    expect(await bulk.getByLabel('Time', { exact: true }).inputValue()).toBe('09:00');
+    await bulk.getByLabel('Time', { exact: true }).fill('10:15');
+    await checkPage(page, '10a-posts-bulk-reschedule');
+    await bulk.getByRole('button', { name: /^Move to / }).click();
+    await page.getByRole('status').getByText('2 posts rescheduled.').waitFor();
+    await expect.poll(() => page.locator('.post-row').filter({ hasText: '10:15' }).count()).toBe(2);
+    await page.getByRole('checkbox', { name: /^Select the 2 posts of Weekend market/ }).check();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await checkPage(page, '10b-posts-bulk-delete');
+    await bulk.getByRole('button', { name: 'Delete 2 posts for good' }).click();
+    await page.getByRole('status').getByText('2 posts deleted.').waitFor();
+    await page.getByText('No posts match').waitFor();
+    await checkPage(page, '10c-posts-bulk-deleted');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('');
     await expect.poll(() => page.locator('.rows .row').count()).toBe(3);
 
     // Disconnecting says what happens to queued posts before it happens.
@@ -300,5 +358,8 @@ describe('dashboard in a browser', () => {
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     expect(await nav.isVisible()).toBe(false);
     await checkPage(page, '14-phone-calendar');
+    await page.goto(at('/posts'));
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(4);
+    await checkPage(page, '15-phone-posts');
   }, 240_000);
 });

@@ -413,6 +413,90 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       expect((await call(env, 'get', '/v1/posts?limit=500', { key: list.readKey })).status).toBe(400);
     });
 
+    it('gives the posts of one create call one batchId, which an edit keeps and no other call shares', async () => {
+      const made = await seedWorkspace(env, { plan: 'creator' });
+      const a = await addAccount(env, made.workspaceId, 'threads', 'Batch A');
+      const b = await addAccount(env, made.workspaceId, 'facebook', 'Batch B');
+      const create = async (accountIds: string[]) =>
+        (
+          await call(env, 'post', '/v1/posts', {
+            key: made.writeKey,
+            body: { targets: { accountIds }, mediaIds: [], text: 'Together', when: 'draft', confirm: true },
+          })
+        ).body.posts.map((p: { id: string }) => p.id) as string[];
+      const [first, second] = await create([a, b]);
+      const [third] = await create([a]);
+      const batchOf = async (id: string) =>
+        (await call(env, 'get', `/v1/posts/${id}`, { key: made.readKey })).body.batchId as string;
+      expect(await batchOf(first!)).toMatch(/^bat_/);
+      expect(await batchOf(second!)).toBe(await batchOf(first!));
+      expect(await batchOf(third!)).not.toBe(await batchOf(first!));
+      const edited = await call(env, 'patch', `/v1/posts/${second}`, { key: made.writeKey, body: { text: 'Apart' } });
+      expect(edited.body.batchId).toBe(await batchOf(first!));
+    });
+
+    it('searches text and title with q, ignoring case, wildcards and quotes matching only themselves', async () => {
+      const found = await seedWorkspace(env, { plan: 'creator' });
+      const acc = await addAccount(env, found.workspaceId, 'threads', 'Search');
+      const create = async (text: string, title?: string) =>
+        (
+          await call(env, 'post', '/v1/posts', {
+            key: found.writeKey,
+            body: { targets: { accountIds: [acc] }, mediaIds: [], text, title, when: 'draft', confirm: true },
+          })
+        ).body.posts[0].id as string;
+      const search = async (q: string) => {
+        const res = await call(env, 'get', `/v1/posts?q=${encodeURIComponent(q)}&limit=100`, { key: found.readKey });
+        expect(res.status, q).toBe(200);
+        return (res.body.posts as { id: string }[]).map((p) => p.id).sort();
+      };
+      const sale = await create('Autumn SALE: 30% off', 'Crème Brûlée week');
+      const under = await create('snake_case and back\\slash');
+      const quote = await create(`it's "quoted"`);
+      expect(await search('autumn sale')).toEqual([sale]);
+      expect(await search('CRÈME')).toEqual([sale]);
+      expect(await search('30%')).toEqual([sale]);
+      expect(await search('%')).toEqual([sale]);
+      expect(await search('e_c')).toEqual([under]);
+      expect(await search('_')).toEqual([under]);
+      expect(await search('k\\s')).toEqual([under]);
+      expect(await search('\'s "')).toEqual([quote]);
+      expect(await search('nowhere')).toEqual([]);
+      expect((await call(env, 'get', '/v1/posts?q=', { key: found.readKey })).status).toBe(400);
+      expect((await call(env, 'get', `/v1/posts?q=${'x'.repeat(201)}`, { key: found.readKey })).status).toBe(400);
+      // Another workspace's posts never match.
+      expect((await call(env, 'get', '/v1/posts?q=autumn', { key: other.readKey })).body.posts).toEqual([]);
+
+      // Fuzz rows (a fixed seed): texts and queries drawn from characters LIKE and case treat specially, each
+      // query's answer compared with what JavaScript finds.
+      let seed = 25;
+      const random = (n: number) => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % n;
+      };
+      const ALPHABET = ['a', 'A', 'ä', 'Ä', 'é', 'É', '%', '_', '\\', "'", '"', ' ', 'x', 'ß', '?'];
+      const draw = (length: number) => Array.from({ length }, () => ALPHABET[random(ALPHABET.length)]).join('');
+      const rows = new Map([
+        [sale, ['Autumn SALE: 30% off', 'Crème Brûlée week']],
+        [under, ['snake_case and back\\slash']],
+        [quote, [`it's "quoted"`]],
+      ]);
+      for (let i = 0; i < 12; i++) {
+        const [text, title] = [draw(1 + random(10)), i % 3 ? undefined : draw(1 + random(10))];
+        rows.set(await create(text, title), title ? [text, title] : [text]);
+      }
+      const texts = [...rows.values()].flat();
+      for (let i = 0; i < 40; i++) {
+        const from = texts[random(texts.length)]!;
+        const start = random(from.length);
+        const q = i % 2 ? draw(1 + random(3)) : from.slice(start, start + 1 + random(4));
+        const expected = [...rows]
+          .filter(([, both]) => both.some((t) => t.toLowerCase().includes(q.toLowerCase())))
+          .map(([id]) => id);
+        expect(await search(q), JSON.stringify(q)).toEqual(expected.sort());
+      }
+    });
+
     it('answers 404 for a post of another workspace, and for its events', async () => {
       const acc = await addAccount(env, other.workspaceId, 'threads', 'Their Threads');
       const theirs = await call(env, 'post', '/v1/posts', {

@@ -109,6 +109,9 @@ describe.each(DATABASES)('upgrades on %s', (kind) => {
           expect(queued.body).toMatchObject({ status: 'queued', mediaIds: [FIXTURE.mediaId] });
           const live = await call(env, 'get', `/v1/posts/${FIXTURE.livePostId}`, { key });
           expect(live.body).toMatchObject({ status: 'live', externalUrl: 'https://threads.example/p/1' });
+          // Posts from before batches (0023) are grouped as they were made: at one time, through one interface.
+          expect(queued.body.batchId).toMatch(/^bat_/);
+          expect(live.body.batchId).toBe(queued.body.batchId);
         }
       } finally {
         await services.close();

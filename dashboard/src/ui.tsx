@@ -3,6 +3,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Failure } from './api.ts';
+import { type PostStatus, STATUS_WORDS } from './words/postWords.ts';
 import { failureWords, type Words } from './words/words.ts';
 
 type Tone = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -267,6 +268,7 @@ export function Confirm({ trigger, onConfirm, ...props }: ConfirmProps & { trigg
   );
 }
 
-export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge-${status}`}>{status}</span>;
+/** A post's state in words ("Scheduled"), its colour only a second sign of it. */
+export function StatusBadge({ status }: { status: PostStatus }) {
+  return <span className={`badge badge-${status}`}>{STATUS_WORDS[status]}</span>;
 }

@@ -4,7 +4,7 @@
 // to change it (saved through the edit operation), `?from=<post>` fills a new post from one.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { api, call, type Platform, type Schemas } from '../api.ts';
 import { useAccounts } from '../accounts/AccountsPage.tsx';
 import { useGroups } from '../accounts/GroupsPanel.tsx';
@@ -70,7 +70,15 @@ function Results({ posts, onAgain }: { posts: Created; onAgain: () => void }) {
   );
 }
 
+/**
+ * Each visit is a new form: "Compose another" (a new visit of /compose) keeps no account, text, file or setting of
+ * the last post.
+ */
 export function ComposePage() {
+  return <ComposeForm key={useLocation().key} />;
+}
+
+function ComposeForm() {
   const { workspace } = useSignedIn();
   const zone = workspace.tz;
   const accounts = useAccounts();
@@ -184,16 +192,7 @@ export function ComposePage() {
   const staysDraft = when.mode === 'draft' && (!editing || editing.status === 'draft');
   const heading = editing ? 'Edit post' : sourceId ? 'Duplicate post' : 'Compose';
 
-  const reset = () => {
-    setCreated(undefined);
-    setText('');
-    setTitle('');
-    setTags('');
-    setMediaIds([]);
-    setOverrides({});
-    create.reset();
-    if (sourceId) navigate('/compose');
-  };
+  const reset = () => navigate('/compose');
 
   if (created)
     return (

@@ -18,6 +18,7 @@ const post: Post = {
   tags: ['autumn', 'sale'],
   mediaIds: ['med_1'],
   perPlatform: { contentType: 'feed' },
+  batchId: 'bat_1',
   createdVia: 'dashboard',
   createdAt: '2026-11-21T09:12:44.318Z',
   updatedAt: '2026-11-21T09:12:44.318Z',

@@ -21,6 +21,47 @@ export function reschedule(postId: string, when: { publishAt: string; timezone: 
   return call(api.PATCH('/posts/{postId}', { params: { path: { postId } }, body: { when, confirm: true } }));
 }
 
+type Timing = ReturnType<typeof whenOf>;
+
+/** The instant a reschedule form names ("at" a valid time), for the confirm button's words; undefined for "now". */
+export function targetOf(timing: Timing, zone: string): DateTime | undefined {
+  return 'when' in timing && typeof timing.when === 'object'
+    ? DateTime.fromISO(timing.when.publishAt, { zone })
+    : undefined;
+}
+
+/** What a reschedule form sends, or the form's own problem as the refusal the dialog shows. */
+export function chosenWhen(timing: Timing): { publishAt: string; timezone: string } | 'now' {
+  if ('when' in timing && timing.when !== 'draft') return timing.when;
+  throw new Failure(
+    'time_missing',
+    'problem' in timing ? timing.problem : 'Pick a time.',
+    'Fill in the date and time above.',
+  );
+}
+
+/** The time a reschedule moves to: a date and time in the zone, or now, with the form's problem shown. */
+export function RescheduleTime({
+  value,
+  zone,
+  onChange,
+}: {
+  value: WhenForm;
+  zone: string;
+  onChange: (when: WhenForm) => void;
+}) {
+  const timing = whenOf(value, zone);
+  return (
+    <WhenInput
+      value={value}
+      modes={['at', 'now']}
+      zone={zone}
+      problem={'problem' in timing ? timing.problem : undefined}
+      onChange={onChange}
+    />
+  );
+}
+
 export function PostActions({ post, zone }: { post: Post; zone: string }) {
   const refresh = useRefreshPosts();
   const client = useQueryClient();
@@ -30,8 +71,7 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
   useEffect(() => setWhen(startingWhen(post.publishAt, zone)), [post.publishAt, zone]);
   const path = { params: { path: { postId: post.id } }, body: { confirm: true } };
   const timing = whenOf(when, zone);
-  const target =
-    'when' in timing && typeof timing.when === 'object' ? DateTime.fromISO(timing.when.publishAt, { zone }) : undefined;
+  const target = targetOf(timing, zone);
   return (
     <div className="actions wrap">
       {post.status === 'failed' && (
@@ -58,24 +98,11 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
           description={
             <>
               {post.publishAt && <p>Now set for {timeText(post.publishAt, zone)}.</p>}
-              <WhenInput
-                value={when}
-                modes={['at', 'now']}
-                zone={zone}
-                problem={'problem' in timing ? timing.problem : undefined}
-                onChange={setWhen}
-              />
+              <RescheduleTime value={when} zone={zone} onChange={setWhen} />
             </>
           }
           onConfirm={async () => {
-            if (!('when' in timing) || timing.when === 'draft') {
-              throw new Failure(
-                'time_missing',
-                'problem' in timing ? timing.problem : 'Pick a time.',
-                'Fill in the date and time above.',
-              );
-            }
-            await reschedule(post.id, timing.when);
+            await reschedule(post.id, chosenWhen(timing));
             await refresh();
           }}
         />

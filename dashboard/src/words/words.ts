@@ -275,10 +275,19 @@ export const ERROR_WORDS = {
       ? { title: sentence }
       : { title: 'Herald could not take what was sent.', hint: 'Check the form’s fields, then try again.' };
   },
-  invalid_state: same(
-    'The post is no longer in a state that allows this.',
-    'Reload the page to see where it stands now.',
-  ),
+  invalid_state: (f: FailureFacts): Words =>
+    // The server's refusal names the state it found (domain/postStates.ts); two of them people can be told.
+    / is being published /.test(f.message)
+      ? {
+          title: 'This post is being published right now.',
+          hint: 'Look again in a few seconds: it will be published, or failed and ready to retry.',
+        }
+      : / is live;/.test(f.message)
+        ? { title: 'This post is already published, and stays as it is.', hint: 'Create a new post instead.' }
+        : {
+            title: 'The post is no longer in a state that allows this.',
+            hint: 'Reload the page to see where it stands now.',
+          },
   invite_for_someone_else: same(
     'This invitation was sent to another email address.',
     'Sign in with the address it was sent to, or ask for a new invitation.',

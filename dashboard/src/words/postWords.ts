@@ -1,0 +1,61 @@
+// How a post is named and its state said in lists, and what a bulk action on several posts did, in sentences.
+import type { Post, Schemas } from '../api.ts';
+
+export type PostStatus = Schemas['PostStatus'];
+
+export const STATUS_WORDS: Record<PostStatus, string> = {
+  draft: 'Draft',
+  queued: 'Scheduled',
+  live: 'Published',
+  failed: 'Failed',
+};
+
+const HEADING_CHARACTERS = 70;
+
+/**
+ * A post's own heading: a YouTube video's title, else the first words of its text (cut at a word, with an
+ * ellipsis), else a sentence saying it has none.
+ */
+export function postHeading(post: Pick<Post, 'title' | 'text' | 'platform'>): string {
+  if (post.platform === 'youtube' && post.title?.trim()) return post.title.trim();
+  const text = post.text.replace(/\s+/g, ' ').trim();
+  if (!text) return 'No text';
+  if (text.length <= HEADING_CHARACTERS) return text;
+  const cut = text.slice(0, HEADING_CHARACTERS + 1);
+  const atWord = cut.lastIndexOf(' ');
+  return `${(atWord > HEADING_CHARACTERS / 2 ? cut.slice(0, atWord) : cut.slice(0, HEADING_CHARACTERS)).trimEnd()}…`;
+}
+
+export type BulkAction = 'cancel' | 'reschedule' | 'delete';
+
+/** The states each bulk action applies to; delete cancels a scheduled post first, as a single delete asks. */
+export const BULK_APPLIES: Record<BulkAction, PostStatus[]> = {
+  cancel: ['queued'],
+  reschedule: ['queued', 'draft'],
+  delete: ['draft', 'failed', 'queued'],
+};
+
+const DONE: Record<BulkAction, string> = { cancel: 'cancelled', reschedule: 'rescheduled', delete: 'deleted' };
+
+const LEFT: Record<BulkAction, string> = {
+  cancel: 'only scheduled posts can be cancelled',
+  reschedule: 'published and failed posts keep their time',
+  delete: 'published posts stay',
+};
+
+const posts = (n: number) => (n === 1 ? '1 post' : `${n} posts`);
+
+/** "3 posts deleted." or "3 posts deleted, 1 could not be:", the reasons then listed beside it. */
+export function bulkSummary(action: BulkAction, counts: { done: number; failed: number }): string {
+  const done = `${posts(counts.done)} ${DONE[action]}`;
+  return counts.failed ? `${done}, ${counts.failed} could not be:` : `${done}.`;
+}
+
+/** The posts of a selection a bulk action leaves alone (`tense`: before or after it), or '' when none. */
+export function bulkLeftAlone(action: BulkAction, skipped: number, tense: 'is' | 'was'): string {
+  if (!skipped) return '';
+  const one = skipped === 1;
+  const subject = one ? `1 selected post ${tense}` : `${skipped} selected posts ${tense === 'is' ? 'are' : 'were'}`;
+  const as = one ? `it ${tense}` : `they ${tense === 'is' ? 'are' : 'were'}`;
+  return `${subject} left as ${as}: ${LEFT[action]}.`;
+}
