@@ -51,7 +51,8 @@ export function PostRow({
         <span className="post-summary">
           <span className="row-title">{heading}</span>
           <span className="muted small">
-            <NetworkMark platform={post.platform} decorative /> {[network, accountName, when].filter(Boolean).join(' · ')}
+            <NetworkMark platform={post.platform} decorative />{' '}
+            {[network, accountName, when].filter(Boolean).join(' · ')}
           </span>
         </span>
         <StatusBadge status={post.status} />
