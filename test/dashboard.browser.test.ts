@@ -307,7 +307,8 @@ describe('dashboard in a browser', () => {
       if (r.method() === 'PATCH') patches.push(r.url());
     });
     const longTasks = async (label: string) => {
-      // Two frames after the posts show, so the render's own task has ended.
+      // Two frames after the cards are drawn, so the render's own task has ended.
+      await cal.locator('.calendar-card[aria-busy="false"]').waitFor();
       const tasks = await cal.evaluate(
         () =>
           new Promise<number[]>((resolve) =>
@@ -348,6 +349,7 @@ describe('dashboard in a browser', () => {
     expect(await day.locator('.cal-post').count()).toBe(busy.busyDayPosts);
     await checkPage(cal, '15b-calendar-more');
     await cal.keyboard.press('Escape');
+    await day.waitFor({ state: 'hidden' });
 
     // A scheduled card dragged into the past is refused at once, without a request; a later day asks first.
     const movable = cal.locator(`td:has(.sr-only:text-is("${busyName}")) .cal-movable`).first();
@@ -374,6 +376,7 @@ describe('dashboard in a browser', () => {
     await slot.click();
     expect(await cal.getByRole('dialog').locator('.cal-card').count()).toBeGreaterThanOrEqual(6);
     await cal.keyboard.press('Escape');
+    await cal.getByRole('dialog').waitFor({ state: 'hidden' });
 
     // Filters: a client and a status, kept in the address through a reload.
     await cal.goto(at(`/calendar?date=${first}`));

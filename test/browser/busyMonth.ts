@@ -36,6 +36,21 @@ const TEXTS = [
   'New studio hours from Monday: open late on Thursdays',
 ];
 
+/**
+ * Runs `write` again while the server's own writes keep the file busy: a transaction of this process that read
+ * before the server wrote cannot write (SQLITE_BUSY_SNAPSHOT) and must start over. Each write is all or nothing.
+ */
+async function retriedWhileBusy<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= 20 || !String((err as { code?: string }).code).startsWith('SQLITE_BUSY')) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
+}
+
 export interface BusyMonth {
   accountIds: string[];
   groupIds: string[];
@@ -71,11 +86,13 @@ export async function seedBusyMonth(
       const ids: string[] = [];
       for (const [platform, displayName] of list) {
         const externalId = `busy-${platform}-${client}-${ids.length}`;
-        const { id } = await data.accounts.add({ platform, displayName, status: 'ok', externalId, tokenSealed: null });
+        const { id } = await retriedWhileBusy(() =>
+          data.accounts.add({ platform, displayName, status: 'ok', externalId, tokenSealed: null }),
+        );
         ids.push(id);
         accounts.push({ id, platform, client });
       }
-      groupIds.push((await data.groups.create(name, ids)).id);
+      groupIds.push((await retriedWhileBusy(() => data.groups.create(name, ids))).id);
     }
 
     const days = month.daysInMonth!;
@@ -85,39 +102,43 @@ export async function seedBusyMonth(
     let busyDayPosts = 0;
     const create = async (at: DateTime, targets: typeof accounts, n: number) => {
       const text = `${TEXTS[n % TEXTS.length]} #${n}`;
-      const created = await data.posts.create({
-        posts: targets.map((a) => ({
-          accountId: a.id,
-          platform: a.platform,
-          status: 'queued',
-          publishAt: at.toUTC().toISO()!,
-          text,
-          title: a.platform === 'youtube' ? `Studio diary ${n}` : null,
-          tags: [],
-          mediaIds: n % 2 === 0 ? [mediaId] : [],
-          perPlatform: {},
-        })),
-        createdVia: 'dashboard',
-        month: at.toFormat('yyyy-LL'),
-        guard: () => {},
-      });
+      const created = await retriedWhileBusy(() =>
+        data.posts.create({
+          posts: targets.map((a) => ({
+            accountId: a.id,
+            platform: a.platform,
+            status: 'queued',
+            publishAt: at.toUTC().toISO()!,
+            text,
+            title: a.platform === 'youtube' ? `Studio diary ${n}` : null,
+            tags: [],
+            mediaIds: n % 2 === 0 ? [mediaId] : [],
+            perPlatform: {},
+          })),
+          createdVia: 'dashboard',
+          month: at.toFormat('yyyy-LL'),
+          guard: () => {},
+        }),
+      );
       made += created.length;
       if (at.hasSame(busyDay, 'day')) busyDayPosts += created.length;
       if (at > now) return;
       const failed = n % 10 === 0;
-      await db('posts')
-        .whereIn(
-          'id',
-          created.map((p) => p.id),
-        )
-        .update({
-          status: failed ? 'failed' : 'live',
-          due_at: null,
-          live_at: failed ? null : at.toUTC().toISO(),
-          error_code: failed ? 'media_rejected' : null,
-          error_message: failed ? 'The network refused the picture.' : null,
-          error_hint: failed ? 'Change the picture, then retry.' : null,
-        });
+      await retriedWhileBusy(() =>
+        db('posts')
+          .whereIn(
+            'id',
+            created.map((p) => p.id),
+          )
+          .update({
+            status: failed ? 'failed' : 'live',
+            due_at: null,
+            live_at: failed ? null : at.toUTC().toISO(),
+            error_code: failed ? 'media_rejected' : null,
+            error_message: failed ? 'The network refused the picture.' : null,
+            error_hint: failed ? 'Change the picture, then retry.' : null,
+          }),
+      );
     };
     // Six posts in one hour, each made on its own.
     for (let i = 0; i < 6; i++) await create(busyDay.set({ hour: busyHour, minute: i * 10 }), [accounts[i]!], i);

@@ -4,7 +4,7 @@
 // any other is confirmed, then its posts are rescheduled. Loaded on demand, like before.
 import { useQuery } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatInZone } from '../../../domain/when.ts';
 import { api, call, type Platform, type Post } from '../api.ts';
@@ -51,6 +51,7 @@ const VIEWS: { view: CalendarView; label: string }[] = [
 ];
 const FILTERS = ['group', 'account', 'network', 'status'] as const;
 const PHONE = '(max-width: 640px)';
+const NO_CARDS = new Map<string, CalendarCard[]>();
 
 interface Move {
   card: CalendarCard;
@@ -107,6 +108,9 @@ export default function CalendarPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter is compared by its content (filterKey).
   const shown = useMemo(() => (posts.data ?? []).filter((p) => matches(p, filter)), [posts.data, filterKey]);
   const cardsByDay = useMemo(() => byDay(cardsOf(shown, zone)), [shown, zone]);
+  // The cards render in the background, in slices that leave the page responsive (a busy month is a few thousand
+  // elements); until they have, the calendar says it is busy.
+  const drawn = useDeferredValue(cardsByDay, NO_CARDS);
   const thumbs = useThumbnails(useMemo(() => shown.flatMap((p) => p.mediaIds.slice(0, 1)), [shown]));
 
   const names = accounts.data;
@@ -143,7 +147,7 @@ export default function CalendarPage() {
     view === 'week'
       ? `${days[0]!.setLocale('en-GB').toFormat('d LLL')} – ${days[6]!.setLocale('en-GB').toFormat('d LLL yyyy')}`
       : date.setLocale('en-GB').toFormat('LLLL yyyy');
-  const viewProps = { days, cardsByDay, ctx, today: now.toISODate()! };
+  const viewProps = { days, cardsByDay: drawn, ctx, today: now.toISODate()! };
 
   return (
     <>
@@ -206,7 +210,7 @@ export default function CalendarPage() {
       </form>
       {posts.isError && <ErrorNote error={posts.error} />}
       {moveRefused && <ErrorNote error={new Error(moveRefused)} />}
-      <div className="card calendar-card" aria-busy={posts.isFetching}>
+      <div className="card calendar-card" aria-busy={posts.isFetching || drawn !== cardsByDay}>
         <div className="cal-toolbar">
           <div className="cal-nav">
             <Button onClick={() => change({ date: stepped(view, date, -1).toISODate()! })}>Previous</Button>

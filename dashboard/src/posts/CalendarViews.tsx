@@ -47,7 +47,9 @@ export const PostCard = memo(function PostCard({
     >
       <p className="cal-card-top">
         <time dateTime={card.publishAt}>{card.time}</time>
-        <span className={`cal-status cal-status-${card.posts.length === 1 ? first.status : 'mixed'}`}>
+        <span
+          className={`cal-status cal-status-${card.posts.every((p) => p.status === first.status) ? first.status : 'mixed'}`}
+        >
           {statusesText(card.posts.map((p) => p.status))}
         </span>
       </p>

@@ -78,15 +78,16 @@ export function firstWords(text: string, max = 60): string {
 
 export type CalendarView = 'month' | 'week' | 'list';
 
-/** The days a view shows around `date`: six weeks from the Monday before the 1st, a week from Monday, a month. */
+/** The days a view shows around `date`: the month's weeks (Monday to Sunday), a week from Monday, a month. */
 export function viewDays(view: CalendarView, date: DateTime): DateTime[] {
-  const start =
+  const month = date.startOf('month');
+  const [start, end] =
     view === 'month'
-      ? date.startOf('month').startOf('week')
+      ? [month.startOf('week'), month.endOf('month').endOf('week')]
       : view === 'week'
-        ? date.startOf('week')
-        : date.startOf('month');
-  const count = view === 'month' ? 42 : view === 'week' ? 7 : date.daysInMonth!;
+        ? [date.startOf('week'), date.endOf('week')]
+        : [month, month.endOf('month')];
+  const count = Math.round(end.diff(start, 'days').days);
   return Array.from({ length: count }, (_, i) => start.plus({ days: i }));
 }
 
