@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBusyMonth } from './browser/busyMonth.ts';
+import { longTasksDuring, longTasksText } from './browser/longTasks.ts';
 import { checkPage, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
 
 /** What the API says and people should not read: a code, a field path, an id, an ISO timestamp, an event kind. */
@@ -271,8 +272,9 @@ describe('dashboard in a browser', () => {
   }, 180_000);
 
   // Issue 25's busy month: 300 posts over six accounts of two clients, seeded into Mara's workspace beside the
-  // server. The page's clock stands at noon on the 15th, so the first half of the month is past. The longest task
-  // of showing the month is printed (the target: none over 100 ms); the test asserts what a person sees.
+  // server. The page's clock stands at noon on the 15th, so the first half of the month is past. The long tasks of
+  // showing the month are printed (the target: none over 100 ms; bench/calendar.ts repeats them), not asserted:
+  // the test asserts what a person sees.
   it('shows a month of 300 posts: cards, +N more, a busy hour, filters in the address, a list on a phone', async () => {
     const zone = 'Europe/Berlin';
     const month = DateTime.now().setZone(zone).plus({ months: 1 }).startOf('month');
@@ -285,20 +287,13 @@ describe('dashboard in a browser', () => {
     const busy = await seedBusyMonth(herald.dataDir, workspace, month, now, mediaId);
     expect(busy.posts).toBe(300);
 
+    // Tall enough for the whole month: a drag from one week to another needs both on the screen.
     const context = await browser.newContext({
-      viewport: { width: 1280, height: 860 },
+      viewport: { width: 1280, height: 1400 },
       timezoneId: zone,
       storageState: await page.context().storageState(),
     });
     await context.clock.setFixedTime(now.toJSDate());
-    // Long tasks of the main thread, from the first byte on.
-    await context.addInitScript(() => {
-      const w = window as unknown as { longTasks: number[] };
-      w.longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.longTasks.push(e.duration);
-      }).observe({ type: 'longtask', buffered: true });
-    });
     const cal = await context.newPage();
     cal.on('pageerror', (err) => pageErrors.push(err.message));
     cal.setDefaultTimeout(15_000);
@@ -306,34 +301,26 @@ describe('dashboard in a browser', () => {
     cal.on('request', (r) => {
       if (r.method() === 'PATCH') patches.push(r.url());
     });
-    const longTasks = async (label: string) => {
-      // Two frames after the cards are drawn, so the render's own task has ended.
-      await cal.locator('.calendar-card[aria-busy="false"]').waitFor();
-      const tasks = await cal.evaluate(
-        () =>
-          new Promise<number[]>((resolve) =>
-            requestAnimationFrame(() =>
-              requestAnimationFrame(() => resolve((window as unknown as { longTasks: number[] }).longTasks.splice(0))),
-            ),
-          ),
-      );
-      const longest = Math.max(0, ...tasks);
-      const total = tasks.reduce((a, b) => a + b, 0);
-      console.log(
-        `${label}: ${tasks.length} long tasks, longest ${longest.toFixed(0)} ms, ${total.toFixed(0)} ms in all`,
-      );
-    };
     /** Waits for the calendar's count of what it shows to read `words`. */
     const counted = (words: RegExp | string) => cal.getByRole('status').filter({ hasText: words }).waitFor();
 
     const first = month.toISODate();
-    await cal.goto(at(`/calendar?date=${first}`));
-    await counted(/^\d+ posts in these dates\.$/);
-    await longTasks('opening the calendar on a month of 300 posts (start-up included)');
-    await cal.getByRole('button', { name: 'Previous' }).click();
-    await cal.getByRole('button', { name: 'Next' }).click();
-    await counted(/^\d+ posts in these dates\.$/);
-    await longTasks('moving back to the month of 300 posts');
+    /** The month's count is said and its cards are drawn. */
+    const shown = async () => {
+      await counted(/^\d+ posts in these dates\.$/);
+      await cal.locator('.calendar-card[aria-busy="false"]').waitFor();
+    };
+    const opening = await longTasksDuring(browser, cal, async () => {
+      await cal.goto(at(`/calendar?date=${first}`));
+      await shown();
+    });
+    console.log(`opening the calendar on a month of 300 posts (start-up included): ${longTasksText(opening)}`);
+    const back = await longTasksDuring(browser, cal, async () => {
+      await cal.getByRole('button', { name: 'Previous' }).click();
+      await cal.getByRole('button', { name: 'Next' }).click();
+      await shown();
+    });
+    console.log(`moving away and back to the month of 300 posts: ${longTasksText(back)}`);
     // Each card: the network marks, the first words, the status in words; a grouped card carries three networks.
     const grouped = cal.locator('.cal-card', { has: cal.locator('.cal-post:nth-child(3)') }).first();
     await grouped.getByText(/^(Published|Scheduled|Failed|\d+ \w+, \d+ \w+)$/).waitFor();
@@ -355,6 +342,7 @@ describe('dashboard in a browser', () => {
     const movable = cal.locator(`td:has(.sr-only:text-is("${busyName}")) .cal-movable`).first();
     const pastDay = month.set({ day: 2 }).setLocale('en-GB').toFormat('cccc d LLLL');
     const cell = (name: string) => cal.locator(`td:has(.sr-only:text-is("${name}"))`);
+    await cal.evaluate(() => window.scrollTo(0, 0));
     await movable.dragTo(cell(pastDay));
     await cal.getByText(/has passed\. Drag the post to a later time\./).waitFor();
     expect(patches).toEqual([]);
