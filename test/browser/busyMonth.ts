@@ -2,7 +2,7 @@
 // posts' own data layer (the API's hourly creation limit would take hours): six accounts of two clients (groups),
 // 300 posts, half of them made three at a time by one creation, published before `now`, some failed, scheduled
 // after it, and one hour of one day holding six posts.
-import { DateTime } from 'luxon';
+import type { DateTime } from 'luxon';
 import { openDatabase } from '../../db/connect.ts';
 import { findWorkspace } from '../../db/identity.ts';
 import { workspaceData } from '../../db/workspaceData.ts';

@@ -53,6 +53,29 @@ const FILTERS = ['group', 'account', 'network', 'status'] as const;
 const PHONE = '(max-width: 640px)';
 const NO_CARDS = new Map<string, CalendarCard[]>();
 
+/** One filter: "All …" (no value), or one of `options` ([value, words]). */
+function FilterSelect(props: {
+  label: string;
+  all: string;
+  value: string;
+  options: [string, string][];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">{props.all}</option>
+        {props.options.map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 interface Move {
   card: CalendarCard;
   to: DateTime;
@@ -158,50 +181,34 @@ export default function CalendarPage() {
       </PageHeader>
       <p className="muted">Times in {zone}. Drag a scheduled post to move it; open any post for its details.</p>
       <form className="cal-filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          Group
-          <select value={chosen.group} onChange={(e) => change({ group: e.target.value, account: undefined })}>
-            <option value="">All groups</option>
-            {groups.data?.map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Account
-          <select value={chosen.account} onChange={(e) => change({ account: e.target.value })}>
-            <option value="">All accounts</option>
-            {accountChoices.map((a) => (
-              <option key={a.id} value={a.id}>
-                {labelOf(a.platform)} · {a.displayName}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Network
-          <select value={chosen.network} onChange={(e) => change({ network: e.target.value })}>
-            <option value="">All networks</option>
-            {networks.map((n) => (
-              <option key={n.platform} value={n.platform}>
-                {n.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select value={chosen.status} onChange={(e) => change({ status: e.target.value })}>
-            <option value="">All statuses</option>
-            {Object.entries(STATUS_WORDS).map(([status, words]) => (
-              <option key={status} value={status}>
-                {words}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Group"
+          all="All groups"
+          value={chosen.group}
+          options={(groups.data ?? []).map((g) => [g.id, g.name])}
+          onChange={(group) => change({ group, account: undefined })}
+        />
+        <FilterSelect
+          label="Account"
+          all="All accounts"
+          value={chosen.account}
+          options={accountChoices.map((a) => [a.id, `${labelOf(a.platform)} · ${a.displayName}`])}
+          onChange={(account) => change({ account })}
+        />
+        <FilterSelect
+          label="Network"
+          all="All networks"
+          value={chosen.network}
+          options={networks.map((n) => [n.platform, n.label])}
+          onChange={(network) => change({ network })}
+        />
+        <FilterSelect
+          label="Status"
+          all="All statuses"
+          value={chosen.status}
+          options={Object.entries(STATUS_WORDS)}
+          onChange={(status) => change({ status })}
+        />
         {filtered && (
           <Button tone="ghost" onClick={() => change(Object.fromEntries(FILTERS.map((f) => [f, undefined])))}>
             Clear filters

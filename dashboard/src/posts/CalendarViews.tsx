@@ -2,7 +2,7 @@
 // screen reader hears the weekday and hour of each cell) and a list by day. A busy cell shows its first cards and a
 // "+N more" button opening the whole cell in a dialog; cards stack at full width, never side by side as slivers.
 import * as Dialog from '@radix-ui/react-dialog';
-import { DateTime } from 'luxon';
+import type { DateTime } from 'luxon';
 import { memo, useState, type DragEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { labelOf } from '../networks.ts';
@@ -33,6 +33,7 @@ export const PostCard = memo(function PostCard({
   const first = card.posts[0]!;
   const thumb = first.mediaIds[0] && ctx.thumbs.get(first.mediaIds[0]);
   const movable = card.posts.every((p) => p.status === 'queued');
+  const agreed = card.posts.every((p) => p.status === first.status);
   const words = firstWords(first.text || first.title || '', compact ? 48 : 140);
   const onDragStart = (e: DragEvent) => {
     e.dataTransfer.effectAllowed = 'move';
@@ -40,6 +41,7 @@ export const PostCard = memo(function PostCard({
     ctx.onDragStart(card);
   };
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drag is the mouse's shortcut; the keyboard's is Reschedule.
     <div
       className={`cal-card${compact ? ' cal-compact' : ''}${movable ? ' cal-movable' : ''}`}
       draggable={movable}
@@ -47,9 +49,7 @@ export const PostCard = memo(function PostCard({
     >
       <p className="cal-card-top">
         <time dateTime={card.publishAt}>{card.time}</time>
-        <span
-          className={`cal-status cal-status-${card.posts.every((p) => p.status === first.status) ? first.status : 'mixed'}`}
-        >
+        <span className={`cal-status cal-status-${agreed ? first.status : 'mixed'}`}>
           {statusesText(card.posts.map((p) => p.status))}
         </span>
       </p>
