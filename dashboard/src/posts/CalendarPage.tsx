@@ -137,7 +137,11 @@ export default function CalendarPage() {
   const thumbs = useThumbnails(useMemo(() => shown.flatMap((p) => p.mediaIds.slice(0, 1)), [shown]));
 
   const names = accounts.data;
-  const nameOf = useCallback((id: string) => names?.find((a) => a.id === id)?.displayName ?? 'an account', [names]);
+  // The accounts list holds the connected ones: a post's account missing from it was disconnected since.
+  const nameOf = useCallback(
+    (id: string) => names?.find((a) => a.id === id)?.displayName ?? (names ? 'a disconnected account' : 'an account'),
+    [names],
+  );
   const ctx: CardContext = useMemo(
     () => ({
       nameOf,
