@@ -95,7 +95,7 @@ mock: install
 	npx tsx scripts/prism.ts mock $(MOCK_PORT)
 
 # The leak check takes ten minutes and is left out: BENCH_SOAK_MINUTES=10 npx tsx bench/soak.ts
-bench: install build
+bench: install build dashboard
 	npx tsx bench/startup.ts
 	npx tsx bench/api.ts
 	npx tsx bench/plan.ts
@@ -104,3 +104,4 @@ bench: install build
 	npx tsx bench/crash.ts
 	npx tsx bench/mcp.ts
 	npx tsx bench/scale.ts
+	npx tsx bench/calendar.ts

@@ -3,7 +3,7 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Failure } from './api.ts';
-import { type PostStatus, STATUS_WORDS } from './words/postWords.ts';
+import { type PostStatus, STATUS_WORDS } from './words/statusWords.ts';
 import { failureWords, type Words } from './words/words.ts';
 
 type Tone = 'primary' | 'secondary' | 'danger' | 'ghost';

@@ -1,25 +1,34 @@
-// The calendar of posts (month and week) in the workspace zone, with FullCalendar and its luxon zone
-// plugin. A queued post can be dragged to another time: a confirm says where to, then it is rescheduled
-// (or put back). Loaded on demand: it is the heaviest page.
-import type { DatesSetArg, EventClickArg, EventDropArg, EventInput } from '@fullcalendar/core';
-import dayGridPlugin from '@fullcalendar/daygrid';
-import interactionPlugin from '@fullcalendar/interaction';
-import luxonPlugin from '@fullcalendar/luxon3';
-import FullCalendar from '@fullcalendar/react';
-import timeGridPlugin from '@fullcalendar/timegrid';
+// The calendar of posts in the workspace zone: a month, a week or a list (the list first on a phone), filtered by
+// group, account, network and status. The view, its date and the filters live in the address, so a link or a
+// reload keeps them. A queued card can be dragged to another day or hour: a move into the past is refused at once,
+// any other is confirmed, then its posts are rescheduled. Loaded on demand, like before.
 import { useQuery } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { api, call, type Post } from '../api.ts';
-import { useAccounts } from '../accounts/AccountsPage.tsx';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { formatInZone } from '../../../domain/when.ts';
+import { api, call, type Platform, type Post } from '../api.ts';
+import { useAccounts } from '../accounts/AccountsPage.tsx';
+import { useGroups } from '../accounts/GroupsPanel.tsx';
 import { timeText } from '../format.ts';
-import { labelOf } from '../networks.ts';
+import { labelOf, NETWORKS } from '../networks.ts';
 import { useSignedIn } from '../session.tsx';
-import { ConfirmDialog, ErrorNote, PageHeader } from '../ui.tsx';
+import { Button, ConfirmDialog, ErrorNote, PageHeader } from '../ui.tsx';
+import { type PostStatus, STATUS_WORDS } from '../words/statusWords.ts';
+import {
+  byDay,
+  type CalendarCard,
+  type CalendarFilter,
+  type CalendarView,
+  cardsOf,
+  matches,
+  stepped,
+  viewDays,
+} from './calendarCards.ts';
+import { AgendaView, type CardContext, MonthView, WeekView } from './CalendarViews.tsx';
 import { moveProblem } from './moveCheck.ts';
 import { reschedule, useRefreshPosts } from './postActions.tsx';
+import { useThumbnails } from './thumbnails.ts';
 
 /** Every post with a time in [from, to), all pages. */
 async function postsBetween(from: string, to: string): Promise<Post[]> {
@@ -35,57 +44,137 @@ async function postsBetween(from: string, to: string): Promise<Post[]> {
   return out;
 }
 
+const VIEWS: { view: CalendarView; label: string }[] = [
+  { view: 'month', label: 'Month' },
+  { view: 'week', label: 'Week' },
+  { view: 'list', label: 'List' },
+];
+const FILTERS = ['group', 'account', 'network', 'status'] as const;
+const PHONE = '(max-width: 640px)';
+const NO_CARDS = new Map<string, CalendarCard[]>();
+
+/** One filter: "All …" (no value), or one of `options` ([value, words]). */
+function FilterSelect(props: {
+  label: string;
+  all: string;
+  value: string;
+  options: [string, string][];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">{props.all}</option>
+        {props.options.map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 interface Move {
-  post: Post;
+  card: CalendarCard;
   to: DateTime;
-  revert: () => void;
 }
 
 export default function CalendarPage() {
   const { workspace } = useSignedIn();
   const zone = workspace.tz;
-  const navigate = useNavigate();
   const refresh = useRefreshPosts();
   const accounts = useAccounts();
-  const [range, setRange] = useState<{ from: string; to: string }>();
+  const groups = useGroups();
+  const [params, setParams] = useSearchParams();
   const [moving, setMoving] = useState<Move>();
   const [moveRefused, setMoveRefused] = useState<string>();
+  const dragged = useRef<CalendarCard>(undefined);
+
+  const now = DateTime.now().setZone(zone);
+  const view = (VIEWS.find((v) => v.view === params.get('view'))?.view ??
+    (window.matchMedia(PHONE).matches ? 'list' : 'month')) as CalendarView;
+  const asked = params.get('date') ? DateTime.fromISO(params.get('date')!, { zone }) : undefined;
+  const date = asked?.isValid ? asked : now.startOf('day');
+  const days = viewDays(view, date);
+  const from = days[0]!.toUTC().toISO()!;
+  const to = days.at(-1)!.plus({ days: 1 }).toUTC().toISO()!;
+  const range = { from, to };
 
   const posts = useQuery({
     queryKey: ['posts', 'calendar', range],
-    queryFn: () => postsBetween(range!.from, range!.to),
-    enabled: Boolean(range),
+    queryFn: () => postsBetween(from, to),
     placeholderData: (previous) => previous,
   });
-  const nameOf = (id: string) => accounts.data?.find((a) => a.id === id)?.displayName ?? id;
-  const events: EventInput[] = (posts.data ?? [])
-    .filter((p) => p.publishAt)
-    .map((p) => ({
-      id: p.id,
-      title: `${labelOf(p.platform)} · ${nameOf(p.accountId)}`,
-      start: p.publishAt!,
-      url: `/app/posts/${p.id}`,
-      classNames: [`cal-${p.status}`],
-      startEditable: p.status === 'queued',
-      extendedProps: { post: p },
-    }));
 
-  const onDates = (arg: DatesSetArg) => {
-    const next = { from: arg.start.toISOString(), to: arg.end.toISOString() };
-    if (next.from !== range?.from || next.to !== range?.to) setRange(next);
+  const change = (next: Record<string, string | undefined>) =>
+    setParams(
+      (current) => {
+        const out = new URLSearchParams(current);
+        for (const [k, v] of Object.entries(next)) v ? out.set(k, v) : out.delete(k);
+        return out;
+      },
+      { replace: true },
+    );
+  const chosen = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<
+    (typeof FILTERS)[number],
+    string
+  >;
+  const filter: CalendarFilter = {
+    accountIds: chosen.group ? (groups.data?.find((g) => g.id === chosen.group)?.accountIds ?? []) : undefined,
+    accountId: chosen.account || undefined,
+    network: (chosen.network || undefined) as Platform | undefined,
+    status: (chosen.status || undefined) as PostStatus | undefined,
   };
-  const onClick = (arg: EventClickArg) => {
-    arg.jsEvent.preventDefault();
-    navigate(`/posts/${arg.event.id}`);
-  };
-  const onDrop = (arg: EventDropArg) => {
-    const post = arg.event.extendedProps.post as Post;
-    const to = DateTime.fromJSDate(arg.event.start!, { zone });
-    const problem = moveProblem(to, zone);
-    setMoveRefused(problem);
-    if (problem) return arg.revert();
-    setMoving({ post, to, revert: arg.revert });
-  };
+  const filterKey = JSON.stringify(filter);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the filter is compared by its content (filterKey).
+  const shown = useMemo(() => (posts.data ?? []).filter((p) => matches(p, filter)), [posts.data, filterKey]);
+  const cardsByDay = useMemo(() => byDay(cardsOf(shown, zone)), [shown, zone]);
+  // The cards render in the background, in slices that leave the page responsive (a busy month is a few thousand
+  // elements); until they have, the calendar says it is busy.
+  const drawn = useDeferredValue(cardsByDay, NO_CARDS);
+  const thumbs = useThumbnails(useMemo(() => shown.flatMap((p) => p.mediaIds.slice(0, 1)), [shown]));
+
+  const names = accounts.data;
+  // The accounts list holds the connected ones: a post's account missing from it was disconnected since.
+  const nameOf = useCallback(
+    (id: string) => names?.find((a) => a.id === id)?.displayName ?? (names ? 'a disconnected account' : 'an account'),
+    [names],
+  );
+  const ctx: CardContext = useMemo(
+    () => ({
+      nameOf,
+      thumbs,
+      onDragStart: (card) => {
+        dragged.current = card;
+      },
+      onDrop: (day, hour) => {
+        const card = dragged.current;
+        dragged.current = undefined;
+        if (!card) return;
+        const was = DateTime.fromISO(card.publishAt, { zone });
+        const target = DateTime.fromISO(day, { zone }).set({ hour: hour ?? was.hour, minute: was.minute });
+        if (target.equals(was)) return;
+        const problem = moveProblem(target, zone);
+        setMoveRefused(problem);
+        if (!problem) setMoving({ card, to: target });
+      },
+    }),
+    [nameOf, thumbs, zone],
+  );
+
+  const groupAccounts = filter.accountIds;
+  const accountChoices = (accounts.data ?? []).filter((a) => !groupAccounts || groupAccounts.includes(a.id));
+  const networks = NETWORKS.filter((n) => accounts.data?.some((a) => a.platform === n.platform));
+  const filtered = FILTERS.some((f) => chosen[f]);
+  const total = posts.data?.filter((p) => p.publishAt).length ?? 0;
+  const count = shown.filter((p) => p.publishAt).length;
+  const title =
+    view === 'week'
+      ? `${days[0]!.setLocale('en-GB').toFormat('d LLL')} – ${days[6]!.setLocale('en-GB').toFormat('d LLL yyyy')}`
+      : date.setLocale('en-GB').toFormat('LLLL yyyy');
+  const viewProps = { days, cardsByDay: drawn, ctx, today: now.toISODate()! };
 
   return (
     <>
@@ -94,52 +183,109 @@ export default function CalendarPage() {
           New post
         </Link>
       </PageHeader>
-      <p className="muted">Times in {zone}. Drag a queued post to move it; open any post for its details.</p>
+      <p className="muted">Times in {zone}. Drag a scheduled post to move it; open any post for its details.</p>
+      <form className="cal-filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <FilterSelect
+          label="Group"
+          all="All groups"
+          value={chosen.group}
+          options={(groups.data ?? []).map((g) => [g.id, g.name])}
+          onChange={(group) => change({ group, account: undefined })}
+        />
+        <FilterSelect
+          label="Account"
+          all="All accounts"
+          value={chosen.account}
+          options={accountChoices.map((a) => [a.id, `${labelOf(a.platform)} · ${a.displayName}`])}
+          onChange={(account) => change({ account })}
+        />
+        <FilterSelect
+          label="Network"
+          all="All networks"
+          value={chosen.network}
+          options={networks.map((n) => [n.platform, n.label])}
+          onChange={(network) => change({ network })}
+        />
+        <FilterSelect
+          label="Status"
+          all="All statuses"
+          value={chosen.status}
+          options={Object.entries(STATUS_WORDS)}
+          onChange={(status) => change({ status })}
+        />
+        {filtered && (
+          <Button tone="ghost" onClick={() => change(Object.fromEntries(FILTERS.map((f) => [f, undefined])))}>
+            Clear filters
+          </Button>
+        )}
+      </form>
       {posts.isError && <ErrorNote error={posts.error} />}
       {moveRefused && <ErrorNote error={new Error(moveRefused)} />}
-      {posts.data?.length === 0 && (
-        <p className="note note-quiet">
-          Nothing planned in these dates. <Link to="/compose">Write a post</Link> and it shows up here.
+      <div className="card calendar-card" aria-busy={posts.isFetching || drawn !== cardsByDay}>
+        <div className="cal-toolbar">
+          <div className="cal-nav">
+            <Button onClick={() => change({ date: stepped(view, date, -1).toISODate()! })}>Previous</Button>
+            <Button onClick={() => change({ date: undefined })}>Today</Button>
+            <Button onClick={() => change({ date: stepped(view, date, 1).toISODate()! })}>Next</Button>
+          </div>
+          <h2 className="cal-title" aria-live="polite">
+            {title}
+          </h2>
+          <fieldset className="cal-views">
+            <legend className="sr-only">View</legend>
+            {VIEWS.map((v) => (
+              <Button
+                key={v.view}
+                aria-pressed={v.view === view}
+                tone={v.view === view ? 'primary' : 'secondary'}
+                onClick={() => change({ view: v.view })}
+              >
+                {v.label}
+              </Button>
+            ))}
+          </fieldset>
+        </div>
+        <p className="muted small" role="status">
+          {posts.isPending
+            ? 'Loading posts…'
+            : filtered
+              ? `${count} of ${total} posts match the filters.`
+              : `${total === 1 ? '1 post' : `${total} posts`} in these dates.`}
         </p>
-      )}
-      <div className="card calendar-card" aria-busy={posts.isFetching}>
-        <FullCalendar
-          plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin, luxonPlugin]}
-          timeZone={zone}
-          initialView="dayGridMonth"
-          headerToolbar={{ left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek' }}
-          buttonIcons={false}
-          buttonText={{ prev: 'Previous', next: 'Next', today: 'Today', month: 'Month', week: 'Week' }}
-          firstDay={1}
-          height="auto"
-          dayMaxEvents={4}
-          eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
-          slotLabelFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
-          events={events}
-          eventDurationEditable={false}
-          datesSet={onDates}
-          eventClick={onClick}
-          eventDrop={onDrop}
-        />
+        {posts.data && count === 0 && (
+          <p className="note note-quiet">
+            {filtered ? (
+              'No post in these dates matches the filters.'
+            ) : (
+              <>
+                Nothing planned in these dates. <Link to="/compose">Write a post</Link> and it shows up here.
+              </>
+            )}
+          </p>
+        )}
+        {view === 'month' && <MonthView {...viewProps} month={date.month} />}
+        {view === 'week' && <WeekView {...viewProps} />}
+        {view === 'list' && <AgendaView {...viewProps} />}
       </div>
       {moving && (
         <ConfirmDialog
           open
-          title="Move this post?"
+          title={moving.card.posts.length === 1 ? 'Move this post?' : `Move these ${moving.card.posts.length} posts?`}
           action={`Move to ${formatInZone(moving.to, zone)}`}
           description={
             <p>
-              The post to {nameOf(moving.post.accountId)} on {labelOf(moving.post.platform)} moves from{' '}
-              {timeText(moving.post.publishAt!, zone)} to {timeText(moving.to.toUTC().toISO()!, zone)}.
+              {moving.card.posts.length === 1 ? 'The post to ' : 'The posts to '}
+              {moving.card.posts.map((p) => `${nameOf(p.accountId)} on ${labelOf(p.platform)}`).join(', ')}
+              {moving.card.posts.length === 1 ? ' moves' : ' move'} from {timeText(moving.card.publishAt, zone)} to{' '}
+              {timeText(moving.to.toUTC().toISO()!, zone)}.
             </p>
           }
           onOpenChange={(open) => {
-            if (open) return;
-            moving.revert();
-            setMoving(undefined);
+            if (!open) setMoving(undefined);
           }}
           onConfirm={async () => {
-            await reschedule(moving.post.id, { publishAt: moving.to.toFormat("yyyy-LL-dd'T'HH:mm"), timezone: zone });
+            const when = { publishAt: moving.to.toFormat("yyyy-LL-dd'T'HH:mm"), timezone: zone };
+            for (const post of moving.card.posts) await reschedule(post.id, when);
             setMoving(undefined);
             await refresh();
           }}

@@ -1,14 +1,6 @@
 // How a post is named and its state said in lists, and what a bulk action on several posts did, in sentences.
-import type { Post, Schemas } from '../api.ts';
-
-export type PostStatus = Schemas['PostStatus'];
-
-export const STATUS_WORDS: Record<PostStatus, string> = {
-  draft: 'Draft',
-  queued: 'Scheduled',
-  live: 'Published',
-  failed: 'Failed',
-};
+import type { Post } from '../api.ts';
+import type { PostStatus } from './statusWords.ts';
 
 const HEADING_CHARACTERS = 70;
 

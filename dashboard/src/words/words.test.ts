@@ -13,6 +13,7 @@ import { youtubeRules } from '../../../networks/youtube/rules.ts';
 import type { Platform } from '../api.ts';
 import { EVENT_WORDS, eventWords } from './eventWords.ts';
 import { speaksApi } from './messageFacts.ts';
+import { STATUS_WORDS, statusesText } from './statusWords.ts';
 import {
   DELIVERY_STATUS_LABELS,
   DELIVERY_STATUS_WORDS,
@@ -56,6 +57,12 @@ function contractErrorCodes(): string[] {
 describe('every code has words', () => {
   it('has a sentence for each plan issue code of the contract', () => {
     expect(Object.keys(ISSUE_WORDS).sort()).toEqual([...schemas.Issue.properties.code.enum].sort());
+  });
+
+  it('has words for each post status of the contract, and says mixed statuses with their counts', () => {
+    expect(Object.keys(STATUS_WORDS).sort()).toEqual([...schemas.PostStatus.enum].sort());
+    expect(statusesText(['queued', 'queued'])).toBe('Scheduled');
+    expect(statusesText(['live', 'failed', 'live'])).toBe('2 published, 1 failed');
   });
 
   it('has a sentence for each timeline event kind of the contract', () => {

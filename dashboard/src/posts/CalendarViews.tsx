@@ -1,0 +1,288 @@
+// The calendar's three views over the same cards: a month of day cells, a week of hour slots (both tables, so a
+// screen reader hears the weekday and hour of each cell) and a list by day. A busy cell shows its first cards and a
+// "+N more" button opening the whole cell in a dialog; cards stack at full width, never side by side as slivers.
+import * as Dialog from '@radix-ui/react-dialog';
+import type { DateTime } from 'luxon';
+import { memo, useState, type DragEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { labelOf } from '../networks.ts';
+import { NetworkMark } from '../NetworkMark.tsx';
+import { Button } from '../ui.tsx';
+import { statusesText } from '../words/statusWords.ts';
+import { type CalendarCard, firstWords } from './calendarCards.ts';
+
+/** What every card needs from the page: names, pictures, and the drag of a queued card. */
+export interface CardContext {
+  nameOf: (accountId: string) => string;
+  thumbs: Map<string, string>;
+  onDragStart: (card: CalendarCard) => void;
+  /** A card dropped on a day (month) or on an hour of a day (week). */
+  onDrop: (day: string, hour?: number) => void;
+}
+
+const dayName = (day: DateTime) => day.setLocale('en-GB').toFormat('cccc d LLLL');
+
+export const PostCard = memo(function PostCard({
+  card,
+  ctx,
+  compact,
+}: {
+  card: CalendarCard;
+  ctx: CardContext;
+  compact?: boolean;
+}) {
+  const first = card.posts[0]!;
+  const thumb = first.mediaIds[0] && ctx.thumbs.get(first.mediaIds[0]);
+  const movable = card.posts.every((p) => p.status === 'queued');
+  const agreed = card.posts.every((p) => p.status === first.status);
+  const words = firstWords(first.text || first.title || '', compact ? 48 : 140);
+  const onDragStart = (e: DragEvent) => {
+    e.dataTransfer.effectAllowed = 'move';
+    e.dataTransfer.setData('text/plain', card.key);
+    ctx.onDragStart(card);
+  };
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drag is the mouse's shortcut; the keyboard's is Reschedule.
+    <div
+      className={`cal-card${compact ? ' cal-compact' : ''}${movable ? ' cal-movable' : ''}`}
+      draggable={movable}
+      onDragStart={movable ? onDragStart : undefined}
+    >
+      <p className="cal-card-top">
+        <time dateTime={card.publishAt}>{card.time}</time>
+        <span className={`cal-status cal-status-${agreed ? first.status : 'mixed'}`}>
+          {statusesText(card.posts.map((p) => p.status))}
+        </span>
+      </p>
+      <div className="cal-card-body">
+        {thumb && <img className="cal-thumb" src={thumb} alt="" loading="lazy" width={36} height={36} />}
+        <p className={`cal-words${words ? '' : ' muted'}`}>{words || 'No text'}</p>
+      </div>
+      <ul className="cal-posts">
+        {card.posts.map((p) => (
+          <li key={p.id} className={`cal-post cal-${p.status}`}>
+            <Link to={`/posts/${p.id}`} draggable={false}>
+              <NetworkMark platform={p.platform} decorative size={18} />
+              <span className={compact ? 'sr-only' : 'cal-account'}>
+                {labelOf(p.platform)} · {ctx.nameOf(p.accountId)}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+});
+
+/** The first cards of a cell and, past `max`, a "+N more" button that opens all of them in a dialog. */
+function CellCards({
+  cards,
+  ctx,
+  max,
+  title,
+}: {
+  cards: CalendarCard[];
+  ctx: CardContext;
+  max: number;
+  title: string;
+}) {
+  const shown = cards.length > max ? cards.slice(0, max - 1) : cards;
+  const hidden = cards.length - shown.length;
+  return (
+    <>
+      {shown.length > 0 && (
+        <ul className="cal-cell-cards">
+          {shown.map((card) => (
+            <li key={card.key}>
+              <PostCard card={card} ctx={ctx} compact />
+            </li>
+          ))}
+        </ul>
+      )}
+      {hidden > 0 && (
+        <MoreDialog title={title} cards={cards} ctx={ctx}>
+          +{hidden} more<span className="sr-only"> on {title}</span>
+        </MoreDialog>
+      )}
+    </>
+  );
+}
+
+function MoreDialog({
+  title,
+  cards,
+  ctx,
+  children,
+}: {
+  title: string;
+  cards: CalendarCard[];
+  ctx: CardContext;
+  children: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const posts = cards.reduce((n, c) => n + c.posts.length, 0);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <button type="button" className="cal-more">
+          {children}
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog-wide">
+          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+          <Dialog.Description className="muted">
+            {posts === 1 ? '1 post' : `${posts} posts`}, in time order.
+          </Dialog.Description>
+          {open && <CardList cards={cards} ctx={ctx} />}
+          <div className="dialog-actions">
+            <Dialog.Close asChild>
+              <Button>Close</Button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function CardList({ cards, ctx }: { cards: CalendarCard[]; ctx: CardContext }) {
+  return (
+    <ul className="cal-list-cards">
+      {cards.map((card) => (
+        <li key={card.key}>
+          <PostCard card={card} ctx={ctx} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Drop-target props for a cell: a queued card dragged over it may land there. */
+function dropTarget(ctx: CardContext, day: string, hour?: number) {
+  return {
+    onDragOver: (e: DragEvent) => e.preventDefault(),
+    onDrop: (e: DragEvent) => {
+      e.preventDefault();
+      ctx.onDrop(day, hour);
+    },
+  };
+}
+
+function WeekdayHeads({ days }: { days: DateTime[] }) {
+  return (
+    <>
+      {days.map((d) => (
+        <th key={d.toISODate()} scope="col" abbr={d.setLocale('en-GB').toFormat('cccc')}>
+          {d.setLocale('en-GB').toFormat('ccc')}
+        </th>
+      ))}
+    </>
+  );
+}
+
+interface ViewProps {
+  days: DateTime[];
+  cardsByDay: Map<string, CalendarCard[]>;
+  ctx: CardContext;
+  today: string;
+}
+
+export function MonthView({ days, cardsByDay, ctx, today, month }: ViewProps & { month: number }) {
+  const weeks = Array.from({ length: days.length / 7 }, (_, i) => days.slice(i * 7, i * 7 + 7));
+  return (
+    <table className="cal-month">
+      <thead>
+        <tr>
+          <WeekdayHeads days={weeks[0]!} />
+        </tr>
+      </thead>
+      <tbody>
+        {weeks.map((week) => (
+          <tr key={week[0]!.toISODate()}>
+            {week.map((d) => {
+              const day = d.toISODate()!;
+              const other = d.month !== month ? ' cal-other' : '';
+              return (
+                <td
+                  key={day}
+                  className={`cal-day${other}${day === today ? ' cal-today' : ''}`}
+                  {...dropTarget(ctx, day)}
+                >
+                  <p className="cal-day-number">
+                    <span aria-hidden="true">{d.day}</span>
+                    <span className="sr-only">{dayName(d)}</span>
+                  </p>
+                  <CellCards cards={cardsByDay.get(day) ?? []} ctx={ctx} max={3} title={dayName(d)} />
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function WeekView({ days, cardsByDay, ctx, today }: ViewProps) {
+  const hours = Array.from({ length: 24 }, (_, h) => h);
+  const slots = new Map<string, CalendarCard[]>();
+  for (const d of days)
+    for (const card of cardsByDay.get(d.toISODate()!) ?? []) {
+      const key = `${card.day} ${card.hour}`;
+      slots.set(key, [...(slots.get(key) ?? []), card]);
+    }
+  return (
+    <div className="cal-week-scroll">
+      <table className="cal-week">
+        <thead>
+          <tr>
+            <td />
+            {days.map((d) => (
+              <th key={d.toISODate()} scope="col" className={d.toISODate() === today ? 'cal-today' : undefined}>
+                {d.setLocale('en-GB').toFormat('ccc d')}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {hours.map((h) => (
+            <tr key={h}>
+              <th scope="row">{String(h).padStart(2, '0')}:00</th>
+              {days.map((d) => {
+                const day = d.toISODate()!;
+                const title = `${dayName(d)}, ${String(h).padStart(2, '0')}:00`;
+                return (
+                  <td key={day} className="cal-slot" {...dropTarget(ctx, day, h)}>
+                    <CellCards cards={slots.get(`${day} ${h}`) ?? []} ctx={ctx} max={3} title={title} />
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function AgendaView({ days, cardsByDay, ctx, today }: ViewProps) {
+  const busy = days.filter((d) => cardsByDay.has(d.toISODate()!));
+  return (
+    <div className="cal-agenda">
+      {busy.map((d) => {
+        const day = d.toISODate()!;
+        return (
+          <section key={day} className="cal-agenda-day" aria-labelledby={`day-${day}`}>
+            <h2 id={`day-${day}`} className={day === today ? 'cal-today' : undefined}>
+              {dayName(d)}
+              {day === today && <span className="muted"> · today</span>}
+            </h2>
+            <CardList cards={cardsByDay.get(day)!} ctx={ctx} />
+          </section>
+        );
+      })}
+    </div>
+  );
+}
