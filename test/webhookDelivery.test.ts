@@ -7,7 +7,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../db/events.ts';
 import type { Mail } from '../runtime/mailer.ts';
 import { createServices } from '../runtime/services.ts';
-import { dispatchWebhookEvents, startWebhookDelivery, WEBHOOK_RETRY_DELAYS_MS } from '../worker/webhookDelivery.ts';
+import {
+  claimDueDeliveries,
+  dispatchWebhookEvents,
+  sendDelivery,
+  startWebhookDelivery,
+  WEBHOOK_LEASE_MS,
+  WEBHOOK_RETRY_DELAYS_MS,
+} from '../worker/webhookDelivery.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
 import { seeded } from './support/fuzz.ts';
@@ -207,6 +214,30 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     expect((await deliveries(hook.id)).map((d: { id: string }) => d.id)).toEqual([test.id]);
     await env.services.media.sweep(new Date(created + 30 * 86400_000 + 1000));
     expect(await deliveries(hook.id)).toEqual([]);
+    await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
+  });
+
+  it('lets only the holder of the lease send and record: a sender whose lease ran out does neither', async () => {
+    const hook = await subscribe(['media.failed']);
+    await mediaEvents(1);
+    await dispatchWebhookEvents(env.services.db);
+    const ours = async () => {
+      const claims = await claimDueDeliveries(env.services.db, clock.now());
+      const [delivery] = await env.services.db('webhook_deliveries').where({ webhook_id: hook.id });
+      return claims.find((c) => c.id === delivery.id)!;
+    };
+    // A stalled process claimed it; its lease ran out and another process claimed and delivered it.
+    const stalled = await ours();
+    clock.advance(WEBHOOK_LEASE_MS + 1);
+    const holder = await ours();
+    await sendDelivery(env.services, holder);
+    const before = rx.attempts.length;
+    rx.state.answer = () => 503;
+    await sendDelivery(env.services, stalled);
+    rx.state.answer = () => 200;
+    expect(rx.attempts.length).toBe(before);
+    const [log] = await deliveries(hook.id);
+    expect(log).toMatchObject({ status: 'delivered', attempts: 1, responseStatus: 200 });
     await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
   });
 

@@ -8,7 +8,8 @@
 //   POSTed signed (standardwebhooks) through the from-url address guard, and its answer recorded. A failure is
 //   retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h by the injected clock; after the last, the webhook is
 //   disabled and the workspace's owner and administrators are told by mail. A process that dies mid-send leaves a
-//   lease that runs out: the delivery is sent again, with the same webhook-id.
+//   lease that runs out: the delivery is sent again, with the same webhook-id; a sender that only stalled past its
+//   lease then neither sends nor records (the new holder's answer stands).
 import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
 import { findEvent, readEvents, START, type EventPosition } from '../db/events.ts';
@@ -28,7 +29,7 @@ import { isoAt } from '../runtime/clock.ts';
 export const WEBHOOK_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map((s) => s * 1000);
 export const SEND_TIMEOUT_MS = 10_000;
 /** A claim outlives the longest send, so a live sender never loses its delivery to another. */
-const LEASE_MS = 60_000;
+export const WEBHOOK_LEASE_MS = 60_000;
 const KEPT_BYTES = 1024;
 const DISPATCH_BATCH = 500;
 const SEND_BATCH = 20;
@@ -84,9 +85,16 @@ export async function dispatchWebhookEvents(db: Db, batch = DISPATCH_BATCH): Pro
   });
 }
 
+/** A delivery this process holds, until `leaseUntil`. */
+export interface Claim {
+  id: string;
+  leaseUntil: string;
+}
+
 /** Due deliveries of enabled webhooks this process now holds the lease of (another process's update loses). */
-export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BATCH) {
+export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BATCH): Promise<Claim[]> {
   const now = isoAt(nowMs);
+  const leaseUntil = isoAt(nowMs + WEBHOOK_LEASE_MS);
   const free = (q: any) => q.where((w: any) => w.whereNull('lease_until').orWhere('lease_until', '<', now));
   const candidates = await free(
     db('webhook_deliveries')
@@ -98,10 +106,10 @@ export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BAT
     .orderBy('webhook_deliveries.next_attempt_at')
     .limit(limit)
     .select('webhook_deliveries.id');
-  const claimed: string[] = [];
+  const claimed: Claim[] = [];
   for (const { id } of candidates) {
     const q = db('webhook_deliveries').where({ id, status: 'pending' });
-    if (await free(q).update({ lease_until: isoAt(nowMs + LEASE_MS) })) claimed.push(id);
+    if (await free(q).update({ lease_until: leaseUntil })) claimed.push({ id, leaseUntil });
   }
   return claimed;
 }
@@ -195,10 +203,14 @@ async function giveUp(services: Services, hook: Record<string, any>): Promise<vo
   }
 }
 
-/** Sends one claimed delivery and records what came of it. */
-export async function sendDelivery(services: Services, deliveryId: string): Promise<void> {
+/**
+ * Sends one claimed delivery and records what came of it, both only while the claim holds: a sender whose lease ran
+ * out (a stalled process) must not send what another process now holds, nor overwrite the answer that one recorded.
+ */
+export async function sendDelivery(services: Services, claim: Claim): Promise<void> {
   const { db, clock } = services;
-  const delivery = await db('webhook_deliveries').where({ id: deliveryId }).first();
+  const held = () => db('webhook_deliveries').where({ id: claim.id, lease_until: claim.leaseUntil });
+  const delivery = await held().first();
   const hook = delivery && (await db('webhooks').where({ id: delivery.webhook_id }).first());
   if (!delivery || !hook) return;
   const body = await deliveryBody(services, delivery);
@@ -215,18 +227,16 @@ export async function sendDelivery(services: Services, deliveryId: string): Prom
   const attempts = Number(delivery.attempts) + 1;
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
   const last = !ok && attempts > WEBHOOK_RETRY_DELAYS_MS.length;
-  await db('webhook_deliveries')
-    .where({ id: deliveryId })
-    .update({
-      status: ok ? 'delivered' : last ? 'failed' : 'pending',
-      attempts,
-      next_attempt_at: ok || last ? null : isoAt(clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
-      lease_until: null,
-      response_status: answer.status,
-      response_body: answer.body,
-      duration_ms: answer.ms,
-    });
-  if (last) await giveUp(services, hook);
+  const recorded = await held().update({
+    status: ok ? 'delivered' : last ? 'failed' : 'pending',
+    attempts,
+    next_attempt_at: ok || last ? null : isoAt(clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
+    lease_until: null,
+    response_status: answer.status,
+    response_body: answer.body,
+    duration_ms: answer.ms,
+  });
+  if (recorded && last) await giveUp(services, hook);
 }
 
 export interface WebhookDelivery {
@@ -243,7 +253,7 @@ export function startWebhookDelivery(services: Services, everyMs = 1000): Webhoo
     for (;;) {
       const claimed = await claimDueDeliveries(services.db, services.clock.now());
       if (!claimed.length) return;
-      await Promise.all(claimed.map((id) => sendDelivery(services, id)));
+      await Promise.all(claimed.map((claim) => sendDelivery(services, claim)));
     }
   }
   const pass = () =>
