@@ -9,6 +9,8 @@ export interface Received {
   id: string;
   body: { type: string; timestamp: string; data: Record<string, any> };
   signatures: string[];
+  /** When it arrived (the wall clock). */
+  at: number;
 }
 
 export type WebhookReceiver = Awaited<ReturnType<typeof webhookReceiver>>;
@@ -21,6 +23,8 @@ export async function webhookReceiver() {
   const failures: string[] = [];
   const state = {
     secrets: [] as string[],
+    /** Secrets for requests to one path (a receiver for several webhooks), in place of `secrets`. */
+    secretsByPath: new Map<string, string[]>(),
     answer: (_webhookId: string): number | Promise<number> => 200,
     /** Requests read and not yet answered. */
     open: 0,
@@ -31,7 +35,7 @@ export async function webhookReceiver() {
     req.on('end', async () => {
       const headers = req.headers as Record<string, string>;
       attempts.push(headers['webhook-id']!);
-      for (const secret of state.secrets) {
+      for (const secret of state.secretsByPath.get(req.url!) ?? state.secrets) {
         try {
           new Webhook(secret).verify(raw, headers);
         } catch (err) {
@@ -50,6 +54,7 @@ export async function webhookReceiver() {
           id: headers['webhook-id']!,
           body: JSON.parse(raw),
           signatures: headers['webhook-signature']!.split(' '),
+          at: Date.now(),
         });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'x'.repeat(5000));
     });
