@@ -48,7 +48,7 @@ async function runScenario(
 ): Promise<Outcome> {
   await db('sandbox_items').truncate();
   rx.got.length = 0;
-  const { when, dueMs } = dueMinute(spread ? 120 : 90);
+  const { when, dueMs } = dueMinute(spread ? 180 : 150);
   await createPosts(base, seeded, POSTS, when);
   if (spread) await spreadOverMinute(db, env, dueMs);
   const ids: string[] = (await db('posts').where({ status: 'queued' }).select('id')).map((r) => r.id);

@@ -10,7 +10,7 @@ import { createServices } from '../runtime/services.ts';
 import {
   claimDueDeliveries,
   dispatchWebhookEvents,
-  sendDelivery,
+  sendDeliveries,
   startWebhookDelivery,
   WEBHOOK_LEASE_MS,
   WEBHOOK_RETRY_DELAYS_MS,
@@ -230,10 +230,10 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     const stalled = await ours();
     clock.advance(WEBHOOK_LEASE_MS + 1);
     const holder = await ours();
-    await sendDelivery(env.services, holder);
+    await sendDeliveries(env.services, [holder]);
     const before = rx.attempts.length;
     rx.state.answer = () => 503;
-    await sendDelivery(env.services, stalled);
+    await sendDeliveries(env.services, [stalled]);
     rx.state.answer = () => 200;
     expect(rx.attempts.length).toBe(before);
     const [log] = await deliveries(hook.id);

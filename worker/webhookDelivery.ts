@@ -12,7 +12,7 @@
 //   lease then neither sends nor records (the new holder's answer stands).
 import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
-import { findEvent, readEvents, START, type EventPosition } from '../db/events.ts';
+import { findEvents, readEvents, START, type EventPosition } from '../db/events.ts';
 import { findWorkspace } from '../db/identity.ts';
 import { listMembers } from '../db/members.ts';
 import { pendingDelivery } from '../db/webhooksData.ts';
@@ -106,29 +106,53 @@ export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BAT
     .orderBy('webhook_deliveries.next_attempt_at')
     .limit(limit)
     .select('webhook_deliveries.id');
-  const claimed: Claim[] = [];
-  for (const { id } of candidates) {
-    const q = db('webhook_deliveries').where({ id, status: 'pending' });
-    if (await free(q).update({ lease_until: leaseUntil })) claimed.push({ id, leaseUntil });
-  }
-  return claimed;
+  if (!candidates.length) return [];
+  // One statement: of several processes updating the same rows, only the first finds each still free.
+  const claimed: { id: string }[] = await free(
+    db('webhook_deliveries')
+      .whereIn(
+        'id',
+        candidates.map((c: { id: string }) => c.id),
+      )
+      .where({ status: 'pending' }),
+  ).update({ lease_until: leaseUntil }, ['id']);
+  return claimed.map(({ id }) => ({ id, leaseUntil }));
 }
 
-/** What the receiver gets: `{type, timestamp, data}`, data the event's object as GET /events shows it. */
-async function deliveryBody(services: Services, delivery: Record<string, any>): Promise<string> {
-  if (delivery.payload !== null && delivery.payload !== undefined)
-    return JSON.stringify({ type: delivery.type, timestamp: delivery.created_at, data: JSON.parse(delivery.payload) });
-  const event = await findEvent(services.db, delivery.event_id);
-  const workspace = await findWorkspace(services.db, delivery.workspace_id);
-  const base = { id: delivery.event_id, type: delivery.type, createdAt: delivery.created_at };
-  // An event past its 30 days (a delivery redelivered late) is sent with what is left of it.
-  const [data] =
-    event && workspace
-      ? await withObjects(workspaceData(services.db, workspace, services.clock), services.storage, workspace.tz, [
-          event,
-        ])
-      : [{ ...base, objectId: '' }];
-  return JSON.stringify({ type: delivery.type, timestamp: delivery.created_at, data });
+/**
+ * What each receiver gets: `{type, timestamp, data}`, data the event's object as GET /events shows it, read for a
+ * batch of deliveries at once (one read of each workspace's accounts, its posts together).
+ */
+async function deliveryBodies(services: Services, deliveries: Record<string, any>[]): Promise<Map<string, string>> {
+  const bodies = new Map<string, string>();
+  const body = (d: Record<string, any>, data: unknown) =>
+    JSON.stringify({ type: d.type, timestamp: d.created_at, data });
+  const named = deliveries.filter((d) => d.payload === null || d.payload === undefined);
+  for (const d of deliveries) if (!named.includes(d)) bodies.set(d.id, body(d, JSON.parse(d.payload)));
+  const events = new Map(
+    (
+      await findEvents(
+        services.db,
+        named.map((d) => d.event_id),
+      )
+    ).map((e) => [e.id, e]),
+  );
+  for (const workspaceId of new Set(named.map((d) => d.workspace_id as string))) {
+    const workspace = await findWorkspace(services.db, workspaceId);
+    const theirs = named.filter((d) => d.workspace_id === workspaceId);
+    const found = theirs.flatMap((d) => events.get(d.event_id) ?? []);
+    const objects = workspace
+      ? await withObjects(workspaceData(services.db, workspace, services.clock), services.storage, workspace.tz, found)
+      : [];
+    const byId = new Map(objects.map((o) => [o.id, o]));
+    // An event past its 30 days (a delivery redelivered late) is sent with what is left of it.
+    for (const d of theirs)
+      bodies.set(
+        d.id,
+        body(d, byId.get(d.event_id) ?? { id: d.event_id, type: d.type, objectId: '', createdAt: d.created_at }),
+      );
+  }
+  return bodies;
 }
 
 /** The signatures of the webhook's secrets: the current one, and during a rotation the previous one too. */
@@ -204,16 +228,34 @@ async function giveUp(services: Services, hook: Record<string, any>): Promise<vo
 }
 
 /**
- * Sends one claimed delivery and records what came of it, both only while the claim holds: a sender whose lease ran
+ * Sends claimed deliveries and records what came of each, both only while its claim holds: a sender whose lease ran
  * out (a stalled process) must not send what another process now holds, nor overwrite the answer that one recorded.
  */
-export async function sendDelivery(services: Services, claim: Claim): Promise<void> {
+export async function sendDeliveries(services: Services, claims: Claim[]): Promise<void> {
+  const { db } = services;
+  const leases = new Map(claims.map((c) => [c.id, c.leaseUntil]));
+  const deliveries = (await db('webhook_deliveries').whereIn('id', [...leases.keys()])).filter(
+    (d) => d.lease_until === leases.get(d.id),
+  );
+  const hooks = new Map(
+    (await db('webhooks').whereIn('id', [...new Set(deliveries.map((d) => d.webhook_id))])).map((h) => [h.id, h]),
+  );
+  const bodies = await deliveryBodies(services, deliveries);
+  await Promise.all(
+    deliveries.map((d) =>
+      sendOne(services, { id: d.id, leaseUntil: leases.get(d.id)! }, d, hooks.get(d.webhook_id)!, bodies.get(d.id)!),
+    ),
+  );
+}
+
+async function sendOne(
+  services: Services,
+  claim: Claim,
+  delivery: Record<string, any>,
+  hook: Record<string, any>,
+  body: string,
+): Promise<void> {
   const { db, clock } = services;
-  const held = () => db('webhook_deliveries').where({ id: claim.id, lease_until: claim.leaseUntil });
-  const delivery = await held().first();
-  const hook = delivery && (await db('webhooks').where({ id: delivery.webhook_id }).first());
-  if (!delivery || !hook) return;
-  const body = await deliveryBody(services, delivery);
   // The timestamp is the wall clock's: the receiver judges it against its own (runtime/clock.ts).
   const at = new Date();
   const headers = {
@@ -227,15 +269,17 @@ export async function sendDelivery(services: Services, claim: Claim): Promise<vo
   const attempts = Number(delivery.attempts) + 1;
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
   const last = !ok && attempts > WEBHOOK_RETRY_DELAYS_MS.length;
-  const recorded = await held().update({
-    status: ok ? 'delivered' : last ? 'failed' : 'pending',
-    attempts,
-    next_attempt_at: ok || last ? null : isoAt(clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
-    lease_until: null,
-    response_status: answer.status,
-    response_body: answer.body,
-    duration_ms: answer.ms,
-  });
+  const recorded = await db('webhook_deliveries')
+    .where({ id: claim.id, lease_until: claim.leaseUntil })
+    .update({
+      status: ok ? 'delivered' : last ? 'failed' : 'pending',
+      attempts,
+      next_attempt_at: ok || last ? null : isoAt(clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
+      lease_until: null,
+      response_status: answer.status,
+      response_body: answer.body,
+      duration_ms: answer.ms,
+    });
   if (recorded && last) await giveUp(services, hook);
 }
 
@@ -246,14 +290,14 @@ export interface WebhookDelivery {
 }
 
 /** Delivery on a timer (real time: it only looks for work; what is due is the injected clock's to say). */
-export function startWebhookDelivery(services: Services, everyMs = 1000): WebhookDelivery {
+export function startWebhookDelivery(services: Services, everyMs = 250): WebhookDelivery {
   let running: Promise<void> = Promise.resolve();
   async function passOnce(): Promise<void> {
     while ((await dispatchWebhookEvents(services.db)) > 0);
     for (;;) {
       const claimed = await claimDueDeliveries(services.db, services.clock.now());
       if (!claimed.length) return;
-      await Promise.all(claimed.map((claim) => sendDelivery(services, claim)));
+      await sendDeliveries(services, claimed);
     }
   }
   const pass = () =>
