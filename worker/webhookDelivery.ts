@@ -241,21 +241,25 @@ export async function sendDeliveries(services: Services, claims: Claim[]): Promi
     (await db('webhooks').whereIn('id', [...new Set(deliveries.map((d) => d.webhook_id))])).map((h) => [h.id, h]),
   );
   const bodies = await deliveryBodies(services, deliveries);
-  await Promise.all(
-    deliveries.map((d) =>
-      sendOne(services, { id: d.id, leaseUntil: leases.get(d.id)! }, d, hooks.get(d.webhook_id)!, bodies.get(d.id)!),
-    ),
+  const outcomes = await Promise.all(
+    deliveries.map((d) => sendOne(services, d, hooks.get(d.webhook_id)!, bodies.get(d.id)!)),
   );
+  // The batch's answers in one transaction: a commit each would cost SQLite's single writer more than the sends.
+  const recorded = await db.transaction(async (trx) => {
+    const kept: boolean[] = [];
+    for (const { delivery, changes } of outcomes)
+      kept.push(
+        (await trx('webhook_deliveries')
+          .where({ id: delivery.id, lease_until: leases.get(delivery.id)! })
+          .update(changes)) > 0,
+      );
+    return kept;
+  });
+  for (const [i, { hook, last }] of outcomes.entries()) if (recorded[i] && last) await giveUp(services, hook);
 }
 
-async function sendOne(
-  services: Services,
-  claim: Claim,
-  delivery: Record<string, any>,
-  hook: Record<string, any>,
-  body: string,
-): Promise<void> {
-  const { db, clock } = services;
+/** One POST; answers the delivery row's changes, and whether that was the last attempt. */
+async function sendOne(services: Services, delivery: Record<string, any>, hook: Record<string, any>, body: string) {
   // The timestamp is the wall clock's: the receiver judges it against its own (runtime/clock.ts).
   const at = new Date();
   const headers = {
@@ -269,18 +273,16 @@ async function sendOne(
   const attempts = Number(delivery.attempts) + 1;
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
   const last = !ok && attempts > WEBHOOK_RETRY_DELAYS_MS.length;
-  const recorded = await db('webhook_deliveries')
-    .where({ id: claim.id, lease_until: claim.leaseUntil })
-    .update({
-      status: ok ? 'delivered' : last ? 'failed' : 'pending',
-      attempts,
-      next_attempt_at: ok || last ? null : isoAt(clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
-      lease_until: null,
-      response_status: answer.status,
-      response_body: answer.body,
-      duration_ms: answer.ms,
-    });
-  if (recorded && last) await giveUp(services, hook);
+  const changes = {
+    status: ok ? 'delivered' : last ? 'failed' : 'pending',
+    attempts,
+    next_attempt_at: ok || last ? null : isoAt(services.clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
+    lease_until: null,
+    response_status: answer.status,
+    response_body: answer.body,
+    duration_ms: answer.ms,
+  };
+  return { delivery, hook, last, changes };
 }
 
 export interface WebhookDelivery {
