@@ -119,7 +119,8 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
     console.log(
       `${kind}: ${POSTS} posts due at one instant over ${ACCOUNTS} accounts: published ${instant.published} at ` +
         `${instant.publishRate.toFixed(0)}/s; delivered ${instant.delivered} post.live at ` +
-        `${instant.deliveryRate.toFixed(0)}/s = ${(100 * ratio).toFixed(0)}% of the publish rate; ${lagLine(instant.lags)}`,
+        `${instant.deliveryRate.toFixed(0)}/s = ${(100 * ratio).toFixed(0)}% of the publish rate; ` +
+        lagLine(instant.lags),
     );
     const spread = await runScenario(db, env, base, seeded, rx, true);
     const p99 = percentile(spread.lags, 99);
