@@ -101,6 +101,7 @@ bench: install build dashboard
 	npx tsx bench/plan.ts
 	npx tsx bench/upload.ts
 	npx tsx bench/publish.ts
+	npx tsx bench/webhooks.ts
 	npx tsx bench/crash.ts
 	npx tsx bench/mcp.ts
 	npx tsx bench/scale.ts

@@ -23,11 +23,9 @@ import {
   postCounts,
   publishedItems,
   seedAccounts,
+  spreadOverMinute,
   type Seeded,
 } from '../test/support/publishingLoad.ts';
-import { graphileQueue, sqliteQueue } from '../worker/queues.ts';
-import { systemClock } from '../runtime/clock.ts';
-import { createLogger } from '../runtime/logger.ts';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 500);
 const CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 200);
@@ -90,24 +88,6 @@ async function besideBusyProcess<T>(measure: () => Promise<T>): Promise<T> {
  * behind (or deleted but not yet vacuumed on PostgreSQL), would slow the simulator during Herald's run alone.
  */
 const emptySimulator = (db: Knex) => db('sandbox_items').truncate();
-
-/** Moves each request's posts to their own second of the minute, and their jobs with them. */
-async function spreadOverMinute(db: Knex, env: NodeJS.ProcessEnv, dueMs: number): Promise<Map<string, number>> {
-  const logger = createLogger('warn', 'json');
-  const jobs = env.DATABASE_URL ? graphileQueue(db, env.DATABASE_URL, logger) : sqliteQueue(db, systemClock, logger);
-  const dueByText = new Map<string, number>();
-  const rows: { id: string; text: string }[] = await db('posts').where({ status: 'queued' }).select('id', 'text');
-  await db.transaction(async (trx) => {
-    for (const row of rows) {
-      const request = Number(/^Bench post (\d+):/.exec(row.text)![1]);
-      const at = new Date(dueMs + (request % 60) * 1000).toISOString();
-      dueByText.set(row.text, Date.parse(at));
-      await trx('posts').where({ id: row.id }).update({ publish_at: at, due_at: at });
-      await jobs.schedule(trx, row.id, at);
-    }
-  });
-  return dueByText;
-}
 
 interface Outcome {
   count: number;

@@ -139,11 +139,11 @@ export async function readEvents(db: Db, query: EventQuery): Promise<StoredEvent
   return (await inOrder(db, q, 'asc').limit(query.limit)).map(toStored);
 }
 
-/** One event by its id, settled or not (a webhook delivery names its event). */
-export async function findEvent(db: Db, id: string): Promise<StoredEvent | undefined> {
-  const q = db('events').where({ id });
-  const row = await (isPostgres(db) ? q.select('*', db.raw('tx::text as tx_text')) : q.select('*')).first();
-  return row ? toStored(row) : undefined;
+/** Events by their ids, settled or not (webhook deliveries name their events). */
+export async function findEvents(db: Db, ids: string[]): Promise<StoredEvent[]> {
+  if (!ids.length) return [];
+  const q = db('events').whereIn('id', ids);
+  return (await (isPostgres(db) ? q.select('*', db.raw('tx::text as tx_text')) : q.select('*'))).map(toStored);
 }
 
 /** The position after every settled event: a reader starting here sees only what comes later. */

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { migrate } from '../db/migrate.ts';
 import type { Config } from '../runtime/config.ts';
 import { createServices } from '../runtime/services.ts';
-import { startWorker } from '../worker/worker.ts';
+import { startWorker, type ProcessOptions } from '../worker/worker.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
 import { createApp } from './app.ts';
 import { streamsOf } from './eventStream.ts';
@@ -13,8 +13,8 @@ import { guardConnections } from './connections.ts';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
-export async function serve(config: Config): Promise<number> {
-  const services = createServices(config, { checkpointThread: true });
+export async function serve(config: Config, options: ProcessOptions = {}): Promise<number> {
+  const services = createServices(config, { checkpointThread: true, clock: options.clock });
   // The second wall behind api.ts: a promise some request left rejected is logged, and the process keeps
   // serving every other workspace rather than exit.
   process.on('unhandledRejection', (err) => {
@@ -34,7 +34,7 @@ export async function serve(config: Config): Promise<number> {
   });
   guardConnections(server);
   // One process is a whole instance on either database; on PostgreSQL `herald worker` processes add more.
-  const worker = config.worker ? await startWorker(services) : undefined;
+  const worker = config.worker ? await startWorker(services, options.worker) : undefined;
   if (!worker && !config.databaseUrl)
     services.logger.warn('WORKER=off on SQLite: nothing publishes (only `herald serve` can run the worker).');
   // A fresh instance: the first person signs up in the dashboard.

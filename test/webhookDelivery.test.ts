@@ -3,77 +3,32 @@
 // 30% of the time (seeded) still gets every event, repeats carrying the same webhook-id; a rotation sends two
 // signatures that both verify; the retry schedule runs by the manual clock, and after the last attempt the webhook is
 // disabled and its owner and administrators are mailed; two dispatchers never create a delivery twice. Both databases.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../db/events.ts';
 import type { Mail } from '../runtime/mailer.ts';
 import { createServices } from '../runtime/services.ts';
-import { dispatchWebhookEvents, startWebhookDelivery, WEBHOOK_RETRY_DELAYS_MS } from '../worker/webhookDelivery.ts';
+import {
+  claimDueDeliveries,
+  dispatchWebhookEvents,
+  sendDeliveries,
+  startWebhookDelivery,
+  WEBHOOK_LEASE_MS,
+  WEBHOOK_RETRY_DELAYS_MS,
+} from '../worker/webhookDelivery.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
 import { seeded } from './support/fuzz.ts';
 import { manualClock, type ManualClock } from './support/manualClock.ts';
 import { listeningHerald, sandboxAccount, until } from './support/network.ts';
 import { addPerson } from './support/people.ts';
-
-interface Received {
-  id: string;
-  body: { type: string; timestamp: string; data: Record<string, any> };
-  signatures: string[];
-}
-
-/** A receiver that verifies each request with every secret it is given and answers by `answer`. */
-async function receiver() {
-  const got: Received[] = [];
-  /** Every request's webhook-id, answered 2xx or not, and every signature that did not verify. */
-  const attempts: string[] = [];
-  const failures: string[] = [];
-  const state = { secrets: [] as string[], answer: () => 200 };
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d: Buffer) => (raw += d.toString('utf8')));
-    req.on('end', () => {
-      const headers = req.headers as Record<string, string>;
-      attempts.push(headers['webhook-id']!);
-      // Every secret given must verify the request (during a rotation, the old and the new).
-      for (const secret of state.secrets) {
-        try {
-          new Webhook(secret).verify(raw, headers);
-        } catch (err) {
-          failures.push(`${headers['webhook-id']}: ${(err as Error).message}`);
-          res.writeHead(401).end();
-          return;
-        }
-      }
-      const status = state.answer();
-      if (status < 300)
-        got.push({
-          id: headers['webhook-id']!,
-          body: JSON.parse(raw),
-          signatures: headers['webhook-signature']!.split(' '),
-        });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'x'.repeat(5000));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    got,
-    attempts,
-    failures,
-    state,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { webhookReceiver, type WebhookReceiver } from './support/webhookReceiver.ts';
 
 describe.each(DATABASES)('webhook delivery on %s', (kind) => {
   let env: Awaited<ReturnType<typeof listeningHerald>>;
   let clock: ManualClock;
   let ws: Seeded;
   let worker: RunningWorker;
-  let rx: Awaited<ReturnType<typeof receiver>>;
+  let rx: WebhookReceiver;
   const mails: Mail[] = [];
 
   beforeAll(async () => {
@@ -83,7 +38,7 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     ws = await seedWorkspace(env, { plan: 'studio' });
     // The timer effectively never fires: each test runs passes itself.
     worker = await startWorker(env.services, { webhookEveryMs: 3600_000 });
-    rx = await receiver();
+    rx = await webhookReceiver();
   });
   afterEach(() => {
     expect(rx.failures).toEqual([]);
@@ -259,6 +214,30 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     expect((await deliveries(hook.id)).map((d: { id: string }) => d.id)).toEqual([test.id]);
     await env.services.media.sweep(new Date(created + 30 * 86400_000 + 1000));
     expect(await deliveries(hook.id)).toEqual([]);
+    await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
+  });
+
+  it('lets only the holder of the lease send and record: a sender whose lease ran out does neither', async () => {
+    const hook = await subscribe(['media.failed']);
+    await mediaEvents(1);
+    await dispatchWebhookEvents(env.services.db);
+    const ours = async () => {
+      const claims = await claimDueDeliveries(env.services.db, clock.now());
+      const [delivery] = await env.services.db('webhook_deliveries').where({ webhook_id: hook.id });
+      return claims.find((c) => c.id === delivery.id)!;
+    };
+    // A stalled process claimed it; its lease ran out and another process claimed and delivered it.
+    const stalled = await ours();
+    clock.advance(WEBHOOK_LEASE_MS + 1);
+    const holder = await ours();
+    await sendDeliveries(env.services, [holder]);
+    const before = rx.attempts.length;
+    rx.state.answer = () => 503;
+    await sendDeliveries(env.services, [stalled]);
+    rx.state.answer = () => 200;
+    expect(rx.attempts.length).toBe(before);
+    const [log] = await deliveries(hook.id);
+    expect(log).toMatchObject({ status: 'delivered', attempts: 1, responseStatus: 200 });
     await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
   });
 

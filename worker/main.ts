@@ -4,9 +4,9 @@ import { migrate } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Config } from '../runtime/config.ts';
 import { createServices } from '../runtime/services.ts';
-import { startWorker } from './worker.ts';
+import { startWorker, type ProcessOptions } from './worker.ts';
 
-export async function runWorkerProcess(config: Config): Promise<number> {
+export async function runWorkerProcess(config: Config, options: ProcessOptions = {}): Promise<number> {
   if (!config.databaseUrl) {
     throw new ApiError(
       409,
@@ -15,9 +15,9 @@ export async function runWorkerProcess(config: Config): Promise<number> {
       'Set DATABASE_URL to a postgres:// address, or just run `herald serve`.',
     );
   }
-  const services = createServices(config);
+  const services = createServices(config, { clock: options.clock });
   await migrate(services.db);
-  const worker = await startWorker(services);
+  const worker = await startWorker(services, options.worker);
   services.logger.flush();
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', () => resolve());

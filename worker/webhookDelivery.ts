@@ -8,10 +8,11 @@
 //   POSTed signed (standardwebhooks) through the from-url address guard, and its answer recorded. A failure is
 //   retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h by the injected clock; after the last, the webhook is
 //   disabled and the workspace's owner and administrators are told by mail. A process that dies mid-send leaves a
-//   lease that runs out: the delivery is sent again, with the same webhook-id.
+//   lease that runs out: the delivery is sent again, with the same webhook-id; a sender that only stalled past its
+//   lease then neither sends nor records (the new holder's answer stands).
 import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
-import { findEvent, readEvents, START, type EventPosition } from '../db/events.ts';
+import { findEvents, readEvents, START, type EventPosition } from '../db/events.ts';
 import { findWorkspace } from '../db/identity.ts';
 import { listMembers } from '../db/members.ts';
 import { pendingDelivery } from '../db/webhooksData.ts';
@@ -28,7 +29,7 @@ import { isoAt } from '../runtime/clock.ts';
 export const WEBHOOK_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map((s) => s * 1000);
 export const SEND_TIMEOUT_MS = 10_000;
 /** A claim outlives the longest send, so a live sender never loses its delivery to another. */
-const LEASE_MS = 60_000;
+export const WEBHOOK_LEASE_MS = 60_000;
 const KEPT_BYTES = 1024;
 const DISPATCH_BATCH = 500;
 const SEND_BATCH = 20;
@@ -84,9 +85,16 @@ export async function dispatchWebhookEvents(db: Db, batch = DISPATCH_BATCH): Pro
   });
 }
 
+/** A delivery this process holds, until `leaseUntil`. */
+export interface Claim {
+  id: string;
+  leaseUntil: string;
+}
+
 /** Due deliveries of enabled webhooks this process now holds the lease of (another process's update loses). */
-export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BATCH) {
+export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BATCH): Promise<Claim[]> {
   const now = isoAt(nowMs);
+  const leaseUntil = isoAt(nowMs + WEBHOOK_LEASE_MS);
   const free = (q: any) => q.where((w: any) => w.whereNull('lease_until').orWhere('lease_until', '<', now));
   const candidates = await free(
     db('webhook_deliveries')
@@ -98,29 +106,53 @@ export async function claimDueDeliveries(db: Db, nowMs: number, limit = SEND_BAT
     .orderBy('webhook_deliveries.next_attempt_at')
     .limit(limit)
     .select('webhook_deliveries.id');
-  const claimed: string[] = [];
-  for (const { id } of candidates) {
-    const q = db('webhook_deliveries').where({ id, status: 'pending' });
-    if (await free(q).update({ lease_until: isoAt(nowMs + LEASE_MS) })) claimed.push(id);
-  }
-  return claimed;
+  if (!candidates.length) return [];
+  // One statement: of several processes updating the same rows, only the first finds each still free.
+  const claimed: { id: string }[] = await free(
+    db('webhook_deliveries')
+      .whereIn(
+        'id',
+        candidates.map((c: { id: string }) => c.id),
+      )
+      .where({ status: 'pending' }),
+  ).update({ lease_until: leaseUntil }, ['id']);
+  return claimed.map(({ id }) => ({ id, leaseUntil }));
 }
 
-/** What the receiver gets: `{type, timestamp, data}`, data the event's object as GET /events shows it. */
-async function deliveryBody(services: Services, delivery: Record<string, any>): Promise<string> {
-  if (delivery.payload !== null && delivery.payload !== undefined)
-    return JSON.stringify({ type: delivery.type, timestamp: delivery.created_at, data: JSON.parse(delivery.payload) });
-  const event = await findEvent(services.db, delivery.event_id);
-  const workspace = await findWorkspace(services.db, delivery.workspace_id);
-  const base = { id: delivery.event_id, type: delivery.type, createdAt: delivery.created_at };
-  // An event past its 30 days (a delivery redelivered late) is sent with what is left of it.
-  const [data] =
-    event && workspace
-      ? await withObjects(workspaceData(services.db, workspace, services.clock), services.storage, workspace.tz, [
-          event,
-        ])
-      : [{ ...base, objectId: '' }];
-  return JSON.stringify({ type: delivery.type, timestamp: delivery.created_at, data });
+/**
+ * What each receiver gets: `{type, timestamp, data}`, data the event's object as GET /events shows it, read for a
+ * batch of deliveries at once (one read of each workspace's accounts, its posts together).
+ */
+async function deliveryBodies(services: Services, deliveries: Record<string, any>[]): Promise<Map<string, string>> {
+  const bodies = new Map<string, string>();
+  const body = (d: Record<string, any>, data: unknown) =>
+    JSON.stringify({ type: d.type, timestamp: d.created_at, data });
+  const named = deliveries.filter((d) => d.payload === null || d.payload === undefined);
+  for (const d of deliveries) if (!named.includes(d)) bodies.set(d.id, body(d, JSON.parse(d.payload)));
+  const events = new Map(
+    (
+      await findEvents(
+        services.db,
+        named.map((d) => d.event_id),
+      )
+    ).map((e) => [e.id, e]),
+  );
+  for (const workspaceId of new Set(named.map((d) => d.workspace_id as string))) {
+    const workspace = await findWorkspace(services.db, workspaceId);
+    const theirs = named.filter((d) => d.workspace_id === workspaceId);
+    const found = theirs.flatMap((d) => events.get(d.event_id) ?? []);
+    const objects = workspace
+      ? await withObjects(workspaceData(services.db, workspace, services.clock), services.storage, workspace.tz, found)
+      : [];
+    const byId = new Map(objects.map((o) => [o.id, o]));
+    // An event past its 30 days (a delivery redelivered late) is sent with what is left of it.
+    for (const d of theirs)
+      bodies.set(
+        d.id,
+        body(d, byId.get(d.event_id) ?? { id: d.event_id, type: d.type, objectId: '', createdAt: d.created_at }),
+      );
+  }
+  return bodies;
 }
 
 /** The signatures of the webhook's secrets: the current one, and during a rotation the previous one too. */
@@ -195,13 +227,39 @@ async function giveUp(services: Services, hook: Record<string, any>): Promise<vo
   }
 }
 
-/** Sends one claimed delivery and records what came of it. */
-export async function sendDelivery(services: Services, deliveryId: string): Promise<void> {
-  const { db, clock } = services;
-  const delivery = await db('webhook_deliveries').where({ id: deliveryId }).first();
-  const hook = delivery && (await db('webhooks').where({ id: delivery.webhook_id }).first());
-  if (!delivery || !hook) return;
-  const body = await deliveryBody(services, delivery);
+/**
+ * Sends claimed deliveries and records what came of each, both only while its claim holds: a sender whose lease ran
+ * out (a stalled process) must not send what another process now holds, nor overwrite the answer that one recorded.
+ */
+export async function sendDeliveries(services: Services, claims: Claim[]): Promise<void> {
+  const { db } = services;
+  const leases = new Map(claims.map((c) => [c.id, c.leaseUntil]));
+  const deliveries = (await db('webhook_deliveries').whereIn('id', [...leases.keys()])).filter(
+    (d) => d.lease_until === leases.get(d.id),
+  );
+  const hooks = new Map(
+    (await db('webhooks').whereIn('id', [...new Set(deliveries.map((d) => d.webhook_id))])).map((h) => [h.id, h]),
+  );
+  const bodies = await deliveryBodies(services, deliveries);
+  const outcomes = await Promise.all(
+    deliveries.map((d) => sendOne(services, d, hooks.get(d.webhook_id)!, bodies.get(d.id)!)),
+  );
+  // The batch's answers in one transaction: a commit each would cost SQLite's single writer more than the sends.
+  const recorded = await db.transaction(async (trx) => {
+    const kept: boolean[] = [];
+    for (const { delivery, changes } of outcomes)
+      kept.push(
+        (await trx('webhook_deliveries')
+          .where({ id: delivery.id, lease_until: leases.get(delivery.id)! })
+          .update(changes)) > 0,
+      );
+    return kept;
+  });
+  for (const [i, { hook, last }] of outcomes.entries()) if (recorded[i] && last) await giveUp(services, hook);
+}
+
+/** One POST; answers the delivery row's changes, and whether that was the last attempt. */
+async function sendOne(services: Services, delivery: Record<string, any>, hook: Record<string, any>, body: string) {
   // The timestamp is the wall clock's: the receiver judges it against its own (runtime/clock.ts).
   const at = new Date();
   const headers = {
@@ -215,18 +273,16 @@ export async function sendDelivery(services: Services, deliveryId: string): Prom
   const attempts = Number(delivery.attempts) + 1;
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
   const last = !ok && attempts > WEBHOOK_RETRY_DELAYS_MS.length;
-  await db('webhook_deliveries')
-    .where({ id: deliveryId })
-    .update({
-      status: ok ? 'delivered' : last ? 'failed' : 'pending',
-      attempts,
-      next_attempt_at: ok || last ? null : isoAt(clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
-      lease_until: null,
-      response_status: answer.status,
-      response_body: answer.body,
-      duration_ms: answer.ms,
-    });
-  if (last) await giveUp(services, hook);
+  const changes = {
+    status: ok ? 'delivered' : last ? 'failed' : 'pending',
+    attempts,
+    next_attempt_at: ok || last ? null : isoAt(services.clock.now() + WEBHOOK_RETRY_DELAYS_MS[attempts - 1]!),
+    lease_until: null,
+    response_status: answer.status,
+    response_body: answer.body,
+    duration_ms: answer.ms,
+  };
+  return { delivery, hook, last, changes };
 }
 
 export interface WebhookDelivery {
@@ -236,14 +292,14 @@ export interface WebhookDelivery {
 }
 
 /** Delivery on a timer (real time: it only looks for work; what is due is the injected clock's to say). */
-export function startWebhookDelivery(services: Services, everyMs = 1000): WebhookDelivery {
+export function startWebhookDelivery(services: Services, everyMs = 250): WebhookDelivery {
   let running: Promise<void> = Promise.resolve();
   async function passOnce(): Promise<void> {
     while ((await dispatchWebhookEvents(services.db)) > 0);
     for (;;) {
       const claimed = await claimDueDeliveries(services.db, services.clock.now());
       if (!claimed.length) return;
-      await Promise.all(claimed.map((id) => sendDelivery(services, id)));
+      await sendDeliveries(services, claimed);
     }
   }
   const pass = () =>

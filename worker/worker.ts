@@ -8,7 +8,7 @@ import { connectorFor } from '../networks/connectors.ts';
 import type { Services } from '../runtime/services.ts';
 import { createPublisher } from './publishPost.ts';
 import { startWebhookDelivery, type WebhookDelivery } from './webhookDelivery.ts';
-import { isoAt } from '../runtime/clock.ts';
+import { isoAt, type Clock } from '../runtime/clock.ts';
 
 /** A worker that has not beaten for this long is dead: another takes over its attempts. */
 export const STALE_WORKER_MS = 20_000;
@@ -22,8 +22,14 @@ export interface WorkerOptions {
   concurrency?: number;
   retryDelaysMs?: number[];
   watchEveryMs?: number;
-  /** How often webhook delivery looks for events and due deliveries (1 s). */
+  /** How often webhook delivery looks for events and due deliveries (250 ms: a cheap look, and the lag it adds). */
   webhookEveryMs?: number;
+}
+
+/** What a test injects into `herald serve` or `herald worker`: its clock and the worker's pace (clockedHerald.ts). */
+export interface ProcessOptions {
+  clock?: Clock;
+  worker?: WorkerOptions;
 }
 
 export interface RunningWorker {

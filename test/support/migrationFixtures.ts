@@ -4,6 +4,7 @@
 // rewrites existing values on purpose names them in REWRITES.
 import type { Knex } from 'knex';
 import { sha256, type Keyring } from '../../runtime/crypto.ts';
+import { sealWebhookSecret } from '../../runtime/webhookPolicy.ts';
 
 export const FIXTURE = {
   workspaceId: 'ws_upgradeFixture01',
@@ -201,6 +202,50 @@ export const MIGRATION_FIXTURES: Record<string, (db: Knex, keyring: Keyring) => 
       id: 'sandbox-threads-connected',
       name: 'Connected Threads',
       tokens: 'expired',
+      created_at: at,
+    });
+  },
+  async '0019_idempotency_keys'(db) {
+    await db('idempotency_keys').insert({
+      workspace_id: FIXTURE.workspaceId,
+      key: 'upgrade-fixture-key',
+      fingerprint: sha256('createPost /v1/posts {}'),
+      operation_id: 'createPost',
+      status: 201,
+      response: JSON.stringify({ body: { posts: [{ id: FIXTURE.livePostId }] }, headers: {} }),
+      created_at: at,
+    });
+  },
+  async '0020_events'(db) {
+    await db('events').insert({
+      id: 'wev_upgradeFixture01',
+      workspace_id: FIXTURE.workspaceId,
+      type: 'post.live',
+      object_id: FIXTURE.livePostId,
+      created_at: at,
+    });
+  },
+  async '0021_webhooks'(db, keyring) {
+    await db('webhooks').insert({
+      id: 'whk_upgradeFixture01',
+      workspace_id: FIXTURE.workspaceId,
+      url: 'https://hooks.upgrade.test/herald',
+      events: '["post.live","post.failed"]',
+      enabled: true,
+      secret_sealed: sealWebhookSecret(keyring, 'whsec_dXBncmFkZS1maXh0dXJlLXNlY3JldA=='),
+      created_at: at,
+    });
+    await db('webhook_deliveries').insert({
+      id: 'whd_upgradeFixture01',
+      webhook_id: 'whk_upgradeFixture01',
+      workspace_id: FIXTURE.workspaceId,
+      event_id: 'wev_upgradeFixture01',
+      type: 'post.live',
+      status: 'delivered',
+      attempts: 1,
+      response_status: 200,
+      response_body: 'thanks',
+      duration_ms: 12,
       created_at: at,
     });
   },

@@ -9,6 +9,8 @@ import { migrate } from '../../db/migrate.ts';
 import { workspaceData } from '../../db/workspaceData.ts';
 import type { Workspace } from '../../domain/credential.ts';
 import { systemClock } from '../../runtime/clock.ts';
+import { createLogger } from '../../runtime/logger.ts';
+import { graphileQueue, sqliteQueue } from '../../worker/queues.ts';
 import { randomBase62 } from '../../domain/ids.ts';
 import { Keyring } from '../../runtime/crypto.ts';
 import { loadSecret } from '../../runtime/secret.ts';
@@ -102,6 +104,24 @@ export async function createPosts(base: string, seeded: Seeded, total: number, w
     }
   }
   await Promise.all(requests);
+}
+
+/** Moves each request's posts to their own second of the minute, and their jobs with them. */
+export async function spreadOverMinute(db: Knex, env: NodeJS.ProcessEnv, dueMs: number): Promise<Map<string, number>> {
+  const logger = createLogger('warn', 'json');
+  const jobs = env.DATABASE_URL ? graphileQueue(db, env.DATABASE_URL, logger) : sqliteQueue(db, systemClock, logger);
+  const dueByText = new Map<string, number>();
+  const rows: { id: string; text: string }[] = await db('posts').where({ status: 'queued' }).select('id', 'text');
+  await db.transaction(async (trx) => {
+    for (const row of rows) {
+      const request = Number(/^Bench post (\d+):/.exec(row.text)![1]);
+      const at = new Date(dueMs + (request % 60) * 1000).toISOString();
+      dueByText.set(row.text, Date.parse(at));
+      await trx('posts').where({ id: row.id }).update({ publish_at: at, due_at: at });
+      await jobs.schedule(trx, row.id, at);
+    }
+  });
+  return dueByText;
 }
 
 export async function postCounts(db: Knex): Promise<Record<string, number>> {
