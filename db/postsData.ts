@@ -60,6 +60,8 @@ export interface PostRecord {
   liveAt: string | null;
   /** When the worker tries again after a temporary failure; null unless a worker retry is scheduled. */
   nextAttemptAt: string | null;
+  /** A queued post the network took and is still reviewing: since when (ISO instant). */
+  reviewSince: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -160,6 +162,7 @@ function toPost(row: Record<string, any>): PostRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     nextAttemptAt: row.status === 'queued' && row.worker_retries > 0 && row.due_at ? row.due_at : null,
+    reviewSince: row.status === 'queued' ? (row.review_since ?? null) : null,
   };
 }
 

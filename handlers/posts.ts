@@ -141,6 +141,7 @@ export function wirePost(post: PostRecord, zone: string) {
         at,
         errorMessage: post.error?.message,
         nextAttemptAt: post.nextAttemptAt,
+        reviewSince: post.reviewSince,
       },
       zone,
     ),

@@ -37,8 +37,8 @@ export interface PublishMedia {
   filename: string;
   /** A public, signed, expiring address of the bytes, for networks that fetch by URL; `jpeg` converts images. */
   publicUrl(options?: { format?: 'jpeg' }): Promise<string>;
-  /** The bytes, for networks that take uploads (YouTube resumable upload). */
-  open(options?: { start?: number }): Promise<Readable>;
+  /** The bytes from `start` to `end` (inclusive, as fs counts), for networks that take uploads. */
+  open(options?: { start?: number; end?: number }): Promise<Readable>;
 }
 
 /** Progress an attempt records durably before each step that changes something on the network. */
@@ -100,9 +100,27 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * Not a failure: the network took the post and is still working on it (TikTok's moderation can take
+ * hours). The post stays queued with `note` in its timeline, and the worker asks again in `checkAgainInMs`
+ * with the attempt's checkpoint, from which the connector asks the network and never sends again.
+ */
+export class NotYetPublished extends Error {
+  constructor(
+    readonly platform: Platform,
+    readonly note: string,
+    readonly checkAgainInMs: number,
+  ) {
+    super(note);
+  }
+}
+
 export interface Connector {
   platform: Platform;
-  /** Publishes one post, resuming from job.checkpoint; throws NetworkError for the network's refusals. */
+  /**
+   * Publishes one post, resuming from job.checkpoint; throws NetworkError for the network's refusals and
+   * NotYetPublished while the network still reviews a post it took.
+   */
   publish(job: PublishJob): Promise<Published>;
   /**
    * After an attempt died midway (job.checkpoint says how far it got): did the post go out?
