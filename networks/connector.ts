@@ -2,8 +2,10 @@
 // (networks/<name>/connector.ts), speaking the network's official API, against the live hosts or the
 // network's simulator, which shares the wire format.
 import type { Readable } from 'node:stream';
+import type { Issue } from '../domain/issues.ts';
 import type { Clock } from '../runtime/clock.ts';
-import type { Platform } from './rules.ts';
+import type { Config } from '../runtime/config.ts';
+import type { Platform, PostContent } from './rules.ts';
 
 /** The decrypted token bundle of an account (stored sealed; never logged, never returned by the API). */
 export interface AccountCredentials {
@@ -128,6 +130,11 @@ export interface Connector {
    * than risk publishing twice.
    */
   settle(job: PublishJob): Promise<Published | 'not_published' | 'unknown'>;
+  /**
+   * Plan findings that depend on the account as the network reports it now (TikTok's creator_info: the
+   * privacy levels it offers, its longest video); throws NetworkError when the network cannot be asked.
+   */
+  accountIssues?(account: ConnectorAccount, post: PostContent, config: Config): Promise<Issue[]>;
   /** New credentials before the access token expires, keeping the refresh token when none is returned. */
   refresh?(account: ConnectorAccount): Promise<AccountCredentials>;
   postInsights(account: ConnectorAccount, externalId: string): Promise<Record<string, number>>;

@@ -14,6 +14,7 @@ import {
   type Published,
 } from '../connector.ts';
 import { ConnectionLost, FAIL_REASONS, tiktokApi, type TiktokApi } from './api.ts';
+import { creatorIssues, type CreatorInfo } from './creatorChecks.ts';
 import { postKind } from './rules.ts';
 import { chunkPlan, chunkReached, sendChunks } from './upload.ts';
 
@@ -42,16 +43,6 @@ type TiktokCheckpoint = {
   reviewSince?: string;
 };
 
-interface CreatorInfo {
-  creator_username: string;
-  creator_nickname?: string;
-  privacy_level_options: string[];
-  comment_disabled: boolean;
-  duet_disabled: boolean;
-  stitch_disabled: boolean;
-  max_video_post_duration_sec: number;
-}
-
 interface PublishStatus {
   status: 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'SEND_TO_USER_INBOX' | 'PUBLISH_COMPLETE' | 'FAILED';
   fail_reason?: string;
@@ -74,6 +65,18 @@ type Attempt = ReturnType<typeof attemptOf>;
 
 export const creatorInfo = (api: TiktokApi, account: ConnectorAccount) =>
   api.post<CreatorInfo>(account, '/v2/post/publish/creator_info/query/', {});
+
+/** creator_info as plans read it: a few minutes old at most (TikTok allows 20 calls a minute per token). */
+const PLAN_INFO_MS = 5 * MINUTE;
+const planInfo = new Map<string, { at: number; info: CreatorInfo }>();
+
+async function cachedCreatorInfo(api: TiktokApi, account: ConnectorAccount): Promise<CreatorInfo> {
+  const cached = planInfo.get(account.id);
+  if (cached && api.clock.now() - cached.at < PLAN_INFO_MS) return cached.info;
+  const info = await creatorInfo(api, account);
+  planInfo.set(account.id, { at: api.clock.now(), info });
+  return info;
+}
 
 /** post_info of both kinds: the person's choices, with what the account switched off kept off. */
 function postInfo(job: PublishJob, creator: CreatorInfo) {
@@ -252,6 +255,8 @@ function tiktokConnector(api: TiktokApi): Connector {
   return {
     platform: 'tiktok',
     publish,
+    accountIssues: async (account, post, config) =>
+      creatorIssues(await cachedCreatorInfo(api, account), post, config.tiktokAudited),
 
     async settle(job) {
       const attempt = attemptOf(job);
