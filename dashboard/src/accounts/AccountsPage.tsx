@@ -114,23 +114,14 @@ function AccountRow({ account }: { account: Account }) {
 function ConnectTiles() {
   return (
     <div className="connect-grid">
-      {NETWORKS.map((n) =>
-        n.available ? (
-          <a key={n.platform} className="connect-tile" href={`/auth/connect/${n.platform}`}>
-            <span className={`platform platform-${n.platform}`} aria-hidden="true">
-              {n.label.slice(0, 2)}
-            </span>
-            Connect {n.label}
-          </a>
-        ) : (
-          <span key={n.platform} className="connect-tile disabled" aria-disabled="true">
-            <span className={`platform platform-${n.platform}`} aria-hidden="true">
-              {n.label.slice(0, 2)}
-            </span>
-            {n.label}: coming soon
+      {NETWORKS.map((n) => (
+        <a key={n.platform} className="connect-tile" href={`/auth/connect/${n.platform}`}>
+          <span className={`platform platform-${n.platform}`} aria-hidden="true">
+            {n.label.slice(0, 2)}
           </span>
-        ),
-      )}
+          Connect {n.label}
+        </a>
+      ))}
     </div>
   );
 }

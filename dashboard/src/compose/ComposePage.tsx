@@ -13,7 +13,7 @@ import { useRefreshPosts } from '../posts/postActions.tsx';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
-import { cleanSettings, NetworkSettings, type Settings } from './NetworkSettings.tsx';
+import { cleanSettings, NetworkSettings, TiktokDeclaration, type Settings } from './NetworkSettings.tsx';
 import { editBody, editModes, editPlan, formFromPost, schedulesDraft } from './fromPost.ts';
 import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
@@ -371,6 +371,7 @@ export function ComposePage() {
                 zone={zone}
               />
               <ErrorNote error={editing ? save.error : create.error} />
+              <TiktokDeclaration platforms={platforms} value={settings} />
               <Button
                 tone="primary"
                 className="wide"
