@@ -25,7 +25,9 @@ export function statusLine(post: StatusLineFacts, zone: string): string {
     case 'queued': {
       if (post.reviewSince) {
         const since = formatInZone(Date.parse(post.reviewSince), zone);
-        return `Queued. ${head} · ${when}. In ${post.network}'s review since ${since}; it goes live once ${post.network} publishes it.`;
+        const network = post.network;
+        const review = `In ${network}'s review since ${since}; it goes live once ${network} publishes it.`;
+        return `Queued. ${head} · ${when}. ${review}`;
       }
       if (!post.nextAttemptAt) return `Queued. ${head} · ${when}.`;
       const next = formatInZone(Date.parse(post.nextAttemptAt), zone);

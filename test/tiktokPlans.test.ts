@@ -106,7 +106,9 @@ describe('an unaudited app posts privately only', () => {
         message:
           "perPlatform.tiktok.privacyLevel FOLLOWER_OF_CREATOR: until TikTok audits Herald's app, TikTok takes " +
           'private posts only.',
-        hint: 'Set perPlatform.tiktok.privacyLevel to SELF_ONLY, or have TikTok audit the app and set HERALD_TIKTOK_AUDITED=true.',
+        hint:
+          'Set perPlatform.tiktok.privacyLevel to SELF_ONLY, or have TikTok audit the app and set ' +
+          'HERALD_TIKTOK_AUDITED=true.',
       },
     ]);
     expect(creatorIssues(creator, post('SELF_ONLY'), false)).toEqual([]);

@@ -41,7 +41,8 @@ export const FAIL_REASONS: Record<string, string> = {
   picture_size_check_failed: 'a side of the picture is under 360 pixels or too large: export it at 1080 by 1920.',
   video_pull_failed: 'TikTok could not download the video from its address.',
   photo_pull_failed:
-    'TikTok could not download a photo: PUBLIC_URL must be reachable from the internet and its domain verified at TikTok.',
+    'TikTok could not download a photo: PUBLIC_URL must be reachable from the internet and its domain verified ' +
+    'at TikTok.',
   publish_cancelled: 'the post was cancelled on TikTok.',
   auth_removed: "the account removed Herald's access while the post was processing: reconnect it.",
   spam_risk_too_many_posts: "the account reached TikTok's daily limit of posts through apps.",
@@ -100,7 +101,7 @@ export function tiktokApi(ctx: ConnectorContext) {
     }
   }
 
-  /** A call of the API with the account's token (a POST of JSON, or a GET): the envelope's data, or the refusal thrown. */
+  /** A call with the account's token (a POST of JSON, or a GET): the envelope's data, or the refusal thrown. */
   async function call<T>(account: ConnectorAccount, path: string, body?: object): Promise<T> {
     const res = await send(`${ctx.hosts.api}${path}`, {
       method: body ? 'POST' : 'GET',

@@ -139,7 +139,7 @@ function published(api: TiktokApi, job: PublishJob, attempt: Attempt, status: Pu
     throw new NetworkError(
       'tiktok',
       reason === 'internal' ? 'unavailable' : 'rejected',
-      `TikTok could not publish the post: ${reason}${words ? ` (${words})` : ''}.`,
+      `TikTok could not publish the post (${reason})${words ? `: ${words}` : '.'}`,
     );
   }
   const id = status.publicaly_available_post_id?.[0];
@@ -182,7 +182,8 @@ async function awaitPost(api: TiktokApi, job: PublishJob, attempt: Attempt): Pro
     throw new NotYetPublished(
       'tiktok',
       status.status === 'PUBLISH_COMPLETE'
-        ? 'TikTok took the post and is reviewing it; Herald checks again by itself and marks it live once TikTok publishes it.'
+        ? 'TikTok took the post and is reviewing it; Herald checks again by itself and marks it live once TikTok ' +
+            'publishes it.'
         : `TikTok took the post and is still processing it (${status.status}); Herald checks again by itself.`,
       nextCheckMs(inReview),
     );

@@ -1,6 +1,7 @@
 // What a post must respect on one account as TikTok reports it now (creator_info), checked at plan time:
 // the privacy levels the account offers (only SELF_ONLY until TikTok audits the app), the interactions
-// it switched off, and its longest video. https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info
+// it switched off, and its longest video.
+// https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info
 import type { Issue } from '../../domain/issues.ts';
 import { issue, secondsText, type PostContent } from '../rules.ts';
 import { postKind } from './rules.ts';

@@ -54,7 +54,7 @@ function tooLong(code: 'caption_too_long' | 'title_too_long', field: string, uni
   const override = field === 'title' ? 'overrides.tiktok.title' : 'overrides.tiktok.text';
   return issue(
     code,
-    `${field} is ${counted(units, max)} UTF-16 units; tiktok allows ${max}${field === 'text' ? '' : ` for a ${field}`}.`,
+    `${field} is ${counted(units, max)} UTF-16 units; tiktok allows ${max}${field === 'title' ? ' for a title' : ''}.`,
     `Shorten the ${field}, or set ${override}.`,
   );
 }
@@ -148,7 +148,8 @@ function check(post: PostContent): Issue[] {
     issues.push(
       issue(
         'setting_invalid',
-        'perPlatform.tiktok.brandContent cannot be private: TikTok does not allow branded content with privacyLevel SELF_ONLY.',
+        'perPlatform.tiktok.brandContent cannot be private: TikTok does not allow branded content with ' +
+          'privacyLevel SELF_ONLY.',
         'Choose another privacy level, or leave brandContent out.',
       ),
     );
@@ -174,7 +175,8 @@ function check(post: PostContent): Issue[] {
       issues.push(
         issue(
           'setting_invalid',
-          `perPlatform.tiktok.${name} applies to ${only === 'video' ? 'videos' : 'photo posts'} only, and this post is ${kind === 'video' ? 'a video' : 'a photo post'}.`,
+          `perPlatform.tiktok.${name} applies to ${only === 'video' ? 'videos' : 'photo posts'} only, and this ` +
+            `post is ${kind === 'video' ? 'a video' : 'a photo post'}.`,
           `Remove perPlatform.tiktok.${name}.`,
         ),
       );

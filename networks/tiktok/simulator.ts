@@ -331,7 +331,8 @@ export const tiktokSimulator: Simulator = {
         });
         return {
           publish_id: item.id,
-          upload_url: `${ctx.base}/upload/?upload_id=${encodeURIComponent(item.id)}&upload_token=${item.data.uploadToken}`,
+          upload_url:
+            `${ctx.base}/upload/?upload_id=${encodeURIComponent(item.id)}` + `&upload_token=${item.data.uploadToken}`,
         };
       }),
     );
@@ -496,7 +497,8 @@ export const tiktokSimulator: Simulator = {
       res
         .type('image/svg+xml')
         .send(
-          `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="32" fill="#111"/>` +
+          '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64">' +
+            '<circle cx="32" cy="32" r="32" fill="#111"/>' +
             `<text x="32" y="42" font-size="28" text-anchor="middle" fill="#fff">${letter}</text></svg>`,
         );
     });

@@ -88,7 +88,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
       expect(await count(a, 'post')).toBe(1);
     });
 
-    it('a video in chunks: 5 MB with Content-Range, the last taking the rest, resumed after a crash between them', async () => {
+    it('a video in 5 MB chunks with Content-Range, the last taking the rest, resumed after a crash', async () => {
       const a = await account();
       const job = connectorJob({
         account: a,
@@ -151,19 +151,22 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
       [
         'quota_exceeded',
         'tiktok_rate_limited',
-        "The daily post cap from the API is reached for the current user. (403 spam_risk_too_many_posts) The account reached TikTok's daily limit of posts through apps.",
+        'The daily post cap from the API is reached for the current user. (403 spam_risk_too_many_posts) ' +
+          "The account reached TikTok's daily limit of posts through apps.",
       ],
       ['unavailable', 'tiktok_unavailable', 'Something went wrong. Please try again later. (500 internal_error)'],
       [
         'unverified',
         'tiktok_rejected',
-        'Unaudited clients can only post to a private account. (403 unaudited_client_can_only_post_to_private_accounts) ' +
-          'Until TikTok audits the app, posts must be private: set privacyLevel SELF_ONLY, or have the app audited and set HERALD_TIKTOK_AUDITED=true.',
+        'Unaudited clients can only post to a private account. ' +
+          '(403 unaudited_client_can_only_post_to_private_accounts) Until TikTok audits the app, posts must be ' +
+          'private: set privacyLevel SELF_ONLY, or have the app audited and set HERALD_TIKTOK_AUDITED=true.',
       ],
       [
         'rejected',
         'tiktok_rejected',
-        'TikTok could not publish the post: file_format_check_failed (TikTok could not read the file: export the video as MP4 (H.264 and AAC).).',
+        'TikTok could not publish the post (file_format_check_failed): TikTok could not read the file: export the ' +
+          'video as MP4 (H.264 and AAC).',
       ],
     ];
 
@@ -194,13 +197,13 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
         settings: { privacyLevel: 'SELF_ONLY' },
       });
       const err = await networkError(tiktok.publish(job), 'tiktok_rejected');
-      expect(err.message).toContain('photo_pull_failed (TikTok could not download a photo');
+      expect(err.message).toContain('(photo_pull_failed): TikTok could not download a photo');
       expect(await count(a, 'post')).toBe(0);
     });
   });
 
   describe('moderation and exactly once', () => {
-    it('a public post in review is not a failure: NotYetPublished, then live hours later from the same publish_id', async () => {
+    it('a public post in review is not a failure: NotYetPublished, then live from the same publish_id', async () => {
       const a = await account('Review Shop');
       const job = await videoJob(a);
       const err = await tiktok.publish(job).catch((e: unknown) => e);
@@ -220,7 +223,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
       expect(await tiktok.settle(resumed(job))).toEqual(published);
     });
 
-    it('died after video/init: settle asks by publish_id, then the upload finishes without a second publish', async () => {
+    it('died after video/init: settle asks by publish_id, and the upload ends without a second publish', async () => {
       const a = await account();
       const dead = await suite.diedAt(await videoJob(a), (cp) => cp.publishId !== undefined);
       expect(await tiktok.settle(resumed(dead))).toBe('not_published');
@@ -229,7 +232,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
       expect(await count(a, 'post')).toBe(1);
     });
 
-    it('died before init answered: a video is not out; a photo post cannot be told, so it is never sent again', async () => {
+    it('died before init answered: a video is not out; a photo post cannot be told, nor sent again', async () => {
       const a = await account();
       const beforeInit = (cp: Checkpoint) => cp.initAt !== undefined && cp.publishId === undefined;
       const video = await suite.diedAt(await videoJob(a), beforeInit);
@@ -240,7 +243,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
       expect(await count(a, 'publish')).toBe(0);
     });
 
-    it('died after content/init: settle answers the photo post, and publishing again does not send it again', async () => {
+    it('died after content/init: settle answers the photo post, and publishing does not send it again', async () => {
       const a = await account();
       const dead = await suite.diedAt(await photoJob(a), (cp) => cp.publishId !== undefined);
       const published = await tiktok.settle(resumed(dead));
@@ -251,7 +254,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
   });
 
   describe('tokens and counters', () => {
-    it('refresh gives a 24-hour token and a new refresh token; a revoked account is tiktok_token_rejected', async () => {
+    it('refresh gives a 24-hour token and a new refresh token; a revoked one is tiktok_token_rejected', async () => {
       const a = await account();
       const fresh = await tiktok.refresh!({
         ...a,
