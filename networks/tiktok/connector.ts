@@ -4,6 +4,7 @@
 // waits for TikTok's moderation, which can take hours: the attempt then ends with NotYetPublished and the
 // worker asks again later, from the checkpoint's publish_id, never sending the post twice.
 // https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
+import { refreshGrant } from '../accountCredentials.ts';
 import {
   NetworkError,
   NotYetPublished,
@@ -271,40 +272,14 @@ function tiktokConnector(api: TiktokApi): Connector {
       return published(api, job, attempt, status) ?? 'not_published';
     },
 
-    async refresh(account) {
-      const refreshToken = account.credentials.refreshToken;
-      if (!refreshToken)
-        throw new NetworkError(
-          'tiktok',
-          'token_rejected',
-          'No refresh token is stored for this account, so its access cannot be renewed.',
-        );
-      const form = new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        ...(api.client ? { client_key: api.client.id, client_secret: api.client.secret } : {}),
-      });
-      const res = await api.send(`${api.hosts.api}/v2/oauth/token/`, { method: 'POST', body: form });
-      const body = (await res.json().catch(() => ({}))) as {
-        access_token?: string;
-        expires_in?: number;
-        refresh_token?: string;
-        error?: string;
-        error_description?: string;
-      };
-      if (!res.ok || !body.access_token) {
-        throw new NetworkError(
-          'tiktok',
-          res.status >= 500 ? 'unavailable' : 'token_rejected',
-          `${body.error_description ?? res.statusText} (${[res.status, body.error].filter(Boolean).join(' ')})`,
-        );
-      }
-      return {
-        accessToken: body.access_token,
-        refreshToken: body.refresh_token ?? refreshToken,
-        ...(body.expires_in ? { expiresAt: new Date(api.clock.now() + body.expires_in * 1000).toISOString() } : {}),
-      };
-    },
+    refresh: (account) =>
+      refreshGrant(
+        'tiktok',
+        account,
+        (form) => api.send(`${api.hosts.api}/v2/oauth/token/`, { method: 'POST', body: form }),
+        api.client ? { client_key: api.client.id, client_secret: api.client.secret } : {},
+        api.clock,
+      ),
 
     async postInsights(account, externalId) {
       const data = await api.post<{ videos?: Record<string, number | string>[] }>(
