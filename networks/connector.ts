@@ -70,6 +70,23 @@ export interface PublishJob {
   sleep(ms: number): Promise<void>;
 }
 
+/** An attempt's checkpoint as the connector sees it; `record` saves changes before the next network call. */
+export interface CheckpointedAttempt<C extends Checkpoint> {
+  cp: C;
+  record(changes: C): Promise<void>;
+}
+
+export function checkpointed<C extends Checkpoint>(job: PublishJob): CheckpointedAttempt<C> {
+  const attempt: CheckpointedAttempt<C> = {
+    cp: { ...(job.checkpoint ?? {}) } as C,
+    async record(changes) {
+      attempt.cp = { ...attempt.cp, ...changes };
+      await job.saveCheckpoint(attempt.cp);
+    },
+  };
+  return attempt;
+}
+
 export interface Published {
   externalId: string;
   externalUrl: string;

@@ -6,8 +6,10 @@
 // https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
 import { refreshGrant } from '../accountCredentials.ts';
 import {
+  checkpointed,
   NetworkError,
   NotYetPublished,
+  type CheckpointedAttempt,
   type Connector,
   type ConnectorAccount,
   type ConnectorModule,
@@ -52,17 +54,8 @@ interface PublishStatus {
   uploaded_bytes?: number;
 }
 
-function attemptOf(job: PublishJob) {
-  const attempt = {
-    cp: { ...(job.checkpoint ?? {}) } as TiktokCheckpoint,
-    async record(changes: TiktokCheckpoint) {
-      attempt.cp = { ...attempt.cp, ...changes };
-      await job.saveCheckpoint(attempt.cp);
-    },
-  };
-  return attempt;
-}
-type Attempt = ReturnType<typeof attemptOf>;
+const attemptOf = (job: PublishJob) => checkpointed<TiktokCheckpoint>(job);
+type Attempt = CheckpointedAttempt<TiktokCheckpoint>;
 
 export const creatorInfo = (api: TiktokApi, account: ConnectorAccount) =>
   api.post<CreatorInfo>(account, '/v2/post/publish/creator_info/query/', {});
