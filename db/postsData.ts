@@ -132,6 +132,16 @@ const partlySent = (id: string, platform: Platform) =>
       'its content cannot change.',
   );
 
+/** The network took the post and is reviewing it (TikTok's moderation): cancelling it here would not take it back. */
+const inReview = (id: string, platform: Platform) =>
+  new PostStateRefused(
+    id,
+    'queued',
+    'cancel',
+    'Let it go live, then delete it on the network if it should not stay.',
+    `Post ${id} is on ${platform} already, in its review; cancelling it in Herald would not take it back.`,
+  );
+
 /** The rest of a person's change, decided on the post as locked; `counts` reads inside the same transaction. */
 export type DecideChange = (
   post: PostRecord,
@@ -450,6 +460,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
         const { patch, events } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
         const content = changesContent(patch);
         if (content && row.checkpoint) throw partlySent(id, post.platform);
+        if (action === 'cancel' && row.review_since) throw inReview(id, post.platform);
         const now = isoNow(clock);
         const timed = 'publishAt' in patch;
         const publishAt = timed ? (patch.publishAt ?? null) : post.publishAt;

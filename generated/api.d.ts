@@ -499,7 +499,8 @@ export interface paths {
          * @description Use this to stop a `queued` post from being published: it goes back to `draft` (without a
          *     time) and its place in the month's post quota is given back. Requires `confirm: true`;
          *     without it the answer is `409 confirm_required` and nothing changes. A post that is not
-         *     `queued` answers `409 invalid_state`. To publish it later, reschedule the draft.
+         *     `queued`, or a tiktok post TikTok already took and is reviewing, answers `409 invalid_state`.
+         *     To publish it later, reschedule the draft.
          */
         post: operations["cancelPost"];
         delete?: never;

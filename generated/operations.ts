@@ -2046,7 +2046,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Cancel a queued post",
-    "description": "Use this to stop a `queued` post from being published: it goes back to `draft` (without a\ntime) and its place in the month's post quota is given back. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing changes. A post that is not\n`queued` answers `409 invalid_state`. To publish it later, reschedule the draft.\n",
+    "description": "Use this to stop a `queued` post from being published: it goes back to `draft` (without a\ntime) and its place in the month's post quota is given back. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing changes. A post that is not\n`queued`, or a tiktok post TikTok already took and is reviewing, answers `409 invalid_state`.\nTo publish it later, reschedule the draft.\n",
     "fields": {
       "path": [
         "postId"

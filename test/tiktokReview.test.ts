@@ -80,6 +80,11 @@ describe("a TikTok post in TikTok's review, on the worker's clock (SQLite)", () 
     );
     expect(inReview.nextAttemptAt).toBeUndefined();
     expect((await events(id)).map((e) => e.kind)).toEqual(['created', 'queued', 'publishing', 'publishing']);
+    // It is on TikTok already: cancelling it in Herald would not take it back.
+    const cancel = await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
+    expect(cancel.status).toBe(409);
+    expect(cancel.body.code).toBe('invalid_state');
+    expect(cancel.body.message).toContain('in its review; cancelling it in Herald would not take it back');
 
     // Still in review an hour later: asked again, not failed, and the note is not repeated.
     await stepUntil(5 * MINUTE, async () => clock.now() - Date.parse(inReview.publishAt) > 60 * MINUTE);
@@ -99,5 +104,5 @@ describe("a TikTok post in TikTok's review, on the worker's clock (SQLite)", () 
     expect((await events(id)).map((e) => e.kind)).toEqual(['created', 'queued', 'publishing', 'publishing', 'live']);
     expect(await sandboxCount(env, 'tiktok', account, 'publish')).toBe(1);
     expect(await sandboxCount(env, 'tiktok', account, 'post')).toBe(1);
-  });
+  }, 120_000);
 });
