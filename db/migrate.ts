@@ -23,6 +23,7 @@ import * as postsListSeek from './migrations/0018_posts_list_seek.ts';
 import * as idempotencyKeys from './migrations/0019_idempotency_keys.ts';
 import * as events from './migrations/0020_events.ts';
 import * as webhooks from './migrations/0021_webhooks.ts';
+import * as reviewSince from './migrations/0022_review_since.ts';
 import * as postBatches from './migrations/0023_post_batches.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0019_idempotency_keys': idempotencyKeys,
   '0020_events': events,
   '0021_webhooks': webhooks,
+  '0022_review_since': reviewSince,
   '0023_post_batches': postBatches,
 };
 

@@ -62,6 +62,8 @@ export interface PostRecord {
   liveAt: string | null;
   /** When the worker tries again after a temporary failure; null unless a worker retry is scheduled. */
   nextAttemptAt: string | null;
+  /** A queued post the network took and is still reviewing: since when (ISO instant). */
+  reviewSince: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -134,6 +136,16 @@ const partlySent = (id: string, platform: Platform) =>
       'its content cannot change.',
   );
 
+/** The network took the post and is reviewing it (TikTok's moderation): cancelling it here would not take it back. */
+const inReview = (id: string, platform: Platform) =>
+  new PostStateRefused(
+    id,
+    'queued',
+    'cancel',
+    'Let it go live, then delete it on the network if it should not stay.',
+    `Post ${id} is on ${platform} already, in its review; cancelling it in Herald would not take it back.`,
+  );
+
 /** The rest of a person's change, decided on the post as locked; `counts` reads inside the same transaction. */
 export type DecideChange = (
   post: PostRecord,
@@ -174,6 +186,7 @@ function toPost(row: Record<string, any>): PostRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     nextAttemptAt: row.status === 'queued' && row.worker_retries > 0 && row.due_at ? row.due_at : null,
+    reviewSince: row.status === 'queued' ? (row.review_since ?? null) : null,
   };
 }
 
@@ -471,6 +484,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
         const { patch, events } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
         const content = changesContent(patch);
         if (content && row.checkpoint) throw partlySent(id, post.platform);
+        if (action === 'cancel' && row.review_since) throw inReview(id, post.platform);
         const now = isoNow(clock);
         const timed = 'publishAt' in patch;
         const publishAt = timed ? (patch.publishAt ?? null) : post.publishAt;

@@ -304,7 +304,7 @@ export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string)
       set: `status = '${storedStatus(SUCCEED.to)}', external_id = v.v_external_id,
       external_url = v.v_external_url, live_at = ?,
       attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null, due_at = null,
-      error_code = null, error_message = null, error_hint = null, updated_at = ?`,
+      error_code = null, error_message = null, error_hint = null, review_since = null, updated_at = ?`,
       setBindings: [now, now],
       columns: ['v_external_id', 'v_external_url'],
       rows: outcomes.map((o) => [...leaseOf(o.attempt), o.published.externalId, o.published.externalUrl]),
@@ -343,6 +343,7 @@ export async function markFailed(
       attempt_started_at: null,
       checkpoint: null,
       due_at: null,
+      review_since: null,
       updated_at: now,
     });
     if (!n) return false;
@@ -392,6 +393,37 @@ export async function retryLater(
       ],
       now,
     );
+    await jobs.schedule(trx, a.postId, dueAt);
+    return true;
+  });
+}
+
+/**
+ * The network took the post and is still reviewing it: not a failure. The post stays queued with its
+ * progress, its job runs again at `dueAt` to ask the network, and the first time its timeline gets `note`
+ * (a `publishing` event) and the post the time its review started.
+ */
+export async function awaitReview(
+  db: Db,
+  jobs: JobScheduler,
+  a: Attempt,
+  note: string,
+  dueAt: string,
+  now: string,
+): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const held = await leased(trx, a).first('review_since');
+    if (!held) return false;
+    await leased(trx, a).update({
+      due_at: dueAt,
+      review_since: held.review_since ?? now,
+      attempt_id: null,
+      attempt_worker: null,
+      attempt_started_at: null,
+      updated_at: now,
+    });
+    if (!held.review_since)
+      await insertPostEvents(trx, a.workspaceId, a.postId, [{ kind: 'publishing', message: note }], now);
     await jobs.schedule(trx, a.postId, dueAt);
     return true;
   });

@@ -12,6 +12,8 @@ export interface StatusLineFacts {
   errorMessage?: string | null;
   /** A queued post the worker tries again after a temporary failure: when. */
   nextAttemptAt?: string | null;
+  /** A queued post the network took and is still reviewing (TikTok's moderation): since when. */
+  reviewSince?: string | null;
 }
 
 export function statusLine(post: StatusLineFacts, zone: string): string {
@@ -21,6 +23,12 @@ export function statusLine(post: StatusLineFacts, zone: string): string {
     case 'draft':
       return `Draft. ${head} · no time set.`;
     case 'queued': {
+      if (post.reviewSince) {
+        const since = formatInZone(Date.parse(post.reviewSince), zone);
+        const network = post.network;
+        const review = `In ${network}'s review since ${since}; it goes live once ${network} publishes it.`;
+        return `Queued. ${head} · ${when}. ${review}`;
+      }
       if (!post.nextAttemptAt) return `Queued. ${head} · ${when}.`;
       const next = formatInZone(Date.parse(post.nextAttemptAt), zone);
       return `Queued. ${head} · ${when}. Next attempt ${next}, after a temporary failure.`;

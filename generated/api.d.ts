@@ -499,7 +499,8 @@ export interface paths {
          * @description Use this to stop a `queued` post from being published: it goes back to `draft` (without a
          *     time) and its place in the month's post quota is given back. Requires `confirm: true`;
          *     without it the answer is `409 confirm_required` and nothing changes. A post that is not
-         *     `queued` answers `409 invalid_state`. To publish it later, reschedule the draft.
+         *     `queued`, or a tiktok post TikTok already took and is reviewing, answers `409 invalid_state`.
+         *     To publish it later, reschedule the draft.
          */
         post: operations["cancelPost"];
         delete?: never;
@@ -1093,7 +1094,7 @@ export interface components {
         };
         /**
          * @description Network identifier. Connectors exist for `youtube`, `instagram` (business or creator
-         *     accounts), `facebook` (Pages only) and `threads`; `tiktok` is in progress.
+         *     accounts), `facebook` (Pages only), `threads` and `tiktok` (videos and photo carousels).
          * @example instagram
          * @enum {string}
          */
@@ -1828,18 +1829,75 @@ export interface components {
             link?: string;
         };
         /**
-         * @description Settings for tiktok accounts (connector in progress).
+         * @description Settings for tiktok accounts. `privacyLevel` is required and has no default: TikTok's
+         *     content-sharing guidelines forbid choosing it for the person. The plan checks the settings
+         *     against what the creator's account offers right now (TikTok's `creator_info`, read at plan
+         *     time): a privacy level the account does not offer, or an interaction the account switched
+         *     off, is `setting_invalid`; a video longer than the account may post is `video_too_long`.
+         *     Until TikTok has audited the operator's app (`HERALD_TIKTOK_AUDITED=true`), TikTok accepts
+         *     private posts only, so any other level is `setting_invalid` with that reason. A tiktok post
+         *     is one video (its caption is `text`, up to 2,200 UTF-16 units) or 2 to 35 JPEG or WebP photos
+         *     (`title` up to 90 and `text` up to 4,000 UTF-16 units). A public post stays `queued` while
+         *     TikTok reviews it, its `statusLine` says so, and it goes `live` with its address once TikTok
+         *     names the post.
          * @example {
-         *       "privacyLevel": "PUBLIC_TO_EVERYONE"
+         *       "privacyLevel": "PUBLIC_TO_EVERYONE",
+         *       "disableDuet": true
+         *     }
+         * @example {
+         *       "privacyLevel": "SELF_ONLY",
+         *       "autoAddMusic": true
          *     }
          */
         TiktokSettings: {
             /**
-             * @description `PUBLIC_TO_EVERYONE`, `MUTUAL_FOLLOW_FRIENDS`, `FOLLOWER_OF_CREATOR` or `SELF_ONLY`,
-             *     among the levels the account offers. Default `SELF_ONLY`.
+             * @description Who may see the post, among the levels the account offers: `PUBLIC_TO_EVERYONE`,
+             *     `MUTUAL_FOLLOW_FRIENDS`, `FOLLOWER_OF_CREATOR` or `SELF_ONLY`. Required, no default.
              * @example PUBLIC_TO_EVERYONE
+             * @enum {string}
              */
-            privacyLevel?: string;
+            privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+            /**
+             * @description Turns comments off for this post. Default `false` (an account that switched comments off keeps them off).
+             * @example false
+             */
+            disableComment?: boolean;
+            /**
+             * @description Turns duets off for this video (videos only). Default `false`.
+             * @example false
+             */
+            disableDuet?: boolean;
+            /**
+             * @description Turns stitches off for this video (videos only). Default `false`.
+             * @example false
+             */
+            disableStitch?: boolean;
+            /**
+             * @description The post promotes a third party in exchange for something of value (TikTok labels it
+             *     "Paid partnership"). Cannot be combined with `privacyLevel` `SELF_ONLY`. Default `false`.
+             * @example false
+             */
+            brandContent?: boolean;
+            /**
+             * @description The post promotes the creator's own business (TikTok labels it "Promotional content"). Default `false`.
+             * @example false
+             */
+            brandOrganic?: boolean;
+            /**
+             * @description Labels the post as AI-generated content. Default `false`.
+             * @example false
+             */
+            isAigc?: boolean;
+            /**
+             * @description Lets TikTok add recommended music to a photo post (photos only). Default `false`.
+             * @example true
+             */
+            autoAddMusic?: boolean;
+            /**
+             * @description The frame of the video, in milliseconds from its start, that TikTok shows as its cover (videos only). Default the first frame.
+             * @example 1500
+             */
+            coverTimestampMs?: number;
         };
         /**
          * @description Settings for each network, keyed by network identifier; each applies only to the accounts
@@ -2097,7 +2155,7 @@ export interface components {
              *     | code | meaning | what to do |
              *     |---|---|---|
              *     | `caption_too_long` | the text is over the network's limit, in that network's unit (characters, UTF-8 bytes or UTF-16 units); a story carries no text at all | shorten the text, or set `overrides.<network>.text` |
-             *     | `title_too_long` | the youtube title is over 100 characters | shorten the title, or set `overrides.youtube.title` |
+             *     | `title_too_long` | the youtube title is over 100 characters, or a tiktok photo title over 90 UTF-16 units | shorten the title, or set `overrides.youtube.title` |
              *     | `tags_too_long` | the youtube tags together are over 500 characters (commas and quotes count) | remove tags, or set `overrides.youtube.tags` |
              *     | `story_too_long` | a story video is longer than the network allows (60 seconds) | trim the video |
              *     | `aspect_unsupported` | the file's aspect ratio is outside the network's range | crop or export the file at an accepted ratio |
@@ -2117,7 +2175,7 @@ export interface components {
              *     | `mentions_too_many` | instagram: more than 20 @ mentions | remove mentions |
              *     | `links_too_many` | threads: more than 5 different links | remove links |
              *     | `topic_tags_too_many` | threads: more than one topic (`topicTag` and #tags in the text) | keep one topic |
-             *     | `network_unavailable` | the network's connector is not available yet (tiktok) | remove the account from the targets |
+             *     | `network_unavailable` | the network's connector is not available in this version | remove the account from the targets |
              *     | `time_too_soon` | the time is in the past or less than 2 minutes ahead | pick a later time, or `now` |
              *     | `time_too_far` | the time is more than one year ahead | pick an earlier time |
              *     | `time_nonexistent` | the local time does not exist in the zone (the clocks skip it) | pick another time |

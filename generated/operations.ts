@@ -963,12 +963,51 @@ export const operations: readonly OperationEntry[] = [
             },
             "tiktok": {
               "type": "object",
-              "description": "Settings for tiktok accounts (connector in progress).",
+              "description": "Settings for tiktok accounts. `privacyLevel` is required and has no default: TikTok's\ncontent-sharing guidelines forbid choosing it for the person. The plan checks the settings\nagainst what the creator's account offers right now (TikTok's `creator_info`, read at plan\ntime): a privacy level the account does not offer, or an interaction the account switched\noff, is `setting_invalid`; a video longer than the account may post is `video_too_long`.\nUntil TikTok has audited the operator's app (`HERALD_TIKTOK_AUDITED: true`), TikTok accepts\nprivate posts only, so any other level is `setting_invalid` with that reason. A tiktok post\nis one video (its caption is `text`, up to 2,200 UTF-16 units) or 2 to 35 JPEG or WebP photos\n(`title` up to 90 and `text` up to 4,000 UTF-16 units). A public post stays `queued` while\nTikTok reviews it, its `statusLine` says so, and it goes `live` with its address once TikTok\nnames the post.\n",
               "additionalProperties": false,
               "properties": {
                 "privacyLevel": {
                   "type": "string",
-                  "description": "`PUBLIC_TO_EVERYONE`, `MUTUAL_FOLLOW_FRIENDS`, `FOLLOWER_OF_CREATOR` or `SELF_ONLY`,\namong the levels the account offers. Default `SELF_ONLY`.\n"
+                  "enum": [
+                    "PUBLIC_TO_EVERYONE",
+                    "MUTUAL_FOLLOW_FRIENDS",
+                    "FOLLOWER_OF_CREATOR",
+                    "SELF_ONLY"
+                  ],
+                  "description": "Who may see the post, among the levels the account offers: `PUBLIC_TO_EVERYONE`,\n`MUTUAL_FOLLOW_FRIENDS`, `FOLLOWER_OF_CREATOR` or `SELF_ONLY`. Required, no default.\n"
+                },
+                "disableComment": {
+                  "type": "boolean",
+                  "description": "Turns comments off for this post. Default `false` (an account that switched comments off keeps them off)."
+                },
+                "disableDuet": {
+                  "type": "boolean",
+                  "description": "Turns duets off for this video (videos only). Default `false`."
+                },
+                "disableStitch": {
+                  "type": "boolean",
+                  "description": "Turns stitches off for this video (videos only). Default `false`."
+                },
+                "brandContent": {
+                  "type": "boolean",
+                  "description": "The post promotes a third party in exchange for something of value (TikTok labels it\n\"Paid partnership\"). Cannot be combined with `privacyLevel` `SELF_ONLY`. Default `false`.\n"
+                },
+                "brandOrganic": {
+                  "type": "boolean",
+                  "description": "The post promotes the creator's own business (TikTok labels it \"Promotional content\"). Default `false`."
+                },
+                "isAigc": {
+                  "type": "boolean",
+                  "description": "Labels the post as AI-generated content. Default `false`."
+                },
+                "autoAddMusic": {
+                  "type": "boolean",
+                  "description": "Lets TikTok add recommended music to a photo post (photos only). Default `false`."
+                },
+                "coverTimestampMs": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "The frame of the video, in milliseconds from its start, that TikTok shows as its cover (videos only). Default the first frame."
                 }
               }
             }
@@ -1359,12 +1398,51 @@ export const operations: readonly OperationEntry[] = [
             },
             "tiktok": {
               "type": "object",
-              "description": "Settings for tiktok accounts (connector in progress).",
+              "description": "Settings for tiktok accounts. `privacyLevel` is required and has no default: TikTok's\ncontent-sharing guidelines forbid choosing it for the person. The plan checks the settings\nagainst what the creator's account offers right now (TikTok's `creator_info`, read at plan\ntime): a privacy level the account does not offer, or an interaction the account switched\noff, is `setting_invalid`; a video longer than the account may post is `video_too_long`.\nUntil TikTok has audited the operator's app (`HERALD_TIKTOK_AUDITED: true`), TikTok accepts\nprivate posts only, so any other level is `setting_invalid` with that reason. A tiktok post\nis one video (its caption is `text`, up to 2,200 UTF-16 units) or 2 to 35 JPEG or WebP photos\n(`title` up to 90 and `text` up to 4,000 UTF-16 units). A public post stays `queued` while\nTikTok reviews it, its `statusLine` says so, and it goes `live` with its address once TikTok\nnames the post.\n",
               "additionalProperties": false,
               "properties": {
                 "privacyLevel": {
                   "type": "string",
-                  "description": "`PUBLIC_TO_EVERYONE`, `MUTUAL_FOLLOW_FRIENDS`, `FOLLOWER_OF_CREATOR` or `SELF_ONLY`,\namong the levels the account offers. Default `SELF_ONLY`.\n"
+                  "enum": [
+                    "PUBLIC_TO_EVERYONE",
+                    "MUTUAL_FOLLOW_FRIENDS",
+                    "FOLLOWER_OF_CREATOR",
+                    "SELF_ONLY"
+                  ],
+                  "description": "Who may see the post, among the levels the account offers: `PUBLIC_TO_EVERYONE`,\n`MUTUAL_FOLLOW_FRIENDS`, `FOLLOWER_OF_CREATOR` or `SELF_ONLY`. Required, no default.\n"
+                },
+                "disableComment": {
+                  "type": "boolean",
+                  "description": "Turns comments off for this post. Default `false` (an account that switched comments off keeps them off)."
+                },
+                "disableDuet": {
+                  "type": "boolean",
+                  "description": "Turns duets off for this video (videos only). Default `false`."
+                },
+                "disableStitch": {
+                  "type": "boolean",
+                  "description": "Turns stitches off for this video (videos only). Default `false`."
+                },
+                "brandContent": {
+                  "type": "boolean",
+                  "description": "The post promotes a third party in exchange for something of value (TikTok labels it\n\"Paid partnership\"). Cannot be combined with `privacyLevel` `SELF_ONLY`. Default `false`.\n"
+                },
+                "brandOrganic": {
+                  "type": "boolean",
+                  "description": "The post promotes the creator's own business (TikTok labels it \"Promotional content\"). Default `false`."
+                },
+                "isAigc": {
+                  "type": "boolean",
+                  "description": "Labels the post as AI-generated content. Default `false`."
+                },
+                "autoAddMusic": {
+                  "type": "boolean",
+                  "description": "Lets TikTok add recommended music to a photo post (photos only). Default `false`."
+                },
+                "coverTimestampMs": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "The frame of the video, in milliseconds from its start, that TikTok shows as its cover (videos only). Default the first frame."
                 }
               }
             }
@@ -1700,12 +1778,51 @@ export const operations: readonly OperationEntry[] = [
             },
             "tiktok": {
               "type": "object",
-              "description": "Settings for tiktok accounts (connector in progress).",
+              "description": "Settings for tiktok accounts. `privacyLevel` is required and has no default: TikTok's\ncontent-sharing guidelines forbid choosing it for the person. The plan checks the settings\nagainst what the creator's account offers right now (TikTok's `creator_info`, read at plan\ntime): a privacy level the account does not offer, or an interaction the account switched\noff, is `setting_invalid`; a video longer than the account may post is `video_too_long`.\nUntil TikTok has audited the operator's app (`HERALD_TIKTOK_AUDITED: true`), TikTok accepts\nprivate posts only, so any other level is `setting_invalid` with that reason. A tiktok post\nis one video (its caption is `text`, up to 2,200 UTF-16 units) or 2 to 35 JPEG or WebP photos\n(`title` up to 90 and `text` up to 4,000 UTF-16 units). A public post stays `queued` while\nTikTok reviews it, its `statusLine` says so, and it goes `live` with its address once TikTok\nnames the post.\n",
               "additionalProperties": false,
               "properties": {
                 "privacyLevel": {
                   "type": "string",
-                  "description": "`PUBLIC_TO_EVERYONE`, `MUTUAL_FOLLOW_FRIENDS`, `FOLLOWER_OF_CREATOR` or `SELF_ONLY`,\namong the levels the account offers. Default `SELF_ONLY`.\n"
+                  "enum": [
+                    "PUBLIC_TO_EVERYONE",
+                    "MUTUAL_FOLLOW_FRIENDS",
+                    "FOLLOWER_OF_CREATOR",
+                    "SELF_ONLY"
+                  ],
+                  "description": "Who may see the post, among the levels the account offers: `PUBLIC_TO_EVERYONE`,\n`MUTUAL_FOLLOW_FRIENDS`, `FOLLOWER_OF_CREATOR` or `SELF_ONLY`. Required, no default.\n"
+                },
+                "disableComment": {
+                  "type": "boolean",
+                  "description": "Turns comments off for this post. Default `false` (an account that switched comments off keeps them off)."
+                },
+                "disableDuet": {
+                  "type": "boolean",
+                  "description": "Turns duets off for this video (videos only). Default `false`."
+                },
+                "disableStitch": {
+                  "type": "boolean",
+                  "description": "Turns stitches off for this video (videos only). Default `false`."
+                },
+                "brandContent": {
+                  "type": "boolean",
+                  "description": "The post promotes a third party in exchange for something of value (TikTok labels it\n\"Paid partnership\"). Cannot be combined with `privacyLevel` `SELF_ONLY`. Default `false`.\n"
+                },
+                "brandOrganic": {
+                  "type": "boolean",
+                  "description": "The post promotes the creator's own business (TikTok labels it \"Promotional content\"). Default `false`."
+                },
+                "isAigc": {
+                  "type": "boolean",
+                  "description": "Labels the post as AI-generated content. Default `false`."
+                },
+                "autoAddMusic": {
+                  "type": "boolean",
+                  "description": "Lets TikTok add recommended music to a photo post (photos only). Default `false`."
+                },
+                "coverTimestampMs": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "description": "The frame of the video, in milliseconds from its start, that TikTok shows as its cover (videos only). Default the first frame."
                 }
               }
             }
@@ -1936,7 +2053,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Cancel a queued post",
-    "description": "Use this to stop a `queued` post from being published: it goes back to `draft` (without a\ntime) and its place in the month's post quota is given back. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing changes. A post that is not\n`queued` answers `409 invalid_state`. To publish it later, reschedule the draft.\n",
+    "description": "Use this to stop a `queued` post from being published: it goes back to `draft` (without a\ntime) and its place in the month's post quota is given back. Requires `confirm: true`;\nwithout it the answer is `409 confirm_required` and nothing changes. A post that is not\n`queued`, or a tiktok post TikTok already took and is reviewing, answers `409 invalid_state`.\nTo publish it later, reschedule the draft.\n",
     "fields": {
       "path": [
         "postId"

@@ -2,14 +2,13 @@
 // once per 15 minutes per post or account) and served from the cache otherwise.
 import type { WorkspaceData } from '../db/workspaceData.ts';
 import { ApiError, notFound, rateLimited } from '../domain/errors.ts';
-import { usableAccount } from '../networks/accountCredentials.ts';
-import { NetworkError, type ConnectorAccount } from '../networks/connector.ts';
-import { connectorFor } from '../networks/connectors.ts';
+import { NetworkError, type Connector, type ConnectorAccount } from '../networks/connector.ts';
 import { networkOf } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Services } from '../runtime/services.ts';
 import { hintFor } from '../networks/failureGuidance.ts';
+import { connectedAccount } from './networkAccount.ts';
 import type { Handler } from './types.ts';
 
 const REFRESH_EVERY_MS = 15 * 60_000;
@@ -32,33 +31,20 @@ async function readNetwork(
   data: WorkspaceData,
   platform: Platform,
   account: { id: string; displayName: string },
-  read: (
-    connector: NonNullable<ReturnType<typeof connectorFor>>,
-    account: ConnectorAccount,
-  ) => Promise<Record<string, number>>,
+  read: (connector: Connector, account: ConnectorAccount) => Promise<Record<string, number>>,
 ): Promise<Record<string, number>> {
   const label = networkOf(platform).label;
-  const connector = connectorFor(platform, services.config, services.clock);
-  const connection = await data.accounts.connection(account.id);
-  if (!connector || !connection?.tokenSealed) {
-    throw new ApiError(
-      502,
-      `${platform}_unavailable`,
-      `Reading ${label} counters is not available for this account.`,
-      `Check the ${label} account in the dashboard.`,
-    );
-  }
-  const stored = {
-    id: account.id,
-    externalId: connection.externalId,
-    displayName: account.displayName,
-    tokenSealed: connection.tokenSealed,
-  };
   try {
-    const usable = await usableAccount(services, connector, stored, (sealed, expiresAt) =>
-      data.accounts.storeCredentials(account.id, sealed, expiresAt),
-    );
-    return await read(connector, usable);
+    const connected = await connectedAccount(services, data, platform, account);
+    if (!connected) {
+      throw new ApiError(
+        502,
+        `${platform}_unavailable`,
+        `Reading ${label} counters is not available for this account.`,
+        `Check the ${label} account in the dashboard.`,
+      );
+    }
+    return await read(connected.connector, connected.account);
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
     throw new ApiError(502, err.code, `${label} answered: "${err.message}"`, hintFor(err.kind, label));

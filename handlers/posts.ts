@@ -22,7 +22,9 @@ import { statusLine } from '../domain/statusLine.ts';
 import { resolveWhen, type ResolvedWhen, type When } from '../domain/when.ts';
 import { networkOf } from '../networks/index.ts';
 import type { MediaFacts } from '../networks/rules.ts';
-import { isoNow, type Clock } from '../runtime/clock.ts';
+import { isoNow } from '../runtime/clock.ts';
+import type { Services } from '../runtime/services.ts';
+import { withAccountIssues } from './networkAccount.ts';
 import type { Handler, RequestBody } from './types.ts';
 
 interface Targets {
@@ -81,10 +83,10 @@ async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFact
 async function prepare(
   cred: Credential,
   data: WorkspaceData,
-  clock: Clock,
+  services: Services,
   body: PostBody & { targets: Targets; mediaIds: string[]; when: When | ResolvedWhen },
 ) {
-  const now = DateTime.fromMillis(clock.now(), { zone: 'utc' });
+  const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   // Files named by settings are looked up in this workspace only: one missing or foreign is a row issue, not a 404.
   // Each lookup is its own async call: a throw while building the list would leave the others' rejections unhandled.
   const settingFiles = async () => (await data.media.getMany(settingFileIds(body))).map(toFacts);
@@ -95,7 +97,13 @@ async function prepare(
   ]);
   const when =
     typeof body.when === 'object' && 'kind' in body.when ? body.when : resolveWhen(body.when, now, cred.workspace.tz);
-  const rows = planRows({ accounts, media, files, body, when });
+  const rows = await withAccountIssues(
+    services,
+    data,
+    accounts,
+    media,
+    planRows({ accounts, media, files, body, when }),
+  );
   return { now, accounts, rows, when, month: monthIn(cred.workspace.tz, now) };
 }
 
@@ -141,6 +149,7 @@ export function wirePost(post: PostRecord, zone: string) {
         at,
         errorMessage: post.error?.message,
         nextAttemptAt: post.nextAttemptAt,
+        reviewSince: post.reviewSince,
       },
       zone,
     ),
@@ -161,7 +170,7 @@ export function wirePost(post: PostRecord, zone: string) {
 }
 
 export const planPost: Handler<'planPost'> = async ({ cred, data, body, services }) => {
-  const { accounts, rows, when, month } = await prepare(cred, data, services.clock, body as never);
+  const { accounts, rows, when, month } = await prepare(cred, data, services, body as never);
   const status = when.kind === 'draft' ? 'draft' : 'queued';
   const quota = {
     used: await data.posts.monthUsed(month),
@@ -182,7 +191,7 @@ export const planPost: Handler<'planPost'> = async ({ cred, data, body, services
 
 export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, via, services }) => {
   if (body.confirm !== true) throw confirmRequired('Creating posts', 'createPosts');
-  const { now, rows, when, month } = await prepare(cred, data, services.clock, body as never);
+  const { now, rows, when, month } = await prepare(cred, data, services, body as never);
   const status = when.kind === 'draft' ? 'draft' : 'queued';
   // A draft is saved as it is; its checks run again when it gets a time.
   if (status === 'queued' && rows.some((r) => !r.ok)) throw checksFailed(rows);
@@ -388,7 +397,7 @@ export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, pa
   assertOwnNetwork(current, body);
   const { platform } = current;
   const mediaIds = body.mediaIds ?? current.mediaIds;
-  const { rows, month } = await prepare(cred, data, services.clock, {
+  const { rows, month } = await prepare(cred, data, services, {
     targets: { accountIds: [current.accountId] },
     mediaIds,
     text: body.text ?? current.text,

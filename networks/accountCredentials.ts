@@ -3,7 +3,14 @@
 // take them from here, so neither calls a network with a token the network no longer takes.
 import type { Clock } from '../runtime/clock.ts';
 import type { Keyring } from '../runtime/crypto.ts';
-import { readCredentials, type Connector, type ConnectorAccount } from './connector.ts';
+import {
+  NetworkError,
+  readCredentials,
+  type AccountCredentials,
+  type Connector,
+  type ConnectorAccount,
+} from './connector.ts';
+import type { Platform } from './rules.ts';
 
 /** Refresh an access token this long before it expires. */
 export const REFRESH_AHEAD_MS = 10 * 60_000;
@@ -38,4 +45,45 @@ export async function usableAccount(
   account.credentials = { ...fresh, refreshToken: fresh.refreshToken ?? credentials.refreshToken };
   await store(deps.keyring.encrypt(JSON.stringify(account.credentials)), account.credentials.expiresAt ?? null);
   return account;
+}
+
+/**
+ * OAuth's refresh_token grant, as Google and TikTok answer it: new credentials (keeping the refresh token when
+ * none comes back), or the refusal as the network's failure in its own words. `client` adds the app's id and
+ * secret under the network's names for them.
+ */
+export async function refreshGrant(
+  platform: Platform,
+  account: ConnectorAccount,
+  post: (form: URLSearchParams) => Promise<Response>,
+  client: Record<string, string>,
+  clock: Clock,
+): Promise<AccountCredentials> {
+  const refreshToken = account.credentials.refreshToken;
+  if (!refreshToken)
+    throw new NetworkError(
+      platform,
+      'token_rejected',
+      'No refresh token is stored for this account, so its access cannot be renewed.',
+    );
+  const res = await post(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, ...client }));
+  const body = (await res.json().catch(() => ({}))) as {
+    access_token?: string;
+    expires_in?: number;
+    refresh_token?: string;
+    error?: string;
+    error_description?: string;
+  };
+  if (!res.ok || !body.access_token) {
+    throw new NetworkError(
+      platform,
+      res.status >= 500 ? 'unavailable' : 'token_rejected',
+      `${body.error_description ?? res.statusText} (${[res.status, body.error].filter(Boolean).join(' ')})`,
+    );
+  }
+  return {
+    accessToken: body.access_token,
+    refreshToken: body.refresh_token ?? refreshToken,
+    ...(body.expires_in ? { expiresAt: new Date(clock.now() + body.expires_in * 1000).toISOString() } : {}),
+  };
 }

@@ -84,7 +84,7 @@ export function connectFlow(
     authorizeUrl(state, codeVerifier) {
       const url = new URL(`${origin}${network.authorize.path}`);
       const params: Record<string, string> = {
-        client_id: client.id,
+        [network.clientIdParam ?? 'client_id']: client.id,
         redirect_uri: redirectUri,
         response_type: 'code',
         scope: network.scopes.join(network.scopeSeparator),

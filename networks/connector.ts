@@ -2,8 +2,10 @@
 // (networks/<name>/connector.ts), speaking the network's official API, against the live hosts or the
 // network's simulator, which shares the wire format.
 import type { Readable } from 'node:stream';
+import type { Issue } from '../domain/issues.ts';
 import type { Clock } from '../runtime/clock.ts';
-import type { Platform } from './rules.ts';
+import type { Config } from '../runtime/config.ts';
+import type { Platform, PostContent } from './rules.ts';
 
 /** The decrypted token bundle of an account (stored sealed; never logged, never returned by the API). */
 export interface AccountCredentials {
@@ -37,8 +39,8 @@ export interface PublishMedia {
   filename: string;
   /** A public, signed, expiring address of the bytes, for networks that fetch by URL; `jpeg` converts images. */
   publicUrl(options?: { format?: 'jpeg' }): Promise<string>;
-  /** The bytes, for networks that take uploads (YouTube resumable upload). */
-  open(options?: { start?: number }): Promise<Readable>;
+  /** The bytes from `start` to `end` (inclusive, as fs counts), for networks that take uploads. */
+  open(options?: { start?: number; end?: number }): Promise<Readable>;
 }
 
 /** Progress an attempt records durably before each step that changes something on the network. */
@@ -66,6 +68,23 @@ export interface PublishJob {
   saveCheckpoint(checkpoint: Checkpoint): Promise<void>;
   /** Waits between polls; tests pass a controllable clock. */
   sleep(ms: number): Promise<void>;
+}
+
+/** An attempt's checkpoint as the connector sees it; `record` saves changes before the next network call. */
+export interface CheckpointedAttempt<C extends Checkpoint> {
+  cp: C;
+  record(changes: C): Promise<void>;
+}
+
+export function checkpointed<C extends Checkpoint>(job: PublishJob): CheckpointedAttempt<C> {
+  const attempt: CheckpointedAttempt<C> = {
+    cp: { ...(job.checkpoint ?? {}) } as C,
+    async record(changes) {
+      attempt.cp = { ...attempt.cp, ...changes };
+      await job.saveCheckpoint(attempt.cp);
+    },
+  };
+  return attempt;
 }
 
 export interface Published {
@@ -100,9 +119,27 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * Not a failure: the network took the post and is still working on it (TikTok's moderation can take
+ * hours). The post stays queued with `note` in its timeline, and the worker asks again in `checkAgainInMs`
+ * with the attempt's checkpoint, from which the connector asks the network and never sends again.
+ */
+export class NotYetPublished extends Error {
+  constructor(
+    readonly platform: Platform,
+    readonly note: string,
+    readonly checkAgainInMs: number,
+  ) {
+    super(note);
+  }
+}
+
 export interface Connector {
   platform: Platform;
-  /** Publishes one post, resuming from job.checkpoint; throws NetworkError for the network's refusals. */
+  /**
+   * Publishes one post, resuming from job.checkpoint; throws NetworkError for the network's refusals and
+   * NotYetPublished while the network still reviews a post it took.
+   */
   publish(job: PublishJob): Promise<Published>;
   /**
    * After an attempt died midway (job.checkpoint says how far it got): did the post go out?
@@ -110,6 +147,11 @@ export interface Connector {
    * than risk publishing twice.
    */
   settle(job: PublishJob): Promise<Published | 'not_published' | 'unknown'>;
+  /**
+   * Plan findings that depend on the account as the network reports it now (TikTok's creator_info: the
+   * privacy levels it offers, its longest video); throws NetworkError when the network cannot be asked.
+   */
+  accountIssues?(account: ConnectorAccount, post: PostContent, config: Config): Promise<Issue[]>;
   /** New credentials before the access token expires, keeping the refresh token when none is returned. */
   refresh?(account: ConnectorAccount): Promise<AccountCredentials>;
   postInsights(account: ConnectorAccount, externalId: string): Promise<Record<string, number>>;

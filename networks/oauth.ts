@@ -30,6 +30,8 @@ export interface ConnectNetwork {
   authorize: { liveOrigin: string; path: string };
   scopes: string[];
   scopeSeparator: string;
+  /** The authorization request's name for the app's id: `client_id`, or TikTok's `client_key`. */
+  clientIdParam?: string;
   /** Google supports PKCE (S256); Meta's and Threads' web logins do not. */
   pkce: boolean;
   extraParams?: Record<string, string>;
@@ -79,7 +81,9 @@ export async function call<T>(
   } catch (err) {
     throw connectFailed(label, `${target.origin} could not be reached: ${causeOf(err)}`);
   }
-  if (!res.ok || !body || body.error) throw connectFailed(label, errorWords(body, res.status));
+  // TikTok's envelope carries `error` on every answer, `{code: "ok"}` on success.
+  if (!res.ok || !body || (body.error && body.error.code !== 'ok'))
+    throw connectFailed(label, errorWords(body, res.status));
   return body as T;
 }
 

@@ -49,6 +49,11 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   /** SIGNUP: who may create an account and workspace at /app/sign-up (see SignUpPolicy). */
   signUp: SignUpPolicy;
+  /**
+   * HERALD_TIKTOK_AUDITED: whether TikTok has audited the operator's app; until then TikTok takes private
+   * posts only. Default false with live networks; the sandbox's app counts as audited.
+   */
+  tiktokAudited: boolean;
 }
 
 /**
@@ -141,6 +146,12 @@ function signUpFrom(value: string | undefined): SignUpPolicy {
   throw new Error(`SIGNUP must be "open" or "invite", got "${value}"`);
 }
 
+function flagFrom(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new Error(`${name} must be "true" or "false", got "${value}"`);
+}
+
 function workerFrom(value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'on') return true;
   if (value === 'off') return false;
@@ -190,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     worker: workerFrom(env.WORKER),
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'Herald <herald@localhost>' },
     signUp: signUpFrom(env.SIGNUP),
+    tiktokAudited: flagFrom(env.HERALD_TIKTOK_AUDITED, networks === 'sandbox', 'HERALD_TIKTOK_AUDITED'),
     mediaSweepMs:
       env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };

@@ -75,7 +75,7 @@ export function renderSkillMd(contract: Contract, table: readonly OperationEntry
   const quote = (title: string) => section(contract, title);
   return `---
 name: herald
-description: Schedule and publish social posts (YouTube, Instagram, Facebook Pages, Threads) through a Herald
+description: Schedule and publish social posts (YouTube, Instagram, Facebook Pages, Threads, TikTok) through a Herald
   instance, with a human's confirmation. Use it to list accounts, upload media, plan posts, create them after
   the person agreed, and follow them until they are live.
 ---
@@ -104,6 +104,9 @@ This file is generated from the contract (${PUBLIC_URL}/v1/openapi.json); its ru
 6. **Never ask for a key in a chat.** A key belongs in the client's environment or credential store. Do not create
    keys and do not ask a person to paste one; if access is missing, say that a person must set it up.
 7. Connecting or reconnecting a social account, billing and members happen only in the dashboard, by a person.
+8. **TikTok: the person chooses who can see the post.** \`perPlatform.tiktok.privacyLevel\` has no default; ask the
+   person, never pick one. A public TikTok post stays \`queued\` while TikTok reviews it (its \`statusLine\` says so),
+   sometimes for hours: that is not a failure, and it must not be posted again.
 
 ## Standard sequence
 

@@ -303,9 +303,9 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
         'myspace',
       );
       expectRefused(await go(`${env.base}/auth/connect/constructor`, cookie), 'invalid_request');
-      expect(
-        expectRefused(await go(`${env.base}/auth/connect/tiktok`, cookie), 'network_unavailable').message,
-      ).toContain('TikTok');
+      expect(expectRefused(await go(`${env.base}/auth/connect/x`, cookie), 'network_unavailable').message).toContain(
+        'X',
+      );
       expect(
         expectRefused(await go(`${env.base}/auth/connect/linkedin`, cookie), 'network_unavailable').message,
       ).toContain('LinkedIn');

@@ -365,6 +365,22 @@ describe('dashboard in a browser', () => {
     await page.goto(at('/posts'));
     await expect.poll(() => page.locator('.rows .row').count()).toBe(4);
     await checkPage(page, '15-phone-posts');
+
+    // TikTok: its required choices in compose, with none made for the person, and its declaration.
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await connect('TikTok');
+    await page.getByRole('link', { name: 'Compose' }).click();
+    await page.getByRole('checkbox', { name: /TikTok/ }).check();
+    await page.getByLabel('Text', { exact: true }).fill('Autumn looks');
+    const audience = page.getByLabel('Who can see it');
+    expect(await audience.inputValue()).toBe('');
+    await page.locator('.plan tbody tr.failing').waitFor();
+    await page.locator('.plan .issues').getByText('Choose who can see this TikTok post.').waitFor();
+    await audience.selectOption({ label: 'Only me' });
+    await page.getByLabel('Promotes your own business (labelled “Promotional content”)').check();
+    await page.getByText('By posting, you agree to TikTok’s Music Usage Confirmation.').waitFor();
+    await expect.poll(() => page.locator('.plan .issues').textContent()).not.toContain('Choose who can see');
+    await checkPage(page, '15-compose-tiktok');
   }, 240_000);
 
   // Issue 25's busy month: 300 posts over six accounts of two clients, seeded into Mara's workspace beside the

@@ -42,7 +42,9 @@ describe('the documentation at /docs', () => {
       expect(publishes!.includes(rules.label), rules.label).toBe(Boolean(connector));
       expect(inProgress.includes(rules.label), rules.label).toBe(!connector);
     }
-    expect(inProgress).toMatch(/in progress\)/);
+    // Every network has a connector in this version: nothing is said to be in progress.
+    if (Object.values(NETWORKS).every((n) => n.connector)) expect(inProgress).toBe('');
+    else expect(inProgress).toMatch(/in progress\)/);
   });
 
   it('serves skill.md with the rules, every tool with its scope, and the error codes', async () => {

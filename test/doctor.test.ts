@@ -11,12 +11,13 @@ import { freeSpaceCheck, nodeCheck, type Check } from '../cli/doctor.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { createPgDatabase, DATABASES, seedWorkspace } from './support/harness.ts';
 import { listeningHerald, sandboxAccount } from './support/network.ts';
+import { NETWORKS } from '../networks/index.ts';
 
 const HERALD = new URL('../bin/herald', import.meta.url).pathname;
-const CLIENT_VARS = ['YOUTUBE', 'FACEBOOK', 'INSTAGRAM', 'THREADS'].flatMap((n) => [
-  `${n}_CLIENT_ID`,
-  `${n}_CLIENT_SECRET`,
-]);
+/** Every network's app variables, as the registry names them (TikTok's are a client key and secret). */
+const CLIENT_VARS = Object.values(NETWORKS).flatMap(({ connector }) =>
+  connector?.clientEnv ? [connector.clientEnv.id, connector.clientEnv.secret] : [],
+);
 
 interface Report {
   code: number;

@@ -46,7 +46,7 @@ export function publishMedia(storage: Storage, record: MediaRecord): PublishMedi
             record.storageKey!,
             (file) =>
               new Promise<void>((done) => {
-                const stream = fs.createReadStream(file, { start: options.start ?? 0 });
+                const stream = fs.createReadStream(file, { start: options.start ?? 0, end: options.end });
                 stream.once('close', () => done());
                 resolve(stream);
               }),

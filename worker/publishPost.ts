@@ -6,6 +6,7 @@ import { DateTime } from 'luxon';
 import type { Db } from '../db/connect.ts';
 import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import {
+  awaitReview,
   markFailed,
   markLiveMany,
   releaseForResend,
@@ -20,7 +21,13 @@ import {
 } from '../db/publishing.ts';
 import type { ErrorBody } from '../domain/errors.ts';
 import { usableAccount } from '../networks/accountCredentials.ts';
-import { NetworkError, type Checkpoint, type Connector, type PublishJob } from '../networks/connector.ts';
+import {
+  NetworkError,
+  NotYetPublished,
+  type Checkpoint,
+  type Connector,
+  type PublishJob,
+} from '../networks/connector.ts';
 import { networkOf } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
 import { isoAt, type Clock } from '../runtime/clock.ts';
@@ -206,6 +213,10 @@ export function createPublisher(deps: PublishDeps): Publisher {
   ): Promise<void> {
     if (err instanceof LeaseLost) return;
     if (err instanceof NetworkError) return handleRefusal(a, err, label);
+    if (err instanceof NotYetPublished) {
+      await awaitReview(db, deps.jobs, a, err.note, isoAt(clock.now() + err.checkAgainInMs), isoAt(clock.now()));
+      return;
+    }
     // Our own fault or an answer we could not read: whether the network acted is unknown, so ask it.
     deps.logger.error({ err, postId: a.postId }, 'publish attempt stopped unexpectedly');
     if (job && mode === 'publish') {

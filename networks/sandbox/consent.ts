@@ -157,6 +157,7 @@ ${body}
 /** The authorization request's parameters, carried through the form as they came. */
 const REQUEST_PARAMS = [
   'client_id',
+  'client_key',
   'redirect_uri',
   'response_type',
   'scope',
@@ -165,13 +166,14 @@ const REQUEST_PARAMS = [
   'code_challenge_method',
 ];
 
+/** The app asking: `client_id`, or TikTok's name for it, `client_key`. */
+const clientOf = (q: Record<string, string>) => q.client_id ?? q.client_key;
+
 /** What is wrong with an authorization request, if anything (shown on the network's own error page). */
 function requestProblem(ctx: SimulatorContext, q: Record<string, string>): string | undefined {
-  if (q.client_id !== SANDBOX_CLIENT.id)
-    return (
-      `The app ${q.client_id ? `"${q.client_id}" ` : ''}does not exist ` +
-      `(the sandbox knows only ${SANDBOX_CLIENT.id}).`
-    );
+  const client = clientOf(q);
+  if (client !== SANDBOX_CLIENT.id)
+    return `The app ${client ? `"${client}" ` : ''}does not exist ` + `(the sandbox knows only ${SANDBOX_CLIENT.id}).`;
   let redirect: URL | undefined;
   try {
     redirect = new URL(q.redirect_uri ?? '');
@@ -275,7 +277,7 @@ function consentPageRoutes(router: express.Router, ctx: SimulatorContext, page: 
       kind: 'grant',
       status: 'issued',
       data: {
-        clientId: form.client_id!,
+        clientId: clientOf(form)!,
         redirectUri: form.redirect_uri!,
         scope: form.scope ?? '',
         ...(form.code_challenge ? { codeChallenge: form.code_challenge } : {}),

@@ -419,7 +419,7 @@ export interface StoredFile {
 }
 
 const FETCH_TIMEOUT_MS = 120_000;
-const mediaDir = (ctx: SimulatorContext, network: Platform) => path.join(ctx.dataDir, 'sandbox', network);
+export const mediaDir = (ctx: SimulatorContext, network: Platform) => path.join(ctx.dataDir, 'sandbox', network);
 
 /** The type of a file from its first bytes (the address's Content-Type is not proof). */
 function sniff(head: Buffer): { mime: string; ext: string } | undefined {

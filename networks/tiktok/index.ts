@@ -1,6 +1,12 @@
-// TikTok (Content Posting API): limits only, so plans can say what fits; publishing is in progress, so
-// there is no connector, connect module or simulator yet (see rules.ts for what a connector still needs).
+// TikTok (Content Posting API, direct post): one network module, listed in networks/index.ts.
 import type { NetworkModule } from '../network.ts';
+import { tiktokConnect } from './connect.ts';
+import { tiktokConnectorModule } from './connector.ts';
 import { tiktokRules } from './rules.ts';
 
-export const tiktok: NetworkModule = { rules: tiktokRules };
+export const tiktok: NetworkModule = {
+  rules: tiktokRules,
+  connector: tiktokConnectorModule,
+  connect: tiktokConnect,
+  simulator: async () => (await import('./simulator.ts')).tiktokSimulator,
+};

@@ -2,6 +2,7 @@
 // thumbnail and playlist steps (steps.ts). An attempt that died midway is settled by asking its upload
 // session (or, once it expired, by finding the video among the channel's recent uploads) instead of
 // uploading a second time.
+import { refreshGrant } from '../accountCredentials.ts';
 import { NetworkError, type Connector, type ConnectorModule, type PublishJob } from '../connector.ts';
 import { youtubeApi, type VideoAnswer, type YoutubeApi } from './api.ts';
 import { finish } from './steps.ts';
@@ -53,42 +54,15 @@ function youtubeConnector(api: YoutubeApi): Connector {
       return finish(api, job, video, attempt);
     },
 
-    async refresh(account) {
-      const refreshToken = account.credentials.refreshToken;
-      if (!refreshToken)
-        throw new NetworkError(
-          'youtube',
-          'token_rejected',
-          'No refresh token is stored for this channel, so its access cannot be renewed.',
-        );
-      const form = new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        ...(api.client ? { client_id: api.client.id, client_secret: api.client.secret } : {}),
-      });
-      const res = await api.send(`${api.hosts.oauth}/token`, { method: 'POST', body: form });
-      const body = (await res.json().catch(() => ({}))) as {
-        access_token?: string;
-        expires_in?: number;
-        refresh_token?: string;
-        error?: string;
-        error_description?: string;
-      };
-      if (!res.ok || !body.access_token) {
-        const kind = res.status >= 500 ? 'unavailable' : 'token_rejected';
-        throw new NetworkError(
-          'youtube',
-          kind,
-          `${body.error_description ?? res.statusText} (${[res.status, body.error].filter(Boolean).join(' ')})`,
-        );
-      }
-      // Google sends a refresh token only on the first consent: losing the stored one forces a reconnect.
-      return {
-        accessToken: body.access_token,
-        refreshToken: body.refresh_token ?? refreshToken,
-        ...(body.expires_in ? { expiresAt: new Date(api.clock.now() + body.expires_in * 1000).toISOString() } : {}),
-      };
-    },
+    // Google sends a refresh token only on the first consent: losing the stored one forces a reconnect.
+    refresh: (account) =>
+      refreshGrant(
+        'youtube',
+        account,
+        (form) => api.send(`${api.hosts.oauth}/token`, { method: 'POST', body: form }),
+        api.client ? { client_id: api.client.id, client_secret: api.client.secret } : {},
+        api.clock,
+      ),
 
     async postInsights(account, externalId) {
       const answer = await api.getJson<{ items?: { statistics?: Record<string, string> }[] }>(

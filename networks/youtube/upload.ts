@@ -2,7 +2,13 @@
 // bytes (streamed, resumed from what the session holds), and finding a finished video again when its
 // session expired. Exactly once rests on the session: a finished one answers its video again.
 import type { Readable } from 'node:stream';
-import { NetworkError, type PublishJob, type PublishMedia } from '../connector.ts';
+import {
+  checkpointed,
+  NetworkError,
+  type CheckpointedAttempt,
+  type PublishJob,
+  type PublishMedia,
+} from '../connector.ts';
 import { bearer, refusal, type VideoAnswer, type YoutubeApi } from './api.ts';
 import { youtubeLimits } from './rules.ts';
 
@@ -25,18 +31,8 @@ type YoutubeCheckpoint = {
   notes?: string[];
 };
 
-/** The checkpoint as this attempt sees it; `record` saves it before the next network call. */
-export function attemptOf(job: PublishJob) {
-  const attempt = {
-    cp: { ...(job.checkpoint ?? {}) } as YoutubeCheckpoint,
-    async record(changes: YoutubeCheckpoint) {
-      attempt.cp = { ...attempt.cp, ...changes };
-      await job.saveCheckpoint(attempt.cp);
-    },
-  };
-  return attempt;
-}
-export type Attempt = ReturnType<typeof attemptOf>;
+export const attemptOf = (job: PublishJob) => checkpointed<YoutubeCheckpoint>(job);
+export type Attempt = CheckpointedAttempt<YoutubeCheckpoint>;
 
 /** Bytes a 308 says the session holds: `Range: bytes=0-<last>`, and no Range at all when none arrived. */
 function receivedBytes(res: Response): number {

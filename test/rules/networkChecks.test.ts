@@ -768,14 +768,104 @@ describe('facebook (Pages only)', () => {
 });
 
 // ------------------------------------------------------------------------------------------- tiktok
-describe('tiktok: connector in progress (network_unavailable)', () => {
-  it('fails every tiktok row, even a valid post', () => {
-    const r = row('tiktok', { media: [video(30)] });
-    expectFails(r, 'network_unavailable', 'tiktok');
-    expect(codes(r)).toEqual(['network_unavailable']);
+describe('tiktok: one video or 2 to 35 photos, a privacy level the person chose', () => {
+  const platform = 'tiktok';
+  const tt = (settings: Record<string, unknown> = {}) => ({
+    tiktok: { privacyLevel: 'PUBLIC_TO_EVERYONE', ...settings },
   });
-  it('counts text in UTF-16 units, 2200 at most, beside network_unavailable (caption_too_long)', () => {
-    expect(codes(row('tiktok', { text: '😀'.repeat(1100) }))).toEqual(['network_unavailable']);
-    expectFails(row('tiktok', { text: `${'😀'.repeat(1100)}a` }), 'caption_too_long', 'text', '2201');
+
+  it('a video seen by everyone passes; without a privacy level it fails (no default: setting_invalid)', () => {
+    expectPasses(row(platform, { media: [video(30)], perPlatform: tt() }));
+    expectFails(
+      row(platform, { media: [video(30)] }),
+      'setting_invalid',
+      'perPlatform.tiktok.privacyLevel',
+      'required',
+    );
+    expectFails(
+      row(platform, { media: [video(30)], perPlatform: { tiktok: { privacyLevel: 'FRIENDS' } } }),
+      'setting_invalid',
+      'perPlatform.tiktok.privacyLevel',
+    );
+  });
+  boundary('the video caption is 2200 UTF-16 units (caption_too_long)', {
+    platform,
+    at: () => ({ media: [video(30)], perPlatform: tt(), text: '😀'.repeat(1100) }),
+    past: () => ({ media: [video(30)], perPlatform: tt(), text: `${'😀'.repeat(1100)}a` }),
+    code: 'caption_too_long',
+    field: 'text',
+    says: '2201',
+  });
+  boundary('a photo post takes 2 to 35 photos (carousel_count)', {
+    platform,
+    at: () => ({ media: many(35), perPlatform: tt() }),
+    past: () => ({ media: many(36), perPlatform: tt() }),
+    code: 'carousel_count',
+    field: 'mediaIds',
+    says: '2 to 35',
+  });
+  it('one photo alone is not a tiktok photo post (carousel_count)', () =>
+    expectFails(row(platform, { media: many(1), perPlatform: tt() }), 'carousel_count', 'mediaIds'));
+  boundary("a photo post's title is 90 UTF-16 units (title_too_long)", {
+    platform,
+    at: () => ({ media: many(2), perPlatform: tt(), title: '😀'.repeat(45) }),
+    past: () => ({ media: many(2), perPlatform: tt(), title: `${'😀'.repeat(45)}a` }),
+    code: 'title_too_long',
+    field: 'title',
+    says: '91',
+  });
+  boundary("a photo post's description is 4000 UTF-16 units (caption_too_long)", {
+    platform,
+    at: () => ({ media: many(2), perPlatform: tt(), text: '😀'.repeat(2000) }),
+    past: () => ({ media: many(2), perPlatform: tt(), text: `${'😀'.repeat(2000)}a` }),
+    code: 'caption_too_long',
+    field: 'text',
+    says: '4001',
+  });
+  boundary('a video lasts 3 seconds at least (video_too_short)', {
+    platform,
+    at: () => ({ media: [video(3)], perPlatform: tt() }),
+    past: () => ({ media: [video(2.9)], perPlatform: tt() }),
+    code: 'video_too_short',
+    field: 'mediaIds[0]',
+  });
+  boundary('a photo is 20 MB at most (image_too_large)', {
+    platform,
+    at: () => ({ media: many(2, { size: 20 * MB }), perPlatform: tt() }),
+    past: () => ({ media: [file(), file({ size: 20 * MB + 1 })], perPlatform: tt() }),
+    code: 'image_too_large',
+    field: 'mediaIds[1]',
+  });
+  it('no file, a mix of kinds, or a GIF is media_kind', () => {
+    expectFails(row(platform, { perPlatform: tt() }), 'media_kind', 'mediaIds');
+    expectFails(row(platform, { media: [video(30), file()], perPlatform: tt() }), 'media_kind', 'mediaIds');
+    expectFails(
+      row(platform, { media: [file(), file({ mime: 'image/gif' })], perPlatform: tt() }),
+      'media_kind',
+      'mediaIds[1]',
+    );
+  });
+  it('settings of the other kind of post, a cover past the end and private branded content are setting_invalid', () => {
+    expectFails(
+      row(platform, { media: many(2), perPlatform: tt({ disableDuet: true }) }),
+      'setting_invalid',
+      'disableDuet',
+    );
+    expectFails(
+      row(platform, { media: [video(30)], perPlatform: tt({ autoAddMusic: true }) }),
+      'setting_invalid',
+      'autoAddMusic',
+    );
+    expectPasses(row(platform, { media: [video(30)], perPlatform: tt({ coverTimestampMs: 30_000 }) }));
+    expectFails(
+      row(platform, { media: [video(30)], perPlatform: tt({ coverTimestampMs: 30_001 }) }),
+      'setting_invalid',
+      'coverTimestampMs',
+    );
+    expectFails(
+      row(platform, { media: [video(30)], perPlatform: tt({ privacyLevel: 'SELF_ONLY', brandContent: true }) }),
+      'setting_invalid',
+      'brandContent',
+    );
   });
 });

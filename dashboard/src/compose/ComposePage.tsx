@@ -15,7 +15,7 @@ import { NetworkPreview, PREVIEWED, type PreviewPost } from '../previews/Network
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
-import { cleanSettings, NetworkSettings, type Settings } from './NetworkSettings.tsx';
+import { cleanSettings, NetworkSettings, TiktokDeclaration, type Settings } from './NetworkSettings.tsx';
 import { editBody, editModes, editPlan, formFromPost, schedulesDraft } from './fromPost.ts';
 import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
@@ -394,6 +394,7 @@ function ComposeForm() {
                   zone={zone}
                 />
                 <ErrorNote error={editing ? save.error : create.error} />
+                <TiktokDeclaration platforms={platforms} value={settings} />
                 <Button
                   tone="primary"
                   className="wide"

@@ -101,6 +101,63 @@ function LinkSetting({ platform, get, set }: { platform: Platform } & SettingIO)
   );
 }
 
+/** TikTok's audiences in words; none is chosen for the person (TikTok's posting guidelines forbid it). */
+const TIKTOK_AUDIENCES: [string, string][] = [
+  ['', 'Choose who can see it'],
+  ['PUBLIC_TO_EVERYONE', 'Everyone'],
+  ['MUTUAL_FOLLOW_FRIENDS', 'Friends (followers you follow back)'],
+  ['FOLLOWER_OF_CREATOR', 'Followers'],
+  ['SELF_ONLY', 'Only me'],
+];
+
+/** A switch that is sent only when on: off leaves the network's default (and the account's own choice). */
+function Switch({ platform, name, get, set }: { platform: Platform; name: keyof typeof SETTING_LABELS } & SettingIO) {
+  return (
+    <label className="check">
+      <input
+        type="checkbox"
+        checked={get(platform, name) === 'true'}
+        onChange={(e) => set(platform, name, e.target.checked ? true : '')}
+      />{' '}
+      {SETTING_LABELS[name]}
+    </label>
+  );
+}
+
+/** TikTok's required choices: the audience, the interactions, the commercial-content disclosure. */
+function TiktokSettings(io: SettingIO) {
+  const p = 'tiktok';
+  return (
+    <>
+      <Select
+        label={SETTING_LABELS.privacyLevel}
+        value={io.get(p, 'privacyLevel')}
+        options={TIKTOK_AUDIENCES}
+        onChange={(v) => io.set(p, 'privacyLevel', v)}
+      />
+      <Switch platform={p} name="disableComment" {...io} />
+      <Switch platform={p} name="disableDuet" {...io} />
+      <Switch platform={p} name="disableStitch" {...io} />
+      <Switch platform={p} name="autoAddMusic" {...io} />
+      <p className="settings-title small">Disclosure</p>
+      <Switch platform={p} name="brandOrganic" {...io} />
+      <Switch platform={p} name="brandContent" {...io} />
+      <Switch platform={p} name="isAigc" {...io} />
+    </>
+  );
+}
+
+/** What TikTok asks the person to agree to, next to the button that posts. */
+export function TiktokDeclaration({ platforms, value }: { platforms: Platform[]; value: Settings }) {
+  if (!platforms.includes('tiktok')) return null;
+  const branded = value.tiktok?.brandContent === true;
+  return (
+    <p className="muted small">
+      By posting, you agree to TikTok’s Music Usage Confirmation{branded ? ' and Branded Content Policy' : ''}.
+    </p>
+  );
+}
+
 /** YouTube's categories by name; an id set elsewhere (by the API) that the list lacks stays choosable. */
 function categoryOptions(current: string): [string, string][] {
   const named = Object.entries(YOUTUBE_CATEGORIES).sort(([, a], [, b]) => a.localeCompare(b));
@@ -138,7 +195,7 @@ export function NetworkSettings({
   const get = (platform: Platform, name: string) =>
     String(((value as Record<string, Record<string, unknown> | undefined>)[platform] ?? {})[name] ?? '');
   const io = { get, set };
-  const shown = platforms.filter((p) => ['instagram', 'facebook', 'threads', 'youtube'].includes(p));
+  const shown = platforms.filter((p) => ['instagram', 'facebook', 'threads', 'youtube', 'tiktok'].includes(p));
   if (shown.length === 0) return null;
   return (
     <fieldset className="network-settings">
@@ -171,6 +228,7 @@ export function NetworkSettings({
               <LinkSetting platform={p} {...io} />
             </>
           )}
+          {p === 'tiktok' && <TiktokSettings {...io} />}
           {p === 'youtube' && (
             <>
               <Choice platform={p} name="visibility" label={SETTING_LABELS.visibility} {...io} />

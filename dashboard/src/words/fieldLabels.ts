@@ -11,7 +11,15 @@ export const SETTING_LABELS = {
   madeForKids: 'Made for kids',
   thumbnailMediaId: 'Thumbnail',
   playlistId: 'Playlist',
-  privacyLevel: 'Who can watch',
+  privacyLevel: 'Who can see it',
+  disableComment: 'Turn off comments',
+  disableDuet: 'Turn off duets (videos)',
+  disableStitch: 'Turn off stitches (videos)',
+  brandOrganic: 'Promotes your own business (labelled “Promotional content”)',
+  brandContent: 'Promotes another brand in exchange for something (labelled “Paid partnership”)',
+  isAigc: 'Made with AI (labelled “AI-generated”)',
+  autoAddMusic: 'Add recommended music (photos)',
+  coverTimestampMs: 'Cover frame',
 } as const satisfies Record<string, string>;
 
 /** A request field as the forms label it (sign-up, sign-in, settings, compose, media). */

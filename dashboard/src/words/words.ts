@@ -140,6 +140,14 @@ function settingWords(f: IssueFacts): string {
   if (f.setting === 'link') return `The Link for ${f.network} must be a full address starting with https://.`;
   if (f.setting === 'topicTag') return `The Topic tag for ${f.network} must be 1 to 50 characters, without “.” or “&”.`;
   if (f.setting === 'thumbnailMediaId') return 'The YouTube Thumbnail is not a file of this workspace. Choose another.';
+  if (f.setting === 'privacyLevel' && /required/.test(m)) return 'Choose who can see this TikTok post.';
+  if (f.setting === 'privacyLevel' && /audits/.test(m))
+    return 'TikTok takes only private posts (Only me) until it has reviewed this Herald’s app. Choose Only me.';
+  if (f.setting === 'privacyLevel' && /offers/.test(m))
+    return 'This TikTok account does not offer that audience. Choose another in Who can see it.';
+  if (/turned \w+ off in TikTok/.test(m))
+    return 'The TikTok account turned this off in its own settings, so the post keeps it off. Leave it as it is.';
+  if (f.setting === 'brandContent') return 'A paid partnership cannot be private on TikTok. Choose a wider audience.';
   return `${label} for ${f.network} has a value ${f.network} does not take. Change it, or leave it for the default.`;
 }
 
