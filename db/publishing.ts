@@ -486,13 +486,7 @@ export async function takeOverAttempts(
 
 /** Queued posts due before `overdueBefore` that no worker has reserved (of `among`, if given): candidates for a lost job. */
 export async function overduePosts(db: Db, overdueBefore: string, among?: string[]): Promise<string[]> {
-  return (
-    await db('posts')
-      .where({ status: STARTABLE })
-      .whereNull('attempt_id')
-      .where('due_at', '<', overdueBefore)
-      .modify((q) => (among ? q.whereIn('id', among) : q))
-      .select('id')
-      .limit(500)
-  ).map((r) => r.id);
+  const query = db('posts').where({ status: STARTABLE }).whereNull('attempt_id').where('due_at', '<', overdueBefore);
+  if (among) query.whereIn('id', among);
+  return (await query.select('id').limit(500)).map((r) => r.id);
 }
