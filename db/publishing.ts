@@ -484,7 +484,7 @@ export async function takeOverAttempts(
   );
 }
 
-/** Queued posts due before `overdueBefore` that no worker has reserved (of `among`, if given): candidates for a lost job. */
+/** Queued posts due before `overdueBefore` that no worker reserved (of `among`, if given): maybe lost their job. */
 export async function overduePosts(db: Db, overdueBefore: string, among?: string[]): Promise<string[]> {
   const query = db('posts').where({ status: STARTABLE }).whereNull('attempt_id').where('due_at', '<', overdueBefore);
   if (among) query.whereIn('id', among);

@@ -1,7 +1,8 @@
-// A worker killed (SIGKILL) after graphile-worker locked a post's job but before Herald reserved the post: graphile-worker
-// keeps that job locked for 4 hours, yet the post must go live soon after another worker runs, and only once. The worker
-// is made to hold the jobs it takes (TEST_HOLD_JOBS), so the kill lands at that moment; then the processes' clock
-// (test/support/clockedHerald.ts) is moved on past the watchdog's limit, so its waits pass at once.
+// A worker killed (SIGKILL) after graphile-worker locked a post's job but before Herald reserved the post:
+// graphile-worker keeps that job locked for 4 hours (its one attempt spent), yet the post must go live soon after
+// another worker runs, and only once (counted by the simulator). The worker is made to hold the jobs it takes
+// (TEST_HOLD_JOBS), so the kill lands at that moment; then the processes' clock (test/support/clockedHerald.ts) is
+// moved on past the watchdog's limit, so its waits pass at once.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
