@@ -20,6 +20,7 @@ import { Keyring } from '../runtime/crypto.ts';
 import { loadSecret } from '../runtime/secret.ts';
 import { DiskStorage } from '../storage/disk.ts';
 import { OVERDUE_MS, STALE_WORKER_MS } from '../worker/worker.ts';
+import { PREPARE_AHEAD_MS } from '../db/jobs.ts';
 import {
   createPgDatabase,
   freePort,
@@ -239,7 +240,7 @@ async function sweepAndWatchdog(url: string, dataDir: string): Promise<void> {
   const watchStart = performance.now();
   const overdueBefore = new Date(now - OVERDUE_MS).toISOString();
   const orphaned = await orphanedAttempts(db, new Date(now - STALE_WORKER_MS).toISOString(), overdueBefore);
-  const overdue = await overduePosts(db, overdueBefore);
+  const overdue = await overduePosts(db, new Date(now + PREPARE_AHEAD_MS - STALE_WORKER_MS).toISOString());
   const watchMs = performance.now() - watchStart;
   sampling = false;
   await sampled;

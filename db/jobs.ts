@@ -11,8 +11,11 @@ export interface JobScheduler {
   schedule(trx: Knex, postId: string, dueAt: string): Promise<void>;
   /** The post has no job any more (a job already running finds the post changed and stops). */
   unschedule(trx: Knex, postId: string): Promise<void>;
-  /** Whether the post has a job waiting or running (the watchdog re-enqueues posts without one). */
-  hasJob(postId: string): Promise<boolean>;
+  /**
+   * Of these posts, those with no job waiting and none taken since `takenSince` (ISO instant): the watchdog
+   * enqueues them again. A job taken earlier whose post is still unreserved died with the worker that took it.
+   */
+  postsWithoutJob(postIds: string[], takenSince: string): Promise<string[]>;
 }
 
 /**

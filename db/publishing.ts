@@ -516,14 +516,9 @@ export async function takeOverAttempts(
   );
 }
 
-/** Queued posts overdue by more than `graceMs` with nobody sending them: candidates for a lost job. */
-export async function overduePosts(db: Db, overdueBefore: string): Promise<string[]> {
-  return (
-    await db('posts')
-      .where({ status: STARTABLE })
-      .whereNull('attempt_id')
-      .where('due_at', '<', overdueBefore)
-      .select('id')
-      .limit(500)
-  ).map((r) => r.id);
+/** Queued posts due before `overdueBefore` that no worker reserved (of `among`, if given): maybe lost their job. */
+export async function overduePosts(db: Db, overdueBefore: string, among?: string[]): Promise<string[]> {
+  const query = db('posts').where({ status: STARTABLE }).whereNull('attempt_id').where('due_at', '<', overdueBefore);
+  if (among) query.whereIn('id', among);
+  return (await query.select('id').limit(500)).map((r) => r.id);
 }

@@ -305,7 +305,7 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     );
     await worker.stop();
     expect(await lease(id)).toMatchObject({ status: 'queued', attempt_id: null, due_at: dueAt });
-    expect(await env.services.jobs.hasJob(id)).toBe(true);
+    expect(await env.services.jobs.postsWithoutJob([id], new Date().toISOString())).toEqual([]);
     worker = await startWorker(env.services, { retryDelaysMs: [300, 300, 300], watchEveryMs: 200 });
     expect(await settled(id)).toMatchObject({ status: 'live' });
     expect(await published(account.externalId)).toBe(1);

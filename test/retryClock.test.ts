@@ -185,7 +185,7 @@ describe('worker retries on a controllable clock (SQLite, default delays)', () =
     clock.set(due + 24 * 3600_000);
     await worker.watch();
     await worker.idle();
-    expect(await env.services.jobs.hasJob(post.id)).toBe(false);
+    expect(await env.services.jobs.postsWithoutJob([post.id], new Date(clock.now()).toISOString())).toEqual([post.id]);
     expect((await read(post.id)).status).toBe('failed');
     expect((await events(post.id)).at(-1)!.kind).toBe('failed');
   });

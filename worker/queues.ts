@@ -77,8 +77,14 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
     async unschedule(trx, postId) {
       await trx('jobs').where({ key: postId }).delete();
     },
-    async hasJob(postId) {
-      return Boolean(await db('jobs').where({ key: postId }).first('id'));
+    async postsWithoutJob(postIds, takenSince) {
+      const held = new Set(
+        await db('jobs')
+          .whereIn('key', postIds)
+          .where((w) => w.whereNull('locked_at').orWhere('locked_at', '>=', takenSince))
+          .pluck('key'),
+      );
+      return postIds.filter((id) => !held.has(id));
     },
     async start(task, { concurrency, workerId }) {
       await db('jobs').whereNotNull('locked_at').update({ locked_at: null, locked_by: null });
@@ -98,8 +104,9 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
 /**
  * PostgreSQL: graphile-worker 0.17 (LISTEN/NOTIFY, so a job due now starts within milliseconds).
  * Batch delays are 0 so a completion is written before shutdown; a crashed worker's job stays locked
- * for 4 hours in graphile-worker, which is why posts carry their own lease and the watchdog
- * (worker/worker.ts) takes them over instead of waiting for graphile-worker to unlock the job.
+ * for 4 hours in graphile-worker (and, its one attempt spent, never runs again), which is why posts carry
+ * their own lease and the watchdog (worker/worker.ts) enqueues an unreserved post whose job was taken
+ * too long ago, instead of waiting for graphile-worker to unlock the job.
  */
 export function graphileQueue(db: Db, connectionString: string, logger: Logger): JobQueue {
   let runner: Runner | undefined;
@@ -114,12 +121,14 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
     async unschedule(trx, postId) {
       await trx.raw('select graphile_worker.remove_job(?)', [postId]);
     },
-    async hasJob(postId) {
+    async postsWithoutJob(postIds, takenSince) {
+      // Taking a job spends its one attempt: a job taken by a worker that died is never run again.
       const { rows } = await db.raw(
-        'select 1 from graphile_worker.jobs where key = ? and attempts < max_attempts limit 1',
-        [postId],
+        `select id from unnest(?::text[]) as p(id) where not exists (select 1 from graphile_worker.jobs
+        where key = p.id and (attempts < max_attempts or locked_at >= ?::timestamptz))`,
+        [postIds, takenSince],
       );
-      return rows.length > 0;
+      return rows.map((r: { id: string }) => r.id);
     },
     async start(task, { concurrency }) {
       runner = await run({

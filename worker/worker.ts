@@ -4,6 +4,7 @@
 import { isPostgres } from '../db/connect.ts';
 import { heartbeat, orphanedAttempts, overduePosts, retireWorker } from '../db/publishing.ts';
 import { randomBase62 } from '../domain/ids.ts';
+import { PREPARE_AHEAD_MS } from '../db/jobs.ts';
 import { connectorFor } from '../networks/connectors.ts';
 import type { Services } from '../runtime/services.ts';
 import { createPublisher } from './publishPost.ts';
@@ -12,7 +13,7 @@ import { isoAt, type Clock } from '../runtime/clock.ts';
 
 /** A worker that has not beaten for this long is dead: another takes over its attempts. */
 export const STALE_WORKER_MS = 20_000;
-/** A queued post overdue by more than this without a job gets it back; a reservation this late is taken over. */
+/** A reservation this late is taken over. */
 export const OVERDUE_MS = 60_000;
 const WATCH_EVERY_MS = 5_000;
 /** Jobs prepared at once: a job only reserves and reads its post, then hands it to the launcher. */
@@ -24,6 +25,8 @@ export interface WorkerOptions {
   watchEveryMs?: number;
   /** How often webhook delivery looks for events and due deliveries (250 ms: a cheap look, and the lag it adds). */
   webhookEveryMs?: number;
+  /** Test hook: runs when a job is taken, before its post is reserved (test/stuckJob.test.ts kills a worker there). */
+  jobTaken?: (postId: string) => Promise<void>;
 }
 
 /** What a test injects into `herald serve` or `herald worker`: its clock and the worker's pace (clockedHerald.ts). */
@@ -72,16 +75,27 @@ export async function startWorker(services: Services, options: WorkerOptions = {
       await orphanedAttempts(db, isoAt(clock.now() - STALE_WORKER_MS), isoAt(clock.now() - OVERDUE_MS)),
     );
     if (adopted) logger.warn({ attempts: adopted }, 'took over the attempts of dead workers (or left past their time)');
-    for (const postId of await overduePosts(db, isoAt(clock.now() - OVERDUE_MS))) {
-      if (await jobs.hasJob(postId)) continue;
-      logger.warn({ postId }, 'overdue post without a job: enqueued again');
-      await db.transaction((trx) => jobs.schedule(trx, postId, isoAt(clock.now())));
+    // A post's job is taken PREPARE_AHEAD_MS before it is due and reserves it at once: a post still unreserved
+    // STALE_WORKER_MS after that lost its job (it failed, or the worker that took it died, and graphile-worker keeps
+    // a dead worker's job locked for 4 hours).
+    const now = clock.now();
+    const dueBefore = isoAt(now + PREPARE_AHEAD_MS - STALE_WORKER_MS);
+    const jobless = await jobs.postsWithoutJob(await overduePosts(db, dueBefore), isoAt(now - STALE_WORKER_MS));
+    // Read again: a job that finished meanwhile reserved its post before it went.
+    for (const postId of jobless.length ? await overduePosts(db, dueBefore, jobless) : []) {
+      logger.warn({ postId }, 'unreserved post without a live job: enqueued again');
+      await db.transaction((trx) => jobs.schedule(trx, postId, isoAt(now)));
     }
   }
   const watch = () =>
     (watching = watching.then(watchOnce, watchOnce).catch((err) => logger.error({ err }, 'watchdog pass failed')));
 
-  await jobs.start((postId) => publisher.prepare(postId), { concurrency: PREPARE_CONCURRENCY, workerId: id });
+  const { jobTaken } = options;
+  const task = async (postId: string) => {
+    await jobTaken?.(postId);
+    await publisher.prepare(postId);
+  };
+  await jobs.start(task, { concurrency: PREPARE_CONCURRENCY, workerId: id });
   await watch();
   const timer = setInterval(() => void watch(), options.watchEveryMs ?? WATCH_EVERY_MS);
   const webhooks = startWebhookDelivery(services, options.webhookEveryMs);

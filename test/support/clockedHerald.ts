@@ -18,6 +18,15 @@ const clock: Clock = {
   // Only the watchdog and the publisher sleep, for short spans: real time is close enough.
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
-const options = { clock, worker: { webhookEveryMs: 100 } };
+// TEST_WATCH_EVERY_MS sets the watchdog's pace; TEST_HOLD_JOBS=on makes the worker hold every job it takes, before
+// reserving the post, so a test can kill it at that moment.
+const options = {
+  clock,
+  worker: {
+    webhookEveryMs: 100,
+    watchEveryMs: process.env.TEST_WATCH_EVERY_MS ? Number(process.env.TEST_WATCH_EVERY_MS) : undefined,
+    jobTaken: process.env.TEST_HOLD_JOBS === 'on' ? () => new Promise<void>(() => undefined) : undefined,
+  },
+};
 const run = process.argv[2] === 'worker' ? runWorkerProcess : serve;
 process.exitCode = await run(loadConfig(), options);
