@@ -103,6 +103,23 @@ export const rateLimited = (retryAfterSeconds: number, message: string) =>
     { 'Retry-After': String(retryAfterSeconds) },
   );
 
+/**
+ * The disk (or PostgreSQL's) is full: SQLite's SQLITE_FULL, a file write's ENOSPC or EDQUOT, PostgreSQL's disk_full
+ * (53100). A write that meets it is rolled back whole, so the answer can say that nothing of it was kept.
+ */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === '53100';
+}
+
+export const insufficientStorage = () =>
+  new ApiError(
+    507,
+    'insufficient_storage',
+    "The server's disk is full: nothing of this request was kept.",
+    'Send the same request again later; the operator must free space on the server (`herald doctor` shows it).',
+  );
+
 /** Quota errors carry the numbers; the server adds upgradeUrl, which depends on PUBLIC_URL. */
 export class QuotaExceededError extends ApiError {
   constructor(

@@ -1503,7 +1503,7 @@ export interface components {
             mediaId: string;
             /**
              * Format: uri
-             * @description Signed, single-use address for one PUT of the bytes. It lies outside `/v1`.
+             * @description Signed, single-use address for one PUT of the bytes. It lies outside `/v1`. A PUT that meets a full disk answers `507 insufficient_storage`, keeps nothing, and can be sent again.
              * @example http://localhost:8080/uploads/eyJtIjoibWVkXzRUbjhWYjJLcTEiLCJleHAiOjE3OTUyNTQyNTJ9.Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5hG2kM7pQ9rT
              */
             uploadUrl: string;
@@ -3100,6 +3100,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `insufficient_storage`: the server's disk is full. Nothing of the request was kept; send the
+         *     same request again once the operator has freed space (with an `Idempotency-Key`, the same key).
+         */
+        InsufficientStorage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "insufficient_storage",
+                 *       "message": "The server's disk is full: nothing of this request was kept.",
+                 *       "hint": "Send the same request again later; the operator must free space on the server (`herald doctor` shows it)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -3370,6 +3389,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteGroup: {
@@ -3433,6 +3453,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     updateGroup: {
@@ -3497,6 +3518,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     createUpload: {
@@ -3557,6 +3579,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     uploadFromUrl: {
@@ -3628,6 +3651,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listMedia: {
@@ -3778,6 +3802,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     updateMedia: {
@@ -3842,6 +3867,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listFolders: {
@@ -3925,6 +3951,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteFolder: {
@@ -3995,6 +4022,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     updateFolder: {
@@ -4060,6 +4088,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     planPost: {
@@ -4212,6 +4241,7 @@ export interface operations {
             /** @description Too many requests, or more than 60 `POST /posts` in the last hour for this workspace. */
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getPost: {
@@ -4317,6 +4347,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     reschedulePost: {
@@ -4387,6 +4418,7 @@ export interface operations {
             422: components["responses"]["ChecksFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     retryPost: {
@@ -4456,6 +4488,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     cancelPost: {
@@ -4520,6 +4553,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listPostEvents: {
@@ -4730,6 +4764,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getWebhook: {
@@ -4824,6 +4859,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     updateWebhook: {
@@ -4894,6 +4930,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     rotateWebhookSecret: {
@@ -4953,6 +4990,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     testWebhook: {
@@ -5012,6 +5050,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listWebhookDeliveries: {
@@ -5122,6 +5161,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getOpenApi: {

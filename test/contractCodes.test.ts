@@ -57,6 +57,8 @@ function chainAnswers(op: Operation, scope: string): ErrorAnswer[] {
   }
   if (scope === 'write') {
     answers.push({ status: 403, code: 'insufficient_scope' }, { status: 403, code: 'csrf_failed' });
+    // A write that meets a full disk (server/api.ts).
+    answers.push({ status: 507, code: 'insufficient_storage' });
   }
   // Every credential acts within its person's role (server/api.ts): a key within its maker's.
   if (OPERATION_ROLES[op.operationId as OperationId] !== 'member')

@@ -267,6 +267,10 @@ export const ERROR_WORDS = {
     return { title, hint: m[1] === 'the owner' ? 'Ask the workspace owner to do it.' : hint };
   },
   insufficient_scope: same('This key may only read.', 'Use a key that may write.'),
+  insufficient_storage: same(
+    'The server’s disk is full, so this was not saved.',
+    'Try again later; tell whoever runs this Herald to free space.',
+  ),
   internal: same('Something went wrong in Herald.', 'Try again; if it goes on, tell whoever runs this Herald.'),
   invalid_request: (f: FailureFacts): Words => {
     const sentence = fieldSentence(f.message);
