@@ -120,6 +120,20 @@ export const insufficientStorage = () =>
     'Send the same request again later; the operator must free space on the server (`herald doctor` shows it).',
   );
 
+/** Seconds a client waits before sending again a request that met the database out of reach. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+export const databaseUnavailable = () =>
+  new ApiError(
+    503,
+    'service_unavailable',
+    'Herald lost its connection to its database while answering; this request may not have been done.',
+    `Wait ${DATABASE_RETRY_AFTER_SECONDS} seconds (Retry-After), then send the same request again, with the same ` +
+      'Idempotency-Key so that it is done once.',
+    {},
+    { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
+
 /** Quota errors carry the numbers; the server adds upgradeUrl, which depends on PUBLIC_URL. */
 export class QuotaExceededError extends ApiError {
   constructor(

@@ -3101,6 +3101,27 @@ export interface components {
             };
         };
         /**
+         * @description `service_unavailable`: Herald lost its database for a moment (a restart, a cut connection). The
+         *     request may or may not have been done: wait `Retry-After` seconds and send it again, with the same
+         *     `Idempotency-Key` for a change, so that it is done once.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "service_unavailable",
+                 *       "message": "Herald lost its connection to its database while answering; this request may not have been done.",
+                 *       "hint": "Wait 2 seconds (Retry-After), then send the same request again, with the same Idempotency-Key so that it is done once."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description `insufficient_storage`: the server's disk is full. Nothing of the request was kept; send the
          *     same request again once the operator has freed space (with an `Idempotency-Key`, the same key).
          */
@@ -3239,6 +3260,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAccounts: {
@@ -3264,6 +3286,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAccountAnalytics: {
@@ -3305,6 +3328,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["NetworkFailed"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listGroups: {
@@ -3330,6 +3354,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createGroup: {
@@ -3389,6 +3414,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -3453,6 +3479,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -3518,6 +3545,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -3579,6 +3607,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -3651,6 +3680,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -3700,6 +3730,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMedia: {
@@ -3732,6 +3763,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteMedia: {
@@ -3802,6 +3834,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -3867,6 +3900,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -3893,6 +3927,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createFolder: {
@@ -3951,6 +3986,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4022,6 +4058,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4088,6 +4125,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4122,6 +4160,7 @@ export interface operations {
             415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPosts: {
@@ -4180,6 +4219,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPosts: {
@@ -4241,6 +4281,7 @@ export interface operations {
             /** @description Too many requests, or more than 60 `POST /posts` in the last hour for this workspace. */
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4274,6 +4315,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deletePost: {
@@ -4347,6 +4389,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4418,6 +4461,7 @@ export interface operations {
             422: components["responses"]["ChecksFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4488,6 +4532,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4553,6 +4598,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4586,6 +4632,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPostAnalytics: {
@@ -4629,6 +4676,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["NetworkFailed"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -4673,6 +4721,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -4701,6 +4750,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhook: {
@@ -4764,6 +4814,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4800,6 +4851,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -4859,6 +4911,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4930,6 +4983,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -4990,6 +5044,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -5050,6 +5105,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -5097,6 +5153,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     redeliverWebhookDelivery: {
@@ -5161,6 +5218,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -5184,6 +5242,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

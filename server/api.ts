@@ -6,19 +6,12 @@ import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { operations } from '../generated/operations.ts';
+import { environmentFault } from '../db/connect.ts';
 import { idempotencyKeys } from '../db/idempotencyKeys.ts';
 import { workspaceData, type WorkspaceData } from '../db/workspaceData.ts';
 import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
 import type { Credential, Workspace } from '../domain/credential.ts';
-import {
-  ApiError,
-  errorBody,
-  insufficientScope,
-  insufficientStorage,
-  invalidRequest,
-  isDiskFull,
-  unauthenticated,
-} from '../domain/errors.ts';
+import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
 import { assertApiAccess } from '../domain/quotas.ts';
 import { assertRole, OPERATION_ROLES } from '../domain/roles.ts';
 import type { AfterCommit, Handlers, Interface, OperationId } from '../handlers/types.ts';
@@ -317,9 +310,10 @@ export async function createApi(services: Services, handlers: Handlers) {
     if (err instanceof ApiError) {
       return { status: err.status, body: errorBody(err, config.publicUrl), headers: err.headers };
     }
-    if (isDiskFull(err)) {
-      services.logger.error({ err, requestId }, 'disk full: a write was refused');
-      return renderError(insufficientStorage(), requestId);
+    const refused = environmentFault(err);
+    if (refused) {
+      services.logger.error({ err, requestId }, refused.message);
+      return renderError(refused, requestId);
     }
     services.logger.error({ err, requestId }, 'unexpected fault');
     return {

@@ -2,8 +2,9 @@
 // nothing else (an API key or OAuth token is refused even beside a cookie), the CSRF token on every
 // change, and the least role the action needs. These routes are outside /v1 and the public contract.
 import type { Request, RequestHandler, Response } from 'express';
+import { environmentFault } from '../db/connect.ts';
 import type { Credential, Role } from '../domain/credential.ts';
-import { ApiError, errorBody, insufficientStorage, isDiskFull, unauthenticated } from '../domain/errors.ts';
+import { ApiError, errorBody, unauthenticated } from '../domain/errors.ts';
 import { MemberRefused, type MemberRefusalCode } from '../domain/memberRefusal.ts';
 import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
@@ -75,9 +76,10 @@ function fail(services: Services, req: Request, res: Response, err: unknown): vo
     failWith(res, err, services.config.publicUrl);
     return;
   }
-  if (isDiskFull(err)) {
-    services.logger.error({ err, reqId: req.id }, 'disk full: a write was refused');
-    failWith(res, insufficientStorage(), services.config.publicUrl);
+  const refused = environmentFault(err);
+  if (refused) {
+    services.logger.error({ err, reqId: req.id }, refused.message);
+    failWith(res, refused, services.config.publicUrl);
     return;
   }
   services.logger.error({ err, reqId: req.id }, 'unexpected fault');

@@ -47,6 +47,8 @@ function chainAnswers(op: Operation, scope: string): ErrorAnswer[] {
   const answers: ErrorAnswer[] = [
     { status: 429, code: 'rate_limited' },
     { status: 500, code: 'internal' },
+    // The database out of reach for a moment (server/api.ts).
+    { status: 503, code: 'service_unavailable' },
   ];
   if (op.security?.length === 0) return answers;
   // 402: any call with a Free plan's key.

@@ -314,6 +314,10 @@ export const ERROR_WORDS = {
   rate_limited: same('Too many requests in a short time.', 'Wait a minute, then try again.'),
   request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
   reset_unusable: spoken('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
+  service_unavailable: same(
+    'Herald was briefly out of reach, so this may not have been saved.',
+    'Try again in a moment.',
+  ),
   sign_up_closed: same(
     'New accounts on this Herald are by invitation only.',
     "Ask your workspace's owner for an invitation. If you have an account, sign in.",
