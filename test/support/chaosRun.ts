@@ -36,6 +36,8 @@ export interface ChaosResult {
   lost: number;
   failedWords: string[];
   kills: number;
+  /** Herald processes that died without being killed. */
+  selfExits: number;
   terminations: number;
   pgRestarts: number;
   longestPastDueAfterLastFaultMs: number;
@@ -109,11 +111,22 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
     })),
     ...[1, 2].map((i) => ({ name: `worker ${i}`, args: ['worker'], env, ready: 'publishing worker started' })),
   ];
+  let stopping = false;
+  let selfExits = 0;
   const start = async (p: Managed) => {
     // A start can meet the database restarting: try again until it comes up.
     for (;;) {
       try {
-        p.child = await startProcess(p.args, p.env, p.ready);
+        const child = await startProcess(p.args, p.env, p.ready);
+        p.child = child;
+        // A process that dies without being killed (of a cut database connection, say) is a finding: counted, restarted.
+        child.once('exit', (code) => {
+          if (p.child !== child) return;
+          selfExits += 1;
+          log(`${p.name} exited by itself with ${code}`);
+          p.child = undefined;
+          if (!stopping) void start(p);
+        });
         return;
       } catch (err) {
         log(`${p.name} did not start: ${(err as Error).message.slice(0, 200)}`);
@@ -193,7 +206,6 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
     return ids;
   }
 
-  let stopping = false;
   let lastFaultMs = Date.now();
   let kills = 0;
   let terminations = 0;
@@ -207,9 +219,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       if (!victim || stopping) continue;
       const child = victim.child!;
       victim.child = undefined;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+      await stopProcess(child, 'SIGKILL');
       kills += 1;
       lastFaultMs = Date.now();
       void start(victim);
@@ -287,8 +297,10 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       log(`${JSON.stringify(counts)}, kills ${kills}, terminated ${terminations}`);
     }
     stopping = true;
+    log('faults stopped');
     await Promise.all([killer, terminator, restarter, ...clientWork]);
     for (const p of herald) while (!p.child) await sleep(200);
+    log('all processes up');
     const deadline = Date.now() + 3 * 60_000;
     let counts = await postCounts(db);
     while ((counts.queued ?? 0) > 0 && Date.now() < deadline) {
@@ -319,6 +331,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
         [...acknowledged].filter((id) => !present.has(id)).length,
       failedWords: [...new Set(rows.filter((r) => r.status === 'failed').map((r) => String(r.error_message)))],
       kills,
+      selfExits,
       terminations,
       pgRestarts,
       longestPastDueAfterLastFaultMs: Math.max(0, ...pastDue),
