@@ -13,8 +13,9 @@ const r = await chaosRun({
 });
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 console.log(
-  `postgres: ${r.posts} posts, ${r.kills} SIGKILLs (${r.selfExits} processes died by themselves), ${r.terminations} connections terminated, ` +
-    `${r.pgRestarts} PostgreSQL restarts, 20% temporary network faults -> ${JSON.stringify(r.byStatus)}`,
+  `postgres: ${r.posts} posts, ${r.kills} SIGKILLs (${r.selfExits} processes died by themselves), ` +
+    `${r.terminations} connections terminated, ${r.pgRestarts} PostgreSQL restarts, 20% temporary network faults ` +
+    `-> ${JSON.stringify(r.byStatus)}`,
 );
 if (r.failedWords.length) console.log(`  failed with: ${r.failedWords.join(' | ')}`);
 console.log(

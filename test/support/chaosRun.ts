@@ -119,7 +119,8 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       try {
         const child = await startProcess(p.args, p.env, p.ready);
         p.child = child;
-        // A process that dies without being killed (of a cut database connection, say) is a finding: counted, restarted.
+        // A process that dies without being killed (of a cut database connection, say) is a finding: counted and
+        // restarted.
         child.once('exit', (code) => {
           if (p.child !== child) return;
           selfExits += 1;
@@ -154,7 +155,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
   /** One intended change, sent until it is answered, through either server, with one Idempotency-Key. */
   async function send(method: string, path: string, key: string, body: unknown): Promise<Response | undefined> {
     const idempotencyKey = randomUUID();
-    for (let attempt = 0; attempt < 60; attempt++) {
+    for (const giveUp = Date.now() + 120_000; Date.now() < giveUp; ) {
       const base = bases[Math.floor(random() * bases.length)]!;
       const began = Date.now();
       let res: Response | undefined;
@@ -206,6 +207,21 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
     return ids;
   }
 
+  // The bench's posts, created before the faults begin: 20% due at the first instant, the rest spread over the
+  // minutes, 50 targets a request.
+  const instant = Math.round(options.posts / 5);
+  const work: Promise<unknown>[] = [];
+  let made = 0;
+  for (let r = 0; made < options.posts; r++) {
+    const ws = seededAccounts.workspaces[r % seededAccounts.workspaces.length]!;
+    const targets = ws.accountIds.slice(0, Math.min(ws.accountIds.length, options.posts - made));
+    const when =
+      made < instant ? minute(0) : minute(Math.floor(((made - instant) / (options.posts - instant)) * spread));
+    made += targets.length;
+    work.push(create(ws, targets, when, 'Bench post'));
+    if (work.length >= 8) await Promise.all(work.splice(0));
+  }
+  await Promise.all(work);
   let lastFaultMs = Date.now();
   let kills = 0;
   let terminations = 0;
@@ -275,20 +291,6 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
   });
 
   try {
-    // The bench's posts: 20% due at the first instant, the rest spread over the minutes, 50 targets a request.
-    const instant = Math.round(options.posts / 5);
-    const work: Promise<unknown>[] = [];
-    let made = 0;
-    for (let r = 0; made < options.posts; r++) {
-      const ws = seededAccounts.workspaces[r % seededAccounts.workspaces.length]!;
-      const targets = ws.accountIds.slice(0, Math.min(ws.accountIds.length, options.posts - made));
-      const when =
-        made < instant ? minute(0) : minute(Math.floor(((made - instant) / (options.posts - instant)) * spread));
-      made += targets.length;
-      work.push(create(ws, targets, when, 'Bench post'));
-      if (work.length >= 8) await Promise.all(work.splice(0));
-    }
-    await Promise.all(work);
     log(`created ${acknowledged.size} posts; first due ${new Date(first.dueMs).toISOString()}`);
     // Faults go on until every post has come due, and a little longer.
     while (Date.now() < lastDueMs + 10_000) {
