@@ -307,7 +307,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       log(`${JSON.stringify(counts)}, kills ${kills}, terminated ${terminations}`);
     }
     stopping = true;
-    log('faults stopped');
+    log(`faults stopped; clients' answers so far ${JSON.stringify(answers)}, longest request ${longestRequestMs} ms`);
     await settled('the fault makers', [killer, terminator, restarter]);
     await settled('the clients', clientWork);
     await settled(
