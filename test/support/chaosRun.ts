@@ -32,7 +32,10 @@ export interface ChaosResult {
   posts: number;
   byStatus: Record<string, number>;
   duplicates: number;
-  /** Posts not live, failed or a draft at the end, plus acknowledged creations missing from the database. */
+  /**
+   * Posts not live, failed (in the network's words) or a draft at the end, plus acknowledged creations missing from
+   * the database.
+   */
   lost: number;
   failedWords: string[];
   kills: number;
@@ -122,7 +125,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
         // A process that dies without being killed (of a cut database connection, say) is a finding: counted and
         // restarted.
         child.once('exit', (code) => {
-          if (p.child !== child) return;
+          if (p.child !== child || stopping) return;
           selfExits += 1;
           log(`${p.name} exited by itself with ${code}`);
           p.child = undefined;
@@ -332,8 +335,9 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       status: string;
       publish_at: string | null;
       live_at: string | null;
+      error_code: string | null;
       error_message: string | null;
-    }[] = await db('posts').select('id', 'status', 'publish_at', 'live_at', 'error_message');
+    }[] = await db('posts').select('id', 'status', 'publish_at', 'live_at', 'error_code', 'error_message');
     const present = new Set(rows.map((r) => r.id));
     const pastDue = rows
       .filter((r) => r.status === 'live' && r.publish_at && r.live_at)
@@ -344,6 +348,8 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       duplicates: [...perPost.values()].reduce((sum, n) => sum + (n - 1), 0),
       lost:
         rows.filter((r) => !['live', 'failed', 'draft'].includes(r.status)).length +
+        // Failed in Herald's words, not the network's: the attempt was cut and never looked up again.
+        rows.filter((r) => r.status === 'failed' && r.error_code?.endsWith('_outcome_unknown')).length +
         [...acknowledged].filter((id) => !present.has(id)).length,
       failedWords: [...new Set(rows.filter((r) => r.status === 'failed').map((r) => String(r.error_message)))],
       kills,
