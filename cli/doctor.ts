@@ -258,9 +258,7 @@ async function databaseChecks(config: Config): Promise<{ checks: Check[]; db?: D
 async function diskStorageChecks(config: Config): Promise<Check[]> {
   const root = path.join(config.dataDir, 'media');
   // Where the next file would be written; before the first start, the nearest directory that exists.
-  const where = [path.join(root, '.incoming'), root, config.dataDir, path.dirname(config.dataDir)].find((dir) =>
-    fs.existsSync(dir),
-  )!;
+  const where = nearestFolder(path.join(root, '.incoming'));
   const probe = path.join(where, `.doctor-${randomUUID()}`);
   try {
     fs.writeFileSync(probe, 'herald doctor');
@@ -274,10 +272,29 @@ async function diskStorageChecks(config: Config): Promise<Check[]> {
       ),
     ];
   }
-  return [
-    ok('storage', `Disk storage under ${root}: a probe file was written and removed at ${where}.`),
-    freeSpaceCheck(fs.statfsSync(where).bavail * fs.statfsSync(where).bsize, where),
-  ];
+  return [ok('storage', `Disk storage under ${root}: a probe file was written and removed at ${where}.`)];
+}
+
+/** The nearest folder of `dir` that exists (before the first start, DATA_DIR's subfolders do not). */
+const nearestFolder = (dir: string): string => (fs.existsSync(dir) ? dir : nearestFolder(path.dirname(dir)));
+
+/**
+ * Free space where Herald writes: the media folder (disk storage) and the SQLite database's folder, once for each
+ * filesystem. A write that meets a full disk is refused (507), so the operator is told well before.
+ */
+export function freeSpaceChecks(config: Config): Check[] {
+  const places = [
+    ...(config.storage.kind === 'disk' ? [path.join(config.dataDir, 'media', '.incoming')] : []),
+    ...(config.databaseUrl ? [] : [config.dataDir]),
+  ].map(nearestFolder);
+  const seen = new Set<number>();
+  return places.flatMap((where) => {
+    const device = fs.statSync(where).dev;
+    if (seen.has(device)) return [];
+    seen.add(device);
+    const { bavail, bsize } = fs.statfsSync(where);
+    return [freeSpaceCheck(bavail * bsize, where)];
+  });
 }
 
 async function s3StorageCheck(config: Config & { storage: { kind: 's3' } }): Promise<Check> {
@@ -427,6 +444,7 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
       ...(config.storage.kind === 's3'
         ? [await s3StorageCheck({ ...config, storage: config.storage })]
         : await diskStorageChecks(config)),
+      ...freeSpaceChecks(config),
     );
     checks.push(...(await publicUrlChecks(config)), ...networkChecks(config, env));
     if (db) checks.push(await workerCheck(db));

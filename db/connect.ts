@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
+import { type ApiError, databaseUnavailable, insufficientStorage, isDiskFull } from '../domain/errors.ts';
 
 export type Db = Knex;
 
@@ -26,6 +27,9 @@ const STATEMENTS_KEPT = 500;
 
 /** SQLite's lower() lowers only A to Z; this one lowers text as JavaScript (and PostgreSQL's lower()) do. */
 export const SQLITE_LOWER = 'herald_lower';
+
+/** The longest a query waits for a PostgreSQL connection. */
+const PG_ACQUIRE_TIMEOUT_MS = 5000;
 
 /**
  * knex has better-sqlite3 prepare every statement anew, and preparing costs more than running the short queries
@@ -61,7 +65,14 @@ export interface OpenOptions {
 export function openDatabase(opts: OpenOptions): Db {
   if (opts.databaseUrl) {
     if (!/^postgres(ql)?:\/\//.test(opts.databaseUrl)) throw new Error('DATABASE_URL must start with postgres://');
-    return knexFactory({ client: 'pg', connection: opts.databaseUrl, pool: { min: 0, max: 10 } });
+    return knexFactory({
+      client: 'pg',
+      connection: opts.databaseUrl,
+      pool: { min: 0, max: 10 },
+      // While PostgreSQL is out of reach, a request waiting for a connection is answered 503 after this long
+      // rather than after knex's minute: a client retries, nothing hangs.
+      acquireConnectionTimeout: PG_ACQUIRE_TIMEOUT_MS,
+    });
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const files = { main: path.join(opts.dataDir, SQLITE_FILE), sandbox: path.join(opts.dataDir, SANDBOX_FILE) };
@@ -116,4 +127,26 @@ export async function onSqliteConnection<T>(db: Db, work: (conn: BetterSqlite.Da
   } finally {
     await db.client.releaseConnection(conn);
   }
+}
+
+/**
+ * PostgreSQL out of reach: its connection terminated (57P01 admin_shutdown and the driver's own words after it), the
+ * server shutting down or starting up (57P02, 57P03), no connection to be had (class 08, a refused or reset socket,
+ * the pool's wait running out).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const { code, name, message } = (err ?? {}) as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof code === 'string' && (/^(57P0[123]|08...)$/.test(code) || ['ECONNREFUSED', 'ECONNRESET'].includes(code)))
+    return true;
+  return (
+    name === 'KnexTimeoutError' ||
+    /Connection terminated|Client has encountered a connection error|Client was closed/.test(String(message))
+  );
+}
+
+/** The answer to a request the environment failed, not Herald: a full disk (507), the database out of reach (503). */
+export function environmentFault(err: unknown): ApiError | undefined {
+  if (isDiskFull(err)) return insufficientStorage();
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
+  return undefined;
 }

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
 import type { Credential, Role, Scope, User, Workspace } from '../domain/credential.ts';
 import { parseScopes } from '../domain/credential.ts';
+import { isDiskFull } from '../domain/errors.ts';
 import { newId, randomBase62 } from '../domain/ids.ts';
 import type { PlanName } from '../domain/plans.ts';
 import type { ApiKeySummary } from '../domain/settingsShapes.ts';
@@ -224,6 +225,26 @@ export async function revokeApiKeyByPrefix(
 const LAST_USED_PRECISION_MS = 60_000;
 
 /**
+ * Records a credential's use at minute precision: one write per credential per minute, not one per request. On a
+ * full disk the stamp waits for a later request: the request itself (a read, say) goes on.
+ */
+export async function stampLastUse(
+  db: Db,
+  table: 'api_keys' | 'oauth_grants',
+  id: string,
+  lastUsedAt: string | null,
+): Promise<void> {
+  const now = Date.now();
+  if (lastUsedAt && now - Date.parse(lastUsedAt) <= LAST_USED_PRECISION_MS) return;
+  await db(table)
+    .where({ id })
+    .update({ last_used_at: new Date(now).toISOString() })
+    .catch((err: unknown) => {
+      if (!isDiskFull(err)) throw err;
+    });
+}
+
+/**
  * Resolves a full API key to its credential; undefined when unknown or revoked, or once its maker left the
  * workspace. It carries its maker's role of now, not of when it was made: a key never does more than its maker
  * may (server/api.ts applies the role to every operation).
@@ -247,13 +268,7 @@ export async function credentialForApiKey(db: Db, key: string): Promise<Credenti
       ...CREDENTIAL_COLUMNS,
     );
   if (!row) return undefined;
-  // Record use at minute precision: one write per key per minute, not one per request.
-  const now = Date.now();
-  if (!row.last_used_at || now - Date.parse(row.last_used_at) > LAST_USED_PRECISION_MS) {
-    await db('api_keys')
-      .where({ id: row.key_id })
-      .update({ last_used_at: new Date(now).toISOString() });
-  }
+  await stampLastUse(db, 'api_keys', row.key_id, row.last_used_at);
   return {
     workspace: toWorkspace(row),
     user: toUser(row),

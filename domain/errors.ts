@@ -103,6 +103,37 @@ export const rateLimited = (retryAfterSeconds: number, message: string) =>
     { 'Retry-After': String(retryAfterSeconds) },
   );
 
+/**
+ * The disk (or PostgreSQL's) is full: SQLite's SQLITE_FULL, a file write's ENOSPC or EDQUOT, PostgreSQL's disk_full
+ * (53100). A write that meets it is rolled back whole, so the answer can say that nothing of it was kept.
+ */
+export function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === '53100';
+}
+
+export const insufficientStorage = () =>
+  new ApiError(
+    507,
+    'insufficient_storage',
+    "The server's disk is full: nothing of this request was kept.",
+    'Send the same request again later; the operator must free space on the server (`herald doctor` shows it).',
+  );
+
+/** Seconds a client waits before sending again a request that met the database out of reach. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+export const databaseUnavailable = () =>
+  new ApiError(
+    503,
+    'service_unavailable',
+    'Herald lost its connection to its database while answering; this request may not have been done.',
+    `Wait ${DATABASE_RETRY_AFTER_SECONDS} seconds (Retry-After), then send the same request again, with the same ` +
+      'Idempotency-Key so that it is done once.',
+    {},
+    { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
+
 /** Quota errors carry the numbers; the server adds upgradeUrl, which depends on PUBLIC_URL. */
 export class QuotaExceededError extends ApiError {
   constructor(

@@ -1504,7 +1504,7 @@ export interface components {
             mediaId: string;
             /**
              * Format: uri
-             * @description Signed, single-use address for one PUT of the bytes. It lies outside `/v1`.
+             * @description Signed, single-use address for one PUT of the bytes. It lies outside `/v1`. A PUT that meets a full disk answers `507 insufficient_storage`, keeps nothing, and can be sent again.
              * @example http://localhost:8080/uploads/eyJtIjoibWVkXzRUbjhWYjJLcTEiLCJleHAiOjE3OTUyNTQyNTJ9.Zx3v9QkL0pTnW2yR7mB4sD1fH6jA8cE5hG2kM7pQ9rT
              */
             uploadUrl: string;
@@ -3167,6 +3167,46 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description `service_unavailable`: Herald lost its database for a moment (a restart, a cut connection). The
+         *     request may or may not have been done: wait `Retry-After` seconds and send it again, with the same
+         *     `Idempotency-Key` for a change, so that it is done once.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "service_unavailable",
+                 *       "message": "Herald lost its connection to its database while answering; this request may not have been done.",
+                 *       "hint": "Wait 2 seconds (Retry-After), then send the same request again, with the same Idempotency-Key so that it is done once."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `insufficient_storage`: the server's disk is full. Nothing of the request was kept; send the
+         *     same request again once the operator has freed space (with an `Idempotency-Key`, the same key).
+         */
+        InsufficientStorage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "insufficient_storage",
+                 *       "message": "The server's disk is full: nothing of this request was kept.",
+                 *       "hint": "Send the same request again later; the operator must free space on the server (`herald doctor` shows it)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -3287,6 +3327,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAccounts: {
@@ -3312,6 +3353,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAccountAnalytics: {
@@ -3353,6 +3395,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["NetworkFailed"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listGroups: {
@@ -3378,6 +3421,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createGroup: {
@@ -3437,6 +3481,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteGroup: {
@@ -3500,6 +3546,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     updateGroup: {
@@ -3564,6 +3612,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     createUpload: {
@@ -3624,6 +3674,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     uploadFromUrl: {
@@ -3695,6 +3747,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listMedia: {
@@ -3743,6 +3797,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMedia: {
@@ -3775,6 +3830,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteMedia: {
@@ -3845,6 +3901,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     updateMedia: {
@@ -3909,6 +3967,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listFolders: {
@@ -3934,6 +3994,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createFolder: {
@@ -3992,6 +4053,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteFolder: {
@@ -4062,6 +4125,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     updateFolder: {
@@ -4127,6 +4192,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     planPost: {
@@ -4160,6 +4227,7 @@ export interface operations {
             415: components["responses"]["UnsupportedEncoding"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPosts: {
@@ -4224,6 +4292,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPosts: {
@@ -4285,6 +4354,8 @@ export interface operations {
             /** @description Too many requests, or more than 60 `POST /posts` in the last hour for this workspace. */
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getPost: {
@@ -4317,6 +4388,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deletePost: {
@@ -4390,6 +4462,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     reschedulePost: {
@@ -4460,6 +4534,8 @@ export interface operations {
             422: components["responses"]["ChecksFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     retryPost: {
@@ -4529,6 +4605,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     cancelPost: {
@@ -4593,6 +4671,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listPostEvents: {
@@ -4625,6 +4705,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPostAnalytics: {
@@ -4668,6 +4749,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["NetworkFailed"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -4712,6 +4794,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhooks: {
@@ -4740,6 +4823,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhook: {
@@ -4803,6 +4887,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getWebhook: {
@@ -4838,6 +4924,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhook: {
@@ -4897,6 +4984,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     updateWebhook: {
@@ -4967,6 +5056,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     rotateWebhookSecret: {
@@ -5026,6 +5117,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     testWebhook: {
@@ -5085,6 +5178,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     listWebhookDeliveries: {
@@ -5131,6 +5226,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     redeliverWebhookDelivery: {
@@ -5195,6 +5291,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getOpenApi: {
@@ -5217,6 +5315,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -6,6 +6,7 @@ import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { operations } from '../generated/operations.ts';
+import { environmentFault } from '../db/connect.ts';
 import { idempotencyKeys } from '../db/idempotencyKeys.ts';
 import { workspaceData, type WorkspaceData } from '../db/workspaceData.ts';
 import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
@@ -308,6 +309,11 @@ export async function createApi(services: Services, handlers: Handlers) {
   function renderError(err: unknown, requestId: string): ApiResponse {
     if (err instanceof ApiError) {
       return { status: err.status, body: errorBody(err, config.publicUrl), headers: err.headers };
+    }
+    const refused = environmentFault(err);
+    if (refused) {
+      services.logger.error({ err, requestId }, refused.message);
+      return renderError(refused, requestId);
     }
     services.logger.error({ err, requestId }, 'unexpected fault');
     return {

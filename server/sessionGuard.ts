@@ -2,6 +2,7 @@
 // nothing else (an API key or OAuth token is refused even beside a cookie), the CSRF token on every
 // change, and the least role the action needs. These routes are outside /v1 and the public contract.
 import type { Request, RequestHandler, Response } from 'express';
+import { environmentFault } from '../db/connect.ts';
 import type { Credential, Role } from '../domain/credential.ts';
 import { ApiError, errorBody, unauthenticated } from '../domain/errors.ts';
 import { MemberRefused, type MemberRefusalCode } from '../domain/memberRefusal.ts';
@@ -73,6 +74,12 @@ function fail(services: Services, req: Request, res: Response, err: unknown): vo
   }
   if (err instanceof ApiError) {
     failWith(res, err, services.config.publicUrl);
+    return;
+  }
+  const refused = environmentFault(err);
+  if (refused) {
+    services.logger.error({ err, reqId: req.id }, refused.message);
+    failWith(res, refused, services.config.publicUrl);
     return;
   }
   services.logger.error({ err, reqId: req.id }, 'unexpected fault');

@@ -2,6 +2,7 @@
 // permission. PUT /uploads/<token> receives a reservation's bytes, streamed to storage and never
 // held in memory; GET /media-files/<token> serves stored bytes (disk storage; S3 presigns its own).
 import express, { type Request, type Response } from 'express';
+import { environmentFault } from '../db/connect.ts';
 import { ApiError, errorBody, notFound } from '../domain/errors.ts';
 import { normalizeMime } from '../domain/mediaTypes.ts';
 import { readUploadToken } from '../media/uploadAddress.ts';
@@ -44,7 +45,7 @@ export function uploadRoutes(services: Services): express.Router {
   function refuse(res: Response, err: ApiError): void {
     // The body may still be on its way (up to gigabytes): close rather than read it to the end.
     res.setHeader('Connection', 'close');
-    res.status(err.status).json(errorBody(err, config.publicUrl));
+    res.set(err.headers).status(err.status).json(errorBody(err, config.publicUrl));
   }
 
   router.put('/uploads/:token', async (req: Request, res: Response) => {
@@ -98,6 +99,12 @@ export function uploadRoutes(services: Services): express.Router {
       if (outcome === 'gone') return refuse(res, notFound('media', record.id));
       res.status(200).json({ mediaId: record.id, status: 'processing' });
     } catch (err) {
+      // A full disk keeps no part of the file (storage removes it): the address works again once space is freed.
+      const refused = environmentFault(err);
+      if (refused) {
+        services.logger.error({ err, reqId: req.id, mediaId: record.id }, refused.message);
+        return refuse(res, refused);
+      }
       // A cut connection leaves nothing stored; the address works again until it expires.
       if (!(err instanceof Interrupted) && !req.destroyed) throw err;
       services.logger.info({ reqId: req.id, mediaId: record.id }, 'upload interrupted; nothing kept');

@@ -47,6 +47,8 @@ function chainAnswers(op: Operation, scope: string): ErrorAnswer[] {
   const answers: ErrorAnswer[] = [
     { status: 429, code: 'rate_limited' },
     { status: 500, code: 'internal' },
+    // The database out of reach for a moment (server/api.ts).
+    { status: 503, code: 'service_unavailable' },
   ];
   if (op.security?.length === 0) return answers;
   // 402: any call with a Free plan's key.
@@ -57,6 +59,8 @@ function chainAnswers(op: Operation, scope: string): ErrorAnswer[] {
   }
   if (scope === 'write') {
     answers.push({ status: 403, code: 'insufficient_scope' }, { status: 403, code: 'csrf_failed' });
+    // A write that meets a full disk (server/api.ts).
+    answers.push({ status: 507, code: 'insufficient_storage' });
   }
   // Every credential acts within its person's role (server/api.ts): a key within its maker's.
   if (OPERATION_ROLES[op.operationId as OperationId] !== 'member')

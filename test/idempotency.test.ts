@@ -28,6 +28,7 @@ import {
   type TestEnv,
 } from './support/harness.ts';
 import { manualClock } from './support/manualClock.ts';
+import { tcpRelay, type TcpRelay } from './support/tcpRelay.ts';
 import { makeImage, tempDir } from './support/mediaFiles.ts';
 import { mcpClient, startListening } from './support/mcp.ts';
 
@@ -371,9 +372,15 @@ describe.runIf(DATABASES.includes('postgres'))('Idempotency-Key across two serve
   let second: { app: Awaited<ReturnType<typeof createApp>>; close(): Promise<void> };
   let ws: Seeded;
   let acc: string;
+  let relay: TcpRelay;
 
   beforeAll(async () => {
-    env = await startHerald('postgres', { mediaSweepMs: 0 });
+    relay = await tcpRelay('127.0.0.1', 5432);
+    env = await startHerald(
+      'postgres',
+      { mediaSweepMs: 0 },
+      { databaseVia: (url) => url.replace('127.0.0.1:5432', `127.0.0.1:${relay.port}`) },
+    );
     const services = createServices({ ...env.config });
     second = { app: await createApp(services), close: () => services.close() };
     ws = await seedWorkspace(env, { plan: 'agency' });
@@ -382,6 +389,7 @@ describe.runIf(DATABASES.includes('postgres'))('Idempotency-Key across two serve
   afterAll(async () => {
     await second.close();
     await env.close();
+    await relay.close();
   });
 
   const send = (app: typeof env.app, key: string, body: object) =>
@@ -414,6 +422,31 @@ describe.runIf(DATABASES.includes('postgres'))('Idempotency-Key across two serve
       expect(a.body.code).toBe('idempotency_key_in_use');
       expect(a.headers['retry-after']).toBe('1');
     }
+  });
+
+  it('answers 503 with Retry-After while the database is out of reach; the same key then does it once', async () => {
+    const key = newKey();
+    const before = await postCount(env, ws.workspaceId);
+    relay.cut();
+    try {
+      for (const res of [
+        await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: postBody(acc), headers: keyed(key) }),
+        await call(env, 'get', '/v1/posts', { key: ws.readKey }),
+      ]) {
+        expect(res.status, JSON.stringify(res.body)).toBe(503);
+        expect(res.body).toMatchObject({
+          code: 'service_unavailable',
+          hint: expect.stringContaining('Idempotency-Key'),
+        });
+        expect(res.headers['retry-after']).toBe('2');
+      }
+    } finally {
+      relay.restore();
+    }
+    const created = await send(second.app, key, postBody(acc));
+    expect(created.status).toBe(201);
+    expect((await send(env.app, key, postBody(acc))).headers['idempotent-replayed']).toBe('true');
+    expect(await postCount(env, ws.workspaceId)).toBe(before + 1);
   });
 });
 

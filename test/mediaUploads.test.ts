@@ -1,16 +1,29 @@
-// Reservations and the signed PUT, through HTTP on both databases, with real files.
+// Reservations and the signed PUT, through HTTP on both databases, with real files; and a full disk.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freeSpaceChecks } from '../cli/doctor.ts';
+import { SQLITE_FILE } from '../db/connect.ts';
 import { PLANS } from '../domain/plans.ts';
 import { uploadAddress, uploadExpiry } from '../media/uploadAddress.ts';
 import { Keyring } from '../runtime/crypto.ts';
 import { DiskStorage } from '../storage/disk.ts';
-import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
 import {
   eventually,
   incomingFiles,
@@ -366,5 +379,102 @@ describe('disk storage at start-up', () => {
     new DiskStorage(root, new Keyring('test-secret'), 'http://127.0.0.1');
     expect(fs.readdirSync(incoming)).toEqual(['in-progress']);
     fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+// A full disk under SQLite and disk storage: DATA_DIR on a small tmpfs (mounted for the test, which needs root, as
+// CI runs) is filled up with a file. Writes and uploads then answer 507 insufficient_storage, keep everything
+// committed before, and the service goes on once the file is removed; `herald doctor` saw it coming. Here, beside
+// the other uploads, to share this file's contract checker.
+const root = process.getuid?.() === 0;
+
+/** Writes a file until the disk refuses more; answers its path. */
+function fillDisk(dir: string): string {
+  const filler = path.join(dir, 'filler');
+  const fd = fs.openSync(filler, 'w');
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) fs.writeSync(fd, chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    fs.closeSync(fd);
+  }
+  return filler;
+}
+
+describe.skipIf(!root)('a full disk on SQLite (DATA_DIR on a 8 MiB tmpfs)', () => {
+  const mount = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-full-'));
+  let env: TestEnv;
+  let ws: Seeded;
+  let account: string;
+  let filler: string;
+  const created: string[] = [];
+
+  const createDraft = (n: number) =>
+    call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: {
+        targets: { accountIds: [account] },
+        mediaIds: [],
+        when: 'draft',
+        text: `Draft ${n} ${'x'.repeat(300)}`,
+        confirm: true,
+      },
+    });
+
+  beforeAll(async () => {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount]);
+    env = await startHerald('sqlite', { dataDir: mount });
+    ws = await seedWorkspace(env);
+    account = await addAccount(env, ws.workspaceId, 'threads', 'Acme');
+  });
+  afterAll(async () => {
+    await env?.close();
+    execFileSync('umount', [mount]);
+    fs.rmdirSync(mount);
+  });
+
+  it('herald doctor fails the free space check before the disk is full', () => {
+    const [check] = freeSpaceChecks(env.config);
+    expect(check).toMatchObject({ name: 'free space', status: 'fail', fix: expect.stringContaining('Free space') });
+    expect(check!.message).toContain(mount);
+  });
+
+  it('answers 507 insufficient_storage to writes and uploads, and keeps what was committed', async () => {
+    const upload = await reserve(env, ws.writeKey, { filename: 'a.jpg', mime: 'image/jpeg', size: 512 * 1024 });
+    expect(upload.status).toBe(201);
+    for (let n = 0; n < 3; n++) {
+      const res = await createDraft(n);
+      expect(res.status).toBe(201);
+      created.push(res.body.posts[0].id);
+    }
+    // An empty write-ahead log, as after a checkpoint: the next commit needs new pages of the disk.
+    await env.services.db.raw('pragma wal_checkpoint(TRUNCATE)');
+    filler = fillDisk(mount);
+    const refused = await createDraft(3);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(507);
+    expect(refused.body).toEqual({
+      code: 'insufficient_storage',
+      message: "The server's disk is full: nothing of this request was kept.",
+      hint: expect.stringContaining('free space'),
+    });
+    const put = await putBytes(env, upload.body.uploadUrl, Buffer.alloc(512 * 1024, 7), 'image/jpeg');
+    expect(put.status).toBe(507);
+    expect(put.body.code).toBe('insufficient_storage');
+    expect(fs.readdirSync(path.join(mount, 'media', '.incoming'))).toEqual([]);
+    // Reads go on while the disk is full.
+    const listed = await call(env, 'get', '/v1/posts?limit=100', { key: ws.readKey });
+    expect(listed.status).toBe(200);
+
+    fs.rmSync(filler);
+    const after = await createDraft(-1);
+    expect(after.status).toBe(201);
+    created.push(after.body.posts[0].id);
+    expect((await putBytes(env, upload.body.uploadUrl, Buffer.alloc(512 * 1024, 7), 'image/jpeg')).status).toBe(200);
+    for (const id of created) expect((await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).status).toBe(200);
+    const file = new Database(path.join(mount, SQLITE_FILE), { readonly: true });
+    expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+    file.close();
   });
 });

@@ -6,7 +6,7 @@ import type { Credential, Role, Scope } from '../../domain/credential.ts';
 import { parseScopes } from '../../domain/credential.ts';
 import { newId, randomBase62 } from '../../domain/ids.ts';
 import type { Db } from '../../db/connect.ts';
-import { CREDENTIAL_COLUMNS, revokeGrants, toUser, toWorkspace } from '../../db/identity.ts';
+import { CREDENTIAL_COLUMNS, revokeGrants, stampLastUse, toUser, toWorkspace } from '../../db/identity.ts';
 import { nowIso } from '../../db/rows.ts';
 import { sha256 } from '../../runtime/crypto.ts';
 
@@ -223,8 +223,6 @@ export async function revokeToken(db: Db, clientId: string, token: string): Prom
       .delete();
 }
 
-const LAST_USED_PRECISION_MS = 60_000;
-
 /** Joins a grant to its person's membership of its workspace: no row once they left it. */
 function membership(this: Knex.JoinClause) {
   this.on('members.user_id', 'oauth_grants.user_id').andOn('members.workspace_id', 'oauth_grants.workspace_id');
@@ -259,9 +257,7 @@ export async function credentialForAccessToken(
       ...CREDENTIAL_COLUMNS,
     );
   if (!row) return undefined;
-  if (!row.last_used_at || Date.now() - Date.parse(row.last_used_at) > LAST_USED_PRECISION_MS) {
-    await db('oauth_grants').where({ id: row.grant_id }).update({ last_used_at: nowIso() });
-  }
+  await stampLastUse(db, 'oauth_grants', row.grant_id, row.last_used_at);
   return {
     workspace: toWorkspace(row),
     user: toUser(row),

@@ -4,6 +4,9 @@
 // duplicates (must be 0), lost posts (must be 0) and the longest time any post stayed stuck between its
 // publish time and going live.
 import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { SQLITE_FILE } from '../../db/connect.ts';
 import { queueFailure } from '../../networks/sandbox/state.ts';
 import { createInstance, startProcess, stopProcess } from './processes.ts';
 import { createPosts, openDb, postCounts, publishedItems, seedAccounts } from './publishingLoad.ts';
@@ -95,6 +98,67 @@ export async function crashRun(
     await db.destroy();
     for (const w of workers) await stopProcess(w);
     await stopProcess(server);
+    await instance.remove();
+  }
+}
+
+export interface KilledBurstResult {
+  acknowledged: number;
+  /** Acknowledged creates (201) whose post is not in the database after the kill. */
+  missing: number;
+  integrity: string;
+}
+
+/**
+ * SQLite: `herald serve` is killed with SIGKILL while clients create posts as fast as it takes them. Afterwards
+ * the database must pass `PRAGMA integrity_check` and hold every post whose creation was answered 201.
+ */
+export async function killedWriteBurst(clients = 8, killAfter = 60): Promise<KilledBurstResult> {
+  const instance = await createInstance('sqlite');
+  try {
+    const seeded = await seedAccounts(instance.env, 5);
+    const [ws] = seeded.workspaces;
+    const server = await startProcess(['serve'], instance.env, 'Herald is listening');
+    const acknowledged: string[] = [];
+    let killed = false;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    const client = async (c: number) => {
+      for (let n = 0; !killed; n++) {
+        const res = await fetch(`${instance.base}/v1/posts`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${ws!.key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            targets: { accountIds: ws!.accountIds },
+            mediaIds: [],
+            text: `Burst ${c}-${n}`,
+            when: 'draft',
+            confirm: true,
+          }),
+        }).catch(() => undefined);
+        if (res?.status === 201) {
+          acknowledged.push(...((await res.json()) as { posts: { id: string }[] }).posts.map((p) => p.id));
+          if (acknowledged.length >= killAfter && !killed) {
+            killed = true;
+            server.kill('SIGKILL');
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: clients }, (_, c) => client(c)));
+    await exited;
+    const file = new Database(path.join(instance.env.DATA_DIR!, SQLITE_FILE));
+    try {
+      const integrity = String(file.pragma('integrity_check', { simple: true }));
+      const present = new Set(file.prepare('select id from posts').pluck().all() as string[]);
+      return {
+        acknowledged: acknowledged.length,
+        missing: acknowledged.filter((id) => !present.has(id)).length,
+        integrity,
+      };
+    } finally {
+      file.close();
+    }
+  } finally {
     await instance.remove();
   }
 }

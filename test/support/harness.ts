@@ -61,6 +61,8 @@ export interface TestEnv {
 export interface HeraldOptions {
   /** The process's one clock (handlers, stamps, the worker); the system clock by default. */
   clock?: Services['clock'];
+  /** PostgreSQL: the address Herald is given for its new database's (through a relay the test can cut, say). */
+  databaseVia?: (url: string) => string;
 }
 
 export async function startHerald(
@@ -74,7 +76,7 @@ export async function startHerald(
   const config: Config = {
     ...loadConfig({}),
     dataDir,
-    databaseUrl: pg?.url,
+    databaseUrl: pg && (options.databaseVia?.(pg.url) ?? pg.url),
     logLevel: 'silent',
     rateLimit: { max: 1_000_000, windowMs: 600_000 },
     ...overrides,

@@ -67,9 +67,10 @@ export async function startProcess(
   return child;
 }
 
-export async function stopProcess(child: ChildProcess): Promise<void> {
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
+  child.kill(signal);
   await exited;
 }
 

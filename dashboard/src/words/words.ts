@@ -276,6 +276,10 @@ export const ERROR_WORDS = {
     return { title, hint: m[1] === 'the owner' ? 'Ask the workspace owner to do it.' : hint };
   },
   insufficient_scope: same('This key may only read.', 'Use a key that may write.'),
+  insufficient_storage: same(
+    'The server’s disk is full, so this was not saved.',
+    'Try again later; tell whoever runs this Herald to free space.',
+  ),
   internal: same('Something went wrong in Herald.', 'Try again; if it goes on, tell whoever runs this Herald.'),
   invalid_request: (f: FailureFacts): Words => {
     const sentence = fieldSentence(f.message);
@@ -328,6 +332,10 @@ export const ERROR_WORDS = {
   rate_limited: same('Too many requests in a short time.', 'Wait a minute, then try again.'),
   request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
   reset_unusable: spoken('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
+  service_unavailable: same(
+    'Herald was briefly out of reach, so this may not have been saved.',
+    'Try again in a moment.',
+  ),
   sign_up_closed: same(
     'New accounts on this Herald are by invitation only.',
     "Ask your workspace's owner for an invitation. If you have an account, sign in.",
