@@ -23,6 +23,7 @@ import * as postsListSeek from './migrations/0018_posts_list_seek.ts';
 import * as idempotencyKeys from './migrations/0019_idempotency_keys.ts';
 import * as events from './migrations/0020_events.ts';
 import * as webhooks from './migrations/0021_webhooks.ts';
+import * as approvals from './migrations/0024_approvals.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0019_idempotency_keys': idempotencyKeys,
   '0020_events': events,
   '0021_webhooks': webhooks,
+  '0024_approvals': approvals,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

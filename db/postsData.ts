@@ -37,7 +37,24 @@ export type EventKind =
   | 'retriedByWorker'
   | 'cancelled'
   | 'rescheduled'
-  | 'edited';
+  | 'edited'
+  | 'approvalRequested'
+  | 'approved'
+  | 'rejected';
+
+/** A draft's approval as stored (issue 29): who asked (a user id), when, the time wanted; a rejection's decision. */
+export interface StoredApproval {
+  state: 'pending' | 'rejected';
+  requestedBy: string;
+  requestedAt: string;
+  /** null: as soon as it is approved. */
+  wantedAt: string | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  comment: string | null;
+}
+
+export type ApprovalRecord = StoredApproval & { requesterName: string };
 
 export interface PostRecord {
   id: string;
@@ -60,6 +77,8 @@ export interface PostRecord {
   liveAt: string | null;
   /** When the worker tries again after a temporary failure; null unless a worker retry is scheduled. */
   nextAttemptAt: string | null;
+  /** A draft's pending or rejected approval; null for every other post. */
+  approval: ApprovalRecord | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -68,7 +87,7 @@ export interface PostRecord {
 export type NewPost = Pick<
   PostRecord,
   'accountId' | 'platform' | 'publishAt' | 'text' | 'title' | 'tags' | 'mediaIds' | 'perPlatform'
-> & { status: 'queued' | 'draft' };
+> & { status: 'queued' | 'draft'; approval?: StoredApproval };
 
 export interface NewEvent {
   kind: EventKind;
@@ -110,7 +129,8 @@ export interface PostFilter {
 export type ContentPatch = Partial<Pick<PostRecord, 'text' | 'title' | 'tags' | 'mediaIds' | 'perPlatform'>>;
 
 /** Fields a person's action may change besides the state, which the state table sets. */
-export type PostPatch = Partial<Pick<PostRecord, 'publishAt' | 'quotaMonth' | 'error'>> & ContentPatch;
+export type PostPatch = Partial<Pick<PostRecord, 'publishAt' | 'quotaMonth' | 'error'>> &
+  ContentPatch & { approval?: StoredApproval | null };
 
 const CONTENT_FIELDS = ['text', 'title', 'tags', 'mediaIds', 'perPlatform'] as const;
 const changesContent = (patch: PostPatch) => CONTENT_FIELDS.some((field) => field in patch);
@@ -134,9 +154,42 @@ const partlySent = (id: string, platform: Platform) =>
 export type DecideChange = (
   post: PostRecord,
   counts: { monthUsed: (month: string) => Promise<number> },
-) => Promise<{ patch: PostPatch; events: NewEvent[] }> | { patch: PostPatch; events: NewEvent[] };
+) => Promise<DecidedChange> | DecidedChange;
 
-const COLUMNS = ['posts.*', 'accounts.display_name as account_name'];
+/** A change as decided; `audit` is recorded in its transaction (an approval's decision). */
+export interface DecidedChange {
+  patch: PostPatch;
+  events: NewEvent[];
+  audit?: { userId: string; action: 'post.approved' | 'post.rejected'; detail: Record<string, unknown> };
+}
+
+const COLUMNS = ['posts.*', 'accounts.display_name as account_name', 'requester.name as approval_requester_name'];
+
+function toApproval(row: Record<string, any>): ApprovalRecord | null {
+  if (!row.approval_state) return null;
+  return {
+    state: row.approval_state,
+    requestedBy: row.approval_requested_by,
+    requesterName: row.approval_requester_name ?? 'a removed person',
+    requestedAt: row.approval_requested_at,
+    wantedAt: row.approval_wanted_at ?? null,
+    decidedBy: row.approval_decided_by ?? null,
+    decidedAt: row.approval_decided_at ?? null,
+    comment: row.approval_comment ?? null,
+  };
+}
+
+function approvalColumns(approval: StoredApproval | null | undefined): Record<string, unknown> {
+  return {
+    approval_state: approval?.state ?? null,
+    approval_requested_by: approval?.requestedBy ?? null,
+    approval_requested_at: approval?.requestedAt ?? null,
+    approval_wanted_at: approval?.wantedAt ?? null,
+    approval_decided_by: approval?.decidedBy ?? null,
+    approval_decided_at: approval?.decidedAt ?? null,
+    approval_comment: approval?.comment ?? null,
+  };
+}
 
 function toPost(row: Record<string, any>): PostRecord {
   return {
@@ -160,6 +213,7 @@ function toPost(row: Record<string, any>): PostRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     nextAttemptAt: row.status === 'queued' && row.worker_retries > 0 && row.due_at ? row.due_at : null,
+    approval: toApproval(row),
   };
 }
 
@@ -189,8 +243,16 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
   if ('tags' in patch) cols.tags = JSON.stringify(patch.tags);
   if ('mediaIds' in patch) cols.media_ids = JSON.stringify(patch.mediaIds);
   if ('perPlatform' in patch) cols.per_platform = JSON.stringify(patch.perPlatform);
+  if ('approval' in patch) Object.assign(cols, approvalColumns(patch.approval));
   return cols;
 }
+
+/** The timeline row of a request for approval; `wantedAt` null for as soon as approved. */
+export const approvalRequestedEvent = (wantedAt: string | null): NewEvent => ({
+  kind: 'approvalRequested',
+  message: 'Waiting for approval by an owner or administrator.',
+  publishAt: wantedAt,
+});
 
 /** Appends timeline rows; also used by the publishing worker, which acts on posts by id. */
 export async function insertPostEvents(
@@ -275,6 +337,9 @@ const EVENT_OF_KIND: Record<EventKind, EventType> = {
   cancelled: 'post.cancelled',
   rescheduled: 'post.rescheduled',
   edited: 'post.updated',
+  approvalRequested: 'post.approval_requested',
+  approved: 'post.approved',
+  rejected: 'post.rejected',
 };
 
 /** Events table rows for timeline rows, one each: written beside them, in the same transaction. */
@@ -303,7 +368,10 @@ export function eventRows(rows: { workspaceId: string; postId: string; event: Ne
 export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: JobScheduler) {
   const wsId = workspace.id;
   const posts = (q: Knex = db) =>
-    q('posts').join('accounts', 'accounts.id', 'posts.account_id').where('posts.workspace_id', wsId);
+    q('posts')
+      .join('accounts', 'accounts.id', 'posts.account_id')
+      .leftJoin('users as requester', 'requester.id', 'posts.approval_requested_by')
+      .where('posts.workspace_id', wsId);
 
   const monthUsed = (q: Knex, month: string) => usageCounter(q, wsId, 'posts', month);
 
@@ -372,6 +440,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
             created_via: input.createdVia,
             quota_month: post.status === 'queued' ? input.month : null,
             due_at: post.status === 'queued' ? post.publishAt : null,
+            ...approvalColumns(post.approval),
             created_at: now,
             updated_at: now,
           });
@@ -380,6 +449,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
           const via = input.createdVia === 'api' ? 'API' : input.createdVia === 'mcp' ? 'MCP server' : 'dashboard';
           const events: NewEvent[] = [{ kind: 'created', message: `Created through the ${via}.` }];
           if (post.status === 'queued') events.push({ kind: 'queued', publishAt: post.publishAt });
+          if (post.approval) events.push(approvalRequestedEvent(post.approval.wantedAt));
           await insertEvents(trx, id, events, now);
         }
         await trx('post_creations').insert({ workspace_id: wsId, at: now });
@@ -426,6 +496,16 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       return (await q).map(toPost);
     },
 
+    /** Drafts awaiting approval, oldest request first (the approvals page). */
+    pendingApprovals: async (limit: number): Promise<PostRecord[]> =>
+      (
+        await posts()
+          .where('posts.approval_state', 'pending')
+          .orderBy([{ column: 'posts.approval_requested_at' }, { column: 'posts.id' }])
+          .limit(limit)
+          .select(COLUMNS)
+      ).map(toPost),
+
     events: async (postId: string): Promise<PostEventRecord[]> =>
       (await db('post_events').where({ post_id: postId, workspace_id: wsId }).orderBy('seq')).map(toEvent),
 
@@ -444,7 +524,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
         const post = toPost(row);
         const state: PostState = row.attempt_started_at ? 'publishing' : post.status;
         const status = storedStatus(nextState({ id, state }, action));
-        const { patch, events } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
+        const { patch, events, audit } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
         const content = changesContent(patch);
         if (content && row.checkpoint) throw partlySent(id, post.platform);
         const now = isoNow(clock);
@@ -477,6 +557,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
         }
         await syncJob(trx, id, status, dueAt);
         await insertEvents(trx, id, events, now);
+        if (audit) await recordAudit(trx, wsId, audit.userId, audit.action, { postId: id, ...audit.detail });
         return toPost(await posts(trx).where('posts.id', id).first(COLUMNS));
       }),
 

@@ -12,14 +12,26 @@ export interface StatusLineFacts {
   errorMessage?: string | null;
   /** A queued post the worker tries again after a temporary failure: when. */
   nextAttemptAt?: string | null;
+  /** A draft's approval: pending (with the time wanted, null for as soon as approved) or rejected. */
+  approval?: { state: 'pending' | 'rejected'; wantedAt: string | null; comment: string | null } | null;
 }
 
 export function statusLine(post: StatusLineFacts, zone: string): string {
   const head = `${post.network} · ${post.accountName}`;
   const when = post.at ? formatInZone(Date.parse(post.at), zone) : null;
   switch (post.status) {
-    case 'draft':
+    case 'draft': {
+      const approval = post.approval;
+      if (approval?.state === 'pending') {
+        const wanted = approval.wantedAt
+          ? `wanted for ${formatInZone(Date.parse(approval.wantedAt), zone)}`
+          : 'wanted as soon as it is approved';
+        return `Draft, awaiting approval. ${head} · ${wanted}.`;
+      }
+      if (approval?.state === 'rejected')
+        return `Draft, rejected. ${head} · no time set.${approval.comment ? ` Comment: ${approval.comment}` : ''}`;
       return `Draft. ${head} · no time set.`;
+    }
     case 'queued': {
       if (!post.nextAttemptAt) return `Queued. ${head} · ${when}.`;
       const next = formatInZone(Date.parse(post.nextAttemptAt), zone);

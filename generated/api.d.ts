@@ -344,6 +344,8 @@ export interface paths {
          *
          *     Read every row: a row with `ok: false` lists its `issues`, each naming the failing field
          *     and saying what to do. Show `table` to a human as is, and create only after they agreed.
+         *     `awaitingApproval: true` means the workspace requires an owner's or administrator's approval
+         *     of this caller's posts: they would be saved as drafts awaiting approval, and the table says so.
          *     Account ids or a group that are not in the workspace answer `404 not_found`.
          */
         post: operations["planPost"];
@@ -385,6 +387,11 @@ export interface paths {
          *       (workspace time zone) in which it reached `queued`; drafts do not count.
          *     - At most 60 `POST /posts` calls per hour per workspace (`429 rate_limited`); one call may
          *       carry up to 50 accounts.
+         *
+         *     - When the workspace requires approval for this caller (`planPost` says `awaitingApproval:
+         *       true`), the posts are created as `draft` with a pending `approval`: nothing is published
+         *       until an owner or administrator approves them in the dashboard. Report them as awaiting
+         *       approval, never as queued; they count toward the month once approved.
          *
          *     Then report each post's `statusLine` and poll `GET /posts/{postId}` (at most about once a
          *     minute) until it is `live` or `failed`.
@@ -906,7 +913,8 @@ export interface components {
          *       "name": "Acme Shop",
          *       "plan": "creator",
          *       "currency": "USD",
-         *       "tz": "Europe/Berlin"
+         *       "tz": "Europe/Berlin",
+         *       "approvalRequiredFor": []
          *     }
          */
         Workspace: {
@@ -933,6 +941,18 @@ export interface components {
              * @example Europe/Berlin
              */
             tz: string;
+            /**
+             * @description Whose posts wait for approval: `members` (people with the member role, through any
+             *     interface), `apiKeys` (calls with an API key) and `mcpClients` (MCP tools). A post that
+             *     would be queued is saved as a `draft` with a pending `approval` instead, until an owner or
+             *     administrator approves it in the dashboard. Empty: nobody's posts wait. Owners and
+             *     administrators change it in the dashboard.
+             * @example [
+             *       "members",
+             *       "mcpClients"
+             *     ]
+             */
+            approvalRequiredFor: ("members" | "apiKeys" | "mcpClients")[];
         };
         /**
          * @description The person behind the credential.
@@ -1048,7 +1068,8 @@ export interface components {
          *         "name": "Acme Shop",
          *         "plan": "creator",
          *         "currency": "USD",
-         *         "tz": "Europe/Berlin"
+         *         "tz": "Europe/Berlin",
+         *         "approvalRequiredFor": []
          *       },
          *       "user": {
          *         "id": "usr_6Tk2Hw9Rb4",
@@ -2185,6 +2206,7 @@ export interface components {
          * @example {
          *       "ok": true,
          *       "status": "queued",
+         *       "awaitingApproval": false,
          *       "rows": [
          *         {
          *           "accountId": "acc_7Hq2Lx9Pz3",
@@ -2212,11 +2234,19 @@ export interface components {
              */
             ok: boolean;
             /**
-             * @description The state the posts would take.
+             * @description The state the posts would take (`draft` when they would wait for approval).
              * @example queued
              * @enum {string}
              */
             status: "queued" | "draft";
+            /**
+             * @description `true` when the workspace requires approval for this caller's posts: created, they
+             *     would be drafts awaiting an owner's or administrator's approval in the dashboard, and
+             *     they count toward the month only once approved. Tell the human so; never report them as
+             *     queued.
+             * @example false
+             */
+            awaitingApproval: boolean;
             /** @description One row per target account. */
             rows: components["schemas"]["PlanRow"][];
             /** @description The month's posts. `requested` is what this request costs (0 for drafts). */
@@ -2263,6 +2293,7 @@ export interface components {
              * @example Queued. Instagram · Acme Shop · 24 November, 14:30 (CET).
              */
             statusLine: string;
+            approval?: components["schemas"]["PostApproval"];
         };
         /**
          * @example {
@@ -2283,6 +2314,54 @@ export interface components {
         CreatePostsResponse: {
             /** @description One post per target account, in the order of the plan rows. */
             posts: components["schemas"]["PostSummary"][];
+        };
+        /**
+         * @description Present on a draft that waits for approval (`pending`) or whose approval was refused
+         *     (`rejected`); absent otherwise (an approved post is simply `queued`). Only an owner or
+         *     administrator, signed in to the dashboard, approves or rejects: no API key, OAuth token or
+         *     MCP tool can. Editing the post asks for approval again.
+         * @example {
+         *       "state": "pending",
+         *       "requestedBy": "Maya Lund",
+         *       "requestedAt": "2026-11-21T09:12:44.318Z",
+         *       "wantedAt": "2026-11-24T13:30:00.000Z",
+         *       "comment": null,
+         *       "decidedAt": null
+         *     }
+         */
+        PostApproval: {
+            /**
+             * @example pending
+             * @enum {string}
+             */
+            state: "pending" | "rejected";
+            /**
+             * @description The name of the person who asked (or whose key or grant asked).
+             * @example Maya Lund
+             */
+            requestedBy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:12:44.318Z
+             */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description The time asked for, UTC; `null` for as soon as it is approved.
+             * @example 2026-11-24T13:30:00.000Z
+             */
+            wantedAt: string | null;
+            /**
+             * @description The approver's comment on a rejection.
+             * @example null
+             */
+            comment: string | null;
+            /**
+             * Format: date-time
+             * @description When it was rejected; `null` while pending.
+             * @example null
+             */
+            decidedAt: string | null;
         };
         /**
          * @description One publication to one account.
@@ -2320,6 +2399,11 @@ export interface components {
              *       While the worker waits to try again after a temporary failure, it adds
              *       `Next attempt <day month, HH:MM> (<zone label>), after a temporary failure.`
              *     - draft: `Draft. <Network> · <account displayName> · no time set.`
+             *     - draft awaiting approval: `Draft, awaiting approval. <Network> · <account displayName> · wanted for <day month, HH:MM> (<zone label>).`
+             *       (`wanted as soon as it is approved.` when it was asked for `now`). Report it as awaiting
+             *       approval, never as queued: nothing is published until an owner or administrator approves it.
+             *     - draft whose approval was rejected: `Draft, rejected. <Network> · <account displayName> · no time set.`
+             *       followed by `Comment: <the approver's comment>` when they wrote one.
              *     - live: `Live. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
              *     - failed: `Failed. <Network> · <account displayName> · <day month, HH:MM> (<zone label>): <error message>`
              * @example Queued. Instagram · Acme Shop · 24 November, 14:30 (CET).
@@ -2375,6 +2459,7 @@ export interface components {
             externalUrl?: string;
             /** @description Present when `failed`; `message` quotes the network's own words, and `hint` says whether to reconnect, wait or change the post. */
             error?: components["schemas"]["Error"];
+            approval?: components["schemas"]["PostApproval"];
             /**
              * @description The interface the post was created through.
              * @example api
@@ -2468,11 +2553,14 @@ export interface components {
              *     `retried` (a person retried, or the account was reconnected after a token or permission
              *     failure), `retriedByWorker` (Herald will try a temporary failure again by itself at
              *     `publishAt`; `error` says why), `cancelled`, `rescheduled`, `edited` (a person changed
-             *     the content; `message` names what changed).
+             *     the content; `message` names what changed), `approvalRequested` (the post waits for an
+             *     owner's or administrator's approval; `publishAt` is the time wanted, absent for as soon as
+             *     approved), `approved` (a person approved it; it is queued), `rejected` (a person rejected
+             *     it; `message` holds their comment).
              * @example live
              * @enum {string}
              */
-            kind: "created" | "queued" | "publishing" | "live" | "failed" | "retried" | "retriedByWorker" | "cancelled" | "rescheduled" | "edited";
+            kind: "created" | "queued" | "publishing" | "live" | "failed" | "retried" | "retriedByWorker" | "cancelled" | "rescheduled" | "edited" | "approvalRequested" | "approved" | "rejected";
             /**
              * Format: date-time
              * @description When it happened.
@@ -2503,12 +2591,13 @@ export interface components {
         /**
          * @description What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,
          *     `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),
-         *     `post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,
+         *     `post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,
+         *     `post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,
          *     `media.failed`; `account.needs_reconnect` (its token expired or was revoked).
          * @example post.live
          * @enum {string}
          */
-        EventType: "post.created" | "post.queued" | "post.publishing" | "post.live" | "post.failed" | "post.retried_by_worker" | "post.cancelled" | "post.rescheduled" | "post.updated" | "post.deleted" | "media.ready" | "media.failed" | "account.needs_reconnect";
+        EventType: "post.created" | "post.queued" | "post.publishing" | "post.live" | "post.failed" | "post.retried_by_worker" | "post.cancelled" | "post.rescheduled" | "post.updated" | "post.deleted" | "post.approval_requested" | "post.approved" | "post.rejected" | "media.ready" | "media.failed" | "account.needs_reconnect";
         /**
          * @description One change in the workspace. `objectId` names the post, file or account; the object itself
          *     is in `post`, `media` or `account` as it is when read (absent when it no longer exists).

@@ -791,7 +791,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Check a post before creating it",
-    "description": "Use this before every `service_create_post`, with the same fields minus `confirm`. It has no side\neffects and can be called any number of times. It expands the targets to one row per\naccount, checks each row against its network's limits (text length, title, tags, media\nkind, aspect ratio, duration, file size, media readiness, account status, settings, time),\nand tells how many posts the request would cost against the month.\n\nRead every row: a row with `ok: false` lists its `issues`, each naming the failing field\nand saying what to do. Show `table` to a human as is, and create only after they agreed.\nAccount ids or a group that are not in the workspace answer `404 not_found`.\n",
+    "description": "Use this before every `service_create_post`, with the same fields minus `confirm`. It has no side\neffects and can be called any number of times. It expands the targets to one row per\naccount, checks each row against its network's limits (text length, title, tags, media\nkind, aspect ratio, duration, file size, media readiness, account status, settings, time),\nand tells how many posts the request would cost against the month.\n\nRead every row: a row with `ok: false` lists its `issues`, each naming the failing field\nand saying what to do. Show `table` to a human as is, and create only after they agreed.\n`awaitingApproval: true` means the workspace requires an owner's or administrator's approval\nof this caller's posts: they would be saved as drafts awaiting approval, and the table says so.\nAccount ids or a group that are not in the workspace answer `404 not_found`.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -1170,7 +1170,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": true
     },
     "summary": "Create posts (one per target account)",
-    "description": "Use this after `service_plan_post`, with the same fields plus `confirm: true`, once a human agreed to\nthe plan's table. It creates one post per target account, in one step: either every post\nis created or none is.\n\n- `confirm` not `true`: `409 confirm_required`, nothing created.\n- Any row failing its checks (the rows `service_plan_post` would return): `422 checks_failed` with\n  the rows, nothing created. A draft (`when: draft`) is saved even when rows have issues;\n  the checks run again when it gets a time.\n- Over the month's posts: `402 quota_exceeded`. A post counts toward the calendar month\n  (workspace time zone) in which it reached `queued`; drafts do not count.\n- At most 60 `service_create_post` calls per hour per workspace (`429 rate_limited`); one call may\n  carry up to 50 accounts.\n\nThen report each post's `statusLine` and poll `service_get_post` (at most about once a\nminute) until it is `live` or `failed`.\n",
+    "description": "Use this after `service_plan_post`, with the same fields plus `confirm: true`, once a human agreed to\nthe plan's table. It creates one post per target account, in one step: either every post\nis created or none is.\n\n- `confirm` not `true`: `409 confirm_required`, nothing created.\n- Any row failing its checks (the rows `service_plan_post` would return): `422 checks_failed` with\n  the rows, nothing created. A draft (`when: draft`) is saved even when rows have issues;\n  the checks run again when it gets a time.\n- Over the month's posts: `402 quota_exceeded`. A post counts toward the calendar month\n  (workspace time zone) in which it reached `queued`; drafts do not count.\n- At most 60 `service_create_post` calls per hour per workspace (`429 rate_limited`); one call may\n  carry up to 50 accounts.\n\n- When the workspace requires approval for this caller (`service_plan_post` says `awaitingApproval:\n  true`), the posts are created as `draft` with a pending `approval`: nothing is published\n  until an owner or administrator approves them in the dashboard. Report them as awaiting\n  approval, never as queued; they count toward the month once approved.\n\nThen report each post's `statusLine` and poll `service_get_post` (at most about once a\nminute) until it is `live` or `failed`.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -2081,7 +2081,7 @@ export const operations: readonly OperationEntry[] = [
           "maxItems": 13,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2093,6 +2093,9 @@ export const operations: readonly OperationEntry[] = [
               "post.rescheduled",
               "post.updated",
               "post.deleted",
+              "post.approval_requested",
+              "post.approved",
+              "post.rejected",
               "media.ready",
               "media.failed",
               "account.needs_reconnect"
@@ -2169,7 +2172,7 @@ export const operations: readonly OperationEntry[] = [
           "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2181,6 +2184,9 @@ export const operations: readonly OperationEntry[] = [
               "post.rescheduled",
               "post.updated",
               "post.deleted",
+              "post.approval_requested",
+              "post.approved",
+              "post.rejected",
               "media.ready",
               "media.failed",
               "account.needs_reconnect"
@@ -2276,7 +2282,7 @@ export const operations: readonly OperationEntry[] = [
           "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2288,6 +2294,9 @@ export const operations: readonly OperationEntry[] = [
               "post.rescheduled",
               "post.updated",
               "post.deleted",
+              "post.approval_requested",
+              "post.approved",
+              "post.rejected",
               "media.ready",
               "media.failed",
               "account.needs_reconnect"
