@@ -24,6 +24,7 @@ import * as idempotencyKeys from './migrations/0019_idempotency_keys.ts';
 import * as events from './migrations/0020_events.ts';
 import * as webhooks from './migrations/0021_webhooks.ts';
 import * as approvals from './migrations/0024_approvals.ts';
+import * as postingQueue from './migrations/0025_posting_queue.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0020_events': events,
   '0021_webhooks': webhooks,
   '0024_approvals': approvals,
+  '0025_posting_queue': postingQueue,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

@@ -23,6 +23,8 @@ import { isPostgres, type Db } from './connect.ts';
 import { recordEvents, workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
+import { schedulesData } from './schedulesData.ts';
+import { freeTimes } from '../domain/postingQueue.ts';
 import { toCount } from './rows.ts';
 import { usageCounter } from './usage.ts';
 
@@ -393,6 +395,25 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       );
   }
 
+  /** Sets each queued post's time to its account's next free posting time (the caller holds the workspace lock). */
+  async function placeInQueue(
+    trx: Knex,
+    list: NewPost[],
+    queue: { zone: string; full: (id: string) => Error },
+    now: string,
+  ) {
+    const ids = [...new Set(list.map((p) => p.accountId))];
+    const schedules = schedulesData(trx as Db, wsId, clock);
+    const [slots, taken] = await Promise.all([schedules.slots(ids, trx), schedules.takenTimes(ids, now, trx)]);
+    for (const post of list) {
+      if (post.status !== 'queued') continue;
+      const [next] = freeTimes(slots.get(post.accountId)!, queue.zone, Date.parse(now), taken.get(post.accountId)!, 1);
+      if (next === undefined) throw queue.full(post.accountId);
+      taken.get(post.accountId)!.add(next);
+      post.publishAt = new Date(next).toISOString();
+    }
+  }
+
   return {
     monthUsed: (month: string) => monthUsed(db, month),
 
@@ -405,6 +426,11 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       createdVia: CreatedVia;
       month: string;
       guard: (counts: CreationCounts) => void;
+      /**
+       * `when: "queue"`: each queued post takes its account's next free posting time in this zone, chosen under the
+       * workspace lock so that posts created at once get different times; `full` throws for an account with none.
+       */
+      queue?: { zone: string; full: (accountId: string) => Error };
     }) =>
       db.transaction(async (trx) => {
         await lockWorkspace(trx, wsId);
@@ -421,6 +447,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
           createdLastHour: toCount(recent?.n),
           oldestLastHour: recent?.oldest ?? null,
         });
+        if (input.queue) await placeInQueue(trx, input.posts, input.queue, now);
         const ids: string[] = [];
         for (const post of input.posts) {
           const id = newId('pst');

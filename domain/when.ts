@@ -5,13 +5,15 @@ import { DateTime, Info } from 'luxon';
 import { invalidRequest } from './errors.ts';
 import type { Issue } from './issues.ts';
 
-export type When = 'now' | 'draft' | { publishAt: string; timezone: string };
+export type When = 'now' | 'draft' | 'queue' | { publishAt: string; timezone: string };
 
 export const MIN_LEAD_MS = 2 * 60_000;
 
 export type ResolvedWhen =
   | { kind: 'draft' }
   | { kind: 'now'; at: DateTime }
+  /** Each account's next free posting time (domain/postingQueue.ts): `at` by account id, absent when it has none. */
+  | { kind: 'queue'; at: Map<string, DateTime> }
   /** `issues` fail every row (too soon, too far, nonexistent); `notes` inform (ambiguous). */
   | { kind: 'at'; at: DateTime; issues: Issue[]; notes: Issue[] };
 
@@ -44,7 +46,11 @@ export function isValidZone(zone: string): boolean {
   return valid;
 }
 
-export function resolveWhen(when: When, now: DateTime, workspaceZone: string): ResolvedWhen {
+export function resolveWhen(
+  when: Exclude<When, 'queue'>,
+  now: DateTime,
+  workspaceZone: string,
+): Exclude<ResolvedWhen, { kind: 'queue' }> {
   if (when === 'draft') return { kind: 'draft' };
   if (when === 'now') return { kind: 'now', at: now };
   if (!isValidZone(when.timezone)) {

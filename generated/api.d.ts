@@ -70,6 +70,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{accountId}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account's posting times
+         * @description Use this to read the weekly posting times of an account's queue, in the workspace time
+         *     zone. `when: "queue"` in `planPost` and `createPosts` gives a post the account's next free
+         *     one. `next` lists the coming free times (at most 10).
+         */
+        get: operations["getAccountSchedule"];
+        /**
+         * Set an account's posting times
+         * @description Use this to replace the weekly posting times of an account's queue (`slots`, each a day
+         *     and a local time in the workspace time zone; an empty list removes them). Posts already
+         *     queued keep their times.
+         */
+        put: operations["setAccountSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -1721,16 +1749,95 @@ export interface components {
             timezone: string;
         };
         /**
+         * @description A weekly posting time, in the workspace time zone.
+         * @example {
+         *       "day": "mon",
+         *       "time": "09:00"
+         *     }
+         */
+        ScheduleSlot: {
+            /**
+             * @example mon
+             * @enum {string}
+             */
+            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+            /**
+             * @description Local time, `HH:MM` (24 hours).
+             * @example 09:00
+             */
+            time: string;
+        };
+        /**
+         * @example {
+         *       "slots": [
+         *         {
+         *           "day": "mon",
+         *           "time": "09:00"
+         *         },
+         *         {
+         *           "day": "wed",
+         *           "time": "17:30"
+         *         }
+         *       ]
+         *     }
+         */
+        AccountScheduleRequest: {
+            /** @description The weekly posting times; repeated ones are kept once, and the list is stored in week order. */
+            slots: components["schemas"]["ScheduleSlot"][];
+        };
+        /**
+         * @description An account's weekly posting times and its coming free ones.
+         * @example {
+         *       "accountId": "acc_7Hq2Lx9Pz3",
+         *       "timezone": "Europe/Berlin",
+         *       "slots": [
+         *         {
+         *           "day": "mon",
+         *           "time": "09:00"
+         *         }
+         *       ],
+         *       "next": [
+         *         "2026-11-30T08:00:00.000Z"
+         *       ]
+         *     }
+         */
+        AccountSchedule: {
+            /** @example acc_7Hq2Lx9Pz3 */
+            accountId: string;
+            /**
+             * @description The workspace time zone the times are read in.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            slots: components["schemas"]["ScheduleSlot"][];
+            /**
+             * @description The next free posting times (at most 10), UTC, as `when: "queue"` would give them in order.
+             * @example [
+             *       "2026-11-30T08:00:00.000Z"
+             *     ]
+             */
+            next: string[];
+        };
+        /**
          * @description When to publish: `now` (at once), `draft` (save without a time; nothing is published and
-         *     nothing counts toward the month) or a local time in a time zone (`WhenAt`).
+         *     nothing counts toward the month), `queue` (each account's next free posting time among
+         *     its weekly posting times) or a local time in a time zone (`WhenAt`).
+         *
+         *     With `queue`, a time is free when no queued post of that account is set to that instant,
+         *     and it is at least 2 minutes ahead and within a year. A posting time that a clock change
+         *     skips moves to the next minute that exists; one that occurs twice is taken once, at the
+         *     earlier instant. An account without a free posting time fails its row with `queue_empty`.
+         *     Posts created at the same moment get different times. The plan shows the time each
+         *     account would get; `createPosts` takes the next free one when it creates.
          * @example {
          *       "publishAt": "2026-11-24T14:30",
          *       "timezone": "Europe/Berlin"
          *     }
          * @example now
          * @example draft
+         * @example queue
          */
-        When: ("now" | "draft") | components["schemas"]["WhenAt"];
+        When: ("now" | "draft" | "queue") | components["schemas"]["WhenAt"];
         /**
          * @description The new time: `now` (at once) or a local time in a time zone (`WhenAt`).
          * @example {
@@ -2142,11 +2249,12 @@ export interface components {
              *     | `time_too_soon` | the time is in the past or less than 2 minutes ahead | pick a later time, or `now` |
              *     | `time_too_far` | the time is more than one year ahead | pick an earlier time |
              *     | `time_nonexistent` | the local time does not exist in the zone (the clocks skip it) | pick another time |
+             *     | `queue_empty` | `when: "queue"`, and the account has no posting times, or none free within a year | set the account's posting times, or give a time |
              *     | `time_ambiguous` | a note, not a failure: the local time occurs twice in the zone; the earlier instant is used | give the other instant as a time in a zone without the change, if it was meant |
              * @example caption_too_long
              * @enum {string}
              */
-            code: "caption_too_long" | "title_too_long" | "tags_too_long" | "story_too_long" | "aspect_unsupported" | "media_kind" | "video_too_long" | "video_too_short" | "image_too_large" | "media_not_ready" | "forbidden_chars" | "youtube_title_required" | "setting_invalid" | "account_not_ok" | "carousel_count" | "video_too_large" | "text_required" | "hashtags_too_many" | "mentions_too_many" | "links_too_many" | "topic_tags_too_many" | "network_unavailable" | "time_too_soon" | "time_too_far" | "time_nonexistent" | "time_ambiguous";
+            code: "caption_too_long" | "title_too_long" | "tags_too_long" | "story_too_long" | "aspect_unsupported" | "media_kind" | "video_too_long" | "video_too_short" | "image_too_large" | "media_not_ready" | "forbidden_chars" | "youtube_title_required" | "setting_invalid" | "account_not_ok" | "carousel_count" | "video_too_large" | "text_required" | "hashtags_too_many" | "mentions_too_many" | "links_too_many" | "topic_tags_too_many" | "network_unavailable" | "time_too_soon" | "time_too_far" | "time_nonexistent" | "queue_empty" | "time_ambiguous";
             /**
              * @description The fact, naming the failing field.
              * @example text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.
@@ -3375,6 +3483,101 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             502: components["responses"]["NetworkFailed"];
+        };
+    };
+    getAccountSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id from `GET /accounts`.
+                 * @example acc_7Hq2Lx9Pz3
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's posting times. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSchedule"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["QuotaExceeded"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    setAccountSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An account id from `GET /accounts`.
+                 * @example acc_7Hq2Lx9Pz3
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The account's posting times after the change. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSchedule"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listGroups: {

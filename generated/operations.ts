@@ -101,6 +101,113 @@ export const operations: readonly OperationEntry[] = [
     }
   },
   {
+    "operationId": "getAccountSchedule",
+    "method": "get",
+    "path": "/accounts/{accountId}/schedule",
+    "scope": "read",
+    "tool": null,
+    "annotations": null,
+    "summary": "Get an account's posting times",
+    "description": "Use this to read the weekly posting times of an account's queue, in the workspace time\nzone. `when: \"queue\"` in `planPost` and `createPosts` gives a post the account's next free\none. `next` lists the coming free times (at most 10).\n",
+    "fields": {
+      "path": [
+        "accountId"
+      ],
+      "query": [],
+      "body": [],
+      "header": {}
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "accountId": {
+          "type": "string",
+          "description": "An account id from `GET /accounts`."
+        }
+      },
+      "required": [
+        "accountId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "setAccountSchedule",
+    "method": "put",
+    "path": "/accounts/{accountId}/schedule",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Set an account's posting times",
+    "description": "Use this to replace the weekly posting times of an account's queue (`slots`, each a day\nand a local time in the workspace time zone; an empty list removes them). Posts already\nqueued keep their times.\n",
+    "fields": {
+      "path": [
+        "accountId"
+      ],
+      "query": [],
+      "body": [
+        "slots"
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "accountId": {
+          "type": "string",
+          "description": "An account id from `GET /accounts`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
+        "slots": {
+          "type": "array",
+          "maxItems": 100,
+          "description": "The weekly posting times; repeated ones are kept once, and the list is stored in week order.",
+          "items": {
+            "type": "object",
+            "description": "A weekly posting time, in the workspace time zone.",
+            "additionalProperties": false,
+            "required": [
+              "day",
+              "time"
+            ],
+            "properties": {
+              "day": {
+                "type": "string",
+                "enum": [
+                  "mon",
+                  "tue",
+                  "wed",
+                  "thu",
+                  "fri",
+                  "sat",
+                  "sun"
+                ]
+              },
+              "time": {
+                "type": "string",
+                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                "description": "Local time, `HH:MM` (24 hours)."
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "accountId",
+        "slots"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "operationId": "listGroups",
     "method": "get",
     "path": "/groups",
@@ -857,13 +964,14 @@ export const operations: readonly OperationEntry[] = [
           }
         },
         "when": {
-          "description": "When to publish: `now` (at once), `draft` (save without a time; nothing is published and\nnothing counts toward the month) or a local time in a time zone (`WhenAt`).\n",
+          "description": "When to publish: `now` (at once), `draft` (save without a time; nothing is published and\nnothing counts toward the month), `queue` (each account's next free posting time among\nits weekly posting times) or a local time in a time zone (`WhenAt`).\n\nWith `queue`, a time is free when no queued post of that account is set to that instant,\nand it is at least 2 minutes ahead and within a year. A posting time that a clock change\nskips moves to the next minute that exists; one that occurs twice is taken once, at the\nearlier instant. An account without a free posting time fails its row with `queue_empty`.\nPosts created at the same moment get different times. The plan shows the time each\naccount would get; `service_create_post` takes the next free one when it creates.\n",
           "oneOf": [
             {
               "type": "string",
               "enum": [
                 "now",
-                "draft"
+                "draft",
+                "queue"
               ]
             },
             {
@@ -1246,13 +1354,14 @@ export const operations: readonly OperationEntry[] = [
           }
         },
         "when": {
-          "description": "When to publish: `now` (at once), `draft` (save without a time; nothing is published and\nnothing counts toward the month) or a local time in a time zone (`WhenAt`).\n",
+          "description": "When to publish: `now` (at once), `draft` (save without a time; nothing is published and\nnothing counts toward the month), `queue` (each account's next free posting time among\nits weekly posting times) or a local time in a time zone (`WhenAt`).\n\nWith `queue`, a time is free when no queued post of that account is set to that instant,\nand it is at least 2 minutes ahead and within a year. A posting time that a clock change\nskips moves to the next minute that exists; one that occurs twice is taken once, at the\nearlier instant. An account without a free posting time fails its row with `queue_empty`.\nPosts created at the same moment get different times. The plan shows the time each\naccount would get; `service_create_post` takes the next free one when it creates.\n",
           "oneOf": [
             {
               "type": "string",
               "enum": [
                 "now",
-                "draft"
+                "draft",
+                "queue"
               ]
             },
             {

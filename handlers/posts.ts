@@ -20,6 +20,7 @@ import { ApiError, confirmRequired, invalidRequest, notFound } from '../domain/e
 import {
   planRows,
   planTable,
+  queueEmpty,
   settingFileIds,
   type PlannedRow,
   type PostBody,
@@ -28,6 +29,7 @@ import {
 import { PLANS } from '../domain/plans.ts';
 import { PostStateRefused, refusal, type PersonAction } from '../domain/postStates.ts';
 import { assertCanCreatePosts, assertMonthQuota } from '../domain/quotas.ts';
+import { freeTimes } from '../domain/postingQueue.ts';
 import { statusLine } from '../domain/statusLine.ts';
 import { formatInZone, resolveWhen, timeIssues, type ResolvedWhen, type When } from '../domain/when.ts';
 import { networkOf } from '../networks/index.ts';
@@ -88,6 +90,18 @@ async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFact
   });
 }
 
+/** Each account's next free posting time now (a create takes them again under the workspace lock). */
+async function queueTimes(data: WorkspaceData, zone: string, now: DateTime, accounts: TargetAccount[]) {
+  const ids = accounts.map((a) => a.id);
+  const [slots, taken] = await Promise.all([data.schedules.slots(ids), data.schedules.takenTimes(ids, now.toISO()!)]);
+  const at = new Map<string, DateTime>();
+  for (const id of ids) {
+    const [next] = freeTimes(slots.get(id)!, zone, now.toMillis(), taken.get(id)!, 1);
+    if (next !== undefined) at.set(id, DateTime.fromMillis(next, { zone: 'utc' }));
+  }
+  return { kind: 'queue' as const, at };
+}
+
 /** Everything a plan, a create or an edit needs, read once; bad references answer 404 here. */
 async function prepare(
   cred: Credential,
@@ -105,7 +119,11 @@ async function prepare(
     settingFiles(),
   ]);
   const when =
-    typeof body.when === 'object' && 'kind' in body.when ? body.when : resolveWhen(body.when, now, cred.workspace.tz);
+    body.when === 'queue'
+      ? await queueTimes(data, cred.workspace.tz, now, accounts)
+      : typeof body.when === 'object' && 'kind' in body.when
+        ? body.when
+        : resolveWhen(body.when, now, cred.workspace.tz);
   const rows = planRows({ accounts, media, files, body, when });
   return { now, accounts, rows, when, month: monthIn(cred.workspace.tz, now) };
 }
@@ -157,7 +175,7 @@ const pendingApproval = (userId: string, now: string, wantedAt: string | null): 
 });
 
 /** The time a request wants: its instant, or null for `now` (as soon as approved). */
-const wantedAt = (when: ResolvedWhen, row: PlannedRow) => (when.kind === 'at' ? row.publishAt : null);
+const wantedAt = (when: ResolvedWhen, row: PlannedRow) => (when.kind === 'now' ? null : row.publishAt);
 
 const APPROVAL_LINE =
   'These posts need approval: they are saved as drafts awaiting an owner or administrator, and nothing is ' +
@@ -223,7 +241,7 @@ export const planPost: Handler<'planPost'> = async ({ cred, data, body, via, ser
 
 export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, via, services, afterCommit }) => {
   if (body.confirm !== true) throw confirmRequired('Creating posts', 'createPosts');
-  const { now, rows, when, month } = await prepare(cred, data, services.clock, body as never);
+  const { now, accounts, rows, when, month } = await prepare(cred, data, services.clock, body as never);
   // A post awaiting approval is a draft that asked for a time: it must pass as a queued one would.
   const awaitingApproval = when.kind !== 'draft' && needsApproval(cred, via);
   const status = when.kind === 'draft' || awaitingApproval ? 'draft' : 'queued';
@@ -248,6 +266,22 @@ export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, vi
     month,
     guard: (counts) =>
       assertCanCreatePosts(cred.workspace.plan, counts, status === 'queued' ? posts.length : 0, now.toMillis()),
+    // The plan's queue times were free when read; the create takes them again under the workspace lock.
+    ...(when.kind === 'queue' && status === 'queued'
+      ? {
+          queue: {
+            zone: cred.workspace.tz,
+            full: (accountId: string) =>
+              checksFailed(
+                rows.map((r) =>
+                  r.accountId === accountId
+                    ? { ...r, ok: false, issues: [queueEmpty(accounts.find((a) => a.id === accountId)!)] }
+                    : r,
+                ),
+              ),
+          },
+        }
+      : {}),
   });
   if (awaitingApproval) afterCommit(() => mailApprovers(services, cred, created));
   return {

@@ -68,7 +68,7 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
             </>
           }
           onConfirm={async () => {
-            if (!('when' in timing) || timing.when === 'draft') {
+            if (!('when' in timing) || timing.when === 'draft' || timing.when === 'queue') {
               throw new Failure(
                 'time_missing',
                 'problem' in timing ? timing.problem : 'Pick a time.',
