@@ -131,6 +131,15 @@ describe('settings in a browser', () => {
     await checkPage(owner, '26-settings-audit');
     await owner.getByRole('link', { name: 'Workspace', exact: true }).click();
     await checkPage(owner, '27-settings-workspace');
+    // Members' posts then wait for approval (issue 29); the approvals page lists what waits.
+    await owner.getByLabel('Posts by members').check();
+    await owner.getByRole('button', { name: 'Save' }).click();
+    await owner.getByText('Saved.').waitFor();
+    await owner.getByRole('link', { name: 'Approvals' }).click();
+    await owner.getByText('Nothing waits for approval.').waitFor();
+    await checkPage(owner, '27a-approvals-empty');
+    const who = await owner.evaluate(async () => (await fetch('/v1/whoami')).json());
+    expect(who.workspace.approvalRequiredFor).toEqual(['members']);
   }, 180_000);
 
   it('sends someone who has an account to sign in from the invitation, back to it, and in', async () => {
