@@ -146,6 +146,15 @@ describe('settings in a browser', () => {
     for (const input of await owner.locator('input[required], textarea[required]').all()) await input.fill('acme');
     await owner.getByRole('button', { name: 'Allow' }).click();
     await owner.getByText(/Connected \d+ accounts?/).waitFor();
+    // Its posting times: Monday 09:00, saved, and the next free ones listed.
+    await owner.getByRole('link', { name: /Posting times of/ }).click();
+    await owner.getByText('No posting times yet.').waitFor();
+    await owner.getByLabel('Time').fill('09:00');
+    await owner.getByRole('button', { name: 'Add time' }).click();
+    await owner.getByRole('button', { name: 'Save posting times' }).click();
+    await owner.getByRole('button', { name: 'Remove Monday at 09:00' }).waitFor();
+    await owner.getByText('None: add posting times first.').waitFor({ state: 'detached' });
+    await checkPage(owner, '27c-account-posting-times');
     const created = await owner.evaluate(async () => {
       const { csrfToken } = await (await fetch('/auth/session')).json();
       const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };

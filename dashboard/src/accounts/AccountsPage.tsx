@@ -2,7 +2,7 @@
 // (queued posts go back to draft, the confirm says how many), and groups. A connection's outcome comes
 // back as ?connected=<n> or ?error=<code>&message=…&hint=….
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, auth, call, Failure, type Account } from '../api.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
 import { useMay } from '../session.tsx';
@@ -93,6 +93,10 @@ function AccountRow({ account }: { account: Account }) {
           {labelOf(account.platform)} ·{' '}
           <span className={`status status-${account.status}`}>{healthy ? 'connected' : account.status}</span>
           {!healthy && ` — posts to it wait until ${manages ? 'it is reconnected' : 'an administrator reconnects it'}`}
+          {' · '}
+          <Link to={`/accounts/${account.id}/schedule`}>
+            Posting times<span className="sr-only"> of {account.displayName}</span>
+          </Link>
         </p>
       </div>
       {manages && (
