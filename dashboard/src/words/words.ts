@@ -275,6 +275,10 @@ export const ERROR_WORDS = {
       ? { title: sentence }
       : { title: 'Herald could not take what was sent.', hint: 'Check the form’s fields, then try again.' };
   },
+  approval_time_passed: same(
+    'The time asked for this post has passed.',
+    'Pick a new time for it on the approvals page, then approve it.',
+  ),
   invalid_state: same(
     'The post is no longer in a state that allows this.',
     'Reload the page to see where it stands now.',
