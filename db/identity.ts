@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import type { Credential, Role, Scope, User, Workspace } from '../domain/credential.ts';
 import { parseScopes } from '../domain/credential.ts';
 import { isDiskFull } from '../domain/errors.ts';
+import { readApprovalSetting } from '../domain/approvals.ts';
 import { newId, randomBase62 } from '../domain/ids.ts';
 import type { PlanName } from '../domain/plans.ts';
 import type { ApiKeySummary } from '../domain/settingsShapes.ts';
@@ -22,6 +23,7 @@ interface WorkspaceRow {
   plan: string;
   currency: string;
   tz: string;
+  approval_required_for: string;
 }
 
 /** The workspace and user columns every credential query selects (read back by toWorkspace and toUser). */
@@ -32,13 +34,22 @@ export const CREDENTIAL_COLUMNS = [
   'workspaces.plan',
   'workspaces.currency',
   'workspaces.tz',
+  'workspaces.approval_required_for',
   'users.id as user_id',
   'users.name as user_name',
   'users.email as user_email',
 ];
 
 export function toWorkspace(row: WorkspaceRow): Workspace {
-  return { id: row.id, slug: row.slug, name: row.name, plan: row.plan as PlanName, currency: row.currency, tz: row.tz };
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    plan: row.plan as PlanName,
+    currency: row.currency,
+    tz: row.tz,
+    approvalRequiredFor: readApprovalSetting(row.approval_required_for),
+  };
 }
 
 /** The user columns a credential query selects as user_id, user_name, user_email. */

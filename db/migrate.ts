@@ -25,6 +25,8 @@ import * as events from './migrations/0020_events.ts';
 import * as webhooks from './migrations/0021_webhooks.ts';
 import * as reviewSince from './migrations/0022_review_since.ts';
 import * as postBatches from './migrations/0023_post_batches.ts';
+import * as approvals from './migrations/0024_approvals.ts';
+import * as postingQueue from './migrations/0025_posting_queue.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -47,6 +49,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0021_webhooks': webhooks,
   '0022_review_since': reviewSince,
   '0023_post_batches': postBatches,
+  '0024_approvals': approvals,
+  '0025_posting_queue': postingQueue,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

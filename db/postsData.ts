@@ -23,6 +23,8 @@ import { isPostgres, SQLITE_LOWER, type Db } from './connect.ts';
 import { recordEvents, workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
+import { schedulesData } from './schedulesData.ts';
+import { freeTimes } from '../domain/postingQueue.ts';
 import { toCount } from './rows.ts';
 import { usageCounter } from './usage.ts';
 
@@ -37,7 +39,24 @@ export type EventKind =
   | 'retriedByWorker'
   | 'cancelled'
   | 'rescheduled'
-  | 'edited';
+  | 'edited'
+  | 'approvalRequested'
+  | 'approved'
+  | 'rejected';
+
+/** A draft's approval as stored (issue 29): who asked (a user id), when, the time wanted; a rejection's decision. */
+export interface StoredApproval {
+  state: 'pending' | 'rejected';
+  requestedBy: string;
+  requestedAt: string;
+  /** null: as soon as it is approved. */
+  wantedAt: string | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  comment: string | null;
+}
+
+export type ApprovalRecord = StoredApproval & { requesterName: string };
 
 export interface PostRecord {
   id: string;
@@ -64,6 +83,8 @@ export interface PostRecord {
   nextAttemptAt: string | null;
   /** A queued post the network took and is still reviewing: since when (ISO instant). */
   reviewSince: string | null;
+  /** A draft's pending or rejected approval; null for every other post. */
+  approval: ApprovalRecord | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -72,7 +93,7 @@ export interface PostRecord {
 export type NewPost = Pick<
   PostRecord,
   'accountId' | 'platform' | 'publishAt' | 'text' | 'title' | 'tags' | 'mediaIds' | 'perPlatform'
-> & { status: 'queued' | 'draft' };
+> & { status: 'queued' | 'draft'; approval?: StoredApproval };
 
 export interface NewEvent {
   kind: EventKind;
@@ -116,7 +137,8 @@ export interface PostFilter {
 export type ContentPatch = Partial<Pick<PostRecord, 'text' | 'title' | 'tags' | 'mediaIds' | 'perPlatform'>>;
 
 /** Fields a person's action may change besides the state, which the state table sets. */
-export type PostPatch = Partial<Pick<PostRecord, 'publishAt' | 'quotaMonth' | 'error'>> & ContentPatch;
+export type PostPatch = Partial<Pick<PostRecord, 'publishAt' | 'quotaMonth' | 'error'>> &
+  ContentPatch & { approval?: StoredApproval | null };
 
 const CONTENT_FIELDS = ['text', 'title', 'tags', 'mediaIds', 'perPlatform'] as const;
 const changesContent = (patch: PostPatch) => CONTENT_FIELDS.some((field) => field in patch);
@@ -150,7 +172,7 @@ const inReview = (id: string, platform: Platform) =>
 export type DecideChange = (
   post: PostRecord,
   counts: { monthUsed: (month: string) => Promise<number> },
-) => Promise<{ patch: PostPatch; events: NewEvent[] }> | { patch: PostPatch; events: NewEvent[] };
+) => Promise<DecidedChange> | DecidedChange;
 
 /** `text` as a LIKE pattern matching it literally: its wildcards and the escape character escaped. */
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -161,7 +183,40 @@ const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  */
 const lowered = (db: Db) => (isPostgres(db) ? 'lower' : SQLITE_LOWER);
 
-const COLUMNS = ['posts.*', 'accounts.display_name as account_name'];
+/** A change as decided; `audit` is recorded in its transaction (an approval's decision). */
+export interface DecidedChange {
+  patch: PostPatch;
+  events: NewEvent[];
+  audit?: { userId: string; action: 'post.approved' | 'post.rejected'; detail: Record<string, unknown> };
+}
+
+const COLUMNS = ['posts.*', 'accounts.display_name as account_name', 'requester.name as approval_requester_name'];
+
+function toApproval(row: Record<string, any>): ApprovalRecord | null {
+  if (!row.approval_state) return null;
+  return {
+    state: row.approval_state,
+    requestedBy: row.approval_requested_by,
+    requesterName: row.approval_requester_name ?? 'a removed person',
+    requestedAt: row.approval_requested_at,
+    wantedAt: row.approval_wanted_at ?? null,
+    decidedBy: row.approval_decided_by ?? null,
+    decidedAt: row.approval_decided_at ?? null,
+    comment: row.approval_comment ?? null,
+  };
+}
+
+function approvalColumns(approval: StoredApproval | null | undefined): Record<string, unknown> {
+  return {
+    approval_state: approval?.state ?? null,
+    approval_requested_by: approval?.requestedBy ?? null,
+    approval_requested_at: approval?.requestedAt ?? null,
+    approval_wanted_at: approval?.wantedAt ?? null,
+    approval_decided_by: approval?.decidedBy ?? null,
+    approval_decided_at: approval?.decidedAt ?? null,
+    approval_comment: approval?.comment ?? null,
+  };
+}
 
 function toPost(row: Record<string, any>): PostRecord {
   return {
@@ -187,6 +242,7 @@ function toPost(row: Record<string, any>): PostRecord {
     updatedAt: row.updated_at,
     nextAttemptAt: row.status === 'queued' && row.worker_retries > 0 && row.due_at ? row.due_at : null,
     reviewSince: row.status === 'queued' ? (row.review_since ?? null) : null,
+    approval: toApproval(row),
   };
 }
 
@@ -216,8 +272,16 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
   if ('tags' in patch) cols.tags = JSON.stringify(patch.tags);
   if ('mediaIds' in patch) cols.media_ids = JSON.stringify(patch.mediaIds);
   if ('perPlatform' in patch) cols.per_platform = JSON.stringify(patch.perPlatform);
+  if ('approval' in patch) Object.assign(cols, approvalColumns(patch.approval));
   return cols;
 }
+
+/** The timeline row of a request for approval; `wantedAt` null for as soon as approved. */
+export const approvalRequestedEvent = (wantedAt: string | null): NewEvent => ({
+  kind: 'approvalRequested',
+  message: 'Waiting for approval by an owner or administrator.',
+  publishAt: wantedAt,
+});
 
 /** Appends timeline rows; also used by the publishing worker, which acts on posts by id. */
 export async function insertPostEvents(
@@ -302,6 +366,9 @@ const EVENT_OF_KIND: Record<EventKind, EventType> = {
   cancelled: 'post.cancelled',
   rescheduled: 'post.rescheduled',
   edited: 'post.updated',
+  approvalRequested: 'post.approval_requested',
+  approved: 'post.approved',
+  rejected: 'post.rejected',
 };
 
 /** Events table rows for timeline rows, one each: written beside them, in the same transaction. */
@@ -330,7 +397,10 @@ export function eventRows(rows: { workspaceId: string; postId: string; event: Ne
 export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: JobScheduler) {
   const wsId = workspace.id;
   const posts = (q: Knex = db) =>
-    q('posts').join('accounts', 'accounts.id', 'posts.account_id').where('posts.workspace_id', wsId);
+    q('posts')
+      .join('accounts', 'accounts.id', 'posts.account_id')
+      .leftJoin('users as requester', 'requester.id', 'posts.approval_requested_by')
+      .where('posts.workspace_id', wsId);
 
   const monthUsed = (q: Knex, month: string) => usageCounter(q, wsId, 'posts', month);
 
@@ -352,6 +422,25 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       );
   }
 
+  /** Sets each queued post's time to its account's next free posting time (the caller holds the workspace lock). */
+  async function placeInQueue(
+    trx: Knex,
+    list: NewPost[],
+    queue: { zone: string; full: (id: string) => Error },
+    now: string,
+  ) {
+    const ids = [...new Set(list.map((p) => p.accountId))];
+    const schedules = schedulesData(trx as Db, wsId, clock);
+    const [slots, taken] = await Promise.all([schedules.slots(ids, trx), schedules.takenTimes(ids, now, trx)]);
+    for (const post of list) {
+      if (post.status !== 'queued') continue;
+      const [next] = freeTimes(slots.get(post.accountId)!, queue.zone, Date.parse(now), taken.get(post.accountId)!, 1);
+      if (next === undefined) throw queue.full(post.accountId);
+      taken.get(post.accountId)!.add(next);
+      post.publishAt = new Date(next).toISOString();
+    }
+  }
+
   return {
     monthUsed: (month: string) => monthUsed(db, month),
 
@@ -364,6 +453,11 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       createdVia: CreatedVia;
       month: string;
       guard: (counts: CreationCounts) => void;
+      /**
+       * `when: "queue"`: each queued post takes its account's next free posting time in this zone, chosen under the
+       * workspace lock so that posts created at once get different times; `full` throws for an account with none.
+       */
+      queue?: { zone: string; full: (accountId: string) => Error };
     }) =>
       db.transaction(async (trx) => {
         await lockWorkspace(trx, wsId);
@@ -380,6 +474,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
           createdLastHour: toCount(recent?.n),
           oldestLastHour: recent?.oldest ?? null,
         });
+        if (input.queue) await placeInQueue(trx, input.posts, input.queue, now);
         const ids: string[] = [];
         const batchId = newId('bat');
         for (const post of input.posts) {
@@ -401,6 +496,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
             created_via: input.createdVia,
             quota_month: post.status === 'queued' ? input.month : null,
             due_at: post.status === 'queued' ? post.publishAt : null,
+            ...approvalColumns(post.approval),
             created_at: now,
             updated_at: now,
           });
@@ -409,6 +505,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
           const via = input.createdVia === 'api' ? 'API' : input.createdVia === 'mcp' ? 'MCP server' : 'dashboard';
           const events: NewEvent[] = [{ kind: 'created', message: `Created through the ${via}.` }];
           if (post.status === 'queued') events.push({ kind: 'queued', publishAt: post.publishAt });
+          if (post.approval) events.push(approvalRequestedEvent(post.approval.wantedAt));
           await insertEvents(trx, id, events, now);
         }
         await trx('post_creations').insert({ workspace_id: wsId, at: now });
@@ -463,6 +560,16 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       return (await q).map(toPost);
     },
 
+    /** Drafts awaiting approval, oldest request first (the approvals page). */
+    pendingApprovals: async (limit: number): Promise<PostRecord[]> =>
+      (
+        await posts()
+          .where('posts.approval_state', 'pending')
+          .orderBy([{ column: 'posts.approval_requested_at' }, { column: 'posts.id' }])
+          .limit(limit)
+          .select(COLUMNS)
+      ).map(toPost),
+
     events: async (postId: string): Promise<PostEventRecord[]> =>
       (await db('post_events').where({ post_id: postId, workspace_id: wsId }).orderBy('seq')).map(toEvent),
 
@@ -481,7 +588,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
         const post = toPost(row);
         const state: PostState = row.attempt_started_at ? 'publishing' : post.status;
         const status = storedStatus(nextState({ id, state }, action));
-        const { patch, events } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
+        const { patch, events, audit } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
         const content = changesContent(patch);
         if (content && row.checkpoint) throw partlySent(id, post.platform);
         if (action === 'cancel' && row.review_since) throw inReview(id, post.platform);
@@ -515,6 +622,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
         }
         await syncJob(trx, id, status, dueAt);
         await insertEvents(trx, id, events, now);
+        if (audit) await recordAudit(trx, wsId, audit.userId, audit.action, { postId: id, ...audit.detail });
         return toPost(await posts(trx).where('posts.id', id).first(COLUMNS));
       }),
 

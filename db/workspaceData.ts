@@ -9,6 +9,7 @@ import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
 import { readEvents, type EventQuery } from './events.ts';
 import { webhooksData } from './webhooksData.ts';
+import { schedulesData } from './schedulesData.ts';
 import { mediaData } from './mediaData.ts';
 import type { JobScheduler } from './jobs.ts';
 import { postsData, requeueAfterReconnect } from './postsData.ts';
@@ -134,6 +135,7 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
     /** The workspace's settled events after a position, oldest first (db/events.ts). */
     events: { list: (query: Omit<EventQuery, 'workspaceId'>) => readEvents(db, { ...query, workspaceId: wsId }) },
     webhooks: webhooksData(db, wsId, clock),
+    schedules: schedulesData(db, wsId, clock),
 
     accounts: {
       list: async (): Promise<Account[]> => (await accountLists(db, wsId)).map(toAccount),

@@ -1,4 +1,5 @@
 // Who is calling: every interface (API key, dashboard session, OAuth token) resolves to one Credential.
+import type { ApprovalCreator } from './approvals.ts';
 import type { PlanName } from './plans.ts';
 
 export type Scope = 'read' | 'write';
@@ -12,6 +13,8 @@ export interface Workspace {
   plan: PlanName;
   currency: string;
   tz: string;
+  /** Creators whose posts wait for an owner's or administrator's approval (issue 29). */
+  approvalRequiredFor: ApprovalCreator[];
 }
 
 export interface User {

@@ -51,6 +51,13 @@ function accountIssues(account: TargetAccount): Issue[] {
   ];
 }
 
+export const queueEmpty = (account: TargetAccount): Issue => ({
+  code: 'queue_empty',
+  message:
+    `when is "queue", and account ${account.displayName} (${account.id}) has no free posting time ` + 'within a year.',
+  hint: "Set the account's posting times, or give a time.",
+});
+
 /** Ids that perPlatform settings give as files (NetworkRules.fileSettings): the handler loads them for planRows. */
 export function settingFileIds(body: PostBody): string[] {
   return Object.entries(body.perPlatform ?? {}).flatMap(([platform, settings]) =>
@@ -95,7 +102,7 @@ function networkFindings(platform: Platform, { body, media, files }: PlanInput) 
 /** `files`: the workspace's files among settingFileIds(body); an id it lacks is reported by the network's check. */
 export function planRows(input: PlanInput): PlannedRow[] {
   const { when, media } = input;
-  const publishAt = when.kind === 'draft' ? null : when.at.toUTC().toISO()!;
+  const sharedAt = when.kind === 'draft' || when.kind === 'queue' ? null : when.at.toUTC().toISO()!;
   const timeFindings = when.kind === 'at' ? [...when.issues, ...when.notes] : [];
   const shared = [...timeFindings, ...mediaIssues(media)];
   // Each network checks the body once, however many of its accounts the plan names: a megabyte of text checked
@@ -104,7 +111,10 @@ export function planRows(input: PlanInput): PlannedRow[] {
   return input.accounts.map((account) => {
     const found = byNetwork.get(account.platform) ?? networkFindings(account.platform, input);
     byNetwork.set(account.platform, found);
-    const issues = [...accountIssues(account), ...shared, ...found.issues];
+    const queued = when.kind === 'queue' ? when.at.get(account.id) : undefined;
+    const publishAt = queued ? queued.toUTC().toISO()! : sharedAt;
+    const queueIssues = when.kind === 'queue' && !queued ? [queueEmpty(account)] : [];
+    const issues = [...accountIssues(account), ...queueIssues, ...shared, ...found.issues];
     const ok = issues.every((i) => NOTES.has(i.code));
     const { content, defaulted } = found;
     return { accountId: account.id, platform: account.platform, publishAt, ok, issues, content, defaulted };
@@ -138,8 +148,12 @@ export function planTable(
   quota: { used: number; limit: number; requested: number },
 ): string {
   // Every row of one request shares its time: format it once (luxon formatting is not cheap).
-  const shown = when.kind === 'draft' ? undefined : formatInZone(when.at, zone);
-  const time = () => (when.kind === 'draft' ? 'draft (no time)' : when.kind === 'now' ? `now (${shown})` : shown!);
+  const shown = when.kind === 'draft' || when.kind === 'queue' ? undefined : formatInZone(when.at, zone);
+  const time = (row: PlannedRow) => {
+    if (when.kind === 'queue')
+      return row.publishAt ? `queue: ${formatInZone(Date.parse(row.publishAt), zone)}` : 'queue (no free time)';
+    return when.kind === 'draft' ? 'draft (no time)' : when.kind === 'now' ? `now (${shown})` : shown!;
+  };
   const check = (row: PlannedRow) => {
     const failing = row.issues.filter((i) => !NOTES.has(i.code));
     if (failing.length) return failing.map((i) => `${i.code}: ${i.message}`).join('; ');
@@ -149,7 +163,7 @@ export function planTable(
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const lines = pad([
     ['account', 'network', 'time', 'check'],
-    ...rows.map((row) => [byId.get(row.accountId)!.displayName, networkOf(row.platform).label, time(), check(row)]),
+    ...rows.map((row) => [byId.get(row.accountId)!.displayName, networkOf(row.platform).label, time(row), check(row)]),
   ]);
   const month = quota.requested ? `; this request adds ${quota.requested}` : '';
   return `${lines}\nPosts this month: ${quota.used} of ${quota.limit} used${month}.`;

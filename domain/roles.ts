@@ -39,6 +39,9 @@ export const OPERATION_ROLES: Record<keyof operations, Role> = {
   getWhoami: 'member',
   listAccounts: 'member',
   getAccountAnalytics: 'member',
+  getAccountSchedule: 'member',
+  // An account's posting times shape everyone's queue: set like groups.
+  setAccountSchedule: 'administrator',
   listGroups: 'member',
   createGroup: 'administrator',
   updateGroup: 'administrator',

@@ -51,7 +51,9 @@ export type AuditAction =
   | 'workspace.updated'
   | 'account.connected'
   | 'account.disconnected'
-  | 'post.deleted';
+  | 'post.deleted'
+  | 'post.approved'
+  | 'post.rejected';
 
 export interface AuditEvent {
   id: string;

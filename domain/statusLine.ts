@@ -14,14 +14,26 @@ export interface StatusLineFacts {
   nextAttemptAt?: string | null;
   /** A queued post the network took and is still reviewing (TikTok's moderation): since when. */
   reviewSince?: string | null;
+  /** A draft's approval: pending (with the time wanted, null for as soon as approved) or rejected. */
+  approval?: { state: 'pending' | 'rejected'; wantedAt: string | null; comment: string | null } | null;
 }
 
 export function statusLine(post: StatusLineFacts, zone: string): string {
   const head = `${post.network} · ${post.accountName}`;
   const when = post.at ? formatInZone(Date.parse(post.at), zone) : null;
   switch (post.status) {
-    case 'draft':
+    case 'draft': {
+      const approval = post.approval;
+      if (approval?.state === 'pending') {
+        const wanted = approval.wantedAt
+          ? `wanted for ${formatInZone(Date.parse(approval.wantedAt), zone)}`
+          : 'wanted as soon as it is approved';
+        return `Draft, awaiting approval. ${head} · ${wanted}.`;
+      }
+      if (approval?.state === 'rejected')
+        return `Draft, rejected. ${head} · no time set.${approval.comment ? ` Comment: ${approval.comment}` : ''}`;
       return `Draft. ${head} · no time set.`;
+    }
     case 'queued': {
       if (post.reviewSince) {
         const since = formatInZone(Date.parse(post.reviewSince), zone);

@@ -5,13 +5,15 @@ import { DateTime, Info } from 'luxon';
 import { invalidRequest } from './errors.ts';
 import type { Issue } from './issues.ts';
 
-export type When = 'now' | 'draft' | { publishAt: string; timezone: string };
+export type When = 'now' | 'draft' | 'queue' | { publishAt: string; timezone: string };
 
 export const MIN_LEAD_MS = 2 * 60_000;
 
 export type ResolvedWhen =
   | { kind: 'draft' }
   | { kind: 'now'; at: DateTime }
+  /** Each account's next free posting time (domain/postingQueue.ts): `at` by account id, absent when it has none. */
+  | { kind: 'queue'; at: Map<string, DateTime> }
   /** `issues` fail every row (too soon, too far, nonexistent); `notes` inform (ambiguous). */
   | { kind: 'at'; at: DateTime; issues: Issue[]; notes: Issue[] };
 
@@ -44,7 +46,11 @@ export function isValidZone(zone: string): boolean {
   return valid;
 }
 
-export function resolveWhen(when: When, now: DateTime, workspaceZone: string): ResolvedWhen {
+export function resolveWhen(
+  when: Exclude<When, 'queue'>,
+  now: DateTime,
+  workspaceZone: string,
+): Exclude<ResolvedWhen, { kind: 'queue' }> {
   if (when === 'draft') return { kind: 'draft' };
   if (when === 'now') return { kind: 'now', at: now };
   if (!isValidZone(when.timezone)) {
@@ -64,7 +70,6 @@ export function resolveWhen(when: When, now: DateTime, workspaceZone: string): R
     return { kind: 'at', at: now, issues: [issue], notes: [] };
   }
   const { at, ambiguous } = resolved;
-  const issues: Issue[] = [];
   const notes: Issue[] = [];
   if (ambiguous) {
     notes.push({
@@ -75,21 +80,31 @@ export function resolveWhen(when: When, now: DateTime, workspaceZone: string): R
       hint: 'To publish at the later one, pick the time one hour after it, or give the time in another zone.',
     });
   }
+  return { kind: 'at', at, issues: timeIssues(at, now, workspaceZone, 'when.publishAt'), notes };
+}
+
+/** Too soon (past or under 2 minutes ahead) or too far (over a year): `field` names the time in the message. */
+export function timeIssues(at: DateTime, now: DateTime, zone: string, field: string): Issue[] {
+  const shown = formatInZone(at, zone);
   if (at.toMillis() < now.toMillis() + MIN_LEAD_MS) {
     const gap = at < now ? 'is in the past' : 'is less than 2 minutes ahead';
-    issues.push({
-      code: 'time_too_soon',
-      message: `when.publishAt ${shown(at)} ${gap}.`,
-      hint: 'Pick a time at least 2 minutes ahead, or use when: "now".',
-    });
-  } else if (at > now.plus({ years: 1 })) {
-    issues.push({
-      code: 'time_too_far',
-      message: `when.publishAt ${shown(at)} is more than one year ahead.`,
-      hint: 'Pick a time within the next 12 months, or save a draft.',
-    });
+    return [
+      {
+        code: 'time_too_soon',
+        message: `${field} ${shown} ${gap}.`,
+        hint: 'Pick a time at least 2 minutes ahead, or use when: "now".',
+      },
+    ];
   }
-  return { kind: 'at', at, issues, notes };
+  if (at > now.plus({ years: 1 }))
+    return [
+      {
+        code: 'time_too_far',
+        message: `${field} ${shown} is more than one year ahead.`,
+        hint: 'Pick a time within the next 12 months, or save a draft.',
+      },
+    ];
+  return [];
 }
 
 const LABEL_LOCALES = ['en-GB', 'en-US', 'en-IN', 'en-AU'];

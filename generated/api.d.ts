@@ -70,6 +70,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{accountId}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account's posting times
+         * @description Use this to read the weekly posting times of an account's queue, in the workspace time
+         *     zone. `when: "queue"` in `planPost` and `createPosts` gives a post the account's next free
+         *     one. `next` lists the coming free times (at most 10).
+         */
+        get: operations["getAccountSchedule"];
+        /**
+         * Set an account's posting times
+         * @description Use this to replace the weekly posting times of an account's queue (`slots`, each a day
+         *     and a local time in the workspace time zone; an empty list removes them). Posts already
+         *     queued keep their times.
+         */
+        put: operations["setAccountSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -344,6 +372,8 @@ export interface paths {
          *
          *     Read every row: a row with `ok: false` lists its `issues`, each naming the failing field
          *     and saying what to do. Show `table` to a human as is, and create only after they agreed.
+         *     `awaitingApproval: true` means the workspace requires an owner's or administrator's approval
+         *     of this caller's posts: they would be saved as drafts awaiting approval, and the table says so.
          *     Account ids or a group that are not in the workspace answer `404 not_found`.
          */
         post: operations["planPost"];
@@ -385,6 +415,11 @@ export interface paths {
          *       (workspace time zone) in which it reached `queued`; drafts do not count.
          *     - At most 60 `POST /posts` calls per hour per workspace (`429 rate_limited`); one call may
          *       carry up to 50 accounts.
+         *
+         *     - When the workspace requires approval for this caller (`planPost` says `awaitingApproval:
+         *       true`), the posts are created as `draft` with a pending `approval`: nothing is published
+         *       until an owner or administrator approves them in the dashboard. Report them as awaiting
+         *       approval, never as queued; they count toward the month once approved.
          *
          *     Then report each post's `statusLine` and poll `GET /posts/{postId}` (at most about once a
          *     minute) until it is `live` or `failed`.
@@ -907,7 +942,8 @@ export interface components {
          *       "name": "Acme Shop",
          *       "plan": "creator",
          *       "currency": "USD",
-         *       "tz": "Europe/Berlin"
+         *       "tz": "Europe/Berlin",
+         *       "approvalRequiredFor": []
          *     }
          */
         Workspace: {
@@ -934,6 +970,18 @@ export interface components {
              * @example Europe/Berlin
              */
             tz: string;
+            /**
+             * @description Whose posts wait for approval: `members` (people with the member role, through any
+             *     interface), `apiKeys` (calls with an API key) and `mcpClients` (MCP tools). A post that
+             *     would be queued is saved as a `draft` with a pending `approval` instead, until an owner or
+             *     administrator approves it in the dashboard. Empty: nobody's posts wait. Owners and
+             *     administrators change it in the dashboard.
+             * @example [
+             *       "members",
+             *       "mcpClients"
+             *     ]
+             */
+            approvalRequiredFor: ("members" | "apiKeys" | "mcpClients")[];
         };
         /**
          * @description The person behind the credential.
@@ -1049,7 +1097,8 @@ export interface components {
          *         "name": "Acme Shop",
          *         "plan": "creator",
          *         "currency": "USD",
-         *         "tz": "Europe/Berlin"
+         *         "tz": "Europe/Berlin",
+         *         "approvalRequiredFor": []
          *       },
          *       "user": {
          *         "id": "usr_6Tk2Hw9Rb4",
@@ -1701,16 +1750,95 @@ export interface components {
             timezone: string;
         };
         /**
+         * @description A weekly posting time, in the workspace time zone.
+         * @example {
+         *       "day": "mon",
+         *       "time": "09:00"
+         *     }
+         */
+        ScheduleSlot: {
+            /**
+             * @example mon
+             * @enum {string}
+             */
+            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+            /**
+             * @description Local time, `HH:MM` (24 hours).
+             * @example 09:00
+             */
+            time: string;
+        };
+        /**
+         * @example {
+         *       "slots": [
+         *         {
+         *           "day": "mon",
+         *           "time": "09:00"
+         *         },
+         *         {
+         *           "day": "wed",
+         *           "time": "17:30"
+         *         }
+         *       ]
+         *     }
+         */
+        AccountScheduleRequest: {
+            /** @description The weekly posting times; repeated ones are kept once, and the list is stored in week order. */
+            slots: components["schemas"]["ScheduleSlot"][];
+        };
+        /**
+         * @description An account's weekly posting times and its coming free ones.
+         * @example {
+         *       "accountId": "acc_7Hq2Lx9Pz3",
+         *       "timezone": "Europe/Berlin",
+         *       "slots": [
+         *         {
+         *           "day": "mon",
+         *           "time": "09:00"
+         *         }
+         *       ],
+         *       "next": [
+         *         "2026-11-30T08:00:00.000Z"
+         *       ]
+         *     }
+         */
+        AccountSchedule: {
+            /** @example acc_7Hq2Lx9Pz3 */
+            accountId: string;
+            /**
+             * @description The workspace time zone the times are read in.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            slots: components["schemas"]["ScheduleSlot"][];
+            /**
+             * @description The next free posting times (at most 10), UTC, as `when: "queue"` would give them in order.
+             * @example [
+             *       "2026-11-30T08:00:00.000Z"
+             *     ]
+             */
+            next: string[];
+        };
+        /**
          * @description When to publish: `now` (at once), `draft` (save without a time; nothing is published and
-         *     nothing counts toward the month) or a local time in a time zone (`WhenAt`).
+         *     nothing counts toward the month), `queue` (each account's next free posting time among
+         *     its weekly posting times) or a local time in a time zone (`WhenAt`).
+         *
+         *     With `queue`, a time is free when no queued post of that account is set to that instant,
+         *     and it is at least 2 minutes ahead and within a year. A posting time that a clock change
+         *     skips moves to the next minute that exists; one that occurs twice is taken once, at the
+         *     earlier instant. An account without a free posting time fails its row with `queue_empty`.
+         *     Posts created at the same moment get different times. The plan shows the time each
+         *     account would get; `createPosts` takes the next free one when it creates.
          * @example {
          *       "publishAt": "2026-11-24T14:30",
          *       "timezone": "Europe/Berlin"
          *     }
          * @example now
          * @example draft
+         * @example queue
          */
-        When: ("now" | "draft") | components["schemas"]["WhenAt"];
+        When: ("now" | "draft" | "queue") | components["schemas"]["WhenAt"];
         /**
          * @description The new time: `now` (at once) or a local time in a time zone (`WhenAt`).
          * @example {
@@ -2179,11 +2307,12 @@ export interface components {
              *     | `time_too_soon` | the time is in the past or less than 2 minutes ahead | pick a later time, or `now` |
              *     | `time_too_far` | the time is more than one year ahead | pick an earlier time |
              *     | `time_nonexistent` | the local time does not exist in the zone (the clocks skip it) | pick another time |
+             *     | `queue_empty` | `when: "queue"`, and the account has no posting times, or none free within a year | set the account's posting times, or give a time |
              *     | `time_ambiguous` | a note, not a failure: the local time occurs twice in the zone; the earlier instant is used | give the other instant as a time in a zone without the change, if it was meant |
              * @example caption_too_long
              * @enum {string}
              */
-            code: "caption_too_long" | "title_too_long" | "tags_too_long" | "story_too_long" | "aspect_unsupported" | "media_kind" | "video_too_long" | "video_too_short" | "image_too_large" | "media_not_ready" | "forbidden_chars" | "youtube_title_required" | "setting_invalid" | "account_not_ok" | "carousel_count" | "video_too_large" | "text_required" | "hashtags_too_many" | "mentions_too_many" | "links_too_many" | "topic_tags_too_many" | "network_unavailable" | "time_too_soon" | "time_too_far" | "time_nonexistent" | "time_ambiguous";
+            code: "caption_too_long" | "title_too_long" | "tags_too_long" | "story_too_long" | "aspect_unsupported" | "media_kind" | "video_too_long" | "video_too_short" | "image_too_large" | "media_not_ready" | "forbidden_chars" | "youtube_title_required" | "setting_invalid" | "account_not_ok" | "carousel_count" | "video_too_large" | "text_required" | "hashtags_too_many" | "mentions_too_many" | "links_too_many" | "topic_tags_too_many" | "network_unavailable" | "time_too_soon" | "time_too_far" | "time_nonexistent" | "queue_empty" | "time_ambiguous";
             /**
              * @description The fact, naming the failing field.
              * @example text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.
@@ -2243,6 +2372,7 @@ export interface components {
          * @example {
          *       "ok": true,
          *       "status": "queued",
+         *       "awaitingApproval": false,
          *       "rows": [
          *         {
          *           "accountId": "acc_7Hq2Lx9Pz3",
@@ -2270,11 +2400,19 @@ export interface components {
              */
             ok: boolean;
             /**
-             * @description The state the posts would take.
+             * @description The state the posts would take (`draft` when they would wait for approval).
              * @example queued
              * @enum {string}
              */
             status: "queued" | "draft";
+            /**
+             * @description `true` when the workspace requires approval for this caller's posts: created, they
+             *     would be drafts awaiting an owner's or administrator's approval in the dashboard, and
+             *     they count toward the month only once approved. Tell the human so; never report them as
+             *     queued.
+             * @example false
+             */
+            awaitingApproval: boolean;
             /** @description One row per target account. */
             rows: components["schemas"]["PlanRow"][];
             /** @description The month's posts. `requested` is what this request costs (0 for drafts). */
@@ -2321,6 +2459,7 @@ export interface components {
              * @example Queued. Instagram · Acme Shop · 24 November, 14:30 (CET).
              */
             statusLine: string;
+            approval?: components["schemas"]["PostApproval"];
         };
         /**
          * @example {
@@ -2341,6 +2480,54 @@ export interface components {
         CreatePostsResponse: {
             /** @description One post per target account, in the order of the plan rows. */
             posts: components["schemas"]["PostSummary"][];
+        };
+        /**
+         * @description Present on a draft that waits for approval (`pending`) or whose approval was refused
+         *     (`rejected`); absent otherwise (an approved post is simply `queued`). Only an owner or
+         *     administrator, signed in to the dashboard, approves or rejects: no API key, OAuth token or
+         *     MCP tool can. Editing the post asks for approval again.
+         * @example {
+         *       "state": "pending",
+         *       "requestedBy": "Maya Lund",
+         *       "requestedAt": "2026-11-21T09:12:44.318Z",
+         *       "wantedAt": "2026-11-24T13:30:00.000Z",
+         *       "comment": null,
+         *       "decidedAt": null
+         *     }
+         */
+        PostApproval: {
+            /**
+             * @example pending
+             * @enum {string}
+             */
+            state: "pending" | "rejected";
+            /**
+             * @description The name of the person who asked (or whose key or grant asked).
+             * @example Maya Lund
+             */
+            requestedBy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:12:44.318Z
+             */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description The time asked for, UTC; `null` for as soon as it is approved.
+             * @example 2026-11-24T13:30:00.000Z
+             */
+            wantedAt: string | null;
+            /**
+             * @description The approver's comment on a rejection.
+             * @example null
+             */
+            comment: string | null;
+            /**
+             * Format: date-time
+             * @description When it was rejected; `null` while pending.
+             * @example null
+             */
+            decidedAt: string | null;
         };
         /**
          * @description One publication to one account.
@@ -2385,6 +2572,11 @@ export interface components {
              *       While the worker waits to try again after a temporary failure, it adds
              *       `Next attempt <day month, HH:MM> (<zone label>), after a temporary failure.`
              *     - draft: `Draft. <Network> · <account displayName> · no time set.`
+             *     - draft awaiting approval: `Draft, awaiting approval. <Network> · <account displayName> · wanted for <day month, HH:MM> (<zone label>).`
+             *       (`wanted as soon as it is approved.` when it was asked for `now`). Report it as awaiting
+             *       approval, never as queued: nothing is published until an owner or administrator approves it.
+             *     - draft whose approval was rejected: `Draft, rejected. <Network> · <account displayName> · no time set.`
+             *       followed by `Comment: <the approver's comment>` when they wrote one.
              *     - live: `Live. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
              *     - failed: `Failed. <Network> · <account displayName> · <day month, HH:MM> (<zone label>): <error message>`
              * @example Queued. Instagram · Acme Shop · 24 November, 14:30 (CET).
@@ -2440,6 +2632,7 @@ export interface components {
             externalUrl?: string;
             /** @description Present when `failed`; `message` quotes the network's own words, and `hint` says whether to reconnect, wait or change the post. */
             error?: components["schemas"]["Error"];
+            approval?: components["schemas"]["PostApproval"];
             /**
              * @description The interface the post was created through.
              * @example api
@@ -2535,11 +2728,14 @@ export interface components {
              *     `retried` (a person retried, or the account was reconnected after a token or permission
              *     failure), `retriedByWorker` (Herald will try a temporary failure again by itself at
              *     `publishAt`; `error` says why), `cancelled`, `rescheduled`, `edited` (a person changed
-             *     the content; `message` names what changed).
+             *     the content; `message` names what changed), `approvalRequested` (the post waits for an
+             *     owner's or administrator's approval; `publishAt` is the time wanted, absent for as soon as
+             *     approved), `approved` (a person approved it; it is queued), `rejected` (a person rejected
+             *     it; `message` holds their comment).
              * @example live
              * @enum {string}
              */
-            kind: "created" | "queued" | "publishing" | "live" | "failed" | "retried" | "retriedByWorker" | "cancelled" | "rescheduled" | "edited";
+            kind: "created" | "queued" | "publishing" | "live" | "failed" | "retried" | "retriedByWorker" | "cancelled" | "rescheduled" | "edited" | "approvalRequested" | "approved" | "rejected";
             /**
              * Format: date-time
              * @description When it happened.
@@ -2570,12 +2766,13 @@ export interface components {
         /**
          * @description What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,
          *     `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),
-         *     `post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,
+         *     `post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,
+         *     `post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,
          *     `media.failed`; `account.needs_reconnect` (its token expired or was revoked).
          * @example post.live
          * @enum {string}
          */
-        EventType: "post.created" | "post.queued" | "post.publishing" | "post.live" | "post.failed" | "post.retried_by_worker" | "post.cancelled" | "post.rescheduled" | "post.updated" | "post.deleted" | "media.ready" | "media.failed" | "account.needs_reconnect";
+        EventType: "post.created" | "post.queued" | "post.publishing" | "post.live" | "post.failed" | "post.retried_by_worker" | "post.cancelled" | "post.rescheduled" | "post.updated" | "post.deleted" | "post.approval_requested" | "post.approved" | "post.rejected" | "media.ready" | "media.failed" | "account.needs_reconnect";
         /**
          * @description One change in the workspace. `objectId` names the post, file or account; the object itself
          *     is in `post`, `media` or `account` as it is when read (absent when it no longer exists).
@@ -3396,6 +3593,101 @@ export interface operations {
             500: components["responses"]["Internal"];
             502: components["responses"]["NetworkFailed"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccountSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id from `GET /accounts`.
+                 * @example acc_7Hq2Lx9Pz3
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's posting times. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSchedule"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["QuotaExceeded"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    setAccountSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An account id from `GET /accounts`.
+                 * @example acc_7Hq2Lx9Pz3
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The account's posting times after the change. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSchedule"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
         };
     };
     listGroups: {

@@ -101,6 +101,113 @@ export const operations: readonly OperationEntry[] = [
     }
   },
   {
+    "operationId": "getAccountSchedule",
+    "method": "get",
+    "path": "/accounts/{accountId}/schedule",
+    "scope": "read",
+    "tool": null,
+    "annotations": null,
+    "summary": "Get an account's posting times",
+    "description": "Use this to read the weekly posting times of an account's queue, in the workspace time\nzone. `when: \"queue\"` in `planPost` and `createPosts` gives a post the account's next free\none. `next` lists the coming free times (at most 10).\n",
+    "fields": {
+      "path": [
+        "accountId"
+      ],
+      "query": [],
+      "body": [],
+      "header": {}
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "accountId": {
+          "type": "string",
+          "description": "An account id from `GET /accounts`."
+        }
+      },
+      "required": [
+        "accountId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
+    "operationId": "setAccountSchedule",
+    "method": "put",
+    "path": "/accounts/{accountId}/schedule",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Set an account's posting times",
+    "description": "Use this to replace the weekly posting times of an account's queue (`slots`, each a day\nand a local time in the workspace time zone; an empty list removes them). Posts already\nqueued keep their times.\n",
+    "fields": {
+      "path": [
+        "accountId"
+      ],
+      "query": [],
+      "body": [
+        "slots"
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "accountId": {
+          "type": "string",
+          "description": "An account id from `GET /accounts`."
+        },
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
+        "slots": {
+          "type": "array",
+          "maxItems": 100,
+          "description": "The weekly posting times; repeated ones are kept once, and the list is stored in week order.",
+          "items": {
+            "type": "object",
+            "description": "A weekly posting time, in the workspace time zone.",
+            "additionalProperties": false,
+            "required": [
+              "day",
+              "time"
+            ],
+            "properties": {
+              "day": {
+                "type": "string",
+                "enum": [
+                  "mon",
+                  "tue",
+                  "wed",
+                  "thu",
+                  "fri",
+                  "sat",
+                  "sun"
+                ]
+              },
+              "time": {
+                "type": "string",
+                "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+                "description": "Local time, `HH:MM` (24 hours)."
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "accountId",
+        "slots"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "operationId": "listGroups",
     "method": "get",
     "path": "/groups",
@@ -791,7 +898,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Check a post before creating it",
-    "description": "Use this before every `service_create_post`, with the same fields minus `confirm`. It has no side\neffects and can be called any number of times. It expands the targets to one row per\naccount, checks each row against its network's limits (text length, title, tags, media\nkind, aspect ratio, duration, file size, media readiness, account status, settings, time),\nand tells how many posts the request would cost against the month.\n\nRead every row: a row with `ok: false` lists its `issues`, each naming the failing field\nand saying what to do. Show `table` to a human as is, and create only after they agreed.\nAccount ids or a group that are not in the workspace answer `404 not_found`.\n",
+    "description": "Use this before every `service_create_post`, with the same fields minus `confirm`. It has no side\neffects and can be called any number of times. It expands the targets to one row per\naccount, checks each row against its network's limits (text length, title, tags, media\nkind, aspect ratio, duration, file size, media readiness, account status, settings, time),\nand tells how many posts the request would cost against the month.\n\nRead every row: a row with `ok: false` lists its `issues`, each naming the failing field\nand saying what to do. Show `table` to a human as is, and create only after they agreed.\n`awaitingApproval: true` means the workspace requires an owner's or administrator's approval\nof this caller's posts: they would be saved as drafts awaiting approval, and the table says so.\nAccount ids or a group that are not in the workspace answer `404 not_found`.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -857,13 +964,14 @@ export const operations: readonly OperationEntry[] = [
           }
         },
         "when": {
-          "description": "When to publish: `now` (at once), `draft` (save without a time; nothing is published and\nnothing counts toward the month) or a local time in a time zone (`WhenAt`).\n",
+          "description": "When to publish: `now` (at once), `draft` (save without a time; nothing is published and\nnothing counts toward the month), `queue` (each account's next free posting time among\nits weekly posting times) or a local time in a time zone (`WhenAt`).\n\nWith `queue`, a time is free when no queued post of that account is set to that instant,\nand it is at least 2 minutes ahead and within a year. A posting time that a clock change\nskips moves to the next minute that exists; one that occurs twice is taken once, at the\nearlier instant. An account without a free posting time fails its row with `queue_empty`.\nPosts created at the same moment get different times. The plan shows the time each\naccount would get; `service_create_post` takes the next free one when it creates.\n",
           "oneOf": [
             {
               "type": "string",
               "enum": [
                 "now",
-                "draft"
+                "draft",
+                "queue"
               ]
             },
             {
@@ -1216,7 +1324,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": true
     },
     "summary": "Create posts (one per target account)",
-    "description": "Use this after `service_plan_post`, with the same fields plus `confirm: true`, once a human agreed to\nthe plan's table. It creates one post per target account, in one step: either every post\nis created or none is.\n\n- `confirm` not `true`: `409 confirm_required`, nothing created.\n- Any row failing its checks (the rows `service_plan_post` would return): `422 checks_failed` with\n  the rows, nothing created. A draft (`when: draft`) is saved even when rows have issues;\n  the checks run again when it gets a time.\n- Over the month's posts: `402 quota_exceeded`. A post counts toward the calendar month\n  (workspace time zone) in which it reached `queued`; drafts do not count.\n- At most 60 `service_create_post` calls per hour per workspace (`429 rate_limited`); one call may\n  carry up to 50 accounts.\n\nThen report each post's `statusLine` and poll `service_get_post` (at most about once a\nminute) until it is `live` or `failed`.\n",
+    "description": "Use this after `service_plan_post`, with the same fields plus `confirm: true`, once a human agreed to\nthe plan's table. It creates one post per target account, in one step: either every post\nis created or none is.\n\n- `confirm` not `true`: `409 confirm_required`, nothing created.\n- Any row failing its checks (the rows `service_plan_post` would return): `422 checks_failed` with\n  the rows, nothing created. A draft (`when: draft`) is saved even when rows have issues;\n  the checks run again when it gets a time.\n- Over the month's posts: `402 quota_exceeded`. A post counts toward the calendar month\n  (workspace time zone) in which it reached `queued`; drafts do not count.\n- At most 60 `service_create_post` calls per hour per workspace (`429 rate_limited`); one call may\n  carry up to 50 accounts.\n\n- When the workspace requires approval for this caller (`service_plan_post` says `awaitingApproval:\n  true`), the posts are created as `draft` with a pending `approval`: nothing is published\n  until an owner or administrator approves them in the dashboard. Report them as awaiting\n  approval, never as queued; they count toward the month once approved.\n\nThen report each post's `statusLine` and poll `service_get_post` (at most about once a\nminute) until it is `live` or `failed`.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -1292,13 +1400,14 @@ export const operations: readonly OperationEntry[] = [
           }
         },
         "when": {
-          "description": "When to publish: `now` (at once), `draft` (save without a time; nothing is published and\nnothing counts toward the month) or a local time in a time zone (`WhenAt`).\n",
+          "description": "When to publish: `now` (at once), `draft` (save without a time; nothing is published and\nnothing counts toward the month), `queue` (each account's next free posting time among\nits weekly posting times) or a local time in a time zone (`WhenAt`).\n\nWith `queue`, a time is free when no queued post of that account is set to that instant,\nand it is at least 2 minutes ahead and within a year. A posting time that a clock change\nskips moves to the next minute that exists; one that occurs twice is taken once, at the\nearlier instant. An account without a free posting time fails its row with `queue_empty`.\nPosts created at the same moment get different times. The plan shows the time each\naccount would get; `service_create_post` takes the next free one when it creates.\n",
           "oneOf": [
             {
               "type": "string",
               "enum": [
                 "now",
-                "draft"
+                "draft",
+                "queue"
               ]
             },
             {
@@ -2205,7 +2314,7 @@ export const operations: readonly OperationEntry[] = [
           "maxItems": 13,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2217,6 +2326,9 @@ export const operations: readonly OperationEntry[] = [
               "post.rescheduled",
               "post.updated",
               "post.deleted",
+              "post.approval_requested",
+              "post.approved",
+              "post.rejected",
               "media.ready",
               "media.failed",
               "account.needs_reconnect"
@@ -2293,7 +2405,7 @@ export const operations: readonly OperationEntry[] = [
           "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2305,6 +2417,9 @@ export const operations: readonly OperationEntry[] = [
               "post.rescheduled",
               "post.updated",
               "post.deleted",
+              "post.approval_requested",
+              "post.approved",
+              "post.rejected",
               "media.ready",
               "media.failed",
               "account.needs_reconnect"
@@ -2400,7 +2515,7 @@ export const operations: readonly OperationEntry[] = [
           "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2412,6 +2527,9 @@ export const operations: readonly OperationEntry[] = [
               "post.rescheduled",
               "post.updated",
               "post.deleted",
+              "post.approval_requested",
+              "post.approved",
+              "post.rejected",
               "media.ready",
               "media.failed",
               "account.needs_reconnect"

@@ -9,6 +9,7 @@ import * as folders from './folders.ts';
 import * as groups from './groups.ts';
 import * as media from './media.ts';
 import * as posts from './posts.ts';
+import * as schedules from './schedules.ts';
 import type { Handlers } from './types.ts';
 import * as webhooks from './webhooks.ts';
 import * as whoami from './whoami.ts';
@@ -20,6 +21,7 @@ const exported: Record<string, unknown> = {
   ...media,
   ...folders,
   ...posts,
+  ...schedules,
   ...analytics,
   ...events,
   ...webhooks,

@@ -3,13 +3,24 @@
 import { DateTime } from 'luxon';
 import type { WorkspaceData } from '../db/workspaceData.ts';
 import type { MediaRecord } from '../db/mediaData.ts';
-import type { ContentPatch, DecideChange, NewEvent, NewPost, PostRecord } from '../db/postsData.ts';
+import {
+  approvalRequestedEvent,
+  type ApprovalRecord,
+  type ContentPatch,
+  type DecideChange,
+  type NewEvent,
+  type NewPost,
+  type PostRecord,
+  type StoredApproval,
+} from '../db/postsData.ts';
+import { needsApproval } from '../domain/approvals.ts';
 import type { Credential } from '../domain/credential.ts';
 import { readCursor, writeCursor } from '../domain/cursor.ts';
 import { ApiError, confirmRequired, invalidRequest, notFound } from '../domain/errors.ts';
 import {
   planRows,
   planTable,
+  queueEmpty,
   settingFileIds,
   type PlannedRow,
   type PostBody,
@@ -18,12 +29,14 @@ import {
 import { PLANS } from '../domain/plans.ts';
 import { PostStateRefused, refusal, type PersonAction } from '../domain/postStates.ts';
 import { assertCanCreatePosts, assertMonthQuota } from '../domain/quotas.ts';
+import { freeTimes } from '../domain/postingQueue.ts';
 import { statusLine } from '../domain/statusLine.ts';
-import { resolveWhen, type ResolvedWhen, type When } from '../domain/when.ts';
+import { formatInZone, resolveWhen, timeIssues, type ResolvedWhen, type When } from '../domain/when.ts';
 import { networkOf } from '../networks/index.ts';
 import type { MediaFacts } from '../networks/rules.ts';
-import { isoNow } from '../runtime/clock.ts';
+import { isoNow, type Clock } from '../runtime/clock.ts';
 import type { Services } from '../runtime/services.ts';
+import { mailApprovers } from './approvalMail.ts';
 import { withAccountIssues } from './networkAccount.ts';
 import type { Handler, RequestBody } from './types.ts';
 
@@ -79,6 +92,18 @@ async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFact
   });
 }
 
+/** Each account's next free posting time now (a create takes them again under the workspace lock). */
+async function queueTimes(data: WorkspaceData, zone: string, now: DateTime, accounts: TargetAccount[]) {
+  const ids = accounts.map((a) => a.id);
+  const [slots, taken] = await Promise.all([data.schedules.slots(ids), data.schedules.takenTimes(ids, now.toISO()!)]);
+  const at = new Map<string, DateTime>();
+  for (const id of ids) {
+    const [next] = freeTimes(slots.get(id)!, zone, now.toMillis(), taken.get(id)!, 1);
+    if (next !== undefined) at.set(id, DateTime.fromMillis(next, { zone: 'utc' }));
+  }
+  return { kind: 'queue' as const, at };
+}
+
 /** Everything a plan, a create or an edit needs, read once; bad references answer 404 here. */
 async function prepare(
   cred: Credential,
@@ -96,7 +121,11 @@ async function prepare(
     settingFiles(),
   ]);
   const when =
-    typeof body.when === 'object' && 'kind' in body.when ? body.when : resolveWhen(body.when, now, cred.workspace.tz);
+    body.when === 'queue'
+      ? await queueTimes(data, cred.workspace.tz, now, accounts)
+      : typeof body.when === 'object' && 'kind' in body.when
+        ? body.when
+        : resolveWhen(body.when, now, cred.workspace.tz);
   const rows = await withAccountIssues(
     services,
     data,
@@ -133,6 +162,33 @@ function checksFailed(rows: PlannedRow[], change: 'create' | 'edit' = 'create'):
   );
 }
 
+const wireApproval = (a: ApprovalRecord) => ({
+  state: a.state,
+  requestedBy: a.requesterName,
+  requestedAt: a.requestedAt,
+  wantedAt: a.wantedAt,
+  comment: a.comment,
+  decidedAt: a.decidedAt,
+});
+
+/** A request for approval by `userId` now, for `wantedAt` (null: as soon as approved). */
+const pendingApproval = (userId: string, now: string, wantedAt: string | null): StoredApproval => ({
+  state: 'pending',
+  requestedBy: userId,
+  requestedAt: now,
+  wantedAt,
+  decidedBy: null,
+  decidedAt: null,
+  comment: null,
+});
+
+/** The time a request wants: its instant, or null for `now` (as soon as approved). */
+const wantedAt = (when: ResolvedWhen, row: PlannedRow) => (when.kind === 'now' ? null : row.publishAt);
+
+const APPROVAL_LINE =
+  'These posts need approval: they are saved as drafts awaiting an owner or administrator, and nothing is ' +
+  'published until one approves them in the dashboard.';
+
 /** A post as the API answers it (also in events, handlers/events.ts). */
 export function wirePost(post: PostRecord, zone: string) {
   const at = post.status === 'live' ? (post.liveAt ?? post.publishAt) : post.publishAt;
@@ -150,6 +206,7 @@ export function wirePost(post: PostRecord, zone: string) {
         errorMessage: post.error?.message,
         nextAttemptAt: post.nextAttemptAt,
         reviewSince: post.reviewSince,
+        approval: post.approval,
       },
       zone,
     ),
@@ -163,15 +220,17 @@ export function wirePost(post: PostRecord, zone: string) {
     ...(post.nextAttemptAt ? { nextAttemptAt: post.nextAttemptAt } : {}),
     ...(post.status === 'live' && post.externalUrl ? { externalUrl: post.externalUrl } : {}),
     ...(post.status === 'failed' && post.error ? { error: post.error } : {}),
+    ...(post.approval ? { approval: wireApproval(post.approval) } : {}),
     createdVia: post.createdVia,
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
   };
 }
 
-export const planPost: Handler<'planPost'> = async ({ cred, data, body, services }) => {
+export const planPost: Handler<'planPost'> = async ({ cred, data, body, via, services }) => {
   const { accounts, rows, when, month } = await prepare(cred, data, services, body as never);
-  const status = when.kind === 'draft' ? 'draft' : 'queued';
+  const awaitingApproval = when.kind !== 'draft' && needsApproval(cred, via);
+  const status = when.kind === 'draft' || awaitingApproval ? 'draft' : 'queued';
   const quota = {
     used: await data.posts.monthUsed(month),
     limit: PLANS[cred.workspace.plan].postsPerMonth,
@@ -182,24 +241,29 @@ export const planPost: Handler<'planPost'> = async ({ cred, data, body, services
     body: {
       ok: rows.every((r) => r.ok),
       status,
+      awaitingApproval,
       rows: rows.map(wireRow),
       quota,
-      table: planTable(rows, accounts, when, cred.workspace.tz, quota),
+      table: planTable(rows, accounts, when, cred.workspace.tz, quota) + (awaitingApproval ? `\n${APPROVAL_LINE}` : ''),
     },
   };
 };
 
-export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, via, services }) => {
+export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, via, services, afterCommit }) => {
   if (body.confirm !== true) throw confirmRequired('Creating posts', 'createPosts');
-  const { now, rows, when, month } = await prepare(cred, data, services, body as never);
-  const status = when.kind === 'draft' ? 'draft' : 'queued';
+  const { now, accounts, rows, when, month } = await prepare(cred, data, services, body as never);
+  // A post awaiting approval is a draft that asked for a time: it must pass as a queued one would.
+  const awaitingApproval = when.kind !== 'draft' && needsApproval(cred, via);
+  const status = when.kind === 'draft' || awaitingApproval ? 'draft' : 'queued';
   // A draft is saved as it is; its checks run again when it gets a time.
-  if (status === 'queued' && rows.some((r) => !r.ok)) throw checksFailed(rows);
+  if (when.kind !== 'draft' && rows.some((r) => !r.ok)) throw checksFailed(rows);
+  const asked = isoNow(services.clock);
   const posts: NewPost[] = rows.map((row) => ({
     accountId: row.accountId,
     platform: row.platform,
     status,
-    publishAt: row.publishAt,
+    publishAt: awaitingApproval ? null : row.publishAt,
+    ...(awaitingApproval ? { approval: pendingApproval(cred.user.id, asked, wantedAt(when, row)) } : {}),
     text: row.content.text,
     title: row.content.title,
     tags: row.content.tags,
@@ -212,13 +276,35 @@ export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, vi
     month,
     guard: (counts) =>
       assertCanCreatePosts(cred.workspace.plan, counts, status === 'queued' ? posts.length : 0, now.toMillis()),
+    // The plan's queue times were free when read; the create takes them again under the workspace lock.
+    ...(when.kind === 'queue' && status === 'queued'
+      ? {
+          queue: {
+            zone: cred.workspace.tz,
+            full: (accountId: string) =>
+              checksFailed(
+                rows.map((r) =>
+                  r.accountId === accountId
+                    ? { ...r, ok: false, issues: [queueEmpty(accounts.find((a) => a.id === accountId)!)] }
+                    : r,
+                ),
+              ),
+          },
+        }
+      : {}),
   });
+  if (awaitingApproval) afterCommit(() => mailApprovers(services, cred, created));
   return {
     status: 201,
     body: {
       posts: created.map((p) => {
         const w = wirePost(p, cred.workspace.tz);
-        return { id: w.id, status: w.status, statusLine: w.statusLine };
+        return {
+          id: w.id,
+          status: w.status,
+          statusLine: w.statusLine,
+          ...(w.approval ? { approval: w.approval } : {}),
+        };
       }),
     },
   };
@@ -378,7 +464,8 @@ const editedEvent = (patch: ContentPatch): NewEvent => {
  * Edit or reschedule (`PATCH /posts/{postId}`): new content, a new time, or both. Confirm is needed where the
  * post is or becomes queued; the post is planned again with what it will carry, and a draft is saved as it is.
  */
-export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, params, body, services }) => {
+export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
+  const { cred, data, params, body, via, services } = ctx;
   const timed = body.when !== undefined;
   const editing = EDIT_FIELDS.some((field) => body[field] !== undefined);
   if (!timed && !editing)
@@ -412,10 +499,16 @@ export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, pa
   if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'edit');
   const content = contentChanges(current, row, mediaIds);
   if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
+  // While it waits for approval, or changed by one whose posts need it, the post waits (again) as a draft: only an
+  // approval in the dashboard queues it.
+  const { approval } = current;
+  const asks = needsApproval(cred, via);
+  const waits =
+    approval?.state === 'pending' ||
+    (asks && (timed || current.status === 'queued' || (current.status === 'draft' && approval?.state === 'rejected')));
+  if (waits) return askAgain(ctx, current, row, content);
   const post = await transition(data, params.postId, action, async (p, counts) => {
-    // Planned on the post as read: a change meanwhile (another edit, an attempt) voids that plan.
-    if (p.status !== current.status || p.updatedAt !== current.updatedAt)
-      throw invalidState(`Post ${p.id} changed to ${p.status} meanwhile.`, 'Read the post and decide again.');
+    assertUnchanged(p, current);
     const fromDraft = p.status === 'draft';
     if (timed && fromDraft) assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);
     const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
@@ -428,6 +521,133 @@ export const reschedulePost: Handler<'reschedulePost'> = async ({ cred, data, pa
   });
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
 };
+
+/** Planned on the post as read: a change meanwhile (another edit, an attempt, a decision) voids that plan. */
+function assertUnchanged(p: PostRecord, read: PostRecord): void {
+  if (p.status !== read.status || p.updatedAt !== read.updatedAt)
+    throw invalidState(`Post ${p.id} changed to ${p.status} meanwhile.`, 'Read the post and decide again.');
+}
+
+/** An edit that makes the post wait for approval: a draft with the edit, asking for the time given or wanted before. */
+async function askAgain(
+  { cred, data, params, body, services, afterCommit }: Parameters<Handler<'reschedulePost'>>[0],
+  current: PostRecord,
+  row: PlannedRow,
+  content: ContentPatch,
+) {
+  // What waits must pass as a queued post would: the approver approves it as it is.
+  if (!row.ok) throw checksFailed([row], 'edit');
+  const wanted =
+    body.when === undefined
+      ? (current.approval?.wantedAt ?? current.publishAt)
+      : body.when === 'now'
+        ? null
+        : row.publishAt;
+  const wasQueued = current.status === 'queued';
+  const post = await transition(data, params.postId, wasQueued ? 'cancel' : 'edit', (p) => {
+    assertUnchanged(p, current);
+    const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
+    if (wasQueued)
+      events.push({
+        kind: 'cancelled',
+        message:
+          'Changed by someone whose posts need approval: the post is a draft again until it is approved, ' +
+          'and its place in the month was given back.',
+      });
+    events.push(approvalRequestedEvent(wanted));
+    const approval = pendingApproval(cred.user.id, isoNow(services.clock), wanted);
+    return { patch: { ...content, ...(wasQueued ? { publishAt: null, quotaMonth: null } : {}), approval }, events };
+  });
+  afterCommit(() => mailApprovers(services, cred, [post]));
+  return { status: 200 as const, body: wirePost(post, cred.workspace.tz) };
+}
+
+const notAwaiting = (post: PostRecord) =>
+  invalidState(
+    `Post ${post.id} is not awaiting approval.`,
+    'Read the approvals again: someone may have decided it already, or it was edited meanwhile.',
+  );
+
+/**
+ * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
+ * checked again and queued at the time wanted, or at `publishAt` (an ISO instant) when the approver picks one; a time
+ * wanted that has passed asks for one. It counts toward the month now.
+ */
+export async function approvePost(
+  cred: Credential,
+  data: WorkspaceData,
+  services: Services,
+  postId: string,
+  publishAt: string | undefined,
+): Promise<PostRecord> {
+  const current = await existingPost(data, postId);
+  if (current.status !== 'draft' || current.approval?.state !== 'pending') throw notAwaiting(current);
+  const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
+  const chosen = publishAt ?? current.approval.wantedAt;
+  let when: ResolvedWhen = { kind: 'now', at: now };
+  if (chosen) {
+    const at = DateTime.fromISO(chosen, { zone: 'utc' });
+    const issues = timeIssues(at, now, cred.workspace.tz, publishAt ? 'publishAt' : 'The time wanted');
+    if (issues.length && !publishAt)
+      throw new ApiError(
+        409,
+        'approval_time_passed',
+        `The time wanted for post ${postId}, ${formatInZone(at, cred.workspace.tz)}, has passed.`,
+        'Pick a new time (at least 2 minutes ahead) and approve the post at it.',
+      );
+    when = { kind: 'at', at, issues, notes: [] };
+  }
+  const { rows, month } = await prepare(cred, data, services, {
+    targets: { accountIds: [current.accountId] },
+    mediaIds: current.mediaIds,
+    text: current.text,
+    title: current.title ?? undefined,
+    tags: current.tags,
+    perPlatform: { [current.platform]: current.perPlatform },
+    when,
+  });
+  const row = rows[0]!;
+  if (!row.ok) throw checksFailed(rows, 'edit');
+  return transition(data, postId, 'reschedule', async (p, counts) => {
+    assertUnchanged(p, current);
+    assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);
+    return {
+      patch: { publishAt: row.publishAt, quotaMonth: month, approval: null },
+      events: [
+        { kind: 'approved', message: `Approved by ${cred.user.name}.` },
+        { kind: 'queued', publishAt: row.publishAt },
+      ],
+      audit: { userId: cred.user.id, action: 'post.approved', detail: approvalDetail(p, row.publishAt) },
+    };
+  });
+}
+
+/** Rejects a post awaiting approval: it stays a draft, with the approver's comment. */
+export function rejectPost(
+  cred: Credential,
+  data: WorkspaceData,
+  clock: Clock,
+  postId: string,
+  comment: string | null,
+): Promise<PostRecord> {
+  return transition(data, postId, 'edit', (p) => {
+    if (p.status !== 'draft' || !p.approval || p.approval.state !== 'pending') throw notAwaiting(p);
+    const decidedAt = isoNow(clock);
+    return {
+      patch: { approval: { ...p.approval, state: 'rejected', decidedBy: cred.user.id, decidedAt, comment } },
+      events: [{ kind: 'rejected', message: `Rejected by ${cred.user.name}${comment ? `: ${comment}` : '.'}` }],
+      audit: { userId: cred.user.id, action: 'post.rejected', detail: { ...approvalDetail(p, null), comment } },
+    };
+  });
+}
+
+const approvalDetail = (p: PostRecord, publishAt: string | null) => ({
+  platform: p.platform,
+  account: p.accountName,
+  text: p.text.slice(0, 80),
+  requestedBy: p.approval?.requesterName,
+  ...(publishAt ? { publishAt } : {}),
+});
 
 export const deletePost: Handler<'deletePost'> = async ({ cred, data, params, query }) => {
   await existingPost(data, params.postId);

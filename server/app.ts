@@ -13,6 +13,7 @@ import { memberRoutes } from './memberRoutes.ts';
 import { keyRoutes } from './keyRoutes.ts';
 import { billingRoutes } from './billingRoutes.ts';
 import { selfHostedBilling } from '../billing/index.ts';
+import { approvalRoutes } from './approvalRoutes.ts';
 import { settingsRoutes } from './settingsRoutes.ts';
 import { passwordRoutes } from './passwordRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
@@ -189,6 +190,7 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
     keyRoutes(services),
     billingRoutes(services, billing),
     settingsRoutes(services),
+    approvalRoutes(services),
     passwordRoutes(services, signIn),
   );
   // MCP for agents: /mcp, OAuth (/oauth, /.well-known), /auth/mcp-grants and the agent docs (/docs).

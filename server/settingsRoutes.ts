@@ -1,9 +1,10 @@
 // Workspace settings and the audit trail (session-only, see sessionGuard.ts).
-//   PATCH /auth/workspace   {name?, slug?, tz?, currency?}
+//   PATCH /auth/workspace   {name?, slug?, tz?, currency?, approvalRequiredFor?}
 //   GET   /auth/audit       ?before=<at>&limit=<n>: who did what, newest first
 import express from 'express';
 import { listAudit } from '../db/audit.ts';
 import { updateWorkspaceSettings, type WorkspaceSettings } from '../db/workspaceSettings.ts';
+import { APPROVAL_CREATORS } from '../domain/approvals.ts';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
 import type { Services } from '../runtime/services.ts';
@@ -13,7 +14,7 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{1,38})[a-z0-9]$/;
 
 function checkedSettings(body: Record<string, unknown>): Partial<WorkspaceSettings> {
-  const known = ['name', 'slug', 'tz', 'currency'];
+  const known = ['name', 'slug', 'tz', 'currency', 'approvalRequiredFor'];
   const unknown = Object.keys(body).filter((k) => !known.includes(k));
   if (unknown.length) throw invalidRequest(`Unknown field ${unknown[0]}; the settings are ${known.join(', ')}.`);
   const out: Partial<WorkspaceSettings> = {};
@@ -41,6 +42,12 @@ function checkedSettings(body: Record<string, unknown>): Partial<WorkspaceSettin
       throw invalidRequest('currency must be an ISO 4217 code in capitals, such as EUR or USD.');
     }
     out.currency = body.currency;
+  }
+  if (body.approvalRequiredFor !== undefined) {
+    const given = body.approvalRequiredFor;
+    if (!Array.isArray(given) || given.some((c) => !APPROVAL_CREATORS.includes(c)))
+      throw invalidRequest(`approvalRequiredFor must be a list of ${APPROVAL_CREATORS.join(', ')}; empty for none.`);
+    out.approvalRequiredFor = APPROVAL_CREATORS.filter((c) => given.includes(c));
   }
   return out;
 }

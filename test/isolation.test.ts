@@ -26,7 +26,7 @@ interface Ids {
   whd: string;
 }
 interface Attempt {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'put' | 'delete';
   url: string;
   body?: Record<string, unknown>;
 }
@@ -49,6 +49,10 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
   getAccountAnalytics: (t) => [
     { method: 'get', url: `/v1/accounts/${t.acc}/analytics` },
     { method: 'get', url: `/v1/accounts/${t.acc}/analytics?refresh=true` },
+  ],
+  getAccountSchedule: (t) => [{ method: 'get', url: `/v1/accounts/${t.acc}/schedule` }],
+  setAccountSchedule: (t) => [
+    { method: 'put', url: `/v1/accounts/${t.acc}/schedule`, body: { slots: [{ day: 'mon', time: '09:00' }] } },
   ],
   listGroups: () => [],
   createGroup: (t, o) => [{ method: 'post', url: '/v1/groups', body: { name: 'Stolen', accountIds: [o.acc, t.acc] } }],
@@ -91,6 +95,11 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
     { method: 'post', url: '/v1/posts', body: { ...postBody({ accountIds: [t.acc] }, []), confirm: true } },
     { method: 'post', url: '/v1/posts', body: { ...postBody({ groupId: t.grp }, []), confirm: true } },
     { method: 'post', url: '/v1/posts', body: { ...postBody({ accountIds: [o.acc] }, [t.med]), confirm: true } },
+    {
+      method: 'post',
+      url: '/v1/posts',
+      body: { ...postBody({ accountIds: [o.acc, t.acc] }, []), when: 'queue', confirm: true },
+    },
   ],
   getPost: (t) => [{ method: 'get', url: `/v1/posts/${t.pst}` }],
   reschedulePost: (t, o) => [

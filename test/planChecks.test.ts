@@ -446,6 +446,15 @@ const SAMPLES: Record<IssueCode, Sample[] | { unreachable: string }> = {
       says: 'more than one year',
     },
   ],
+  queue_empty: [
+    {
+      name: 'an account without posting times',
+      account: 'threads',
+      body: () => ({ when: 'queue' }),
+      field: 'when',
+      says: 'no free posting time',
+    },
+  ],
   time_nonexistent: [
     {
       name: 'the next skipped hour in Berlin',

@@ -169,6 +169,53 @@ describe('settings in a browser', () => {
       name: 'Ola Owner studio',
       tz: expect.stringMatching(/^Asia\/(Calcutta|Kolkata)$/),
     });
+    // Members' and API keys' posts then wait for approval (issue 29); the approvals page lists what waits.
+    await owner.getByLabel('Posts by members').check();
+    await owner.getByLabel('Posts made with API keys').check();
+    await owner.getByRole('button', { name: 'Save' }).click();
+    await owner.getByText('Saved.').waitFor();
+    await owner.getByRole('link', { name: 'Approvals' }).click();
+    await owner.getByText('Nothing waits for approval.').waitFor();
+    await checkPage(owner, '27a-approvals-empty');
+    // A script's post waits as a draft until the owner approves it on the page.
+    await owner.getByRole('link', { name: 'Accounts' }).click();
+    await owner.getByRole('link', { name: 'Connect Threads' }).click();
+    await expect.poll(() => owner.url()).toContain('/sandbox/');
+    for (const input of await owner.locator('input[required], textarea[required]').all()) await input.fill('acme');
+    await owner.getByRole('button', { name: 'Allow' }).click();
+    await owner.getByText(/Connected \d+ accounts?/).waitFor();
+    // Its posting times: Monday 09:00, saved, and the next free ones listed.
+    await owner.getByRole('link', { name: /Posting times of/ }).click();
+    await owner.getByText('No posting times yet.').waitFor();
+    await owner.getByLabel('Time').fill('09:00');
+    await owner.getByRole('button', { name: 'Add time' }).click();
+    await owner.getByRole('button', { name: 'Save posting times' }).click();
+    await owner.getByRole('button', { name: 'Remove Monday at 09:00' }).waitFor();
+    await owner.getByText('None: add posting times first.').waitFor({ state: 'detached' });
+    await checkPage(owner, '27c-account-posting-times');
+    const created = await owner.evaluate(async () => {
+      const { csrfToken } = await (await fetch('/auth/session')).json();
+      const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
+      const body = JSON.stringify({ name: 'agent', scopes: ['read', 'write'] });
+      const { key } = await (await fetch('/auth/keys', { method: 'POST', headers, body })).json();
+      const auth = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
+      const { accounts } = await (await fetch('/v1/accounts', { headers: auth })).json();
+      const post = { targets: { accountIds: [accounts[0].id] }, mediaIds: [], text: 'Autumn sale', when: 'now' };
+      const answer = await fetch('/v1/posts', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ ...post, confirm: true }),
+      });
+      return (await answer.json()).posts[0];
+    });
+    expect(created.statusLine).toMatch(/^Draft, awaiting approval\./);
+    await owner.getByRole('link', { name: 'Approvals' }).click();
+    await owner.getByText('Autumn sale').waitFor();
+    await owner.getByRole('checkbox', { name: /Select the post to Threads/ }).check();
+    await checkPage(owner, '27b-approvals-waiting');
+    await owner.getByRole('button', { name: 'Approve 1 selected' }).click();
+    await owner.getByText('Approved: the post is scheduled.').waitFor();
+    await owner.getByText('Nothing waits for approval.').waitFor();
   }, 180_000);
 
   it('sends someone who has an account to sign in from the invitation, back to it, and in', async () => {

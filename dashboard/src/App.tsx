@@ -1,5 +1,7 @@
 // Routes: sign-in and sign-up outside the shell; everything else inside it, signed in. The calendar
 // (the heaviest page) loads on first visit only.
+import { ApprovalsPage } from './approvals/ApprovalsPage.tsx';
+import { SchedulePage } from './accounts/SchedulePage.tsx';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useSession } from './session.tsx';
@@ -58,6 +60,8 @@ export function App() {
           <Route path="/compose" element={<ComposePage />} />
           <Route path="/media" element={<MediaPage />} />
           <Route path="/accounts" element={<AccountsPage />} />
+          <Route path="/approvals" element={<ApprovalsPage />} />
+          <Route path="/accounts/:accountId/schedule" element={<SchedulePage />} />
           <Route path="/settings/*" element={<SettingsPage />} />
           <Route
             path="*"

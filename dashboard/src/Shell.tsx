@@ -15,6 +15,7 @@ const LINKS = [
   { to: '/posts', label: 'Posts' },
   { to: '/media', label: 'Media' },
   { to: '/accounts', label: 'Accounts' },
+  { to: '/approvals', label: 'Approvals' },
   { to: '/settings', label: 'Settings' },
 ];
 

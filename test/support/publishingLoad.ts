@@ -46,6 +46,7 @@ export async function seedAccounts(env: NodeJS.ProcessEnv, accounts: number): Pr
       plan: 'owner',
       currency: 'USD',
       tz: 'Europe/Berlin',
+      approvalRequiredFor: [],
     };
     const data = workspaceData(db, workspace, systemClock);
     const accountIds: string[] = [];

@@ -93,6 +93,10 @@ function AccountRow({ account }: { account: Account }) {
           {labelOf(account.platform)} ·{' '}
           <span className={`status status-${account.status}`}>{healthy ? 'connected' : account.status}</span>
           {!healthy && ` — posts to it wait until ${manages ? 'it is reconnected' : 'an administrator reconnects it'}`}
+          {' · '}
+          <Link to={`/accounts/${account.id}/schedule`}>
+            Posting times<span className="sr-only"> of {account.displayName}</span>
+          </Link>
         </p>
       </div>
       {manages && (

@@ -15,6 +15,7 @@ const at = '2026-11-24T13:30:00.000Z';
 const plan: PlanResponse = {
   ok: false,
   status: 'queued',
+  awaitingApproval: false,
   table: '',
   quota: { used: 3, limit: 20, requested: 2 },
   rows: [

@@ -63,7 +63,8 @@ export function editBody(post: Post, request: Schemas['PlanRequest'], form: When
     mediaIds: request.mediaIds,
     perPlatform: { [platform]: request.perPlatform?.[platform] ?? {} },
     ...(request.overrides?.[platform] ? { overrides: { [platform]: request.overrides[platform] } } : {}),
-    ...(moved && request.when !== 'draft' ? { when: request.when } : {}),
+    // An edit never asks for the queue (compose's own add to queue creates): only drafts and times are edited.
+    ...(moved && request.when !== 'draft' && request.when !== 'queue' ? { when: request.when } : {}),
     confirm: true,
   };
 }

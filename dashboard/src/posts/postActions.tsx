@@ -32,7 +32,7 @@ export function targetOf(timing: Timing, zone: string): DateTime | undefined {
 
 /** What a reschedule form sends, or the form's own problem as the refusal the dialog shows. */
 export function chosenWhen(timing: Timing): { publishAt: string; timezone: string } | 'now' {
-  if ('when' in timing && timing.when !== 'draft') return timing.when;
+  if ('when' in timing && timing.when !== 'draft' && timing.when !== 'queue') return timing.when;
   throw new Failure(
     'time_missing',
     'problem' in timing ? timing.problem : 'Pick a time.',

@@ -1,11 +1,12 @@
-// Settings, workspace: name, slug, time zone and currency. Changing the zone leaves queued posts at their
-// absolute instants; the answer says so and this page repeats it.
+// Settings, workspace: name, slug, time zone, currency and whose posts need approval. Changing the zone leaves
+// queued posts at their absolute instants; the answer says so and this page repeats it.
 import { lazy, Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { SESSION_KEY, useSignedIn } from '../session.tsx';
 import { Button, ErrorNote, Field, Loading } from '../ui.tsx';
 import { atLeast } from './settingsApi.ts';
+import { ApprovalSetting } from './ApprovalSetting.tsx';
 import { useAction } from './useAction.ts';
 
 const CURRENCIES = Intl.supportedValuesOf('currency');
@@ -20,10 +21,11 @@ export function WorkspacePage() {
     slug: workspace.slug,
     tz: workspace.tz,
     currency: workspace.currency,
+    approvalRequiredFor: workspace.approvalRequiredFor,
   });
   const [notes, setNotes] = useState<string[]>();
   const editable = atLeast(role, 'administrator');
-  const set = (field: keyof typeof form) => (e: { target: { value: string } }) =>
+  const set = (field: 'name' | 'slug' | 'tz' | 'currency') => (e: { target: { value: string } }) =>
     setForm({ ...form, [field]: e.target.value });
   const { busy, error, submit } = useAction(async () => {
     const out = await auth<{ notes: string[] }>('PATCH', '/workspace', form);
@@ -58,6 +60,10 @@ export function WorkspacePage() {
             ))}
           </select>
         </div>
+        <ApprovalSetting
+          value={form.approvalRequiredFor}
+          onChange={(approvalRequiredFor) => setForm({ ...form, approvalRequiredFor })}
+        />
       </fieldset>
       <ErrorNote error={error} />
       {notes && (

@@ -24,11 +24,20 @@ export const EVENT_WORDS: Record<EventKind, (f: EventFacts) => string> = {
   retriedByWorker: (f) =>
     `${f.network} had a passing problem; Herald tries again by itself${f.when ? ` ${f.when}` : ''}.`,
   cancelled: (f) =>
-    `Cancelled${/account was disconnected/.test(f.message) ? ' because its account was disconnected' : ''}: ` +
-    'the post is a draft again, and its place in the month was given back.',
+    /need approval/.test(f.message)
+      ? 'Changed by someone whose posts need approval: a draft again until it is approved, and its place in the ' +
+        'month was given back.'
+      : `Cancelled${/account was disconnected/.test(f.message) ? ' because its account was disconnected' : ''}: ` +
+        'the post is a draft again, and its place in the month was given back.',
   rescheduled: (f) => (f.when ? `Moved to ${f.when}.` : 'Moved to another time.'),
   // The server names what changed in words already ("Changed the text and the files.").
   edited: (f) => (/^Changed (the [a-z]+(, | and )?)+\.$/.test(f.message) ? f.message : 'Edited.'),
+  approvalRequested: (f) =>
+    'Waiting for approval by an owner or administrator, ' +
+    `${f.when ? `wanted for ${f.when}` : 'wanted as soon as approved'}.`,
+  // The server names the approver ("Approved by Ann Berg."), and a rejection's comment after a colon.
+  approved: (f) => (/^Approved by .+\.$/.test(f.message) ? f.message : 'Approved.'),
+  rejected: (f) => (/^Rejected by /.test(f.message) ? f.message : 'Rejected.'),
 };
 
 /** One timeline event as a sentence; a worker's retry time reads "today at 14:31 CET". */

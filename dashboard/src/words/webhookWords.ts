@@ -20,6 +20,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType | 'webhook.test', str
   'post.created': 'Post created',
   'post.updated': 'Post edited',
   'post.deleted': 'Post deleted',
+  'post.approval_requested': 'Post waits for approval',
+  'post.approved': 'Post approved',
+  'post.rejected': 'Post rejected',
   'media.ready': 'File ready to post',
   'media.failed': 'File could not be processed',
   'account.needs_reconnect': 'Account needs reconnecting (its sign-in expired or was revoked)',
@@ -31,6 +34,7 @@ export const WEBHOOK_EVENT_GROUPS: { title: string; events: WebhookEventType[] }
   { title: 'Publishing', events: ['post.live', 'post.failed', 'post.publishing', 'post.retried_by_worker'] },
   { title: 'Schedule', events: ['post.queued', 'post.rescheduled', 'post.cancelled'] },
   { title: 'Post changes', events: ['post.created', 'post.updated', 'post.deleted'] },
+  { title: 'Approvals', events: ['post.approval_requested', 'post.approved', 'post.rejected'] },
   { title: 'Files and accounts', events: ['media.ready', 'media.failed', 'account.needs_reconnect'] },
 ];
 

@@ -102,6 +102,7 @@ export const ISSUE_WORDS: Record<IssueCode, (f: IssueFacts) => string> = {
     `Publishing to ${f.network} is not available yet. Remove the ${f.network} account from this post.`,
   time_too_soon: () => 'This time has passed or is less than 2 minutes away. Pick a later time, or publish now.',
   time_too_far: () => 'This time is more than a year ahead. Pick an earlier time, or save a draft.',
+  queue_empty: () => 'This account has no free posting time in its queue. Set its posting times, or pick a time.',
   time_nonexistent: () =>
     "This time does not exist in the workspace's time zone: the clocks skip that hour. Pick another time.",
   time_ambiguous: () =>
@@ -287,6 +288,10 @@ export const ERROR_WORDS = {
       ? { title: sentence }
       : { title: 'Herald could not take what was sent.', hint: 'Check the form’s fields, then try again.' };
   },
+  approval_time_passed: same(
+    'The time asked for this post has passed.',
+    'Pick a new time for it on the approvals page, then approve it.',
+  ),
   invalid_state: (f: FailureFacts): Words =>
     // The server's refusal names the state it found (domain/postStates.ts); two of them people can be told.
     / is being published /.test(f.message)

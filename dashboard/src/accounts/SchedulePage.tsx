@@ -1,0 +1,93 @@
+// An account's posting times (the posting queue, issue 29): its weekly times in the workspace zone, edited and saved
+// as a whole, and the next free ones that "add to queue" would give.
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { api, call, type Schemas } from '../api.ts';
+import { dayTimeText } from '../format.ts';
+import { useMay, useSignedIn } from '../session.tsx';
+import { useAction } from '../settings/useAction.ts';
+import { AdminsOnly, Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
+import { DAY_LABEL, SCHEDULE_WORDS as W } from '../words/scheduleWords.ts';
+
+type Slot = Schemas['ScheduleSlot'];
+const DAYS = Object.keys(DAY_LABEL) as Slot['day'][];
+
+export function SchedulePage() {
+  const accountId = useParams().accountId ?? '';
+  const { workspace } = useSignedIn();
+  const admin = useMay('administrator');
+  const client = useQueryClient();
+  const key = ['schedule', accountId];
+  const schedule = useQuery({
+    queryKey: key,
+    queryFn: () => call(api.GET('/accounts/{accountId}/schedule', { params: { path: { accountId } } })),
+  });
+  const [slots, setSlots] = useState<Slot[]>();
+  const [day, setDay] = useState<Slot['day']>('mon');
+  const [time, setTime] = useState('09:00');
+  const shown = slots ?? schedule.data?.slots ?? [];
+  const save = useAction(async () => {
+    await call(api.PUT('/accounts/{accountId}/schedule', { params: { path: { accountId } }, body: { slots: shown } }));
+    setSlots(undefined);
+    await client.invalidateQueries({ queryKey: key });
+  });
+  if (schedule.isPending) return <Loading />;
+  return (
+    <section className="stack">
+      <PageHeader title={W.title} />
+      <ErrorNote error={schedule.error ?? save.error} />
+      <p className="muted">{W.intro(workspace.tz)}</p>
+      {shown.length === 0 ? (
+        <Empty title={W.empty} />
+      ) : (
+        <ul className="approvals stack">
+          {shown.map((slot) => (
+            <li key={`${slot.day}${slot.time}`} className="row">
+              <span>{W.slot(DAY_LABEL[slot.day], slot.time)}</span>
+              {admin && (
+                <Button tone="ghost" onClick={() => setSlots(shown.filter((s) => s !== slot))}>
+                  {W.remove(DAY_LABEL[slot.day], slot.time)}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {admin ? (
+        <div className="row">
+          <div className="field">
+            <label htmlFor="slot-day">{W.day}</label>
+            <select id="slot-day" value={day} onChange={(e) => setDay(e.target.value as Slot['day'])}>
+              {DAYS.map((d) => (
+                <option key={d} value={d}>
+                  {DAY_LABEL[d]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="slot-time">{W.time}</label>
+            <input id="slot-time" type="time" value={time} onChange={(e) => setTime(e.target.value)} />
+          </div>
+          <Button onClick={() => time && setSlots([...shown, { day, time }])}>{W.add}</Button>
+          <Button tone="primary" busy={save.busy} disabled={slots === undefined} onClick={save.submit}>
+            {W.save}
+          </Button>
+        </div>
+      ) : (
+        <AdminsOnly what="set posting times" />
+      )}
+      <h2>{W.next}</h2>
+      {schedule.data?.next.length ? (
+        <ul className="approvals">
+          {schedule.data.next.map((at) => (
+            <li key={at}>{dayTimeText(at, workspace.tz)}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">{W.noNext}</p>
+      )}
+    </section>
+  );
+}

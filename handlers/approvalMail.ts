@@ -1,0 +1,64 @@
+// Mail about approvals (issue 29): approvers hear that posts wait, requesters hear what was decided. Mail is a
+// courtesy after the change committed: a mail that cannot be sent is logged, never a failure of the change.
+import { listMembers } from '../db/members.ts';
+import type { PostRecord } from '../db/postsData.ts';
+import type { Credential } from '../domain/credential.ts';
+import { networkOf } from '../networks/index.ts';
+import type { Mail } from '../runtime/mailer.ts';
+import type { Services } from '../runtime/services.ts';
+
+const approvalsPage = (services: Services) => `${services.config.publicUrl}/app/approvals`;
+
+const describe = (post: PostRecord) => {
+  const text = post.text.length > 80 ? `${post.text.slice(0, 80)}…` : post.text;
+  return `${networkOf(post.platform).label} · ${post.accountName}: "${text}"`;
+};
+
+async function send(services: Services, mails: Mail[]): Promise<void> {
+  for (const mail of mails) {
+    await services.mailer.send(mail).catch((err: unknown) => {
+      services.logger.warn({ err }, 'an approval mail could not be sent');
+    });
+  }
+}
+
+/** Tells each owner and administrator (but the asker) that `posts` wait for approval. */
+export async function mailApprovers(services: Services, cred: Credential, posts: PostRecord[]): Promise<void> {
+  const approvers = (await listMembers(services.db, cred.workspace.id)).filter(
+    (m) => m.role !== 'member' && m.email && m.userId !== cred.user.id,
+  );
+  const count = posts.length === 1 ? 'A post waits' : `${posts.length} posts wait`;
+  const text =
+    `${count} for your approval in ${cred.workspace.name}, asked by ${cred.user.name}:\n\n` +
+    `${posts.map(describe).join('\n')}\n\nApprove or reject: ${approvalsPage(services)}`;
+  await send(
+    services,
+    approvers.map((m) => ({ to: m.email!, subject: `${count} for approval in ${cred.workspace.name}`, text })),
+  );
+}
+
+/** Tells who asked (`requesterId`) that `post` was approved or rejected (with the comment). */
+export async function mailRequester(
+  services: Services,
+  cred: Credential,
+  requesterId: string,
+  post: PostRecord,
+  decision: { approved: true; statusLine: string } | { approved: false; comment: string | null },
+): Promise<void> {
+  if (requesterId === cred.user.id) return;
+  const requester = await services.db('users').where({ id: requesterId }).first('email');
+  if (!requester?.email) return;
+  const word = decision.approved ? 'approved' : 'rejected';
+  const outcome = decision.approved
+    ? decision.statusLine
+    : `It stays a draft.${decision.comment ? ` Their comment: ${decision.comment}` : ''}`;
+  await send(services, [
+    {
+      to: requester.email,
+      subject: `Your post was ${word} in ${cred.workspace.name}`,
+      text:
+        `${cred.user.name} ${word} your post ${describe(post)}\n\n${outcome}\n\n` +
+        `${services.config.publicUrl}/app/posts/${post.id}`,
+    },
+  ]);
+}

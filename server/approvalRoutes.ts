@@ -1,0 +1,73 @@
+// Approvals (issue 29), session-only (see sessionGuard.ts): only an owner or administrator signed in to the dashboard
+// decides, so an approval is a person's confirmation; no API key, OAuth token or MCP tool reaches these routes.
+//   GET  /auth/approvals                       the drafts awaiting approval, oldest request first
+//   POST /auth/approvals/:postId/approve       {publishAt?}: queued at the time wanted, or at publishAt
+//   POST /auth/approvals/:postId/reject        {comment?}: stays a draft with the comment
+import express from 'express';
+import { workspaceData } from '../db/workspaceData.ts';
+import { invalidRequest } from '../domain/errors.ts';
+import { mailRequester } from '../handlers/approvalMail.ts';
+import { approvePost, rejectPost, wirePost } from '../handlers/posts.ts';
+import type { Services } from '../runtime/services.ts';
+import { bodyOf, sessionRoute, type SessionCredential } from './sessionGuard.ts';
+
+const decide = { role: 'administrator', action: 'Approving or rejecting posts' } as const;
+
+function checkedBody(body: Record<string, unknown>, known: string) {
+  const unknown = Object.keys(body).find((k) => k !== known);
+  if (unknown) throw invalidRequest(`Unknown field ${unknown}; this takes only ${known}.`);
+}
+
+export function approvalRoutes(services: Services): express.Router {
+  const router = express.Router();
+  const dataOf = (cred: SessionCredential) => workspaceData(services.db, cred.workspace, services.clock, services.jobs);
+
+  router.get(
+    '/approvals',
+    sessionRoute(services, decide, async (cred) => {
+      const posts = await dataOf(cred).posts.pendingApprovals(200);
+      return { status: 200, body: { posts: posts.map((p) => wirePost(p, cred.workspace.tz)) } };
+    }),
+  );
+
+  /** The post's requester, read before the decision changes its approval. */
+  const requesterOf = async (cred: SessionCredential, postId: string) =>
+    (await dataOf(cred).posts.get(postId))?.approval?.requestedBy;
+
+  router.post(
+    '/approvals/:postId/approve',
+    sessionRoute(services, decide, async (cred, req) => {
+      const body = bodyOf(req);
+      checkedBody(body, 'publishAt');
+      const { publishAt } = body;
+      if (publishAt !== undefined && (typeof publishAt !== 'string' || Number.isNaN(Date.parse(publishAt))))
+        throw invalidRequest('publishAt must be an ISO 8601 instant, such as 2026-11-24T13:30:00Z.');
+      const postId = String(req.params.postId);
+      const requester = await requesterOf(cred, postId);
+      const post = await approvePost(cred, dataOf(cred), services, postId, publishAt);
+      const answer = wirePost(post, cred.workspace.tz);
+      if (requester)
+        await mailRequester(services, cred, requester, post, { approved: true, statusLine: answer.statusLine });
+      return { status: 200, body: answer };
+    }),
+  );
+
+  router.post(
+    '/approvals/:postId/reject',
+    sessionRoute(services, decide, async (cred, req) => {
+      const body = bodyOf(req);
+      checkedBody(body, 'comment');
+      const { comment } = body;
+      if (comment !== undefined && (typeof comment !== 'string' || comment.length > 1000))
+        throw invalidRequest('comment must be text of at most 1000 characters.');
+      const postId = String(req.params.postId);
+      const requester = await requesterOf(cred, postId);
+      const post = await rejectPost(cred, dataOf(cred), services.clock, postId, comment?.trim() || null);
+      if (requester)
+        await mailRequester(services, cred, requester, post, { approved: false, comment: post.approval!.comment });
+      return { status: 200, body: wirePost(post, cred.workspace.tz) };
+    }),
+  );
+
+  return router;
+}

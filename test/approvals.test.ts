@@ -1,0 +1,241 @@
+// Approvals (issue 29): posts of the creators a workspace names wait as drafts until an owner or administrator,
+// signed in to the dashboard, approves them; nothing else can approve. Through every creator kind, on both databases.
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import {
+  addAccount,
+  call,
+  DATABASES,
+  seedWorkspace,
+  startHerald,
+  type Seeded,
+  type TestEnv,
+} from './support/harness.ts';
+import { mailbox } from './support/mailbox.ts';
+import { manualClock } from './support/manualClock.ts';
+import { addPerson, asPerson, signedIn, type Person } from './support/people.ts';
+
+const ZONE = 'Europe/Berlin';
+
+describe.each(DATABASES)('approvals on %s', (kind) => {
+  let env: TestEnv;
+  let ws: Seeded;
+  let owner: Person;
+  let admin: Person;
+  let member: Person;
+  let threads: string;
+  let mail: Awaited<ReturnType<typeof mailbox>>;
+  const clock = manualClock(Date.now());
+
+  /** A local time in the workspace zone, `hours` from the clock's now. */
+  const inHours = (hours: number) => ({
+    publishAt: DateTime.fromMillis(clock.now() + hours * 3600_000, { zone: ZONE }).toFormat("yyyy-MM-dd'T'HH:mm"),
+    timezone: ZONE,
+  });
+  const body = (when: unknown, text = 'Hello from the team') => ({
+    targets: { accountIds: [threads] },
+    mediaIds: [],
+    text,
+    when,
+    confirm: true,
+  });
+  const asMember = (method: 'post' | 'patch' | 'get', url: string, payload?: unknown) =>
+    call(env, method, url, { body: payload, headers: { Cookie: member.cookie, 'X-CSRF-Token': member.csrf } });
+  const mcpCall = (name: string, args: unknown, key = ws.writeKey) =>
+    request(env.app)
+      .post('/mcp')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+  const eventTypes = async (postId: string) =>
+    (await call(env, 'get', '/v1/events?limit=100', { key: ws.readKey })).body.events
+      .filter((e: { objectId: string }) => e.objectId === postId)
+      .map((e: { type: string }) => e.type);
+  const used = async () => (await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.posts.used;
+
+  beforeAll(async () => {
+    mail = await mailbox();
+    env = await startHerald(kind, { mail: { smtpUrl: mail.url, from: 'Herald <h@example.com>' } }, { clock });
+    ws = await seedWorkspace(env, { plan: 'agency', tz: ZONE });
+    owner = await signedIn(env, ws.userId, ws.workspaceId);
+    admin = await addPerson(env, ws.workspaceId, 'administrator');
+    member = await addPerson(env, ws.workspaceId, 'member');
+    threads = await addAccount(env, ws.workspaceId, 'threads', 'Acme Threads');
+  });
+  afterAll(async () => {
+    await env.close();
+    await mail.close();
+  });
+
+  it('is a setting only owners and administrators change, shown to every caller in whoami', async () => {
+    const refused = await asPerson(env, member, 'patch', '/auth/workspace', { approvalRequiredFor: ['members'] });
+    expect(refused.status).toBe(403);
+    const bad = await asPerson(env, admin, 'patch', '/auth/workspace', { approvalRequiredFor: ['interns'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('members, apiKeys, mcpClients');
+    const res = await asPerson(env, admin, 'patch', '/auth/workspace', {
+      approvalRequiredFor: ['mcpClients', 'members', 'apiKeys'],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.workspace.approvalRequiredFor).toEqual(['members', 'apiKeys', 'mcpClients']);
+    const who = await call(env, 'get', '/v1/whoami', { key: ws.readKey });
+    expect(who.body.workspace.approvalRequiredFor).toEqual(['members', 'apiKeys', 'mcpClients']);
+    const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events;
+    expect(trail[0]).toMatchObject({ action: 'workspace.updated', detail: { approvalRequiredFor: { from: [] } } });
+  });
+
+  it("saves a member's post as a draft awaiting approval, as the plan and answer say; nothing counts", async () => {
+    const plan = await asMember('post', '/v1/posts/plan', { ...body(inHours(24)), confirm: undefined });
+    expect(plan.body).toMatchObject({ ok: true, status: 'draft', awaitingApproval: true, quota: { requested: 0 } });
+    expect(plan.body.table).toContain('These posts need approval');
+    const created = await asMember('post', '/v1/posts', body(inHours(24)));
+    expect(created.status).toBe(201);
+    const [post] = created.body.posts;
+    expect(post.status).toBe('draft');
+    expect(post.statusLine).toMatch(
+      /^Draft, awaiting approval\. Threads · Acme Threads · wanted for \d+ \w+, \d\d:\d\d/,
+    );
+    expect(post.approval).toMatchObject({ state: 'pending', requestedBy: 'A member', comment: null });
+    expect(await used()).toBe(0);
+    expect(await eventTypes(post.id)).toEqual(['post.created', 'post.approval_requested']);
+    // Both approvers are told; the mail names the post and the approvals page.
+    const mails = [await mail.next(), await mail.next()];
+    expect(mails.map((m) => m.to).sort()).toEqual([admin.email, expect.stringContaining('owner-')]);
+    expect(mails[0]!.text).toContain('/app/approvals');
+    expect(mails[0]!.text).toContain('Hello from the team');
+  });
+
+  it('holds API key and MCP posts too; the tool result reports awaiting approval, never queued', async () => {
+    const viaKey = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: body('now') });
+    expect(viaKey.body.posts[0].statusLine).toBe(
+      'Draft, awaiting approval. Threads · Acme Threads · wanted as soon as it is approved.',
+    );
+    const viaMcp = await mcpCall('service_create_post', body(inHours(5)));
+    expect(viaMcp.status).toBe(200);
+    const result = viaMcp.body.result;
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent.posts[0].statusLine).toMatch(/^Draft, awaiting approval\./);
+    expect(result.content[0].text).not.toContain('Queued');
+    const pending = (await asPerson(env, admin, 'get', '/auth/approvals')).body.posts;
+    expect(pending.map((p: { createdVia: string }) => p.createdVia).sort()).toEqual(['api', 'dashboard', 'mcp']);
+    while (mail.pending()) await mail.next();
+  });
+
+  it('lets no key, bearer token, member or tool approve; only a signed-in owner or administrator', async () => {
+    const [post] = (await asPerson(env, admin, 'get', '/auth/approvals')).body.posts;
+    const url = `/auth/approvals/${post.id}/approve`;
+    for (const bearer of [ws.writeKey, 'hld_oauth_not_a_session']) {
+      const res = await request(env.app)
+        .post(url)
+        .set('Authorization', `Bearer ${bearer}`)
+        .set('Cookie', admin.cookie)
+        .set('X-CSRF-Token', admin.csrf)
+        .send({});
+      expect(res.status).toBe(401);
+      expect(res.body.message).toContain('API keys and OAuth tokens are refused');
+    }
+    expect((await asPerson(env, member, 'post', url, {})).body.code).toBe('insufficient_role');
+    expect((await asPerson(env, admin, 'post', url, {}, { csrf: false })).body.code).toBe('csrf_failed');
+    const tools = await request(env.app)
+      .post('/mcp')
+      .set('Authorization', `Bearer ${ws.writeKey}`)
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const names: string[] = tools.body.result.tools.map((t: { name: string }) => t.name);
+    expect(names.filter((n) => /approv|reject/.test(n))).toEqual([]);
+    expect((await mcpCall('service_approve_post', { postId: post.id })).body.error.message).toContain('Unknown tool');
+    expect((await call(env, 'get', `/v1/posts/${post.id}`, { key: ws.readKey })).body.status).toBe('draft');
+    // Another workspace's administrator finds no such post.
+    const other = await seedWorkspace(env);
+    const stranger = await signedIn(env, other.userId, other.workspaceId);
+    expect((await asPerson(env, stranger, 'post', url, {})).status).toBe(404);
+  });
+
+  it('approves into queued at the time wanted, counted now, recorded and mailed to the requester', async () => {
+    const created = await asMember('post', '/v1/posts', body(inHours(30), 'Approve me'));
+    const id = created.body.posts[0].id;
+    while (mail.pending()) await mail.next();
+    const wanted = (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body.approval.wantedAt;
+    const before = await used();
+    const res = await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, {});
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'queued', publishAt: wanted });
+    expect(res.body.approval).toBeUndefined();
+    expect(await used()).toBe(before + 1);
+    expect(await eventTypes(id)).toEqual(['post.created', 'post.approval_requested', 'post.approved', 'post.queued']);
+    const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events;
+    expect(trail[0]).toMatchObject({ action: 'post.approved', detail: { postId: id, requestedBy: 'A member' } });
+    const told = await mail.next();
+    expect(told.to).toBe(member.email);
+    expect(told.text).toContain('approved your post');
+    // Decided once: a second approval finds nothing waiting.
+    expect((await asPerson(env, owner, 'post', `/auth/approvals/${id}/approve`, {})).body.code).toBe('invalid_state');
+  });
+
+  it('rejects with a comment: the draft stays, says so, and the requester is told', async () => {
+    const id = (await asMember('post', '/v1/posts', body(inHours(40), 'Reject me'))).body.posts[0].id;
+    while (mail.pending()) await mail.next();
+    const res = await asPerson(env, owner, 'post', `/auth/approvals/${id}/reject`, { comment: 'Too loud.' });
+    expect(res.body).toMatchObject({
+      status: 'draft',
+      statusLine: 'Draft, rejected. Threads · Acme Threads · no time set. Comment: Too loud.',
+      approval: { state: 'rejected', comment: 'Too loud.' },
+    });
+    expect(await eventTypes(id)).toContain('post.rejected');
+    expect((await asPerson(env, owner, 'get', '/auth/audit')).body.events[0]).toMatchObject({
+      action: 'post.rejected',
+      detail: { comment: 'Too loud.' },
+    });
+    expect((await mail.next()).text).toContain('Too loud.');
+    expect((await asPerson(env, owner, 'post', `/auth/approvals/${id}/reject`, { note: 'x' })).status).toBe(400);
+  });
+
+  it('asks again when a pending post is edited, and when a member changes an approved one', async () => {
+    const id = (await asMember('post', '/v1/posts', body(inHours(50), 'First words'))).body.posts[0].id;
+    const first = (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body.approval;
+    clock.advance(1000);
+    const edited = await call(env, 'patch', `/v1/posts/${id}`, { key: ws.writeKey, body: { text: 'Second words' } });
+    expect(edited.body).toMatchObject({ status: 'draft', approval: { state: 'pending', wantedAt: first.wantedAt } });
+    expect(edited.body.approval.requestedAt > first.requestedAt).toBe(true);
+    expect(await eventTypes(id)).toEqual([
+      'post.created',
+      'post.approval_requested',
+      'post.updated',
+      'post.approval_requested',
+    ]);
+    await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, {});
+    const count = await used();
+    const changed = await asMember('patch', `/v1/posts/${id}`, { text: 'Sneaky words', confirm: true });
+    expect(changed.body).toMatchObject({ status: 'draft', publishAt: null, approval: { state: 'pending' } });
+    expect(await used()).toBe(count - 1);
+    while (mail.pending()) await mail.next();
+  });
+
+  it('asks the approver for a time when the one wanted has passed', async () => {
+    const id = (await asMember('post', '/v1/posts', body(inHours(1)))).body.posts[0].id;
+    clock.advance(2 * 3600_000);
+    const passed = await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, {});
+    expect(passed.status).toBe(409);
+    expect(passed.body.code).toBe('approval_time_passed');
+    const tooSoon = new Date(clock.now() + 60_000).toISOString();
+    expect((await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { publishAt: tooSoon })).status).toBe(
+      422,
+    );
+    const later = new Date(clock.now() + 3600_000).toISOString();
+    const res = await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { publishAt: later });
+    expect(res.body).toMatchObject({ status: 'queued', publishAt: later });
+    while (mail.pending()) await mail.next();
+  });
+
+  it("queues an owner's dashboard post at once when only members need approval", async () => {
+    await asPerson(env, owner, 'patch', '/auth/workspace', { approvalRequiredFor: ['members'] });
+    const mine = await call(env, 'post', '/v1/posts', {
+      body: body(inHours(60)),
+      headers: { Cookie: owner.cookie, 'X-CSRF-Token': owner.csrf },
+    });
+    expect(mine.body.posts[0].status).toBe('queued');
+    const key = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: body(inHours(61)) });
+    expect(key.body.posts[0].status).toBe('queued');
+  });
+});
