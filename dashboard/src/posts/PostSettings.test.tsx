@@ -25,6 +25,6 @@ describe('post settings', () => {
 
   it('names a category the list lacks by its number, and a TikTok audience in words', () => {
     render(<PostSettings post={post({ category: '44', privacyLevel: 'PUBLIC_TO_EVERYONE' })} />);
-    expect(document.body.textContent).toBe('CategoryCategory 44Who can watchPublic to everyone');
+    expect(document.body.textContent).toBe('CategoryCategory 44Who can see itPublic to everyone');
   });
 });
