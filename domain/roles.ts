@@ -39,6 +39,7 @@ export const OPERATION_ROLES: Record<keyof operations, Role> = {
   getWhoami: 'member',
   listAccounts: 'member',
   getAccountAnalytics: 'member',
+  getAccountPostingOptions: 'member',
   listGroups: 'member',
   createGroup: 'administrator',
   updateGroup: 'administrator',
