@@ -50,6 +50,7 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
     { method: 'get', url: `/v1/accounts/${t.acc}/analytics` },
     { method: 'get', url: `/v1/accounts/${t.acc}/analytics?refresh=true` },
   ],
+  getAccountPostingOptions: (t) => [{ method: 'get', url: `/v1/accounts/${t.acc}/posting-options` }],
   listGroups: () => [],
   createGroup: (t, o) => [{ method: 'post', url: '/v1/groups', body: { name: 'Stolen', accountIds: [o.acc, t.acc] } }],
   updateGroup: (t, o) => [
