@@ -369,6 +369,11 @@ describe('dashboard in a browser', () => {
     // creator shows by TikTok's nickname and avatar, and the account's own options (the sandbox's "private"
     // account offers followers and only me; "no comments" turned comments off) are the only ones offered.
     await page.setViewportSize({ width: 1280, height: 860 });
+    // The Free plan's two accounts are connected: YouTube makes room.
+    await page.goto(at('/accounts'));
+    await page.getByRole('button', { name: 'Disconnect' }).last().click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(1);
     await connect('TikTok', 'Acme Private No Comments');
     await page.getByRole('link', { name: 'Compose' }).click();
     await page.getByRole('checkbox', { name: /TikTok/ }).check();

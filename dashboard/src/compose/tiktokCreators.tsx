@@ -44,8 +44,8 @@ export function useTiktokAllowed(accounts: Account[]): TiktokAllowed {
 /** Who the post goes to on TikTok, as TikTok shows the creator. */
 export function TiktokCreators({ allowed }: { allowed: TiktokAllowed }) {
   return (
-    <>
-      <ul className="tiktok-creators">
+    <div className="tiktok-creators">
+      <ul>
         {allowed.creators.map(({ account, options }) => {
           const name = options?.nickname ?? account.displayName;
           return (
@@ -72,6 +72,6 @@ export function TiktokCreators({ allowed }: { allowed: TiktokAllowed }) {
       {allowed.maxVideoSeconds !== undefined && (
         <p className="muted small">{longestVideoWords(allowed.maxVideoSeconds)}</p>
       )}
-    </>
+    </div>
   );
 }
