@@ -3,7 +3,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { api, call, type Account, type Schemas } from '../api.ts';
 import { ErrorNote } from '../ui.tsx';
-import { longestVideoWords, TIKTOK_AUDIENCES } from '../words/settingWords.ts';
+import { longestVideoWords, TIKTOK_AUDIENCES, tiktokOptionsFailed } from '../words/settingWords.ts';
 
 type Options = Schemas['PostingOptions'];
 type Level = Options['privacyLevels'][number];
@@ -63,11 +63,7 @@ export function TiktokCreators({ allowed }: { allowed: TiktokAllowed }) {
         })}
       </ul>
       {allowed.creators.map(({ account, error }) => (
-        <ErrorNote
-          key={account.id}
-          error={error}
-          title={`TikTok could not say what ${account.displayName} may post.`}
-        />
+        <ErrorNote key={account.id} error={error} title={tiktokOptionsFailed(account.displayName)} />
       ))}
       {allowed.maxVideoSeconds !== undefined && (
         <p className="muted small">{longestVideoWords(allowed.maxVideoSeconds)}</p>

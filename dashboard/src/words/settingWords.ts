@@ -57,3 +57,6 @@ export function longestVideoWords(seconds: number): string {
   const span = Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${seconds} seconds`;
   return `Videos up to ${span}.`;
 }
+
+/** Above the network's own words when TikTok could not be asked what an account may post. */
+export const tiktokOptionsFailed = (account: string): string => `TikTok could not say what ${account} may post.`;
