@@ -380,7 +380,7 @@ describe('dashboard in a browser', () => {
     await page.getByLabel('Text', { exact: true }).fill('Autumn looks');
     const audience = page.getByLabel('Who can see it');
     expect(await audience.inputValue()).toBe('');
-    const avatar = page.getByRole('img', { name: 'Acme Private No Comments’s TikTok picture' });
+    const avatar = page.getByRole('img', { name: 'Acme Private No Comments’s TikTok avatar' });
     await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     expect(await audience.locator('option').allTextContents()).toEqual([
       'Choose who can see it',

@@ -67,7 +67,7 @@ describe('tiktok plans read the creator_info of each account (SQLite)', () => {
 
   const options = (id: string, key = ws.readKey) => call(env, 'get', `/v1/accounts/${id}/posting-options`, { key });
 
-  it("posting options: the account's nickname, avatar, levels and switched-off interactions, from the plan's cache", async () => {
+  it("posting options: nickname, avatar, levels and interactions switched off, from the plan's cache", async () => {
     const { id, externalId } = await sandboxAccount(env, ws.workspaceId, 'tiktok');
     const rename = (name: string) =>
       registerSandboxAccount(env.services.db, 'tiktok', { id: externalId, name, tokens: 'ok' });

@@ -76,7 +76,7 @@ describe('network settings', () => {
     };
     render(<NetworkSettings platforms={['tiktok']} value={{}} onChange={() => {}} tiktok={allowed} />);
     expect(screen.getByText('Acme Studio')).toBeTruthy();
-    expect(screen.getByRole('img', { name: 'Acme Studio’s TikTok picture' }).getAttribute('src')).toBe(
+    expect(screen.getByRole('img', { name: 'Acme Studio’s TikTok avatar' }).getAttribute('src')).toBe(
       'https://example.com/a.jpg',
     );
     const audience = screen.getByRole('combobox', { name: 'Who can see it' }) as HTMLSelectElement;

@@ -51,7 +51,7 @@ export function TiktokCreators({ allowed }: { allowed: TiktokAllowed }) {
           return (
             <li key={account.id} className="tiktok-creator">
               {options?.avatarUrl ? (
-                <img src={options.avatarUrl} alt={`${name}’s TikTok picture`} width={32} height={32} />
+                <img src={options.avatarUrl} alt={`${name}’s TikTok avatar`} width={32} height={32} />
               ) : (
                 <span className="tiktok-initial" aria-hidden="true">
                   {name.charAt(0).toUpperCase()}
