@@ -42,6 +42,7 @@ export const OPERATION_ROLES: Record<keyof operations, Role> = {
   getAccountSchedule: 'member',
   // An account's posting times shape everyone's queue: set like groups.
   setAccountSchedule: 'administrator',
+  getAccountPostingOptions: 'member',
   listGroups: 'member',
   createGroup: 'administrator',
   updateGroup: 'administrator',

@@ -98,6 +98,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{accountId}/posting-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get what the network lets an account post right now
+         * @description Use this before composing for an account whose network decides per account what a post may
+         *     choose (today TikTok, from its `creator_info`): the creator's nickname and avatar, the privacy
+         *     levels the account may use now, the interactions the account switched off, and its longest
+         *     video. These are the facts the plan checks `perPlatform.tiktok` against, read from the same
+         *     cache (a few minutes old at most). Until TikTok has audited the operator's app
+         *     (`HERALD_TIKTOK_AUDITED`), `privacyLevels` holds `SELF_ONLY` only. An account of a network
+         *     without such options answers `409 invalid_state`; a network that cannot be asked answers
+         *     `502` with the network's code and words. Dashboard only: no MCP tool.
+         */
+        get: operations["getAccountPostingOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups": {
         parameters: {
             query?: never;
@@ -2911,6 +2938,71 @@ export interface components {
             metrics: components["schemas"]["Metrics"];
         };
         /**
+         * @description What an account's network lets it post right now (TikTok's `creator_info`). Settings outside
+         *     these options fail the plan with `setting_invalid` or `video_too_long`.
+         * @example {
+         *       "accountId": "acc_3Tk8Wq5Zr1",
+         *       "platform": "tiktok",
+         *       "nickname": "Acme Studio",
+         *       "avatarUrl": "https://p16-sign.tiktokcdn-us.com/avatar.jpeg",
+         *       "privacyLevels": [
+         *         "PUBLIC_TO_EVERYONE",
+         *         "FOLLOWER_OF_CREATOR",
+         *         "SELF_ONLY"
+         *       ],
+         *       "commentDisabled": false,
+         *       "duetDisabled": false,
+         *       "stitchDisabled": true,
+         *       "maxVideoSeconds": 600
+         *     }
+         */
+        PostingOptions: {
+            /** @example acc_3Tk8Wq5Zr1 */
+            accountId: string;
+            platform: components["schemas"]["Platform"];
+            /**
+             * @description The creator's name as the network shows it.
+             * @example Acme Studio
+             */
+            nickname: string;
+            /**
+             * Format: uri
+             * @description The creator's avatar on the network's servers (it expires); `null` when the network gives none.
+             * @example https://p16-sign.tiktokcdn-us.com/avatar.jpeg
+             */
+            avatarUrl: string | null;
+            /**
+             * @description The `perPlatform.tiktok.privacyLevel` values the account may use now, in the network's
+             *     order; none is a default, the person chooses one.
+             * @example [
+             *       "PUBLIC_TO_EVERYONE",
+             *       "FOLLOWER_OF_CREATOR",
+             *       "SELF_ONLY"
+             *     ]
+             */
+            privacyLevels: ("PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY")[];
+            /**
+             * @description The account switched comments off; its posts keep them off.
+             * @example false
+             */
+            commentDisabled: boolean;
+            /**
+             * @description The account switched duets off; its posts keep them off.
+             * @example false
+             */
+            duetDisabled: boolean;
+            /**
+             * @description The account switched stitches off; its posts keep them off.
+             * @example true
+             */
+            stitchDisabled: boolean;
+            /**
+             * @description The longest video the account may post, in seconds.
+             * @example 600
+             */
+            maxVideoSeconds: number;
+        };
+        /**
          * @description An account's counters.
          * @example {
          *       "accountId": "acc_9Vt6Qc3Hn8",
@@ -3688,6 +3780,49 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+        };
+    };
+    getAccountPostingOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id from `GET /accounts`.
+                 * @example acc_7Hq2Lx9Pz3
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the account may post now, as its network reports it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostingOptions"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["QuotaExceeded"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description `invalid_state`: the account's network has no per-account posting options (every network
+             *     but TikTok today); its settings are the ones `PerPlatform` describes.
+             */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            /**
+             * @description The network refused or failed the read: `<network>_token_rejected` or
+             *     `<network>_permission_missing` (a person reconnects the account in the dashboard),
+             *     `<network>_rate_limited` or `<network>_unavailable` (ask again later).
+             */
+            502: components["responses"]["NetworkFailed"];
         };
     };
     listGroups: {

@@ -208,6 +208,37 @@ export const operations: readonly OperationEntry[] = [
     }
   },
   {
+    "operationId": "getAccountPostingOptions",
+    "method": "get",
+    "path": "/accounts/{accountId}/posting-options",
+    "scope": "read",
+    "tool": null,
+    "annotations": null,
+    "summary": "Get what the network lets an account post right now",
+    "description": "Use this before composing for an account whose network decides per account what a post may\nchoose (today TikTok, from its `creator_info`): the creator's nickname and avatar, the privacy\nlevels the account may use now, the interactions the account switched off, and its longest\nvideo. These are the facts the plan checks `perPlatform.tiktok` against, read from the same\ncache (a few minutes old at most). Until TikTok has audited the operator's app\n(`HERALD_TIKTOK_AUDITED`), `privacyLevels` holds `SELF_ONLY` only. An account of a network\nwithout such options answers `409 invalid_state`; a network that cannot be asked answers\n`502` with the network's code and words. Dashboard only: no MCP tool.\n",
+    "fields": {
+      "path": [
+        "accountId"
+      ],
+      "query": [],
+      "body": [],
+      "header": {}
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "accountId": {
+          "type": "string",
+          "description": "An account id from `GET /accounts`."
+        }
+      },
+      "required": [
+        "accountId"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "operationId": "listGroups",
     "method": "get",
     "path": "/groups",

@@ -1,14 +1,8 @@
 // Insight counters of live posts and of accounts, read from the network on `refresh=true` (at most
 // once per 15 minutes per post or account) and served from the cache otherwise.
-import type { WorkspaceData } from '../db/workspaceData.ts';
 import { ApiError, notFound, rateLimited } from '../domain/errors.ts';
-import { NetworkError, type Connector, type ConnectorAccount } from '../networks/connector.ts';
-import { networkOf } from '../networks/index.ts';
-import type { Platform } from '../networks/rules.ts';
 import type { Clock } from '../runtime/clock.ts';
-import type { Services } from '../runtime/services.ts';
-import { hintFor } from '../networks/failureGuidance.ts';
-import { connectedAccount } from './networkAccount.ts';
+import { askNetwork } from './networkAccount.ts';
 import type { Handler } from './types.ts';
 
 const REFRESH_EVERY_MS = 15 * 60_000;
@@ -25,32 +19,6 @@ function assertRefreshAllowed(cached: Cached, what: string, clock: Clock): void 
     );
 }
 
-/** Reads counters through the account's connector; the network's refusals answer 502 in its words. */
-async function readNetwork(
-  services: Services,
-  data: WorkspaceData,
-  platform: Platform,
-  account: { id: string; displayName: string },
-  read: (connector: Connector, account: ConnectorAccount) => Promise<Record<string, number>>,
-): Promise<Record<string, number>> {
-  const label = networkOf(platform).label;
-  try {
-    const connected = await connectedAccount(services, data, platform, account);
-    if (!connected) {
-      throw new ApiError(
-        502,
-        `${platform}_unavailable`,
-        `Reading ${label} counters is not available for this account.`,
-        `Check the ${label} account in the dashboard.`,
-      );
-    }
-    return await read(connected.connector, connected.account);
-  } catch (err) {
-    if (!(err instanceof NetworkError)) throw err;
-    throw new ApiError(502, err.code, `${label} answered: "${err.message}"`, hintFor(err.kind, label));
-  }
-}
-
 export const getPostAnalytics: Handler<'getPostAnalytics'> = async ({ data, params, query, services }) => {
   const post = await data.posts.get(params.postId);
   if (!post) throw notFound('post', params.postId);
@@ -65,11 +33,12 @@ export const getPostAnalytics: Handler<'getPostAnalytics'> = async ({ data, para
   let cached: Cached = await data.analytics.get('post', post.id);
   if (query.refresh) {
     assertRefreshAllowed(cached, 'post', services.clock);
-    const metrics = await readNetwork(
+    const metrics = await askNetwork(
       services,
       data,
       post.platform,
       { id: post.accountId, displayName: post.accountName },
+      'counters',
       (connector, account) => connector.postInsights(account, post.externalId!),
     );
     cached = await data.analytics.put('post', post.id, metrics);
@@ -91,7 +60,7 @@ export const getAccountAnalytics: Handler<'getAccountAnalytics'> = async ({ data
   let cached: Cached = await data.analytics.get('account', account.id);
   if (query.refresh) {
     assertRefreshAllowed(cached, 'account', services.clock);
-    const metrics = await readNetwork(services, data, account.platform, account, (connector, acc) =>
+    const metrics = await askNetwork(services, data, account.platform, account, 'counters', (connector, acc) =>
       connector.accountInsights(acc),
     );
     cached = await data.analytics.put('account', account.id, metrics);

@@ -2,6 +2,9 @@
 // a network something: analytics counters, and the plan findings that depend on the account as the
 // network reports it now (NetworkError propagates; callers decide what a refusal means to them).
 import type { WorkspaceData } from '../db/workspaceData.ts';
+import { ApiError } from '../domain/errors.ts';
+import { hintFor } from '../networks/failureGuidance.ts';
+import { networkOf } from '../networks/index.ts';
 import type { MediaFacts } from '../networks/rules.ts';
 import type { PlannedRow, TargetAccount } from '../domain/planPosts.ts';
 import { usableAccount } from '../networks/accountCredentials.ts';
@@ -25,6 +28,36 @@ export async function connectedAccount(
     data.accounts.storeCredentials(account.id, sealed, expiresAt),
   );
   return { connector, account: usable };
+}
+
+/**
+ * One read through the account's connector for a request (analytics counters, posting options); the
+ * network's refusals answer 502 in its words, and an account without a usable connection says so.
+ */
+export async function askNetwork<T>(
+  services: Services,
+  data: WorkspaceData,
+  platform: Platform,
+  account: { id: string; displayName: string },
+  what: string,
+  read: (connector: Connector, account: ConnectorAccount) => Promise<T>,
+): Promise<T> {
+  const label = networkOf(platform).label;
+  try {
+    const connected = await connectedAccount(services, data, platform, account);
+    if (!connected) {
+      throw new ApiError(
+        502,
+        `${platform}_unavailable`,
+        `Reading ${label} ${what} is not available for this account.`,
+        `Check the ${label} account in the dashboard.`,
+      );
+    }
+    return await read(connected.connector, connected.account);
+  } catch (err) {
+    if (!(err instanceof NetworkError)) throw err;
+    throw new ApiError(502, err.code, `${label} answered: "${err.message}"`, hintFor(err.kind, label));
+  }
 }
 
 /**

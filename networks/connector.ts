@@ -2,6 +2,7 @@
 // (networks/<name>/connector.ts), speaking the network's official API, against the live hosts or the
 // network's simulator, which shares the wire format.
 import type { Readable } from 'node:stream';
+import type { components } from '../generated/api.d.ts';
 import type { Issue } from '../domain/issues.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Config } from '../runtime/config.ts';
@@ -134,6 +135,9 @@ export class NotYetPublished extends Error {
   }
 }
 
+/** An account's own posting options (TikTok's creator_info), in the contract's words. */
+export type PostingOptions = Omit<components['schemas']['PostingOptions'], 'accountId' | 'platform'>;
+
 export interface Connector {
   platform: Platform;
   /**
@@ -152,6 +156,11 @@ export interface Connector {
    * privacy levels it offers, its longest video); throws NetworkError when the network cannot be asked.
    */
   accountIssues?(account: ConnectorAccount, post: PostContent, config: Config): Promise<Issue[]>;
+  /**
+   * What the account may post now as the network reports it, from the same cache as accountIssues
+   * (GET /accounts/{id}/posting-options); absent on networks without per-account options.
+   */
+  postingOptions?(account: ConnectorAccount, config: Config): Promise<PostingOptions>;
   /** New credentials before the access token expires, keeping the refresh token when none is returned. */
   refresh?(account: ConnectorAccount): Promise<AccountCredentials>;
   postInsights(account: ConnectorAccount, externalId: string): Promise<Record<string, number>>;

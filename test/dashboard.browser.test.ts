@@ -40,13 +40,12 @@ describe('dashboard in a browser', () => {
 
   const at = (p: string) => `${herald.url}/app${p}`;
 
-  async function connect(network: string) {
+  async function connect(network: string, name = `acme_${network.toLowerCase()}`) {
     await page.goto(at('/accounts'));
     await page.getByRole('link', { name: `Connect ${network}` }).click();
     await expect.poll(() => page.url()).toContain('/sandbox/');
     // The simulator asks for the account's names, as the network's own pages would show them.
-    for (const input of await page.locator('input[required], textarea[required]').all())
-      await input.fill(`acme_${network.toLowerCase()}`);
+    for (const input of await page.locator('input[required], textarea[required]').all()) await input.fill(name);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText(/Connected \d+ accounts?/).waitFor();
   }
@@ -366,14 +365,31 @@ describe('dashboard in a browser', () => {
     await expect.poll(() => page.locator('.rows .row').count()).toBe(4);
     await checkPage(page, '15-phone-posts');
 
-    // TikTok: its required choices in compose, with none made for the person, and its declaration.
+    // TikTok: its required choices in compose, with none made for the person, and its declaration. The
+    // creator shows by TikTok's nickname and avatar, and the account's own options (the sandbox's "private"
+    // account offers followers and only me; "no comments" turned comments off) are the only ones offered.
     await page.setViewportSize({ width: 1280, height: 860 });
-    await connect('TikTok');
+    // The Free plan's two accounts are connected: YouTube makes room.
+    await page.goto(at('/accounts'));
+    await page.getByRole('button', { name: 'Disconnect' }).last().click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Disconnect' }).click();
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(1);
+    await connect('TikTok', 'Acme Private No Comments');
     await page.getByRole('link', { name: 'Compose' }).click();
     await page.getByRole('checkbox', { name: /TikTok/ }).check();
     await page.getByLabel('Text', { exact: true }).fill('Autumn looks');
     const audience = page.getByLabel('Who can see it');
     expect(await audience.inputValue()).toBe('');
+    const avatar = page.getByRole('img', { name: 'Acme Private No Comments’s TikTok avatar' });
+    await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await audience.locator('option').allTextContents()).toEqual([
+      'Choose who can see it',
+      'Followers',
+      'Only me',
+    ]);
+    const comments = page.getByRole('checkbox', { name: /Turn off comments/ });
+    expect([await comments.isChecked(), await comments.isDisabled()]).toEqual([true, true]);
+    await page.getByText('Comments are off on this TikTok account, so they stay off.').waitFor();
     await page.locator('.plan tbody tr.failing').waitFor();
     await page.locator('.plan .issues').getByText('Choose who can see this TikTok post.').waitFor();
     await audience.selectOption({ label: 'Only me' });

@@ -204,7 +204,7 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
     const ids = async (s: typeof own) => {
       const data = await dataOf(s);
       const accounts = [];
-      for (const platform of ['threads', 'facebook', 'instagram', 'youtube'] as const)
+      for (const platform of ['threads', 'facebook', 'instagram', 'youtube', 'tiktok'] as const)
         accounts.push(await connect(s, platform, `sandbox-${platform}-${s.workspaceId}`));
       const media = [
         await seedMedia(env, s.workspaceId),

@@ -54,6 +54,7 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
   setAccountSchedule: (t) => [
     { method: 'put', url: `/v1/accounts/${t.acc}/schedule`, body: { slots: [{ day: 'mon', time: '09:00' }] } },
   ],
+  getAccountPostingOptions: (t) => [{ method: 'get', url: `/v1/accounts/${t.acc}/posting-options` }],
   listGroups: () => [],
   createGroup: (t, o) => [{ method: 'post', url: '/v1/groups', body: { name: 'Stolen', accountIds: [o.acc, t.acc] } }],
   updateGroup: (t, o) => [

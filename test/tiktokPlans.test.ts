@@ -1,10 +1,12 @@
 // Plans of TikTok posts against each account as TikTok reports it now (creator_info, read at plan time
 // through the simulator over real HTTP): a privacy level the account does not offer, an interaction the
 // account switched off, a video longer than the account may post; and the unaudited app's private-only
-// rule (HERALD_TIKTOK_AUDITED), which the sandbox's audited app does not have.
+// rule (HERALD_TIKTOK_AUDITED), which the sandbox's audited app does not have. GET /accounts/{id}/posting-options
+// answers the same creator_info from the plan's cache, for compose.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creatorIssues, type CreatorInfo } from '../networks/tiktok/creatorChecks.ts';
 import { registerSandboxAccount } from '../networks/sandbox/state.ts';
+import { PRIVACY_LEVELS } from '../networks/tiktok/rules.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { call, seedWorkspace, type Seeded } from './support/harness.ts';
 import { listeningHerald, sandboxAccount } from './support/network.ts';
@@ -61,6 +63,59 @@ describe('tiktok plans read the creator_info of each account (SQLite)', () => {
       'perPlatform.tiktok.disableComment is false, but the account turned comments off in TikTok.',
     ]);
     expect((await plan(id, { privacyLevel: 'SELF_ONLY' })).ok).toBe(true);
+  });
+
+  const options = (id: string, key = ws.readKey) => call(env, 'get', `/v1/accounts/${id}/posting-options`, { key });
+
+  it("posting options: nickname, avatar, levels and interactions switched off, from the plan's cache", async () => {
+    const { id, externalId } = await sandboxAccount(env, ws.workspaceId, 'tiktok');
+    const rename = (name: string) =>
+      registerSandboxAccount(env.services.db, 'tiktok', { id: externalId, name, tokens: 'ok' });
+    await rename('Private No Comments Shop');
+    await plan(id, { privacyLevel: 'SELF_ONLY' });
+    // The account changes on TikTok after the plan read it: the options still answer from the plan's cache.
+    await rename('Acme Shop');
+    const res = await options(id);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({
+      accountId: id,
+      platform: 'tiktok',
+      nickname: 'Private No Comments Shop',
+      avatarUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/.+\.svg$/),
+      privacyLevels: ['FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+      commentDisabled: true,
+      duetDisabled: false,
+      stitchDisabled: false,
+      maxVideoSeconds: 600,
+    });
+    const fresh = await options(await account('Acme Open'));
+    expect(fresh.body).toMatchObject({ nickname: 'Acme Open', privacyLevels: PRIVACY_LEVELS, commentDisabled: false });
+  });
+
+  it('posting options: auth, another workspace, unknown ids, other networks, a network that refuses', async () => {
+    const id = await account('Acme Errors');
+    expect((await options(id, '')).body.code).toBe('unauthenticated');
+    expect((await options(id, ws.writeKey)).status).toBe(200);
+    const other = await seedWorkspace(env, { plan: 'agency' });
+    const theirs = await sandboxAccount(env, other.workspaceId, 'tiktok');
+    for (const missing of [theirs.id, 'acc_0000000000']) {
+      const res = await options(missing);
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    }
+    const instagram = await sandboxAccount(env, ws.workspaceId, 'instagram');
+    const refused = await options(instagram.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      code: 'invalid_state',
+      message: 'Instagram has no posting options of its own per account.',
+      hint: 'Use the Instagram settings the contract describes under perPlatform.instagram.',
+    });
+    const revoked = await sandboxAccount(env, ws.workspaceId, 'tiktok', 'revoked');
+    const rejected = await options(revoked.id);
+    expect(rejected.status).toBe(502);
+    expect(rejected.body.code).toBe('tiktok_token_rejected');
+    expect(rejected.body.hint).toMatch(/^Reconnect the TikTok account in the dashboard/);
   });
 
   it("refuses a video longer than the account's limit (video_too_long)", async () => {

@@ -17,7 +17,7 @@ import {
   type Published,
 } from '../connector.ts';
 import { ConnectionLost, FAIL_REASONS, tiktokApi, type TiktokApi } from './api.ts';
-import { creatorIssues, type CreatorInfo } from './creatorChecks.ts';
+import { creatorIssues, creatorOptions, type CreatorInfo } from './creatorChecks.ts';
 import { postKind } from './rules.ts';
 import { chunkPlan, chunkReached, sendChunks } from './upload.ts';
 
@@ -252,6 +252,8 @@ function tiktokConnector(api: TiktokApi): Connector {
     publish,
     accountIssues: async (account, post, config) =>
       creatorIssues(await cachedCreatorInfo(api, account), post, config.tiktokAudited),
+    postingOptions: async (account, config) =>
+      creatorOptions(await cachedCreatorInfo(api, account), config.tiktokAudited),
 
     async settle(job) {
       const attempt = attemptOf(job);

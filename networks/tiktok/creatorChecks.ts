@@ -3,8 +3,9 @@
 // it switched off, and its longest video.
 // https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info
 import type { Issue } from '../../domain/issues.ts';
+import type { PostingOptions } from '../connector.ts';
 import { issue, secondsText, type PostContent } from '../rules.ts';
-import { postKind } from './rules.ts';
+import { postKind, PRIVACY_LEVELS, type PrivacyLevel } from './rules.ts';
 
 /** creator_info/query's answer. */
 export interface CreatorInfo {
@@ -66,4 +67,23 @@ export function creatorIssues(creator: CreatorInfo, post: PostContent, audited: 
       ),
     );
   return issues;
+}
+
+const isLevel = (level: string): level is PrivacyLevel => (PRIVACY_LEVELS as readonly string[]).includes(level);
+
+/**
+ * creator_info as compose offers it: the levels Herald knows among the account's, and only SELF_ONLY
+ * until TikTok audits the app, whatever the account offers.
+ */
+export function creatorOptions(creator: CreatorInfo, audited: boolean): PostingOptions {
+  const levels = creator.privacy_level_options.filter(isLevel);
+  return {
+    nickname: creator.creator_nickname || creator.creator_username,
+    avatarUrl: creator.creator_avatar_url || null,
+    privacyLevels: audited ? levels : levels.filter((l) => l === 'SELF_ONLY'),
+    commentDisabled: creator.comment_disabled,
+    duetDisabled: creator.duet_disabled,
+    stitchDisabled: creator.stitch_disabled,
+    maxVideoSeconds: creator.max_video_post_duration_sec,
+  };
 }

@@ -21,6 +21,7 @@ import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { TextCounters } from './TextCounters.tsx';
+import { useTiktokAllowed } from './tiktokCreators.tsx';
 import { WhenInput } from './WhenInput.tsx';
 import { defaultWhen, whenOf, whenWords, type WhenForm } from './when.ts';
 
@@ -123,6 +124,7 @@ function ComposeForm() {
 
   const chosen = (accounts.data ?? []).filter((a) => accountIds.includes(a.id));
   const platforms = [...new Set(chosen.map((a) => a.platform))];
+  const tiktok = useTiktokAllowed(chosen.filter((a) => a.platform === 'tiktok'));
   const timing = whenOf(when, zone);
   const tagList = tags
     .split(',')
@@ -359,7 +361,7 @@ function ComposeForm() {
               Separated by commas.
             </p>
           </div>
-          <NetworkSettings platforms={platforms} value={settings} onChange={setSettings} />
+          <NetworkSettings platforms={platforms} value={settings} onChange={setSettings} tiktok={tiktok} />
           {editing && editModes(editing).length === 0 ? (
             <p className="muted">It keeps its time: after saving, send it again with Retry on its page.</p>
           ) : (

@@ -4,12 +4,19 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkSettings, TiktokDeclaration, type Settings } from './NetworkSettings.tsx';
+import type { TiktokAllowed } from './tiktokCreators.tsx';
+
+/** No TikTok account answered yet: every level is offered and no switch is locked. */
+const none: TiktokAllowed = {
+  creators: [],
+  switchedOff: { disableComment: false, disableDuet: false, disableStitch: false },
+};
 
 afterEach(cleanup);
 
 describe('network settings', () => {
   it('offers YouTube categories by name, People & Blogs by default', () => {
-    render(<NetworkSettings platforms={['youtube']} value={{}} onChange={() => {}} />);
+    render(<NetworkSettings platforms={['youtube']} value={{}} onChange={() => {}} tiktok={none} />);
     const category = screen.getByRole('combobox', { name: 'Category' }) as HTMLSelectElement;
     expect(category.selectedOptions[0]?.textContent).toBe('People & Blogs');
     expect(screen.getByRole('option', { name: 'Music' })).toBeTruthy();
@@ -19,7 +26,7 @@ describe('network settings', () => {
   it('asks who can see a TikTok post without choosing for the person, and sends switches only when on', () => {
     const changes: Settings[] = [];
     const { rerender } = render(
-      <NetworkSettings platforms={['tiktok']} value={{}} onChange={(v) => changes.push(v)} />,
+      <NetworkSettings platforms={['tiktok']} value={{}} onChange={(v) => changes.push(v)} tiktok={none} />,
     );
     const audience = screen.getByRole('combobox', { name: 'Who can see it' }) as HTMLSelectElement;
     expect(audience.selectedOptions[0]?.textContent).toBe('Choose who can see it');
@@ -32,9 +39,53 @@ describe('network settings', () => {
     ]);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Turn off comments' }));
     expect(changes.at(-1)).toEqual({ tiktok: { disableComment: true } });
-    rerender(<NetworkSettings platforms={['tiktok']} value={changes.at(-1)!} onChange={(v) => changes.push(v)} />);
+    rerender(
+      <NetworkSettings
+        platforms={['tiktok']}
+        value={changes.at(-1)!}
+        onChange={(v) => changes.push(v)}
+        tiktok={none}
+      />,
+    );
     fireEvent.click(screen.getByRole('checkbox', { name: 'Turn off comments' }));
     expect(changes.at(-1)).toEqual({ tiktok: { disableComment: '' } });
+  });
+
+  it("shows the creator, offers only the account's audiences, and keeps off what the account turned off", () => {
+    const account = { id: 'acc_1', platform: 'tiktok' as const, displayName: 'acme', status: 'ok' as const };
+    const allowed: TiktokAllowed = {
+      creators: [
+        {
+          account,
+          options: {
+            accountId: 'acc_1',
+            platform: 'tiktok',
+            nickname: 'Acme Studio',
+            avatarUrl: 'https://example.com/a.jpg',
+            privacyLevels: ['FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+            commentDisabled: true,
+            duetDisabled: false,
+            stitchDisabled: false,
+            maxVideoSeconds: 600,
+          },
+        },
+      ],
+      levels: ['FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+      switchedOff: { disableComment: true, disableDuet: false, disableStitch: false },
+      maxVideoSeconds: 600,
+    };
+    render(<NetworkSettings platforms={['tiktok']} value={{}} onChange={() => {}} tiktok={allowed} />);
+    expect(screen.getByText('Acme Studio')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Acme Studio’s TikTok avatar' }).getAttribute('src')).toBe(
+      'https://example.com/a.jpg',
+    );
+    const audience = screen.getByRole('combobox', { name: 'Who can see it' }) as HTMLSelectElement;
+    expect([...audience.options].map((o) => o.textContent)).toEqual(['Choose who can see it', 'Followers', 'Only me']);
+    const comments = screen.getByRole('checkbox', { name: /Turn off comments/ }) as HTMLInputElement;
+    expect([comments.checked, comments.disabled]).toEqual([true, true]);
+    expect(screen.getByText('Comments are off on this TikTok account, so they stay off.')).toBeTruthy();
+    expect((screen.getByRole('checkbox', { name: /Turn off duets/ }) as HTMLInputElement).disabled).toBe(false);
+    expect(screen.getByText('Videos up to 10 minutes.')).toBeTruthy();
   });
 
   it("shows TikTok's declaration, with the Branded Content Policy for a paid partnership", () => {

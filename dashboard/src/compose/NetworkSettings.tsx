@@ -1,9 +1,11 @@
 // The per-network settings of the networks chosen; each is sent only for that network's accounts.
+import { useId } from 'react';
 import type { Platform, Schemas } from '../api.ts';
 import { YOUTUBE_CATEGORIES } from '../../../networks/youtube/categories.ts';
 import { labelOf, networkOf } from '../networks.ts';
 import { SETTING_LABELS } from '../words/fieldLabels.ts';
-import { categoryName } from '../words/settingWords.ts';
+import { categoryName, TIKTOK_AUDIENCES, TIKTOK_SWITCHED_OFF } from '../words/settingWords.ts';
+import { TiktokCreators, type TiktokAllowed } from './tiktokCreators.tsx';
 
 export type Settings = Schemas['PerPlatform'];
 
@@ -101,43 +103,66 @@ function LinkSetting({ platform, get, set }: { platform: Platform } & SettingIO)
   );
 }
 
-/** TikTok's audiences in words; none is chosen for the person (TikTok's posting guidelines forbid it). */
-const TIKTOK_AUDIENCES: [string, string][] = [
-  ['', 'Choose who can see it'],
-  ['PUBLIC_TO_EVERYONE', 'Everyone'],
-  ['MUTUAL_FOLLOW_FRIENDS', 'Friends (followers you follow back)'],
-  ['FOLLOWER_OF_CREATOR', 'Followers'],
-  ['SELF_ONLY', 'Only me'],
-];
-
-/** A switch that is sent only when on: off leaves the network's default (and the account's own choice). */
-function Switch({ platform, name, get, set }: { platform: Platform; name: keyof typeof SETTING_LABELS } & SettingIO) {
+/**
+ * A switch that is sent only when on: off leaves the network's default (and the account's own choice).
+ * `lockedOn` says why it is on and cannot change: the account turned the interaction off itself.
+ */
+function Switch({
+  platform,
+  name,
+  lockedOn,
+  get,
+  set,
+}: { platform: Platform; name: keyof typeof SETTING_LABELS; lockedOn?: string } & SettingIO) {
+  const reason = useId();
   return (
     <label className="check">
       <input
         type="checkbox"
-        checked={get(platform, name) === 'true'}
+        checked={Boolean(lockedOn) || get(platform, name) === 'true'}
+        disabled={Boolean(lockedOn)}
+        aria-describedby={lockedOn ? reason : undefined}
         onChange={(e) => set(platform, name, e.target.checked ? true : '')}
       />{' '}
       {SETTING_LABELS[name]}
+      {lockedOn && (
+        <span className="field-hint" id={reason}>
+          {lockedOn}
+        </span>
+      )}
     </label>
   );
 }
 
-/** TikTok's required choices: the audience, the interactions, the commercial-content disclosure. */
-function TiktokSettings(io: SettingIO) {
+/** The audiences the creators allow, in words; one set elsewhere that they lack stays shown (the plan names it). */
+function audienceOptions(levels: string[] | undefined, current: string): [string, string][] {
+  const shown = levels ?? Object.keys(TIKTOK_AUDIENCES);
+  const offered = current && !shown.includes(current) ? [...shown, current] : shown;
+  return [['', 'Choose who can see it'], ...offered.map((l): [string, string] => [l, TIKTOK_AUDIENCES[l] ?? l])];
+}
+
+/** TikTok's required choices: the creators, the audience, the interactions, the commercial-content disclosure. */
+function TiktokSettings({ allowed, ...io }: SettingIO & { allowed: TiktokAllowed }) {
   const p = 'tiktok';
+  const off = allowed.switchedOff;
   return (
     <>
+      <TiktokCreators allowed={allowed} />
       <Select
         label={SETTING_LABELS.privacyLevel}
         value={io.get(p, 'privacyLevel')}
-        options={TIKTOK_AUDIENCES}
+        options={audienceOptions(allowed.levels, io.get(p, 'privacyLevel'))}
         onChange={(v) => io.set(p, 'privacyLevel', v)}
       />
-      <Switch platform={p} name="disableComment" {...io} />
-      <Switch platform={p} name="disableDuet" {...io} />
-      <Switch platform={p} name="disableStitch" {...io} />
+      {(['disableComment', 'disableDuet', 'disableStitch'] as const).map((name) => (
+        <Switch
+          key={name}
+          platform={p}
+          name={name}
+          lockedOn={off[name] ? TIKTOK_SWITCHED_OFF[name] : undefined}
+          {...io}
+        />
+      ))}
       <Switch platform={p} name="autoAddMusic" {...io} />
       <p className="settings-title small">Disclosure</p>
       <Switch platform={p} name="brandOrganic" {...io} />
@@ -182,10 +207,13 @@ export function NetworkSettings({
   platforms,
   value,
   onChange,
+  tiktok,
 }: {
   platforms: Platform[];
   value: Settings;
   onChange: (v: Settings) => void;
+  /** What the chosen TikTok accounts allow now. */
+  tiktok: TiktokAllowed;
 }) {
   const set = (platform: Platform, name: string, v: unknown) =>
     onChange({
@@ -228,7 +256,7 @@ export function NetworkSettings({
               <LinkSetting platform={p} {...io} />
             </>
           )}
-          {p === 'tiktok' && <TiktokSettings {...io} />}
+          {p === 'tiktok' && <TiktokSettings allowed={tiktok} {...io} />}
           {p === 'youtube' && (
             <>
               <Choice platform={p} name="visibility" label={SETTING_LABELS.visibility} {...io} />

@@ -35,3 +35,28 @@ export function settingLines(settings: Record<string, unknown>): { label: string
               : choiceWords(String(value)),
     }));
 }
+
+/** TikTok's audiences in words, in TikTok's order; compose offers only those the creator's account lists. */
+export const TIKTOK_AUDIENCES: Record<string, string> = {
+  PUBLIC_TO_EVERYONE: 'Everyone',
+  MUTUAL_FOLLOW_FRIENDS: 'Friends (followers you follow back)',
+  FOLLOWER_OF_CREATOR: 'Followers',
+  SELF_ONLY: 'Only me',
+};
+
+/** Why an interaction switch cannot be changed: the creator turned it off on the TikTok account itself. */
+export const TIKTOK_SWITCHED_OFF = {
+  disableComment: 'Comments are off on this TikTok account, so they stay off.',
+  disableDuet: 'Duets are off on this TikTok account, so they stay off.',
+  disableStitch: 'Stitches are off on this TikTok account, so they stay off.',
+} as const;
+
+/** The creator's longest video: "Videos up to 10 minutes." */
+export function longestVideoWords(seconds: number): string {
+  const minutes = seconds / 60;
+  const span = Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${seconds} seconds`;
+  return `Videos up to ${span}.`;
+}
+
+/** Above the network's own words when TikTok could not be asked what an account may post. */
+export const tiktokOptionsFailed = (account: string): string => `TikTok could not say what ${account} may post.`;
