@@ -1,11 +1,15 @@
 // Approvals (issue 29): which creators' posts wait for an owner's or administrator's decision in the dashboard.
-import type { Credential } from './credential.ts';
-
 export const APPROVAL_CREATORS = ['members', 'apiKeys', 'mcpClients'] as const;
 export type ApprovalCreator = (typeof APPROVAL_CREATORS)[number];
 
-/** Whether a post this caller would queue waits for approval instead: `via` is the interface it came through. */
-export function needsApproval(cred: Credential, via: 'api' | 'dashboard' | 'mcp'): boolean {
+/**
+ * Whether a post this caller (a Credential) would queue waits for approval instead: `via` is the interface it came
+ * through. Typed by the two fields it reads, as credential.ts imports this module's ApprovalCreator.
+ */
+export function needsApproval(
+  cred: { role?: string; workspace: { approvalRequiredFor: readonly ApprovalCreator[] } },
+  via: 'api' | 'dashboard' | 'mcp',
+): boolean {
   const required = cred.workspace.approvalRequiredFor;
   return (
     (required.includes('members') && cred.role === 'member') ||

@@ -3717,6 +3717,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setAccountSchedule: {
@@ -3780,6 +3781,8 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getAccountPostingOptions: {
@@ -3823,6 +3826,7 @@ export interface operations {
              *     `<network>_rate_limited` or `<network>_unavailable` (ask again later).
              */
             502: components["responses"]["NetworkFailed"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listGroups: {

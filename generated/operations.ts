@@ -2432,7 +2432,7 @@ export const operations: readonly OperationEntry[] = [
           "type": "array",
           "description": "The event types sent to the webhook.",
           "minItems": 1,
-          "maxItems": 13,
+          "maxItems": 16,
           "uniqueItems": true,
           "items": {
             "type": "string",
@@ -2542,7 +2542,7 @@ export const operations: readonly OperationEntry[] = [
           "type": "array",
           "description": "The event types sent to the webhook.",
           "minItems": 1,
-          "maxItems": 13,
+          "maxItems": 16,
           "uniqueItems": true,
           "items": {
             "type": "string",

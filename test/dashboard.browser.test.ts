@@ -503,6 +503,7 @@ describe('dashboard in a browser', () => {
     expect(cal.url()).toContain('status=live');
     await cal.reload();
     await counted(/^\d+ of \d+ posts match the filters\.$/);
+    await cal.locator('.calendar-card[aria-busy="false"]').waitFor();
     expect(await cal.getByLabel('Status').inputValue()).toBe('live');
     expect(new Set(await cal.locator('.cal-month .cal-status').allTextContents())).toEqual(new Set(['Published']));
     await checkPage(cal, '17-calendar-filters');
@@ -512,7 +513,8 @@ describe('dashboard in a browser', () => {
     await cal.goto(at(`/calendar?date=${first}`));
     await counted('300 posts in these dates.');
     expect(await cal.getByRole('button', { name: 'List' }).getAttribute('aria-pressed')).toBe('true');
-    expect(await cal.locator('.cal-agenda .cal-post').count()).toBe(300);
+    // The list draws its cards in slices after the count is said.
+    await expect.poll(() => cal.locator('.cal-agenda .cal-post').count()).toBe(300);
     await checkPage(cal, '18-calendar-phone-list');
     await cal.getByRole('button', { name: 'Month' }).click();
     await cal.locator('.cal-month').waitFor();

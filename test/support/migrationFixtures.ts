@@ -249,6 +249,12 @@ export const MIGRATION_FIXTURES: Record<string, (db: Knex, keyring: Keyring) => 
       created_at: at,
     });
   },
+  async '0023_post_batches'(db) {
+    // From this version on, every post is made with the batch of its create call: these two were made together.
+    await db('posts')
+      .whereIn('id', [FIXTURE.queuedPostId, FIXTURE.livePostId])
+      .update({ batch_id: 'bat_upgradeFixture01' });
+  },
 };
 
 /** "table.column" values a migration rewrites on purpose, by migration name: the upgrade test does not compare them. */

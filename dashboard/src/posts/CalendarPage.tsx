@@ -108,15 +108,13 @@ export default function CalendarPage() {
     placeholderData: (previous) => previous,
   });
 
-  const change = (next: Record<string, string | undefined>) =>
-    setParams(
-      (current) => {
-        const out = new URLSearchParams(current);
-        for (const [k, v] of Object.entries(next)) v ? out.set(k, v) : out.delete(k);
-        return out;
-      },
-      { replace: true },
-    );
+  // From the address as it is now: react-router hands a functional update the params of the last render, so two
+  // changes in quick succession (a group, then a status) would lose the first.
+  const change = (next: Record<string, string | undefined>) => {
+    const out = new URLSearchParams(window.location.search);
+    for (const [k, v] of Object.entries(next)) v ? out.set(k, v) : out.delete(k);
+    setParams(out, { replace: true });
+  };
   const chosen = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<
     (typeof FILTERS)[number],
     string
