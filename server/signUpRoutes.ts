@@ -8,15 +8,13 @@ import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
 import type { SignUpPolicy } from '../runtime/config.ts';
 import type { Services } from '../runtime/services.ts';
-import { hashPassword, isEmailAddress } from './passwords.ts';
+import { checkedPassword, hashPassword, isEmailAddress } from './passwords.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { failWith } from './sessionGuard.ts';
 import type { PasswordSignIn } from './signIn.ts';
 
 /** At most one "you already have an account" note per address in this time, so the form cannot flood a mailbox. */
 const NOTICE_GAP_MS = 60_000;
-
-export const MIN_PASSWORD_LENGTH = 10;
 
 export interface NewPerson {
   email: string;
@@ -31,7 +29,6 @@ export function readSignUp(body: unknown): NewPerson {
   const text = (name: string) => (typeof b[name] === 'string' ? (b[name] as string).trim() : '');
   const email = text('email').toLowerCase();
   const name = text('name');
-  const password = typeof b.password === 'string' ? b.password : '';
   const timeZone = text('timeZone') || 'UTC';
   if (!isEmailAddress(email)) {
     throw invalidRequest(
@@ -41,12 +38,7 @@ export function readSignUp(body: unknown): NewPerson {
   }
   if (!name || name.length > 100)
     throw invalidRequest('`name` must be 1 to 100 characters.', 'Type your name as teammates should see it.');
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > 200) {
-    throw invalidRequest(
-      `\`password\` must be ${MIN_PASSWORD_LENGTH} to 200 characters.`,
-      'Pick a longer password; a few words make a good one.',
-    );
-  }
+  const password = checkedPassword(b.password);
   if (!isValidZone(timeZone))
     throw invalidRequest(`\`timeZone\` "${timeZone}" is not an IANA time zone.`, 'Send a zone like Europe/Paris.');
   return { email, name, password, timeZone };

@@ -6,7 +6,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import knexFactory from 'knex';
 import request from 'supertest';
 import { expect, inject } from 'vitest';
 import type { Express } from 'express';
@@ -23,32 +22,12 @@ import { createServices, type Services } from '../../runtime/services.ts';
 import { createApp } from '../../server/app.ts';
 import { assertMatchesContract } from './contract.ts';
 import { UPSTREAM_HEADER } from './prismProxy.ts';
-import { copySqliteTemplate, pgTemplateClause } from './templateDatabases.ts';
+import { createPgDatabase } from './processes.ts';
+import { copySqliteTemplate } from './templateDatabases.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DATABASES = (process.env.TEST_DATABASES ?? 'sqlite,postgres').split(',') as DbKind[];
-export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/**
- * A fresh PostgreSQL database, empty or (`migrated`) a copy of the run's migrated template; returns its URL
- * and a function that drops it.
- */
-export async function createPgDatabase(
-  opts: { migrated?: boolean } = {},
-): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `herald_test_${randomBase62(12).toLowerCase()}`;
-  const admin = knexFactory({ client: 'pg', connection: PG_ADMIN_URL });
-  await admin.raw(`create database ${name}${opts.migrated ? pgTemplateClause() : ''}`);
-  await admin.destroy();
-  return {
-    url: PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
-    drop: async () => {
-      const a = knexFactory({ client: 'pg', connection: PG_ADMIN_URL });
-      await a.raw(`drop database if exists ${name} with (force)`);
-      await a.destroy();
-    },
-  };
-}
+export { createPgDatabase, PG_ADMIN_URL } from './processes.ts';
 
 export interface TestEnv {
   kind: DbKind;

@@ -8,6 +8,7 @@ import knexFactory from 'knex';
 import { randomBase62 } from '../../domain/ids.ts';
 
 import { freePort } from './freePort.ts';
+import { pgTemplateClause } from './templateDatabases.ts';
 
 export { freePort };
 
@@ -19,17 +20,27 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
 }
 
+/** The cluster's admin address: TEST_PG_URL (tests) or BENCH_PG_URL (benchmarks), else the local one. */
+export const PG_ADMIN_URL =
+  process.env.TEST_PG_URL ?? process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * A fresh PostgreSQL database, empty or (`migrated`) a copy of the test run's migrated template; returns its URL
+ * and a function that drops it.
+ */
 export async function createPgDatabase(
-  adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-) {
-  const name = `herald_bench_${randomBase62(8).toLowerCase()}`;
-  const admin = knexFactory({ client: 'pg', connection: adminUrl });
-  await admin.raw(`create database ${name}`);
+  opts: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `herald_test_${randomBase62(12).toLowerCase()}`;
+  const admin = knexFactory({ client: 'pg', connection: PG_ADMIN_URL });
+  await admin.raw(`create database ${name}${opts.migrated ? pgTemplateClause() : ''}`);
+  await admin.destroy();
   return {
-    url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
+    url: PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
     drop: async () => {
-      await admin.raw(`drop database if exists ${name} with (force)`);
-      await admin.destroy();
+      const a = knexFactory({ client: 'pg', connection: PG_ADMIN_URL });
+      await a.raw(`drop database if exists ${name} with (force)`);
+      await a.destroy();
     },
   };
 }

@@ -51,6 +51,8 @@ const VIEWS: { view: CalendarView; label: string }[] = [
 ];
 const FILTERS = ['group', 'account', 'network', 'status'] as const;
 const PHONE = '(max-width: 640px)';
+// Dragging needs a mouse or a pen: on a touch screen a post is moved from its own page.
+const FINE_POINTER = '(pointer: fine)';
 const NO_CARDS = new Map<string, CalendarCard[]>();
 
 /** One filter: "All …" (no value), or one of `options` ([value, words]). */
@@ -181,7 +183,12 @@ export default function CalendarPage() {
           New post
         </Link>
       </PageHeader>
-      <p className="muted">Times in {zone}. Drag a scheduled post to move it; open any post for its details.</p>
+      <p className="muted">
+        Times in {zone}.{' '}
+        {view !== 'list' && window.matchMedia(FINE_POINTER).matches
+          ? 'Drag a scheduled post to move it; open any post for its details.'
+          : 'Open any post for its details, or to move it.'}
+      </p>
       <form className="cal-filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <FilterSelect
           label="Group"
