@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { networkText } from './dashboard/networkText.ts';
 
@@ -8,6 +9,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'dashboard/src/**/*.test.{ts,tsx}'],
     pool: 'forks',
+    // Two files at once even on 2 cores (vitest's default there is one): most files wait on PostgreSQL, child
+    // processes or Chromium rather than on the CPU.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summaryReporter.ts'],
