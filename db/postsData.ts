@@ -23,8 +23,7 @@ import { isPostgres, SQLITE_LOWER, type Db } from './connect.ts';
 import { recordEvents, workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
-import { schedulesData } from './schedulesData.ts';
-import { freeTimes } from '../domain/postingQueue.ts';
+import { queuePicker } from './schedulesData.ts';
 import { toCount } from './rows.ts';
 import { usageCounter } from './usage.ts';
 
@@ -171,7 +170,11 @@ const inReview = (id: string, platform: Platform) =>
 /** The rest of a person's change, decided on the post as locked; `counts` reads inside the same transaction. */
 export type DecideChange = (
   post: PostRecord,
-  counts: { monthUsed: (month: string) => Promise<number> },
+  counts: {
+    monthUsed: (month: string) => Promise<number>;
+    /** The post's account's next free posting time in `zone` (its own time counts as free), ISO; the queue picker. */
+    queueTime: (zone: string) => Promise<string | undefined>;
+  },
 ) => Promise<DecidedChange> | DecidedChange;
 
 /** `text` as a LIKE pattern matching it literally: its wildcards and the escape character escaped. */
@@ -430,13 +433,11 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
     now: string,
   ) {
     const ids = [...new Set(list.map((p) => p.accountId))];
-    const schedules = schedulesData(trx as Db, wsId, clock);
-    const [slots, taken] = await Promise.all([schedules.slots(ids, trx), schedules.takenTimes(ids, now, trx)]);
+    const take = await queuePicker(trx, wsId, ids, queue.zone, now);
     for (const post of list) {
       if (post.status !== 'queued') continue;
-      const [next] = freeTimes(slots.get(post.accountId)!, queue.zone, Date.parse(now), taken.get(post.accountId)!, 1);
+      const next = take(post.accountId);
       if (next === undefined) throw queue.full(post.accountId);
-      taken.get(post.accountId)!.add(next);
       post.publishAt = new Date(next).toISOString();
     }
   }
@@ -588,7 +589,14 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
         const post = toPost(row);
         const state: PostState = row.attempt_started_at ? 'publishing' : post.status;
         const status = storedStatus(nextState({ id, state }, action));
-        const { patch, events, audit } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
+        const { patch, events, audit } = await decide(post, {
+          monthUsed: (month) => monthUsed(trx, month),
+          queueTime: async (zone) => {
+            const take = await queuePicker(trx, wsId, [post.accountId], zone, isoNow(clock), id);
+            const next = take(post.accountId);
+            return next === undefined ? undefined : new Date(next).toISOString();
+          },
+        });
         const content = changesContent(patch);
         if (content && row.checkpoint) throw partlySent(id, post.platform);
         if (action === 'cancel' && row.review_since) throw inReview(id, post.platform);

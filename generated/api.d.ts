@@ -501,7 +501,8 @@ export interface paths {
          *       changes. Changing the content of a `draft` or a `failed` post needs no confirm: nothing
          *       is published by it.
          *     - `when` on a `queued` post moves it; on a `draft` it becomes `queued` at its first time
-         *       and counts toward the month's posts (`402 quota_exceeded` when the month is full). A
+         *       and counts toward the month's posts (`402 quota_exceeded` when the month is full).
+         *       `when: "queue"` gives it its account's next free posting time, among its weekly posting times. A
          *       `failed` post keeps its state: change what its `error` names, then send it again with
          *       `retryPost` (a `when` on it answers `409 invalid_state`).
          *     - The post is checked again, as a plan would check it, with its new content, at its new
@@ -1867,14 +1868,19 @@ export interface components {
          */
         When: ("now" | "draft" | "queue") | components["schemas"]["WhenAt"];
         /**
-         * @description The new time: `now` (at once) or a local time in a time zone (`WhenAt`).
+         * @description The new time: `now` (at once), `queue` (the account's next free posting time, as `When`
+         *     describes it; the post's own current time counts as free for it, so a post already on the
+         *     next free time keeps it) or a local time in a time zone (`WhenAt`). An account without a
+         *     free posting time answers `422 checks_failed` with the row's `queue_empty` issue. Posts
+         *     moved to the queue at the same moment get different times.
          * @example {
          *       "publishAt": "2026-11-25T09:00",
          *       "timezone": "Europe/Berlin"
          *     }
          * @example now
+         * @example queue
          */
-        RescheduleWhen: "now" | components["schemas"]["WhenAt"];
+        RescheduleWhen: ("now" | "queue") | components["schemas"]["WhenAt"];
         /**
          * @description Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;
          *     left out, `visibility` is `public` and `category` is `"22"` (People & Blogs), the

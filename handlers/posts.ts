@@ -29,7 +29,6 @@ import {
 import { PLANS } from '../domain/plans.ts';
 import { PostStateRefused, refusal, type PersonAction } from '../domain/postStates.ts';
 import { assertCanCreatePosts, assertMonthQuota } from '../domain/quotas.ts';
-import { freeTimes } from '../domain/postingQueue.ts';
 import { statusLine } from '../domain/statusLine.ts';
 import { formatInZone, resolveWhen, timeIssues, type ResolvedWhen, type When } from '../domain/when.ts';
 import { networkOf } from '../networks/index.ts';
@@ -92,13 +91,15 @@ async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFact
   });
 }
 
-/** Each account's next free posting time now (a create takes them again under the workspace lock). */
-async function queueTimes(data: WorkspaceData, zone: string, now: DateTime, accounts: TargetAccount[]) {
-  const ids = accounts.map((a) => a.id);
-  const [slots, taken] = await Promise.all([data.schedules.slots(ids), data.schedules.takenTimes(ids, now.toISO()!)]);
+/**
+ * Each account's next free posting time now (a create or a move takes it again under the workspace lock); post
+ * `except`, being moved, leaves its own time free for itself.
+ */
+async function queueTimes(data: WorkspaceData, zone: string, now: DateTime, accountIds: string[], except?: string) {
+  const take = await data.schedules.picker(accountIds, zone, now.toISO()!, except);
   const at = new Map<string, DateTime>();
-  for (const id of ids) {
-    const [next] = freeTimes(slots.get(id)!, zone, now.toMillis(), taken.get(id)!, 1);
+  for (const id of new Set(accountIds)) {
+    const next = take(id);
     if (next !== undefined) at.set(id, DateTime.fromMillis(next, { zone: 'utc' }));
   }
   return { kind: 'queue' as const, at };
@@ -122,7 +123,12 @@ async function prepare(
   ]);
   const when =
     body.when === 'queue'
-      ? await queueTimes(data, cred.workspace.tz, now, accounts)
+      ? await queueTimes(
+          data,
+          cred.workspace.tz,
+          now,
+          accounts.map((a) => a.id),
+        )
       : typeof body.when === 'object' && 'kind' in body.when
         ? body.when
         : resolveWhen(body.when, now, cred.workspace.tz);
@@ -484,7 +490,10 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   assertOwnNetwork(current, body);
   const { platform } = current;
   const mediaIds = body.mediaIds ?? current.mediaIds;
-  const { rows, month } = await prepare(cred, data, services, {
+  // `queue`: the account's next free posting time, its own time free for it; taken again under the lock below.
+  const queue = body.when === 'queue';
+  const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
+  const { rows, month, accounts } = await prepare(cred, data, services, {
     targets: { accountIds: [current.accountId] },
     mediaIds,
     text: body.text ?? current.text,
@@ -492,7 +501,9 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
     tags: body.tags ?? current.tags,
     perPlatform: { [platform]: body.perPlatform?.[platform] ?? current.perPlatform },
     overrides: body.overrides,
-    when: checkedWhen(current, body, services.clock.now()),
+    when: queue
+      ? await queueTimes(data, cred.workspace.tz, now, [current.accountId], current.id)
+      : checkedWhen(current, body, now.toMillis()),
   });
   const row = rows[0]!;
   // A draft staying a draft is saved as it is (its checks run when it gets a time); what is sent must pass.
@@ -511,12 +522,14 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
     assertUnchanged(p, current);
     const fromDraft = p.status === 'draft';
     if (timed && fromDraft) assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);
+    const publishAt = queue ? await counts.queueTime(cred.workspace.tz) : row.publishAt;
+    if (timed && !publishAt) throw checksFailed([{ ...row, ok: false, issues: [queueEmpty(accounts[0]!)] }], 'edit');
     const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
     if (timed) {
-      events.push({ kind: 'rescheduled', publishAt: row.publishAt });
-      if (fromDraft) events.push({ kind: 'queued', publishAt: row.publishAt });
+      events.push({ kind: 'rescheduled', publishAt });
+      if (fromDraft) events.push({ kind: 'queued', publishAt });
     }
-    const time = timed ? { publishAt: row.publishAt, ...(fromDraft ? { quotaMonth: month } : {}) } : {};
+    const time = timed ? { publishAt, ...(fromDraft ? { quotaMonth: month } : {}) } : {};
     return { patch: { ...content, ...time }, events };
   });
   return { status: 200, body: wirePost(post, cred.workspace.tz) };

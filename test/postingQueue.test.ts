@@ -166,4 +166,83 @@ describe.each(DATABASES)('the posting queue on %s', (kind) => {
     const next = (await call(env, 'get', `/v1/accounts/${account}/schedule`, { key: ws.readKey })).body.next[0];
     expect(Date.parse(next)).toBeGreaterThan(later);
   });
+
+  describe('a post moved to the queue (reschedule with when: "queue")', () => {
+    let account: string;
+    const patch = (postId: string, body: Record<string, unknown>) =>
+      call(env, 'patch', `/v1/posts/${postId}`, { key: ws.writeKey, body });
+    const create = async (when: unknown, accountId = account) =>
+      (await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { ...queued(accountId), when } })).body.posts[0]
+        .id as string;
+    const localIn = (days: number) =>
+      DateTime.fromMillis(clock.now(), { zone: 'Europe/Berlin' })
+        .plus({ days })
+        .set({ hour: 11, minute: 11 })
+        .toFormat("yyyy-MM-dd'T'HH:mm");
+    const nextFree = async (accountId = account) =>
+      (await call(env, 'get', `/v1/accounts/${accountId}/schedule`, { key: ws.readKey })).body.next[0];
+
+    beforeAll(async () => {
+      // A fresh hour: the test above used 100 of the hourly creations.
+      clock.advance(61 * 60_000);
+      account = await addAccount(env, ws.workspaceId, 'threads', 'Moving Threads');
+      await call(env, 'put', `/v1/accounts/${account}/schedule`, { key: ws.writeKey, body: { slots } });
+    });
+
+    it('gives a queued post the next free time, keeps one already on it, and queues a draft', async () => {
+      const [first, second, third] = freeTimes(slots, 'Europe/Berlin', clock.now(), new Set(), 3).map(iso);
+      const a = await create('queue');
+      const b = await create({ publishAt: localIn(3), timezone: 'Europe/Berlin' });
+      const unconfirmed = await patch(b, { when: 'queue' });
+      expect([unconfirmed.status, unconfirmed.body.code]).toEqual([409, 'confirm_required']);
+      const moved = await patch(b, { when: 'queue', confirm: true });
+      expect([moved.status, moved.body.status, moved.body.publishAt]).toEqual([200, 'queued', second]);
+      const kept = await patch(a, { when: 'queue', confirm: true });
+      expect(kept.body.publishAt).toBe(first);
+      const used = async () => (await call(env, 'get', '/v1/whoami', { key: ws.readKey })).body.usage.posts.used;
+      const before = await used();
+      const d = await create('draft');
+      const queuedDraft = await patch(d, { when: 'queue', confirm: true });
+      expect([queuedDraft.body.status, queuedDraft.body.publishAt]).toEqual(['queued', third]);
+      expect(await used()).toBe(before + 1);
+      const events = (await call(env, 'get', `/v1/posts/${d}/events`, { key: ws.readKey })).body.events;
+      expect(events.map((e: { kind: string }) => e.kind)).toEqual(['created', 'rescheduled', 'queued']);
+      // Cancel frees the time; deleting the draft then leaves it free; the next move to the queue takes it.
+      await call(env, 'post', `/v1/posts/${a}/cancel`, { key: ws.writeKey, body: { confirm: true } });
+      expect(await nextFree()).toBe(first);
+      const deleted = await call(env, 'delete', `/v1/posts/${a}?confirm=true`, { key: ws.writeKey });
+      expect(deleted.status).toBe(200);
+      expect(await nextFree()).toBe(first);
+      expect((await patch(d, { when: 'queue', confirm: true })).body.publishAt).toBe(first);
+      expect(await nextFree()).toBe(third);
+    });
+
+    it('gives posts moved at once different times, the next free ones', async () => {
+      const taken = new Set(
+        (await call(env, 'get', `/v1/posts?accountId=${account}&status=queued`, { key: ws.readKey })).body.posts.map(
+          (p: { publishAt: string }) => Date.parse(p.publishAt),
+        ),
+      );
+      const expected = freeTimes(slots, 'Europe/Berlin', clock.now(), taken as Set<number>, 5).map(iso);
+      const ids = [];
+      for (let day = 20; day < 25; day++)
+        ids.push(await create({ publishAt: localIn(day), timezone: 'Europe/Berlin' }));
+      const moved = await Promise.all(ids.map((id) => patch(id, { when: 'queue', confirm: true })));
+      expect(moved.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(moved.map((r) => r.body.publishAt).sort()).toEqual(expected);
+    });
+
+    it('refuses an account without posting times with queue_empty, changing nothing', async () => {
+      const bare = await addAccount(env, ws.workspaceId, 'threads', 'Timeless Threads');
+      const post = await create({ publishAt: localIn(2), timezone: 'Europe/Berlin' }, bare);
+      const before = (await call(env, 'get', `/v1/posts/${post}`, { key: ws.readKey })).body;
+      const res = await patch(post, { when: 'queue', confirm: true });
+      expect([res.status, res.body.code, res.body.rows[0].issues[0].code]).toEqual([
+        422,
+        'checks_failed',
+        'queue_empty',
+      ]);
+      expect((await call(env, 'get', `/v1/posts/${post}`, { key: ws.readKey })).body).toEqual(before);
+    });
+  });
 });
