@@ -13,16 +13,21 @@ import { DAY_LABEL, SCHEDULE_WORDS as W } from '../words/scheduleWords.ts';
 type Slot = Schemas['ScheduleSlot'];
 const DAYS = Object.keys(DAY_LABEL) as Slot['day'][];
 
+/** An account's posting times and next free ones (one cache entry for this page, compose and the queue). */
+export function useSchedule(accountId: string) {
+  return useQuery({
+    queryKey: ['schedule', accountId],
+    queryFn: () => call(api.GET('/accounts/{accountId}/schedule', { params: { path: { accountId } } })),
+  });
+}
+
 export function SchedulePage() {
   const accountId = useParams().accountId ?? '';
   const { workspace } = useSignedIn();
   const admin = useMay('administrator');
   const client = useQueryClient();
   const key = ['schedule', accountId];
-  const schedule = useQuery({
-    queryKey: key,
-    queryFn: () => call(api.GET('/accounts/{accountId}/schedule', { params: { path: { accountId } } })),
-  });
+  const schedule = useSchedule(accountId);
   const [slots, setSlots] = useState<Slot[]>();
   const [day, setDay] = useState<Slot['day']>('mon');
   const [time, setTime] = useState('09:00');
