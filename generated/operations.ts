@@ -1705,6 +1705,57 @@ export const operations: readonly OperationEntry[] = [
     }
   },
   {
+    "operationId": "swapPostTimes",
+    "method": "post",
+    "path": "/posts/swap-times",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Swap the times of two queued posts",
+    "description": "Use this to reorder a queue: two `queued` posts exchange their times, both or neither, in\none step (two reschedules would leave both posts on one time for a moment, and for good if\nthe second failed). Requires `confirm: true`; without it the answer is `409 confirm_required`\nand nothing changes. Not an MCP tool: agents move one post at a time with\n`reschedulePost`.\n\n- Both posts must be `queued` and not being published: otherwise `409 invalid_state`.\n- Each is checked again at its new time as `reschedulePost` checks a move (at least 2\n  minutes ahead, among others); if either fails, the answer is `422 checks_failed` with\n  both rows and nothing changes.\n- Where the workspace requires approval for this caller, both posts wait for approval as\n  drafts, each wanting the other's time, as `reschedulePost` makes a moved post wait.\n- Each post gets a `rescheduled` event. Neither changes its month in the quota.\n",
+    "fields": {
+      "path": [],
+      "query": [],
+      "body": [
+        "postIds",
+        "confirm"
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
+        "postIds": {
+          "type": "array",
+          "description": "Two different queued posts of this workspace.",
+          "minItems": 2,
+          "maxItems": 2,
+          "uniqueItems": true,
+          "items": {
+            "type": "string"
+          }
+        },
+        "confirm": {
+          "type": "boolean",
+          "description": "Must be `true`, set only after a human agreed to move both posts; otherwise the answer\nis `409 confirm_required` and nothing changes.\n"
+        }
+      },
+      "required": [
+        "postIds"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "operationId": "getPost",
     "method": "get",
     "path": "/posts/{postId}",

@@ -541,6 +541,37 @@ function assertUnchanged(p: PostRecord, read: PostRecord): void {
     throw invalidState(`Post ${p.id} changed to ${p.status} meanwhile.`, 'Read the post and decide again.');
 }
 
+/**
+ * The change that makes `current` wait for approval (again), as the post was read: a draft with `content`, asking
+ * for `wanted`; a queued post leaves the queue and gives its place in the month back.
+ */
+function approvalWait(
+  cred: Credential,
+  clock: Clock,
+  current: PostRecord,
+  content: ContentPatch,
+  wanted: string | null,
+): { action: PersonAction; decide: DecideChange } {
+  const wasQueued = current.status === 'queued';
+  return {
+    action: wasQueued ? 'cancel' : 'edit',
+    decide: (p) => {
+      assertUnchanged(p, current);
+      const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
+      if (wasQueued)
+        events.push({
+          kind: 'cancelled',
+          message:
+            'Changed by someone whose posts need approval: the post is a draft again until it is approved, ' +
+            'and its place in the month was given back.',
+        });
+      events.push(approvalRequestedEvent(wanted));
+      const approval = pendingApproval(cred.user.id, isoNow(clock), wanted);
+      return { patch: { ...content, ...(wasQueued ? { publishAt: null, quotaMonth: null } : {}), approval }, events };
+    },
+  };
+}
+
 /** An edit that makes the post wait for approval: a draft with the edit, asking for the time given or wanted before. */
 async function askAgain(
   { cred, data, params, body, services, afterCommit }: Parameters<Handler<'reschedulePost'>>[0],
@@ -556,30 +587,85 @@ async function askAgain(
       : body.when === 'now'
         ? null
         : row.publishAt;
-  const wasQueued = current.status === 'queued';
-  const post = await transition(data, params.postId, wasQueued ? 'cancel' : 'edit', (p) => {
-    assertUnchanged(p, current);
-    const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
-    if (wasQueued)
-      events.push({
-        kind: 'cancelled',
-        message:
-          'Changed by someone whose posts need approval: the post is a draft again until it is approved, ' +
-          'and its place in the month was given back.',
-      });
-    events.push(approvalRequestedEvent(wanted));
-    const approval = pendingApproval(cred.user.id, isoNow(services.clock), wanted);
-    return { patch: { ...content, ...(wasQueued ? { publishAt: null, quotaMonth: null } : {}), approval }, events };
-  });
+  const { action, decide } = approvalWait(cred, services.clock, current, content, wanted);
+  const post = await transition(data, params.postId, action, decide);
   afterCommit(() => mailApprovers(services, cred, [post]));
   return { status: 200 as const, body: wirePost(post, cred.workspace.tz) };
 }
+
+/**
+ * Swaps the times of two queued posts, both or neither (`POST /posts/swap-times`, the dashboard's queue reordered):
+ * each is checked at the other's time, then both change in one transaction; a caller whose changes need approval
+ * makes both wait for it, each wanting the other's time.
+ */
+export const swapPostTimes: Handler<'swapPostTimes'> = async ({ cred, data, body, via, services, afterCommit }) => {
+  if (body.confirm !== true) throw confirmRequired('Swapping the times of two posts', 'swapPostTimes');
+  const pair = await Promise.all(body.postIds.map((id) => existingPost(data, id)));
+  for (const post of pair) {
+    const refused = refusal({ id: post.id, state: post.status }, 'reschedule');
+    if (refused) throw invalidState(refused.message, refused.hint);
+    if (post.status !== 'queued')
+      throw invalidState(`Post ${post.id} is ${post.status}; only queued posts swap times.`, 'Give it a time first.');
+  }
+  const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
+  const times = pair.map((p) => p.publishAt!).reverse();
+  const rows = await Promise.all(
+    pair.map(async (post, i) => {
+      const at = DateTime.fromISO(times[i]!, { zone: 'utc' });
+      const when = {
+        kind: 'at' as const,
+        at,
+        issues: timeIssues(at, now, cred.workspace.tz, 'The new time'),
+        notes: [],
+      };
+      return (await replanned(cred, data, services, post, when)).row;
+    }),
+  );
+  if (rows.some((r) => !r.ok)) throw checksFailed(rows, 'edit');
+  const waits = needsApproval(cred, via);
+  const changes = pair.map((current, i) => {
+    const publishAt = times[i]!;
+    if (waits) return { id: current.id, ...approvalWait(cred, services.clock, current, {}, publishAt) };
+    return {
+      id: current.id,
+      action: 'reschedule' as const,
+      decide: (p: PostRecord) => {
+        assertUnchanged(p, current);
+        return { patch: { publishAt }, events: [{ kind: 'rescheduled' as const, publishAt }] };
+      },
+    };
+  });
+  const swapped = await inStateTable(() => data.posts.transitionTogether(changes));
+  if (!swapped) throw notFound('post', body.postIds.join(' or '));
+  if (waits) afterCommit(() => mailApprovers(services, cred, swapped));
+  return { status: 200, body: { posts: swapped.map((p) => wirePost(p, cred.workspace.tz)) } };
+};
 
 const notAwaiting = (post: PostRecord) =>
   invalidState(
     `Post ${post.id} is not awaiting approval.`,
     'Read the approvals again: someone may have decided it already, or it was edited meanwhile.',
   );
+
+/** A stored post planned again as it is, at `when`: its row and the month it would count in. */
+async function replanned(
+  cred: Credential,
+  data: WorkspaceData,
+  services: Services,
+  post: PostRecord,
+  when: ResolvedWhen,
+) {
+  const { rows, month } = await prepare(cred, data, services, {
+    targets: { accountIds: [post.accountId] },
+    mediaIds: post.mediaIds,
+    text: post.text,
+    title: post.title ?? undefined,
+    tags: post.tags,
+    perPlatform: { [post.platform]: post.perPlatform },
+    when,
+  });
+  return { row: rows[0]!, month };
+}
 
 /**
  * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
@@ -610,17 +696,8 @@ export async function approvePost(
       );
     when = { kind: 'at', at, issues, notes: [] };
   }
-  const { rows, month } = await prepare(cred, data, services, {
-    targets: { accountIds: [current.accountId] },
-    mediaIds: current.mediaIds,
-    text: current.text,
-    title: current.title ?? undefined,
-    tags: current.tags,
-    perPlatform: { [current.platform]: current.perPlatform },
-    when,
-  });
-  const row = rows[0]!;
-  if (!row.ok) throw checksFailed(rows, 'edit');
+  const { row, month } = await replanned(cred, data, services, current, when);
+  if (!row.ok) throw checksFailed([row], 'edit');
   return transition(data, postId, 'reschedule', async (p, counts) => {
     assertUnchanged(p, current);
     assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);

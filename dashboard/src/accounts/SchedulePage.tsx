@@ -2,7 +2,7 @@
 // as a whole, and the next free ones that "add to queue" would give.
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api, call, type Schemas } from '../api.ts';
 import { dayTimeText } from '../format.ts';
 import { useMay, useSignedIn } from '../session.tsx';
@@ -40,7 +40,11 @@ export function SchedulePage() {
   if (schedule.isPending) return <Loading />;
   return (
     <section className="stack">
-      <PageHeader title={W.title} />
+      <PageHeader title={W.title}>
+        <Link className="btn btn-secondary" to={`/accounts/${accountId}/queue`}>
+          {W.queue}
+        </Link>
+      </PageHeader>
       <ErrorNote error={schedule.error ?? save.error} />
       <p className="muted">{W.intro(workspace.tz)}</p>
       {shown.length === 0 ? (
