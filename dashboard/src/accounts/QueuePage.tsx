@@ -98,42 +98,47 @@ export function QueuePage() {
         </Empty>
       )}
       {entries.length === 0 && schedule.data.slots.length > 0 && <p className="muted">{W.nothing}</p>}
-      {byLocalDay(entries, zone).map(([day, list]) => (
-        <section key={day} className="card queue-day" aria-labelledby={`day-${day}`}>
-          <h2 id={`day-${day}`}>{dayHeading(day, zone)}</h2>
-          <ol className="rows">
-            {list.map((entry) =>
-              entry.post ? (
-                <QueuedPost
-                  key={entry.post.id}
-                  entry={entry}
-                  zone={zone}
-                  first={entries[0] === entry}
-                  last={entries.at(-1) === entry}
-                  drop={drop(entry)}
-                  onDragStart={(post) => {
-                    dragged.current = post;
-                  }}
-                  onStep={(post, step) => toward(post, stepTarget(entries, post.id, step))}
-                  onPublish={(post) => setChange({ kind: 'publish', post })}
-                />
-              ) : (
-                <li key={entry.at} className="row queue-free" {...drop(entry)}>
-                  <time dateTime={entry.at} className="queue-time">
-                    {clockText(entry.at, zone)}
-                  </time>
-                  <span className="muted">{W.free}</span>
-                </li>
-              ),
-            )}
-          </ol>
-        </section>
-      ))}
+      {entries.length > 0 && (
+        <div className="card queue">
+          {byLocalDay(entries, zone).map(([day, list]) => (
+            <section key={day} className="queue-day" aria-labelledby={`day-${day}`}>
+              <h2 id={`day-${day}`}>{dayHeading(day, zone)}</h2>
+              <ol className="rows">
+                {list.map((entry) =>
+                  entry.post ? (
+                    <QueuedPost
+                      key={entry.post.id}
+                      entry={entry}
+                      zone={zone}
+                      first={entries[0] === entry}
+                      last={entries.at(-1) === entry}
+                      drop={drop(entry)}
+                      onDragStart={(post) => {
+                        dragged.current = post;
+                      }}
+                      onStep={(post, step) => toward(post, stepTarget(entries, post.id, step))}
+                      onPublish={(post) => setChange({ kind: 'publish', post })}
+                    />
+                  ) : (
+                    <li key={entry.at} className="row queue-free" {...drop(entry)}>
+                      <time dateTime={entry.at} className="queue-time">
+                        {clockText(entry.at, zone)}
+                      </time>
+                      <span className="muted">{W.free}</span>
+                    </li>
+                  ),
+                )}
+              </ol>
+            </section>
+          ))}
+        </div>
+      )}
       {change && (
         <ConfirmDialog
           open
           onOpenChange={(open) => !open && setChange(undefined)}
-          {...confirmWords(change, zone)}
+          title={confirmWords(change, zone).title}
+          action={confirmWords(change, zone).action}
           description={
             <>
               <p>{confirmWords(change, zone).body}</p>
