@@ -39,7 +39,8 @@ build: node_modules/.installed
 
 # The dashboard, built to static files that the server serves at /app; rebuilt when its sources (or the
 # network rules and contract types it reads) change.
-DASHBOARD_SOURCES := $(shell find dashboard/src networks domain/textUnits.ts domain/when.ts generated/api.d.ts \
+DASHBOARD_SOURCES := $(shell find dashboard/src networks domain/textUnits.ts domain/when.ts domain/postingQueue.ts \
+  domain/approvals.ts generated/api.d.ts \
   -type f -name '*.*' 2>/dev/null) \
   dashboard/index.html dashboard/vite.config.ts dashboard/networkText.ts dashboard/precompress.ts
 dashboard/dist/index.html: node_modules/.installed $(DASHBOARD_SOURCES)

@@ -23,8 +23,7 @@ import { isPostgres, SQLITE_LOWER, type Db } from './connect.ts';
 import { recordEvents, workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
-import { schedulesData } from './schedulesData.ts';
-import { freeTimes } from '../domain/postingQueue.ts';
+import { queuePicker } from './schedulesData.ts';
 import { toCount } from './rows.ts';
 import { usageCounter } from './usage.ts';
 
@@ -171,8 +170,15 @@ const inReview = (id: string, platform: Platform) =>
 /** The rest of a person's change, decided on the post as locked; `counts` reads inside the same transaction. */
 export type DecideChange = (
   post: PostRecord,
-  counts: { monthUsed: (month: string) => Promise<number> },
+  counts: {
+    monthUsed: (month: string) => Promise<number>;
+    /** The post's account's next free posting time in `zone` (its own time counts as free), ISO; the queue picker. */
+    queueTime: (zone: string) => Promise<string | undefined>;
+  },
 ) => Promise<DecidedChange> | DecidedChange;
+
+/** A post of a change made together is not here: the transaction rolls back and the caller answers not found. */
+class PostMissing extends Error {}
 
 /** `text` as a LIKE pattern matching it literally: its wildcards and the escape character escaped. */
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -430,15 +436,65 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
     now: string,
   ) {
     const ids = [...new Set(list.map((p) => p.accountId))];
-    const schedules = schedulesData(trx as Db, wsId, clock);
-    const [slots, taken] = await Promise.all([schedules.slots(ids, trx), schedules.takenTimes(ids, now, trx)]);
+    const take = await queuePicker(trx, wsId, ids, queue.zone, now);
     for (const post of list) {
       if (post.status !== 'queued') continue;
-      const [next] = freeTimes(slots.get(post.accountId)!, queue.zone, Date.parse(now), taken.get(post.accountId)!, 1);
+      const next = take(post.accountId);
       if (next === undefined) throw queue.full(post.accountId);
-      taken.get(post.accountId)!.add(next);
       post.publishAt = new Date(next).toISOString();
     }
+  }
+
+  /** One post's change inside `trx`, the workspace lock held: see `transition`. */
+  async function changeOne(trx: Knex.Transaction, id: string, action: PersonAction, decide: DecideChange) {
+    const row = await posts(trx)
+      .where('posts.id', id)
+      .first([...COLUMNS, 'posts.attempt_started_at', 'posts.checkpoint', 'posts.due_at', 'posts.worker_retries']);
+    if (!row) return undefined;
+    const post = toPost(row);
+    const state: PostState = row.attempt_started_at ? 'publishing' : post.status;
+    const status = storedStatus(nextState({ id, state }, action));
+    const { patch, events, audit } = await decide(post, {
+      monthUsed: (month) => monthUsed(trx, month),
+      queueTime: async (zone) => {
+        const take = await queuePicker(trx, wsId, [post.accountId], zone, isoNow(clock), id);
+        const next = take(post.accountId);
+        return next === undefined ? undefined : new Date(next).toISOString();
+      },
+    });
+    const content = changesContent(patch);
+    if (content && row.checkpoint) throw partlySent(id, post.platform);
+    if (action === 'cancel' && row.review_since) throw inReview(id, post.platform);
+    const now = isoNow(clock);
+    const timed = 'publishAt' in patch;
+    const publishAt = timed ? (patch.publishAt ?? null) : post.publishAt;
+    // A change of time starts the attempt count afresh and the due time follows it; a change of content
+    // alone keeps both (a worker's retry after a temporary failure stays when it was). Either way a
+    // worker's reservation of the post (made ahead of its time, with the content as it was) is taken
+    // back. An attempt that started after the post was read (the worker does not take the workspace
+    // lock) cannot be taken back: the change is refused as the table refuses a post being published;
+    // nor can progress an attempt left meanwhile, which new content must not meet.
+    const dueAt = status !== 'queued' ? null : timed ? publishAt : (row.due_at ?? publishAt);
+    const update = trx('posts').where({ id, workspace_id: wsId, status: post.status }).whereNull('attempt_started_at');
+    if (content) update.whereNull('checkpoint');
+    const changed = await update.update({
+      ...patchColumns(patch),
+      status,
+      due_at: dueAt,
+      worker_retries: timed ? 0 : row.worker_retries,
+      attempt_id: null,
+      attempt_worker: null,
+      updated_at: now,
+    });
+    if (!changed) throw refusal({ id, state: 'publishing' }, action)!;
+    if (patch.mediaIds) {
+      await trx('post_media').where({ post_id: id, workspace_id: wsId }).delete();
+      await linkMedia(trx, id, patch.mediaIds);
+    }
+    await syncJob(trx, id, status, dueAt);
+    await insertEvents(trx, id, events, now);
+    if (audit) await recordAudit(trx, wsId, audit.userId, audit.action, { postId: id, ...audit.detail });
+    return toPost(await posts(trx).where('posts.id', id).first(COLUMNS));
   }
 
   return {
@@ -581,50 +637,30 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
     transition: (id: string, action: PersonAction, decide: DecideChange) =>
       db.transaction(async (trx) => {
         await lockWorkspace(trx, wsId);
-        const row = await posts(trx)
-          .where('posts.id', id)
-          .first([...COLUMNS, 'posts.attempt_started_at', 'posts.checkpoint', 'posts.due_at', 'posts.worker_retries']);
-        if (!row) return undefined;
-        const post = toPost(row);
-        const state: PostState = row.attempt_started_at ? 'publishing' : post.status;
-        const status = storedStatus(nextState({ id, state }, action));
-        const { patch, events, audit } = await decide(post, { monthUsed: (month) => monthUsed(trx, month) });
-        const content = changesContent(patch);
-        if (content && row.checkpoint) throw partlySent(id, post.platform);
-        if (action === 'cancel' && row.review_since) throw inReview(id, post.platform);
-        const now = isoNow(clock);
-        const timed = 'publishAt' in patch;
-        const publishAt = timed ? (patch.publishAt ?? null) : post.publishAt;
-        // A change of time starts the attempt count afresh and the due time follows it; a change of content
-        // alone keeps both (a worker's retry after a temporary failure stays when it was). Either way a
-        // worker's reservation of the post (made ahead of its time, with the content as it was) is taken
-        // back. An attempt that started after the post was read (the worker does not take the workspace
-        // lock) cannot be taken back: the change is refused as the table refuses a post being published;
-        // nor can progress an attempt left meanwhile, which new content must not meet.
-        const dueAt = status !== 'queued' ? null : timed ? publishAt : (row.due_at ?? publishAt);
-        const update = trx('posts')
-          .where({ id, workspace_id: wsId, status: post.status })
-          .whereNull('attempt_started_at');
-        if (content) update.whereNull('checkpoint');
-        const changed = await update.update({
-          ...patchColumns(patch),
-          status,
-          due_at: dueAt,
-          worker_retries: timed ? 0 : row.worker_retries,
-          attempt_id: null,
-          attempt_worker: null,
-          updated_at: now,
-        });
-        if (!changed) throw refusal({ id, state: 'publishing' }, action)!;
-        if (patch.mediaIds) {
-          await trx('post_media').where({ post_id: id, workspace_id: wsId }).delete();
-          await linkMedia(trx, id, patch.mediaIds);
-        }
-        await syncJob(trx, id, status, dueAt);
-        await insertEvents(trx, id, events, now);
-        if (audit) await recordAudit(trx, wsId, audit.userId, audit.action, { postId: id, ...audit.detail });
-        return toPost(await posts(trx).where('posts.id', id).first(COLUMNS));
+        return changeOne(trx, id, action, decide);
       }),
+
+    /**
+     * Several posts' changes as one: each as `transition` makes it, in order, in one transaction, so that a
+     * refusal of any leaves all as they were (two queued posts swapping their times). Undefined when a post is
+     * not here; nothing is written then either.
+     */
+    transitionTogether: (changes: { id: string; action: PersonAction; decide: DecideChange }[]) =>
+      db
+        .transaction(async (trx) => {
+          await lockWorkspace(trx, wsId);
+          const done: PostRecord[] = [];
+          for (const c of changes) {
+            const post = await changeOne(trx, c.id, c.action, c.decide);
+            if (!post) throw new PostMissing();
+            done.push(post);
+          }
+          return done;
+        })
+        .catch((err) => {
+          if (err instanceof PostMissing) return undefined;
+          throw err;
+        }),
 
     /**
      * Deletes a draft or failed post with its timeline and file links, and records it in the audit trail,

@@ -66,6 +66,7 @@ const CONFIRMS = {
     show: 'Tell a human which post changes, and how (its new time or its new content)',
     inQuery: false,
   },
+  swapPostTimes: { show: 'Tell a human which two posts exchange their times, and what the times are', inQuery: false },
   retryPost: { show: 'Tell a human which post is sent again now, and why it failed (its `error`)', inQuery: false },
   cancelPost: { show: 'Tell a human which post will not be published (it becomes a draft again)', inQuery: false },
   deletePost: { show: 'Tell a human which post will be deleted, for good', inQuery: true },

@@ -62,6 +62,7 @@ export const OPERATION_ROLES: Record<keyof operations, Role> = {
   createPosts: 'member',
   getPost: 'member',
   reschedulePost: 'member',
+  swapPostTimes: 'member',
   deletePost: 'member',
   retryPost: 'member',
   cancelPost: 'member',

@@ -458,6 +458,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/swap-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Swap the times of two queued posts
+         * @description Use this to reorder a queue: two `queued` posts exchange their times, both or neither, in
+         *     one step (two reschedules would leave both posts on one time for a moment, and for good if
+         *     the second failed). Requires `confirm: true`; without it the answer is `409 confirm_required`
+         *     and nothing changes. Not an MCP tool: agents move one post at a time with
+         *     `reschedulePost`.
+         *
+         *     - Both posts must be `queued` and not being published: otherwise `409 invalid_state`.
+         *     - Each is checked again at its new time as `reschedulePost` checks a move (at least 2
+         *       minutes ahead, among others); if either fails, the answer is `422 checks_failed` with
+         *       both rows and nothing changes.
+         *     - Where the workspace requires approval for this caller, both posts wait for approval as
+         *       drafts, each wanting the other's time, as `reschedulePost` makes a moved post wait.
+         *     - Each post gets a `rescheduled` event. Neither changes its month in the quota.
+         */
+        post: operations["swapPostTimes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/{postId}": {
         parameters: {
             query?: never;
@@ -501,7 +533,8 @@ export interface paths {
          *       changes. Changing the content of a `draft` or a `failed` post needs no confirm: nothing
          *       is published by it.
          *     - `when` on a `queued` post moves it; on a `draft` it becomes `queued` at its first time
-         *       and counts toward the month's posts (`402 quota_exceeded` when the month is full). A
+         *       and counts toward the month's posts (`402 quota_exceeded` when the month is full).
+         *       `when: "queue"` gives it its account's next free posting time, among its weekly posting times. A
          *       `failed` post keeps its state: change what its `error` names, then send it again with
          *       `retryPost` (a `when` on it answers `409 invalid_state`).
          *     - The post is checked again, as a plan would check it, with its new content, at its new
@@ -1867,14 +1900,19 @@ export interface components {
          */
         When: ("now" | "draft" | "queue") | components["schemas"]["WhenAt"];
         /**
-         * @description The new time: `now` (at once) or a local time in a time zone (`WhenAt`).
+         * @description The new time: `now` (at once), `queue` (the account's next free posting time, as `When`
+         *     describes it; the post's own current time counts as free for it, so a post already on the
+         *     next free time keeps it) or a local time in a time zone (`WhenAt`). An account without a
+         *     free posting time answers `422 checks_failed` with the row's `queue_empty` issue. Posts
+         *     moved to the queue at the same moment get different times.
          * @example {
          *       "publishAt": "2026-11-25T09:00",
          *       "timezone": "Europe/Berlin"
          *     }
          * @example now
+         * @example queue
          */
-        RescheduleWhen: "now" | components["schemas"]["WhenAt"];
+        RescheduleWhen: ("now" | "queue") | components["schemas"]["WhenAt"];
         /**
          * @description Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;
          *     left out, `visibility` is `public` and `category` is `"22"` (People & Blogs), the
@@ -2228,6 +2266,36 @@ export interface components {
              * @example true
              */
             confirm?: boolean;
+        };
+        /**
+         * @description The two queued posts whose times are exchanged, and the confirmation.
+         * @example {
+         *       "postIds": [
+         *         "pst_5Jx8Nc2Wq7",
+         *         "pst_9Lm3Bv6Kd1"
+         *       ],
+         *       "confirm": true
+         *     }
+         */
+        SwapTimesRequest: {
+            /**
+             * @description Two different queued posts of this workspace.
+             * @example [
+             *       "pst_5Jx8Nc2Wq7",
+             *       "pst_9Lm3Bv6Kd1"
+             *     ]
+             */
+            postIds: string[];
+            /**
+             * @description Must be `true`, set only after a human agreed to move both posts; otherwise the answer
+             *     is `409 confirm_required` and nothing changes.
+             * @example true
+             */
+            confirm?: boolean;
+        };
+        SwapTimesResponse: {
+            /** @description Both posts after the swap, in the order of `postIds`. */
+            posts: components["schemas"]["Post"][];
         };
         /**
          * @description What to change; fields left out keep their value. `text`, `title` and `tags` are the base
@@ -4783,6 +4851,70 @@ export interface operations {
             415: components["responses"]["UnsupportedEncoding"];
             422: components["responses"]["ChecksFailed"];
             /** @description Too many requests, or more than 60 `POST /posts` in the last hour for this workspace. */
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    swapPostTimes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then.
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
+                 *     anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwapTimesRequest"];
+            };
+        };
+        responses: {
+            /** @description Both posts, in the order given, each at the other's former time. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwapTimesResponse"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description One of the posts is not in this workspace. Nothing changed. */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description `confirm_required` (confirm was not true) or `invalid_state` (a post is not `queued`,
+             *     is being published, or changed while the swap was checked). Nothing changed.
+             */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["ChecksFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];

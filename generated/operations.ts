@@ -1705,6 +1705,57 @@ export const operations: readonly OperationEntry[] = [
     }
   },
   {
+    "operationId": "swapPostTimes",
+    "method": "post",
+    "path": "/posts/swap-times",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Swap the times of two queued posts",
+    "description": "Use this to reorder a queue: two `queued` posts exchange their times, both or neither, in\none step (two reschedules would leave both posts on one time for a moment, and for good if\nthe second failed). Requires `confirm: true`; without it the answer is `409 confirm_required`\nand nothing changes. Not an MCP tool: agents move one post at a time with\n`reschedulePost`.\n\n- Both posts must be `queued` and not being published: otherwise `409 invalid_state`.\n- Each is checked again at its new time as `reschedulePost` checks a move (at least 2\n  minutes ahead, among others); if either fails, the answer is `422 checks_failed` with\n  both rows and nothing changes.\n- Where the workspace requires approval for this caller, both posts wait for approval as\n  drafts, each wanting the other's time, as `reschedulePost` makes a moved post wait.\n- Each post gets a `rescheduled` event. Neither changes its month in the quota.\n",
+    "fields": {
+      "path": [],
+      "query": [],
+      "body": [
+        "postIds",
+        "confirm"
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+        },
+        "postIds": {
+          "type": "array",
+          "description": "Two different queued posts of this workspace.",
+          "minItems": 2,
+          "maxItems": 2,
+          "uniqueItems": true,
+          "items": {
+            "type": "string"
+          }
+        },
+        "confirm": {
+          "type": "boolean",
+          "description": "Must be `true`, set only after a human agreed to move both posts; otherwise the answer\nis `409 confirm_required` and nothing changes.\n"
+        }
+      },
+      "required": [
+        "postIds"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "operationId": "getPost",
     "method": "get",
     "path": "/posts/{postId}",
@@ -1755,7 +1806,7 @@ export const operations: readonly OperationEntry[] = [
       "openWorldHint": false
     },
     "summary": "Edit or reschedule a post",
-    "description": "Use this to change a `draft`, `queued` or `failed` post: its time (`when`), and its\ncontent (`text`, `title`, `tags`, `mediaIds`, and `perPlatform` and `overrides` keyed by\nnetwork, as `service_create_post` takes them). Fields left out keep their value; a post's account\nnever changes. The operationId is kept from the days it only rescheduled.\n\n- `confirm: true` is required whenever the post is or becomes `queued`: a `when`, or any\n  change to a `queued` post. Without it the answer is `409 confirm_required` and nothing\n  changes. Changing the content of a `draft` or a `failed` post needs no confirm: nothing\n  is published by it.\n- `when` on a `queued` post moves it; on a `draft` it becomes `queued` at its first time\n  and counts toward the month's posts (`402 quota_exceeded` when the month is full). A\n  `failed` post keeps its state: change what its `error` names, then send it again with\n  `service_retry_post` (a `when` on it answers `409 invalid_state`).\n- The post is checked again, as a plan would check it, with its new content, at its new\n  time (a `queued` post's time is not checked again when only the content changes); when a\n  `queued` or `failed` post no longer passes, the answer is `422 checks_failed` with its\n  row. A `draft` is saved as it is, whatever its row says: plan it to see its issues.\n- `live` is final. A post whose publishing attempt has begun, or that an earlier attempt\n  already sent part of to its network (it waits for Herald's own retry), cannot change its\n  content: `409 invalid_state`. A change can never make a post go out twice.\n\nEach change adds an `edited` (content) or `rescheduled` (time) event to the timeline.\n",
+    "description": "Use this to change a `draft`, `queued` or `failed` post: its time (`when`), and its\ncontent (`text`, `title`, `tags`, `mediaIds`, and `perPlatform` and `overrides` keyed by\nnetwork, as `service_create_post` takes them). Fields left out keep their value; a post's account\nnever changes. The operationId is kept from the days it only rescheduled.\n\n- `confirm: true` is required whenever the post is or becomes `queued`: a `when`, or any\n  change to a `queued` post. Without it the answer is `409 confirm_required` and nothing\n  changes. Changing the content of a `draft` or a `failed` post needs no confirm: nothing\n  is published by it.\n- `when` on a `queued` post moves it; on a `draft` it becomes `queued` at its first time\n  and counts toward the month's posts (`402 quota_exceeded` when the month is full).\n  `when: \"queue\"` gives it its account's next free posting time, among its weekly posting times. A\n  `failed` post keeps its state: change what its `error` names, then send it again with\n  `service_retry_post` (a `when` on it answers `409 invalid_state`).\n- The post is checked again, as a plan would check it, with its new content, at its new\n  time (a `queued` post's time is not checked again when only the content changes); when a\n  `queued` or `failed` post no longer passes, the answer is `422 checks_failed` with its\n  row. A `draft` is saved as it is, whatever its row says: plan it to see its issues.\n- `live` is final. A post whose publishing attempt has begun, or that an earlier attempt\n  already sent part of to its network (it waits for Herald's own retry), cannot change its\n  content: `409 invalid_state`. A change can never make a post go out twice.\n\nEach change adds an `edited` (content) or `rescheduled` (time) event to the timeline.\n",
     "fields": {
       "path": [
         "postId"
@@ -1790,12 +1841,13 @@ export const operations: readonly OperationEntry[] = [
           "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true`.\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then.\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
         },
         "when": {
-          "description": "The new time: `now` (at once) or a local time in a time zone (`WhenAt`).",
+          "description": "The new time: `now` (at once), `queue` (the account's next free posting time, as `When`\ndescribes it; the post's own current time counts as free for it, so a post already on the\nnext free time keeps it) or a local time in a time zone (`WhenAt`). An account without a\nfree posting time answers `422 checks_failed` with the row's `queue_empty` issue. Posts\nmoved to the queue at the same moment get different times.\n",
           "oneOf": [
             {
               "type": "string",
               "enum": [
-                "now"
+                "now",
+                "queue"
               ]
             },
             {

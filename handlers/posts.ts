@@ -29,7 +29,6 @@ import {
 import { PLANS } from '../domain/plans.ts';
 import { PostStateRefused, refusal, type PersonAction } from '../domain/postStates.ts';
 import { assertCanCreatePosts, assertMonthQuota } from '../domain/quotas.ts';
-import { freeTimes } from '../domain/postingQueue.ts';
 import { statusLine } from '../domain/statusLine.ts';
 import { formatInZone, resolveWhen, timeIssues, type ResolvedWhen, type When } from '../domain/when.ts';
 import { networkOf } from '../networks/index.ts';
@@ -92,13 +91,15 @@ async function mediaFacts(data: WorkspaceData, ids: string[]): Promise<MediaFact
   });
 }
 
-/** Each account's next free posting time now (a create takes them again under the workspace lock). */
-async function queueTimes(data: WorkspaceData, zone: string, now: DateTime, accounts: TargetAccount[]) {
-  const ids = accounts.map((a) => a.id);
-  const [slots, taken] = await Promise.all([data.schedules.slots(ids), data.schedules.takenTimes(ids, now.toISO()!)]);
+/**
+ * Each account's next free posting time now (a create or a move takes it again under the workspace lock); post
+ * `except`, being moved, leaves its own time free for itself.
+ */
+async function queueTimes(data: WorkspaceData, zone: string, now: DateTime, accountIds: string[], except?: string) {
+  const take = await data.schedules.picker(accountIds, zone, now.toISO()!, except);
   const at = new Map<string, DateTime>();
-  for (const id of ids) {
-    const [next] = freeTimes(slots.get(id)!, zone, now.toMillis(), taken.get(id)!, 1);
+  for (const id of new Set(accountIds)) {
+    const next = take(id);
     if (next !== undefined) at.set(id, DateTime.fromMillis(next, { zone: 'utc' }));
   }
   return { kind: 'queue' as const, at };
@@ -122,7 +123,12 @@ async function prepare(
   ]);
   const when =
     body.when === 'queue'
-      ? await queueTimes(data, cred.workspace.tz, now, accounts)
+      ? await queueTimes(
+          data,
+          cred.workspace.tz,
+          now,
+          accounts.map((a) => a.id),
+        )
       : typeof body.when === 'object' && 'kind' in body.when
         ? body.when
         : resolveWhen(body.when, now, cred.workspace.tz);
@@ -484,7 +490,10 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   assertOwnNetwork(current, body);
   const { platform } = current;
   const mediaIds = body.mediaIds ?? current.mediaIds;
-  const { rows, month } = await prepare(cred, data, services, {
+  // `queue`: the account's next free posting time, its own time free for it; taken again under the lock below.
+  const queue = body.when === 'queue';
+  const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
+  const { rows, month, accounts } = await prepare(cred, data, services, {
     targets: { accountIds: [current.accountId] },
     mediaIds,
     text: body.text ?? current.text,
@@ -492,7 +501,9 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
     tags: body.tags ?? current.tags,
     perPlatform: { [platform]: body.perPlatform?.[platform] ?? current.perPlatform },
     overrides: body.overrides,
-    when: checkedWhen(current, body, services.clock.now()),
+    when: queue
+      ? await queueTimes(data, cred.workspace.tz, now, [current.accountId], current.id)
+      : checkedWhen(current, body, now.toMillis()),
   });
   const row = rows[0]!;
   // A draft staying a draft is saved as it is (its checks run when it gets a time); what is sent must pass.
@@ -511,12 +522,14 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
     assertUnchanged(p, current);
     const fromDraft = p.status === 'draft';
     if (timed && fromDraft) assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);
+    const publishAt = queue ? await counts.queueTime(cred.workspace.tz) : row.publishAt;
+    if (timed && !publishAt) throw checksFailed([{ ...row, ok: false, issues: [queueEmpty(accounts[0]!)] }], 'edit');
     const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
     if (timed) {
-      events.push({ kind: 'rescheduled', publishAt: row.publishAt });
-      if (fromDraft) events.push({ kind: 'queued', publishAt: row.publishAt });
+      events.push({ kind: 'rescheduled', publishAt });
+      if (fromDraft) events.push({ kind: 'queued', publishAt });
     }
-    const time = timed ? { publishAt: row.publishAt, ...(fromDraft ? { quotaMonth: month } : {}) } : {};
+    const time = timed ? { publishAt, ...(fromDraft ? { quotaMonth: month } : {}) } : {};
     return { patch: { ...content, ...time }, events };
   });
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
@@ -526,6 +539,37 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
 function assertUnchanged(p: PostRecord, read: PostRecord): void {
   if (p.status !== read.status || p.updatedAt !== read.updatedAt)
     throw invalidState(`Post ${p.id} changed to ${p.status} meanwhile.`, 'Read the post and decide again.');
+}
+
+/**
+ * The change that makes `current` wait for approval (again), as the post was read: a draft with `content`, asking
+ * for `wanted`; a queued post leaves the queue and gives its place in the month back.
+ */
+function approvalWait(
+  cred: Credential,
+  clock: Clock,
+  current: PostRecord,
+  content: ContentPatch,
+  wanted: string | null,
+): { action: PersonAction; decide: DecideChange } {
+  const wasQueued = current.status === 'queued';
+  return {
+    action: wasQueued ? 'cancel' : 'edit',
+    decide: (p) => {
+      assertUnchanged(p, current);
+      const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
+      if (wasQueued)
+        events.push({
+          kind: 'cancelled',
+          message:
+            'Changed by someone whose posts need approval: the post is a draft again until it is approved, ' +
+            'and its place in the month was given back.',
+        });
+      events.push(approvalRequestedEvent(wanted));
+      const approval = pendingApproval(cred.user.id, isoNow(clock), wanted);
+      return { patch: { ...content, ...(wasQueued ? { publishAt: null, quotaMonth: null } : {}), approval }, events };
+    },
+  };
 }
 
 /** An edit that makes the post wait for approval: a draft with the edit, asking for the time given or wanted before. */
@@ -543,30 +587,85 @@ async function askAgain(
       : body.when === 'now'
         ? null
         : row.publishAt;
-  const wasQueued = current.status === 'queued';
-  const post = await transition(data, params.postId, wasQueued ? 'cancel' : 'edit', (p) => {
-    assertUnchanged(p, current);
-    const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
-    if (wasQueued)
-      events.push({
-        kind: 'cancelled',
-        message:
-          'Changed by someone whose posts need approval: the post is a draft again until it is approved, ' +
-          'and its place in the month was given back.',
-      });
-    events.push(approvalRequestedEvent(wanted));
-    const approval = pendingApproval(cred.user.id, isoNow(services.clock), wanted);
-    return { patch: { ...content, ...(wasQueued ? { publishAt: null, quotaMonth: null } : {}), approval }, events };
-  });
+  const { action, decide } = approvalWait(cred, services.clock, current, content, wanted);
+  const post = await transition(data, params.postId, action, decide);
   afterCommit(() => mailApprovers(services, cred, [post]));
   return { status: 200 as const, body: wirePost(post, cred.workspace.tz) };
 }
+
+/**
+ * Swaps the times of two queued posts, both or neither (`POST /posts/swap-times`, the dashboard's queue reordered):
+ * each is checked at the other's time, then both change in one transaction; a caller whose changes need approval
+ * makes both wait for it, each wanting the other's time.
+ */
+export const swapPostTimes: Handler<'swapPostTimes'> = async ({ cred, data, body, via, services, afterCommit }) => {
+  if (body.confirm !== true) throw confirmRequired('Swapping the times of two posts', 'swapPostTimes');
+  const pair = await Promise.all(body.postIds.map((id) => existingPost(data, id)));
+  for (const post of pair) {
+    const refused = refusal({ id: post.id, state: post.status }, 'reschedule');
+    if (refused) throw invalidState(refused.message, refused.hint);
+    if (post.status !== 'queued')
+      throw invalidState(`Post ${post.id} is ${post.status}; only queued posts swap times.`, 'Give it a time first.');
+  }
+  const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
+  const times = pair.map((p) => p.publishAt!).reverse();
+  const rows = await Promise.all(
+    pair.map(async (post, i) => {
+      const at = DateTime.fromISO(times[i]!, { zone: 'utc' });
+      const when = {
+        kind: 'at' as const,
+        at,
+        issues: timeIssues(at, now, cred.workspace.tz, 'The new time'),
+        notes: [],
+      };
+      return (await replanned(cred, data, services, post, when)).row;
+    }),
+  );
+  if (rows.some((r) => !r.ok)) throw checksFailed(rows, 'edit');
+  const waits = needsApproval(cred, via);
+  const changes = pair.map((current, i) => {
+    const publishAt = times[i]!;
+    if (waits) return { id: current.id, ...approvalWait(cred, services.clock, current, {}, publishAt) };
+    return {
+      id: current.id,
+      action: 'reschedule' as const,
+      decide: (p: PostRecord) => {
+        assertUnchanged(p, current);
+        return { patch: { publishAt }, events: [{ kind: 'rescheduled' as const, publishAt }] };
+      },
+    };
+  });
+  const swapped = await inStateTable(() => data.posts.transitionTogether(changes));
+  if (!swapped) throw notFound('post', body.postIds.join(' or '));
+  if (waits) afterCommit(() => mailApprovers(services, cred, swapped));
+  return { status: 200, body: { posts: swapped.map((p) => wirePost(p, cred.workspace.tz)) } };
+};
 
 const notAwaiting = (post: PostRecord) =>
   invalidState(
     `Post ${post.id} is not awaiting approval.`,
     'Read the approvals again: someone may have decided it already, or it was edited meanwhile.',
   );
+
+/** A stored post planned again as it is, at `when`: its row and the month it would count in. */
+async function replanned(
+  cred: Credential,
+  data: WorkspaceData,
+  services: Services,
+  post: PostRecord,
+  when: ResolvedWhen,
+) {
+  const { rows, month } = await prepare(cred, data, services, {
+    targets: { accountIds: [post.accountId] },
+    mediaIds: post.mediaIds,
+    text: post.text,
+    title: post.title ?? undefined,
+    tags: post.tags,
+    perPlatform: { [post.platform]: post.perPlatform },
+    when,
+  });
+  return { row: rows[0]!, month };
+}
 
 /**
  * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
@@ -597,17 +696,8 @@ export async function approvePost(
       );
     when = { kind: 'at', at, issues, notes: [] };
   }
-  const { rows, month } = await prepare(cred, data, services, {
-    targets: { accountIds: [current.accountId] },
-    mediaIds: current.mediaIds,
-    text: current.text,
-    title: current.title ?? undefined,
-    tags: current.tags,
-    perPlatform: { [current.platform]: current.perPlatform },
-    when,
-  });
-  const row = rows[0]!;
-  if (!row.ok) throw checksFailed(rows, 'edit');
+  const { row, month } = await replanned(cred, data, services, current, when);
+  if (!row.ok) throw checksFailed([row], 'edit');
   return transition(data, postId, 'reschedule', async (p, counts) => {
     assertUnchanged(p, current);
     assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);

@@ -108,6 +108,10 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
     { method: 'patch', url: `/v1/posts/${t.pst}`, body: { text: 'Stolen', confirm: true } },
     { method: 'patch', url: `/v1/posts/${o.pst}`, body: { mediaIds: [t.med], confirm: true } },
   ],
+  swapPostTimes: (t, o) => [
+    { method: 'post', url: '/v1/posts/swap-times', body: { postIds: [o.pst, t.pst], confirm: true } },
+    { method: 'post', url: '/v1/posts/swap-times', body: { postIds: [t.pst, o.pst], confirm: true } },
+  ],
   deletePost: (t) => [{ method: 'delete', url: `/v1/posts/${t.pst}?confirm=true` }],
   retryPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/retry`, body: { confirm: true } }],
   cancelPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/cancel`, body: { confirm: true } }],

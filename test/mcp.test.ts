@@ -192,6 +192,17 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       expect(unconfirmed.structuredContent).toMatchObject({ code: 'confirm_required' });
       const edited = await client.callTool({ name: 'service_reschedule_post', arguments: { ...args, confirm: true } });
       expect(edited.structuredContent).toMatchObject({ status: 'queued', text: 'Changed by an agent' });
+      // The tool takes the queue form of `when` as the operation does: the account's next free posting time.
+      const schedule = await call(env, 'put', `/v1/accounts/${accountId}/schedule`, {
+        key: creator.writeKey,
+        body: { slots: [{ day: 'mon', time: '09:00' }] },
+      });
+      const queued = await client.callTool({
+        name: 'service_reschedule_post',
+        arguments: { postId, when: 'queue', confirm: true },
+      });
+      expect(queued.structuredContent).toMatchObject({ status: 'queued', publishAt: schedule.body.next[0] });
+      await call(env, 'put', `/v1/accounts/${accountId}/schedule`, { key: creator.writeKey, body: { slots: [] } });
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).not.toContain('service_delete_post');
       // The tests after this one count the queued posts.
@@ -376,8 +387,8 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       const res = await client.callTool({ name: 'service_reschedule_post', arguments: args });
       expect(res.structuredContent).toMatchObject({ code: 'invalid_request' });
       expect((res.structuredContent as any).message).toBe(
-        '`when` must be "now" or an object with `publishAt` and `timezone`; a queued post becomes a draft ' +
-          'again only by cancelling it (`service_cancel_post`).',
+        '`when` must be "now" or "queue" or an object with `publishAt` and `timezone`; a queued post becomes a ' +
+          'draft again only by cancelling it (`service_cancel_post`).',
       );
       const rest = await call(env, 'patch', '/v1/posts/pst_any', {
         key: creator.writeKey,

@@ -2,7 +2,9 @@
 // the quota error to billing, changes the plan, invites a member who accepts in a second browser context
 // and cannot open billing, then creates an API key, copies it, uses it against /v1/whoami, revokes it, and
 // the next call answers 401; then makes a webhook to a receiver on a loopback port, whose secret is shown once and
-// verifies the test event the log shows delivered. Axe checks every page; screenshots go to test-results/dashboard.
+// verifies the test event the log shows delivered. A member proposes a post with "Add to queue" while members' posts
+// need approval, the owner approves it, fills the account's queue from compose and reorders it on its queue page (a
+// button, then a drag). Axe checks every page; screenshots go to test-results/dashboard.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +35,8 @@ describe('settings in a browser', () => {
   });
 
   const at = (p: string) => `${herald.url}/app${p}`;
+  /** A page of the main menu (a page's own links may have the same names). */
+  const menu = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
 
   async function newPage(): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: 'Europe/Berlin' });
@@ -45,6 +49,8 @@ describe('settings in a browser', () => {
   }
 
   let owner: Page;
+  /** Noa: a member of Ola's workspace from the second step on. */
+  let guest: Page;
 
   it('invites a member, changes the plan, and makes, copies, uses and revokes a key', async () => {
     owner = await newPage();
@@ -235,7 +241,7 @@ describe('settings in a browser', () => {
     const link = await owner.getByLabel('Invitation link').inputValue();
 
     // Another browser, signed out: the page cannot tell whether the address has an account, so it offers both.
-    const guest = await newPage();
+    guest = await newPage();
     await guest.goto(link);
     await guest.getByRole('heading', { name: /Join Ola Owner/ }).waitFor();
     await guest.getByRole('link', { name: 'Sign in to accept' }).click();
@@ -274,6 +280,89 @@ describe('settings in a browser', () => {
     await guest.waitForURL(/\/app\/posts$/);
     await guest.getByRole('heading', { name: 'Posts' }).waitFor();
   }, 120_000);
+
+  it('lets a member propose a post for approval, and fills and reorders a queue', async () => {
+    // Noa, a member of Ola's workspace where members' posts need approval, adds a post to the queue from compose.
+    // Signed in afresh above, Noa is in her own workspace: she switches to Ola's.
+    const noa = guest;
+    await noa.getByLabel('Workspace').selectOption({ label: 'Ola Owner studio' });
+    await noa.getByText(/^Ola Owner studio ·/).waitFor();
+    await menu(noa, 'Compose').click();
+    await noa.getByRole('checkbox', { name: /Threads/ }).check();
+    await noa.getByLabel('Text').fill('Spring launch');
+    await noa.getByText('Add to queue', { exact: true }).click();
+    const ask = noa.getByRole('button', { name: 'Ask for approval of 1 post' });
+    await ask.waitFor();
+    await noa.getByText('Its next free posting time', { exact: true }).waitFor();
+    await checkPage(noa, '28a-compose-add-to-queue');
+    await ask.click();
+    await noa.getByText(/^Draft, awaiting approval\./).waitFor();
+    // Ola approves it on the approvals page: it is scheduled at the posting time Noa's plan showed.
+    await menu(owner, 'Approvals').click();
+    await owner.getByText('Spring launch').waitFor();
+    await owner.getByRole('checkbox', { name: /Select the post to/ }).check();
+    await owner.getByRole('button', { name: 'Approve 1 selected' }).click();
+    await owner.getByText('Approved: the post is scheduled.').waitFor();
+
+    // A posting time every day, then two posts added to the queue from compose take the next two.
+    await owner.evaluate(async () => {
+      const { csrfToken } = await (await fetch('/auth/session')).json();
+      const { accounts } = await (await fetch('/v1/accounts')).json();
+      const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+      await fetch(`/v1/accounts/${accounts[0].id}/schedule`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken },
+        body: JSON.stringify({ slots: days.map((day) => ({ day, time: '09:00' })) }),
+      });
+    });
+    for (const text of ['Queue one', 'Queue two']) {
+      await menu(owner, 'Compose').click();
+      await owner.getByRole('checkbox', { name: /Threads/ }).check();
+      await owner.getByLabel('Text').fill(text);
+      await owner.getByText('Add to queue', { exact: true }).click();
+      await owner.getByRole('button', { name: 'Add 1 post to the queue' }).click();
+      await owner.getByRole('heading', { name: 'Done' }).waitFor();
+    }
+
+    // The queue page: the posts on their times and the free times, reordered by a button and by a drag.
+    await menu(owner, 'Accounts').click();
+    await owner.getByRole('link', { name: /^Queue of / }).click();
+    const order = () => owner.locator('.queue-post .row-title').allTextContents();
+    await owner.getByText('Queue two').waitFor();
+    const before = await order();
+    expect(before.indexOf('Queue one')).toBeLessThan(before.indexOf('Queue two'));
+    expect(before).toContain('Spring launch');
+    expect(await owner.locator('.queue-free').count()).toBeGreaterThan(0);
+    await checkPage(owner, '28b-account-queue');
+    // One step later: Queue one swaps times with the post after it (daily times: no free one between).
+    const i = before.indexOf('Queue one');
+    const next = before[i + 1]!;
+    const swapped = [...before.slice(0, i), next, 'Queue one', ...before.slice(i + 2)];
+    const row = (text: string) => owner.locator('.queue-post', { hasText: text });
+    await row('Queue one')
+      .getByRole('button', { name: /^Move later/ })
+      .click();
+    const swap = owner.getByRole('alertdialog', { name: 'Swap the times of these two posts?' });
+    await checkPage(owner, '28c-account-queue-swap');
+    await swap.getByRole('button', { name: 'Swap the times' }).click();
+    await swap.waitFor({ state: 'detached' });
+    await expect.poll(order).toEqual(swapped);
+    // Dragged back onto the other post's time: the two swap again.
+    await row('Queue one').dragTo(row(next));
+    await swap.getByRole('button', { name: 'Swap the times' }).click();
+    await swap.waitFor({ state: 'detached' });
+    await expect.poll(order).toEqual(before);
+    // Publish now sends a queued post at once: it leaves the queue.
+    await row('Spring launch')
+      .getByRole('button', { name: /^Publish now/ })
+      .click();
+    await owner.getByRole('alertdialog').getByRole('button', { name: 'Publish now' }).click();
+    await expect.poll(order).toEqual(before.filter((t) => t !== 'Spring launch'));
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await checkPage(owner, '28d-account-queue-phone');
+    await owner.setViewportSize({ width: 1280, height: 860 });
+    await menu(owner, 'Settings').click();
+  }, 90_000);
 
   it('makes a webhook, shows its secret once, and logs a test event the receiver verified', async () => {
     // The receiver keeps each request's raw body and headers, and answers as a real one would.

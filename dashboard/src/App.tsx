@@ -2,6 +2,7 @@
 // (the heaviest page) loads on first visit only.
 import { ApprovalsPage } from './approvals/ApprovalsPage.tsx';
 import { SchedulePage } from './accounts/SchedulePage.tsx';
+import { QueuePage } from './accounts/QueuePage.tsx';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useSession } from './session.tsx';
@@ -62,6 +63,7 @@ export function App() {
           <Route path="/accounts" element={<AccountsPage />} />
           <Route path="/approvals" element={<ApprovalsPage />} />
           <Route path="/accounts/:accountId/schedule" element={<SchedulePage />} />
+          <Route path="/accounts/:accountId/queue" element={<QueuePage />} />
           <Route path="/settings/*" element={<SettingsPage />} />
           <Route
             path="*"

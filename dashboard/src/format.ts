@@ -45,3 +45,17 @@ export function dayTimeText(iso: string, zone: string, now: DateTime = DateTime.
   const day = NAMED[days] ?? local.toFormat(local.year === today.year ? 'ccc d LLL' : 'ccc d LLL yyyy');
   return `${day} at ${local.toFormat('HH:mm')} ${zoneLabel(local)}`;
 }
+
+/** A time of day in the zone with its label: "09:00 CET" (a row under its day's heading). */
+export function clockText(iso: string, zone: string): string {
+  const local = DateTime.fromISO(iso, { zone });
+  return `${local.toFormat('HH:mm')} ${zoneLabel(local)}`;
+}
+
+/** A day's heading: "Today, Monday 23 March", "Tomorrow, …", "Wednesday 25 March" (a local date, yyyy-MM-dd). */
+export function dayHeading(day: string, zone: string, now: DateTime = DateTime.now()): string {
+  const date = DateTime.fromISO(day, { zone }).setLocale('en-GB');
+  const days = Math.round(date.diff(now.setZone(zone).startOf('day'), 'days').days);
+  const named = days === 0 ? 'Today, ' : days === 1 ? 'Tomorrow, ' : '';
+  return `${named}${date.toFormat(date.year === now.setZone(zone).year ? 'cccc d LLLL' : 'cccc d LLLL yyyy')}`;
+}

@@ -1,7 +1,7 @@
 // A tab left open 10 minutes on a busy calendar, on the injected clock: how many requests the events cost it.
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type LiveEvent, liveEventHandler } from './liveUpdates.ts';
+import { affected, type LiveEvent, liveEventHandler } from './liveUpdates.ts';
 
 const MINUTE = 60_000;
 
@@ -93,5 +93,13 @@ describe('live updates on a busy calendar', () => {
     expect(requests.n).toBe(9);
     live.stop();
     unsubscribe();
+  });
+});
+
+describe('what an event makes stale', () => {
+  it('fetches the approvals list again at once when a post asks for approval or is decided', () => {
+    for (const type of ['post.approval_requested', 'post.approved', 'post.rejected'])
+      expect(affected({ type, objectId: 'pst_1' }).own).toContainEqual(['approvals']);
+    expect(affected({ type: 'post.live', objectId: 'pst_1' }).own).not.toContainEqual(['approvals']);
   });
 });

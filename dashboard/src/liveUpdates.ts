@@ -14,15 +14,15 @@ export interface LiveEvent {
 /** Lists and the calendar refetch at most this often while events keep coming (the first change shows at once). */
 export const LIST_REFRESH_MS = 30_000;
 
+/** Events that change what waits for approval: the approvals page's short list is fetched again at once. */
+const APPROVAL_CHANGES = ['post.approval_requested', 'post.approved', 'post.rejected', 'post.deleted'];
+
 /** The queries an event makes stale: the object's own, at once, and the lists it appears in, throttled. */
 export function affected(event: LiveEvent): { own: QueryKey[]; lists: QueryKey[] } {
   const id = event.objectId;
   if (event.type.startsWith('post.'))
     return {
-      own: [
-        ['post', id],
-        ['events', id],
-      ],
+      own: [['post', id], ['events', id], ...(APPROVAL_CHANGES.includes(event.type) ? [['approvals']] : [])],
       lists: [['posts']],
     };
   // A file that became ready or failed changes the plan's rows of a post being composed.

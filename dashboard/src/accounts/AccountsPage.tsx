@@ -9,6 +9,7 @@ import { NetworkMark } from '../NetworkMark.tsx';
 import { useMay, useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { accountLimitWords } from '../words/words.ts';
+import { QUEUE_PAGE_WORDS } from '../words/scheduleWords.ts';
 import { GroupsPanel } from './GroupsPanel.tsx';
 
 export const useAccounts = () =>
@@ -96,6 +97,11 @@ function AccountRow({ account }: { account: Account }) {
           {' · '}
           <Link to={`/accounts/${account.id}/schedule`}>
             Posting times<span className="sr-only"> of {account.displayName}</span>
+          </Link>
+          {' · '}
+          <Link to={`/accounts/${account.id}/queue`}>
+            {QUEUE_PAGE_WORDS.link}
+            <span className="sr-only">{QUEUE_PAGE_WORDS.linkFor(account.displayName)}</span>
           </Link>
         </p>
       </div>

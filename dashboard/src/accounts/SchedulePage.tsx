@@ -2,7 +2,7 @@
 // as a whole, and the next free ones that "add to queue" would give.
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api, call, type Schemas } from '../api.ts';
 import { dayTimeText } from '../format.ts';
 import { useMay, useSignedIn } from '../session.tsx';
@@ -13,16 +13,21 @@ import { DAY_LABEL, SCHEDULE_WORDS as W } from '../words/scheduleWords.ts';
 type Slot = Schemas['ScheduleSlot'];
 const DAYS = Object.keys(DAY_LABEL) as Slot['day'][];
 
+/** An account's posting times and next free ones (one cache entry for this page, compose and the queue). */
+export function useSchedule(accountId: string) {
+  return useQuery({
+    queryKey: ['schedule', accountId],
+    queryFn: () => call(api.GET('/accounts/{accountId}/schedule', { params: { path: { accountId } } })),
+  });
+}
+
 export function SchedulePage() {
   const accountId = useParams().accountId ?? '';
   const { workspace } = useSignedIn();
   const admin = useMay('administrator');
   const client = useQueryClient();
   const key = ['schedule', accountId];
-  const schedule = useQuery({
-    queryKey: key,
-    queryFn: () => call(api.GET('/accounts/{accountId}/schedule', { params: { path: { accountId } } })),
-  });
+  const schedule = useSchedule(accountId);
   const [slots, setSlots] = useState<Slot[]>();
   const [day, setDay] = useState<Slot['day']>('mon');
   const [time, setTime] = useState('09:00');
@@ -35,7 +40,11 @@ export function SchedulePage() {
   if (schedule.isPending) return <Loading />;
   return (
     <section className="stack">
-      <PageHeader title={W.title} />
+      <PageHeader title={W.title}>
+        <Link className="btn btn-secondary" to={`/accounts/${accountId}/queue`}>
+          {W.queue}
+        </Link>
+      </PageHeader>
       <ErrorNote error={schedule.error ?? save.error} />
       <p className="muted">{W.intro(workspace.tz)}</p>
       {shown.length === 0 ? (

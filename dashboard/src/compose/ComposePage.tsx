@@ -394,6 +394,7 @@ function ComposeForm() {
                   plan={editing ? editPlan(plan.data, editing, when.mode) : plan.data}
                   accounts={accounts.data}
                   zone={zone}
+                  queue={!plan.isPlaceholderData && settled?.when === 'queue'}
                 />
                 <ErrorNote error={editing ? save.error : create.error} />
                 <TiktokDeclaration platforms={platforms} value={settings} />

@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
 // The plan table shows each row's time in the workspace zone and each issue with its hint; the confirm
 // button names what will happen.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Account, PlanResponse } from '../api.ts';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api, type Account, type PlanResponse } from '../api.ts';
 import { confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
 
@@ -44,7 +46,10 @@ const plan: PlanResponse = {
   ],
 };
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 describe('plan table', () => {
   it('lists each account with its time in the zone, and the failing row with its issue in words', () => {
@@ -69,5 +74,34 @@ describe('plan table', () => {
     );
     const spread = { ...plan, rows: [plan.rows[0]!, { ...plan.rows[1]!, publishAt: '2026-11-25T13:30:00.000Z' }] };
     expect(confirmLabel(spread, 'at', 'Europe/Berlin')).toBe('Schedule 2 posts');
+    expect(confirmLabel(spread, 'queue', 'Europe/Berlin')).toBe('Add 2 posts to the queue');
+    expect(confirmLabel({ ...plan, status: 'draft', awaitingApproval: true }, 'queue', 'UTC')).toBe(
+      'Ask for approval of 2 posts',
+    );
+  });
+
+  it("shows the queue's time for each account, and sends an account without posting times to set them", async () => {
+    vi.spyOn(api, 'GET').mockImplementation((async () => ({
+      data: { accountId: 'acc_2', timezone: 'Europe/Berlin', slots: [], next: [] },
+      response: new Response('{}'),
+    })) as never);
+    const issue = { code: 'queue_empty' as const, message: 'No free posting time.', hint: 'Set its times.' };
+    const queued = {
+      ...plan,
+      rows: [plan.rows[0]!, { ...plan.rows[1]!, publishAt: null, issues: [issue] }],
+    };
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <PlanTable plan={queued} accounts={accounts} zone="Europe/Berlin" queue />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const [, first, second] = screen.getAllByRole('row');
+    expect(first!.textContent).toContain('24 Nov 2026, 14:30 CETIts next free posting time');
+    expect(second!.textContent).toContain('No free posting time');
+    await screen.findByText(/acmeshop has no posting times yet\./);
+    const link = screen.getByRole('link', { name: 'Set the posting times of acmeshop' });
+    expect(link.getAttribute('href')).toBe('/accounts/acc_2/schedule');
   });
 });

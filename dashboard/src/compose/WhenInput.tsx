@@ -1,20 +1,18 @@
-// When to publish: now, as a draft, or at a date and time in the workspace zone (the zone is shown).
+// When to publish: at a date and time in the workspace zone (the zone is shown), at each account's next free
+// posting time (the queue), now, or as a draft.
 import { useId } from 'react';
 import { zoneAbbreviation } from '../format.ts';
+import { QUEUE_WORDS, WHEN_LABEL } from '../words/scheduleWords.ts';
 import type { WhenForm, WhenMode } from './when.ts';
 
-const MODES: { mode: WhenMode; label: string }[] = [
-  { mode: 'at', label: 'At a date and time' },
-  { mode: 'now', label: 'Now' },
-  { mode: 'draft', label: 'Save as draft' },
-];
+const MODES = Object.keys(WHEN_LABEL) as WhenMode[];
 
 export function WhenInput({
   value,
   zone,
   problem,
   onChange,
-  modes = ['at', 'now', 'draft'],
+  modes = MODES,
 }: {
   value: WhenForm;
   zone: string;
@@ -27,16 +25,16 @@ export function WhenInput({
     <fieldset className="when">
       <legend>When</legend>
       <div className="segmented">
-        {MODES.filter((m) => modes.includes(m.mode)).map((m) => (
-          <label key={m.mode} className={value.mode === m.mode ? 'on' : ''}>
+        {MODES.filter((mode) => modes.includes(mode)).map((mode) => (
+          <label key={mode} className={value.mode === mode ? 'on' : ''}>
             <input
               type="radio"
               name={`${id}-mode`}
-              value={m.mode}
-              checked={value.mode === m.mode}
-              onChange={() => onChange({ ...value, mode: m.mode })}
+              value={mode}
+              checked={value.mode === mode}
+              onChange={() => onChange({ ...value, mode })}
             />
-            {m.label}
+            {WHEN_LABEL[mode]}
           </label>
         ))}
       </div>
@@ -65,6 +63,7 @@ export function WhenInput({
           </p>
         </div>
       )}
+      {value.mode === 'queue' && <p className="muted small">{QUEUE_WORDS.hint}</p>}
       {problem && (
         <p className="error-text" role="alert">
           {problem}

@@ -70,11 +70,13 @@ describe('compose from a post', () => {
     const draftForm = formFromPost(draft, zone, 'edit').when;
     expect(editBody(draft, request('draft'), draftForm, draftForm)).not.toHaveProperty('when');
     expect(editBody(draft, request('now'), { ...draftForm, mode: 'now' }, draftForm).when).toBe('now');
+    expect(editBody(draft, request('queue'), { ...draftForm, mode: 'queue' }, draftForm).when).toBe('queue');
   });
 
   it('offers a failed post no time: it is sent again by retry', () => {
     expect(editModes({ status: 'failed' })).toEqual([]);
     expect(editModes({ status: 'queued' })).toEqual(['at', 'now']);
+    expect(editModes({ status: 'draft' })).toEqual(['draft', 'at', 'queue', 'now']);
   });
 
   it('counts an edit toward the month only when it schedules a draft', () => {

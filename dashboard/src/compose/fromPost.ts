@@ -14,9 +14,12 @@ export interface PostForm {
   when: WhenForm;
 }
 
-/** The times an edit may give: a draft may stay one; a queued post moves; a failed one is sent by retry. */
+/**
+ * The times an edit may give: a draft may stay one or join the queue; a queued post moves; a failed one is sent by
+ * retry. (A queued post is moved in the queue on its account's queue page, where its own time shows.)
+ */
 export function editModes(post: Pick<Post, 'status'>): WhenMode[] {
-  if (post.status === 'draft') return ['draft', 'at', 'now'];
+  if (post.status === 'draft') return ['draft', 'at', 'queue', 'now'];
   if (post.status === 'queued') return ['at', 'now'];
   return [];
 }
@@ -63,8 +66,7 @@ export function editBody(post: Post, request: Schemas['PlanRequest'], form: When
     mediaIds: request.mediaIds,
     perPlatform: { [platform]: request.perPlatform?.[platform] ?? {} },
     ...(request.overrides?.[platform] ? { overrides: { [platform]: request.overrides[platform] } } : {}),
-    // An edit never asks for the queue (compose's own add to queue creates): only drafts and times are edited.
-    ...(moved && request.when !== 'draft' && request.when !== 'queue' ? { when: request.when } : {}),
+    ...(moved && request.when !== 'draft' ? { when: request.when } : {}),
     confirm: true,
   };
 }

@@ -1,12 +1,13 @@
-// The time input's value: now, draft, or a local date and time in the workspace zone.
+// The time input's value: now, draft, the queue, or a local date and time in the workspace zone.
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { defaultWhen, whenOf } from './when.ts';
 
 describe('when', () => {
-  it('gives now and draft as they are, and a local time with the workspace zone', () => {
+  it('gives now, draft and the queue as they are, and a local time with the workspace zone', () => {
     expect(whenOf({ mode: 'now', date: '', time: '' }, 'Europe/Berlin')).toEqual({ when: 'now' });
     expect(whenOf({ mode: 'draft', date: '', time: '' }, 'Europe/Berlin')).toEqual({ when: 'draft' });
+    expect(whenOf({ mode: 'queue', date: '', time: '' }, 'Europe/Berlin')).toEqual({ when: 'queue' });
     expect(whenOf({ mode: 'at', date: '2026-11-24', time: '14:30' }, 'Europe/Berlin')).toEqual({
       when: { publishAt: '2026-11-24T14:30', timezone: 'Europe/Berlin' },
     });

@@ -1,11 +1,12 @@
-// The "when" of a post as the form holds it, and what the contract takes: `now`, `draft`, or a local
-// date and time in the workspace zone.
+// The "when" of a post as the form holds it, and what the contract takes: `now`, `draft`, `queue` (each account's
+// next free posting time), or a local date and time in the workspace zone.
 import { DateTime } from 'luxon';
 import type { Schemas } from '../api.ts';
 import { dayTimeText } from '../format.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
+import { QUEUE_WORDS } from '../words/scheduleWords.ts';
 
-export type WhenMode = 'now' | 'draft' | 'at';
+export type WhenMode = 'now' | 'draft' | 'queue' | 'at';
 export interface WhenForm {
   mode: WhenMode;
   date: string;
@@ -42,6 +43,7 @@ export function startingWhen(publishAt: string | null, zone: string, now: DateTi
 
 /** The time as a post's head shows it in a preview: "Just now", "Draft", "tomorrow at 14:30 CET". */
 export function whenWords(form: WhenForm, zone: string): string | undefined {
+  if (form.mode === 'queue') return QUEUE_WORDS.preview;
   if (form.mode !== 'at') return PREVIEW_WORDS.when[form.mode];
   const at = DateTime.fromISO(`${form.date}T${form.time}`, { zone });
   return at.isValid ? dayTimeText(at.toISO()!, zone) : undefined;
