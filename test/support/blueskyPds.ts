@@ -34,7 +34,7 @@ function underNode22(args: string[], options: { cwd?: string; env?: NodeJS.Proce
   });
 }
 
-/** Node's C headers for this build, from the registry's node-<os>-<arch> package (node-gyp's nodedir), unpacked in `dir`. */
+/** Node's C headers for this build (node-gyp's nodedir), unpacked in `dir` from the registry's node-<os>-<arch>. */
 async function nodeHeaders(dir: string): Promise<string> {
   const pkg = `node-${process.platform}-${process.arch}@${NODE_VERSION}`;
   const { stdout } = await run('npm', ['pack', pkg, '--silent'], { cwd: dir, timeout: INSTALL_TIMEOUT_MS });
