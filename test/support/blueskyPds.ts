@@ -60,29 +60,66 @@ export async function installPds(): Promise<PdsInstall> {
   const root = cacheRoot();
   const dir = path.join(root, key);
   fs.mkdirSync(root, { recursive: true });
-  if (!fs.existsSync(path.join(dir, '.installed'))) {
-    const work = fs.mkdtempSync(path.join(root, 'install-'));
-    try {
-      const headers = await nodeHeaders(work);
-      for (const file of ['package.json', 'package-lock.json'])
-        fs.copyFileSync(path.join(SOURCE, file), path.join(work, file));
-      await underNode22(['npm', 'ci', '--no-audit', '--no-fund', '--loglevel=error'], {
-        cwd: work,
-        // better-sqlite3 has no prebuilt binary to fetch without GitHub: node-gyp compiles it for Node 22.
-        env: { ...process.env, npm_config_nodedir: headers, npm_config_build_from_source: 'true', JOBS: 'max' },
-      });
-      fs.rmSync(headers, { recursive: true, force: true });
-      fs.writeFileSync(path.join(work, '.installed'), new Date().toISOString());
-      fs.renameSync(work, dir);
-    } catch (err) {
-      fs.rmSync(work, { recursive: true, force: true });
-      // Another process installed the same lockfile meanwhile: its folder is as good.
-      if (!fs.existsSync(path.join(dir, '.installed'))) throw err;
-    }
-  }
+  if (!fs.existsSync(path.join(dir, '.installed'))) await installOnce(dir);
   const installMs = Math.round(performance.now() - started);
   const { stdout } = await underNode22(['node', '-p', 'process.execPath']);
   return { dir, node: stdout.trim(), installMs };
+}
+
+/** Whether the process that holds the lock folder (its pid in `pid`) still runs. */
+function lockHeld(lockDir: string): boolean {
+  let pid = 0;
+  try {
+    pid = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8'));
+  } catch {
+    // Not written yet (the lock was just taken), or the lock is gone: the age below decides.
+  }
+  if (!pid) return Date.now() - (fs.statSync(lockDir, { throwIfNoEntry: false })?.mtimeMs ?? 0) < 60_000;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Installs into `dir` unless another process is doing it (two test files starting at once on a fresh machine):
+ * the first takes the lock folder, the others wait for its `.installed`, or take over a lock left by a process
+ * that died.
+ */
+async function installOnce(dir: string): Promise<void> {
+  const lockDir = `${dir}.installing`;
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (fs.existsSync(path.join(dir, '.installed'))) return;
+    if (!lockHeld(lockDir)) fs.rmSync(lockDir, { recursive: true, force: true });
+    else await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const work = path.join(lockDir, 'install');
+  try {
+    if (fs.existsSync(path.join(dir, '.installed'))) return;
+    fs.mkdirSync(work);
+    const headers = await nodeHeaders(work);
+    for (const file of ['package.json', 'package-lock.json'])
+      fs.copyFileSync(path.join(SOURCE, file), path.join(work, file));
+    await underNode22(['npm', 'ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: work,
+      // better-sqlite3 has no prebuilt binary to fetch without GitHub: node-gyp compiles it for Node 22.
+      env: { ...process.env, npm_config_nodedir: headers, npm_config_build_from_source: 'true', JOBS: 'max' },
+    });
+    fs.rmSync(headers, { recursive: true, force: true });
+    fs.writeFileSync(path.join(work, '.installed'), new Date().toISOString());
+    fs.renameSync(work, dir);
+  } finally {
+    fs.rmSync(lockDir, { recursive: true, force: true });
+  }
 }
 
 export interface RunningPds {

@@ -149,6 +149,10 @@ function settingWords(f: IssueFacts): string {
   if (/turned \w+ off in TikTok/.test(m))
     return 'The TikTok account turned this off in its own settings, so the post keeps it off. Leave it as it is.';
   if (f.setting === 'brandContent') return 'A paid partnership cannot be private on TikTok. Choose a wider audience.';
+  if (f.setting === 'altTexts' && /texts for/.test(m))
+    return `There are more Alt texts than files for ${f.network}. Remove the extra ones.`;
+  if (f.setting === 'altTexts' && f.counts.length)
+    return `${f.network} takes an Alt text of at most ${f.counts[f.counts.length - 1]} characters. Shorten it.`;
   return `${label} for ${f.network} has a value ${f.network} does not take. Change it, or leave it for the default.`;
 }
 
