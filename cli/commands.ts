@@ -21,7 +21,7 @@ import { isPlanName, PLAN_NAMES } from '../domain/plans.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createServices, type Services } from '../runtime/services.ts';
 import { hashPassword } from '../server/passwords.ts';
-import { PLATFORMS } from '../networks/index.ts';
+import { NETWORKS, PLATFORMS } from '../networks/index.ts';
 import { queueFailure, registerSandboxAccount, sandboxToken, SCENARIOS } from '../networks/sandbox/state.ts';
 
 const STATUSES: AccountStatus[] = ['ok', 'expired', 'revoked'];
@@ -191,6 +191,11 @@ const COMMANDS: Record<CommandName, Command> = {
       );
     }
     const platform = oneOf(o.platform!, PLATFORMS, 'platform');
+    if (!NETWORKS[platform].simulator)
+      throw new UsageError(
+        `${platform} has no simulator in the sandbox, so no sandbox account can be made for it here.`,
+        `Connect a ${platform} account in the dashboard instead (the README says how in the sandbox).`,
+      );
     const status = oneOf(o.status ?? 'ok', STATUSES, 'status');
     const ws = await workspaceArg(services, o.workspace!);
     const externalId = `sandbox-${platform}-${randomBase62(10)}`;

@@ -1,9 +1,10 @@
 // Each network counts text in its own unit: YouTube descriptions in UTF-8 bytes
 // (https://developers.google.com/youtube/v3/docs/videos), Threads text in graphemes with each emoji charged
 // its UTF-8 length (https://developers.facebook.com/docs/threads/posts), TikTok titles in UTF-16 code units
-// (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post).
+// (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post), Bluesky posts in graphemes (the
+// lexicon's maxGraphemes of app.bsky.feed.post: what a reader sees as one character, 👨‍👩‍👧 and 🇩🇪 included).
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 // A keycap (1️⃣) or a VS16 sequence is an emoji although its base character is not pictographic.
 const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3|\uFE0F/u;
 
@@ -25,19 +26,31 @@ export function utf16Units(text: string): number {
   return text.length;
 }
 
+/** Printable ASCII has no emoji and one grapheme per character (\r\n, a single grapheme, is excluded). */
+const plainAscii = (text: string) => /^[\x20-\x7E\n\t]*$/.test(text);
+
 /**
  * Threads: graphemes, except that each emoji is charged its UTF-8 byte length (👍 counts 4). Counting stops
  * once the units pass `stopAfter`: the answer is then some number above it, and a megabyte of text costs no
  * more than the first `stopAfter` graphemes.
  */
 export function threadsUnits(text: string, stopAfter = Infinity): number {
-  // Printable ASCII has no emoji and one grapheme per character (\r\n, a single grapheme, is excluded).
-  if (/^[\x20-\x7E\n\t]*$/.test(text)) return text.length;
+  if (plainAscii(text)) return text.length;
   let n = 0;
   for (const segment of graphemesOf(text)) {
     n += EMOJI.test(segment) ? utf8Bytes(segment) : 1;
     if (n > stopAfter) break;
   }
+  return n;
+}
+
+/**
+ * Graphemes (extended grapheme clusters): Bluesky's unit. Counting stops once past `stopAfter`, as threadsUnits.
+ */
+export function graphemes(text: string, stopAfter = Infinity): number {
+  if (plainAscii(text)) return text.length;
+  let n = 0;
+  for (const _ of graphemesOf(text)) if (++n > stopAfter) break;
   return n;
 }
 
@@ -56,7 +69,7 @@ function* graphemesOf(text: string): Generator<string> {
   while (from < text.length) {
     let to = Math.min(text.length, from + size);
     if (to < text.length && /[\uD800-\uDBFF]/.test(text[to - 1]!)) to += 1;
-    const parts = [...graphemes.segment(text.slice(from, to))];
+    const parts = [...segmenter.segment(text.slice(from, to))];
     const whole = to === text.length ? parts.length : parts.length - 1;
     if (whole === 0) {
       size *= 2;

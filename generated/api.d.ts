@@ -1203,11 +1203,13 @@ export interface components {
         };
         /**
          * @description Network identifier. Connectors exist for `youtube`, `instagram` (business or creator
-         *     accounts), `facebook` (Pages only), `threads` and `tiktok` (videos and photo carousels).
+         *     accounts), `facebook` (Pages only), `threads`, `tiktok` (videos and photo carousels) and
+         *     `bluesky` (accounts on bsky.social or on any other AT Protocol server, connected with an app
+         *     password).
          * @example instagram
          * @enum {string}
          */
-        Platform: "youtube" | "instagram" | "facebook" | "threads" | "tiktok";
+        Platform: "youtube" | "instagram" | "facebook" | "threads" | "tiktok" | "bluesky";
         /**
          * @description A connected social account.
          * @example {
@@ -1269,6 +1271,12 @@ export interface components {
          *           "platform": "tiktok",
          *           "displayName": "Acme Shop",
          *           "status": "expired"
+         *         },
+         *         {
+         *           "id": "acc_6Bq1Zs4Kx7",
+         *           "platform": "bluesky",
+         *           "displayName": "acmeshop.bsky.social",
+         *           "status": "ok"
          *         }
          *       ]
          *     }
@@ -2093,6 +2101,32 @@ export interface components {
             coverTimestampMs?: number;
         };
         /**
+         * @description Settings for bluesky accounts. A bluesky post is `text` of up to 300 graphemes (what a
+         *     reader sees as one character: 👍🏽 and 🇩🇪 count one each) and 3,000 UTF-8 bytes, with up
+         *     to 4 images, or one MP4 video of up to 3 minutes and 100 MB, or no file. Links, `@handle`
+         *     mentions and `#tags` in the text become Bluesky's own links, mentions and tags. A post with
+         *     a link and no file shows a card of its first link, made from that page's title,
+         *     description and image; a page Herald cannot read leaves the card out and says so in the
+         *     `live` event's `notes`. An image over Bluesky's 2 MB is sent scaled down as JPEG.
+         * @example {
+         *       "altTexts": [
+         *         "A red wool coat on a wooden hanger, seen from the front.",
+         *         "The same coat, worn."
+         *       ]
+         *     }
+         */
+        BlueskySettings: {
+            /**
+             * @description Alt text of the files, in the order of `mediaIds`: the first text describes the first
+             *     file, and so on. Up to 2,000 graphemes for an image and 1,000 for a video; a file
+             *     without one is posted with empty alt text. More texts than files is `setting_invalid`.
+             * @example [
+             *       "A red wool coat on a wooden hanger, seen from the front."
+             *     ]
+             */
+            altTexts?: string[];
+        };
+        /**
          * @description Settings for each network, keyed by network identifier; each applies only to the accounts
          *     of that network, and every one is optional. Settings are checked per row, against the
          *     schemas below: a value of the wrong type or outside its choices, or a name the network does
@@ -2117,6 +2151,7 @@ export interface components {
             facebook?: components["schemas"]["FacebookSettings"];
             threads?: components["schemas"]["ThreadsSettings"];
             tiktok?: components["schemas"]["TiktokSettings"];
+            bluesky?: components["schemas"]["BlueskySettings"];
         };
         /**
          * @description Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.
@@ -2154,6 +2189,7 @@ export interface components {
             facebook?: components["schemas"]["TextOverride"];
             threads?: components["schemas"]["TextOverride"];
             tiktok?: components["schemas"]["TextOverride"];
+            bluesky?: components["schemas"]["TextOverride"];
         };
         /**
          * @description What to publish, where and when. The same body, plus `confirm: true`, creates the posts
@@ -2178,8 +2214,8 @@ export interface components {
         PlanRequest: {
             targets: components["schemas"]["Targets"];
             /**
-             * @description Ready media ids, in order. May be empty for a text post (facebook and threads accept
-             *     posts without a file; youtube and instagram need media).
+             * @description Ready media ids, in order. May be empty for a text post (facebook, threads and bluesky
+             *     accept posts without a file; youtube and instagram need media).
              * @example [
              *       "med_8Rk3Tz6Nv1"
              *     ]
@@ -2232,8 +2268,8 @@ export interface components {
         CreatePostsRequest: {
             targets: components["schemas"]["Targets"];
             /**
-             * @description Ready media ids, in order. May be empty for a text post (facebook and threads accept
-             *     posts without a file; youtube and instagram need media).
+             * @description Ready media ids, in order. May be empty for a text post (facebook, threads and bluesky
+             *     accept posts without a file; youtube and instagram need media).
              * @example [
              *       "med_8Rk3Tz6Nv1"
              *     ]
@@ -2377,7 +2413,7 @@ export interface components {
              *
              *     | code | meaning | what to do |
              *     |---|---|---|
-             *     | `caption_too_long` | the text is over the network's limit, in that network's unit (characters, UTF-8 bytes or UTF-16 units); a story carries no text at all | shorten the text, or set `overrides.<network>.text` |
+             *     | `caption_too_long` | the text is over the network's limit, in that network's unit (characters, UTF-8 bytes, UTF-16 units or graphemes); a story carries no text at all | shorten the text, or set `overrides.<network>.text` |
              *     | `title_too_long` | the youtube title is over 100 characters, or a tiktok photo title over 90 UTF-16 units | shorten the title, or set `overrides.youtube.title` |
              *     | `tags_too_long` | the youtube tags together are over 500 characters (commas and quotes count) | remove tags, or set `overrides.youtube.tags` |
              *     | `story_too_long` | a story video is longer than the network allows (60 seconds) | trim the video |
@@ -2391,7 +2427,7 @@ export interface components {
              *     | `youtube_title_required` | a youtube post has no title | give `title` or `overrides.youtube.title` |
              *     | `setting_invalid` | a `perPlatform` setting has the wrong type, a value outside its choices, an unknown name, or names no file of this workspace; the message names the field | fix or remove the setting (left out, the network's default applies) |
              *     | `account_not_ok` | the account is `expired` or `revoked` | a person reconnects it in the dashboard |
-             *     | `carousel_count` | too few or too many files for a carousel (instagram 2 to 10, threads 2 to 20, facebook photo posts 1 to 10, tiktok 2 to 35 photos) | add or remove files |
+             *     | `carousel_count` | too few or too many files for a carousel (instagram 2 to 10, threads 2 to 20, facebook photo posts 1 to 10, tiktok 2 to 35 photos, bluesky up to 4 images) | add or remove files |
              *     | `video_too_large` | the video is over the network's size limit | export it with a lower bitrate |
              *     | `text_required` | a post with no file has no text | write the text, or add a file |
              *     | `hashtags_too_many` | instagram: more than 30 hashtags | remove hashtags |
@@ -2964,7 +3000,11 @@ export interface components {
          *       `post_reactions_like_total`, `post_video_views`, `comments`, `shares`;
          *     - threads: `views`, `likes`, `replies`, `reposts`, `quotes`, `shares` (accounts add
          *       `clicks` and `followers_count`);
-         *     - tiktok: `views`, `likes`, `comments`, `shares`.
+         *     - tiktok: `views`, `likes`, `comments`, `shares`;
+         *     - bluesky: `likes`, `reposts`, `replies`, `quotes` (accounts: `followers`, `follows`,
+         *       `posts`), read from the Bluesky AppView that the account's server uses. A server without
+         *       an AppView (a bare self-hosted PDS) has no counters: refreshing answers
+         *       `502 bluesky_unavailable` saying so, and nothing is stored.
          * @example {
          *       "views": 1843,
          *       "reach": 1502,

@@ -973,7 +973,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "mediaIds": {
           "type": "array",
-          "description": "Ready media ids, in order. May be empty for a text post (facebook and threads accept\nposts without a file; youtube and instagram need media).\n",
+          "description": "Ready media ids, in order. May be empty for a text post (facebook, threads and bluesky\naccept posts without a file; youtube and instagram need media).\n",
           "maxItems": 35,
           "items": {
             "type": "string"
@@ -1149,6 +1149,22 @@ export const operations: readonly OperationEntry[] = [
                   "description": "The frame of the video, in milliseconds from its start, that TikTok shows as its cover (videos only). Default the first frame."
                 }
               }
+            },
+            "bluesky": {
+              "type": "object",
+              "description": "Settings for bluesky accounts. A bluesky post is `text` of up to 300 graphemes (what a\nreader sees as one character: 👍🏽 and 🇩🇪 count one each) and 3,000 UTF-8 bytes, with up\nto 4 images, or one MP4 video of up to 3 minutes and 100 MB, or no file. Links, `@handle`\nmentions and `#tags` in the text become Bluesky's own links, mentions and tags. A post with\na link and no file shows a card of its first link, made from that page's title,\ndescription and image; a page Herald cannot read leaves the card out and says so in the\n`live` event's `notes`. An image over Bluesky's 2 MB is sent scaled down as JPEG.\n",
+              "additionalProperties": false,
+              "properties": {
+                "altTexts": {
+                  "type": "array",
+                  "description": "Alt text of the files, in the order of `mediaIds`: the first text describes the first\nfile, and so on. Up to 2,000 graphemes for an image and 1,000 for a video; a file\nwithout one is posted with empty alt text. More texts than files is `setting_invalid`.\n",
+                  "maxItems": 4,
+                  "items": {
+                    "type": "string",
+                    "maxLength": 10000
+                  }
+                }
+              }
             }
           }
         },
@@ -1234,6 +1250,25 @@ export const operations: readonly OperationEntry[] = [
               }
             },
             "tiktok": {
+              "type": "object",
+              "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
+              "additionalProperties": false,
+              "properties": {
+                "text": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "tags": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "bluesky": {
               "type": "object",
               "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
               "additionalProperties": false,
@@ -1409,7 +1444,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "mediaIds": {
           "type": "array",
-          "description": "Ready media ids, in order. May be empty for a text post (facebook and threads accept\nposts without a file; youtube and instagram need media).\n",
+          "description": "Ready media ids, in order. May be empty for a text post (facebook, threads and bluesky\naccept posts without a file; youtube and instagram need media).\n",
           "maxItems": 35,
           "items": {
             "type": "string"
@@ -1585,6 +1620,22 @@ export const operations: readonly OperationEntry[] = [
                   "description": "The frame of the video, in milliseconds from its start, that TikTok shows as its cover (videos only). Default the first frame."
                 }
               }
+            },
+            "bluesky": {
+              "type": "object",
+              "description": "Settings for bluesky accounts. A bluesky post is `text` of up to 300 graphemes (what a\nreader sees as one character: 👍🏽 and 🇩🇪 count one each) and 3,000 UTF-8 bytes, with up\nto 4 images, or one MP4 video of up to 3 minutes and 100 MB, or no file. Links, `@handle`\nmentions and `#tags` in the text become Bluesky's own links, mentions and tags. A post with\na link and no file shows a card of its first link, made from that page's title,\ndescription and image; a page Herald cannot read leaves the card out and says so in the\n`live` event's `notes`. An image over Bluesky's 2 MB is sent scaled down as JPEG.\n",
+              "additionalProperties": false,
+              "properties": {
+                "altTexts": {
+                  "type": "array",
+                  "description": "Alt text of the files, in the order of `mediaIds`: the first text describes the first\nfile, and so on. Up to 2,000 graphemes for an image and 1,000 for a video; a file\nwithout one is posted with empty alt text. More texts than files is `setting_invalid`.\n",
+                  "maxItems": 4,
+                  "items": {
+                    "type": "string",
+                    "maxLength": 10000
+                  }
+                }
+              }
             }
           }
         },
@@ -1670,6 +1721,25 @@ export const operations: readonly OperationEntry[] = [
               }
             },
             "tiktok": {
+              "type": "object",
+              "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
+              "additionalProperties": false,
+              "properties": {
+                "text": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "tags": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "bluesky": {
               "type": "object",
               "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
               "additionalProperties": false,
@@ -2017,6 +2087,22 @@ export const operations: readonly OperationEntry[] = [
                   "description": "The frame of the video, in milliseconds from its start, that TikTok shows as its cover (videos only). Default the first frame."
                 }
               }
+            },
+            "bluesky": {
+              "type": "object",
+              "description": "Settings for bluesky accounts. A bluesky post is `text` of up to 300 graphemes (what a\nreader sees as one character: 👍🏽 and 🇩🇪 count one each) and 3,000 UTF-8 bytes, with up\nto 4 images, or one MP4 video of up to 3 minutes and 100 MB, or no file. Links, `@handle`\nmentions and `#tags` in the text become Bluesky's own links, mentions and tags. A post with\na link and no file shows a card of its first link, made from that page's title,\ndescription and image; a page Herald cannot read leaves the card out and says so in the\n`live` event's `notes`. An image over Bluesky's 2 MB is sent scaled down as JPEG.\n",
+              "additionalProperties": false,
+              "properties": {
+                "altTexts": {
+                  "type": "array",
+                  "description": "Alt text of the files, in the order of `mediaIds`: the first text describes the first\nfile, and so on. Up to 2,000 graphemes for an image and 1,000 for a video; a file\nwithout one is posted with empty alt text. More texts than files is `setting_invalid`.\n",
+                  "maxItems": 4,
+                  "items": {
+                    "type": "string",
+                    "maxLength": 10000
+                  }
+                }
+              }
             }
           }
         },
@@ -2102,6 +2188,25 @@ export const operations: readonly OperationEntry[] = [
               }
             },
             "tiktok": {
+              "type": "object",
+              "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
+              "additionalProperties": false,
+              "properties": {
+                "text": {
+                  "type": "string"
+                },
+                "title": {
+                  "type": "string"
+                },
+                "tags": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "bluesky": {
               "type": "object",
               "description": "Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.",
               "additionalProperties": false,

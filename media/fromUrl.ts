@@ -7,6 +7,7 @@ import dns from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
+import { Readable } from 'node:stream';
 import tls from 'node:tls';
 import { ApiError } from '../domain/errors.ts';
 import { nonPublicRange } from '../domain/publicAddress.ts';
@@ -123,7 +124,8 @@ class NoAnswer extends Error {}
 export interface GuardedRequest {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string;
+  /** A stream is sent as it is read (a file upload). */
+  body?: string | Uint8Array | Readable;
 }
 
 const MEDIA_GET: GuardedRequest = { method: 'GET', headers: { 'user-agent': 'Herald media import', accept: '*/*' } };
@@ -167,7 +169,10 @@ export function guardedRequest(
       clearTimeout(timer);
       reject(err);
     });
-    req.end(request.body);
+    if (request.body instanceof Readable) {
+      request.body.once('error', (err) => req.destroy(err));
+      request.body.pipe(req);
+    } else req.end(request.body);
   });
 }
 

@@ -1,12 +1,13 @@
 // Connecting accounts, as Herald's OAuth client runs it for any network whose module declares `connect`
 // (networks/oauth.ts): the consent page's address, then the code exchange. Live mode talks to the networks
 // with the app's client id and secret; sandbox mode to the simulators' consent side, on the same paths
-// and wire format.
+// and wire format. A network whose module declares `signIn` instead (networks/signIn.ts) connects with the
+// credentials a person types into Herald's own form, on the server they name.
 import { createHash } from 'node:crypto';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { systemClock, type Clock } from '../runtime/clock.ts';
 import type { Config } from '../runtime/config.ts';
-import { clientFor, hostsFor } from './connectors.ts';
+import { clientFor, hostsFor, outboundPolicy } from './connectors.ts';
 import { NETWORKS, PLATFORMS } from './index.ts';
 import type { ConnectTarget } from './oauth.ts';
 import type { Platform } from './rules.ts';
@@ -15,8 +16,11 @@ import { SANDBOX_CLIENT, sandboxBase } from './sandbox/address.ts';
 /** Network identifiers of the spec that are not in this version's contract at all. */
 const NOT_YET_AVAILABLE: Record<string, string> = { x: 'X', linkedin: 'LinkedIn', pinterest: 'Pinterest' };
 
-/** The networks whose accounts can be connected: those with a connector and a connect module. */
-const CONNECTABLE = PLATFORMS.filter((p) => NETWORKS[p].connect && NETWORKS[p].connector);
+/** The networks whose accounts can be connected: those with a connector and a connect or sign-in module. */
+const CONNECTABLE = PLATFORMS.filter((p) => (NETWORKS[p].connect || NETWORKS[p].signIn) && NETWORKS[p].connector);
+
+/** Whether the network's accounts connect by signing in on Herald's form rather than at the network's page. */
+export const signsIn = (platform: Platform) => Boolean(NETWORKS[platform].signIn);
 
 /** "A, B, C or D". */
 const either = (words: string[]) =>
@@ -61,9 +65,14 @@ export function connectFlow(
   clock: Clock = systemClock,
 ): ConnectFlow {
   const p = connectable(platform);
-  const network = NETWORKS[p].connect!;
-  const module = NETWORKS[p].connector!;
   const label = NETWORKS[p].rules.label;
+  const network = NETWORKS[p].connect;
+  if (!network)
+    throw invalidRequest(
+      `${label} accounts connect by signing in on Herald's form, not at a consent page.`,
+      `Connect it from the accounts page of the dashboard.`,
+    );
+  const module = NETWORKS[p].connector!;
   const redirectUri = `${config.publicUrl}/auth/connect/${p}/callback`;
   const client = config.networks === 'live' ? clientFor(module, config, env) : SANDBOX_CLIENT;
   if (!client) {
@@ -105,6 +114,40 @@ export function connectFlow(
       if (!targets.length)
         throw new ApiError(409, 'nothing_to_connect', network.nothingFound.message, network.nothingFound.hint);
       return targets;
+    },
+  };
+}
+
+export interface SignInFlow {
+  platform: Platform;
+  label: string;
+  /** The server the form offers (the network's own, or the sandbox's); undefined when there is none. */
+  defaultServer: string | undefined;
+  /** The account the credentials sign in to, on `server` or the default one. */
+  signIn(fields: { server?: string; identifier: string; password: string }): Promise<ConnectTarget[]>;
+}
+
+/** The sign-in flow of `platform`: refuses names that are not networks, and networks that connect through OAuth. */
+export function signInFlow(platform: string, config: Config, clock: Clock = systemClock): SignInFlow {
+  const p = connectable(platform);
+  const label = NETWORKS[p].rules.label;
+  const network = NETWORKS[p].signIn;
+  if (!network)
+    throw invalidRequest(
+      `${label} accounts connect at ${label}'s own consent page, not with a password typed here.`,
+      `Open /auth/connect/${p} from the accounts page of the dashboard.`,
+    );
+  const defaultServer = network.defaultServer(config);
+  return {
+    platform: p,
+    label,
+    defaultServer,
+    async signIn({ server, identifier, password }) {
+      const at = server || defaultServer;
+      // 409, not the OAuth flow's 503: Herald is up, this configuration just offers no server to sign in to.
+      if (!at)
+        throw new ApiError(409, 'network_not_configured', network.notConfigured.message, network.notConfigured.hint);
+      return [await network.signIn({ server: at, identifier, password, outbound: outboundPolicy(config), clock })];
     },
   };
 }

@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { components } from '../generated/api.d.ts';
 import type { Issue } from '../domain/issues.ts';
+import type { FetchPolicy } from '../media/fromUrl.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Config } from '../runtime/config.ts';
 import type { Platform, PostContent } from './rules.ts';
@@ -14,6 +15,11 @@ export interface AccountCredentials {
   refreshToken?: string;
   /** ISO instant when accessToken stops working, when the network says. */
   expiresAt?: string;
+  /**
+   * The account's own servers, on networks where each account names them (Bluesky: `service`, the server signed in
+   * to, which renews sessions; `pds`, the one holding the account's posts).
+   */
+  servers?: Record<string, string>;
 }
 
 /** Sandbox accounts store a bare token; connected accounts store the JSON bundle. */
@@ -114,6 +120,8 @@ export class NetworkError extends Error {
     message: string,
     /** Seconds the network asked us to wait, when it said. */
     readonly retryAfterSeconds?: number,
+    /** What to do, where the kind's usual guidance (failureGuidance.ts) does not fit this refusal. */
+    readonly hint?: string,
   ) {
     super(message);
     this.code = `${platform}_${kind}`;
@@ -177,6 +185,11 @@ export interface ConnectorContext {
   fetch: typeof fetch;
   /** The process's clock: token lifetimes and the attempt times a settle compares with the network's. */
   clock: Clock;
+  /**
+   * How to reach addresses a person named rather than the network's own hosts (a Bluesky account's server, the page
+   * a post links to): through the public-address guard of media/fromUrl.ts, with these exemptions. Absent: none.
+   */
+  outbound?: FetchPolicy;
 }
 
 /** A network's connector as the registry holds it: how to make one, and where its requests go. */

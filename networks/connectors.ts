@@ -1,6 +1,7 @@
 // The connectors, by network, and where they send their requests: the network's own hosts
 // (NETWORKS=live, with the app's client id and secret from the environment) or the sandbox
 // simulators under PUBLIC_URL/sandbox, or SANDBOX_URL (NETWORKS=sandbox, the default).
+import type { FetchPolicy } from '../media/fromUrl.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Config } from '../runtime/config.ts';
 import type { Connector, ConnectorContext, ConnectorModule } from './connector.ts';
@@ -21,6 +22,20 @@ export function clientFor(module: ConnectorModule, config: Config, env: NodeJS.P
     : undefined;
 }
 
+/**
+ * Addresses a person named go through the public-address guard. Exempt: FROM_URL_ALLOW_HOSTS (tests), and in the
+ * sandbox its own servers (the simulators and SANDBOX_PDS), which may be plain http on loopback.
+ */
+export function outboundPolicy(config: Config): FetchPolicy {
+  const sandbox = config.networks === 'sandbox' ? [config.sandboxUrl ?? config.publicUrl, config.sandboxPds] : [];
+  const hosts = sandbox.filter((url): url is string => Boolean(url)).map((url) => new URL(url).hostname);
+  return {
+    allowHosts: [...config.fromUrl.allowHosts, ...hosts],
+    extraCaPem: config.fromUrl.extraCaPem,
+    httpForExempt: true,
+  };
+}
+
 /** The network's connector under this configuration, reading `clock`; undefined while it is in progress. */
 export function connectorFor(
   platform: Platform,
@@ -35,5 +50,6 @@ export function connectorFor(
     client: clientFor(module, config, env),
     fetch,
     clock,
+    outbound: outboundPolicy(config),
   });
 }

@@ -1,6 +1,7 @@
 // The registry: one line per network, each a folder networks/<name>/ exporting a NetworkModule. Its keys
 // are the contract's Platform enum (a network missing here, or one the contract lacks, fails to compile);
 // every list of networks elsewhere derives from it.
+import { bluesky } from './bluesky/index.ts';
 import { facebook } from './facebook/index.ts';
 import { instagram } from './instagram/index.ts';
 import type { NetworkModule } from './network.ts';
@@ -9,7 +10,7 @@ import { threads } from './threads/index.ts';
 import { tiktok } from './tiktok/index.ts';
 import { youtube } from './youtube/index.ts';
 
-export const NETWORKS: Record<Platform, NetworkModule> = { youtube, instagram, facebook, threads, tiktok };
+export const NETWORKS: Record<Platform, NetworkModule> = { youtube, instagram, facebook, threads, tiktok, bluesky };
 
 /** Every network, in the registry's order. */
 export const PLATFORMS = Object.keys(NETWORKS) as Platform[];

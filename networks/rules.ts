@@ -35,7 +35,7 @@ export interface PostContent {
 }
 
 /** The counting functions of domain/textUnits.ts that networks use for their text limits. */
-export type TextUnit = 'codePoints' | 'utf8Bytes' | 'utf16Units' | 'threadsUnits';
+export type TextUnit = 'codePoints' | 'utf8Bytes' | 'utf16Units' | 'threadsUnits' | 'graphemes';
 
 /** A text field's limit in the network's own unit, as check() applies it; the dashboard's live counters show these. */
 export interface TextLimit {
@@ -189,6 +189,17 @@ export function checkImageSize(media: MediaFacts, field: string, max: number, wh
     'image_too_large',
     `${field} is ${size}; ${what} accepts images up to ${limit}.`,
     'Export the image smaller or with more compression.',
+  );
+}
+
+/** A video over the network's size limit (`video_too_large`); `network` names it in the message. */
+export function checkVideoSize(media: MediaFacts, field: string, max: number, network: string): Issue | undefined {
+  if (media.size <= max) return undefined;
+  const [size, limit] = sizeTexts(media.size, max);
+  return issue(
+    'video_too_large',
+    `${field} is ${size}; ${network} takes videos up to ${limit}.`,
+    'Export it with a lower bitrate.',
   );
 }
 

@@ -19,6 +19,11 @@ export interface Config {
   sandboxUrl: string | undefined;
   /** SANDBOX_PORT: the port `herald sandbox serve` listens on. */
   sandboxPort: number;
+  /**
+   * SANDBOX_PDS: the AT Protocol server (a PDS, such as the reference one the tests start) that sandbox mode connects
+   * Bluesky accounts to, since no simulator stands in for Bluesky; unset, Bluesky cannot be connected in the sandbox.
+   */
+  sandboxPds: string | undefined;
   /** Request limit per client address and window; benchmarks raise it. */
   rateLimit: { max: number; windowMs: number };
   /** Addresses of proxies whose X-Forwarded-For we trust (express "trust proxy" value). */
@@ -174,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.SANDBOX_PROCESSING_MS === '0' ? 0 : intFrom(env.SANDBOX_PROCESSING_MS, 3000, 'SANDBOX_PROCESSING_MS'),
     sandboxUrl: env.SANDBOX_URL ? urlFrom(env.SANDBOX_URL, 'SANDBOX_URL') : undefined,
     sandboxPort: intFrom(env.SANDBOX_PORT, 8090, 'SANDBOX_PORT'),
+    sandboxPds: env.SANDBOX_PDS ? urlFrom(env.SANDBOX_PDS, 'SANDBOX_PDS') : undefined,
     rateLimit: {
       max: intFrom(env.RATE_LIMIT_MAX, 600, 'RATE_LIMIT_MAX'),
       windowMs: intFrom(env.RATE_LIMIT_WINDOW_SECONDS, 600, 'RATE_LIMIT_WINDOW_SECONDS') * 1000,

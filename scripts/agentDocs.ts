@@ -75,8 +75,8 @@ export function renderSkillMd(contract: Contract, table: readonly OperationEntry
   const quote = (title: string) => section(contract, title);
   return `---
 name: herald
-description: Schedule and publish social posts (YouTube, Instagram, Facebook Pages, Threads, TikTok) through a Herald
-  instance, with a human's confirmation. Use it to list accounts, upload media, plan posts, create them after
+description: Schedule and publish social posts (YouTube, Instagram, Facebook Pages, Threads, TikTok, Bluesky) through
+  a Herald instance, with a human's confirmation. Use it to list accounts, upload media, plan posts, create them after
   the person agreed, and follow them until they are live.
 ---
 

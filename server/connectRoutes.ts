@@ -5,17 +5,24 @@
 // a redirect to the dashboard's accounts page: `?connected=<n>` (with `&requeued=<m>` when m posts that
 // failed on the old token were queued again), or `?error=<code>&message=…&hint=…`
 // (quota errors add limit, used and upgradeUrl), so the dashboard shows it and nothing else answers HTML.
+// A network whose accounts connect by signing in (Bluesky's app passwords) has no consent page: GET sends the
+// person to the dashboard's form (`?connect=<platform>&server=…`), which POSTs {identifier, password, server,
+// accountId} to /auth/connect/:platform (JSON, CSRF token) and is answered {connected, requeued}.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
-import { connectFlow, type ConnectFlow } from '../networks/connect.ts';
+import { connectFlow, signInFlow, signsIn } from '../networks/connect.ts';
 import type { ConnectTarget } from '../networks/oauth.ts';
 import { assertCanConnectAccount } from '../domain/quotas.ts';
+import { NETWORKS } from '../networks/index.ts';
 import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
+import type { Credential } from '../domain/credential.ts';
+import type { Platform } from '../networks/rules.ts';
 import type { Services } from '../runtime/services.ts';
+import { bodyOf, sessionRoute } from './sessionGuard.ts';
 import { sessionFrom } from './sessionRoutes.ts';
 
 /** How long a person may take at the network's consent page. */
@@ -100,7 +107,7 @@ export function connectRoutes(services: Services): express.Router {
   }
 
   /** The account a reconnection names: one of this workspace, on this network. */
-  async function accountToReconnect(data: ReturnType<typeof workspaceData>, flow: ConnectFlow, id: unknown) {
+  async function accountToReconnect(data: ReturnType<typeof workspaceData>, flow: { platform: Platform }, id: unknown) {
     if (typeof id !== 'string' || !id)
       throw invalidRequest('accountId must be one account id.', 'Take the id from the account list.');
     const account = await data.accounts.get(id);
@@ -118,9 +125,20 @@ export function connectRoutes(services: Services): express.Router {
     '/connect/:platform',
     step(async (req) => {
       const cred = await signedIn(req);
-      const flow = connectFlow(String(req.params.platform), config, process.env, services.clock);
+      const platform = String(req.params.platform);
       const accountId = req.query.accountId;
       const data = workspaceData(db, cred.workspace, services.clock);
+      if (Object.hasOwn(NETWORKS, platform) && signsIn(platform as Platform)) {
+        // No consent page: the dashboard's form signs in, offering the server this configuration connects to.
+        const flow = signInFlow(platform, config, services.clock);
+        if (accountId !== undefined) await accountToReconnect(data, flow, accountId);
+        return accountsPage({
+          connect: flow.platform,
+          ...(flow.defaultServer ? { server: flow.defaultServer } : {}),
+          ...(accountId !== undefined ? { accountId: String(accountId) } : {}),
+        });
+      }
+      const flow = connectFlow(platform, config, process.env, services.clock);
       if (accountId !== undefined) await accountToReconnect(data, flow, accountId);
       // A plan with no room left says so now, not after the whole consent page (the callback checks again).
       else assertCanConnectAccount(cred.workspace.plan, await data.accounts.count());
@@ -191,36 +209,79 @@ export function connectRoutes(services: Services): express.Router {
 
       const data = workspaceData(db, cred.workspace, services.clock, services.jobs);
       const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
-      let targets: ConnectTarget[] = await flow.exchange(req.query.code, codeVerifier(keyring, state));
-      if (reconnecting) {
-        targets = targets.filter((t) => t.externalId === reconnecting.externalId);
-        if (!targets.length) {
-          throw new ApiError(
-            409,
-            'account_mismatch',
-            `Access was granted at ${flow.label}, but not to ${reconnecting.displayName}, the account being ` +
-              `reconnected; nothing was changed.`,
-            `Connect again and, at ${flow.label}, sign in as ${reconnecting.displayName} (and grant it).`,
-          );
-        }
-      }
-      const { requeued } = await data.accounts.connect(
-        flow.platform,
-        targets.map((t) => ({
-          externalId: t.externalId,
-          displayName: t.displayName,
-          tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)),
-          tokenExpiresAt: t.credentials.expiresAt ?? null,
-        })),
-      );
-      await recordAudit(db, cred.workspace.id, cred.user.id, 'account.connected', {
-        platform: flow.platform,
-        accounts: targets.map((t) => t.displayName),
-        reconnected: Boolean(reconnecting),
-      });
-      return accountsPage({ connected: String(targets.length), ...(requeued ? { requeued: String(requeued) } : {}) });
+      const targets = await flow.exchange(req.query.code, codeVerifier(keyring, state));
+      const { connected, requeued } = await connectTargets(cred, data, flow, targets, reconnecting);
+      return accountsPage({ connected: String(connected), ...(requeued ? { requeued: String(requeued) } : {}) });
     }),
   );
+
+  router.post(
+    '/connect/:platform',
+    sessionRoute(services, { role: 'administrator', action: 'Connecting an account' }, async (cred, req) => {
+      const flow = signInFlow(String(req.params.platform), config, services.clock);
+      const body = bodyOf(req);
+      const text = (name: string, max: number, required: boolean) => {
+        const value = body[name];
+        if (value === undefined && !required) return undefined;
+        if (typeof value !== 'string' || !value.trim() || value.length > max)
+          throw invalidRequest(
+            `${name} must be 1 to ${max} characters.`,
+            `Give the ${name} of the ${flow.label} account.`,
+          );
+        return value;
+      };
+      const identifier = text('identifier', 320, true)!;
+      const password = text('password', 200, true)!;
+      const server = text('server', 200, false)?.trim();
+      const data = workspaceData(db, cred.workspace, services.clock, services.jobs);
+      const reconnecting =
+        body.accountId !== undefined ? await accountToReconnect(data, flow, body.accountId) : undefined;
+      if (!reconnecting) assertCanConnectAccount(cred.workspace.plan, await data.accounts.count());
+      const targets = await flow.signIn({ server, identifier, password });
+      return { status: 200, body: await connectTargets(cred, data, flow, targets, reconnecting) };
+    }),
+  );
+
+  /**
+   * Stores the accounts a grant or sign-in covers (sealed credentials), or, reconnecting, the one being reconnected
+   * (refusing a grant for another account); audited. Posts that failed on the old token are queued again.
+   */
+  async function connectTargets(
+    cred: Credential,
+    data: ReturnType<typeof workspaceData>,
+    flow: { platform: Platform; label: string },
+    found: ConnectTarget[],
+    reconnecting: { externalId: string; displayName: string } | undefined,
+  ): Promise<{ connected: number; requeued: number }> {
+    let targets = found;
+    if (reconnecting) {
+      targets = targets.filter((t) => t.externalId === reconnecting.externalId);
+      if (!targets.length) {
+        throw new ApiError(
+          409,
+          'account_mismatch',
+          `Access was granted at ${flow.label}, but not to ${reconnecting.displayName}, the account being ` +
+            `reconnected; nothing was changed.`,
+          `Connect again and, at ${flow.label}, sign in as ${reconnecting.displayName} (and grant it).`,
+        );
+      }
+    }
+    const { requeued } = await data.accounts.connect(
+      flow.platform,
+      targets.map((t) => ({
+        externalId: t.externalId,
+        displayName: t.displayName,
+        tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)),
+        tokenExpiresAt: t.credentials.expiresAt ?? null,
+      })),
+    );
+    await recordAudit(db, cred.workspace.id, cred.user.id, 'account.connected', {
+      platform: flow.platform,
+      accounts: targets.map((t) => t.displayName),
+      reconnected: Boolean(reconnecting),
+    });
+    return { connected: targets.length, requeued: requeued ?? 0 };
+  }
 
   return router;
 }

@@ -245,7 +245,7 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       params: {
         email: [email, 'nobody@example.com', 'not an email'],
         password: [PASSWORD, 'wrong password'],
-        platform: ['instagram', 'youtube', 'facebook', 'threads', 'tiktok', 'myspace'],
+        platform: ['instagram', 'youtube', 'facebook', 'threads', 'tiktok', 'bluesky', 'myspace'],
         page: ['accounts', 'x', ''],
         fileToken: [fileUrl.split('/media-files/')[1]!, 'x.y'],
         uploadToken: ['x.y'],

@@ -45,6 +45,7 @@ const SESSION_ROUTES: Record<string, Role | 'open'> = {
   'DELETE /auth/mcp-grants/:grantId': 'member',
   'GET /auth/connect/:platform': 'administrator',
   'GET /auth/connect/:platform/callback': 'administrator',
+  'POST /auth/connect/:platform': 'administrator',
 };
 
 /** Routes that check the session themselves (they predate sessionGuard.ts) and ignore a bearer beside the cookie. */

@@ -277,7 +277,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
     const error: ErrorBody = {
       code: err.code,
       message: `${label} answered: "${err.message}"`,
-      hint: hintFor(err.kind, label),
+      hint: err.hint ?? hintFor(err.kind, label),
     };
     const retryAt = nextAttemptMs(a, err);
     if (retryAt !== undefined) await retryLater(db, deps.jobs, a, error, isoAt(retryAt), isoAt(clock.now()));

@@ -1,7 +1,7 @@
 // The networks' marks, from simple-icons (CC0 paths; the marks stay their owners' trademarks, shown only to say
-// which network a post or account is on, in the colour the brand's own resources give). Only these five icons are
-// imported, so the bundle carries five paths, not the whole set.
-import { type SimpleIcon, siFacebook, siInstagram, siThreads, siTiktok, siYoutube } from 'simple-icons';
+// which network a post or account is on, in the colour the brand's own resources give). Only these six icons are
+// imported, so the bundle carries six paths, not the whole set.
+import { type SimpleIcon, siBluesky, siFacebook, siInstagram, siThreads, siTiktok, siYoutube } from 'simple-icons';
 import type { Platform } from './api.ts';
 import { labelOf } from './networks.ts';
 
@@ -11,6 +11,7 @@ const MARKS: Record<Platform, SimpleIcon> = {
   facebook: siFacebook,
   youtube: siYoutube,
   tiktok: siTiktok,
+  bluesky: siBluesky,
 };
 
 /**

@@ -869,3 +869,94 @@ describe('tiktok: one video or 2 to 35 photos, a privacy level the person chose'
     );
   });
 });
+
+// ------------------------------------------------------------------------------------------ bluesky
+
+describe('bluesky: 300 graphemes, up to 4 images or one MP4 video, alt text per file', () => {
+  const platform = 'bluesky';
+  boundary('text is 300 graphemes, an emoji sequence counting one (caption_too_long)', {
+    platform,
+    at: () => ({ text: `${'🇩🇪'.repeat(100)}${'a'.repeat(200)}` }),
+    past: () => ({ text: `${'🇩🇪'.repeat(100)}${'a'.repeat(201)}` }),
+    code: 'caption_too_long',
+    field: 'text',
+    says: '301 graphemes',
+  });
+  boundary('text is 3,000 UTF-8 bytes too, which long emoji sequences reach first (caption_too_long)', {
+    platform,
+    at: () => ({ text: `${FAMILY.repeat(119)}${'a'.repeat(25)}` }),
+    past: () => ({ text: `${FAMILY.repeat(119)}${'a'.repeat(26)}` }),
+    code: 'caption_too_long',
+    field: 'text',
+    says: '3001 bytes',
+  });
+  it('a post needs text or a file (text_required)', () => {
+    expectPasses(row(platform, { text: '', media: many(1) }));
+    expectFails(row(platform, { text: '  ' }), 'text_required', 'text');
+  });
+  boundary('up to 4 images (carousel_count)', {
+    platform,
+    at: () => ({ media: many(4) }),
+    past: () => ({ media: many(5) }),
+    code: 'carousel_count',
+    field: 'mediaIds',
+    says: 'up to 4',
+  });
+  it('images over 2 MB pass: they are sent scaled down', () =>
+    expectPasses(row(platform, { media: [file({ size: 30 * MB, mime: 'image/png' })] })));
+  it('one video, not two, and not with images (media_kind)', () => {
+    expectPasses(row(platform, { media: [video(30)] }));
+    expectFails(row(platform, { media: [video(30), video(30)] }), 'media_kind', 'mediaIds', '2 videos');
+    expectFails(row(platform, { media: [video(30), file()] }), 'media_kind', 'mediaIds', 'both kinds');
+  });
+  it('the video is MP4 (media_kind)', () =>
+    expectFails(row(platform, { media: [video(30, { mime: 'video/quicktime' })] }), 'media_kind', 'mediaIds[0]'));
+  boundary('a video lasts up to 3 minutes (video_too_long)', {
+    platform,
+    at: () => ({ media: [video(180)] }),
+    past: () => ({ media: [video(180.1)] }),
+    code: 'video_too_long',
+    field: 'mediaIds[0]',
+  });
+  boundary('a video is up to 100 MB (video_too_large)', {
+    platform,
+    at: () => ({ media: [video(30, { size: 100_000_000 })] }),
+    past: () => ({ media: [video(30, { size: 100_000_001 })] }),
+    code: 'video_too_large',
+    field: 'mediaIds[0]',
+  });
+  boundary('one alt text per file at most (setting_invalid)', {
+    platform,
+    at: () => ({ media: many(2), perPlatform: { bluesky: { altTexts: ['A coat.', 'A scarf.'] } } }),
+    past: () => ({ media: many(2), perPlatform: { bluesky: { altTexts: ['A coat.', 'A scarf.', 'Boots.'] } } }),
+    code: 'setting_invalid',
+    field: 'perPlatform.bluesky.altTexts',
+    says: '3 texts for 2 files',
+  });
+  boundary("an image's alt text is 2,000 graphemes (setting_invalid)", {
+    platform,
+    at: () => ({ media: many(1), perPlatform: { bluesky: { altTexts: ['é'.repeat(2000)] } } }),
+    past: () => ({ media: many(1), perPlatform: { bluesky: { altTexts: ['é'.repeat(2001)] } } }),
+    code: 'setting_invalid',
+    field: 'perPlatform.bluesky.altTexts[0]',
+  });
+  boundary("a video's alt text is 1,000 graphemes (setting_invalid)", {
+    platform,
+    at: () => ({ media: [video(30)], perPlatform: { bluesky: { altTexts: ['a'.repeat(1000)] } } }),
+    past: () => ({ media: [video(30)], perPlatform: { bluesky: { altTexts: ['a'.repeat(1001)] } } }),
+    code: 'setting_invalid',
+    field: 'perPlatform.bluesky.altTexts[0]',
+  });
+  it('alt texts are strings, 4 at most (setting_invalid from the contract)', () => {
+    expectFails(
+      row(platform, { media: many(1), perPlatform: { bluesky: { altTexts: 'A coat.' } } }),
+      'setting_invalid',
+      'perPlatform.bluesky.altTexts',
+    );
+    expectFails(
+      row(platform, { media: many(4), perPlatform: { bluesky: { altTexts: ['a', 'b', 'c', 'd', 'e'] } } }),
+      'setting_invalid',
+      'perPlatform.bluesky.altTexts',
+    );
+  });
+});

@@ -1,9 +1,10 @@
 // Text counting units per network: characters as code points (YouTube titles, Instagram captions),
 // UTF-8 bytes (YouTube descriptions), UTF-16 units (TikTok), Threads' graphemes with each emoji
-// charged its UTF-8 bytes; and the hashtags, mentions and links the networks count.
+// charged its UTF-8 bytes, graphemes (Bluesky); and the hashtags, mentions and links the networks count.
 import { describe, expect, it } from 'vitest';
 import {
   codePoints,
+  graphemes,
   hashtags,
   linkKey,
   links,
@@ -13,28 +14,36 @@ import {
   utf8Bytes,
 } from '../../domain/textUnits.ts';
 
-describe("caption_too_long counts text in that network's unit: characters, UTF-8 bytes or UTF-16 units", () => {
+describe("caption_too_long counts text in a network's unit: characters, UTF-8 bytes, UTF-16 units, graphemes", () => {
   it.each([
-    // text, code points, UTF-8 bytes, UTF-16 units, Threads units
-    ['plain ASCII', 'Autumn sale', 11, 11, 11, 11],
-    ['é precomposed', 'é', 1, 2, 1, 1],
-    ['e and a combining accent: one grapheme, two code points', 'e\u0301', 2, 3, 2, 1],
-    ['a CJK character', '日', 1, 3, 1, 1],
-    ['👍 outside the BMP', '👍', 1, 4, 2, 4],
-    ['👍🏽 with a skin tone', '👍🏽', 2, 8, 4, 8],
-    ['a ZWJ family of four', '👨\u200D👩\u200D👧\u200D👦', 7, 25, 11, 25],
-    ['a keycap 1️⃣', '1\uFE0F\u20E3', 3, 7, 3, 7],
-    ['a flag 🇩🇪', '🇩🇪', 2, 8, 4, 8],
-    ['❤️ (a BMP symbol with VS16)', '\u2764\uFE0F', 2, 6, 2, 6],
-    ['CRLF, one grapheme', 'a\r\nb', 4, 4, 4, 3],
-    ['empty', '', 0, 0, 0, 0],
-  ])('%s', (_name, text, points, bytes, units, threads) => {
+    // text, code points, UTF-8 bytes, UTF-16 units, Threads units, graphemes
+    ['plain ASCII', 'Autumn sale', 11, 11, 11, 11, 11],
+    ['é precomposed', 'é', 1, 2, 1, 1, 1],
+    ['e and a combining accent: one grapheme, two code points', 'e\u0301', 2, 3, 2, 1, 1],
+    ['a CJK character', '日', 1, 3, 1, 1, 1],
+    ['👍 outside the BMP', '👍', 1, 4, 2, 4, 1],
+    ['👍🏽 with a skin tone', '👍🏽', 2, 8, 4, 8, 1],
+    ['a ZWJ family of four', '👨\u200D👩\u200D👧\u200D👦', 7, 25, 11, 25, 1],
+    ['a keycap 1️⃣', '1\uFE0F\u20E3', 3, 7, 3, 7, 1],
+    ['a flag 🇩🇪', '🇩🇪', 2, 8, 4, 8, 1],
+    ['❤️ (a BMP symbol with VS16)', '\u2764\uFE0F', 2, 6, 2, 6, 1],
+    ['CRLF, one grapheme', 'a\r\nb', 4, 4, 4, 3, 3],
+    ['empty', '', 0, 0, 0, 0, 0],
+  ])('%s', (_name, text, points, bytes, units, threads, clusters) => {
     expect({
       points: codePoints(text),
       bytes: utf8Bytes(text),
       units: utf16Units(text),
       threads: threadsUnits(text),
-    }).toEqual({ points, bytes, units, threads });
+      graphemes: graphemes(text),
+    }).toEqual({ points, bytes, units, threads, graphemes: clusters });
+  });
+
+  it('counts graphemes as Bluesky does (the library Bluesky posts with), stopping past a limit', async () => {
+    const { RichText } = await import('@atproto/api');
+    const text = 'Sale 👍🏽 today 🇩🇪! e\u0301 👨\u200D👩\u200D👧\u200D👦 日本 a\r\nb';
+    expect(graphemes(text)).toBe(new RichText({ text }).graphemeLength);
+    expect(graphemes('🇩🇪'.repeat(100_000), 3000)).toBe(3001);
   });
 
   it('counts Threads text mixing emoji and letters by adding each part', () => {

@@ -42,6 +42,13 @@ export const ROUTES: RouteRow[] = [
     credential: 'session',
     query: { code: 'c0de', state: 'st4te' },
   },
+  // Signing in (Bluesky's app passwords); the sandbox here names no server, so no password leaves Herald.
+  {
+    method: 'POST',
+    path: '/auth/connect/{platform}',
+    credential: 'session',
+    body: { identifier: 'ola.bsky.social', password: 'abcd-efgh-ijkl-mnop' },
+  },
   { method: 'PUT', path: '/uploads/{uploadToken}', credential: 'none' },
   { method: 'GET', path: '/media-files/{fileToken}', credential: 'none' },
   { method: 'GET', path: '/healthz', credential: 'none' },

@@ -2,7 +2,7 @@
 // A member sees the accounts and groups but no Connect, Reconnect, Disconnect or group changes, which the server
 // refuses them (domain/roles.ts): the page says who does those instead. An administrator gets every control.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../api.ts';
@@ -18,7 +18,7 @@ afterEach(() => {
 const account = { id: 'acc_1', platform: 'instagram', displayName: 'Acme Shop', status: 'expired' };
 const group = { id: 'grp_1', name: 'Shops', accountIds: ['acc_1'] };
 
-function renderAs(role: Session['role'], { plan = 'agency', accounts = [account] } = {}) {
+function renderAs(role: Session['role'], { plan = 'agency', accounts = [account], at = '/' } = {}) {
   vi.spyOn(api, 'GET').mockImplementation((async (path: string) => ({
     data: path === '/accounts' ? { accounts } : { groups: [group] },
     response: new Response('{}'),
@@ -29,7 +29,7 @@ function renderAs(role: Session['role'], { plan = 'agency', accounts = [account]
   client.setQueryData(SESSION_KEY, { role, user: {}, workspace: { plan }, csrfToken: '' });
   render(
     <QueryClientProvider client={client}>
-      <MemoryRouter>
+      <MemoryRouter initialEntries={[at]}>
         <AccountsPage />
       </MemoryRouter>
     </QueryClientProvider>,
@@ -76,5 +76,44 @@ describe('accounts by role', () => {
     renderAs('owner', { plan: 'free' });
     await screen.findByRole('link', { name: 'Connect Instagram' });
     expect(screen.queryByText(/plan connects up to/)).toBeNull();
+  });
+
+  it('connects Bluesky with the form the server sent the person to: handle, app password and server', async () => {
+    const { disconnectPreviews: sent } = renderAs('administrator', {
+      at: '/?connect=bluesky&server=https%3A%2F%2Fbsky.social',
+    });
+    await screen.findByRole('heading', { name: 'Connect a Bluesky account' });
+    expect((screen.getByLabelText('Server') as HTMLInputElement).value).toBe('https://bsky.social');
+    expect(document.activeElement).toBe(screen.getByLabelText('Handle or email'));
+    fireEvent.change(screen.getByLabelText('Handle or email'), { target: { value: 'acmeshop.bsky.social' } });
+    fireEvent.change(screen.getByLabelText('App password'), { target: { value: 'abcd-efgh-ijkl-mnop' } });
+    sent.mockImplementation(async () => new Response(JSON.stringify({ connected: 1, requeued: 0 }), { status: 200 }));
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await screen.findByText(/Connected 1 account/);
+    const request = (sent.mock.calls as unknown as [Request][]).map(([r]) => r).find((r) => r.method === 'POST')!;
+    expect(new URL(request.url).pathname).toBe('/auth/connect/bluesky');
+    expect(await request.json()).toEqual({
+      identifier: 'acmeshop.bsky.social',
+      password: 'abcd-efgh-ijkl-mnop',
+      server: 'https://bsky.social',
+    });
+    expect(screen.queryByRole('heading', { name: 'Connect a Bluesky account' })).toBeNull();
+  });
+
+  it('keeps the form with the refusal in the dashboard’s words, never the code', async () => {
+    const { disconnectPreviews: sent } = renderAs('administrator', {
+      at: '/?connect=bluesky&server=https%3A%2F%2Fbsky.social&accountId=acc_1',
+    });
+    await screen.findByRole('heading', { name: 'Reconnect Acme Shop' });
+    fireEvent.change(screen.getByLabelText('Handle or email'), { target: { value: 'acmeshop.bsky.social' } });
+    fireEvent.change(screen.getByLabelText('App password'), { target: { value: 'my own password' } });
+    sent.mockImplementation(
+      async () =>
+        new Response(JSON.stringify({ code: 'app_password_required', message: 'm', hint: 'h' }), { status: 400 }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    await screen.findByText('This is the account’s own password; Herald connects with an app password.');
+    expect(document.body.textContent).not.toMatch(/app_password_required/);
+    expect(screen.getByRole('heading', { name: 'Reconnect Acme Shop' })).toBeTruthy();
   });
 });

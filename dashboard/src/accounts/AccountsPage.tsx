@@ -1,6 +1,7 @@
-// Accounts: what is connected and its state, connect (the network's consent page), reconnect, disconnect
-// (queued posts go back to draft, the confirm says how many), and groups. A connection's outcome comes
-// back as ?connected=<n> or ?error=<code>&message=…&hint=….
+// Accounts: what is connected and its state, connect (the network's consent page, or for Bluesky the sign-in
+// form the server sends the person to as ?connect=<platform>), reconnect, disconnect (queued posts go back to
+// draft, the confirm says how many), and groups. A connection's outcome comes back as ?connected=<n> or
+// ?error=<code>&message=…&hint=….
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, auth, call, Failure, type Account } from '../api.ts';
@@ -11,6 +12,7 @@ import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } fr
 import { accountLimitWords } from '../words/words.ts';
 import { QUEUE_PAGE_WORDS } from '../words/scheduleWords.ts';
 import { GroupsPanel } from './GroupsPanel.tsx';
+import { SignInForm } from './SignInForm.tsx';
 
 export const useAccounts = () =>
   useQuery({ queryKey: ['accounts'], queryFn: () => call(api.GET('/accounts')).then((d) => d.accounts) });
@@ -160,6 +162,22 @@ function ConnectTiles({ connected }: { connected: number }) {
   );
 }
 
+/** The sign-in form, when the server sent the person here to connect a network that has no consent page. */
+function SignInStep({ accounts }: { accounts: Account[] | undefined }) {
+  const [params] = useSearchParams();
+  const platform = NETWORKS.find((n) => n.platform === params.get('connect'))?.platform;
+  const accountId = params.get('accountId');
+  if (!platform || (accountId && !accounts)) return null;
+  return (
+    <SignInForm
+      key={`${platform}-${accountId}`}
+      platform={platform}
+      server={params.get('server') ?? ''}
+      reconnecting={accounts?.find((a) => a.id === accountId)}
+    />
+  );
+}
+
 export function AccountsPage() {
   const accounts = useAccounts();
   const manages = useMay('administrator');
@@ -167,6 +185,7 @@ export function AccountsPage() {
     <>
       <PageHeader title="Accounts" />
       <ConnectOutcome />
+      {manages && <SignInStep accounts={accounts.data} />}
       <section aria-labelledby="connected-h" className="card">
         <h2 id="connected-h">Connected accounts</h2>
         {accounts.isPending ? (
@@ -176,7 +195,8 @@ export function AccountsPage() {
         ) : accounts.data.length === 0 ? (
           <Empty title="No account yet">
             {manages
-              ? "Connect one below: you will approve Herald on the network's own page and come straight back."
+              ? "Connect one below: you approve Herald on the network's own page (for Bluesky, with an app password " +
+                'here) and come straight back.'
               : 'An administrator or the owner connects them.'}
           </Empty>
         ) : (

@@ -361,7 +361,13 @@ function ComposeForm() {
               Separated by commas.
             </p>
           </div>
-          <NetworkSettings platforms={platforms} value={settings} onChange={setSettings} tiktok={tiktok} />
+          <NetworkSettings
+            platforms={platforms}
+            value={settings}
+            onChange={setSettings}
+            tiktok={tiktok}
+            mediaIds={mediaIds}
+          />
           {editing && editModes(editing).length === 0 ? (
             <p className="muted">It keeps its time: after saving, send it again with Retry on its page.</p>
           ) : (

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // Network settings speak the form's words: YouTube's category by name, not by id; TikTok's audience in words,
 // with none chosen for the person, switches sent only when on, and TikTok's declaration.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkSettings, TiktokDeclaration, type Settings } from './NetworkSettings.tsx';
@@ -102,5 +103,33 @@ describe('network settings', () => {
     );
     rerender(<TiktokDeclaration platforms={['youtube']} value={{}} />);
     expect(document.body.textContent).toBe('');
+  });
+
+  it('gives each Bluesky file its alt text, which moves with its file when the files change', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+    for (const [id, filename] of [
+      ['med_a', 'coat.jpg'],
+      ['med_b', 'scarf.jpg'],
+    ])
+      client.setQueryData(['media-item', id], { id, filename });
+    const changes: Settings[] = [];
+    const view = (mediaIds: string[], value: Settings) => (
+      <QueryClientProvider client={client}>
+        <NetworkSettings
+          platforms={['bluesky']}
+          value={value}
+          onChange={(v) => changes.push(v)}
+          tiktok={none}
+          mediaIds={mediaIds}
+        />
+      </QueryClientProvider>
+    );
+    const { rerender } = render(view(['med_a', 'med_b'], {}));
+    fireEvent.change(await screen.findByLabelText('Alt text of scarf.jpg'), { target: { value: 'A blue scarf.' } });
+    expect(changes.at(-1)).toEqual({ bluesky: { altTexts: ['', 'A blue scarf.'] } });
+    rerender(view(['med_b', 'med_a'], changes.at(-1)!));
+    expect(changes.at(-1)).toEqual({ bluesky: { altTexts: ['A blue scarf.', ''] } });
+    rerender(view(['med_a'], changes.at(-1)!));
+    expect(changes.at(-1)).toEqual({ bluesky: { altTexts: '' } });
   });
 });

@@ -1,10 +1,11 @@
 // The per-network settings of the networks chosen; each is sent only for that network's accounts.
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { Platform, Schemas } from '../api.ts';
 import { YOUTUBE_CATEGORIES } from '../../../networks/youtube/categories.ts';
+import { useMediaItems } from '../media/mediaItem.ts';
 import { labelOf, networkOf } from '../networks.ts';
 import { SETTING_LABELS } from '../words/fieldLabels.ts';
-import { categoryName, TIKTOK_AUDIENCES, TIKTOK_SWITCHED_OFF } from '../words/settingWords.ts';
+import { ALT_TEXT_WORDS, categoryName, TIKTOK_AUDIENCES, TIKTOK_SWITCHED_OFF } from '../words/settingWords.ts';
 import { TiktokCreators, type TiktokAllowed } from './tiktokCreators.tsx';
 
 export type Settings = Schemas['PerPlatform'];
@@ -172,6 +173,55 @@ function TiktokSettings({ allowed, ...io }: SettingIO & { allowed: TiktokAllowed
   );
 }
 
+/**
+ * Bluesky's alt text, one per file in the post's order (`perPlatform.bluesky.altTexts`). The texts stay with their
+ * files: removing or reordering files moves each text with its file.
+ */
+function BlueskyAltTexts({
+  mediaIds,
+  value,
+  onChange,
+}: {
+  mediaIds: string[];
+  value: unknown;
+  onChange: (v: unknown) => void;
+}) {
+  const files = useMediaItems(mediaIds);
+  const texts = Array.isArray(value) ? (value as unknown[]).map((t) => (typeof t === 'string' ? t : '')) : [];
+  // Each file's text by its id, kept while files move, so a new order rewrites the list from it.
+  const byFile = useRef(new Map(mediaIds.map((id, i) => [id, texts[i] ?? ''])));
+  const order = mediaIds.join(' ');
+  const shownFor = useRef(order);
+  // Only a change of the files rewrites the list (onChange is a new function on every render).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the files' order is the one input that matters
+  useEffect(() => {
+    if (shownFor.current === order) return;
+    shownFor.current = order;
+    const next = order ? order.split(' ').map((id) => byFile.current.get(id) ?? '') : [];
+    onChange(next.some(Boolean) ? next : '');
+  }, [order]);
+  if (mediaIds.length === 0) return <p className="muted small">{ALT_TEXT_WORDS.noFiles}</p>;
+  return (
+    <>
+      {mediaIds.map((id, i) => (
+        <label key={id} className="setting">
+          {ALT_TEXT_WORDS.label(files[i]?.filename ?? `${ALT_TEXT_WORDS.file} ${i + 1}`)}
+          <textarea
+            rows={2}
+            maxLength={10000}
+            value={byFile.current.get(id) ?? ''}
+            onChange={(e) => {
+              byFile.current.set(id, e.target.value);
+              const next = mediaIds.map((f) => byFile.current.get(f) ?? '');
+              onChange(next.some(Boolean) ? next : '');
+            }}
+          />
+        </label>
+      ))}
+    </>
+  );
+}
+
 /** What TikTok asks the person to agree to, next to the button that posts. */
 export function TiktokDeclaration({ platforms, value }: { platforms: Platform[]; value: Settings }) {
   if (!platforms.includes('tiktok')) return null;
@@ -208,12 +258,15 @@ export function NetworkSettings({
   value,
   onChange,
   tiktok,
+  mediaIds = [],
 }: {
   platforms: Platform[];
   value: Settings;
   onChange: (v: Settings) => void;
   /** What the chosen TikTok accounts allow now. */
   tiktok: TiktokAllowed;
+  /** The post's files, in order (Bluesky's alt text is given per file). */
+  mediaIds?: string[];
 }) {
   const set = (platform: Platform, name: string, v: unknown) =>
     onChange({
@@ -223,7 +276,11 @@ export function NetworkSettings({
   const get = (platform: Platform, name: string) =>
     String(((value as Record<string, Record<string, unknown> | undefined>)[platform] ?? {})[name] ?? '');
   const io = { get, set };
-  const shown = platforms.filter((p) => ['instagram', 'facebook', 'threads', 'youtube', 'tiktok'].includes(p));
+  const raw = (platform: Platform, name: string) =>
+    ((value as Record<string, Record<string, unknown> | undefined>)[platform] ?? {})[name];
+  const shown = platforms.filter((p) =>
+    ['instagram', 'facebook', 'threads', 'youtube', 'tiktok', 'bluesky'].includes(p),
+  );
   if (shown.length === 0) return null;
   return (
     <fieldset className="network-settings">
@@ -257,6 +314,9 @@ export function NetworkSettings({
             </>
           )}
           {p === 'tiktok' && <TiktokSettings allowed={tiktok} {...io} />}
+          {p === 'bluesky' && (
+            <BlueskyAltTexts mediaIds={mediaIds} value={raw(p, 'altTexts')} onChange={(v) => set(p, 'altTexts', v)} />
+          )}
           {p === 'youtube' && (
             <>
               <Choice platform={p} name="visibility" label={SETTING_LABELS.visibility} {...io} />

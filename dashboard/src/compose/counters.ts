@@ -20,6 +20,7 @@ export const UNIT_LABELS: Record<TextLimit['unit'], string> = {
   utf8Bytes: 'bytes (UTF-8)',
   utf16Units: 'UTF-16 units',
   threadsUnits: 'characters (emoji count their bytes)',
+  graphemes: 'characters',
 };
 
 export function countText(platform: Platform, fields: { text: string; title: string }): Count[] {

@@ -20,12 +20,15 @@ export const SETTING_LABELS = {
   isAigc: 'Made with AI (labelled “AI-generated”)',
   autoAddMusic: 'Add recommended music (photos)',
   coverTimestampMs: 'Cover frame',
+  altTexts: 'Alt text',
 } as const satisfies Record<string, string>;
 
 /** A request field as the forms label it (sign-up, sign-in, settings, compose, media). */
 export const FIELD_LABELS: Record<string, string> = {
   email: 'Email',
   password: 'Password',
+  identifier: 'Handle or email',
+  server: 'Server',
   currentPassword: 'Current password',
   newPassword: 'New password',
   name: 'Name',

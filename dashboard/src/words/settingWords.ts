@@ -60,3 +60,10 @@ export function longestVideoWords(seconds: number): string {
 
 /** Above the network's own words when TikTok could not be asked what an account may post. */
 export const tiktokOptionsFailed = (account: string): string => `TikTok could not say what ${account} may post.`;
+
+/** Bluesky's alt text fields in compose, one per file. */
+export const ALT_TEXT_WORDS = {
+  label: (file: string) => `Alt text of ${file}`,
+  file: 'File',
+  noFiles: 'Add files to describe them: each image or video gets its own alt text for people who cannot see it.',
+};

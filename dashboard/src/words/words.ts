@@ -149,6 +149,10 @@ function settingWords(f: IssueFacts): string {
   if (/turned \w+ off in TikTok/.test(m))
     return 'The TikTok account turned this off in its own settings, so the post keeps it off. Leave it as it is.';
   if (f.setting === 'brandContent') return 'A paid partnership cannot be private on TikTok. Choose a wider audience.';
+  if (f.setting === 'altTexts' && /texts for/.test(m))
+    return `There are more Alt texts than files for ${f.network}. Remove the extra ones.`;
+  if (f.setting === 'altTexts' && f.counts.length)
+    return `${f.network} takes an Alt text of at most ${f.counts[f.counts.length - 1]} characters. Shorten it.`;
   return `${label} for ${f.network} has a value ${f.network} does not take. Change it, or leave it for the default.`;
 }
 
@@ -252,6 +256,14 @@ export const ERROR_WORDS = {
   address_expired: same('This link has expired.', 'Start again from the dashboard.'),
   address_invalid: same('This link is not valid.', 'Start again from the dashboard.'),
   already_member: spoken('This person is already a member of the workspace.'),
+  app_password_refused: same(
+    'The network did not accept this handle and app password.',
+    'Check both, and that the server is the one the account lives on, then connect again.',
+  ),
+  app_password_required: same(
+    'This is the account’s own password; Herald connects with an app password.',
+    'Create an app password in the network’s settings (Privacy and security, App passwords) and use it here.',
+  ),
   already_uploaded: same('This file was already uploaded.', 'It is being processed; it shows in the library.'),
   checks_failed: checksFailedWords,
   confirm_required: same('Herald needs your confirmation for this.', 'Try again and confirm.'),
@@ -340,6 +352,10 @@ export const ERROR_WORDS = {
   service_unavailable: same(
     'Herald was briefly out of reach, so this may not have been saved.',
     'Try again in a moment.',
+  ),
+  server_not_allowed: same(
+    'Herald connects only to a server at a public https:// address.',
+    'Check the server’s address; most accounts live on https://bsky.social.',
   ),
   sign_up_closed: same(
     'New accounts on this Herald are by invitation only.',
