@@ -16,7 +16,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summaryReporter.ts'],
     // Starts `prism proxy` only when TEST_PRISM is set (the Prism pass of `make test`); migrates the
-    // databases every test instance starts from a copy of.
-    globalSetup: ['./test/support/prismProxy.ts', './test/support/templateDatabases.ts'],
+    // databases every test instance starts from a copy of; installs Bluesky's PDS in the background.
+    globalSetup: [
+      './test/support/prismProxy.ts',
+      './test/support/templateDatabases.ts',
+      './test/support/blueskyInstall.ts',
+    ],
   },
 });

@@ -98,7 +98,8 @@ describe('bluesky in the dashboard', () => {
 
     await page.getByRole('link', { name: 'Posts' }).click();
     const row = page.locator('.post-row .post-link').filter({ hasText: 'Published' });
-    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
+    // The worker publishes to the real PDS (an image to resize and upload): slow on a busy machine.
+    await expect.poll(() => row.count(), { timeout: 60_000 }).toBe(1);
     await checkPage(page, '44-bluesky-live');
 
     const { data } = await owner.com.atproto.repo.listRecords({
