@@ -492,6 +492,15 @@ export async function orphanedAttempts(
   return rows.map((r) => ({ postId: r.id, attemptId: r.attempt_id }));
 }
 
+/** The leases a worker holds, as the database has them (its own view is what it holds in memory). */
+export async function leasesOf(db: Db, workerId: string): Promise<{ postId: string; attemptId: string }[]> {
+  const rows = await db('posts')
+    .where({ attempt_worker: workerId })
+    .whereNotNull('attempt_id')
+    .select('id', 'attempt_id');
+  return rows.map((r) => ({ postId: r.id, attemptId: r.attempt_id }));
+}
+
 /**
  * Moves leases to this worker under new attempt ids, in one statement;
  * answers the attempts it took (others were taken first).

@@ -75,6 +75,8 @@ export async function startWorker(services: Services, options: WorkerOptions = {
       await orphanedAttempts(db, isoAt(clock.now() - STALE_WORKER_MS), isoAt(clock.now() - OVERDUE_MS)),
     );
     if (adopted) logger.warn({ attempts: adopted }, 'took over the attempts of dead workers (or left past their time)');
+    const resumed = await publisher.adoptStranded();
+    if (resumed) logger.warn({ attempts: resumed }, 'took up again attempts that could not record their end');
     // A post's job is taken PREPARE_AHEAD_MS before it is due and reserves it at once: a post still unreserved
     // STALE_WORKER_MS after that lost its job (it failed, or the worker that took it died, and graphile-worker keeps
     // a dead worker's job locked for 4 hours).
