@@ -2,6 +2,7 @@
 // `herald serve` runs one (unless WORKER=off); on PostgreSQL `herald worker` processes add more. Each also sends
 // webhook deliveries (worker/webhookDelivery.ts).
 import { isPostgres } from '../db/connect.ts';
+import { whenDatabaseAnswers } from '../db/databaseWait.ts';
 import { heartbeat, orphanedAttempts, overduePosts, retireWorker } from '../db/publishing.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { PREPARE_AHEAD_MS } from '../db/jobs.ts';
@@ -64,7 +65,9 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     connectorFor: (platform) => connectorFor(platform, services.config, services.clock),
     retryDelaysMs: options.retryDelaysMs ?? services.config.workerRetryDelaysMs,
   });
-  await heartbeat(db, id, startedAt, isoAt(clock.now()));
+  await whenDatabaseAnswers(logger, 'starting the publishing worker', () =>
+    heartbeat(db, id, startedAt, isoAt(clock.now())),
+  );
   // One process owns a SQLite database: any other worker row is from before a restart, so dead.
   if (!isPostgres(db)) await db('workers').whereNot({ id }).delete();
 
@@ -97,7 +100,9 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     await jobTaken?.(postId);
     await publisher.prepare(postId);
   };
-  await jobs.start(task, { concurrency: PREPARE_CONCURRENCY, workerId: id });
+  await whenDatabaseAnswers(logger, 'starting its job queue', () =>
+    jobs.start(task, { concurrency: PREPARE_CONCURRENCY, workerId: id }),
+  );
   await watch();
   const timer = setInterval(() => void watch(), options.watchEveryMs ?? WATCH_EVERY_MS);
   const webhooks = startWebhookDelivery(services, options.webhookEveryMs);
