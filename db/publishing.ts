@@ -468,13 +468,13 @@ export async function retireWorker(db: Db, workerId: string): Promise<void> {
 }
 
 /**
- * Attempts to take over: those held by workers that stopped beating (or are gone), and reservations
- * whose due time passed `overdueBefore` without starting, whoever holds them.
+ * Attempts to take over: those held by workers gone or silent since `staleBefore`; reservations (not started:
+ * nothing was sent for them, so another worker may take them whatever their holder does) of workers silent since
+ * `silentBefore`; and reservations whose due time passed `overdueBefore` without starting, whoever holds them.
  */
 export async function orphanedAttempts(
   db: Db,
-  staleBefore: string,
-  overdueBefore: string,
+  limits: { staleBefore: string; silentBefore: string; overdueBefore: string },
 ): Promise<{ postId: string; attemptId: string }[]> {
   // attempt_worker is set and cleared with attempt_id: its index finds the few held posts among millions.
   const rows = await db('posts')
@@ -484,8 +484,16 @@ export async function orphanedAttempts(
     .where((w) =>
       w
         .whereNull('workers.id')
-        .orWhere('workers.heartbeat_at', '<', staleBefore)
-        .orWhere((x) => x.whereNull('posts.attempt_started_at').where('posts.due_at', '<', overdueBefore)),
+        .orWhere('workers.heartbeat_at', '<', limits.staleBefore)
+        .orWhere((x) =>
+          x
+            .whereNull('posts.attempt_started_at')
+            .where((y) =>
+              y
+                .where('workers.heartbeat_at', '<', limits.silentBefore)
+                .orWhere('posts.due_at', '<', limits.overdueBefore),
+            ),
+        ),
     )
     .select('posts.id', 'posts.attempt_id')
     .limit(1000);
