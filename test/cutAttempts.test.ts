@@ -1,8 +1,9 @@
-// A publish attempt whose database connection is cut midway (issue 28's chaos run: pg_terminate_backend every 5 s)
-// is settled from what the network says once the database answers again: live if the post is there, sent again
-// if it is not; never failed as "outcome unknown", never published twice. The cut is real: a trigger on `posts`
-// terminates the worker's own connection in the middle of the statement that records the step, the first `times`
-// times it runs. The worker runs in-process against the sandbox over HTTP, on PostgreSQL.
+// A publish attempt cut midway (issue 28's chaos run) is settled from what the network says: live if the post is
+// there, sent again if it is not; never failed as "outcome unknown", never published twice. Cuts of the database
+// connection are real: a trigger on `posts` terminates the worker's own connection in the middle of the statement
+// that records the step, the first `times` times it runs. A network answer lost is the sandbox's chaos knob
+// (SANDBOX_ANSWER_LOST_PERCENT): the simulator commits the post, then cuts the connection before answering. The
+// worker runs in-process against the sandbox over HTTP, on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueFailure } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
@@ -106,5 +107,22 @@ describe('publish attempts whose database connection is cut midway, on postgres'
     expect(await cuts()).toBe(1);
     expect(await onNetwork(account.externalId)).toBe(1);
     expect(await kinds(id)).not.toContain('failed');
+  });
+
+  it('goes live once when Facebook takes the post and its answer is lost', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'facebook');
+    const lostBefore = (await (await fetch(`${env.base}/sandbox/faults`)).json()).answersLost;
+    // Every POST to a simulator loses its answer: the feed call that makes the post is the only one a text post sends.
+    env.config.sandboxAnswerLostPercent = 100;
+    try {
+      const id = await postNow(account.id, 'Taken by Facebook, the answer lost on the way.');
+      const post = await ended(id);
+      expect(post).toMatchObject({ status: 'live' });
+      expect(await onNetwork(account.externalId)).toBe(1);
+      expect(await kinds(id)).toEqual(['created', 'queued', 'publishing', 'retriedByWorker', 'live']);
+    } finally {
+      env.config.sandboxAnswerLostPercent = 0;
+    }
+    expect((await (await fetch(`${env.base}/sandbox/faults`)).json()).answersLost).toBe(lostBefore + 1);
   });
 });

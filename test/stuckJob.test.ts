@@ -81,7 +81,7 @@ describe('workers killed with work in hand, on postgres', () => {
     await instance.remove();
   });
 
-  it('killed between taking a job and reserving its post: another worker publishes it within the limit, once', async () => {
+  it('killed between taking a job and reserving its post: another worker publishes it in time, once', async () => {
     const holder = await startWorker({ ...instance.env, TEST_HOLD_JOBS: 'on' });
     await createPosts(instance.base, seeded, 1, 'now');
     const post = await db('posts').orderBy('created_at', 'desc').first('id');
@@ -107,7 +107,7 @@ describe('workers killed with work in hand, on postgres', () => {
     expect((await publishedItems(db)).filter((item) => item.message.startsWith('Bench post 1:'))).toHaveLength(1);
   }, 120_000);
 
-  it('killed holding reservations it had not started: another takes them once it is silent, long before dead', async () => {
+  it('killed holding reservations it never started: another takes them once it is silent, before dead', async () => {
     const holder = await startWorker({ ...instance.env, TEST_HOLD_ATTEMPTS: 'on' });
     const text = 'Reserved by a worker that died before its time.';
     const [ws] = seeded.workspaces;
