@@ -559,7 +559,8 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       }),
     );
     log('all processes up');
-    let deadline = Date.now() + 3 * 60_000;
+    // A backlog left when the faults stop is drained, not counted lost: 15 minutes at most.
+    let deadline = Date.now() + 15 * 60_000;
     let now = await counts();
     while ((now.queued ?? 0) > 0 && Date.now() < deadline) {
       await sleep(1000);
