@@ -277,6 +277,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
     ];
     let stopping = false;
     let selfExits = 0;
+    const errorLines: string[] = [];
     const start = async (p: Managed) => {
       // A start can meet the database restarting: try again until it comes up.
       for (;;) {
@@ -284,6 +285,13 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
           // A start that hangs is killed and tried again, never left running untracked.
           const child = await startProcess(p.args, p.env, p.ready, 'herald', 30_000);
           p.child = child;
+          // Herald's own error lines, to explain a 500 a client was answered.
+          let partial = '';
+          child.stdout!.on('data', (d: Buffer) => {
+            const lines = (partial + d).split('\n');
+            partial = lines.pop()!;
+            for (const line of lines) if (line.includes('"level":50') && errorLines.length < 500) errorLines.push(line);
+          });
           // A process that dies without being killed (of a cut database connection, say) is a finding: counted and
           // restarted.
           child.once('exit', (code) => {
@@ -364,9 +372,14 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
         answers[status] = (answers[status] ?? 0) + 1;
         if (res && res.status >= 500 && !res.headers.get('retry-after')) {
           fiveHundredsWithoutRetryAfter += 1;
-          log(
-            `${method} ${path} answered ${res.status} without Retry-After: ${(await res.clone().text()).slice(0, 300)}`,
-          );
+          const answer = await res.clone().text();
+          log(`${method} ${path} answered ${res.status} without Retry-After: ${answer.slice(0, 300)}`);
+          const requestId = /"requestId":"([^"]+)"/.exec(answer)?.[1];
+          // The server logs the fault as it answers: its line is read once it has arrived.
+          setTimeout(() => {
+            for (const line of errorLines.filter((l) => requestId && l.includes(requestId)))
+              log(`  the server's log: ${line.slice(0, 1500)}`);
+          }, 2000);
         }
         // A rate limit (the workspace's hourly post creations) is an answer: waiting out its Retry-After is no test.
         if (res && res.status < 500 && res.status !== 409) return res;
