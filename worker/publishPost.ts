@@ -64,9 +64,10 @@ export interface Publisher {
   adopt(leases: { postId: string; attemptId: string }[]): Promise<number>;
   /**
    * For the watchdog: takes up again this worker's own leases that no attempt of it holds any more (the database
-   * went out of reach while an attempt recorded its outcome, so the lease stayed), settling the started ones.
+   * went out of reach while an attempt recorded its outcome, so the lease stayed), settling the started ones: all of
+   * them after such a fault, else those due before `overdueBefore` (a lease lost some other way).
    */
-  adoptStranded(): Promise<number>;
+  adoptStranded(overdueBefore: string): Promise<number>;
   /**
    * Resolves once the jobs handed over so far are prepared and every attempt due by the clock has ended:
    * the explicit moment a test checks that something did (or did not) happen.
@@ -396,13 +397,14 @@ export function createPublisher(deps: PublishDeps): Publisher {
         })(),
       ),
     adopt: takeOver,
-    async adoptStranded() {
-      if (!stranded) return 0;
+    async adoptStranded(overdueBefore) {
+      const all = stranded;
       stranded = false;
       try {
-        return await takeOver((await leasesOf(db, deps.workerId)).filter((l) => !inHand.has(l.postId)));
+        const mine = await leasesOf(db, deps.workerId, all ? undefined : overdueBefore);
+        return await takeOver(mine.filter((l) => !inHand.has(l.postId)));
       } catch (err) {
-        stranded = true;
+        stranded ||= all;
         throw err;
       }
     },

@@ -24,7 +24,7 @@ export const STALE_WORKER_MS = 20_000;
  * them over is safe whatever it does (its start, conditioned on the lease, finds it gone).
  */
 export const SILENT_WORKER_MS = 6_000;
-/** A reservation this late is taken over, whoever holds it. */
+/** A worker's own lease this late that none of its attempts holds is taken up again (a lease lost some other way). */
 export const OVERDUE_MS = 60_000;
 /**
  * A post's job is taken PREPARE_AHEAD_MS before the post is due and reserves it within milliseconds: a post still
@@ -94,11 +94,10 @@ export async function startWorker(services: Services, options: WorkerOptions = {
       await orphanedAttempts(db, {
         staleBefore: isoAt(clock.now() - STALE_WORKER_MS),
         silentBefore: isoAt(clock.now() - SILENT_WORKER_MS),
-        overdueBefore: isoAt(clock.now() - OVERDUE_MS),
       }),
     );
     if (adopted) logger.warn({ attempts: adopted }, 'took over the attempts of dead workers (or left past their time)');
-    const resumed = await publisher.adoptStranded();
+    const resumed = await publisher.adoptStranded(isoAt(clock.now() - OVERDUE_MS));
     if (resumed) logger.warn({ attempts: resumed }, 'took up again attempts that could not record their end');
     const now = clock.now();
     const dueBefore = isoAt(now + PREPARE_AHEAD_MS - LOST_JOB_MS);

@@ -623,7 +623,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       );
     }
     const events = await subscribed();
-    const answersLost = await fetch(`${instance.sandboxUrl}/faults`)
+    const answersLost = await fetch(`${instance.sandboxUrl}/faults`, { signal: AbortSignal.timeout(10_000) })
       .then(async (res) => ((await res.json()) as { answersLost: number }).answersLost)
       .catch(() => NaN);
     return {
