@@ -4,6 +4,7 @@
 import type { Server } from 'node:http';
 import express from 'express';
 import { openDatabase } from '../db/connect.ts';
+import { whenDatabaseAnswers } from '../db/databaseWait.ts';
 import { migrate } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import { sandboxBase } from '../networks/sandbox/address.ts';
@@ -24,7 +25,7 @@ export async function sandboxServe(config: Config): Promise<number> {
   const logger = createLogger(config.logLevel, config.logFormat);
   const db = openDatabase(config);
   try {
-    await migrate(db);
+    await whenDatabaseAnswers(logger, 'checking its migrations', () => migrate(db));
   } catch (err) {
     await db.destroy();
     throw err;

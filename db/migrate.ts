@@ -95,9 +95,13 @@ export async function migrationPlan(db: Db): Promise<{ applied: string[]; pendin
  * Refuses a database migrated by a newer Herald, rather than run against a schema it does not know.
  */
 export async function migrate(db: Db, opts: { to?: string } = {}): Promise<string[]> {
-  await migrationPlan(db);
+  const { pending } = await migrationPlan(db);
   const names = opts.to ? MIGRATION_NAMES.slice(0, MIGRATION_NAMES.indexOf(opts.to) + 1) : MIGRATION_NAMES;
-  const [, applied] = (await db.migrate.latest({ migrationSource: sourceOf(names) })) as [number, string[]];
+  // Nothing to apply (every start but an upgrade's): knex's migration lock is not taken, so a process killed at
+  // that moment cannot leave it held and keep every later start from migrating.
+  const [, applied] = pending.some((name) => names.includes(name))
+    ? ((await db.migrate.latest({ migrationSource: sourceOf(names) })) as [number, string[]])
+    : [0, [] as string[]];
   // On PostgreSQL, publish jobs live in graphile-worker's schema, which it migrates itself.
   if (isPostgres(db)) {
     const pool = new pg.Pool({ ...(db.client.connectionSettings as pg.PoolConfig), max: 2 });

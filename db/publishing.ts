@@ -468,13 +468,14 @@ export async function retireWorker(db: Db, workerId: string): Promise<void> {
 }
 
 /**
- * Attempts to take over: those held by workers that stopped beating (or are gone), and reservations
- * whose due time passed `overdueBefore` without starting, whoever holds them.
+ * Attempts to take over: those held by workers gone or silent since `staleBefore`, and reservations (not started:
+ * nothing was sent for them, so another worker may take them whatever their holder does) of workers silent since
+ * `silentBefore`. A live worker's reservations stay its own however late they run (a backlog waiting for its turn):
+ * taking them would only pass the backlog back and forth between workers, each start losing its lease to the other.
  */
 export async function orphanedAttempts(
   db: Db,
-  staleBefore: string,
-  overdueBefore: string,
+  limits: { staleBefore: string; silentBefore: string },
 ): Promise<{ postId: string; attemptId: string }[]> {
   // attempt_worker is set and cleared with attempt_id: its index finds the few held posts among millions.
   const rows = await db('posts')
@@ -484,11 +485,28 @@ export async function orphanedAttempts(
     .where((w) =>
       w
         .whereNull('workers.id')
-        .orWhere('workers.heartbeat_at', '<', staleBefore)
-        .orWhere((x) => x.whereNull('posts.attempt_started_at').where('posts.due_at', '<', overdueBefore)),
+        .orWhere('workers.heartbeat_at', '<', limits.staleBefore)
+        .orWhere((x) =>
+          x.whereNull('posts.attempt_started_at').where('workers.heartbeat_at', '<', limits.silentBefore),
+        ),
     )
     .select('posts.id', 'posts.attempt_id')
     .limit(1000);
+  return rows.map((r) => ({ postId: r.id, attemptId: r.attempt_id }));
+}
+
+/**
+ * The leases a worker holds, as the database has them (its own view is what it holds in memory); with `dueBefore`,
+ * only those due before it.
+ */
+export async function leasesOf(
+  db: Db,
+  workerId: string,
+  dueBefore?: string,
+): Promise<{ postId: string; attemptId: string }[]> {
+  const query = db('posts').where({ attempt_worker: workerId }).whereNotNull('attempt_id');
+  if (dueBefore) query.where('due_at', '<', dueBefore);
+  const rows = await query.select('id', 'attempt_id');
   return rows.map((r) => ({ postId: r.id, attemptId: r.attempt_id }));
 }
 

@@ -24,6 +24,10 @@ export interface Config {
    * Bluesky accounts to, since no simulator stands in for Bluesky; unset, Bluesky cannot be connected in the sandbox.
    */
   sandboxPds: string | undefined;
+   * SANDBOX_ANSWER_LOST_PERCENT (chaos runs only; default 0): the share of the simulators' successful POST and PUT
+   * calls whose answer is lost: the simulator commits what the call did, then cuts the connection.
+   */
+  sandboxAnswerLostPercent: number;
   /** Request limit per client address and window; benchmarks raise it. */
   rateLimit: { max: number; windowMs: number };
   /** Addresses of proxies whose X-Forwarded-For we trust (express "trust proxy" value). */
@@ -40,8 +44,11 @@ export interface Config {
   storage: StorageConfig;
   /** POST /media/from-url: hosts exempt from the public-address rule (tests only) and extra trusted CAs. */
   fromUrl: { allowHosts: string[]; extraCaPem: string | undefined; timeoutMs: number };
-  /** Webhooks: hosts exempt from the public-address and https rules (WEBHOOK_ALLOW_HOSTS, tests only). */
-  webhooks: { allowHosts: string[] };
+  /**
+   * Webhooks: hosts exempt from the public-address and https rules (WEBHOOK_ALLOW_HOSTS, tests only), and the waits
+   * between a delivery's attempts (WEBHOOK_RETRY_DELAYS_SECONDS; benchmarks shorten them).
+   */
+  webhooks: { allowHosts: string[]; retryDelaysMs: number[] };
   /** How often retention and expired reservations are swept, in ms; 0 turns the timer off. */
   mediaSweepMs: number;
   /** The worker's retries after temporary failures: 1, 5 and 15 minutes (benchmarks shorten them). */
@@ -163,6 +170,28 @@ function workerFrom(value: string | undefined): boolean {
   throw new Error(`WORKER must be "on" or "off", got "${value}"`);
 }
 
+/** A webhook delivery's waits after each failed attempt: about three days in all, then the webhook is disabled. */
+export const WEBHOOK_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
+/** A comma list of positive seconds, in milliseconds. */
+function delaysFrom(value: string | undefined, defaults: number[], name: string): number[] {
+  if (value === undefined || value === '') return defaults.map((s) => s * 1000);
+  return value.split(',').map((v) => {
+    const seconds = Number(v);
+    if (!Number.isFinite(seconds) || seconds <= 0)
+      throw new Error(`${name} must list positive numbers of seconds, got "${v}"`);
+    return seconds * 1000;
+  });
+}
+
+function percentFrom(value: string | undefined, name: string): number {
+  if (value === undefined || value === '') return 0;
+  const percent = Number(value);
+  if (!Number.isFinite(percent) || percent < 0 || percent > 100)
+    throw new Error(`${name} must be a percentage from 0 to 100, got "${value}"`);
+  return percent;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env.PORT, 8080, 'PORT');
   const networks = env.NETWORKS ?? 'sandbox';
@@ -180,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxUrl: env.SANDBOX_URL ? urlFrom(env.SANDBOX_URL, 'SANDBOX_URL') : undefined,
     sandboxPort: intFrom(env.SANDBOX_PORT, 8090, 'SANDBOX_PORT'),
     sandboxPds: env.SANDBOX_PDS ? urlFrom(env.SANDBOX_PDS, 'SANDBOX_PDS') : undefined,
+    sandboxAnswerLostPercent: percentFrom(env.SANDBOX_ANSWER_LOST_PERCENT, 'SANDBOX_ANSWER_LOST_PERCENT'),
     rateLimit: {
       max: intFrom(env.RATE_LIMIT_MAX, 600, 'RATE_LIMIT_MAX'),
       windowMs: intFrom(env.RATE_LIMIT_WINDOW_SECONDS, 600, 'RATE_LIMIT_WINDOW_SECONDS') * 1000,
@@ -196,13 +226,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       extraCaPem: env.FROM_URL_CA_FILE ? fs.readFileSync(env.FROM_URL_CA_FILE, 'utf8') : undefined,
       timeoutMs: intFrom(env.FROM_URL_TIMEOUT_SECONDS, 600, 'FROM_URL_TIMEOUT_SECONDS') * 1000,
     },
-    webhooks: { allowHosts: hostList(env.WEBHOOK_ALLOW_HOSTS) },
-    workerRetryDelaysMs: (env.WORKER_RETRY_DELAYS_SECONDS ?? '60,300,900').split(',').map((v) => {
-      const seconds = Number(v);
-      if (!Number.isFinite(seconds) || seconds <= 0)
-        throw new Error(`WORKER_RETRY_DELAYS_SECONDS must list positive numbers of seconds, got "${v}"`);
-      return seconds * 1000;
-    }),
+    webhooks: {
+      allowHosts: hostList(env.WEBHOOK_ALLOW_HOSTS),
+      retryDelaysMs: delaysFrom(
+        env.WEBHOOK_RETRY_DELAYS_SECONDS,
+        WEBHOOK_RETRY_DELAYS_S,
+        'WEBHOOK_RETRY_DELAYS_SECONDS',
+      ),
+    },
+    workerRetryDelaysMs: delaysFrom(env.WORKER_RETRY_DELAYS_SECONDS, [60, 300, 900], 'WORKER_RETRY_DELAYS_SECONDS'),
     workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 100, 'WORKER_CONCURRENCY'),
     worker: workerFrom(env.WORKER),
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'Herald <herald@localhost>' },

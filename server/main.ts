@@ -1,6 +1,7 @@
 // `herald serve`: migrate, listen, and on SIGTERM or SIGINT stop taking connections, let in-flight
 // requests finish, then close the database.
 import type { Server } from 'node:http';
+import { whenDatabaseAnswers } from '../db/databaseWait.ts';
 import { migrate } from '../db/migrate.ts';
 import type { Config } from '../runtime/config.ts';
 import { createServices } from '../runtime/services.ts';
@@ -21,7 +22,7 @@ export async function serve(config: Config, options: ProcessOptions = {}): Promi
     services.logger.error({ err }, 'unhandled promise rejection; the server keeps serving');
   });
   try {
-    await migrate(services.db);
+    await whenDatabaseAnswers(services.logger, 'checking its migrations', () => migrate(services.db));
   } catch (err) {
     // Refused (a database newer than this Herald) or unreachable: nothing was started, so close and report.
     await services.close();
@@ -33,12 +34,27 @@ export async function serve(config: Config, options: ProcessOptions = {}): Promi
     s.once('error', reject);
   });
   guardConnections(server);
-  // One process is a whole instance on either database; on PostgreSQL `herald worker` processes add more.
-  const worker = config.worker ? await startWorker(services, options.worker) : undefined;
+  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  let firstUser: boolean;
+  try {
+    // One process is a whole instance on either database; on PostgreSQL `herald worker` processes add more.
+    worker = config.worker ? await startWorker(services, options.worker) : undefined;
+    // A fresh instance: the first person signs up in the dashboard.
+    firstUser = await whenDatabaseAnswers(
+      services.logger,
+      'looking for its first user',
+      async () => !(await services.db('users').first('id')),
+    );
+  } catch (err) {
+    // A half-started server would go on listening and never say so: close it, so the failure is the process's.
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await worker?.stop();
+    await services.close();
+    throw err;
+  }
   if (!worker && !config.databaseUrl)
     services.logger.warn('WORKER=off on SQLite: nothing publishes (only `herald serve` can run the worker).');
-  // A fresh instance: the first person signs up in the dashboard.
-  const firstUser = !(await services.db('users').first('id'));
   if (config.logFormat === 'pretty') {
     process.stdout.write(startupBanner(config, { firstUser, worker: Boolean(worker) }));
   } else {

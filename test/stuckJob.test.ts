@@ -1,15 +1,20 @@
-// A worker killed (SIGKILL) after graphile-worker locked a post's job but before Herald reserved the post:
-// graphile-worker keeps that job locked for 4 hours (its one attempt spent), yet the post must go live soon after
-// another worker runs, and only once (counted by the simulator). The worker is made to hold the jobs it takes
-// (TEST_HOLD_JOBS), so the kill lands at that moment; then the processes' clock (test/support/clockedHerald.ts) is
-// moved on past the watchdog's limit, so its waits pass at once.
+// Workers killed (SIGKILL) with work in hand, on PostgreSQL: what they held must go live soon after another worker
+// runs, and only once (counted by the simulator). The processes' clock (test/support/clockedHerald.ts) is moved on
+// past the watchdog's limit, so its waits pass at once.
+// - Killed after graphile-worker locked a post's job but before Herald reserved the post: graphile-worker keeps that
+//   job locked for 4 hours (its one attempt spent). The worker is made to hold the jobs it takes (TEST_HOLD_JOBS).
+// - Killed holding reservations it had not started (TEST_HOLD_ATTEMPTS: it reserves and never launches): nothing was
+//   sent for them, so another worker takes them once the first has been silent SILENT_WORKER_MS, long before it
+//   would count as dead (STALE_WORKER_MS) for attempts that may be inside a network call.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createInstance, ROOT, startProcess, stopProcess } from './support/processes.ts';
-import { createPosts, openDb, publishedItems, seedAccounts } from './support/publishingLoad.ts';
-import { STALE_WORKER_MS } from '../worker/worker.ts';
+import type { ChildProcess } from 'node:child_process';
+import type { Knex } from 'knex';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createInstance, ROOT, startProcess, stopProcess, type Instance } from './support/processes.ts';
+import { createPosts, openDb, publishedItems, seedAccounts, type Seeded } from './support/publishingLoad.ts';
+import { LOST_JOB_MS, SILENT_WORKER_MS, STALE_WORKER_MS } from '../worker/worker.ts';
 
 const CLOCKED_HERALD = path.join(ROOT, 'test/support/clockedHerald.ts');
 /** The issue 28 target: no post stays past its time for longer than this after the last fault. */
@@ -23,65 +28,121 @@ const waitFor = async (what: string, done: () => Promise<boolean>, timeoutMs = 6
   }
 };
 
-describe('a worker killed between taking a job and reserving its post, on postgres', () => {
-  it('another worker publishes the post within the watchdog limit, once', async () => {
-    const clockFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'herald-clock-')), 'offset');
-    const setOffset = (ms: number) => {
-      fs.writeFileSync(`${clockFile}.next`, String(ms));
-      fs.renameSync(`${clockFile}.next`, clockFile);
-    };
-    setOffset(0);
-    const instance = await createInstance('postgres', {
+describe('workers killed with work in hand, on postgres', () => {
+  const clockFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'herald-clock-')), 'offset');
+  let offsetMs = 0;
+  /** Moves every process's clock `ms` further on. */
+  const moveClock = (ms: number) => {
+    offsetMs += ms;
+    fs.writeFileSync(`${clockFile}.next`, String(offsetMs));
+    fs.renameSync(`${clockFile}.next`, clockFile);
+  };
+  let instance: Instance;
+  let seeded: Seeded;
+  let db: Knex;
+  let server: ChildProcess;
+  const workers: ChildProcess[] = [];
+  const start = (role: 'serve' | 'worker', env = instance.env) =>
+    startProcess(
+      [CLOCKED_HERALD, role],
+      env,
+      role === 'worker' ? 'publishing worker started' : 'Herald is listening',
+      'tsx',
+    );
+  const startWorker = async (env = instance.env) => {
+    const worker = await start('worker', env);
+    workers.push(worker);
+    return worker;
+  };
+  const kill = async (child: ChildProcess) => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const statusOf = async (id: string) => (await db('posts').where({ id }).first('status')).status;
+
+  beforeAll(async () => {
+    moveClock(0);
+    instance = await createInstance('postgres', {
       TEST_CLOCK_FILE: clockFile,
       TEST_WATCH_EVERY_MS: '50',
       WORKER: 'off',
     });
-    const seeded = await seedAccounts(instance.env, 1);
-    const db = openDb(instance.env);
-    const start = (role: 'serve' | 'worker', env = instance.env) =>
-      startProcess(
-        [CLOCKED_HERALD, role],
-        env,
-        role === 'worker' ? 'publishing worker started' : 'Herald is listening',
-        'tsx',
-      );
-    const server = await start('serve');
-    const holder = await start('worker', { ...instance.env, TEST_HOLD_JOBS: 'on' });
-    let worker: Awaited<ReturnType<typeof start>> | undefined;
-    try {
-      await createPosts(instance.base, seeded, 1, 'now');
-      const post = await db('posts').first('id');
-      await waitFor('the job locked', async () => {
-        const { rows } = await db.raw('select 1 from graphile_worker.jobs where key = ? and locked_at is not null', [
-          post.id,
-        ]);
-        return rows.length > 0;
-      });
-      expect(await db('posts').where({ id: post.id }).first('status', 'attempt_id')).toEqual({
-        status: 'queued',
-        attempt_id: null,
-      });
-      const exited = new Promise((resolve) => holder.once('exit', resolve));
-      holder.kill('SIGKILL');
-      await exited;
+    seeded = await seedAccounts(instance.env, 3);
+    db = openDb(instance.env);
+    server = await start('serve');
+  });
+  afterEach(async () => {
+    for (const worker of workers.splice(0)) await stopProcess(worker);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await stopProcess(server);
+    await instance.remove();
+  });
 
-      worker = await start('worker');
-      const restartedAt = Date.now();
-      // The clock moves on just past the time a worker gets to reserve a job's post; the watchdog's next pass finds it.
-      setOffset(STALE_WORKER_MS + 1000);
-      await waitFor(
-        'the post live',
-        async () => (await db('posts').where({ id: post.id }).first('status')).status === 'live',
-        30_000,
+  it('killed between taking a job and reserving its post: another worker publishes it in time, once', async () => {
+    const holder = await startWorker({ ...instance.env, TEST_HOLD_JOBS: 'on' });
+    await createPosts(instance.base, seeded, 1, 'now');
+    const post = await db('posts').orderBy('created_at', 'desc').first('id');
+    await waitFor('the job locked', async () => {
+      const { rows } = await db.raw('select 1 from graphile_worker.jobs where key = ? and locked_at is not null', [
+        post.id,
+      ]);
+      return rows.length > 0;
+    });
+    expect(await db('posts').where({ id: post.id }).first('status', 'attempt_id')).toEqual({
+      status: 'queued',
+      attempt_id: null,
+    });
+    await kill(holder);
+
+    await startWorker();
+    const restartedAt = Date.now() + offsetMs;
+    // The clock moves on just past the time a worker gets to reserve a job's post; the watchdog's next pass finds it.
+    moveClock(LOST_JOB_MS + 1000);
+    await waitFor('the post live', async () => (await statusOf(post.id)) === 'live', 30_000);
+    const { live_at } = await db('posts').where({ id: post.id }).first('live_at');
+    expect(Date.parse(live_at) - restartedAt).toBeLessThanOrEqual(STUCK_AT_MOST_MS);
+    expect((await publishedItems(db)).filter((item) => item.message.startsWith('Bench post 1:'))).toHaveLength(1);
+  }, 120_000);
+
+  it('killed holding reservations it never started: another takes them once it is silent, before dead', async () => {
+    const holder = await startWorker({ ...instance.env, TEST_HOLD_ATTEMPTS: 'on' });
+    const text = 'Reserved by a worker that died before its time.';
+    const [ws] = seeded.workspaces;
+    const res = await fetch(`${instance.base}/v1/posts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ws!.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ targets: { accountIds: ws!.accountIds }, mediaIds: [], text, when: 'now', confirm: true }),
+    });
+    expect(res.status).toBe(201);
+    const ids = ((await res.json()) as { posts: { id: string }[] }).posts.map((p) => p.id);
+    expect(ids).toHaveLength(3);
+    const holderId = async () =>
+      (await db('posts').whereIn('id', ids).whereNotNull('attempt_id').distinct('attempt_worker')).map(
+        (r) => r.attempt_worker,
       );
-      const { live_at } = await db('posts').where({ id: post.id }).first('live_at');
-      expect(Date.parse(live_at) - restartedAt).toBeLessThanOrEqual(STUCK_AT_MOST_MS);
-      expect(await publishedItems(db)).toHaveLength(1);
-    } finally {
-      await db.destroy();
-      if (worker) await stopProcess(worker);
-      await stopProcess(server);
-      await instance.remove();
-    }
+    await waitFor(
+      'the posts reserved',
+      async () => (await db('posts').whereIn('id', ids).whereNotNull('attempt_id')).length === 3,
+    );
+    const [reservedBy] = await holderId();
+    expect(await holderId()).toEqual([reservedBy]);
+    await kill(holder);
+    const { heartbeat_at } = await db('workers').where({ id: reservedBy }).first('heartbeat_at');
+
+    await startWorker();
+    // Past the silence that gives its reservations away, and far from the time it would count as dead.
+    moveClock(SILENT_WORKER_MS + 1000);
+    await waitFor(
+      'the posts live',
+      async () => (await db('posts').whereIn('id', ids).where({ status: 'live' })).length === 3,
+      30_000,
+    );
+    for (const { live_at } of await db('posts').whereIn('id', ids).select('live_at'))
+      expect(Date.parse(live_at) - Date.parse(heartbeat_at)).toBeLessThan(STALE_WORKER_MS);
+    const items = (await publishedItems(db)).filter((item) => item.message === text);
+    expect(items.map((item) => item.account).sort()).toEqual([...seeded.externalIds].sort());
   }, 120_000);
 });

@@ -33,7 +33,11 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
 
   beforeAll(async () => {
     clock = manualClock(Date.now());
-    env = await listeningHerald(kind, { webhooks: { allowHosts: ['127.0.0.1'] } }, { clock });
+    env = await listeningHerald(
+      kind,
+      { webhooks: { allowHosts: ['127.0.0.1'], retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS } },
+      { clock },
+    );
     env.services.mailer = { via: 'smtp', send: async (mail) => void mails.push(mail) };
     ws = await seedWorkspace(env, { plan: 'studio' });
     // The timer effectively never fires: each test runs passes itself.

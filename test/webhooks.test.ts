@@ -3,6 +3,7 @@
 // guard (public https only; WEBHOOK_ALLOW_HOSTS exempts test hosts). Both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { loadConfig } from '../runtime/config.ts';
 
 describe.each(DATABASES)('webhooks on %s', (kind) => {
   let env: TestEnv;
@@ -10,7 +11,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
   let other: Seeded;
 
   beforeAll(async () => {
-    env = await startHerald(kind, { webhooks: { allowHosts: ['receiver.test'] } });
+    env = await startHerald(kind, { webhooks: { ...loadConfig({}).webhooks, allowHosts: ['receiver.test'] } });
     ws = await seedWorkspace(env, { plan: 'studio' });
     other = await seedWorkspace(env, { plan: 'agency' });
   });

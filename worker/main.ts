@@ -1,5 +1,6 @@
 // `herald worker`: a publishing worker process for PostgreSQL, beside `herald serve`'s own (run as many as you
 // like). SIGTERM or SIGINT lets the attempts in flight finish before it exits.
+import { whenDatabaseAnswers } from '../db/databaseWait.ts';
 import { migrate } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Config } from '../runtime/config.ts';
@@ -16,8 +17,14 @@ export async function runWorkerProcess(config: Config, options: ProcessOptions =
     );
   }
   const services = createServices(config, { clock: options.clock });
-  await migrate(services.db);
-  const worker = await startWorker(services, options.worker);
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  try {
+    await whenDatabaseAnswers(services.logger, 'checking its migrations', () => migrate(services.db));
+    worker = await startWorker(services, options.worker);
+  } catch (err) {
+    await services.close();
+    throw err;
+  }
   services.logger.flush();
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', () => resolve());

@@ -3,13 +3,14 @@
 // every step is recorded (checkpoint) before the call that could change something on the network,
 // so an attempt that dies midway is settled from what the network says, never blindly resent.
 import { DateTime } from 'luxon';
-import type { Db } from '../db/connect.ts';
+import { isDatabaseUnavailable, type Db } from '../db/connect.ts';
 import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import {
   awaitReview,
   markFailed,
   markLiveMany,
   releaseForResend,
+  leasesOf,
   reservePosts,
   retryLater,
   saveCheckpoints,
@@ -62,6 +63,12 @@ export interface Publisher {
    */
   adopt(leases: { postId: string; attemptId: string }[]): Promise<number>;
   /**
+   * For the watchdog: takes up again this worker's own leases that no attempt of it holds any more (the database
+   * went out of reach while an attempt recorded its outcome, so the lease stayed), settling the started ones: all of
+   * them after such a fault, else those due before `overdueBefore` (a lease lost some other way).
+   */
+  adoptStranded(overdueBefore: string): Promise<number>;
+  /**
    * Resolves once the jobs handed over so far are prepared and every attempt due by the clock has ended:
    * the explicit moment a test checks that something did (or did not) happen.
    */
@@ -85,10 +92,41 @@ export function createPublisher(deps: PublishDeps): Publisher {
   );
   const checkpoint = batcher((items: { attempt: Attempt; checkpoint: Checkpoint }[]) => saveCheckpoints(db, items));
   const live = batcher((outcomes: LiveOutcome[]) => markLiveMany(db, outcomes, isoAt(clock.now())));
+
+  /**
+   * Posts this worker holds in memory (being reserved or taken over, prepared, running), counted: a lease of this
+   * worker's on any other post was left behind by an attempt that could not record its end.
+   */
+  const inHand = new Map<string, number>();
+  const hold = (postIds: string[]) => {
+    for (const id of postIds) inHand.set(id, (inHand.get(id) ?? 0) + 1);
+  };
+  const letGo = (postId: string) => {
+    const n = (inHand.get(postId) ?? 1) - 1;
+    if (n > 0) inHand.set(postId, n);
+    else inHand.delete(postId);
+  };
+  /** Set when an attempt ended without recording its end: the watchdog's next pass looks for stranded leases. */
+  let stranded = false;
+  /** An attempt that stopped on an error it could not record: its lease stays, for adoptStranded to take up. */
+  function strand(postId: string, err: unknown): void {
+    stranded = true;
+    if (isDatabaseUnavailable(err))
+      deps.logger.warn(
+        { postId, err: (err as Error).message },
+        'the database went out of reach during a publish attempt: it is settled again once the database answers',
+      );
+    else deps.logger.error({ err, postId }, 'publish attempt failed; it is settled again by the watchdog');
+  }
+
   const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared, release) => {
-    await prepared
-      .run(release)
-      .catch((err) => deps.logger.error({ err, postId: prepared.attempt.postId }, 'publish attempt failed'));
+    try {
+      await prepared.run(release);
+    } catch (err) {
+      strand(prepared.attempt.postId, err);
+    } finally {
+      letGo(prepared.attempt.postId);
+    }
   });
 
   /** An attempt ready to run: what to do at its due time; `release` gives its launcher slot back early. */
@@ -217,12 +255,18 @@ export function createPublisher(deps: PublishDeps): Publisher {
       await awaitReview(db, deps.jobs, a, err.note, isoAt(clock.now() + err.checkAgainInMs), isoAt(clock.now()));
       return;
     }
+    // The database went out of reach midway (a write cut, say): what the network did is settled once it answers
+    // again (the lease stays, and the watchdog takes it up), never failed unpublished, never resent blindly.
+    if (isDatabaseUnavailable(err)) throw err;
     // Our own fault or an answer we could not read: whether the network acted is unknown, so ask it.
     deps.logger.error({ err, postId: a.postId }, 'publish attempt stopped unexpectedly');
     if (job && mode === 'publish') {
       try {
         return await settleWith(a, connector, job, label, (err as Error).message);
       } catch (settleErr) {
+        // The network could not be asked now: a temporary failure, and the next attempt asks it first.
+        if (settleErr instanceof NetworkError) return handleRefusal(a, settleErr, label);
+        if (isDatabaseUnavailable(settleErr)) throw settleErr;
         deps.logger.error({ err: settleErr, postId: a.postId }, 'settling after an unexpected stop failed');
       }
     }
@@ -292,31 +336,87 @@ export function createPublisher(deps: PublishDeps): Publisher {
     return done;
   }
 
-  return {
-    prepare: (postId) =>
-      tracked(
-        (async () => {
-          const a = await reserve(postId);
-          if (a) launcher.add(Date.parse(a.dueAt), await prepareAttempt(a, 'publish'));
-        })(),
-      ),
-    async adopt(leases) {
-      const attempts = leases.length ? await takeOverAttempts(db, leases, deps.workerId) : [];
-      for (const a of attempts) {
+  /** Prepares taken-over attempts (started ones to be settled) and hands them to the launcher. */
+  async function launchTakenOver(attempts: Attempt[]): Promise<void> {
+    let i = 0;
+    try {
+      for (; i < attempts.length; i++) {
+        const a = attempts[i]!;
         launcher.add(
           a.started ? clock.now() : Date.parse(a.dueAt),
           await prepareAttempt(a, a.started ? 'settle' : 'publish'),
         );
       }
-      return attempts.length;
+    } catch (err) {
+      // Not handed over: their leases are this worker's, for the next pass to take up again.
+      for (const a of attempts.slice(i)) {
+        strand(a.postId, err);
+        letGo(a.postId);
+      }
+      throw err;
+    }
+  }
+
+  /** Moves `leases` to this worker and launches them; answers how many it took. */
+  async function takeOver(leases: { postId: string; attemptId: string }[]): Promise<number> {
+    if (!leases.length) return 0;
+    hold(leases.map((l) => l.postId));
+    let attempts: Attempt[];
+    try {
+      attempts = await takeOverAttempts(db, leases, deps.workerId);
+    } catch (err) {
+      // The move may have been written before the answer was lost.
+      stranded = true;
+      for (const l of leases) letGo(l.postId);
+      throw err;
+    }
+    for (const l of leases) if (!attempts.some((a) => a.postId === l.postId)) letGo(l.postId);
+    await launchTakenOver(attempts);
+    return attempts.length;
+  }
+
+  return {
+    prepare: (postId) =>
+      tracked(
+        (async () => {
+          hold([postId]);
+          let handed = false;
+          try {
+            const a = await reserve(postId);
+            if (a) {
+              launcher.add(Date.parse(a.dueAt), await prepareAttempt(a, 'publish'));
+              handed = true;
+            }
+          } catch (err) {
+            // The reservation may have been written before the answer was lost.
+            stranded = true;
+            throw err;
+          } finally {
+            if (!handed) letGo(postId);
+          }
+        })(),
+      ),
+    adopt: takeOver,
+    async adoptStranded(overdueBefore) {
+      const all = stranded;
+      stranded = false;
+      try {
+        const mine = await leasesOf(db, deps.workerId, all ? undefined : overdueBefore);
+        return await takeOver(mine.filter((l) => !inHand.has(l.postId)));
+      } catch (err) {
+        stranded ||= all;
+        throw err;
+      }
     },
     async idle() {
       while (preparing.size) await Promise.allSettled(preparing);
       await launcher.idle();
     },
     async stop() {
-      for (const prepared of await launcher.stop())
+      for (const prepared of await launcher.stop()) {
+        letGo(prepared.attempt.postId);
         await releaseForResend(db, deps.jobs, prepared.attempt, isoAt(clock.now()));
+      }
     },
   };
 }

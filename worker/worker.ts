@@ -2,6 +2,7 @@
 // `herald serve` runs one (unless WORKER=off); on PostgreSQL `herald worker` processes add more. Each also sends
 // webhook deliveries (worker/webhookDelivery.ts).
 import { isPostgres } from '../db/connect.ts';
+import { whenDatabaseAnswers } from '../db/databaseWait.ts';
 import { heartbeat, orphanedAttempts, overduePosts, retireWorker } from '../db/publishing.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { PREPARE_AHEAD_MS } from '../db/jobs.ts';
@@ -11,11 +12,27 @@ import { createPublisher } from './publishPost.ts';
 import { startWebhookDelivery, type WebhookDelivery } from './webhookDelivery.ts';
 import { isoAt, type Clock } from '../runtime/clock.ts';
 
-/** A worker that has not beaten for this long is dead: another takes over its attempts. */
+/** How often a worker beats its heart: on a timer of its own, so no watchdog pass holds a beat back. */
+const HEARTBEAT_EVERY_MS = 2_000;
+/**
+ * A worker that has not beaten for this long is dead: another takes over its started attempts and settles them. Long,
+ * because a worker only stalled (its event loop or its database slow) may still be inside a network call.
+ */
 export const STALE_WORKER_MS = 20_000;
-/** A reservation this late is taken over. */
+/**
+ * A worker silent for this long (three beats missed) loses its reservations: nothing was sent for them, so taking
+ * them over is safe whatever it does (its start, conditioned on the lease, finds it gone).
+ */
+export const SILENT_WORKER_MS = 6_000;
+/** A worker's own lease this late that none of its attempts holds is taken up again (a lease lost some other way). */
 export const OVERDUE_MS = 60_000;
-const WATCH_EVERY_MS = 5_000;
+/**
+ * A post's job is taken PREPARE_AHEAD_MS before the post is due and reserves it within milliseconds: a post still
+ * unreserved this long after its job was taken lost the job (it failed, or the worker that took it died, and
+ * graphile-worker keeps a dead worker's job locked for 4 hours). A new job is safe: only one can reserve the post.
+ */
+export const LOST_JOB_MS = 6_000;
+const WATCH_EVERY_MS = 2_000;
 /** Jobs prepared at once: a job only reserves and reads its post, then hands it to the launcher. */
 const PREPARE_CONCURRENCY = 16;
 
@@ -64,7 +81,9 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     connectorFor: (platform) => connectorFor(platform, services.config, services.clock),
     retryDelaysMs: options.retryDelaysMs ?? services.config.workerRetryDelaysMs,
   });
-  await heartbeat(db, id, startedAt, isoAt(clock.now()));
+  await whenDatabaseAnswers(logger, 'starting the publishing worker', () =>
+    heartbeat(db, id, startedAt, isoAt(clock.now())),
+  );
   // One process owns a SQLite database: any other worker row is from before a restart, so dead.
   if (!isPostgres(db)) await db('workers').whereNot({ id }).delete();
 
@@ -72,15 +91,17 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   async function watchOnce(): Promise<void> {
     await heartbeat(db, id, startedAt, isoAt(clock.now()));
     const adopted = await publisher.adopt(
-      await orphanedAttempts(db, isoAt(clock.now() - STALE_WORKER_MS), isoAt(clock.now() - OVERDUE_MS)),
+      await orphanedAttempts(db, {
+        staleBefore: isoAt(clock.now() - STALE_WORKER_MS),
+        silentBefore: isoAt(clock.now() - SILENT_WORKER_MS),
+      }),
     );
     if (adopted) logger.warn({ attempts: adopted }, 'took over the attempts of dead workers (or left past their time)');
-    // A post's job is taken PREPARE_AHEAD_MS before it is due and reserves it at once: a post still unreserved
-    // STALE_WORKER_MS after that lost its job (it failed, or the worker that took it died, and graphile-worker keeps
-    // a dead worker's job locked for 4 hours).
+    const resumed = await publisher.adoptStranded(isoAt(clock.now() - OVERDUE_MS));
+    if (resumed) logger.warn({ attempts: resumed }, 'took up again attempts that could not record their end');
     const now = clock.now();
-    const dueBefore = isoAt(now + PREPARE_AHEAD_MS - STALE_WORKER_MS);
-    const jobless = await jobs.postsWithoutJob(await overduePosts(db, dueBefore), isoAt(now - STALE_WORKER_MS));
+    const dueBefore = isoAt(now + PREPARE_AHEAD_MS - LOST_JOB_MS);
+    const jobless = await jobs.postsWithoutJob(await overduePosts(db, dueBefore), isoAt(now - LOST_JOB_MS));
     // Read again: a job that finished meanwhile reserved its post before it went.
     for (const postId of jobless.length ? await overduePosts(db, dueBefore, jobless) : []) {
       logger.warn({ postId }, 'unreserved post without a live job: enqueued again');
@@ -95,9 +116,24 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     await jobTaken?.(postId);
     await publisher.prepare(postId);
   };
-  await jobs.start(task, { concurrency: PREPARE_CONCURRENCY, workerId: id });
+  await whenDatabaseAnswers(logger, 'starting its job queue', () =>
+    jobs.start(task, { concurrency: PREPARE_CONCURRENCY, workerId: id }),
+  );
   await watch();
   const timer = setInterval(() => void watch(), options.watchEveryMs ?? WATCH_EVERY_MS);
+  let beating = false;
+  const beat = async () => {
+    if (beating) return;
+    beating = true;
+    try {
+      await heartbeat(db, id, startedAt, isoAt(clock.now()));
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'heartbeat not written');
+    } finally {
+      beating = false;
+    }
+  };
+  const beater = setInterval(() => void beat(), HEARTBEAT_EVERY_MS);
   const webhooks = startWebhookDelivery(services, options.webhookEveryMs);
   logger.info({ workerId: id }, 'publishing worker started');
 
@@ -108,6 +144,8 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     webhooks,
     async stop() {
       clearInterval(timer);
+      clearInterval(beater);
+      while (beating) await new Promise((resolve) => setTimeout(resolve, 10));
       await webhooks.stop();
       await watching;
       await jobs.stop();

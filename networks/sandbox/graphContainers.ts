@@ -119,28 +119,33 @@ export async function publishContainer(
   const children = await Promise.all(container.data.children.map((id) => ctx.state.get<ContainerData>(id)));
   const files = [...container.data.files, ...children.flatMap((c) => c?.data.files ?? [])];
   const id = ctx.state.newId();
-  // Two publish calls racing for one container (a dead worker's call still in flight): one wins.
-  const won = await ctx
-    .db('sandbox_items')
-    .where({ id: container.id, network: options.refusals.network })
-    .whereNot('status', 'PUBLISHED')
-    .update({ status: 'PUBLISHED', data: JSON.stringify({ ...container.data, mediaId: id }), updated_at: nowIso() });
-  if (!won) throw options.refusals.unusable('PUBLISHED');
   const { mediaType, text, extra } = container.data;
-  await ctx.state.create<PublishedData>({
-    id,
-    account: container.account,
-    kind: options.kind,
-    status: 'PUBLISHED',
-    publishedMs: arrivedMs,
-    data: {
-      containerId: container.id,
-      mediaType,
-      text,
-      extra,
-      permalink: options.permalink(id),
-      page: { text, files },
-    },
+  // The container turns PUBLISHED with its post, or neither does: a network never shows one without the other.
+  await ctx.db.transaction(async (trx) => {
+    // Two publish calls racing for one container (a dead worker's call still in flight): one wins.
+    const won = await trx('sandbox_items')
+      .where({ id: container.id, network: options.refusals.network })
+      .whereNot('status', 'PUBLISHED')
+      .update({ status: 'PUBLISHED', data: JSON.stringify({ ...container.data, mediaId: id }), updated_at: nowIso() });
+    if (!won) throw options.refusals.unusable('PUBLISHED');
+    await ctx.state.create<PublishedData>(
+      {
+        id,
+        account: container.account,
+        kind: options.kind,
+        status: 'PUBLISHED',
+        publishedMs: arrivedMs,
+        data: {
+          containerId: container.id,
+          mediaType,
+          text,
+          extra,
+          permalink: options.permalink(id),
+          page: { text, files },
+        },
+      },
+      trx,
+    );
   });
   return { id };
 }

@@ -11,9 +11,36 @@ import { sandboxBase } from './address.ts';
 import type { SimulatorContext } from './simulator.ts';
 import { sandboxState } from './state.ts';
 
+/**
+ * Chaos runs only (SANDBOX_ANSWER_LOST_PERCENT): that share of the simulators' successful POST and PUT calls lose
+ * their answer. The simulator has done what the call asked (committed, as a network that accepted the post), then
+ * the connection is cut before the answer leaves, so the caller cannot tell whether its call went through.
+ */
+function losingAnswers(config: Config, faults: { answersLost: number }): express.RequestHandler {
+  return (req, res, next) => {
+    const percent = config.sandboxAnswerLostPercent;
+    if (percent > 0 && (req.method === 'POST' || req.method === 'PUT') && Math.random() * 100 < percent) {
+      const end = res.end.bind(res) as (...args: unknown[]) => express.Response;
+      res.end = ((...args: unknown[]) => {
+        if (res.statusCode < 200 || res.statusCode >= 300) return end(...args);
+        faults.answersLost += 1;
+        req.socket.destroy();
+        return res;
+      }) as typeof res.end;
+    }
+    next();
+  };
+}
+
 export async function sandboxRoutes(opts: { db: Db; config: Config }): Promise<express.Router> {
   const { db, config } = opts;
   const router = express.Router();
+  const faults = { answersLost: 0 };
+  // What the chaos knobs did so far, for the run that set them.
+  router.get('/faults', (_req, res) => {
+    res.json(faults);
+  });
+  const lose = losingAnswers(config, faults);
   for (const network of PLATFORMS) {
     const simulator = await NETWORKS[network].simulator?.();
     if (!simulator) continue;
@@ -26,7 +53,7 @@ export async function sandboxRoutes(opts: { db: Db; config: Config }): Promise<e
       dataDir: config.dataDir,
       processingMs: config.sandboxProcessingMs,
     };
-    router.use(`/${network}`, ...(simulator.consent ? [simulator.consent(ctx)] : []), simulator.router(ctx));
+    router.use(`/${network}`, ...(simulator.consent ? [simulator.consent(ctx)] : []), lose, simulator.router(ctx));
   }
   return router;
 }

@@ -95,14 +95,21 @@ export function sandboxState(db: Knex, network: Platform) {
         ? String(17_000_000_000_000_000n + BigInt(Math.floor(Math.random() * 1e15)))
         : randomBase62(11),
 
-    async create<D extends Record<string, unknown>>(input: {
-      id: string;
-      account: string;
-      kind: string;
-      status: string;
-      data: D;
-      publishedMs?: number;
-    }): Promise<SandboxItem<D>> {
+    /**
+     * Creates an item; inside `trx` when given (with the other writes of one call that must all happen or none), else
+     * in the next batch of inserts.
+     */
+    async create<D extends Record<string, unknown>>(
+      input: {
+        id: string;
+        account: string;
+        kind: string;
+        status: string;
+        data: D;
+        publishedMs?: number;
+      },
+      trx?: Knex,
+    ): Promise<SandboxItem<D>> {
       const now = nowIso();
       const row = {
         id: input.id,
@@ -115,7 +122,8 @@ export function sandboxState(db: Knex, network: Platform) {
         updated_at: now,
         published_ms: input.publishedMs ?? null,
       };
-      await insertItems(row);
+      if (trx) await trx('sandbox_items').insert(row);
+      else await insertItems(row);
       return toItem<D>(row);
     },
 

@@ -189,6 +189,16 @@ export async function uploadVideo(
           offset = progress.received;
         }
       }
+      if (offset >= video.size) {
+        // The session holds every byte yet answers no video: there is nothing left to send, only to ask again.
+        problem = new NetworkError(
+          'youtube',
+          'unavailable',
+          'YouTube holds every byte of the video but made no video yet.',
+        );
+        offset = undefined;
+        continue;
+      }
       const res = await putBytes(api, attempt.cp.sessionUri!, video, offset);
       if (res.status === 200 || res.status === 201) return (await res.json()) as VideoAnswer;
       if (res.status === 308 && receivedBytes(res) > offset) {

@@ -443,6 +443,18 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       expect(await count(account, 'video')).toBe(1);
     });
 
+    it('a session holding every byte whose video was never made (its last call failed): finished once', async () => {
+      const account = await channel();
+      const { checkpoint } = await publishedWithSession(account);
+      // As if the call that brought the last bytes had failed as it made the video: the bytes are held, no video.
+      const state = sandboxState(db(), 'youtube');
+      const session = (await state.get<Record<string, unknown>>(uploadId(checkpoint.sessionUri)))!;
+      await db()('sandbox_items').where({ network: 'youtube', kind: 'video', account: account.externalId }).delete();
+      await state.update(session.id, { status: 'receiving', data: { ...session.data, videoId: undefined } });
+      const published = await youtube.publish(await jobFor(account, { checkpoint }));
+      expect(await videoIds(account)).toEqual([published.externalId]);
+    });
+
     it("an expired session: the video is found among the channel's recent uploads by its title and text", async () => {
       const account = await channel();
       const { published, checkpoint } = await publishedWithSession(account);

@@ -19,12 +19,14 @@ const clock: Clock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 // TEST_WATCH_EVERY_MS sets the watchdog's pace; TEST_HOLD_JOBS=on makes the worker hold every job it takes, before
-// reserving the post, so a test can kill it at that moment.
+// reserving the post, and TEST_HOLD_ATTEMPTS=on makes it reserve posts and never start them (no launch slots), so a
+// test can kill it at that moment.
 const options = {
   clock,
   worker: {
     webhookEveryMs: 100,
     watchEveryMs: process.env.TEST_WATCH_EVERY_MS ? Number(process.env.TEST_WATCH_EVERY_MS) : undefined,
+    concurrency: process.env.TEST_HOLD_ATTEMPTS === 'on' ? 0 : undefined,
     jobTaken: process.env.TEST_HOLD_JOBS === 'on' ? () => new Promise<void>(() => undefined) : undefined,
   },
 };

@@ -18,7 +18,7 @@ import type { Platform } from '../../networks/rules.ts';
 import { registerSandboxAccount } from '../../networks/sandbox/state.ts';
 import type { Config } from '../../runtime/config.ts';
 import { publishMedia } from '../../worker/publishMedia.ts';
-import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
+import { call, startHerald, type DbKind, type HeraldOptions, type Seeded, type TestEnv } from './harness.ts';
 import { freePort } from './spawnHerald.ts';
 
 /** Herald on a real port, its PUBLIC_URL (`base`) pointing at it. */
@@ -159,6 +159,46 @@ export async function postedNow(
     (p) => p.status !== 'queued',
     timeoutMs,
   );
+}
+
+/** A workspace's posts through the API as the publishing tests make and read them. */
+export function postingCalls(env: TestEnv, ws: Seeded) {
+  const readPost = (id: string) => call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey }).then((r) => r.body);
+  return {
+    /** A text post on one account due now; answers its id. */
+    async postNow(accountId: string, text: string): Promise<string> {
+      const res = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'now', confirm: true },
+      });
+      expect(res.status).toBe(201);
+      return res.body.posts[0].id;
+    },
+    readPost,
+    /** The post once it is live or failed (or as it is after 20 seconds). */
+    settled: (id: string) =>
+      until(
+        () => readPost(id),
+        (p) => p.status === 'live' || p.status === 'failed',
+      ),
+    /** The kinds of the post's events, in order. */
+    kinds: async (id: string) =>
+      (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events.map(
+        (e: { kind: string }) => e.kind,
+      ),
+    /** Posts the network's simulator published for the account. */
+    published: async (network: Platform, externalId: string) =>
+      Number(
+        (
+          await env.services
+            .db('sandbox_items')
+            .where({ network, account: externalId })
+            .whereNotNull('published_ms')
+            .count({ n: '*' })
+            .first()
+        )?.n ?? 0,
+      ),
+  };
 }
 
 /** Items a simulator holds for an account, by kind (containers, posts, ...). */

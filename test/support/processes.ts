@@ -47,13 +47,15 @@ export async function createPgDatabase(
 
 /**
  * Starts bin/herald, a TypeScript entry through tsx, or the compiled dist/herald.js under Node flags that
- * NODE_OPTIONS may not carry (such as --cpu-prof), and resolves once its output contains `ready`.
+ * NODE_OPTIONS may not carry (such as --cpu-prof), and resolves once its output contains `ready`. With
+ * `timeoutMs`, a process not ready by then is killed (SIGKILL) and the start rejects.
  */
 export async function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   ready: string,
   runner: 'herald' | 'tsx' | { nodeFlags: string[] } = 'herald',
+  timeoutMs?: number,
 ): Promise<ChildProcess> {
   const [command, argv] =
     runner === 'herald'
@@ -62,6 +64,7 @@ export async function startProcess(
         ? [process.execPath, ['--import', TSX_LOADER, ...args]]
         : [process.execPath, [...runner.nodeFlags, path.join(ROOT, 'dist/herald.js'), ...args]];
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let timer: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve, reject) => {
     let seen = '';
     const onData = (d: Buffer) => {
@@ -74,7 +77,12 @@ export async function startProcess(
     };
     child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${seen}`)));
-  });
+    if (timeoutMs)
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`${args.join(' ')} was not ready after ${timeoutMs / 1000} s: ${seen.slice(-500)}`));
+      }, timeoutMs);
+  }).finally(() => clearTimeout(timer));
   return child;
 }
 
@@ -105,10 +113,10 @@ export interface Instance {
 export async function createInstance(
   kind: 'sqlite' | 'postgres',
   extra: NodeJS.ProcessEnv = {},
-  options: { sandbox?: boolean } = {},
+  options: { sandbox?: boolean; pgAdminUrl?: string } = {},
 ): Promise<Instance> {
   const dataDir = tempDataDir();
-  const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
+  const pg = kind === 'postgres' ? await createPgDatabase(options.pgAdminUrl) : undefined;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const sandboxPort = options.sandbox ? await freePort() : undefined;

@@ -14,9 +14,17 @@ import { graphileQueue, sqliteQueue } from '../../worker/queues.ts';
 import { randomBase62 } from '../../domain/ids.ts';
 import { Keyring } from '../../runtime/crypto.ts';
 import { loadSecret } from '../../runtime/secret.ts';
+import type { Platform } from '../../networks/rules.ts';
+import { registerSandboxAccount, sandboxToken } from '../../networks/sandbox/state.ts';
+
+export interface SeededAccount {
+  id: string;
+  platform: Platform;
+  externalId: string;
+}
 
 export interface Seeded {
-  workspaces: { id: string; key: string; accountIds: string[] }[];
+  workspaces: { id: string; key: string; accountIds: string[]; accounts: SeededAccount[] }[];
   externalIds: string[];
 }
 
@@ -26,8 +34,15 @@ export function openDb(env: NodeJS.ProcessEnv): Knex {
     : openDatabase({ dataDir: env.DATA_DIR! });
 }
 
-/** `accounts` sandbox Facebook Pages, 50 to a workspace (the most one create request targets). */
-export async function seedAccounts(env: NodeJS.ProcessEnv, accounts: number): Promise<Seeded> {
+/**
+ * `accounts` sandbox accounts, 50 to a workspace (the most one create request targets): Facebook Pages, or the
+ * `platforms` in turn.
+ */
+export async function seedAccounts(
+  env: NodeJS.ProcessEnv,
+  accounts: number,
+  platforms: Platform[] = ['facebook'],
+): Promise<Seeded> {
   const db = openDb(env);
   await migrate(db);
   const keyring = new Keyring(loadSecret(env.DATA_DIR!, env));
@@ -49,20 +64,27 @@ export async function seedAccounts(env: NodeJS.ProcessEnv, accounts: number): Pr
       approvalRequiredFor: [],
     };
     const data = workspaceData(db, workspace, systemClock);
-    const accountIds: string[] = [];
+    const made: SeededAccount[] = [];
     for (let i = 0; i < Math.min(50, accounts - w * 50); i++) {
-      const externalId = `sandbox-facebook-${randomBase62(10)}`;
+      const platform = platforms[(w * 50 + i) % platforms.length]!;
+      const externalId = `sandbox-${platform}-${randomBase62(10)}`;
+      const displayName = `Bench ${platform} ${w}-${i}`;
+      // YouTube knows the channel only from the token, which names it (sandboxToken); the rest take any sandbox token.
+      if (platform !== 'facebook')
+        await registerSandboxAccount(db, platform, { id: externalId, name: displayName, tokens: 'ok' });
       const account = await data.accounts.add({
-        platform: 'facebook',
-        displayName: `Bench Page ${w}-${i}`,
+        platform,
+        displayName,
         status: 'ok',
         externalId,
-        tokenSealed: keyring.encrypt(`sandbox-page-token-${randomBase62(16)}`),
+        tokenSealed: keyring.encrypt(
+          platform === 'facebook' ? `sandbox-page-token-${randomBase62(16)}` : sandboxToken('access', externalId),
+        ),
       });
-      accountIds.push(account.id);
+      made.push({ id: account.id, platform, externalId });
       seeded.externalIds.push(externalId);
     }
-    seeded.workspaces.push({ id: workspaceId, key, accountIds });
+    seeded.workspaces.push({ id: workspaceId, key, accountIds: made.map((a) => a.id), accounts: made });
   }
   await db.destroy();
   return seeded;

@@ -68,34 +68,45 @@ export function uploadRoutes(router: express.Router, { ctx, dir, bytesFile, chan
     }
   }
 
-  /** The last bytes arrived: the video exists from now on (published_ms is what the benchmark measures). */
+  /**
+   * The last bytes arrived: the video exists from now on (published_ms is what the benchmark measures), and the
+   * session is complete with it, both or neither.
+   */
   async function finishUpload(session: SandboxItem<SessionData>): Promise<SandboxItem<VideoData>> {
     const account = await ctx.state.account(session.account);
     const rejected = session.data.rejectForLength;
-    const video = await ctx.state.create<VideoData>({
-      id: ctx.state.newId('letters'),
-      account: session.account,
-      kind: 'video',
-      status: rejected ? 'rejected' : 'processed',
-      data: {
-        snippet: { ...session.data.snippet, publishedAt: nowIso(), channelTitle: account?.name ?? session.account },
-        status: {
-          ...session.data.status,
-          uploadStatus: rejected ? 'rejected' : 'processed',
-          ...(rejected ? { rejectionReason: 'length' } : {}),
+    return ctx.db.transaction(async (trx) => {
+      const video = await ctx.state.create<VideoData>(
+        {
+          id: ctx.state.newId('letters'),
+          account: session.account,
+          kind: 'video',
+          status: rejected ? 'rejected' : 'processed',
+          data: {
+            snippet: { ...session.data.snippet, publishedAt: nowIso(), channelTitle: account?.name ?? session.account },
+            status: {
+              ...session.data.status,
+              uploadStatus: rejected ? 'rejected' : 'processed',
+              ...(rejected ? { rejectionReason: 'length' } : {}),
+            },
+            contentType: session.data.contentType,
+            size: session.data.total,
+            session: session.id,
+            views: 0,
+          },
+          ...(rejected ? {} : { publishedMs: Date.now() }),
         },
-        contentType: session.data.contentType,
-        size: session.data.total,
-        session: session.id,
-        views: 0,
-      },
-      ...(rejected ? {} : { publishedMs: Date.now() }),
+        trx,
+      );
+      await trx('sandbox_items')
+        .where({ id: session.id, network: 'youtube' })
+        .update({
+          status: 'complete',
+          data: JSON.stringify({ ...session.data, videoId: video.id }),
+          updated_at: nowIso(),
+        });
+      return video;
     });
-    await ctx.state.update<SessionData>(session.id, {
-      status: 'complete',
-      data: { ...session.data, videoId: video.id },
-    });
-    return video;
   }
 
   /** 308 Resume Incomplete, with the Range held so far; no Range at all when nothing arrived. */
@@ -238,6 +249,13 @@ export function uploadRoutes(router: express.Router, { ctx, dir, bytesFile, chan
         // A finished session answers its video again, whatever is asked.
         req.resume();
         res.status(201).json(videoResource(ctx.base, (await ctx.state.get<VideoData>(session.data.videoId!))!, parts));
+        return;
+      }
+      if (session.data.received >= session.data.total) {
+        // Every byte arrived but the video was not made (the call failed at that moment): YouTube finishes the upload
+        // and answers its video, as it does for a finished one.
+        req.resume();
+        res.status(201).json(videoResource(ctx.base, await finishUpload(session), parts));
         return;
       }
       if ('query' in range) return resumeIncomplete(res, session.data.received);

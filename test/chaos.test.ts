@@ -1,0 +1,32 @@
+// Issue 28's chaos schedule at a test's size (bench/chaos runs it at 10,000 posts): on PostgreSQL (a cluster of the
+// run's own, restarted once mid-run), posts with media on Facebook, Instagram, Threads and YouTube fall due within
+// seconds while a Herald process is killed every 2 s, Herald's database connections are terminated every 5 s, the
+// networks fail 20% of publishing calls and lose 2% of answers after committing, clients write through both
+// servers and the webhook receiver refuses 30% of deliveries. The posts' times are moved in the database to fall
+// due a few seconds after they are made (the API takes times 2 minutes ahead at least), and spread over 15 seconds
+// rather than a minute, with 8 seconds of faults after the last: CHAOS_TEST_POSTS posts (default 200, not the issue's
+// 1,000: the file takes about a minute and a half on two busy cores, most of it fixed waits of the recovery).
+import { describe, expect, it } from 'vitest';
+import { chaosRun } from './support/chaosRun.ts';
+
+const POSTS = Number(process.env.CHAOS_TEST_POSTS ?? 200);
+
+describe('publishing through chaos on postgres', () => {
+  it('publishes every post once, loses none, and delivers every webhook event', async () => {
+    const r = await chaosRun({
+      posts: POSTS,
+      schedule: 'moved',
+      spreadSeconds: 15,
+      tailSeconds: 8,
+      log: process.env.CHAOS_TEST_VERBOSE ? (line) => console.log(line) : undefined,
+    });
+    expect(r.kills).toBeGreaterThan(0);
+    expect(r.terminations).toBeGreaterThan(0);
+    expect(r.pgRestarts).toBe(1);
+    expect(Object.values(r.byNetwork).every((n) => n > 0)).toBe(true);
+    expect(r).toMatchObject({ duplicates: 0, lost: 0, fiveHundredsWithoutRetryAfter: 0, hanging: 0 });
+    expect(r.webhooks.refused).toBeGreaterThan(0);
+    expect(r.webhooks.lost).toBe(0);
+    expect(r.longestPastDueAfterLastFaultMs).toBeLessThanOrEqual(30_000);
+  }, 240_000);
+});
