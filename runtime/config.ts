@@ -24,6 +24,7 @@ export interface Config {
    * Bluesky accounts to, since no simulator stands in for Bluesky; unset, Bluesky cannot be connected in the sandbox.
    */
   sandboxPds: string | undefined;
+  /**
    * SANDBOX_ANSWER_LOST_PERCENT (chaos runs only; default 0): the share of the simulators' successful POST and PUT
    * calls whose answer is lost: the simulator commits what the call did, then cuts the connection.
    */
