@@ -25,20 +25,21 @@ export const PG_ADMIN_URL =
   process.env.TEST_PG_URL ?? process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
- * A fresh PostgreSQL database, empty or (`migrated`) a copy of the test run's migrated template; returns its URL
- * and a function that drops it.
+ * A fresh PostgreSQL database on the cluster of `adminUrl` (PG_ADMIN_URL by default), empty or (`migrated`) a copy
+ * of the test run's migrated template; returns its URL and a function that drops it.
  */
 export async function createPgDatabase(
-  opts: { migrated?: boolean } = {},
+  opts: { migrated?: boolean; adminUrl?: string } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = opts.adminUrl ?? PG_ADMIN_URL;
   const name = `herald_test_${randomBase62(12).toLowerCase()}`;
-  const admin = knexFactory({ client: 'pg', connection: PG_ADMIN_URL });
+  const admin = knexFactory({ client: 'pg', connection: adminUrl });
   await admin.raw(`create database ${name}${opts.migrated ? pgTemplateClause() : ''}`);
   await admin.destroy();
   return {
-    url: PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
+    url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
     drop: async () => {
-      const a = knexFactory({ client: 'pg', connection: PG_ADMIN_URL });
+      const a = knexFactory({ client: 'pg', connection: adminUrl });
       await a.raw(`drop database if exists ${name} with (force)`);
       await a.destroy();
     },
@@ -116,7 +117,7 @@ export async function createInstance(
   options: { sandbox?: boolean; pgAdminUrl?: string } = {},
 ): Promise<Instance> {
   const dataDir = tempDataDir();
-  const pg = kind === 'postgres' ? await createPgDatabase(options.pgAdminUrl) : undefined;
+  const pg = kind === 'postgres' ? await createPgDatabase({ adminUrl: options.pgAdminUrl }) : undefined;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const sandboxPort = options.sandbox ? await freePort() : undefined;
