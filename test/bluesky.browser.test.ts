@@ -90,6 +90,7 @@ describe('bluesky in the dashboard', () => {
       .locator('.counter')
       .getByText(/Bluesky: 42 \/ 300/)
       .waitFor();
+    await page.getByText('Bluesky has no preview here yet', { exact: false }).waitFor();
     await checkPage(page, '43-bluesky-compose');
     const publish = page.getByRole('button', { name: 'Publish 1 post now' });
     await expect.poll(() => publish.isEnabled()).toBe(true);

@@ -169,6 +169,7 @@ function ComposeForm() {
       ),
     200,
   );
+  const unpreviewed = platforms.filter((p) => !PREVIEWED.includes(p));
   const stale = JSON.stringify(settled) !== JSON.stringify(request) || plan.isFetching;
   const create = useMutation({
     mutationFn: () => call(api.POST('/posts', { body: { ...request!, confirm: true } })),
@@ -428,16 +429,17 @@ function ComposeForm() {
           </section>
           <section className="card previews" aria-labelledby="previews-h">
             <h2 id="previews-h">{PREVIEW_WORDS.heading}</h2>
-            {previews.length === 0 ? (
-              <p className="muted">{PREVIEW_WORDS.empty}</p>
-            ) : (
+            {previews.length > 0 ? (
               <>
                 <p className="muted small">{PREVIEW_WORDS.intro}</p>
                 {previews.map((post) => (
                   <NetworkPreview key={post.platform} post={post} />
                 ))}
               </>
+            ) : (
+              unpreviewed.length === 0 && <p className="muted">{PREVIEW_WORDS.empty}</p>
             )}
+            {unpreviewed.length > 0 && <p className="muted small">{PREVIEW_WORDS.none(unpreviewed.map(labelOf))}</p>}
           </section>
         </div>
       </div>

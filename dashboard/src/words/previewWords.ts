@@ -8,6 +8,9 @@ export const PREVIEW_WORDS = {
   heading: 'Previews',
   intro: 'Each network shows the post its own way: its frame, where it shortens the text, its tags.',
   empty: 'Choose accounts, then write the text or add media: each network’s preview shows here.',
+  none: (networks: string[]) =>
+    `${networks.join(' and ')} ${networks.length > 1 ? 'have' : 'has'} no preview here yet: ` +
+    'the plan checks the post all the same.',
   alsoFor: (names: string[]) => `The same post goes to ${names.join(', ')}.`,
   noMedia: (network: string) => `${network} needs a picture or video: add one to see it here.`,
   processing: 'Still processing',
