@@ -11,9 +11,9 @@ import {
   checkChoice,
   checkImageSize,
   checkVideoDuration,
+  checkVideoSize,
   counted,
   issue,
-  sizeTexts,
   type NetworkRules,
   type PostContent,
 } from '../rules.ts';
@@ -77,16 +77,8 @@ function checkVideo(post: PostContent, issues: Issue[]): void {
     'a tiktok video',
   );
   if (duration) issues.push(duration);
-  if (video.size > tiktokLimits.videoMaxBytes) {
-    const [size, max] = sizeTexts(video.size, tiktokLimits.videoMaxBytes);
-    issues.push(
-      issue(
-        'video_too_large',
-        `mediaIds[0] is ${size}; tiktok takes videos up to ${max}.`,
-        'Export it with a lower bitrate.',
-      ),
-    );
-  }
+  const size = checkVideoSize(video, 'mediaIds[0]', tiktokLimits.videoMaxBytes, 'tiktok');
+  if (size) issues.push(size);
   const units = utf16Units(post.text);
   if (units > tiktokLimits.videoTitleUnits)
     issues.push(tooLong('caption_too_long', 'text', units, tiktokLimits.videoTitleUnits));
