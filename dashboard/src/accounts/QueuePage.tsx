@@ -16,6 +16,7 @@ import { QUEUE_PAGE_WORDS as W } from '../words/scheduleWords.ts';
 import { useAccounts } from './AccountsPage.tsx';
 import { byLocalDay, localWhen, queueEntries, stepTarget, type QueueEntry } from './queue.ts';
 import { useSchedule } from './SchedulePage.tsx';
+import { canDrag } from '../pointer.ts';
 
 const DAYS = 14;
 
@@ -91,7 +92,7 @@ export function QueuePage() {
           {W.postingTimes}
         </Link>
       </PageHeader>
-      <p className="muted">{W.intro(zone, DAYS)}</p>
+      <p className="muted">{W.intro(zone, DAYS, canDrag())}</p>
       {schedule.data.slots.length === 0 && (
         <Empty title={W.noSlots}>
           {W.noSlotsHint} <Link to={`/accounts/${accountId}/schedule`}>{W.postingTimes}</Link>

@@ -29,6 +29,7 @@ import { AgendaView, type CardContext, MonthView, WeekView } from './CalendarVie
 import { moveProblem } from './moveCheck.ts';
 import { reschedule, useRefreshPosts } from './postActions.tsx';
 import { useThumbnails } from './thumbnails.ts';
+import { canDrag } from '../pointer.ts';
 
 /** Every post with a time in [from, to), all pages. */
 async function postsBetween(from: string, to: string): Promise<Post[]> {
@@ -51,8 +52,6 @@ const VIEWS: { view: CalendarView; label: string }[] = [
 ];
 const FILTERS = ['group', 'account', 'network', 'status'] as const;
 const PHONE = '(max-width: 640px)';
-// Dragging needs a mouse or a pen: on a touch screen a post is moved from its own page.
-const FINE_POINTER = '(pointer: fine)';
 const NO_CARDS = new Map<string, CalendarCard[]>();
 
 /** One filter: "All …" (no value), or one of `options` ([value, words]). */
@@ -185,7 +184,7 @@ export default function CalendarPage() {
       </PageHeader>
       <p className="muted">
         Times in {zone}.{' '}
-        {view !== 'list' && window.matchMedia(FINE_POINTER).matches
+        {view !== 'list' && canDrag()
           ? 'Drag a scheduled post to move it; open any post for its details.'
           : 'Open any post for its details, or to move it.'}
       </p>

@@ -50,9 +50,12 @@ export const QUEUE_PAGE_WORDS = {
   title: (account: string) => `Queue of ${account}`,
   link: 'Queue',
   linkFor: (account: string) => ` of ${account}`,
-  intro: (zone: string, days: number) =>
-    `The next ${days / 7} weeks, in ${zone}. Drag a post onto another post's time to swap the two, or onto a free ` +
-    'time to move it there; Move earlier and Move later do the same one step at a time.',
+  intro: (zone: string, days: number, drag: boolean) =>
+    `The next ${days / 7} weeks, in ${zone}. ` +
+    (drag
+      ? "Drag a post onto another post's time to swap the two, or onto a free time to move it there; " +
+        'Move earlier and Move later do the same one step at a time.'
+      : "Move earlier and Move later change a post's place one step at a time."),
   postingTimes: 'Posting times',
   noSlots: 'No posting times yet',
   noSlotsHint: 'Set the weekly posting times of this account: "Add to queue" in compose gives posts the next free one.',
