@@ -59,3 +59,14 @@ export function graphileLogger(logger: Logger): GraphileLogger {
     if (logger.isLevelEnabled(method)) logger[method]({ component: 'graphile-worker', ...scope, ...meta }, message);
   });
 }
+
+/**
+ * Logs a promise some part of the process left rejected, and keeps the process running: a request's leftover in
+ * `herald serve`; in `herald worker`, graphile-worker's own shutdown after it gave up on its queue (its promise is
+ * left unhandled), which Herald restarts (worker/queues.ts). Exiting would strand every attempt in flight.
+ */
+export function keepRunningOnUnhandledRejection(logger: Logger, sentence: string): void {
+  process.on('unhandledRejection', (err) => {
+    logger.error({ err }, sentence);
+  });
+}

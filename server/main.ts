@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { whenDatabaseAnswers } from '../db/databaseWait.ts';
 import { migrate } from '../db/migrate.ts';
 import type { Config } from '../runtime/config.ts';
+import { keepRunningOnUnhandledRejection } from '../runtime/logger.ts';
 import { createServices } from '../runtime/services.ts';
 import { startWorker, type ProcessOptions } from '../worker/worker.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
@@ -18,9 +19,7 @@ export async function serve(config: Config, options: ProcessOptions = {}): Promi
   const services = createServices(config, { checkpointThread: true, clock: options.clock });
   // The second wall behind api.ts: a promise some request left rejected is logged, and the process keeps
   // serving every other workspace rather than exit.
-  process.on('unhandledRejection', (err) => {
-    services.logger.error({ err }, 'unhandled promise rejection; the server keeps serving');
-  });
+  keepRunningOnUnhandledRejection(services.logger, 'unhandled promise rejection; the server keeps serving');
   try {
     await whenDatabaseAnswers(services.logger, 'checking its migrations', () => migrate(services.db));
   } catch (err) {

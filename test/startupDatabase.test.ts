@@ -3,6 +3,7 @@
 // Real processes (bin/herald); each reaches PostgreSQL through a relay that cuts its first connections under their
 // first query: the migration check's.
 import { type ChildProcess, spawn } from 'node:child_process';
+import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInstance, HERALD, stopProcess, type Instance } from './support/processes.ts';
 import { tcpRelay, type TcpRelay } from './support/tcpRelay.ts';
@@ -52,5 +53,40 @@ describe('processes starting while their database connection is cut, on postgres
     children.push(run.child);
     expect(await run.outcome, run.output()).toEqual({ ready: true });
     expect(run.output()).toContain('The database is out of reach while checking its migrations: trying again in');
+  });
+
+  it('herald worker starts its job queue again when graphile-worker stops it by itself, and goes on taking jobs', async () => {
+    const run = started(['worker'], instance.env, 'publishing worker started');
+    children.push(run.child);
+    expect(await run.outcome, run.output()).toEqual({ ready: true });
+    const db = knexFactory({ client: 'pg', connection: instance.env.DATABASE_URL!, pool: { min: 0, max: 1 } });
+    try {
+      // graphile-worker shuts its runner down when told a newer version migrated its schema in a breaking way; the
+      // same path as when it gives up on its queue after the database was cut off too long. Here nothing is newer.
+      // Sent until it is heard: the queue listens a moment after the worker says it started.
+      const stopped = 'the job queue stopped by itself: starting it again';
+      await expect
+        .poll(
+          async () => {
+            if (!run.output().includes(stopped))
+              await db.raw(`select pg_notify('worker:migrate', '{"breaking":true,"migrationNumber":1000}')`);
+            return run.output();
+          },
+          { timeout: 15_000 },
+        )
+        .toContain('the job queue runs again');
+      expect(run.child.exitCode).toBeNull();
+      // A job added afterwards is taken: a post that does not exist, so its task only finds nothing to reserve.
+      await db.raw(
+        `select graphile_worker.add_job('publish', json_build_object('postId', 'pst_none'), job_key := 'pst_none')`,
+      );
+      await expect
+        .poll(async () => (await db.raw(`select count(*)::int as n from graphile_worker.jobs`)).rows[0].n, {
+          timeout: 10_000,
+        })
+        .toBe(0);
+    } finally {
+      await db.destroy();
+    }
   });
 });

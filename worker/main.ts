@@ -4,6 +4,7 @@ import { whenDatabaseAnswers } from '../db/databaseWait.ts';
 import { migrate } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Config } from '../runtime/config.ts';
+import { keepRunningOnUnhandledRejection } from '../runtime/logger.ts';
 import { createServices } from '../runtime/services.ts';
 import { startWorker, type ProcessOptions } from './worker.ts';
 
@@ -17,6 +18,7 @@ export async function runWorkerProcess(config: Config, options: ProcessOptions =
     );
   }
   const services = createServices(config, { clock: options.clock });
+  keepRunningOnUnhandledRejection(services.logger, 'unhandled promise rejection; the worker keeps publishing');
   let worker: Awaited<ReturnType<typeof startWorker>>;
   try {
     await whenDatabaseAnswers(services.logger, 'checking its migrations', () => migrate(services.db));

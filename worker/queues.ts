@@ -13,6 +13,9 @@ export interface JobQueue extends JobScheduler {
   stop(): Promise<void>;
 }
 
+/** The longest pause between tries to start a job queue that stopped by itself. */
+const RESTART_LONGEST_PAUSE_MS = 10_000;
+
 const jobTime = (dueAt: string) => isoAt(Date.parse(dueAt) - PREPARE_AHEAD_MS);
 
 /**
@@ -110,6 +113,7 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
  */
 export function graphileQueue(db: Db, connectionString: string, logger: Logger): JobQueue {
   let runner: Runner | undefined;
+  let stopping = false;
   return {
     async schedule(trx, postId, dueAt) {
       await trx.raw(
@@ -131,25 +135,53 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
       return rows.map((r: { id: string }) => r.id);
     },
     async start(task, { concurrency }) {
-      runner = await run({
-        connectionString,
-        concurrency,
-        noHandleSignals: true,
-        logger: graphileLogger(logger),
-        taskList: { publish: async (payload) => task((payload as { postId: string }).postId) },
-        // Jobs are fetched a batch at a time (one query for many, instead of every slot polling).
-        preset: {
-          worker: {
-            completeJobBatchDelay: 0,
-            failJobBatchDelay: 0,
-            pollInterval: 1000,
-            localQueue: { size: 4 * concurrency },
+      const begin = async () => {
+        const current = await run({
+          connectionString,
+          concurrency,
+          noHandleSignals: true,
+          logger: graphileLogger(logger),
+          taskList: { publish: async (payload) => task((payload as { postId: string }).postId) },
+          // Jobs are fetched a batch at a time (one query for many, instead of every slot polling).
+          preset: {
+            worker: {
+              completeJobBatchDelay: 0,
+              failJobBatchDelay: 0,
+              pollInterval: 1000,
+              localQueue: { size: 4 * concurrency },
+            },
           },
-        },
-      });
+        });
+        runner = current;
+        // graphile-worker stops its runner by itself when it judges its queue inconsistent (returning its local
+        // queue's jobs, or marking jobs done, failed again and again while the database was cut off), and expects
+        // the process to exit. Restarting it here keeps the worker's attempts in flight, which an exit would strand
+        // until another worker takes them over.
+        current.promise.then(
+          () => restart(undefined),
+          (err) => restart(err),
+        );
+      };
+      const restart = async (err: unknown) => {
+        if (stopping) return;
+        logger.error({ err }, 'the job queue stopped by itself: starting it again');
+        for (let pause = 500; !stopping; pause = Math.min(2 * pause, RESTART_LONGEST_PAUSE_MS)) {
+          await new Promise((resolve) => setTimeout(resolve, pause));
+          if (stopping) return;
+          try {
+            await begin();
+            logger.warn('the job queue runs again');
+            return;
+          } catch (startErr) {
+            logger.warn({ err: (startErr as Error).message }, 'the job queue did not start again: trying later');
+          }
+        }
+      };
+      await begin();
     },
     async stop() {
-      await runner?.stop();
+      stopping = true;
+      await runner?.stop().catch((err) => logger.warn({ err: (err as Error).message }, 'the job queue stopped badly'));
     },
   };
 }

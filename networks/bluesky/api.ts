@@ -4,8 +4,9 @@
 // keep to itself. The servers' refusals become the spec's kinds of failure with their own words.
 // https://docs.bsky.app/docs/advanced-guides/rate-limits, https://atproto.com/specs/xrpc#error-responses
 import { Readable } from 'node:stream';
-import { Agent, XRPCError } from '@atproto/api';
+import type { XRPCError } from '@atproto/api';
 import { ApiError } from '../../domain/errors.ts';
+import { atproto, isXrpcError } from './atproto.ts';
 import { describeFailure, guardedRequest, guardedUrl, type FetchPolicy } from '../../media/fromUrl.ts';
 import { NetworkError, type AccountCredentials, type ConnectorAccount, type FailureKind } from '../connector.ts';
 
@@ -64,7 +65,7 @@ export function guardedFetch(policy: FetchPolicy, waitMs = CALL_WAIT_MS) {
 export function agentOn(server: string, policy: FetchPolicy, options: { did?: string; token?: string } = {}) {
   const fetch = guardedFetch(policy);
   const upload = guardedFetch(policy, UPLOAD_WAIT_MS);
-  return new Agent({
+  return new (atproto().Agent)({
     did: options.did,
     fetchHandler(path: string, init: RequestInit) {
       const headers = new Headers(init.headers);
@@ -123,14 +124,14 @@ export const statusOf = (err: XRPCError) => Number(err.status);
 
 /** Whether no answer came (the server may have acted on the call). */
 export function unanswered(err: unknown): boolean {
-  const cause = err instanceof XRPCError ? err.cause : err;
-  return cause instanceof Unreachable || (err instanceof XRPCError && statusOf(err) >= 500);
+  const cause = isXrpcError(err) ? err.cause : err;
+  return cause instanceof Unreachable || (isXrpcError(err) && statusOf(err) >= 500);
 }
 
 /** A failed call as the spec's kind of failure, quoting the server. */
 export function refusal(err: unknown, nowMs: number): NetworkError {
   if (err instanceof NetworkError) return err;
-  const cause = err instanceof XRPCError ? err.cause : err;
+  const cause = isXrpcError(err) ? err.cause : err;
   if (cause instanceof Unreachable) return new NetworkError('bluesky', 'unavailable', `${cause.message}.`);
   if (cause instanceof ApiError)
     return new NetworkError(
@@ -140,7 +141,7 @@ export function refusal(err: unknown, nowMs: number): NetworkError {
       undefined,
       'Reconnect the account on a public server.',
     );
-  if (!(err instanceof XRPCError)) throw err;
+  if (!isXrpcError(err)) throw err;
   const status = statusOf(err);
   const [kind, fix] = ERRORS[err.error] ?? [
     status === 401 ? 'token_rejected' : status === 429 ? 'rate_limited' : status >= 500 ? 'unavailable' : 'rejected',

@@ -3,11 +3,11 @@
 // gets (access and refresh tokens, sealed), never the password, and refuses the account's own password: an app
 // password can be revoked on its own, from Bluesky's settings, without changing the account's.
 // https://atproto.com/specs/xrpc#authentication (com.atproto.server.createSession)
-import { XRPCError } from '@atproto/api';
 import { ApiError, rateLimited } from '../../domain/errors.ts';
 import { connectFailed, type ConnectTarget } from '../oauth.ts';
 import type { SignInNetwork } from '../signIn.ts';
 import { agentOn, refusal, tokenClaims, Unreachable } from './api.ts';
+import { isXrpcError } from './atproto.ts';
 
 export const LIVE_SERVER = 'https://bsky.social';
 /** The scopes of a session opened with an app password (a privileged one may also read direct messages). */
@@ -75,7 +75,7 @@ export const blueskySignIn: SignInNetwork = {
         password,
       }));
     } catch (err) {
-      const cause = err instanceof XRPCError ? err.cause : err;
+      const cause = isXrpcError(err) ? err.cause : err;
       if (cause instanceof ApiError)
         throw new ApiError(
           400,
@@ -84,7 +84,7 @@ export const blueskySignIn: SignInNetwork = {
           `Give the account's server by its public https address, such as ${LIVE_SERVER}.`,
         );
       if (cause instanceof Unreachable) throw connectFailed('Bluesky', cause.message);
-      if (!(err instanceof XRPCError)) throw err;
+      if (!isXrpcError(err)) throw err;
       const failure = refusal(err, clock.now());
       if (err.error === 'AuthFactorTokenRequired')
         throw new ApiError(

@@ -5,7 +5,7 @@
 // reading that one key: the record is there, or writing it with the same key cannot make a second post.
 // https://docs.bsky.app/docs/advanced-guides/posts, https://atproto.com/specs/record-key#record-key-type-tid
 import { createHash } from 'node:crypto';
-import { type Agent, type BlobRef, RichText, XRPCError } from '@atproto/api';
+import type { Agent, BlobRef } from '@atproto/api';
 import type { FetchPolicy } from '../../media/fromUrl.ts';
 import {
   checkpointed,
@@ -18,6 +18,7 @@ import {
   type Published,
 } from '../connector.ts';
 import { accountAgent, agentOn, refusal, serversOf, statusOf, unanswered } from './api.ts';
+import { atproto, isXrpcError } from './atproto.ts';
 import { credentialsOf } from './connect.ts';
 import { imageWithin, readUpTo } from './images.ts';
 import { linkCard } from './linkCard.ts';
@@ -53,7 +54,7 @@ export function tidFor(postId: string, ms: number): string {
 
 /** The text with its facets; a mention of a handle that does not resolve stays plain text. */
 async function richText(agent: Agent, text: string) {
-  const rt = new RichText({ text });
+  const rt = new (atproto().RichText)({ text });
   await rt.detectFacets(agent);
   const facets = (rt.facets ?? [])
     .map((f) => ({ ...f, features: f.features.filter((x) => !('did' in x) || Boolean(x.did)) }))
@@ -124,7 +125,7 @@ async function embedOf(agent: Agent, job: PublishJob, facets: { features: object
           },
         };
       } catch (err) {
-        if (err instanceof XRPCError || err instanceof NetworkError) throw err;
+        if (isXrpcError(err) || err instanceof NetworkError) throw err;
         out.notes.push(`The link card was left out: ${(err as Error).message}`);
       }
     }
@@ -154,7 +155,7 @@ function blueskyConnector(ctx: Parameters<ConnectorModule['create']>[0]): Connec
       await agent.com.atproto.repo.getRecord({ repo: account.externalId, collection: POST, rkey });
       return true;
     } catch (err) {
-      if (err instanceof XRPCError && statusOf(err) === 400 && err.error === 'RecordNotFound') return false;
+      if (isXrpcError(err) && statusOf(err) === 400 && err.error === 'RecordNotFound') return false;
       throw refusal(err, now());
     }
   }
@@ -196,7 +197,7 @@ function blueskyConnector(ctx: Parameters<ConnectorModule['create']>[0]): Connec
     try {
       return await read(accountAgent(account, policy));
     } catch (err) {
-      if (err instanceof XRPCError && /no service configured/i.test(err.message))
+      if (isXrpcError(err) && /no service configured/i.test(err.message))
         throw new NetworkError(
           'bluesky',
           'unavailable',
