@@ -4,7 +4,8 @@
 // (test/support/chaosRun.ts). The run starts a PostgreSQL cluster of its own (initdb into a temporary folder with
 // /usr/lib/postgresql/<version>/bin, as the `postgres` OS user when run as root, on a free port) and restarts that
 // one mid-run with pg_ctl: the shared cluster on 127.0.0.1:5432 is never touched.
-// BENCH_POSTS (default 10,000), BENCH_SPREAD_MINUTES (2), BENCH_SEED (28), BENCH_VERBOSE=1 for the run's log.
+// BENCH_POSTS (default 10,000), BENCH_SPREAD_MINUTES (2), BENCH_SEED (28), BENCH_VERBOSE=1 for the run's log,
+// BENCH_LOG_DIR=<folder> for each process's log and every post's timeline (posts.json) to study afterwards.
 import { chaosRun } from '../test/support/chaosRun.ts';
 
 const r = await chaosRun({
@@ -12,6 +13,7 @@ const r = await chaosRun({
   spreadSeconds: Number(process.env.BENCH_SPREAD_MINUTES ?? 2) * 60,
   seed: Number(process.env.BENCH_SEED ?? 28),
   log: process.env.BENCH_VERBOSE ? (line) => console.log(`  ${line}`) : undefined,
+  logDir: process.env.BENCH_LOG_DIR || undefined,
 });
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 console.log(

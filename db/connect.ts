@@ -140,7 +140,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     return true;
   return (
     name === 'KnexTimeoutError' ||
-    /Connection terminated|Client has encountered a connection error|Client was closed/.test(String(message))
+    /Connection terminated|Client has encountered a connection error|Client was closed/.test(String(message)) ||
+    // knex's words for a query in a transaction already ended: a request's transaction ends early only when its
+    // connection was lost (the chaos run's pg_terminate_backend between two of its writes), and is rolled back.
+    /Transaction query already complete/.test(String(message))
   );
 }
 

@@ -11,6 +11,7 @@ import * as selfsigned from 'selfsigned';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_LEASE_MS, forgetExpiredKeys, idempotencyKeys, KEY_HOURS } from '../db/idempotencyKeys.ts';
+import { isDatabaseUnavailable } from '../db/connect.ts';
 import { toCount } from '../db/rows.ts';
 import { rateLimited } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
@@ -447,6 +448,57 @@ describe.runIf(DATABASES.includes('postgres'))('Idempotency-Key across two serve
     expect(created.status).toBe(201);
     expect((await send(env.app, key, postBody(acc))).headers['idempotent-replayed']).toBe('true');
     expect(await postCount(env, ws.workspaceId)).toBe(before + 1);
+  });
+  it('rolls back and gives the key back when its connection is cut between its writes: a 503', async () => {
+    const { db, clock } = env.services;
+    const keys = idempotencyKeys(db, ws.workspaceId, clock);
+    const key = newKey();
+    const group = () => ({ id: newId('grp'), workspace_id: ws.workspaceId, name: 'G', created_at: isoNow(clock) });
+    const first = group();
+    const run = async (keyedDb: typeof db) => {
+      await keyedDb.transaction((trx) => trx('groups').insert(first));
+      // The transaction's connection is cut while it waits between two writes (idle in transaction, as the chaos
+      // run's pg_terminate_backend finds it), and the client has heard of it when the second write begins.
+      const { pid } = (await keyedDb.raw('select pg_backend_pid() as pid')).rows[0];
+      await db.raw('select pg_terminate_backend(?)', [pid]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // A read beside the writes fails first (its error taken by another branch of the request's work), and ends the
+      // transaction; the next write must still say the database is out of reach.
+      await keyedDb('groups')
+        .where({ id: first.id })
+        .first()
+        .catch(() => undefined);
+      await keyedDb.transaction((trx) => trx('groups').insert(group()));
+      return { status: 201 };
+    };
+    const base = { keys, key, fingerprint: 'f', operationId: 'createGroup', db, render: () => ({ status: 500 }) };
+    const failure = await runWithKey({ ...base, run }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(isDatabaseUnavailable(failure), String(failure)).toBe(true);
+    expect(await db('groups').where({ id: first.id }).first()).toBeUndefined();
+    expect((await keys.claim(key, 'f', 'createGroup')).kind).toBe('claimed');
+  });
+
+  it('counts a write in a transaction already ended (its connection lost) as the database out of reach', async () => {
+    const { db, clock } = env.services;
+    const trx = await db.transaction();
+    await trx('groups').insert({
+      id: newId('grp'),
+      workspace_id: ws.workspaceId,
+      name: 'G',
+      created_at: isoNow(clock),
+    });
+    await trx.rollback();
+    const late = await trx
+      .transaction((inner) => inner('groups').select('id'))
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(String(late)).toContain('Transaction query already complete');
+    expect(isDatabaseUnavailable(late)).toBe(true);
   });
 });
 

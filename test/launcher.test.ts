@@ -92,4 +92,30 @@ describe('the launcher', () => {
     expect(unstarted).toEqual(['b']);
     expect(started).toEqual(['a']);
   });
+
+  it('has room while fewer than 100 attempts past their time wait (or `concurrency`); closed, it refuses', async () => {
+    const { launcher, started, finish } = launcherOf(1);
+    launcher.add(1_000, { name: 'running' });
+    // Attempts not yet due do not count: a burst is prepared ahead whatever its size.
+    for (let i = 0; i < 300; i++) launcher.add(60_000, { name: `tomorrow ${i}` });
+    for (let i = 0; i < 99; i++) launcher.add(1_000, { name: `waiting ${i}` });
+    expect(launcher.freeRoom()).toBe(1);
+    expect(await launcher.room()).toBe(true);
+    launcher.add(1_000, { name: 'waiting 99' });
+    // A full room: the caller waits until an attempt starts, in the order callers came.
+    const answers: string[] = [];
+    const first = launcher.room().then((granted) => answers.push(`first ${granted}`));
+    const second = launcher.room().then((granted) => answers.push(`second ${granted}`));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answers).toEqual([]);
+    await finish('running');
+    expect(started).toEqual(['running', 'waiting 0']);
+    await first;
+    expect(answers).toEqual(['first true']);
+    launcher.add(1_000, { name: 'waiting 100' });
+    launcher.close();
+    await second;
+    expect(answers).toEqual(['first true', 'second false']);
+    expect(await launcher.room()).toBe(false);
+  });
 });

@@ -55,7 +55,7 @@ describe('processes starting while their database connection is cut, on postgres
     expect(run.output()).toContain('The database is out of reach while checking its migrations: trying again in');
   });
 
-  it('herald worker starts its job queue again when graphile-worker stops it by itself, and goes on taking jobs', async () => {
+  it('herald worker starts its job queue again when graphile-worker stops it, and goes on taking jobs', async () => {
     const run = started(['worker'], instance.env, 'publishing worker started');
     children.push(run.child);
     expect(await run.outcome, run.output()).toEqual({ ready: true });
@@ -76,6 +76,13 @@ describe('processes starting while their database connection is cut, on postgres
         )
         .toContain('the job queue runs again');
       expect(run.child.exitCode).toBeNull();
+      // Its connections cut (the old runner's with them) end nothing.
+      await db.raw(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(run.child.exitCode, run.output()).toBeNull();
       // A job added afterwards is taken: a post that does not exist, so its task only finds nothing to reserve.
       await db.raw(
         `select graphile_worker.add_job('publish', json_build_object('postId', 'pst_none'), job_key := 'pst_none')`,

@@ -6,6 +6,8 @@
 // - Killed holding reservations it had not started (TEST_HOLD_ATTEMPTS: it reserves and never launches): nothing was
 //   sent for them, so another worker takes them once the first has been silent SILENT_WORKER_MS, long before it
 //   would count as dead (STALE_WORKER_MS) for attempts that may be inside a network call.
+// - Holding a backlog: a worker keeps no more posts past their time than its launcher's room (worker/launcher.ts);
+//   the rest stay in the job queue, and what it held when killed is taken over by the others.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +16,8 @@ import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createInstance, ROOT, startProcess, stopProcess, type Instance } from './support/processes.ts';
 import { createPosts, openDb, publishedItems, seedAccounts, type Seeded } from './support/publishingLoad.ts';
-import { LOST_JOB_MS, SILENT_WORKER_MS, STALE_WORKER_MS } from '../worker/worker.ts';
+import { LEAST_WAITING_ROOM } from '../worker/launcher.ts';
+import { LOST_JOB_MS, PREPARE_CONCURRENCY, SILENT_WORKER_MS, STALE_WORKER_MS } from '../worker/worker.ts';
 
 const CLOCKED_HERALD = path.join(ROOT, 'test/support/clockedHerald.ts');
 /** The issue 28 target: no post stays past its time for longer than this after the last fault. */
@@ -144,5 +147,30 @@ describe('workers killed with work in hand, on postgres', () => {
       expect(Date.parse(live_at) - Date.parse(heartbeat_at)).toBeLessThan(STALE_WORKER_MS);
     const items = (await publishedItems(db)).filter((item) => item.message === text);
     expect(items.map((item) => item.account).sort()).toEqual([...seeded.externalIds].sort());
+  }, 120_000);
+
+  it('holds no more of a backlog than its room, the rest left queued; killed, all is published once', async () => {
+    const publishedBefore = (await publishedItems(db)).length;
+    // TEST_HOLD_ATTEMPTS: a worker with no slots, so every post it reserves waits in its launcher.
+    const holder = await startWorker({ ...instance.env, TEST_HOLD_ATTEMPTS: 'on' });
+    const backlog = LEAST_WAITING_ROOM + 50;
+    await createPosts(instance.base, seeded, backlog, 'now');
+    const ids: string[] = await db('posts').orderBy('created_at', 'desc').limit(backlog).pluck('id');
+    const reserved = async () => (await db('posts').whereIn('id', ids).whereNotNull('attempt_id')).length;
+    await waitFor('the room filled', async () => (await reserved()) >= LEAST_WAITING_ROOM);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Jobs already waiting for room when it filled may still get in.
+    expect(await reserved()).toBeLessThanOrEqual(LEAST_WAITING_ROOM + PREPARE_CONCURRENCY);
+    await kill(holder);
+
+    await startWorker();
+    moveClock(SILENT_WORKER_MS + 1000);
+    await waitFor(
+      'the backlog live',
+      async () => (await db('posts').whereIn('id', ids).where({ status: 'live' })).length === backlog,
+      60_000,
+    );
+    // Every post live, and the networks received exactly as many posts: none twice.
+    expect((await publishedItems(db)).length - publishedBefore).toBe(backlog);
   }, 120_000);
 });

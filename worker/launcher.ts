@@ -1,15 +1,29 @@
 // Starts prepared attempts at their due time. Attempts are prepared ahead (reserved, loaded,
 // credentials read, files signed) so that at the due second only the network calls remain; at most
 // `concurrency` hold a slot at once, and the rest wait their turn in due order. An attempt may give its
-// slot back before it ends (its network calls are over, only the record of their outcome remains).
+// slot back before it ends (its network calls are over, only the record of their outcome remains). Past their time,
+// no more attempts wait than the launcher's room (room()): a backlog stays in the job queue for any worker to take,
+// so a worker that dies strands a few hundred attempts until they are taken over, not the whole backlog, and the
+// workers share it. Attempts not yet due are not counted: a burst is prepared ahead, whatever its size.
 import type { Clock } from '../runtime/clock.ts';
 
 /** How often waiting attempts are compared with the clock (a controllable clock moves in jumps). */
 const TICK_MS = 10;
+/** Attempts past their time that may wait for a slot: at least this many (or `concurrency`, if larger). */
+export const LEAST_WAITING_ROOM = 100;
 
 export interface Launcher<T> {
   /** Runs `item` once the clock reaches `atMs`. */
   add(atMs: number, item: T): void;
+  /**
+   * Resolves true once fewer attempts past their time wait than the launcher's room (the larger of `concurrency`
+   * and LEAST_WAITING_ROOM), false once it is closed: the caller then leaves its post to the job queue.
+   */
+  room(): Promise<boolean>;
+  /** How many more attempts past their time could wait now (for taking over others' attempts). */
+  freeRoom(): number;
+  /** Refuses room from now on (a stopping worker takes no more posts); waiting callers get false. */
+  close(): void;
   /** Resolves once every attempt whose time has come (by the clock now) has ended; later ones keep waiting. */
   idle(): Promise<void>;
   /** Stops starting attempts: waits for the running ones and answers those never started. */
@@ -28,6 +42,24 @@ export function createLauncher<T>(
   let held = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let closed = false;
+  const waitingRoom = Math.max(concurrency, LEAST_WAITING_ROOM);
+  const wantingRoom: ((granted: boolean) => void)[] = [];
+  /** Places left for attempts past their time: `waiting` is sorted, so the due ones come first. */
+  function freeRoom(): number {
+    const now = clock.now();
+    let due = 0;
+    for (let high = waiting.length; due < high; ) {
+      const mid = (due + high) >> 1;
+      if (waiting[mid]!.atMs <= now) due = mid + 1;
+      else high = mid;
+    }
+    return Math.max(0, waitingRoom - due);
+  }
+  function grantRoom(): void {
+    let free = closed ? wantingRoom.length : freeRoom();
+    while (wantingRoom.length && free-- > 0) wantingRoom.shift()!(!closed);
+  }
 
   function tick(): void {
     const now = clock.now();
@@ -51,6 +83,7 @@ export function createLauncher<T>(
       clearInterval(timer);
       timer = undefined;
     }
+    grantRoom();
   }
 
   return {
@@ -61,6 +94,16 @@ export function createLauncher<T>(
       timer ??= setInterval(tick, TICK_MS);
       if (atMs <= clock.now()) tick();
     },
+    room() {
+      if (closed) return Promise.resolve(false);
+      if (!wantingRoom.length && freeRoom() > 0) return Promise.resolve(true);
+      return new Promise((resolve) => wantingRoom.push(resolve));
+    },
+    freeRoom,
+    close() {
+      closed = true;
+      grantRoom();
+    },
     async idle() {
       tick();
       // A finished attempt ticks again (see above), so the running set also holds what was due behind it.
@@ -68,6 +111,8 @@ export function createLauncher<T>(
     },
     async stop() {
       stopped = true;
+      closed = true;
+      grantRoom();
       clearInterval(timer);
       timer = undefined;
       await Promise.all(running);

@@ -73,6 +73,10 @@ export interface Publisher {
    * the explicit moment a test checks that something did (or did not) happen.
    */
   idle(): Promise<void>;
+  /** How many more attempts past their time this worker has room for (see worker/launcher.ts). */
+  freeRoom(): number;
+  /** Takes no more posts: jobs waiting for room end without reserving theirs (a stopping worker, before its queue). */
+  close(): void;
   /** Waits for running attempts and gives the prepared, unstarted ones back to the queue. */
   stop(): Promise<void>;
 }
@@ -379,6 +383,9 @@ export function createPublisher(deps: PublishDeps): Publisher {
     prepare: (postId) =>
       tracked(
         (async () => {
+          // A worker with a full waiting room leaves the post's job waiting in the queue, where another worker with
+          // room can take it.
+          if (!(await launcher.room())) return;
           hold([postId]);
           let handed = false;
           try {
@@ -412,6 +419,8 @@ export function createPublisher(deps: PublishDeps): Publisher {
       while (preparing.size) await Promise.allSettled(preparing);
       await launcher.idle();
     },
+    freeRoom: () => launcher.freeRoom(),
+    close: () => launcher.close(),
     async stop() {
       for (const prepared of await launcher.stop()) {
         letGo(prepared.attempt.postId);

@@ -1,6 +1,7 @@
 // The job port's two adapters. Both schedule inside the caller's transaction (db/jobs.ts) and run
 // `publish` jobs keyed by post id. A stale run is harmless: the task claims the post itself.
 import { run, type Runner } from 'graphile-worker';
+import pg from 'pg';
 import type { Db } from '../db/connect.ts';
 import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
 import { graphileLogger, type Logger } from '../runtime/logger.ts';
@@ -105,6 +106,19 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
 }
 
 /**
+ * The job queue's connections: a pool of ours, whose error handlers stay while the process runs. graphile-worker
+ * removes those of a pool it made when its runner stops, so a connection of that pool cut afterwards (terminated, the
+ * database restarting) ended the process with an unhandled 'error' event.
+ */
+function queuePool(connectionString: string, logger: Logger): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  const cut = (err: Error) => logger.warn({ err: err.message }, 'a job queue connection was cut');
+  pool.on('error', cut);
+  pool.on('connect', (client) => client.on('error', cut));
+  return pool;
+}
+
+/**
  * PostgreSQL: graphile-worker 0.17 (LISTEN/NOTIFY, so a job due now starts within milliseconds).
  * Batch delays are 0 so a completion is written before shutdown; a crashed worker's job stays locked
  * for 4 hours in graphile-worker (and, its one attempt spent, never runs again), which is why posts carry
@@ -113,6 +127,7 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
  */
 export function graphileQueue(db: Db, connectionString: string, logger: Logger): JobQueue {
   let runner: Runner | undefined;
+  let pool: pg.Pool | undefined;
   let stopping = false;
   return {
     async schedule(trx, postId, dueAt) {
@@ -135,9 +150,10 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
       return rows.map((r: { id: string }) => r.id);
     },
     async start(task, { concurrency }) {
+      pool = queuePool(connectionString, logger);
       const begin = async () => {
         const current = await run({
-          connectionString,
+          pgPool: pool,
           concurrency,
           noHandleSignals: true,
           logger: graphileLogger(logger),
@@ -182,6 +198,7 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
     async stop() {
       stopping = true;
       await runner?.stop().catch((err) => logger.warn({ err: (err as Error).message }, 'the job queue stopped badly'));
+      await pool?.end();
     },
   };
 }

@@ -33,8 +33,10 @@ export const OVERDUE_MS = 60_000;
  */
 export const LOST_JOB_MS = 6_000;
 const WATCH_EVERY_MS = 2_000;
+/** Attempts a worker takes over in a watchdog pass even when it has no room: the started ones come first. */
+const ADOPT_AT_LEAST = 10;
 /** Jobs prepared at once: a job only reserves and reads its post, then hands it to the launcher. */
-const PREPARE_CONCURRENCY = 16;
+export const PREPARE_CONCURRENCY = 16;
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -90,16 +92,18 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   let watching: Promise<void> = Promise.resolve();
   async function watchOnce(): Promise<void> {
     await heartbeat(db, id, startedAt, isoAt(clock.now()));
-    const adopted = await publisher.adopt(
-      await orphanedAttempts(db, {
-        staleBefore: isoAt(clock.now() - STALE_WORKER_MS),
-        silentBefore: isoAt(clock.now() - SILENT_WORKER_MS),
-      }),
-    );
+    const orphans = await orphanedAttempts(db, {
+      staleBefore: isoAt(clock.now() - STALE_WORKER_MS),
+      silentBefore: isoAt(clock.now() - SILENT_WORKER_MS),
+    });
+    // Of those past their time, as many as this worker has room for (a few at least, the started ones first): a dead
+    // worker's backlog is shared by the live ones, not all taken by whichever looks first.
+    let room = Math.max(ADOPT_AT_LEAST, publisher.freeRoom());
+    const now = clock.now();
+    const adopted = await publisher.adopt(orphans.filter((o) => Date.parse(o.dueAt) > now || room-- > 0));
     if (adopted) logger.warn({ attempts: adopted }, 'took over the attempts of dead workers (or left past their time)');
     const resumed = await publisher.adoptStranded(isoAt(clock.now() - OVERDUE_MS));
     if (resumed) logger.warn({ attempts: resumed }, 'took up again attempts that could not record their end');
-    const now = clock.now();
     const dueBefore = isoAt(now + PREPARE_AHEAD_MS - LOST_JOB_MS);
     const jobless = await jobs.postsWithoutJob(await overduePosts(db, dueBefore), isoAt(now - LOST_JOB_MS));
     // Read again: a job that finished meanwhile reserved its post before it went.
@@ -148,6 +152,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
       while (beating) await new Promise((resolve) => setTimeout(resolve, 10));
       await webhooks.stop();
       await watching;
+      publisher.close();
       await jobs.stop();
       await publisher.stop();
       await retireWorker(db, id);

@@ -56,6 +56,9 @@ export interface ChaosOptions {
   clients?: number;
   /** Restart PostgreSQL once in the middle (default true). */
   pgRestart?: boolean;
+  /** A folder for each Herald process's log (serve1.log, worker2.log, ...) and, at the end, posts.json: every post
+   *  with its timeline, and the run's times (first due, last due, last fault) in epoch milliseconds. */
+  logDir?: string;
   log?: (line: string) => void;
 }
 
@@ -287,6 +290,13 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
           p.child = child;
           // Herald's own error lines, to explain a 500 a client was answered.
           let partial = '';
+          if (options.logDir) {
+            const file = fs.createWriteStream(path.join(options.logDir, `${p.name.replace(' ', '')}.log`), {
+              flags: 'a',
+            });
+            child.stdout!.on('data', (d: Buffer) => file.write(d));
+            child.once('exit', () => file.end());
+          }
           child.stdout!.on('data', (d: Buffer) => {
             const lines = (partial + d).split('\n');
             partial = lines.pop()!;
@@ -610,16 +620,48 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
     const pastDueOf = (r: (typeof rows)[number]) =>
       Date.parse(r.live_at!) - Math.max(Date.parse(r.publish_at!), lastFaultMs);
     const liveRows = rows.filter((r) => r.status === 'live' && r.publish_at && r.live_at);
-    // The slowest posts' timelines, to say what kept them.
-    for (const r of [...liveRows].sort((a, b) => pastDueOf(b) - pastDueOf(a)).slice(0, 3)) {
+    const since = (at: string) => `${((Date.parse(at) - lastFaultMs) / 1000).toFixed(1)} s`;
+    /** A post's timeline, times counted from the last fault. */
+    const timeline = async (r: (typeof rows)[number]) => {
       const events: { kind: string; at: string; message: string | null }[] = await db('post_events')
         .where({ post_id: r.id })
         .orderBy('seq')
         .select('kind', 'at', 'message');
-      const since = (at: string) => `${((Date.parse(at) - lastFaultMs) / 1000).toFixed(1)} s`;
+      return events.map((e) => `${e.kind} ${since(e.at)}${e.message ? ` (${e.message.slice(0, 80)})` : ''}`).join('; ');
+    };
+    // The slowest posts' timelines, to say what kept them.
+    for (const r of [...liveRows].sort((a, b) => pastDueOf(b) - pastDueOf(a)).slice(0, 3))
       log(
         `${r.id} (${r.platform}) due ${since(r.publish_at!)} live ${since(r.live_at!)} after the last fault: ` +
-          events.map((e) => `${e.kind} ${since(e.at)}${e.message ? ` (${e.message.slice(0, 80)})` : ''}`).join('; '),
+          (await timeline(r)),
+      );
+    const lostRows = rows.filter(
+      (r) =>
+        !['live', 'failed', 'draft'].includes(r.status) ||
+        (r.status === 'failed' && r.error_code?.endsWith('_outcome_unknown')),
+    );
+    for (const r of lostRows)
+      log(`lost: ${r.id} (${r.platform}) ${r.status} ${r.error_code ?? ''}: ${await timeline(r)}`);
+    const missing = [...acknowledged].filter((id) => !present.has(id));
+    if (missing.length) log(`lost: acknowledged but not in the database: ${missing.join(', ')}`);
+    // Herald's own error lines by message, to explain what went wrong where something did.
+    const byMessage = new Map<string, number>();
+    for (const line of errorLines) {
+      let key = line.slice(0, 200);
+      try {
+        const { msg, err } = JSON.parse(line) as { msg?: string; err?: { message?: string } };
+        key = `${msg?.split('\n')[0]}${err?.message ? `: ${err.message.split('\n')[0]!.slice(0, 160)}` : ''}`;
+      } catch {
+        // a line cut by its process's death: counted as it is
+      }
+      byMessage.set(key, (byMessage.get(key) ?? 0) + 1);
+    }
+    for (const [message, n] of byMessage) log(`Herald's error lines: ${n} x ${message}`);
+    if (options.logDir) {
+      const events = await db('post_events').select('post_id', 'kind', 'at', 'message').orderBy(['post_id', 'seq']);
+      fs.writeFileSync(
+        path.join(options.logDir, 'posts.json'),
+        JSON.stringify({ firstDueMs, lastDueMs, lastFaultMs, posts: rows, events }),
       );
     }
     const events = await subscribed();
@@ -631,11 +673,8 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       byStatus: now,
       byNetwork: Object.fromEntries(PLATFORMS.map((p) => [p, rows.filter((r) => r.platform === p).length])),
       duplicates: [...perPost.values()].reduce((sum, n) => sum + (n - 1), 0),
-      lost:
-        rows.filter((r) => !['live', 'failed', 'draft'].includes(r.status)).length +
-        // Failed in Herald's words, not the network's: the attempt was cut and never looked up again.
-        rows.filter((r) => r.status === 'failed' && r.error_code?.endsWith('_outcome_unknown')).length +
-        [...acknowledged].filter((id) => !present.has(id)).length,
+      // Failed in Herald's words (`*_outcome_unknown`) counts as lost: the attempt was cut and never looked up again.
+      lost: lostRows.length + missing.length,
       failedWords: [...new Set(rows.filter((r) => r.status === 'failed').map((r) => String(r.error_message)))],
       kills,
       selfExits,
