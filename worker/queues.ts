@@ -198,7 +198,8 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
     async stop() {
       stopping = true;
       await runner?.stop().catch((err) => logger.warn({ err: (err as Error).message }, 'the job queue stopped badly'));
-      await pool?.end();
+      // A connection the stopped runner never gave back would keep end() waiting: a stop waits 5 s at most.
+      if (pool) await Promise.race([pool.end(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
     },
   };
 }

@@ -29,7 +29,8 @@ export const OVERDUE_MS = 60_000;
 /**
  * A post's job is taken PREPARE_AHEAD_MS before the post is due and reserves it within milliseconds: a post still
  * unreserved this long after its job was taken lost the job (it failed, or the worker that took it died, and
- * graphile-worker keeps a dead worker's job locked for 4 hours). A new job is safe: only one can reserve the post.
+ * graphile-worker keeps a dead worker's job locked for 4 hours), or waits for room in a worker with a backlog (a new
+ * job lets a worker with room take it). A new job is safe: only one can reserve the post.
  */
 export const LOST_JOB_MS = 6_000;
 const WATCH_EVERY_MS = 2_000;
@@ -108,7 +109,10 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     const jobless = await jobs.postsWithoutJob(await overduePosts(db, dueBefore), isoAt(now - LOST_JOB_MS));
     // Read again: a job that finished meanwhile reserved its post before it went.
     for (const postId of jobless.length ? await overduePosts(db, dueBefore, jobless) : []) {
-      logger.warn({ postId }, 'unreserved post without a live job: enqueued again');
+      logger.warn(
+        { postId },
+        'post still unreserved after its job was taken (its worker died, or had no room): enqueued again',
+      );
       await db.transaction((trx) => jobs.schedule(trx, postId, isoAt(now)));
     }
   }
