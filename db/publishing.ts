@@ -476,7 +476,7 @@ export async function retireWorker(db: Db, workerId: string): Promise<void> {
 export async function orphanedAttempts(
   db: Db,
   limits: { staleBefore: string; silentBefore: string },
-): Promise<{ postId: string; attemptId: string; dueAt: string; started: boolean }[]> {
+): Promise<{ postId: string; attemptId: string; dueAt: string }[]> {
   // attempt_worker is set and cleared with attempt_id: its index finds the few held posts among millions.
   const rows = await db('posts')
     .leftJoin('workers', 'workers.id', 'posts.attempt_worker')
@@ -490,16 +490,11 @@ export async function orphanedAttempts(
           x.whereNull('posts.attempt_started_at').where('workers.heartbeat_at', '<', limits.silentBefore),
         ),
     )
-    .select('posts.id', 'posts.attempt_id', 'posts.due_at', 'posts.attempt_started_at')
+    .select('posts.id', 'posts.attempt_id', 'posts.due_at')
     // Started attempts first (they wait to be settled), then the earliest due.
     .orderByRaw('posts.attempt_started_at is null, posts.due_at')
     .limit(1000);
-  return rows.map((r) => ({
-    postId: r.id,
-    attemptId: r.attempt_id,
-    dueAt: r.due_at,
-    started: r.attempt_started_at !== null,
-  }));
+  return rows.map((r) => ({ postId: r.id, attemptId: r.attempt_id, dueAt: r.due_at }));
 }
 
 /**

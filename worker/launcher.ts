@@ -60,6 +60,10 @@ export function createLauncher<T>(
     let free = closed ? wantingRoom.length : freeRoom();
     while (wantingRoom.length && free-- > 0) wantingRoom.shift()!(!closed);
   }
+  function close(): void {
+    closed = true;
+    grantRoom();
+  }
 
   function tick(): void {
     const now = clock.now();
@@ -100,10 +104,7 @@ export function createLauncher<T>(
       return new Promise((resolve) => wantingRoom.push(resolve));
     },
     freeRoom,
-    close() {
-      closed = true;
-      grantRoom();
-    },
+    close,
     async idle() {
       tick();
       // A finished attempt ticks again (see above), so the running set also holds what was due behind it.
@@ -111,8 +112,7 @@ export function createLauncher<T>(
     },
     async stop() {
       stopped = true;
-      closed = true;
-      grantRoom();
+      close();
       clearInterval(timer);
       timer = undefined;
       await Promise.all(running);

@@ -150,7 +150,10 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
       return rows.map((r: { id: string }) => r.id);
     },
     async start(task, { concurrency }) {
-      pool = queuePool(connectionString, logger);
+      // One pool for every try: a start the database refused is tried again (worker/worker.ts), and so is a runner
+      // that stopped by itself.
+      pool ??= queuePool(connectionString, logger);
+      stopping = false;
       const begin = async () => {
         const current = await run({
           pgPool: pool,
@@ -173,10 +176,7 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
         // queue's jobs, or marking jobs done, failed again and again while the database was cut off), and expects
         // the process to exit. Restarting it here keeps the worker's attempts in flight, which an exit would strand
         // until another worker takes them over.
-        current.promise.then(
-          () => restart(undefined),
-          (err) => restart(err),
-        );
+        current.promise.then(() => restart(undefined), restart);
       };
       const restart = async (err: unknown) => {
         if (stopping) return;
@@ -200,6 +200,7 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
       await runner?.stop().catch((err) => logger.warn({ err: (err as Error).message }, 'the job queue stopped badly'));
       // A connection the stopped runner never gave back would keep end() waiting: a stop waits 5 s at most.
       if (pool) await Promise.race([pool.end(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+      pool = undefined;
     },
   };
 }
