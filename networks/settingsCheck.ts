@@ -2,7 +2,8 @@
 // wrong type or outside its choices, or a name the network does not know, is the row issue
 // `setting_invalid` naming the field, never a 400 for the whole request (server/api.ts lets settings
 // through validation for this); the network's own check then sees only the settings that passed.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Issue } from '../domain/issues.ts';
 import { loadContract } from '../runtime/contract.ts';
 import { PLATFORMS } from './index.ts';
@@ -14,11 +15,14 @@ export const SETTINGS_SCHEMAS = Object.fromEntries(
 ) as Record<Platform, string>;
 
 const validators = new Map<Platform, ValidateFunction>();
+/** Ajv, loaded on the first check: a worker never checks settings, and loading it cost its start 50 ms of CPU. */
+const loadAjv = () => (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv;
 
 function validator(platform: Platform): ValidateFunction {
   let validate = validators.get(platform);
   if (!validate) {
     const schemas = (loadContract().components as { schemas: Record<string, object> }).schemas;
+    const Ajv = loadAjv();
     validate = new Ajv({ allErrors: true, strict: false }).compile(schemas[SETTINGS_SCHEMAS[platform]]!);
     validators.set(platform, validate);
   }

