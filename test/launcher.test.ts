@@ -1,13 +1,14 @@
 // The launcher that starts prepared attempts at their due time: due order, the concurrency limit, and a slot
-// given back before the attempt ends (its network calls are over, only its record remains to be written).
+// given back before the attempt ends (its network calls are over, only its record remains to be written) or while it
+// waits on the network, taken again after.
 import { describe, expect, it } from 'vitest';
-import { createLauncher } from '../worker/launcher.ts';
+import { createLauncher, STARTED_PER_SLOT, type Slot } from '../worker/launcher.ts';
 import { manualClock } from './support/manualClock.ts';
 
-/** An attempt the test finishes by hand: `release` gives its slot back, `finish` ends it. */
+/** An attempt the test finishes by hand: `slot` is its hold on the concurrency, `finish` ends it. */
 interface Attempt {
   name: string;
-  release?: () => void;
+  slot?: Slot;
   finish?: () => void;
 }
 
@@ -18,10 +19,10 @@ function launcherOf(concurrency: number) {
   const launcher = createLauncher<Attempt>(
     clock,
     concurrency,
-    (attempt, release) =>
+    (attempt, slot) =>
       new Promise<void>((finish) => {
         started.push(attempt.name);
-        running.set(attempt.name, Object.assign(attempt, { release, finish }));
+        running.set(attempt.name, Object.assign(attempt, { slot, finish }));
       }),
   );
   const finish = async (name: string) => {
@@ -66,9 +67,9 @@ describe('the launcher', () => {
     launcher.add(1_000, { name: 'a' });
     launcher.add(1_000, { name: 'b' });
     expect(started).toEqual(['a']);
-    running.get('a')!.release!();
+    running.get('a')!.slot!.release();
     // Given back twice (by the attempt, then by its end) it still counts once.
-    running.get('a')!.release!();
+    running.get('a')!.slot!.release();
     expect(started).toEqual(['a', 'b']);
     let idle = false;
     const waiting = launcher.idle().then(() => (idle = true));
@@ -77,6 +78,45 @@ describe('the launcher', () => {
     await finish('a');
     await waiting;
     expect(idle).toBe(true);
+  });
+
+  it('lets another attempt run while one waits, and gives the slot back to the waiting one first', async () => {
+    const { launcher, started, running, finish } = launcherOf(1);
+    for (const name of ['a', 'b', 'c']) launcher.add(1_000, { name });
+    // `a` waits for the network to process its file: `b` takes its slot meanwhile.
+    running.get('a')!.slot!.release();
+    expect(started).toEqual(['a', 'b']);
+    let back = false;
+    const retaken = running
+      .get('a')!
+      .slot!.take()
+      .then(() => (back = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(back).toBe(false);
+    // `b` ends: its slot goes to `a`, back from its wait, not to `c`, which was never started.
+    await finish('b');
+    await retaken;
+    expect(started).toEqual(['a', 'b']);
+    // Taking a slot it holds is nothing; its end lets `c` start.
+    await running.get('a')!.slot!.take();
+    await finish('a');
+    expect(started).toEqual(['a', 'b', 'c']);
+    await finish('c');
+    await launcher.idle();
+  });
+
+  it(`starts at most ${STARTED_PER_SLOT} attempts per slot, those waiting included`, async () => {
+    const { launcher, started, running, finish } = launcherOf(2);
+    const most = STARTED_PER_SLOT * 2;
+    for (let i = 0; i <= most; i++) launcher.add(1_000, { name: `post ${i}` });
+    // Each started attempt waits at once, giving its slot to the next, until as many are started as allowed.
+    for (let i = 0; i < most; i++) running.get(`post ${i}`)!.slot!.release();
+    expect(started).toHaveLength(most);
+    // One ends: the last one starts.
+    await finish('post 0');
+    expect(started).toHaveLength(most + 1);
+    for (const name of [...running.keys()]) await finish(name);
+    await launcher.idle();
   });
 
   it('on stop, waits for the running attempts and answers those never started', async () => {

@@ -11,6 +11,7 @@ import { findWorkspace } from '../db/identity.ts';
 import { queueFailure } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
+import { makeVideo, tempDir, upload } from './support/mediaFiles.ts';
 import { listeningHerald, postingCalls, postPage, sandboxAccount, until } from './support/network.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
@@ -393,5 +394,59 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
       env.config.sandboxAnswerLostPercent = 0;
     }
     expect((await (await fetch(`${env.base}/sandbox/faults`)).json()).answersLost).toBe(lostBefore + 1);
+  });
+});
+
+describe('a worker whose attempts wait on the network', () => {
+  let env: Env;
+  let ws: Seeded;
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    // Threads takes 3 s to process a video: long enough to see what the worker does meanwhile.
+    env = await listeningHerald('sqlite', { sandboxProcessingMs: 3000 });
+    ws = await seedWorkspace(env, { plan: 'agency' });
+    worker = await startWorker(env.services, { concurrency: 1, watchEveryMs: 200 });
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await env.close();
+  });
+
+  it('publishes another post while one waits for its video to be processed, with a single slot', async () => {
+    const api = postingCalls(env, ws);
+    const threads = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const facebook = await sandboxAccount(env, ws.workspaceId, 'facebook');
+    const video = await upload(
+      env,
+      ws.writeKey,
+      makeVideo(tempDir(), { seconds: 1, width: 540, height: 960, fps: 24 }),
+      'video/mp4',
+    );
+    const created = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: {
+        targets: { accountIds: [threads.id] },
+        mediaIds: [video.id],
+        text: 'Our autumn reel.',
+        when: 'now',
+        confirm: true,
+      },
+    });
+    expect(created.status).toBe(201);
+    const reel = created.body.posts[0].id;
+    // The reel's attempt holds the only slot, then waits for Threads to process its video.
+    await until(
+      () => api.kinds(reel),
+      (kinds) => kinds.includes('publishing'),
+    );
+    const text = await api.postNow(facebook.id, 'Autumn sale: 30% off everything until Sunday.');
+    expect([(await api.settled(text)).status, (await api.settled(reel)).status]).toEqual(['live', 'live']);
+    const liveAt = async (id: string) => {
+      const { events } = (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body;
+      return Date.parse(events.find((e: { kind: string }) => e.kind === 'live').at);
+    };
+    // The text post went out during the wait, not after it.
+    expect(await liveAt(text)).toBeLessThan(await liveAt(reel));
   });
 });

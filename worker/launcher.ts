@@ -1,7 +1,9 @@
 // Starts prepared attempts at their due time. Attempts are prepared ahead (reserved, loaded,
 // credentials read, files signed) so that at the due second only the network calls remain; at most
-// `concurrency` hold a slot at once, and the rest wait their turn in due order. An attempt may give its
-// slot back before it ends (its network calls are over, only the record of their outcome remains). Past their time,
+// `concurrency` hold a slot at once, and the rest wait their turn in due order. An attempt gives its slot back while
+// it waits (for the network to process its file, or before trying a step again) and takes one again after, ahead of
+// attempts not started; and for good once its network calls are over (only the record of their outcome remains).
+// At most STARTED_PER_SLOT x `concurrency` attempts are started and not ended, waits included. Past their time,
 // no more attempts wait than the launcher's room (room()): a backlog stays in the job queue for any worker to take,
 // so a worker that dies strands a few hundred attempts until they are taken over, not the whole backlog, and the
 // workers share it. Attempts not yet due are not counted: a burst is prepared ahead, whatever its size.
@@ -11,6 +13,19 @@ import type { Clock } from '../runtime/clock.ts';
 const TICK_MS = 10;
 /** Attempts past their time that may wait for a slot: at least this many (or `concurrency`, if larger). */
 export const LEAST_WAITING_ROOM = 100;
+/**
+ * Attempts started and not ended, per slot: those waiting on the network hold no slot, so a minute in which many
+ * videos are processed does not hold back the posts due beside them; bounded, as a worker that dies strands them.
+ */
+export const STARTED_PER_SLOT = 3;
+
+/** An attempt's hold on the launcher's concurrency. */
+export interface Slot {
+  /** Gives the slot back (again: nothing): the attempt waits, or its network calls are over. */
+  release(): void;
+  /** Takes a slot again after a wait, ahead of the attempts not yet started. */
+  take(): Promise<void>;
+}
 
 export interface Launcher<T> {
   /** Runs `item` once the clock reaches `atMs`. */
@@ -33,13 +48,16 @@ export interface Launcher<T> {
 export function createLauncher<T>(
   clock: Clock,
   concurrency: number,
-  run: (item: T, release: () => void) => Promise<void>,
+  run: (item: T, slot: Slot) => Promise<void>,
 ): Launcher<T> {
   // Kept sorted by time; most attempts arrive in due order, so insertion is near the end.
   const waiting: { atMs: number; item: T }[] = [];
   const running = new Set<Promise<void>>();
   /** Slots held: running attempts that have not given theirs back. */
   let held = 0;
+  /** Running attempts back from a wait, wanting a slot again: served before waiting ones start. */
+  const retaking: (() => void)[] = [];
+  const mostStarted = STARTED_PER_SLOT * concurrency;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let closed = false;
@@ -66,20 +84,38 @@ export function createLauncher<T>(
   }
 
   function tick(): void {
+    while (retaking.length && held < concurrency) {
+      held++;
+      retaking.shift()!();
+    }
     const now = clock.now();
-    while (!stopped && waiting.length && waiting[0]!.atMs <= now && held < concurrency) {
+    while (!stopped && waiting.length && waiting[0]!.atMs <= now && held < concurrency && running.size < mostStarted) {
       const { item } = waiting.shift()!;
       held++;
       let holding = true;
-      const release = () => {
-        if (!holding) return;
-        holding = false;
-        held--;
-        tick();
+      const slot: Slot = {
+        release() {
+          if (!holding) return;
+          holding = false;
+          held--;
+          tick();
+        },
+        take() {
+          if (holding) return Promise.resolve();
+          return new Promise<void>((resolve) => {
+            retaking.push(() => {
+              holding = true;
+              resolve();
+            });
+            tick();
+          });
+        },
       };
-      const execution = run(item, release).finally(() => {
+      const execution = run(item, slot).finally(() => {
         running.delete(execution);
-        release();
+        // Its slot, if it still holds one, and its place among the started go to the next.
+        if (holding) slot.release();
+        else tick();
       });
       running.add(execution);
     }

@@ -36,7 +36,7 @@ import type { Keyring } from '../runtime/crypto.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Storage } from '../storage/storage.ts';
 import { batcher } from '../runtime/batcher.ts';
-import { createLauncher } from './launcher.ts';
+import { createLauncher, type Slot } from './launcher.ts';
 import { publishMedia } from './publishMedia.ts';
 import { accountStatusAfter, hintFor, isTemporary } from '../networks/failureGuidance.ts';
 
@@ -123,9 +123,9 @@ export function createPublisher(deps: PublishDeps): Publisher {
     else deps.logger.error({ err, postId }, 'publish attempt failed; it is settled again by the watchdog');
   }
 
-  const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared, release) => {
+  const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared, slot) => {
     try {
-      await prepared.run(release);
+      await prepared.run(slot);
     } catch (err) {
       strand(prepared.attempt.postId, err);
     } finally {
@@ -133,16 +133,21 @@ export function createPublisher(deps: PublishDeps): Publisher {
     }
   });
 
-  /** An attempt ready to run: what to do at its due time; `release` gives its launcher slot back early. */
+  /** An attempt ready to run: what to do at its due time, holding a launcher slot. */
   interface Prepared {
     attempt: Attempt;
-    run(release: () => void): Promise<void>;
+    run(slot: Slot): Promise<void>;
   }
 
   async function prepareAttempt(a: Attempt, mode: 'publish' | 'settle'): Promise<Prepared> {
-    const outcome = (run: (release: () => void) => Promise<unknown>): Prepared => ({
+    /** The slot the attempt holds once it runs: given back while it waits (job.sleep). */
+    let held: Slot | undefined;
+    const outcome = (run: (slot: Slot) => Promise<unknown>): Prepared => ({
       attempt: a,
-      run: async (release) => void (await run(release)),
+      run: async (slot) => {
+        held = slot;
+        await run(slot);
+      },
     });
     const label = networkOf(a.platform).label;
     const connector = deps.connectorFor(a.platform);
@@ -174,9 +179,18 @@ export function createPublisher(deps: PublishDeps): Publisher {
         ),
       );
     }
+    // A wait (for the network to process a file, before trying a step again) makes no call: its slot serves another.
+    const sleep = async (ms: number) => {
+      held?.release();
+      try {
+        await clock.sleep(ms);
+      } finally {
+        await held?.take();
+      }
+    };
     let job: PublishJob;
     try {
-      job = await buildJob(a, connector);
+      job = await buildJob(a, connector, sleep);
     } catch (err) {
       return outcome(() => failure(a, connector, undefined, label, mode, err));
     }
@@ -184,11 +198,11 @@ export function createPublisher(deps: PublishDeps): Publisher {
       return outcome(() =>
         settleWith(a, connector, job, label).catch((err) => failure(a, connector, job, label, mode, err)),
       );
-    return outcome(async (release) => {
+    return outcome(async (slot) => {
       try {
         const published = await connector.publish(job);
         // The network calls are over: the next attempt may start while this one's outcome is written.
-        release();
+        slot.release();
         if (!(await began(a))) {
           // Visible calls follow a checkpoint: an answer without one is an earlier attempt's post, found again.
           deps.logger.error(
@@ -216,7 +230,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
     return a.started;
   }
 
-  async function buildJob(a: Attempt, connector: Connector): Promise<PublishJob> {
+  async function buildJob(a: Attempt, connector: Connector, sleep: PublishJob['sleep']): Promise<PublishJob> {
     const account = await usableAccount(
       deps,
       connector,
@@ -239,7 +253,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
         if (!saved) throw new LeaseLost();
         job.checkpoint = next;
       },
-      sleep: (ms) => clock.sleep(ms),
+      sleep,
     };
     return job;
   }
