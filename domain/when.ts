@@ -152,21 +152,9 @@ function offsetMinutes(format: Intl.DateTimeFormat, ms: number): number {
 }
 
 const DAY_MS = 86_400_000;
-/** Month names as luxon's `LLLL` writes them in en-GB (asking Intl for them cost every process 40 ms to start). */
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+/** Month names as luxon's `LLLL` writes them in en-GB, asked of Intl on first use (at load it cost a start 40 ms). */
+let months: string[] | undefined;
+const monthName = (month: number) => (months ??= Info.months('long', { locale: 'en-GB' }))[month];
 /**
  * A zone's offset through a UTC day, by zone and day number; null when the clocks change that day. Asking
  * Intl for each instant was a fifth of a list page's CPU (50 status lines, luxon's own formatting costs more
@@ -207,5 +195,5 @@ export function formatInZone(instant: DateTime | number, zone: string): string {
   // The wall clock in the zone, read with the UTC getters of the instant moved by the offset.
   const local = new Date(ms + offset * 60_000);
   const time = `${twoDigits(local.getUTCHours())}:${twoDigits(local.getUTCMinutes())}`;
-  return `${local.getUTCDate()} ${MONTHS[local.getUTCMonth()]}, ${time} (${label})`;
+  return `${local.getUTCDate()} ${monthName(local.getUTCMonth())}, ${time} (${label})`;
 }
