@@ -22,8 +22,7 @@ export interface ToolEntry {
     inputSchema: OperationEntry['inputSchema'];
     annotations: ToolAnnotations;
   };
-  /** The arguments' schema compiled on the tool's first call: compiling all of them was a tenth of a start's CPU. */
-  validate(): ValidateFunction;
+  validate: ValidateFunction;
 }
 
 // The contract is OpenAPI 3.1, whose schemas are JSON Schema 2020-12.
@@ -43,21 +42,18 @@ function describeTool(op: OperationEntry): string {
 
 export const TOOLS: readonly ToolEntry[] = operations
   .filter((op) => op.tool)
-  .map((op) => {
-    let compiled: ValidateFunction | undefined;
-    return {
+  .map((op) => ({
+    name: op.tool!,
+    operation: op,
+    definition: {
       name: op.tool!,
-      operation: op,
-      definition: {
-        name: op.tool!,
-        title: op.summary,
-        description: describeTool(op),
-        inputSchema: op.inputSchema,
-        annotations: op.annotations!,
-      },
-      validate: () => (compiled ??= ajv.compile(op.inputSchema)),
-    };
-  });
+      title: op.summary,
+      description: describeTool(op),
+      inputSchema: op.inputSchema,
+      annotations: op.annotations!,
+    },
+    validate: ajv.compile(op.inputSchema),
+  }));
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 
@@ -96,11 +92,10 @@ function idProblem(name: string, value: string): string | undefined {
 
 /** The arguments' problems as one sentence naming the field, or undefined when they are valid. */
 export function argumentProblem(tool: ToolEntry, args: unknown): string | undefined {
-  const validate = tool.validate();
-  if (!validate(args)) {
+  if (!tool.validate(args)) {
     // validationMessage reads REST locations; tool arguments read like a body.
     return validationMessage(
-      (validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody${e.instancePath}` })),
+      (tool.validate.errors ?? []).map((e) => ({ ...e, instancePath: `/requestBody${e.instancePath}` })),
     );
   }
   for (const name of tool.operation.fields.path) {
