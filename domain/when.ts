@@ -154,7 +154,10 @@ function offsetMinutes(format: Intl.DateTimeFormat, ms: number): number {
 const DAY_MS = 86_400_000;
 /** Month names as luxon's `LLLL` writes them in en-GB, asked of Intl on first use (at load it cost a start 40 ms). */
 let months: string[] | undefined;
-const monthName = (month: number) => (months ??= Info.months('long', { locale: 'en-GB' }))[month];
+function monthName(month: number): string {
+  months ??= Info.months('long', { locale: 'en-GB' });
+  return months[month]!;
+}
 /**
  * A zone's offset through a UTC day, by zone and day number; null when the clocks change that day. Asking
  * Intl for each instant was a fifth of a list page's CPU (50 status lines, luxon's own formatting costs more
