@@ -192,14 +192,14 @@ export function checkImageSize(media: MediaFacts, field: string, max: number, wh
   );
 }
 
-/** A video over the network's size limit (`video_too_large`); `network` names it in the message. */
-export function checkVideoSize(media: MediaFacts, field: string, max: number, network: string): Issue | undefined {
+/** A video over the size limit (`video_too_large`); `what` names the network or format, as checkVideoDuration's. */
+export function checkVideoSize(media: MediaFacts, field: string, max: number, what: string): Issue | undefined {
   if (media.size <= max) return undefined;
   const [size, limit] = sizeTexts(media.size, max);
   return issue(
     'video_too_large',
-    `${field} is ${size}; ${network} takes videos up to ${limit}.`,
-    'Export it with a lower bitrate.',
+    `${field} is ${size}; ${what} takes videos up to ${limit}.`,
+    'Export the video with a lower bitrate.',
   );
 }
 

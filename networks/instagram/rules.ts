@@ -7,10 +7,10 @@ import {
   checkChoice,
   checkImageSize,
   checkVideoDuration,
+  checkVideoSize,
   COUNT_PAST_LIMIT,
   counted,
   issue,
-  sizeTexts,
   type MediaFacts,
   type NetworkRules,
   type PostContent,
@@ -68,16 +68,8 @@ function checkReel(media: MediaFacts, field: string): Issue[] {
   const { minSeconds, maxSeconds, maxBytes } = instagramLimits.reel;
   const duration = checkVideoDuration(media, field, minSeconds, maxSeconds, 'an instagram reel');
   if (duration) found.push(duration);
-  if (media.size > maxBytes) {
-    const [size, limit] = sizeTexts(media.size, maxBytes);
-    found.push(
-      issue(
-        'video_too_large',
-        `${field} is ${size}; instagram reels accept up to ${limit}.`,
-        'Export the video with a lower bitrate.',
-      ),
-    );
-  }
+  const size = checkVideoSize(media, field, maxBytes, 'an instagram reel');
+  if (size) found.push(size);
   return found;
 }
 

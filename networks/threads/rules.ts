@@ -8,10 +8,10 @@ import {
   checkImageSize,
   checkLink,
   checkVideoDuration,
+  checkVideoSize,
   COUNT_PAST_LIMIT,
   counted,
   issue,
-  sizeTexts,
   type NetworkRules,
   type PostContent,
 } from '../rules.ts';
@@ -120,16 +120,8 @@ function check(post: PostContent): Issue[] {
     if (media.kind === 'video') {
       const duration = checkVideoDuration(media, field, 0, threadsLimits.videoMaxSeconds, 'threads');
       if (duration) issues.push(duration);
-      if (media.size > threadsLimits.videoMaxBytes) {
-        const [size, limit] = sizeTexts(media.size, threadsLimits.videoMaxBytes);
-        issues.push(
-          issue(
-            'video_too_large',
-            `${field} is ${size}; threads accepts videos up to ${limit}.`,
-            'Export the video with a lower bitrate.',
-          ),
-        );
-      }
+      const size = checkVideoSize(media, field, threadsLimits.videoMaxBytes, 'threads');
+      if (size) issues.push(size);
     } else {
       const size = checkImageSize(media, field, threadsLimits.imageMaxBytes, 'threads');
       if (size) issues.push(size);
