@@ -27,8 +27,28 @@ function bodyOf(body: RequestInit['body']): string | Uint8Array | Readable | und
   throw new TypeError(`a request body of type ${body.constructor.name} cannot be sent`);
 }
 
-/** A fetch that reaches only what `policy` allows; its failures reject with Unreachable or UrlNotAllowed. */
-export function guardedFetch(policy: FetchPolicy, waitMs = CALL_WAIT_MS) {
+/** How long the headers of a cut upload wait for the server's refusal (refusalOf); a refusal comes at once. */
+const REFUSAL_WAIT_MS = 5_000;
+
+/**
+ * A server that refuses an upload on its headers (over its size limit) answers and closes while the file is still
+ * being sent, and the next write fails (EPIPE, ECONNRESET) before that answer is read. The same headers go again,
+ * with `Expect: 100-continue` and no file, to read it: a server that would take the file answers only
+ * `100 Continue`, and the request is dropped unsent after REFUSAL_WAIT_MS.
+ */
+async function refusalOf(url: URL, policy: FetchPolicy, headers: Record<string, string>, signal: AbortSignal) {
+  const probe = { method: 'POST' as const, headers: { ...headers, expect: '100-continue' } };
+  const res = await guardedRequest(url, policy, probe, signal, Date.now() + REFUSAL_WAIT_MS).catch(() => undefined);
+  if (res && (res.statusCode ?? 0) >= 400) return res;
+  res?.destroy();
+  return undefined;
+}
+
+/**
+ * A fetch that reaches only what `policy` allows; its failures reject with Unreachable or UrlNotAllowed. `upload`:
+ * its calls send files, and a call cut while sending asks for the server's refusal (refusalOf).
+ */
+export function guardedFetch(policy: FetchPolicy, { waitMs = CALL_WAIT_MS, upload = false } = {}) {
   return async (input: string | URL, init: RequestInit = {}): Promise<Response> => {
     const url = guardedUrl(String(input), policy);
     const method = (init.method ?? 'GET').toUpperCase();
@@ -46,7 +66,10 @@ export function guardedFetch(policy: FetchPolicy, waitMs = CALL_WAIT_MS) {
       );
     } catch (err) {
       if (err instanceof ApiError) throw err;
-      throw new Unreachable(`${url.origin} could not be reached: ${describeFailure(err)}`);
+      const cut = ['EPIPE', 'ECONNRESET'].includes((err as NodeJS.ErrnoException).code ?? '');
+      const refused = upload && cut ? await refusalOf(url, policy, headers, signal) : undefined;
+      if (!refused) throw new Unreachable(`${url.origin} could not be reached: ${describeFailure(err)}`);
+      res = refused;
     }
     const answer = new Headers();
     for (const [name, value] of Object.entries(res.headers))
@@ -64,7 +87,7 @@ export function guardedFetch(policy: FetchPolicy, waitMs = CALL_WAIT_MS) {
  */
 export function agentOn(server: string, policy: FetchPolicy, options: { did?: string; token?: string } = {}) {
   const fetch = guardedFetch(policy);
-  const upload = guardedFetch(policy, UPLOAD_WAIT_MS);
+  const upload = guardedFetch(policy, { waitMs: UPLOAD_WAIT_MS, upload: true });
   return new (atproto().Agent)({
     did: options.did,
     fetchHandler(path: string, init: RequestInit) {
