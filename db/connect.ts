@@ -4,6 +4,7 @@ import path from 'node:path';
 import type BetterSqlite from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import { type ApiError, databaseUnavailable, insufficientStorage, isDiskFull } from '../domain/errors.ts';
+import type { Logger } from '../runtime/logger.ts';
 
 export type Db = Knex;
 
@@ -60,6 +61,20 @@ export interface OpenOptions {
    * instead of the commits.
    */
   checkpoints?: 'commit' | 'thread';
+  /** Where knex's own notices go (a pooled connection found cut): else knex prints them, plain, to stdout. */
+  logger?: Logger;
+}
+
+/** knex's notices as log records, so a process's output stays one JSON line per event. */
+function knexLog(logger: Logger | undefined): Knex.Config['log'] {
+  if (!logger) return undefined;
+  return {
+    warn: (message: string) => logger.warn({ source: 'knex' }, message),
+    error: (message: string) => logger.error({ source: 'knex' }, message),
+    deprecate: (method: string, instead: string) =>
+      logger.warn({ source: 'knex' }, `${method} is deprecated: ${instead}`),
+    debug: (message: string) => logger.debug({ source: 'knex' }, message),
+  };
 }
 
 export function openDatabase(opts: OpenOptions): Db {
@@ -72,6 +87,7 @@ export function openDatabase(opts: OpenOptions): Db {
       // While PostgreSQL is out of reach, a request waiting for a connection is answered 503 after this long
       // rather than after knex's minute: a client retries, nothing hangs.
       acquireConnectionTimeout: PG_ACQUIRE_TIMEOUT_MS,
+      log: knexLog(opts.logger),
     });
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -80,6 +96,7 @@ export function openDatabase(opts: OpenOptions): Db {
     client: 'better-sqlite3',
     connection: { filename: files.main },
     useNullAsDefault: true,
+    log: knexLog(opts.logger),
     pool: {
       // better-sqlite3 runs one connection; WAL lets readers of other processes (CLI) proceed beside it.
       afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {

@@ -39,7 +39,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   const clock = options.clock ?? systemClock;
   const logger = createLogger(config.logLevel, config.logFormat);
   const checkpointThread = options.checkpointThread && !config.databaseUrl;
-  const db = openDatabase({ ...config, checkpoints: checkpointThread ? 'thread' : 'commit' });
+  const db = openDatabase({ ...config, checkpoints: checkpointThread ? 'thread' : 'commit', logger });
   const checkpoints = checkpointThread
     ? checkpointInThread(config.dataDir, (message) => logger.error({ message }, 'SQLite checkpoint failed'))
     : undefined;

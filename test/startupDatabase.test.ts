@@ -1,7 +1,7 @@
 // A Herald process whose database connection is cut while it starts (issue 28's chaos run: connections terminated
 // every 5 s, PostgreSQL restarted) waits for the database with a clear log line and starts, instead of exiting.
 // Real processes (bin/herald); each reaches PostgreSQL through a relay that cuts its first connections under their
-// first query: the migration check's.
+// first query: the migration check's. Once running, a connection cut under it is logged as JSON, like every event.
 import { type ChildProcess, spawn } from 'node:child_process';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,16 +12,20 @@ import { tcpRelay, type TcpRelay } from './support/tcpRelay.ts';
 function started(args: string[], env: NodeJS.ProcessEnv, ready: string) {
   const child = spawn(HERALD, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let stdout = '';
   const outcome = new Promise<{ ready: boolean; exitCode?: number | null }>((resolve) => {
     const read = (d: Buffer) => {
       output += d;
       if (output.includes(ready)) resolve({ ready: true });
     };
-    child.stdout.on('data', read);
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      read(d);
+    });
     child.stderr.on('data', read);
     child.once('exit', (code) => resolve({ ready: false, exitCode: code }));
   });
-  return { child, outcome, output: () => output };
+  return { child, outcome, output: () => output, stdout: () => stdout };
 }
 
 describe('processes starting while their database connection is cut, on postgres', () => {
@@ -53,6 +57,33 @@ describe('processes starting while their database connection is cut, on postgres
     children.push(run.child);
     expect(await run.outcome, run.output()).toEqual({ ready: true });
     expect(run.output()).toContain('The database is out of reach while checking its migrations: trying again in');
+  });
+
+  it('herald serve logs a pooled connection found cut as a JSON line like every other', async () => {
+    // The instance's port is the one the servers started above listen on: they give it up first.
+    for (const child of children) await stopProcess(child);
+    const run = started(['serve'], instance.env, 'Herald is listening');
+    children.push(run.child);
+    expect(await run.outcome, run.output()).toEqual({ ready: true });
+    const db = knexFactory({ client: 'pg', connection: instance.env.DATABASE_URL!, pool: { min: 0, max: 1 } });
+    try {
+      expect((await fetch(`${instance.base}/readyz`)).status).toBe(200);
+      await db.raw(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // knex finds its pooled connection cut, says so, and answers from a new one.
+      expect((await fetch(`${instance.base}/readyz`)).status).toBe(200);
+    } finally {
+      await db.destroy();
+    }
+    await stopProcess(run.child);
+    const lines = run.stdout().split('\n').filter(Boolean);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(lines.map((line) => JSON.parse(line)).filter((r) => r.source === 'knex')).toEqual([
+      expect.objectContaining({ level: 40, msg: expect.stringMatching(/^Connection Error: /) }),
+    ]);
   });
 
   it('herald worker starts its job queue again when graphile-worker stops it, and goes on taking jobs', async () => {
