@@ -30,16 +30,20 @@ function bodyOf(body: RequestInit['body']): string | Uint8Array | Readable | und
 /** How long the headers of a cut upload wait for the server's refusal (refusalOf); a refusal comes at once. */
 const REFUSAL_WAIT_MS = 5_000;
 
+/** Answers to the headers sent again that are about that request (no file came), not about the upload. */
+const ABOUT_THE_PROBE = new Set([408, 417]);
+
 /**
  * A server that refuses an upload on its headers (over its size limit) answers and closes while the file is still
- * being sent, and the next write fails (EPIPE, ECONNRESET) before that answer is read. The same headers go again,
- * with `Expect: 100-continue` and no file, to read it: a server that would take the file answers only
- * `100 Continue`, and the request is dropped unsent after REFUSAL_WAIT_MS.
+ * being sent, and the next write fails (EPIPE, ECONNRESET) before that answer is read. The same headers, its
+ * content-length included, go again with `Expect: 100-continue` and no file, to read it: a server that would take
+ * the file answers only `100 Continue`, and the request is dropped unsent after REFUSAL_WAIT_MS.
  */
 async function refusalOf(url: URL, policy: FetchPolicy, headers: Record<string, string>, signal: AbortSignal) {
   const probe = { method: 'POST' as const, headers: { ...headers, expect: '100-continue' } };
   const res = await guardedRequest(url, policy, probe, signal, Date.now() + REFUSAL_WAIT_MS).catch(() => undefined);
-  if (res && (res.statusCode ?? 0) >= 400) return res;
+  const status = res?.statusCode ?? 0;
+  if (status >= 400 && !ABOUT_THE_PROBE.has(status)) return res;
   res?.destroy();
   return undefined;
 }
@@ -67,7 +71,8 @@ export function guardedFetch(policy: FetchPolicy, { waitMs = CALL_WAIT_MS, uploa
     } catch (err) {
       if (err instanceof ApiError) throw err;
       const cut = ['EPIPE', 'ECONNRESET'].includes((err as NodeJS.ErrnoException).code ?? '');
-      const refused = upload && cut ? await refusalOf(url, policy, headers, signal) : undefined;
+      const sized = upload && cut && headers['content-length'] !== undefined;
+      const refused = sized ? await refusalOf(url, policy, headers, signal) : undefined;
       if (!refused) throw new Unreachable(`${url.origin} could not be reached: ${describeFailure(err)}`);
       res = refused;
     }

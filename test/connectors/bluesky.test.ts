@@ -16,7 +16,7 @@ import { AtpAgent, type XRPCError } from '@atproto/api';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../domain/ids.ts';
-import { agentOn, statusOf } from '../../networks/bluesky/api.ts';
+import { agentOn, refusal, statusOf } from '../../networks/bluesky/api.ts';
 import { readCredentials, type Connector, type ConnectorAccount } from '../../networks/connector.ts';
 import { connectorFor } from '../../networks/connectors.ts';
 import { startWorker, type RunningWorker } from '../../worker/worker.ts';
@@ -517,13 +517,13 @@ describe('bluesky against the reference PDS', () => {
 describe('an upload cut while it is sent', () => {
   // A server refusing an upload on its headers may close before its answer is read (as the PDS above does, most
   // runs): this one always does, and answers only the headers sent again with `Expect: 100-continue`.
-  it('reads the refusal from the headers alone: the server’s 413 in its words, not a cut connection', async () => {
+  async function cutUpload(status: number, body: object) {
     let asked = 0;
     const server = http.createServer((req) => req.socket.destroy());
     server.on('checkContinue', (_req, res) => {
       asked += 1;
-      res.writeHead(413, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'PayloadTooLarge', message: 'request entity too large' }));
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -535,11 +535,23 @@ describe('an upload cut while it is sent', () => {
         .uploadBlob(file, { encoding: 'video/mp4', headers: { 'content-length': String(size) } })
         .catch((e: unknown) => e as XRPCError);
       expect(err).toBeInstanceOf(Error);
-      expect(statusOf(err as XRPCError)).toBe(413);
-      expect((err as XRPCError).message).toBe('request entity too large');
-      expect(asked).toBe(1);
+      return { err: err as XRPCError, asked };
     } finally {
       server.close();
     }
+  }
+
+  it('reads the refusal from the headers alone: the server’s 413 in its words, not a cut connection', async () => {
+    const { err, asked } = await cutUpload(413, { error: 'PayloadTooLarge', message: 'request entity too large' });
+    expect(statusOf(err)).toBe(413);
+    expect(err.message).toBe('request entity too large');
+    expect(asked).toBe(1);
+  });
+
+  it('keeps the cut connection when the server only refuses headers that come without their file', async () => {
+    const { err, asked } = await cutUpload(417, { error: 'ExpectationFailed', message: 'Expectation Failed' });
+    expect(refusal(err, Date.now())).toMatchObject({ code: 'bluesky_unavailable' });
+    expect(err.message).toMatch(/could not be reached/);
+    expect(asked).toBe(1);
   });
 });
