@@ -68,13 +68,10 @@ export interface OpenOptions {
 /** knex's notices as log records, so a process's output stays one JSON line per event. */
 function knexLog(logger: Logger | undefined): Knex.Config['log'] {
   if (!logger) return undefined;
-  return {
-    warn: (message: string) => logger.warn({ source: 'knex' }, message),
-    error: (message: string) => logger.error({ source: 'knex' }, message),
-    deprecate: (method: string, instead: string) =>
-      logger.warn({ source: 'knex' }, `${method} is deprecated: ${instead}`),
-    debug: (message: string) => logger.debug({ source: 'knex' }, message),
-  };
+  // knex hands each function its finished message (a deprecation's too).
+  const note = (level: 'warn' | 'error' | 'debug') => (message: unknown) =>
+    logger[level]({ source: 'knex' }, String(message));
+  return { warn: note('warn'), error: note('error'), deprecate: note('warn'), debug: note('debug') };
 }
 
 export function openDatabase(opts: OpenOptions): Db {
