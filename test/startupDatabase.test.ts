@@ -3,7 +3,7 @@
 // Real processes (bin/herald); each reaches PostgreSQL through a relay that cuts its first connections under their
 // first query: the migration check's. Once running, a connection cut under it is logged as JSON, like every event.
 import { type ChildProcess, spawn } from 'node:child_process';
-import knexFactory from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInstance, HERALD, stopProcess, type Instance } from './support/processes.ts';
 import { tcpRelay, type TcpRelay } from './support/tcpRelay.ts';
@@ -26,6 +26,14 @@ function started(args: string[], env: NodeJS.ProcessEnv, ready: string) {
     child.once('exit', (code) => resolve({ ready: false, exitCode: code }));
   });
   return { child, outcome, output: () => output, stdout: () => stdout };
+}
+
+/** Terminates every connection to the instance's database but `db`'s own. */
+async function cutOtherConnections(db: Knex): Promise<void> {
+  await db.raw(
+    `select pg_terminate_backend(pid) from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid()`,
+  );
 }
 
 describe('processes starting while their database connection is cut, on postgres', () => {
@@ -68,10 +76,7 @@ describe('processes starting while their database connection is cut, on postgres
     const db = knexFactory({ client: 'pg', connection: instance.env.DATABASE_URL!, pool: { min: 0, max: 1 } });
     try {
       expect((await fetch(`${instance.base}/readyz`)).status).toBe(200);
-      await db.raw(
-        `select pg_terminate_backend(pid) from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid()`,
-      );
+      await cutOtherConnections(db);
       await new Promise((resolve) => setTimeout(resolve, 300));
       // knex finds its pooled connection cut, says so, and answers from a new one.
       expect((await fetch(`${instance.base}/readyz`)).status).toBe(200);
@@ -108,10 +113,7 @@ describe('processes starting while their database connection is cut, on postgres
         .toContain('the job queue runs again');
       expect(run.child.exitCode).toBeNull();
       // Its connections cut (the old runner's with them) end nothing.
-      await db.raw(
-        `select pg_terminate_backend(pid) from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid()`,
-      );
+      await cutOtherConnections(db);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(run.child.exitCode, run.output()).toBeNull();
       // A job added afterwards is taken: a post that does not exist, so its task only finds nothing to reserve.
