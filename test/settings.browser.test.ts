@@ -264,9 +264,10 @@ describe('settings in a browser', () => {
     const renewal = guest.getByRole('dialog', { name: 'Your session ended' });
     await renewal.getByLabel('Password').fill('noas own long password');
     await renewal.getByRole('button', { name: 'Sign in' }).click();
-    // Ola's workspace: the post its owner approved earlier in this walk is listed.
+    // Ola's workspace: the post its owner approved earlier in this walk is listed. The calendar behind the dialog
+    // shows it too, so the posts page is waited for first.
+    await guest.waitForURL(/\/app\/posts$/);
     await guest.getByText('Autumn sale').first().waitFor();
-    expect(guest.url()).toMatch(/\/app\/posts$/);
     const back = await guest.evaluate(() => fetch('/auth/session').then((r) => r.json()));
     expect(back.workspace.name).toMatch(/^Ola Owner/);
 
