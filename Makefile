@@ -4,8 +4,8 @@ SHELL := /bin/bash
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number); \
   process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install build run test lint typecheck-server typecheck-dashboard format generate bench mock check-node \
-  media-tools dashboard docs
+.PHONY: help install sqlite build run test lint typecheck-server typecheck-dashboard format generate bench mock \
+  check-node media-tools dashboard docs
 
 help:
 	@echo "make build     compile the TypeScript into dist/ for bin/herald (when a source changed)"
@@ -22,9 +22,22 @@ check-node:
 	@if [ "$(NODE_OK)" != "yes" ]; then \
 	  echo "Herald needs Node.js 20.19 or later (found $$(node --version 2>/dev/null || echo none))." >&2; exit 1; fi
 
+# The packages, with the install scripts of all but better-sqlite3, which compiles SQLite from source where its prebuilt
+# binary cannot be downloaded (a minute or two of one core): that is its own step, which the lint does not need, so
+# that `.ci/run` runs it beside `make lint`.
+INSTALL_SCRIPTS := node -p "Object.entries(require('./package-lock.json').packages) \
+  .filter(([path, entry]) => entry.hasInstallScript && !path.endsWith('/better-sqlite3')) \
+  .map(([path]) => path.replace(/^.*node_modules\//, '')).join(' ')"
 node_modules/.installed: package.json package-lock.json | check-node
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund --ignore-scripts
+	npm rebuild $$($(INSTALL_SCRIPTS))
 	@touch $@
+
+node_modules/.sqlite-built: node_modules/.installed
+	npm rebuild better-sqlite3
+	@touch $@
+
+sqlite: node_modules/.sqlite-built
 
 # Media processing runs ffprobe and ffmpeg: Debian's package when they are missing (needs root and apt).
 media-tools:
@@ -32,7 +45,7 @@ media-tools:
 	  (apt-get update && apt-get install -y --no-install-recommends ffmpeg) || \
 	  { echo "Herald needs ffmpeg and ffprobe on PATH: install your system's ffmpeg package." >&2; exit 1; }
 
-install: node_modules/.installed media-tools
+install: node_modules/.sqlite-built media-tools
 
 # dist/ (never committed): bin/herald runs it while it is fresher than every source it was compiled from.
 build: node_modules/.installed
@@ -65,10 +78,10 @@ docs: docs/reference.html docs/site/index.html
 run: install build dashboard docs
 	bin/herald serve
 
-generate: install
+generate: node_modules/.installed
 	npx tsx scripts/generate.ts
 
-lint: install
+lint: node_modules/.installed
 	npx redocly lint openapi.yaml
 	npx tsx scripts/generate.ts --check
 	npx biome ci .
@@ -83,7 +96,7 @@ typecheck-dashboard:
 	npx tsc --noEmit -p dashboard
 
 # Twice: on a few member chains Biome 2.6 settles only on its second pass, and `biome ci` checks the settled form.
-format: install
+format: node_modules/.installed
 	npx biome format --write .
 	npx biome format --write .
 
@@ -98,7 +111,7 @@ test: install build dashboard docs
 	npx vitest run
 	TEST_PRISM=1 TEST_DATABASES=sqlite npx vitest run $(PRISM_SUITES)
 
-mock: install
+mock: node_modules/.installed
 	npx tsx scripts/prism.ts mock $(MOCK_PORT)
 
 # The leak check takes ten minutes and is left out: BENCH_SOAK_MINUTES=10 npx tsx bench/soak.ts

@@ -1,16 +1,14 @@
 // The MCP tools, derived from the operation table (generated/operations.ts): one tool per operation with
 // an `x-mcp-tool` name. A call becomes the REST request of its operation and runs through the same chain.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { operations } from '../generated/operations.ts';
+import * as validators from '../generated/toolValidators.ts';
 import { agentWordsFor } from '../scripts/agentWords.ts';
 import type { OperationEntry, ToolAnnotations } from '../scripts/operationTable.ts';
 import type { Scope } from '../domain/credential.ts';
 import type { ApiResponse } from '../server/api.ts';
 import { validationMessage } from '../server/validationMessage.ts';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+import { toolAjv } from './toolAjv.ts';
 
 export interface ToolEntry {
   name: string;
@@ -22,13 +20,14 @@ export interface ToolEntry {
     inputSchema: OperationEntry['inputSchema'];
     annotations: ToolAnnotations;
   };
-  validate: ValidateFunction;
+  validate: ArgumentCheck;
 }
 
-// The contract is OpenAPI 3.1, whose schemas are JSON Schema 2020-12.
-// verbose: validationMessage reads the schema and value of a failed union (server/validationMessage.ts).
-export const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
-addFormats(ajv);
+/** A tool's compiled argument schema (generated/toolValidators.ts): the arguments' verdict, then its errors. */
+type ArgumentCheck = ((args: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/** The SDK's validator; the tools' own arguments are checked by code compiled at `make generate`. */
+export const ajv = toolAjv();
 
 const RETRY_ADVICE =
   'Pass `idempotencyKey`: make a new one (a UUID) for each change you intend, such as each post, and send the ' +
@@ -52,7 +51,7 @@ export const TOOLS: readonly ToolEntry[] = operations
       inputSchema: op.inputSchema,
       annotations: op.annotations!,
     },
-    validate: ajv.compile(op.inputSchema),
+    validate: (validators as Record<string, ArgumentCheck>)[op.tool!]!,
   }));
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));

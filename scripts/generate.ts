@@ -1,5 +1,5 @@
-// `make generate`: openapi.yaml -> generated/ (types, the served openapi.json, the operation table, and the agent
-// files llms.txt and skill.md).
+// `make generate`: openapi.yaml -> generated/ (types, the served openapi.json, the operation table, the MCP tools'
+// argument validators, and the agent files llms.txt and skill.md).
 // With --check, writes nothing and exits 1 when generated/ differs from what the contract gives.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 import { buildOperationTable } from './operationTable.ts';
 import { renderLlmsTxt, renderSkillMd } from './agentDocs.ts';
+import { renderToolValidators } from './toolValidators.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const contractPath = path.join(root, 'openapi.yaml');
@@ -27,6 +28,7 @@ async function render(): Promise<Record<string, string>> {
       `export const operations: readonly OperationEntry[] = ${JSON.stringify(table, null, 2)};\n`,
     'llms.txt': renderLlmsTxt(contract),
     'skill.md': renderSkillMd(contract, table),
+    'toolValidators.ts': renderToolValidators(table, HEADER),
   };
 }
 
