@@ -180,7 +180,14 @@ export async function reservePosts(
     db,
     returned(result).map((r) => ({ postId: r.id, attemptId: r.attempt_id })),
   );
-  return postIds.map((id) => attempts.find((a) => a.postId === id));
+  // A post asked for twice in one batch (two of its jobs prepared at once: a retry's and the watchdog's, say) goes to
+  // its first caller only: two callers holding one lease would both send it.
+  const handed = new Set<string>();
+  return postIds.map((id) => {
+    if (handed.has(id)) return undefined;
+    handed.add(id);
+    return attempts.find((a) => a.postId === id);
+  });
 }
 
 async function loadAttempts(db: Db, leases: { postId: string; attemptId: string }[]): Promise<Attempt[]> {

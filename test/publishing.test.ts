@@ -8,6 +8,7 @@
 // knob (SANDBOX_ANSWER_LOST_PERCENT): the simulator commits the post, then cuts the connection before answering.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWorkspace } from '../db/identity.ts';
+import { reservePosts } from '../db/publishing.ts';
 import { queueFailure } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
@@ -249,6 +250,19 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(await lease(id)).toMatchObject({ status: 'draft', attempt_id: null });
     expect(await api.published('threads', account.externalId)).toBe(0);
     expect(await api.kinds(id)).toEqual(['created', 'cancelled']);
+  });
+
+  it('hands a post asked for twice in one reservation batch to one caller only', async () => {
+    // The chaos run published two posts twice: two jobs of one post (a retry's and the watchdog's) were prepared in
+    // one batch, and both callers got the attempt.
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const { id } = await dueIn(account.id, 'Asked for twice at once.', 600);
+    const horizon = new Date(Date.now() + 700_000).toISOString();
+    const [first, second] = await reservePosts(env.services.db, [id, id], 'wkr_twojobs', horizon);
+    expect(first).toMatchObject({ postId: id, attemptId: expect.stringMatching(/^att_/) });
+    expect(second).toBeUndefined();
+    const cancelled = await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
+    expect(cancelled.status).toBe(200);
   });
 
   it('refuses to change a post whose attempt has started, with 409 invalid_state', async () => {
