@@ -635,6 +635,19 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
         `${r.id} (${r.platform}) due ${since(r.publish_at!)} live ${since(r.live_at!)} after the last fault: ` +
           (await timeline(r)),
       );
+    // Each post the networks hold twice: Herald's posts of that text on that account, with their timelines (two posts
+    // made of one create would say a retried request was done twice; one post, that it was sent twice).
+    for (const [key, n] of perPost) {
+      if (n < 2) continue;
+      const [network, account, text] = key.split('|') as [string, string, string];
+      const twins = await db('posts')
+        .join('accounts', 'accounts.id', 'posts.account_id')
+        .where({ 'accounts.platform': network, 'accounts.external_id': account, 'posts.text': text })
+        .select('posts.id');
+      const found = rows.filter((r) => twins.some((t: { id: string }) => t.id === r.id));
+      log(`published ${n} times: ${key}`);
+      for (const r of found) log(`  ${r.id} ${r.status} due ${since(r.publish_at!)}: ${await timeline(r)}`);
+    }
     const lostRows = rows.filter(
       (r) =>
         !['live', 'failed', 'draft'].includes(r.status) ||
