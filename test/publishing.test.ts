@@ -9,6 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWorkspace } from '../db/identity.ts';
 import { reservePosts } from '../db/publishing.ts';
+import { newId } from '../domain/ids.ts';
+import { LEAST_WAITING_ROOM } from '../worker/launcher.ts';
 import { queueFailure } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
@@ -408,6 +410,73 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
       env.config.sandboxAnswerLostPercent = 0;
     }
     expect((await (await fetch(`${env.base}/sandbox/faults`)).json()).answersLost).toBe(lostBefore + 1);
+  });
+});
+
+describe("a dead worker's backlog of reservations", () => {
+  let env: Env;
+  let ws: Seeded;
+  let worker: RunningWorker | undefined;
+
+  beforeAll(async () => {
+    env = await listeningHerald('sqlite');
+    ws = await seedWorkspace(env, { plan: 'agency' });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await env.close();
+  });
+
+  it('is taken over a room after another as the room frees, not a room per watchdog tick', async () => {
+    const api = postingCalls(env, ws);
+    const { db } = env.services;
+    const platforms = ['threads', 'threads', 'facebook'] as const;
+    const accounts = [];
+    for (const platform of platforms) accounts.push(await sandboxAccount(env, ws.workspaceId, platform));
+    // Over two rooms' worth of reservations, past their time, of a worker that died before starting any.
+    const backlog = 2 * LEAST_WAITING_ROOM + 10;
+    const drafts = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: {
+        targets: { accountIds: accounts.map((a) => a.id) },
+        mediaIds: [],
+        text: 'Backlog',
+        when: 'draft',
+        confirm: true,
+      },
+    });
+    expect(drafts.status).toBe(201);
+    const rows = await db('posts').whereIn(
+      'id',
+      drafts.body.posts.map((p: { id: string }) => p.id),
+    );
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const ids = Array.from({ length: backlog }, () => newId('pst'));
+    await db.batchInsert(
+      'posts',
+      ids.map((id, i) => ({
+        ...rows[i % rows.length],
+        id,
+        text: `Backlog ${i}`,
+        status: 'queued',
+        publish_at: past,
+        due_at: past,
+        attempt_id: `att_dead${i}`,
+        attempt_worker: 'wkr_dead',
+      })),
+      50,
+    );
+    // Its watchdog ticks once, as it starts: what follows is taken by the passes that come again for want of room.
+    worker = await startWorker(env.services, { watchEveryMs: 600_000 });
+    const live = await until(
+      async () => Number((await db('posts').whereIn('id', ids).where({ status: 'live' }).count({ n: '*' }))[0]!.n),
+      (n) => n === backlog,
+      20_000,
+    );
+    expect(live).toBe(backlog);
+    let published = 0;
+    for (const [i, a] of accounts.entries()) published += await api.published(platforms[i]!, a.externalId);
+    expect(published).toBe(backlog);
   });
 });
 
