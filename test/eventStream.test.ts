@@ -8,15 +8,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents, type EventType } from '../db/events.ts';
 import { eventStreams, eventTail, STREAMS_PER_SESSION, type EventStreams } from '../server/eventStream.ts';
-import {
-  addAccount,
-  call,
-  DATABASES,
-  seedWorkspace,
-  startHerald,
-  type Seeded,
-  type TestEnv,
-} from './support/harness.ts';
+import { addAccount, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { postingCalls } from './support/network.ts';
 import { addPerson, signedIn, type Person } from './support/people.ts';
 
 interface Frame {
@@ -155,24 +148,13 @@ describe.each(DATABASES)('live update streams on %s', (kind) => {
     const tab = await stream();
     await streams.tail.poll();
     const accountId = await addAccount(env, ws.workspaceId, 'threads', 'Threads');
-    const publishAt = new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 16);
-    const res = await call(env, 'post', '/v1/posts', {
-      key: ws.writeKey,
-      body: {
-        targets: { accountIds: [accountId] },
-        mediaIds: [],
-        text: 'Soon',
-        when: { publishAt, timezone: 'UTC' },
-        confirm: true,
-      },
-    });
-    expect(res.status).toBe(201);
+    const { id, publishAt } = await postingCalls(env, ws).postLater(accountId, 'Soon', 3);
     await streams.tail.poll();
     await tab.until(() => tab.frames.length >= 2);
     const post = { status: 'queued', publishAt: `${publishAt}:00.000Z` };
     expect(tab.frames.map((f) => f.data)).toEqual([
-      expect.objectContaining({ type: 'post.created', objectId: res.body.posts[0].id, post }),
-      expect.objectContaining({ type: 'post.queued', objectId: res.body.posts[0].id, post }),
+      expect.objectContaining({ type: 'post.created', objectId: id, post }),
+      expect.objectContaining({ type: 'post.queued', objectId: id, post }),
     ]);
     tab.close();
   });

@@ -1,6 +1,5 @@
 // The workspace lock on PostgreSQL (db/locks.ts) against the publishing worker's writes: the chaos run found a cancel
 // answered 500 on a deadlock between the two.
-import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPostEvents } from '../db/postsData.ts';
 import { isoNow } from '../runtime/clock.ts';
@@ -13,6 +12,7 @@ import {
   type Seeded,
   type TestEnv,
 } from './support/harness.ts';
+import { postingCalls } from './support/network.ts';
 
 describe.runIf(DATABASES.includes('postgres'))('the workspace lock on postgres', () => {
   let env: TestEnv;
@@ -34,19 +34,7 @@ describe.runIf(DATABASES.includes('postgres'))('the workspace lock on postgres',
 
   it("lets a worker record a post's end while a request holding the lock waits for that post", async () => {
     const { db } = env.services;
-    const publishAt = DateTime.now().setZone('Europe/Berlin').plus({ hours: 3 }).toFormat("yyyy-MM-dd'T'HH:mm");
-    const created = await call(env, 'post', '/v1/posts', {
-      key: ws.writeKey,
-      body: {
-        targets: { accountIds: [accountId] },
-        mediaIds: [],
-        text: 'Hello',
-        when: { publishAt, timezone: 'Europe/Berlin' },
-        confirm: true,
-      },
-    });
-    expect(created.status).toBe(201);
-    const postId = created.body.posts[0].id as string;
+    const { id: postId } = await postingCalls(env, ws).postLater(accountId, 'Hello', 3);
 
     // A worker's transaction, as markFailed and retryLater write: the post's row first...
     const worker = await db.transaction();

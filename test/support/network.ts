@@ -164,15 +164,22 @@ export async function postedNow(
 /** A workspace's posts through the API as the publishing tests make and read them. */
 export function postingCalls(env: TestEnv, ws: Seeded) {
   const readPost = (id: string) => call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey }).then((r) => r.body);
+  /** A text post on one account; answers its id. */
+  const post = async (accountId: string, text: string, when: unknown): Promise<string> => {
+    const res = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when, confirm: true },
+    });
+    expect(res.status).toBe(201);
+    return res.body.posts[0].id;
+  };
   return {
     /** A text post on one account due now; answers its id. */
-    async postNow(accountId: string, text: string): Promise<string> {
-      const res = await call(env, 'post', '/v1/posts', {
-        key: ws.writeKey,
-        body: { targets: { accountIds: [accountId] }, mediaIds: [], text, when: 'now', confirm: true },
-      });
-      expect(res.status).toBe(201);
-      return res.body.posts[0].id;
+    postNow: (accountId: string, text: string) => post(accountId, text, 'now'),
+    /** A text post on one account due in `hours`, its time given in UTC; answers its id and that time. */
+    async postLater(accountId: string, text: string, hours: number): Promise<{ id: string; publishAt: string }> {
+      const publishAt = new Date(Date.now() + hours * 3600_000).toISOString().slice(0, 16);
+      return { id: await post(accountId, text, { publishAt, timezone: 'UTC' }), publishAt };
     },
     readPost,
     /** The post once it is live or failed (or as it is after 20 seconds). */
