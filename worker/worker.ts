@@ -35,9 +35,9 @@ export const OVERDUE_MS = 60_000;
 export const LOST_JOB_MS = 6_000;
 const WATCH_EVERY_MS = 2_000;
 /**
- * A pass that left orphans past their time for want of room comes again this soon rather than at the next tick: the
- * room frees as fast as the launcher starts what it took, and after a fault storm the dead workers' backlog drained at
- * one room's worth per worker every 2 s (100 posts/s in the chaos run) with the CPU half idle.
+ * A pass that left orphans past their time for want of room takes over more this soon rather than at the next tick:
+ * the room frees as fast as the launcher starts what it took, and after a fault storm the dead workers' backlog drained
+ * at one room's worth per worker every 2 s (100 posts/s in the chaos run) with the CPU half idle.
  */
 const AGAIN_AFTER_MS = 250;
 /** Attempts a worker takes over in a watchdog pass even when it has no room: the started ones come first. */
@@ -99,8 +99,8 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   let watching: Promise<void> = Promise.resolve();
   let again: NodeJS.Timeout | undefined;
   let stopped = false;
-  async function watchOnce(): Promise<void> {
-    await heartbeat(db, id, startedAt, isoAt(clock.now()));
+  /** Takes over attempts nobody is running, as many as its room holds; comes again soon when it left some. */
+  async function adoptOrphans(): Promise<void> {
     const orphans = await orphanedAttempts(db, {
       staleBefore: isoAt(clock.now() - STALE_WORKER_MS),
       silentBefore: isoAt(clock.now() - SILENT_WORKER_MS),
@@ -115,10 +115,15 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     if (taking.length < orphans.length && !stopped)
       again ??= setTimeout(() => {
         again = undefined;
-        void watch();
+        void serially(adoptOrphans);
       }, AGAIN_AFTER_MS);
+  }
+  async function watchOnce(): Promise<void> {
+    await heartbeat(db, id, startedAt, isoAt(clock.now()));
+    await adoptOrphans();
     const resumed = await publisher.adoptStranded(isoAt(clock.now() - OVERDUE_MS));
     if (resumed) logger.warn({ attempts: resumed }, 'took up again attempts that could not record their end');
+    const now = clock.now();
     const dueBefore = isoAt(now + PREPARE_AHEAD_MS - LOST_JOB_MS);
     const jobless = await jobs.postsWithoutJob(await overduePosts(db, dueBefore), isoAt(now - LOST_JOB_MS));
     // Read again: a job that finished meanwhile reserved its post before it went.
@@ -130,8 +135,10 @@ export async function startWorker(services: Services, options: WorkerOptions = {
       await db.transaction((trx) => jobs.schedule(trx, postId, isoAt(now)));
     }
   }
-  const watch = () =>
-    (watching = watching.then(watchOnce, watchOnce).catch((err) => logger.error({ err }, 'watchdog pass failed')));
+  /** Runs a watchdog pass after the one in progress, never two at once. */
+  const serially = (pass: () => Promise<void>) =>
+    (watching = watching.then(pass, pass).catch((err) => logger.error({ err }, 'watchdog pass failed')));
+  const watch = () => serially(watchOnce);
 
   const { jobTaken } = options;
   const task = async (postId: string) => {
