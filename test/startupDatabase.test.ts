@@ -86,9 +86,11 @@ describe('processes starting while their database connection is cut, on postgres
     await stopProcess(run.child);
     const lines = run.stdout().split('\n').filter(Boolean);
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-    expect(lines.map((line) => JSON.parse(line)).filter((r) => r.source === 'knex')).toEqual([
-      expect.objectContaining({ level: 40, msg: expect.stringMatching(/^Connection Error: /) }),
-    ]);
+    // One warning per pooled connection found cut: the pool may hold more than one by then.
+    const fromKnex = lines.map((line) => JSON.parse(line)).filter((r) => r.source === 'knex');
+    expect(fromKnex.length).toBeGreaterThan(0);
+    for (const record of fromKnex)
+      expect(record).toMatchObject({ level: 40, msg: expect.stringMatching(/^Connection Error: /) });
   });
 
   it('herald worker starts its job queue again when graphile-worker stops it, and goes on taking jobs', async () => {
