@@ -1,4 +1,4 @@
-// generated/toolValidators.ts: each MCP tool's argument validator as Ajv standalone code. Compiling the 19 schemas
+// generated/toolValidators.ts: each MCP tool's argument validator as Ajv standalone code. Compiling the tools' schemas
 // when a process starts took about a quarter of `herald serve`'s CPU until ready; compiled here, they load in ms.
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { toolAjv } from '../mcp/toolAjv.ts';
