@@ -89,8 +89,10 @@ export function createLauncher<T>(
       retaking.shift()!();
     }
     const now = clock.now();
+    let started = 0;
     while (!stopped && waiting.length && waiting[0]!.atMs <= now && held < concurrency && running.size < mostStarted) {
       const { item } = waiting.shift()!;
+      started++;
       held++;
       let holding = true;
       const slot: Slot = {
@@ -123,7 +125,9 @@ export function createLauncher<T>(
       clearInterval(timer);
       timer = undefined;
     }
-    grantRoom();
+    // Only a start frees a place. Granting on every tick would grant a place already granted to a caller that has
+    // not yet added its attempt (it is still reserving its post), and let the room overflow.
+    if (started) grantRoom();
   }
 
   return {
