@@ -19,7 +19,7 @@ import { SWEEP_BATCH, sweepMedia } from '../media/retention.ts';
 import { Keyring } from '../runtime/crypto.ts';
 import { loadSecret } from '../runtime/secret.ts';
 import { DiskStorage } from '../storage/disk.ts';
-import { LOST_JOB_MS, SILENT_WORKER_MS, STALE_WORKER_MS } from '../worker/worker.ts';
+import { LOST_JOB_MS, SILENT_WORKER_MS, ORPHANS_READ_AT_MOST, STALE_WORKER_MS } from '../worker/worker.ts';
 import { PREPARE_AHEAD_MS } from '../db/jobs.ts';
 import {
   createPgDatabase,
@@ -241,6 +241,7 @@ async function sweepAndWatchdog(url: string, dataDir: string): Promise<void> {
   const orphaned = await orphanedAttempts(db, {
     staleBefore: new Date(now - STALE_WORKER_MS).toISOString(),
     silentBefore: new Date(now - SILENT_WORKER_MS).toISOString(),
+    limit: ORPHANS_READ_AT_MOST,
   });
   const overdue = await overduePosts(db, new Date(now + PREPARE_AHEAD_MS - LOST_JOB_MS).toISOString());
   const watchMs = performance.now() - watchStart;

@@ -482,7 +482,7 @@ export async function retireWorker(db: Db, workerId: string): Promise<void> {
  */
 export async function orphanedAttempts(
   db: Db,
-  limits: { staleBefore: string; silentBefore: string },
+  limits: { staleBefore: string; silentBefore: string; limit: number },
 ): Promise<{ postId: string; attemptId: string; dueAt: string }[]> {
   // attempt_worker is set and cleared with attempt_id: its index finds the few held posts among millions.
   const rows = await db('posts')
@@ -500,7 +500,7 @@ export async function orphanedAttempts(
     .select('posts.id', 'posts.attempt_id', 'posts.due_at')
     // Started attempts first (they wait to be settled), then the earliest due.
     .orderByRaw('posts.attempt_started_at is null, posts.due_at')
-    .limit(1000);
+    .limit(limits.limit);
   return rows.map((r) => ({ postId: r.id, attemptId: r.attempt_id, dueAt: r.due_at }));
 }
 

@@ -42,6 +42,8 @@ const WATCH_EVERY_MS = 2_000;
 const AGAIN_AFTER_MS = 250;
 /** Attempts a worker takes over in a watchdog pass even when it has no room: the started ones come first. */
 const ADOPT_AT_LEAST = 10;
+/** Orphans a watchdog tick reads at most: those not yet due are all taken, whatever the room. */
+export const ORPHANS_READ_AT_MOST = 1000;
 /** Jobs prepared at once: a job only reserves and reads its post, then hands it to the launcher. */
 export const PREPARE_CONCURRENCY = 16;
 
@@ -99,24 +101,35 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   let watching: Promise<void> = Promise.resolve();
   let again: NodeJS.Timeout | undefined;
   let stopped = false;
-  /** Takes over attempts nobody is running, as many as its room holds; comes again soon when it left some. */
-  async function adoptOrphans(): Promise<void> {
+  /** Comes back for more orphans soon (AGAIN_AFTER_MS), for a pass that takes only what its room holds. */
+  function comeAgain(): void {
+    if (stopped) return;
+    again ??= setTimeout(() => {
+      again = undefined;
+      void serially(() => adoptOrphans(true));
+    }, AGAIN_AFTER_MS);
+  }
+  /**
+   * Takes over attempts nobody is running, as many as its room holds; comes again soon when it left some. A quick
+   * pass reads no more orphans than its room holds, and none while the room is full (as it is most of the time while
+   * a backlog drains): the watchdog's tick still takes a few whatever the room, the started ones first.
+   */
+  async function adoptOrphans(quick = false): Promise<void> {
+    // Of those past their time, as many as this worker has room for: a dead worker's backlog is shared by the live
+    // ones, not all taken by whichever looks first.
+    let room = Math.max(quick ? 0 : ADOPT_AT_LEAST, publisher.freeRoom());
+    if (!room) return comeAgain();
+    const limit = quick ? room : ORPHANS_READ_AT_MOST;
     const orphans = await orphanedAttempts(db, {
       staleBefore: isoAt(clock.now() - STALE_WORKER_MS),
       silentBefore: isoAt(clock.now() - SILENT_WORKER_MS),
+      limit,
     });
-    // Of those past their time, as many as this worker has room for (a few at least, the started ones first): a dead
-    // worker's backlog is shared by the live ones, not all taken by whichever looks first.
-    let room = Math.max(ADOPT_AT_LEAST, publisher.freeRoom());
     const now = clock.now();
     const taking = orphans.filter((o) => Date.parse(o.dueAt) > now || room-- > 0);
     const adopted = await publisher.adopt(taking);
     if (adopted) logger.warn({ attempts: adopted }, 'took over the attempts of dead workers (or left past their time)');
-    if (taking.length < orphans.length && !stopped)
-      again ??= setTimeout(() => {
-        again = undefined;
-        void serially(adoptOrphans);
-      }, AGAIN_AFTER_MS);
+    if (taking.length < orphans.length || orphans.length === limit) comeAgain();
   }
   async function watchOnce(): Promise<void> {
     await heartbeat(db, id, startedAt, isoAt(clock.now()));
