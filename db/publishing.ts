@@ -474,6 +474,13 @@ export async function retireWorker(db: Db, workerId: string): Promise<void> {
   await db('workers').where({ id: workerId }).delete();
 }
 
+/** A post's attempt lease; `started: false` when it was found a reservation (nothing sent). */
+export interface Lease {
+  postId: string;
+  attemptId: string;
+  started?: boolean;
+}
+
 /**
  * Attempts to take over: those held by workers gone or silent since `staleBefore`, and reservations (not started:
  * nothing was sent for them, so another worker may take them whatever their holder does) of workers silent since
@@ -483,7 +490,7 @@ export async function retireWorker(db: Db, workerId: string): Promise<void> {
 export async function orphanedAttempts(
   db: Db,
   limits: { staleBefore: string; silentBefore: string; limit: number },
-): Promise<{ postId: string; attemptId: string; dueAt: string }[]> {
+): Promise<(Lease & { dueAt: string })[]> {
   // attempt_worker is set and cleared with attempt_id: its index finds the few held posts among millions.
   const rows = await db('posts')
     .leftJoin('workers', 'workers.id', 'posts.attempt_worker')
@@ -497,11 +504,16 @@ export async function orphanedAttempts(
           x.whereNull('posts.attempt_started_at').where('workers.heartbeat_at', '<', limits.silentBefore),
         ),
     )
-    .select('posts.id', 'posts.attempt_id', 'posts.due_at')
+    .select('posts.id', 'posts.attempt_id', 'posts.due_at', 'posts.attempt_started_at')
     // Started attempts first (they wait to be settled), then the earliest due.
     .orderByRaw('posts.attempt_started_at is null, posts.due_at')
     .limit(limits.limit);
-  return rows.map((r) => ({ postId: r.id, attemptId: r.attempt_id, dueAt: r.due_at }));
+  return rows.map((r) => ({
+    postId: r.id,
+    attemptId: r.attempt_id,
+    dueAt: r.due_at,
+    started: r.attempt_started_at !== null,
+  }));
 }
 
 /**
@@ -521,19 +533,17 @@ export async function leasesOf(
 
 /**
  * Moves leases to this worker under new attempt ids, in one statement;
- * answers the attempts it took (others were taken first).
+ * answers the attempts it took (others were taken first). A lease found a reservation is taken only while it still
+ * is one: a silent holder may have come back and started it meanwhile, and is sending it.
  */
-export async function takeOverAttempts(
-  db: Db,
-  leases: { postId: string; attemptId: string }[],
-  workerId: string,
-): Promise<Attempt[]> {
-  const moves = leases.map((l) => [l.postId, l.attemptId, newId('att')]);
+export async function takeOverAttempts(db: Db, leases: Lease[], workerId: string): Promise<Attempt[]> {
+  const moves = leases.map((l) => [l.postId, l.attemptId, newId('att'), l.started === false ? 'reserved' : null]);
   const taken = await updateLeased(db, {
     set: 'attempt_id = v.v_new, attempt_worker = ?',
     setBindings: [workerId],
-    columns: ['v_new'],
+    columns: ['v_new', 'v_reserved'],
     rows: moves,
+    where: 'and (v.v_reserved is null or posts.attempt_started_at is null)',
   });
   return loadAttempts(
     db,

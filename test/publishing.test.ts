@@ -8,7 +8,7 @@
 // knob (SANDBOX_ANSWER_LOST_PERCENT): the simulator commits the post, then cuts the connection before answering.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWorkspace } from '../db/identity.ts';
-import { reservePosts } from '../db/publishing.ts';
+import { reservePosts, startAttempts, takeOverAttempts } from '../db/publishing.ts';
 import { newId } from '../domain/ids.ts';
 import { LEAST_WAITING_ROOM } from '../worker/launcher.ts';
 import { queueFailure } from '../networks/sandbox/state.ts';
@@ -265,6 +265,27 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(second).toBeUndefined();
     const cancelled = await call(env, 'post', `/v1/posts/${id}/cancel`, { key: ws.writeKey, body: { confirm: true } });
     expect(cancelled.status).toBe(200);
+  });
+
+  it("takes over a silent worker's reservation only while it is one: a holder back and sending keeps it", async () => {
+    const { db } = env.services;
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const { id } = await dueIn(account.id, 'Started by a worker thought silent.', 600);
+    const horizon = new Date(Date.now() + 700_000).toISOString();
+    // The holder beats again (so this file's own worker leaves its leases alone).
+    const now = new Date().toISOString();
+    await db('workers').insert({ id: 'wkr_back', started_at: now, heartbeat_at: now, pid: 0 });
+    const [held] = await reservePosts(db, [id], 'wkr_back', horizon);
+    // A watchdog listed it as a reservation while its holder was silent; the holder came back and started it.
+    const listed = { postId: id, attemptId: held!.attemptId, started: false };
+    expect(await startAttempts(db, [{ attempt: held!, message: 'Sending to Threads.' }], now)).toEqual([true]);
+    expect(await takeOverAttempts(db, [listed], 'wkr_watchdog')).toEqual([]);
+    expect(await lease(id)).toMatchObject({ attempt_id: held!.attemptId });
+    // The same lease found started (its holder gone quiet too long) is taken, to be settled.
+    const [taken] = await takeOverAttempts(db, [{ ...listed, started: true }], 'wkr_watchdog');
+    expect(taken).toMatchObject({ postId: id, started: true });
+    await db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null });
+    await db('workers').where({ id: 'wkr_back' }).delete();
   });
 
   it('refuses to change a post whose attempt has started, with 409 invalid_state', async () => {

@@ -18,6 +18,7 @@ import {
   storeCredentials,
   takeOverAttempts,
   type Attempt,
+  type Lease,
   type LiveOutcome,
 } from '../db/publishing.ts';
 import type { ErrorBody } from '../domain/errors.ts';
@@ -61,7 +62,7 @@ export interface Publisher {
    * For the watchdog: takes over attempts nobody is running (a dead worker's, or reservations left
    * past their time). A started one is settled from what the network says; an unstarted one is sent.
    */
-  adopt(leases: { postId: string; attemptId: string }[]): Promise<number>;
+  adopt(leases: Lease[]): Promise<number>;
   /**
    * For the watchdog: takes up again this worker's own leases that no attempt of it holds any more (the database
    * went out of reach while an attempt recorded its outcome, so the lease stayed), settling the started ones: all of
@@ -376,7 +377,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
   }
 
   /** Moves `leases` to this worker and launches them; answers how many it took. */
-  async function takeOver(leases: { postId: string; attemptId: string }[]): Promise<number> {
+  async function takeOver(leases: Lease[]): Promise<number> {
     if (!leases.length) return 0;
     hold(leases.map((l) => l.postId));
     let attempts: Attempt[];
