@@ -241,6 +241,7 @@ async function sweepAndWatchdog(url: string, dataDir: string): Promise<void> {
   const orphaned = await orphanedAttempts(db, {
     staleBefore: new Date(now - STALE_WORKER_MS).toISOString(),
     silentBefore: new Date(now - SILENT_WORKER_MS).toISOString(),
+    gone: [],
     limit: ORPHANS_READ_AT_MOST,
   });
   const overdue = await overduePosts(db, new Date(now + PREPARE_AHEAD_MS - LOST_JOB_MS).toISOString());

@@ -27,6 +27,7 @@ import * as reviewSince from './migrations/0022_review_since.ts';
 import * as postBatches from './migrations/0023_post_batches.ts';
 import * as approvals from './migrations/0024_approvals.ts';
 import * as postingQueue from './migrations/0025_posting_queue.ts';
+import * as workerHost from './migrations/0026_worker_host.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0023_post_batches': postBatches,
   '0024_approvals': approvals,
   '0025_posting_queue': postingQueue,
+  '0026_worker_host': workerHost,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

@@ -462,12 +462,25 @@ export async function storeCredentials(
   await db('accounts').where({ id: accountId }).update({ token_sealed: sealed, token_expires_at: expiresAt });
 }
 
+/** A worker as the workers table has it: `host` (runtime/processHost.ts) says where its pid means it. */
+export interface WorkerRow {
+  id: string;
+  startedAt: string;
+  host: string | null;
+}
+
 /** Worker liveness: a worker whose heartbeat is older than the watchdog's limit is dead. */
-export async function heartbeat(db: Db, workerId: string, startedAt: string, now: string): Promise<void> {
+export async function heartbeat(db: Db, worker: WorkerRow, now: string): Promise<void> {
   await db('workers')
-    .insert({ id: workerId, started_at: startedAt, heartbeat_at: now, pid: process.pid })
+    .insert({ id: worker.id, started_at: worker.startedAt, heartbeat_at: now, pid: process.pid, host: worker.host })
     .onConflict('id')
     .merge(['heartbeat_at']);
+}
+
+/** Other workers recorded on `host`, with their pids: the caller tells which processes are gone. */
+export async function workersOn(db: Db, host: string, except: string): Promise<{ id: string; pid: number }[]> {
+  const rows = await db('workers').where({ host }).whereNot({ id: except }).select('id', 'pid');
+  return rows.map((r) => ({ id: r.id, pid: Number(r.pid) }));
 }
 
 export async function retireWorker(db: Db, workerId: string): Promise<void> {
@@ -484,12 +497,13 @@ export interface Lease {
 /**
  * Attempts to take over: those held by workers gone or silent since `staleBefore`, and reservations (not started:
  * nothing was sent for them, so another worker may take them whatever their holder does) of workers silent since
- * `silentBefore`. A live worker's reservations stay its own however late they run (a backlog waiting for its turn):
- * taking them would only pass the backlog back and forth between workers, each start losing its lease to the other.
+ * `silentBefore` or whose process is `gone`. A live worker's reservations stay its own however late they run (a backlog
+ * waiting for its turn): taking them would only pass the backlog back and forth between workers, each start losing
+ * its lease to the other.
  */
 export async function orphanedAttempts(
   db: Db,
-  limits: { staleBefore: string; silentBefore: string; limit: number },
+  limits: { staleBefore: string; silentBefore: string; gone: string[]; limit: number },
 ): Promise<(Lease & { dueAt: string })[]> {
   // attempt_worker is set and cleared with attempt_id: its index finds the few held posts among millions.
   const rows = await db('posts')
@@ -501,7 +515,11 @@ export async function orphanedAttempts(
         .whereNull('workers.id')
         .orWhere('workers.heartbeat_at', '<', limits.staleBefore)
         .orWhere((x) =>
-          x.whereNull('posts.attempt_started_at').where('workers.heartbeat_at', '<', limits.silentBefore),
+          x
+            .whereNull('posts.attempt_started_at')
+            .where((y) =>
+              y.where('workers.heartbeat_at', '<', limits.silentBefore).orWhereIn('workers.id', limits.gone),
+            ),
         ),
     )
     .select('posts.id', 'posts.attempt_id', 'posts.due_at', 'posts.attempt_started_at')

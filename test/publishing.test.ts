@@ -6,10 +6,13 @@
 // connection are real (PostgreSQL): a trigger on `posts` terminates the worker's own connection in the middle of the
 // statement that records the step, the first `times` times it runs. A network answer lost is the sandbox's chaos
 // knob (SANDBOX_ANSWER_LOST_PERCENT): the simulator commits the post, then cuts the connection before answering.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWorkspace } from '../db/identity.ts';
 import { reservePosts, startAttempts, takeOverAttempts } from '../db/publishing.ts';
 import { newId } from '../domain/ids.ts';
+import { processHost } from '../runtime/processHost.ts';
 import { LEAST_WAITING_ROOM } from '../worker/launcher.ts';
 import { queueFailure } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
@@ -286,6 +289,46 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(taken).toMatchObject({ postId: id, started: true });
     await db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null });
     await db('workers').where({ id: 'wkr_back' }).delete();
+  });
+
+  it('takes over at once the reservations of a worker whose process is gone from this machine', async () => {
+    const { db } = env.services;
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const horizon = new Date(Date.now() + 700_000).toISOString();
+    // A process that ran here and ended: its pid names no process now.
+    const ended = spawn(process.execPath, ['-e', '0']);
+    await once(ended, 'exit');
+    const reserveAs = async (workerId: string, pid: number, text: string) => {
+      const { id } = await dueIn(account.id, text, 600);
+      // A fresh heartbeat: only the process tells whether the worker is gone.
+      const now = new Date().toISOString();
+      await db('workers').insert({ id: workerId, started_at: now, heartbeat_at: now, pid, host: processHost() });
+      const [held] = await reservePosts(db, [id], workerId, horizon);
+      return { id, attemptId: held!.attemptId };
+    };
+    const alive = await reserveAs('wkr_alive', process.pid, 'Reserved by a live worker.');
+    const gone = await reserveAs('wkr_gone', ended.pid!, 'Reserved by a worker whose process ended.');
+    const holder = (id: string) => db('posts').where({ id }).first('attempt_worker');
+    expect(
+      await until(
+        () => holder(gone.id),
+        (row) => row.attempt_worker === worker.id,
+        5_000,
+      ),
+    ).toEqual({
+      attempt_worker: worker.id,
+    });
+    // Watchdog passes come every 200 ms here: a live worker's reservation stays its own.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await holder(alive.id)).toEqual({ attempt_worker: 'wkr_alive' });
+    for (const { id } of [alive, gone]) {
+      const cancelled = await call(env, 'post', `/v1/posts/${id}/cancel`, {
+        key: ws.writeKey,
+        body: { confirm: true },
+      });
+      expect(cancelled.status).toBe(200);
+    }
+    await db('workers').whereIn('id', ['wkr_alive', 'wkr_gone']).delete();
   });
 
   it('refuses to change a post whose attempt has started, with 409 invalid_state', async () => {

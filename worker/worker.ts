@@ -3,7 +3,7 @@
 // webhook deliveries (worker/webhookDelivery.ts).
 import { isPostgres } from '../db/connect.ts';
 import { whenDatabaseAnswers } from '../db/databaseWait.ts';
-import { heartbeat, orphanedAttempts, overduePosts, retireWorker } from '../db/publishing.ts';
+import { heartbeat, orphanedAttempts, overduePosts, retireWorker, workersOn } from '../db/publishing.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { PREPARE_AHEAD_MS } from '../db/jobs.ts';
 import { connectorFor } from '../networks/connectors.ts';
@@ -11,6 +11,7 @@ import type { Services } from '../runtime/services.ts';
 import { createPublisher } from './publishPost.ts';
 import { startWebhookDelivery, type WebhookDelivery } from './webhookDelivery.ts';
 import { isoAt, type Clock } from '../runtime/clock.ts';
+import { processGone, processHost } from '../runtime/processHost.ts';
 
 /** How often a worker beats its heart: on a timer of its own, so no watchdog pass holds a beat back. */
 const HEARTBEAT_EVERY_MS = 2_000;
@@ -78,7 +79,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   const { db, jobs, logger } = services;
   const { clock } = services;
   const id = `wkr_${randomBase62(12)}`;
-  const startedAt = new Date(clock.now()).toISOString();
+  const me = { id, startedAt: new Date(clock.now()).toISOString(), host: processHost() ?? null };
   const concurrency = options.concurrency ?? services.config.workerConcurrency;
   const publisher = createPublisher({
     db,
@@ -92,15 +93,21 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     connectorFor: (platform) => connectorFor(platform, services.config, services.clock),
     retryDelaysMs: options.retryDelaysMs ?? services.config.workerRetryDelaysMs,
   });
-  await whenDatabaseAnswers(logger, 'starting the publishing worker', () =>
-    heartbeat(db, id, startedAt, isoAt(clock.now())),
-  );
+  await whenDatabaseAnswers(logger, 'starting the publishing worker', () => heartbeat(db, me, isoAt(clock.now())));
   // One process owns a SQLite database: any other worker row is from before a restart, so dead.
   if (!isPostgres(db)) await db('workers').whereNot({ id }).delete();
 
   let watching: Promise<void> = Promise.resolve();
   let again: NodeJS.Timeout | undefined;
   let stopped = false;
+  /**
+   * Workers of this machine whose process is gone (killed, say, and started again): their reservations are taken at
+   * once. Their started attempts still wait STALE_WORKER_MS, for a call the network may still be answering.
+   */
+  async function goneWorkers(): Promise<string[]> {
+    if (!me.host) return [];
+    return (await workersOn(db, me.host, id)).filter((w) => processGone(w.pid)).map((w) => w.id);
+  }
   /** Comes back for more orphans soon (AGAIN_AFTER_MS), for a pass that takes only what its room holds. */
   function comeAgain(): void {
     if (stopped) return;
@@ -123,6 +130,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     const orphans = await orphanedAttempts(db, {
       staleBefore: isoAt(clock.now() - STALE_WORKER_MS),
       silentBefore: isoAt(clock.now() - SILENT_WORKER_MS),
+      gone: await goneWorkers(),
       limit,
     });
     const now = clock.now();
@@ -132,7 +140,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     if (taking.length < orphans.length || orphans.length === limit) comeAgain();
   }
   async function watchOnce(): Promise<void> {
-    await heartbeat(db, id, startedAt, isoAt(clock.now()));
+    await heartbeat(db, me, isoAt(clock.now()));
     await adoptOrphans();
     const resumed = await publisher.adoptStranded(isoAt(clock.now() - OVERDUE_MS));
     if (resumed) logger.warn({ attempts: resumed }, 'took up again attempts that could not record their end');
@@ -168,7 +176,7 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     if (beating) return;
     beating = true;
     try {
-      await heartbeat(db, id, startedAt, isoAt(clock.now()));
+      await heartbeat(db, me, isoAt(clock.now()));
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'heartbeat not written');
     } finally {
