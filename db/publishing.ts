@@ -39,6 +39,8 @@ export interface Attempt {
   workerRetries: number;
   /** When the post is due (ISO instant): an attempt is reserved ahead of it and starts at it. */
   dueAt: string;
+  /** The time the post was promised for (ISO instant): its due time, or earlier once it was retried. */
+  publishAt: string;
   /** Whether the attempt has started: from then on the network may have been called. */
   started: boolean;
 }
@@ -239,6 +241,7 @@ async function loadAttempts(db: Db, leases: { postId: string; attemptId: string 
     checkpoint: row.checkpoint ? JSON.parse(row.checkpoint) : null,
     workerRetries: Number(row.worker_retries),
     dueAt: row.due_at,
+    publishAt: row.publish_at ?? row.due_at,
     started: row.attempt_started_at !== null,
   }));
 }
@@ -523,8 +526,8 @@ export async function orphanedAttempts(
         ),
     )
     .select('posts.id', 'posts.attempt_id', 'posts.due_at', 'posts.attempt_started_at')
-    // Started attempts first (they wait to be settled), then the earliest due.
-    .orderByRaw('posts.attempt_started_at is null, posts.due_at')
+    // Started attempts first (they wait to be settled), then the posts promised earliest (a retry's due time is later).
+    .orderByRaw('posts.attempt_started_at is null, coalesce(posts.publish_at, posts.due_at)')
     .limit(limits.limit);
   return rows.map((r) => ({
     postId: r.id,

@@ -8,11 +8,13 @@ import { manualClock } from './support/manualClock.ts';
 /** An attempt the test finishes by hand: `slot` is its hold on the concurrency, `finish` ends it. */
 interface Attempt {
   name: string;
+  /** When the post was promised: attempts past their time start in this order. */
+  promisedMs?: number;
   slot?: Slot;
   finish?: () => void;
 }
 
-function launcherOf(concurrency: number) {
+function launcherOf(concurrency: number, rankOf?: (attempt: Attempt) => number) {
   const clock = manualClock(1_000);
   const started: string[] = [];
   const running = new Map<string, Attempt>();
@@ -24,6 +26,7 @@ function launcherOf(concurrency: number) {
         started.push(attempt.name);
         running.set(attempt.name, Object.assign(attempt, { slot, finish }));
       }),
+    rankOf,
   );
   const finish = async (name: string) => {
     running.get(name)!.finish!();
@@ -47,6 +50,21 @@ describe('the launcher', () => {
     expect(started).toEqual(['now', 'early', 'late']);
     for (const name of started) await finish(name);
     expect((await launcher.stop()).map((a) => a.name)).toEqual(['tomorrow']);
+  });
+
+  it('of the attempts past their time, starts the one ranked first: a retry promised earlier than a burst', async () => {
+    const { clock, launcher, started, finish } = launcherOf(1, (a) => a.promisedMs!);
+    launcher.add(1_000, { name: 'running', promisedMs: 1_000 });
+    // A burst due at 1 100, and a post promised for 900 whose retry is due at 1 200.
+    launcher.add(1_100, { name: 'burst a', promisedMs: 1_100 });
+    launcher.add(1_100, { name: 'burst b', promisedMs: 1_100 });
+    launcher.add(1_200, { name: 'retried', promisedMs: 900 });
+    clock.set(1_300);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const name of ['running', 'retried', 'burst a']) await finish(name);
+    expect(started).toEqual(['running', 'retried', 'burst a', 'burst b']);
+    await finish('burst b');
+    await launcher.idle();
   });
 
   it('runs at most `concurrency` attempts holding a slot; the next starts when one ends', async () => {

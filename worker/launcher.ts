@@ -1,12 +1,14 @@
 // Starts prepared attempts at their due time. Attempts are prepared ahead (reserved, loaded,
 // credentials read, files signed) so that at the due second only the network calls remain; at most
-// `concurrency` hold a slot at once, and the rest wait their turn in due order. An attempt gives its slot back while
-// it waits (for the network to process its file, or before trying a step again) and takes one again after, ahead of
-// attempts not started; and for good once its network calls are over (only the record of their outcome remains).
-// At most STARTED_PER_SLOT x `concurrency` attempts are started and not ended, waits included. Past their time,
-// no more attempts wait than the launcher's room (room()): a backlog stays in the job queue for any worker to take,
-// so a worker that dies strands a few hundred attempts until they are taken over, not the whole backlog, and the
-// workers share it. Attempts not yet due are not counted: a burst is prepared ahead, whatever its size.
+// `concurrency` hold a slot at once, and the rest wait their turn: of those past their time, the one ranked first
+// (the post promised earliest: a retried post is not kept behind a burst due after it was first due). An attempt
+// gives its slot back while it waits (for the network to process its file, or before trying a step again) and takes
+// one again after, ahead of attempts not started; and for good once its network calls are over (only the record of
+// their outcome remains). At most STARTED_PER_SLOT x `concurrency` attempts are started and not ended, waits
+// included. Past their time, no more attempts wait than the launcher's room (room()): a backlog stays in the job
+// queue for any worker to take, so a worker that dies strands a few hundred attempts until they are taken over, not
+// the whole backlog, and the workers share it. Attempts not yet due are not counted: a burst is prepared ahead,
+// whatever its size.
 import type { Clock } from '../runtime/clock.ts';
 
 /** How often waiting attempts are compared with the clock (a controllable clock moves in jumps). */
@@ -45,13 +47,17 @@ export interface Launcher<T> {
   stop(): Promise<T[]>;
 }
 
+/** `rankOf` orders attempts past their time (lowest first); by default, their time. */
 export function createLauncher<T>(
   clock: Clock,
   concurrency: number,
   run: (item: T, slot: Slot) => Promise<void>,
+  rankOf?: (item: T) => number,
 ): Launcher<T> {
-  // Kept sorted by time; most attempts arrive in due order, so insertion is near the end.
+  // Not yet due, kept sorted by time; most attempts arrive in due order, so insertion is near the end.
   const waiting: { atMs: number; item: T }[] = [];
+  /** Past their time, kept sorted by rank. */
+  const ready: { rank: number; item: T }[] = [];
   const running = new Set<Promise<void>>();
   /** Slots held: running attempts that have not given theirs back. */
   let held = 0;
@@ -63,16 +69,19 @@ export function createLauncher<T>(
   let closed = false;
   const waitingRoom = Math.max(concurrency, LEAST_WAITING_ROOM);
   const wantingRoom: ((granted: boolean) => void)[] = [];
-  /** Places left for attempts past their time: `waiting` is sorted, so the due ones come first. */
-  function freeRoom(): number {
-    const now = clock.now();
+  /** How many of `waiting` are due: it is sorted, so they come first. */
+  function dueCount(now: number): number {
     let due = 0;
     for (let high = waiting.length; due < high; ) {
       const mid = (due + high) >> 1;
       if (waiting[mid]!.atMs <= now) due = mid + 1;
       else high = mid;
     }
-    return Math.max(0, waitingRoom - due);
+    return due;
+  }
+  /** Places left for attempts past their time. */
+  function freeRoom(): number {
+    return Math.max(0, waitingRoom - ready.length - dueCount(clock.now()));
   }
   function grantRoom(): void {
     let free = closed ? wantingRoom.length : freeRoom();
@@ -88,10 +97,14 @@ export function createLauncher<T>(
       held++;
       retaking.shift()!();
     }
-    const now = clock.now();
+    const due = dueCount(clock.now());
+    if (due) {
+      for (const { atMs, item } of waiting.splice(0, due)) ready.push({ rank: rankOf ? rankOf(item) : atMs, item });
+      ready.sort((a, b) => a.rank - b.rank);
+    }
     let started = 0;
-    while (!stopped && waiting.length && waiting[0]!.atMs <= now && held < concurrency && running.size < mostStarted) {
-      const { item } = waiting.shift()!;
+    while (!stopped && ready.length && held < concurrency && running.size < mostStarted) {
+      const { item } = ready.shift()!;
       started++;
       held++;
       let holding = true;
@@ -156,7 +169,7 @@ export function createLauncher<T>(
       clearInterval(timer);
       timer = undefined;
       await Promise.all(running);
-      return waiting.splice(0).map((w) => w.item);
+      return [...ready.splice(0), ...waiting.splice(0)].map((w) => w.item);
     },
   };
 }

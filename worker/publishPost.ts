@@ -124,15 +124,21 @@ export function createPublisher(deps: PublishDeps): Publisher {
     else deps.logger.error({ err, postId }, 'publish attempt failed; it is settled again by the watchdog');
   }
 
-  const launcher = createLauncher<Prepared>(clock, deps.concurrency, async (prepared, slot) => {
-    try {
-      await prepared.run(slot);
-    } catch (err) {
-      strand(prepared.attempt.postId, err);
-    } finally {
-      letGo(prepared.attempt.postId);
-    }
-  });
+  const launcher = createLauncher<Prepared>(
+    clock,
+    deps.concurrency,
+    async (prepared, slot) => {
+      try {
+        await prepared.run(slot);
+      } catch (err) {
+        strand(prepared.attempt.postId, err);
+      } finally {
+        letGo(prepared.attempt.postId);
+      }
+    },
+    // Of the attempts past their time, the post promised earliest goes first: the lateness that counts is the post's.
+    (prepared) => Date.parse(prepared.attempt.publishAt),
+  );
 
   /** An attempt ready to run: what to do at its due time, holding a launcher slot. */
   interface Prepared {
