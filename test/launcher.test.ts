@@ -52,7 +52,7 @@ describe('the launcher', () => {
     expect((await launcher.stop()).map((a) => a.name)).toEqual(['tomorrow']);
   });
 
-  it('of the attempts past their time, starts the one ranked first: a retry promised earlier than a burst', async () => {
+  it('of the attempts past their time, starts the one ranked first: a retry promised before a burst', async () => {
     const { clock, launcher, started, finish } = launcherOf(1, (a) => a.promisedMs!);
     launcher.add(1_000, { name: 'running', promisedMs: 1_000 });
     // A burst due at 1 100, and a post promised for 900 whose retry is due at 1 200.
