@@ -260,7 +260,9 @@ describe('settings in a browser', () => {
     // A session that ends mid-visit (its cookie gone): the next page asks to sign in again in place, and Noa is back
     // in the workspace she had open (signing in alone lands in her first one, her own).
     await guest.context().clearCookies();
-    await guest.getByRole('link', { name: 'Posts' }).click();
+    // The link is clicked as the page's own event, not through the pointer: an event on the tab's live stream (the
+    // worker at work on the walk's posts) may have refreshed a list first and opened the dialog over the link (CI).
+    await guest.getByRole('link', { name: 'Posts' }).dispatchEvent('click');
     const renewal = guest.getByRole('dialog', { name: 'Your session ended' });
     await renewal.getByLabel('Password').fill('noas own long password');
     await renewal.getByRole('button', { name: 'Sign in' }).click();
