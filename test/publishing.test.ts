@@ -275,9 +275,10 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id } = await dueIn(account.id, 'Started by a worker thought silent.', 600);
     const horizon = new Date(Date.now() + 700_000).toISOString();
-    // The holder beats again (so this file's own worker leaves its leases alone).
+    // The holder beats again (so this file's own worker leaves its leases alone, however slow the machine).
     const now = new Date().toISOString();
-    await db('workers').insert({ id: 'wkr_back', started_at: now, heartbeat_at: now, pid: 0 });
+    const fresh = new Date(Date.now() + 60_000).toISOString();
+    await db('workers').insert({ id: 'wkr_back', started_at: now, heartbeat_at: fresh, pid: 0 });
     const [held] = await reservePosts(db, [id], 'wkr_back', horizon);
     // A watchdog listed it as a reservation while its holder was silent; the holder came back and started it.
     const listed = { postId: id, attemptId: held!.attemptId, started: false };
@@ -300,9 +301,10 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     await once(ended, 'exit');
     const reserveAs = async (workerId: string, pid: number, text: string) => {
       const { id } = await dueIn(account.id, text, 600);
-      // A fresh heartbeat: only the process tells whether the worker is gone.
+      // A heartbeat fresh for the whole test (however slow the machine): only the process tells whether it is gone.
       const now = new Date().toISOString();
-      await db('workers').insert({ id: workerId, started_at: now, heartbeat_at: now, pid, host: processHost() });
+      const fresh = new Date(Date.now() + 60_000).toISOString();
+      await db('workers').insert({ id: workerId, started_at: now, heartbeat_at: fresh, pid, host: processHost() });
       const [held] = await reservePosts(db, [id], workerId, horizon);
       return { id, attemptId: held!.attemptId };
     };
