@@ -270,18 +270,27 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(cancelled.status).toBe(200);
   });
 
+  /**
+   * A worker the test plays, its heartbeat fresh for the whole test however slow the machine: this file's own worker
+   * leaves its leases alone unless `host` says its process is gone.
+   */
+  const playWorker = (id: string, pid: number, host: string | null = null) => {
+    const now = new Date().toISOString();
+    const fresh = new Date(Date.now() + 60_000).toISOString();
+    return env.services.db('workers').insert({ id, started_at: now, heartbeat_at: fresh, pid, host });
+  };
+
   it("takes over a silent worker's reservation only while it is one: a holder back and sending keeps it", async () => {
     const { db } = env.services;
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id } = await dueIn(account.id, 'Started by a worker thought silent.', 600);
     const horizon = new Date(Date.now() + 700_000).toISOString();
-    // The holder beats again (so this file's own worker leaves its leases alone, however slow the machine).
-    const now = new Date().toISOString();
-    const fresh = new Date(Date.now() + 60_000).toISOString();
-    await db('workers').insert({ id: 'wkr_back', started_at: now, heartbeat_at: fresh, pid: 0 });
+    // The holder beats again.
+    await playWorker('wkr_back', 0);
     const [held] = await reservePosts(db, [id], 'wkr_back', horizon);
     // A watchdog listed it as a reservation while its holder was silent; the holder came back and started it.
     const listed = { postId: id, attemptId: held!.attemptId, started: false };
+    const now = new Date().toISOString();
     expect(await startAttempts(db, [{ attempt: held!, message: 'Sending to Threads.' }], now)).toEqual([true]);
     expect(await takeOverAttempts(db, [listed], 'wkr_watchdog')).toEqual([]);
     expect(await lease(id)).toMatchObject({ attempt_id: held!.attemptId });
@@ -301,10 +310,8 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     await once(ended, 'exit');
     const reserveAs = async (workerId: string, pid: number, text: string) => {
       const { id } = await dueIn(account.id, text, 600);
-      // A heartbeat fresh for the whole test (however slow the machine): only the process tells whether it is gone.
-      const now = new Date().toISOString();
-      const fresh = new Date(Date.now() + 60_000).toISOString();
-      await db('workers').insert({ id: workerId, started_at: now, heartbeat_at: fresh, pid, host: processHost() });
+      // Its heartbeat is fresh: only the process tells whether it is gone.
+      await playWorker(workerId, pid, processHost());
       const [held] = await reservePosts(db, [id], workerId, horizon);
       return { id, attemptId: held!.attemptId };
     };
