@@ -192,7 +192,7 @@ export async function reservePosts(
   });
 }
 
-async function loadAttempts(db: Db, leases: { postId: string; attemptId: string }[]): Promise<Attempt[]> {
+async function loadAttempts(db: Db, leases: Lease[]): Promise<Attempt[]> {
   if (!leases.length) return [];
   const rows: Row[] = await db('posts')
     .join('accounts', 'accounts.id', 'posts.account_id')
@@ -541,11 +541,7 @@ export async function orphanedAttempts(
  * The leases a worker holds, as the database has them (its own view is what it holds in memory); with `dueBefore`,
  * only those due before it.
  */
-export async function leasesOf(
-  db: Db,
-  workerId: string,
-  dueBefore?: string,
-): Promise<{ postId: string; attemptId: string }[]> {
+export async function leasesOf(db: Db, workerId: string, dueBefore?: string): Promise<Lease[]> {
   const query = db('posts').where({ attempt_worker: workerId }).whereNotNull('attempt_id');
   if (dueBefore) query.where('due_at', '<', dueBefore);
   const rows = await query.select('id', 'attempt_id');
