@@ -1,11 +1,22 @@
 // bench/startup: wall time of `bin/herald --help`, `herald migrate` on a migrated database and `herald serve` until
 // it answers /v1/openapi.json, from the compiled dist/ and from the TypeScript sources (tsx), beside `node -e 0` in
 // the same run. Targets: --help <= 0.3 s, serve ready <= 1.5 s (compiled). Run after `make build`.
+// Then the CPU `herald worker` and `herald serve` (WORKER=off) use until ready on PostgreSQL, as a ratio to `node -e
+// 0`'s: what each restart costs a machine whose processes crash (bench/chaos restarts one every 2 s).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, HERALD, ROOT, tempDataDir } from './support.ts';
+import {
+  cpuMs,
+  createInstance,
+  freePort,
+  HERALD,
+  ROOT,
+  startProcess,
+  stopProcess,
+  tempDataDir,
+} from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TSX = [
@@ -78,3 +89,33 @@ try {
 console.log(`startup on SQLite, median of ${RUNS} runs (load average ${os.loadavg()[0]!.toFixed(1)})`);
 for (const [name, ms] of rows) console.log(`${name.padEnd(40)} ${(ms / 1000).toFixed(3).padStart(7)} s`);
 console.log('targets: compiled --help <= 0.3 s, compiled serve ready <= 1.5 s');
+
+/** CPU used until the ready line, median of RUNS starts. */
+async function cpuToReady(args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<number> {
+  const used: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const child = await startProcess(args, env, ready);
+    used.push(cpuMs(child.pid!));
+    await stopProcess(child, 'SIGKILL');
+  }
+  return median(used);
+}
+
+const idle = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+await new Promise((resolve) => setTimeout(resolve, 500));
+const nodeCpu = cpuMs(idle.pid!);
+idle.kill();
+const pg = await createInstance('postgres');
+try {
+  execFileSync(HERALD, ['migrate'], { env: pg.env });
+  const worker = await cpuToReady(['worker'], pg.env, 'publishing worker started');
+  const serve = await cpuToReady(['serve'], { ...pg.env, WORKER: 'off' }, 'Herald is listening');
+  console.log(`CPU until ready on PostgreSQL (compiled), median of ${RUNS}; node alone ${nodeCpu} ms`);
+  for (const [name, ms] of [
+    ['herald worker', worker],
+    ['herald serve (WORKER=off)', serve],
+  ] as const)
+    console.log(`${name.padEnd(40)} ${String(ms).padStart(5)} ms = ${(ms / nodeCpu).toFixed(1)} x node alone`);
+} finally {
+  await pg.remove();
+}

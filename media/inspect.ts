@@ -3,8 +3,6 @@
 // makes a JPEG thumbnail (sharp for images, one ffmpeg frame for videos).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { fileTypeFromFile } from 'file-type';
-import sharp from 'sharp';
 import {
   formatOf,
   isAcceptedVideoCodec,
@@ -12,6 +10,7 @@ import {
   unacceptedFormatReason,
   type FileFacts,
 } from '../domain/mediaTypes.ts';
+import { loadSharp } from './sharp.ts';
 
 const run = promisify(execFile);
 /** ffprobe reads headers and ffmpeg decodes one frame: far below this even for a long 4 GB video. */
@@ -24,6 +23,8 @@ export type Inspected = FileFacts & { ok: true };
 export type Inspection = Inspected | { ok: false; reason: string };
 
 export async function inspectFile(file: string, declaredMime: string): Promise<Inspection> {
+  // file-type loads on first use, as sharp does (media/sharp.ts): 30 ms of CPU at every process's start.
+  const { fileTypeFromFile } = await import('file-type');
   const found = await fileTypeFromFile(file);
   const format = found && formatOf(found.mime);
   if (!found || !format) return { ok: false, reason: unacceptedFormatReason(found, declaredMime) };
@@ -41,6 +42,7 @@ export async function inspectFile(file: string, declaredMime: string): Promise<I
 }
 
 async function inspectImage(file: string, mime: string): Promise<Inspection> {
+  const sharp = await loadSharp();
   const meta = await sharp(file).metadata();
   // As displayed: EXIF orientations 5-8 turn the picture a quarter, which swaps width and height.
   const width = meta.autoOrient?.width ?? meta.width;
@@ -110,6 +112,7 @@ async function inspectVideo(file: string, mime: string): Promise<Inspection> {
 /** Writes a JPEG preview of `file` to `out`. */
 export async function makeThumbnail(file: string, inspected: Inspected, out: string): Promise<void> {
   if (inspected.kind === 'image') {
+    const sharp = await loadSharp();
     await sharp(file)
       .rotate()
       .resize(THUMBNAIL_EDGE, THUMBNAIL_EDGE, { fit: 'inside', withoutEnlargement: true })

@@ -1,6 +1,6 @@
 // Mail for invitations and password resets: through SMTP when SMTP_URL is set, otherwise written to the
 // log, where a self-hosting operator finds the link (the inviter also sees invitation links on screen).
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from './logger.ts';
 
 export interface Mail {
@@ -27,11 +27,13 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string }
       },
     };
   }
-  const transport = nodemailer.createTransport(opts.smtpUrl);
+  // nodemailer loads with the first mail: loaded at start, it cost every process 30 ms of CPU, most never mail.
+  let transport: Promise<Transporter> | undefined;
   return {
     via: 'smtp',
     send: async (mail) => {
-      await transport.sendMail({ from: opts.from, ...mail });
+      transport ??= import('nodemailer').then((module) => module.default.createTransport(opts.smtpUrl));
+      await (await transport).sendMail({ from: opts.from, ...mail });
     },
   };
 }

@@ -2,8 +2,8 @@
 // networks that take only JPEG), and the bytes as a stream for networks that take uploads.
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import sharp from 'sharp';
 import type { MediaRecord } from '../db/mediaData.ts';
+import { loadSharp } from '../media/sharp.ts';
 import { mediaFileUrl } from '../media/publicAddress.ts';
 import type { PublishMedia } from '../networks/connector.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -14,6 +14,7 @@ const FETCH_TTL_SECONDS = 6 * 3600;
 /** The JPEG copy of an image, made once and kept beside the original. */
 async function jpegCopyKey(storage: Storage, record: MediaRecord): Promise<string> {
   const key = `${record.storageKey}.jpg`;
+  const sharp = await loadSharp();
   await storage.withLocalFile(record.storageKey!, async (file) => {
     const jpeg = sharp(file).rotate().flatten({ background: '#ffffff' }).jpeg({ quality: 92, mozjpeg: true });
     await storage.put(key, Readable.from(await jpeg.toBuffer()), 'image/jpeg');

@@ -1,7 +1,7 @@
 // Files as a Bluesky record takes them: images within the lexicon's blob limits (2 MB in a post, 1 MB as a link
 // card's picture), scaled down and sent as JPEG when over; a stream's bytes read into memory with a ceiling.
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
+import { loadSharp } from '../../media/sharp.ts';
 
 /** Image types Bluesky's app shows as they are; others (GIF) go as JPEG. */
 const SHOWN = new Set(['image/jpeg', 'image/png', 'image/webp']);
@@ -34,6 +34,7 @@ export interface ImageBlob {
  * the limit the last one was (less a margin), which lands under it in one or two tries.
  */
 export async function imageWithin(bytes: Buffer, mime: string, maxBytes: number): Promise<ImageBlob> {
+  const sharp = await loadSharp();
   const meta = await sharp(bytes).metadata();
   const turned = (meta.orientation ?? 1) >= 5;
   const width = (turned ? meta.height : meta.width) ?? 1;
