@@ -124,6 +124,17 @@ function urlFrom(value: string, name: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/**
+ * An smtp:// or smtps:// address, checked at start as the mailer loads only with the first mail. The value is not
+ * repeated in the error: it may carry the password.
+ */
+function smtpUrlFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!URL.canParse(value) || !/^smtps?:$/.test(new URL(value).protocol))
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// address, like smtp://user:password@host:587');
+  return value;
+}
+
 function storageFrom(env: NodeJS.ProcessEnv): StorageConfig {
   const kind = env.STORAGE || 'disk';
   if (kind === 'disk') return { kind };
@@ -238,7 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerRetryDelaysMs: delaysFrom(env.WORKER_RETRY_DELAYS_SECONDS, [60, 300, 900], 'WORKER_RETRY_DELAYS_SECONDS'),
     workerConcurrency: intFrom(env.WORKER_CONCURRENCY, 100, 'WORKER_CONCURRENCY'),
     worker: workerFrom(env.WORKER),
-    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'Herald <herald@localhost>' },
+    mail: { smtpUrl: smtpUrlFrom(env.SMTP_URL), from: env.MAIL_FROM || 'Herald <herald@localhost>' },
     signUp: signUpFrom(env.SIGNUP),
     tiktokAudited: flagFrom(env.HERALD_TIKTOK_AUDITED, networks === 'sandbox', 'HERALD_TIKTOK_AUDITED'),
     mediaSweepMs:

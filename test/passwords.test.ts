@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setPasswordHash } from '../db/identity.ts';
+import { loadConfig } from '../runtime/config.ts';
 import { hashPassword } from '../server/passwords.ts';
 import { SIGN_IN_LIMITS } from '../server/signIn.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
@@ -10,6 +11,20 @@ import { mailbox } from './support/mailbox.ts';
 import { asPerson, signedIn } from './support/people.ts';
 
 const linkIn = (text: string, path: string) => new RegExp(`https?://\\S+${path}\\?token=(\\S+)`).exec(text)![1]!;
+
+describe('SMTP_URL in the environment', () => {
+  it('takes smtp:// and smtps:// addresses and refuses others at start, without repeating the password', () => {
+    expect(loadConfig({ SMTP_URL: 'smtp://ana:s3cret@mail.example.com:587' }).mail.smtpUrl).toBe(
+      'smtp://ana:s3cret@mail.example.com:587',
+    );
+    expect(loadConfig({ SMTP_URL: 'smtps://mail.example.com' }).mail.smtpUrl).toBe('smtps://mail.example.com');
+    expect(loadConfig({}).mail.smtpUrl).toBeUndefined();
+    for (const bad of ['mail.example.com:587', 'https://ana:s3cret@mail.example.com', 'ana:s3cret@mail'])
+      expect(() => loadConfig({ SMTP_URL: bad })).toThrow(
+        /^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ address, like smtp:\/\/user:password@host:587$/,
+      );
+  });
+});
 
 describe.each(DATABASES)('passwords on %s', (kind) => {
   let env: TestEnv;
