@@ -7,16 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  cpuMs,
-  createInstance,
-  freePort,
-  HERALD,
-  ROOT,
-  startProcess,
-  stopProcess,
-  tempDataDir,
-} from './support.ts';
+import { cpuMs, createInstance, freePort, HERALD, ROOT, startProcess, stopProcess, tempDataDir } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TSX = [
