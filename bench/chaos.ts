@@ -24,7 +24,8 @@ console.log(
 if (r.failedWords.length) console.log(`  failed with: ${r.failedWords.join(' | ')}`);
 console.log(
   `  duplicates ${r.duplicates} (must be 0), lost ${r.lost} (must be 0), longest past due after the last fault ` +
-    `${seconds(r.longestPastDueAfterLastFaultMs)} (target 30 s)`,
+    `${seconds(r.longestPastDueAfterLastFaultMs)} (target 30 s): while faulted ` +
+    `${r.liveWhileFaultedPerSecond.toFixed(0)} posts/s went live, ${r.leftAtLastFault} were left at the last fault`,
 );
 console.log(
   `  clients' answers ${JSON.stringify(r.answers)}; 5xx without Retry-After ${r.fiveHundredsWithoutRetryAfter} ` +

@@ -82,6 +82,12 @@ export interface ChaosResult {
   /** Publishing calls whose answer the simulators cut after committing. */
   answersLost: number;
   longestPastDueAfterLastFaultMs: number;
+  /**
+   * What that figure is made of: posts gone live a second from the first due time to the last fault, and posts
+   * still to go live at the last fault (the backlog the figure drains, by the machine's speed).
+   */
+  liveWhileFaultedPerSecond: number;
+  leftAtLastFault: number;
   /** The clients' answers by status (`refused` when the server was down), and the 5xx without Retry-After. */
   answers: Record<string, number>;
   fiveHundredsWithoutRetryAfter: number;
@@ -695,6 +701,10 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       pgRestarts,
       answersLost,
       longestPastDueAfterLastFaultMs: Math.max(0, ...liveRows.map(pastDueOf)),
+      liveWhileFaultedPerSecond:
+        liveRows.filter((r) => Date.parse(r.live_at!) <= lastFaultMs).length /
+        Math.max(1, (lastFaultMs - firstDueMs) / 1000),
+      leftAtLastFault: liveRows.filter((r) => Date.parse(r.live_at!) > lastFaultMs).length,
       answers,
       fiveHundredsWithoutRetryAfter,
       longestRequestMs,
