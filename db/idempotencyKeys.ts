@@ -10,10 +10,13 @@ import type { Db } from './connect.ts';
 export const KEY_HOURS = 24;
 /**
  * How long a claim holds its key without an answer. A process that died mid-request leaves its claim behind; after
- * this time another request with the key takes it over. A request still running then cannot store its answer (its
- * claim is gone), so its write rolls back: the key never does two things.
+ * this time another request with the key takes it over, so a client retrying after a crash waits this long at most.
+ * A request still running renews its claim (CLAIM_RENEW_EVERY_MS); one that stalled past its lease cannot store
+ * its answer (its claim is gone), so its write rolls back: the key never does two things.
  */
-export const CLAIM_LEASE_MS = 60_000;
+export const CLAIM_LEASE_MS = 10_000;
+/** How often a running request renews its claim: three tries before the lease runs out. */
+export const CLAIM_RENEW_EVERY_MS = 3_000;
 
 export interface StoredAnswer {
   status: number;
@@ -89,6 +92,12 @@ export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
           token: null,
           locked_until: null,
         })) > 0,
+    /** Extends a running request's claim by a lease from now; false when the claim is no longer its own. */
+    renew: async (key: string, token: string): Promise<boolean> =>
+      (await rows(db, key)
+        .where({ token })
+        .whereNull('status')
+        .update({ locked_until: isoAt(clock.now() + CLAIM_LEASE_MS) })) > 0,
     /** Gives the key back (a fault or a rate limit): the next request with it runs afresh. */
     release: async (key: string, token: string): Promise<void> => {
       await rows(db, key).where({ token }).whereNull('status').delete();

@@ -3666,7 +3666,8 @@ export interface components {
          *       header `Idempotent-Replayed: true`.
          *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
          *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-         *       `Retry-After`; send it again then.
+         *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+         *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
          *
          *     What is kept is any answer of a call that began to run: success and refusals such as
          *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -3842,7 +3843,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -3977,7 +3979,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4038,7 +4041,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4103,7 +4107,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4169,7 +4174,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4231,7 +4237,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4392,7 +4399,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4458,7 +4466,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4550,7 +4559,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4616,7 +4626,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4682,7 +4693,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4848,7 +4860,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -4911,7 +4924,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5014,7 +5028,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5083,7 +5098,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5155,7 +5171,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5226,7 +5243,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5443,7 +5461,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5544,7 +5563,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5605,7 +5625,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5677,7 +5698,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5738,7 +5760,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
@@ -5846,7 +5869,8 @@ export interface operations {
                  *       header `Idempotent-Replayed: true`.
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
-                 *       `Retry-After`; send it again then.
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
                  *
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new

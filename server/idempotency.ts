@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
 import { deferredTransaction } from '../db/deferredTransaction.ts';
-import type { IdempotencyKeys } from '../db/idempotencyKeys.ts';
+import { CLAIM_RENEW_EVERY_MS, type IdempotencyKeys } from '../db/idempotencyKeys.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { AfterCommit } from '../handlers/types.ts';
 import type { ApiResponse } from './apiResponse.ts';
@@ -70,6 +70,8 @@ export interface KeyedCall {
    * Runs the handler on `db` (writes join one transaction); `afterCommit` work runs once they are committed.
    */
   run(db: Db, afterCommit: (work: AfterCommit) => void): Promise<ApiResponse>;
+  /** How often the claim is renewed while `run` goes on (CLAIM_RENEW_EVERY_MS; a test makes it short). */
+  renewEveryMs?: number;
 }
 
 /** Runs a request under its key: once, or the stored answer again, or the refusal that says why not. */
@@ -82,6 +84,21 @@ export async function runWithKey(call: KeyedCall): Promise<ApiResponse> {
     const { answer } = claim;
     return { status: answer.status, body: answer.body, headers: { ...answer.headers, [REPLAYED_HEADER]: 'true' } };
   }
+  // The claim's lease is short, so a crashed process's key frees soon: a request that runs long keeps renewing it.
+  // A renewal that fails is left to the next; a claim taken over meanwhile makes this request's write roll back.
+  const renewing = setInterval(
+    () => void keys.renew(key, claim.token).catch(() => undefined),
+    call.renewEveryMs ?? CLAIM_RENEW_EVERY_MS,
+  );
+  try {
+    return await runClaimed(call, claim.token);
+  } finally {
+    clearInterval(renewing);
+  }
+}
+
+async function runClaimed(call: KeyedCall, token: string): Promise<ApiResponse> {
+  const { keys, key } = call;
   const deferred = deferredTransaction(call.db);
   const committed: AfterCommit[] = [];
   let answer: ApiResponse;
@@ -90,7 +107,7 @@ export async function runWithKey(call: KeyedCall): Promise<ApiResponse> {
   } catch (err) {
     if (!(err instanceof ApiError) || err.status >= 500 || err.status === 429) {
       await deferred.opened()?.rollback();
-      await keys.release(key, claim.token);
+      await keys.release(key, token);
       throw err;
     }
     answer = call.render(err);
@@ -98,7 +115,7 @@ export async function runWithKey(call: KeyedCall): Promise<ApiResponse> {
   const trx = deferred.opened();
   try {
     const stored = { status: answer.status, body: answer.body, headers: answer.headers ?? {} };
-    if (!(await keys.finish(trx ?? call.db, key, claim.token, stored))) throw keyInUse();
+    if (!(await keys.finish(trx ?? call.db, key, token, stored))) throw keyInUse();
     await trx?.commit();
   } catch (err) {
     await trx?.rollback();

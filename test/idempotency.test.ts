@@ -285,6 +285,28 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
     expect(await keys.finish(env.services.db, key, taken.token, answer)).toBe(true);
     expect(await keys.claim(key, 'fingerprint', 'createPosts')).toEqual({ kind: 'replay', answer });
   });
+
+  it('renews the claim of a request that runs past the lease, so a retry meanwhile is told it is in use', async () => {
+    const clock = manualClock(Date.now());
+    const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock);
+    const key = newKey();
+    const retried: string[] = [];
+    // The request runs two leases by the clock, renewed between them; a retry comes at the end of each.
+    const run = async () => {
+      for (let lease = 0; lease < 2; lease++) {
+        clock.advance(CLAIM_LEASE_MS - 1000);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        clock.advance(1000);
+        retried.push((await keys.claim(key, 'f', 'createGroup')).kind);
+      }
+      return { status: 201, body: { ok: true } };
+    };
+    const base = { keys, key, fingerprint: 'f', operationId: 'createGroup', db: env.services.db };
+    const answer = await runWithKey({ ...base, run, render: () => ({ status: 500 }), renewEveryMs: 20 });
+    expect(answer.status).toBe(201);
+    expect(retried).toEqual(['in_use', 'in_use']);
+    expect((await keys.claim(key, 'f', 'createGroup')).kind).toBe('replay');
+  });
 });
 
 describe.each(DATABASES)('Idempotency-Key by the clock on %s', (kind) => {
