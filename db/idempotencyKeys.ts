@@ -17,6 +17,8 @@ export const KEY_HOURS = 24;
 export const CLAIM_LEASE_MS = 10_000;
 /** How often a running request renews its claim: three tries before the lease runs out. */
 export const CLAIM_RENEW_EVERY_MS = 3_000;
+/** A request still running after this long is stuck: it stops renewing, and a retry may take its key over. */
+export const CLAIM_RENEWED_AT_MOST_MS = 5 * 60_000;
 
 export interface StoredAnswer {
   status: number;

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
 import { deferredTransaction } from '../db/deferredTransaction.ts';
-import { CLAIM_RENEW_EVERY_MS, type IdempotencyKeys } from '../db/idempotencyKeys.ts';
+import { CLAIM_RENEW_EVERY_MS, CLAIM_RENEWED_AT_MOST_MS, type IdempotencyKeys } from '../db/idempotencyKeys.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { AfterCommit } from '../handlers/types.ts';
 import type { ApiResponse } from './apiResponse.ts';
@@ -70,8 +70,8 @@ export interface KeyedCall {
    * Runs the handler on `db` (writes join one transaction); `afterCommit` work runs once they are committed.
    */
   run(db: Db, afterCommit: (work: AfterCommit) => void): Promise<ApiResponse>;
-  /** How often the claim is renewed while `run` goes on (CLAIM_RENEW_EVERY_MS; a test makes it short). */
-  renewEveryMs?: number;
+  /** How often the claim is renewed while `run` goes on, and for how long at most (a test makes them short). */
+  renewal?: { everyMs: number; forMs: number };
 }
 
 /** Runs a request under its key: once, or the stored answer again, or the refusal that says why not. */
@@ -84,12 +84,15 @@ export async function runWithKey(call: KeyedCall): Promise<ApiResponse> {
     const { answer } = claim;
     return { status: answer.status, body: answer.body, headers: { ...answer.headers, [REPLAYED_HEADER]: 'true' } };
   }
-  // The claim's lease is short, so a crashed process's key frees soon: a request that runs long keeps renewing it.
-  // A renewal that fails is left to the next; a claim taken over meanwhile makes this request's write roll back.
-  const renewing = setInterval(
-    () => void keys.renew(key, claim.token).catch(() => undefined),
-    call.renewEveryMs ?? CLAIM_RENEW_EVERY_MS,
-  );
+  // The claim's lease is short, so a crashed process's key frees soon: a request that runs long keeps renewing it
+  // (a stuck one for CLAIM_RENEWED_AT_MOST_MS). A renewal that fails is left to the next; a claim taken over
+  // meanwhile makes this request's write roll back.
+  const { everyMs, forMs } = call.renewal ?? { everyMs: CLAIM_RENEW_EVERY_MS, forMs: CLAIM_RENEWED_AT_MOST_MS };
+  const began = Date.now();
+  const renewing = setInterval(() => {
+    if (Date.now() - began > forMs) clearInterval(renewing);
+    else void keys.renew(key, claim.token).catch(() => undefined);
+  }, everyMs);
   try {
     return await runClaimed(call, claim.token);
   } finally {

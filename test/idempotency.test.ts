@@ -302,10 +302,34 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
       return { status: 201, body: { ok: true } };
     };
     const base = { keys, key, fingerprint: 'f', operationId: 'createGroup', db: env.services.db };
-    const answer = await runWithKey({ ...base, run, render: () => ({ status: 500 }), renewEveryMs: 20 });
+    const renewal = { everyMs: 20, forMs: 60_000 };
+    const answer = await runWithKey({ ...base, run, render: () => ({ status: 500 }), renewal });
     expect(answer.status).toBe(201);
     expect(retried).toEqual(['in_use', 'in_use']);
     expect((await keys.claim(key, 'f', 'createGroup')).kind).toBe('replay');
+  });
+
+  it('stops renewing the claim of a request stuck past the longest renewal: a retry takes the key over', async () => {
+    const clock = manualClock(Date.now());
+    const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock);
+    const key = newKey();
+    let retry: Awaited<ReturnType<typeof keys.claim>> | undefined;
+    // Renewed for 100 ms of its 400: nothing renews the lease after the clock moves most of one.
+    const run = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      clock.advance(CLAIM_LEASE_MS - 1000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      clock.advance(1000);
+      retry = await keys.claim(key, 'f', 'createGroup');
+      return { status: 201, body: { ok: true } };
+    };
+    const base = { keys, key, fingerprint: 'f', operationId: 'createGroup', db: env.services.db };
+    const renewal = { everyMs: 20, forMs: 100 };
+    // The stuck request cannot store its answer: the key went to the retry.
+    await expect(runWithKey({ ...base, run, render: () => ({ status: 500 }), renewal })).rejects.toMatchObject({
+      code: 'idempotency_key_in_use',
+    });
+    expect(retry?.kind).toBe('claimed');
   });
 });
 
