@@ -119,7 +119,11 @@ async function runClaimed(call: KeyedCall, token: string): Promise<ApiResponse> 
   try {
     const stored = { status: answer.status, body: answer.body, headers: answer.headers ?? {} };
     if (!(await keys.finish(trx ?? call.db, key, token, stored))) throw keyInUse();
+    // knex's commit() resolves even when COMMIT fails (a cut connection, a deferred constraint): the failure comes
+    // through the transaction's own promise. Answered without it, a request said "created" for what never was.
+    // The claim stays: if the COMMIT did land, the retry replays its answer; if not, it runs once the lease lapses.
     await trx?.commit();
+    await trx?.executionPromise;
   } catch (err) {
     await trx?.rollback();
     throw err;

@@ -248,6 +248,33 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
     expect(media.filter((m) => m.id === done.body.mediaId)).toHaveLength(1);
   });
 
+  // PostgreSQL only: there, a COMMIT that fails ends the transaction. SQLite keeps a transaction open when a deferred
+  // key refuses its COMMIT, and Herald defers none; the failure met in the chaos run is PostgreSQL's.
+  it.runIf(kind === 'postgres')('answers the failure of a COMMIT, never the answer it would have stored', async () => {
+    const { db, clock } = env.services;
+    const keys = idempotencyKeys(db, ws.workspaceId, clock);
+    const key = newKey();
+    const groupId = newId('grp');
+    // A deferred foreign key fails at COMMIT, as a connection cut during it does (the chaos run found that one).
+    const run = async (keyedDb: typeof db) => {
+      await keyedDb.transaction(async (trx) => {
+        await trx('groups').insert({ id: groupId, workspace_id: ws.workspaceId, name: 'G', created_at: isoNow(clock) });
+        await trx.raw('create temporary table commit_parent (id integer primary key)');
+        await trx.raw(
+          'create temporary table commit_child (parent integer references commit_parent (id) deferrable initially ' +
+            'deferred)',
+        );
+        await trx.raw('insert into commit_child values (1)');
+      });
+      return { status: 201, body: { id: groupId } };
+    };
+    const base = { keys, key, fingerprint: 'f', operationId: 'createGroup', db, render: () => ({ status: 500 }) };
+    await expect(runWithKey({ ...base, run })).rejects.toThrow(/foreign key/i);
+    expect(await db('groups').where({ id: groupId }).first()).toBeUndefined();
+    // Nothing stored for a retry to replay; the claim holds the key until its lease lapses.
+    expect((await keys.claim(key, 'f', 'createGroup')).kind).toBe('in_use');
+  });
+
   it('rolls back the writes of a fault or a rate limit and gives the key back: the retry runs afresh', async () => {
     const { db, clock } = env.services;
     const keys = idempotencyKeys(db, ws.workspaceId, clock);
