@@ -318,11 +318,17 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
     const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock);
     const key = newKey();
     const retried: string[] = [];
+    const renewed = async () => {
+      const lease = new Date(clock.now() + CLAIM_LEASE_MS).toISOString();
+      const lockedUntil = () =>
+        env.services.db('idempotency_keys').where({ workspace_id: ws.workspaceId, key }).first('locked_until');
+      while ((await lockedUntil())?.locked_until !== lease) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
     // The request runs two leases by the clock, renewed between them; a retry comes at the end of each.
     const run = async () => {
       for (let lease = 0; lease < 2; lease++) {
         clock.advance(CLAIM_LEASE_MS - 1000);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await renewed();
         clock.advance(1000);
         retried.push((await keys.claim(key, 'f', 'createGroup')).kind);
       }
