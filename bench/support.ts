@@ -76,7 +76,6 @@ export async function load(
 }
 
 /** CPU time (user and system) a process has used so far, in ms (Linux /proc; 100 clock ticks a second). */
-/** CPU a process has used so far (user and system, Linux /proc), in ms. */
 export function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;

@@ -626,6 +626,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
     const pastDueOf = (r: (typeof rows)[number]) =>
       Date.parse(r.live_at!) - Math.max(Date.parse(r.publish_at!), lastFaultMs);
     const liveRows = rows.filter((r) => r.status === 'live' && r.publish_at && r.live_at);
+    const liveByLastFault = liveRows.filter((r) => Date.parse(r.live_at!) <= lastFaultMs).length;
     const since = (at: string) => `${((Date.parse(at) - lastFaultMs) / 1000).toFixed(1)} s`;
     /** A post's timeline, times counted from the last fault. */
     const timeline = async (r: (typeof rows)[number]) => {
@@ -701,10 +702,8 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       pgRestarts,
       answersLost,
       longestPastDueAfterLastFaultMs: Math.max(0, ...liveRows.map(pastDueOf)),
-      liveWhileFaultedPerSecond:
-        liveRows.filter((r) => Date.parse(r.live_at!) <= lastFaultMs).length /
-        Math.max(1, (lastFaultMs - firstDueMs) / 1000),
-      leftAtLastFault: liveRows.filter((r) => Date.parse(r.live_at!) > lastFaultMs).length,
+      liveWhileFaultedPerSecond: liveByLastFault / Math.max(1, (lastFaultMs - firstDueMs) / 1000),
+      leftAtLastFault: liveRows.length - liveByLastFault,
       answers,
       fiveHundredsWithoutRetryAfter,
       longestRequestMs,
