@@ -5,7 +5,7 @@ NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Num
   process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
 .PHONY: help install sqlite build run test lint typecheck-server typecheck-dashboard format generate bench mock \
-  check-node media-tools dashboard docs
+  check-node media-tools dashboard docs image image-tools image-test
 
 help:
 	@echo "make build     compile the TypeScript into dist/ for bin/herald (when a source changed)"
@@ -17,6 +17,8 @@ help:
 	@echo "make generate  regenerate generated/ from openapi.yaml"
 	@echo "make docs      build the guides (docs/site/) and the API reference (docs/reference.html) when stale"
 	@echo "make bench     run the benchmarks in bench/"
+	@echo "make image     build the container image (Containerfile) with buildah, as localhost/herald:latest"
+	@echo "make image-test  build it, then run it by chroot against local PostgreSQL and walk the quick start"
 
 check-node:
 	@if [ "$(NODE_OK)" != "yes" ]; then \
@@ -126,3 +128,16 @@ bench: install build dashboard
 	npx tsx bench/mcp.ts
 	npx tsx bench/scale.ts
 	npx tsx bench/calendar.ts
+
+# The container image, with Debian's buildah (installed when missing), and its test: containers cannot be started on
+# the machines this is developed on, so the test mounts the image and runs it by chroot (test/image/). Root only;
+# not part of `make test` (a first build takes several minutes).
+image-tools:
+	@command -v buildah >/dev/null && command -v mmdebstrap >/dev/null && command -v podman-compose >/dev/null || \
+	  (apt-get update && apt-get install -y --no-install-recommends buildah mmdebstrap podman-compose)
+
+image: image-tools
+	scripts/image/build.sh
+
+image-test: image install
+	npx vitest run --config test/image/vitest.config.ts

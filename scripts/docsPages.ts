@@ -12,6 +12,7 @@ export const PAGES = [
   { slug: 'webhooks', source: 'guides/webhooks.md', nav: 'Webhooks and events' },
   { slug: 'mcp', source: 'guides/mcp.md', nav: 'MCP setup' },
   { slug: 'self-hosting', source: 'guides/self-hosting.md', nav: 'Self-hosting' },
+  { slug: 'container', source: 'guides/container.md', nav: 'Container image' },
   { slug: 'changelog', source: 'CHANGELOG.md', nav: 'Change log' },
 ] as const;
 
