@@ -133,8 +133,8 @@ bench: install build dashboard
 # the machines this is developed on, so the test mounts the image and runs it by chroot (test/image/). Root only;
 # not part of `make test` (a first build takes several minutes).
 image-tools:
-	@command -v buildah >/dev/null && command -v mmdebstrap >/dev/null && command -v podman-compose >/dev/null || \
-	  (apt-get update && apt-get install -y --no-install-recommends buildah mmdebstrap podman-compose)
+	@(for tool in buildah mmdebstrap podman podman-compose; do command -v $$tool >/dev/null || exit 1; done) || \
+	  (apt-get update && apt-get install -y --no-install-recommends buildah mmdebstrap podman podman-compose)
 
 image: image-tools
 	scripts/image/build.sh
