@@ -1,7 +1,7 @@
 // An account's credentials, ready for a network call: decrypted, refreshed first when the access token
 // is about to expire, and the refreshed ones stored sealed. The publishing worker and analytics both
 // take them from here, so neither calls a network with a token the network no longer takes.
-import type { Clock } from '../runtime/clock.ts';
+import { isoAt, type Clock } from '../runtime/clock.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import {
   NetworkError,
@@ -23,8 +23,8 @@ export interface StoredAccount {
   tokenSealed: string;
 }
 
-/** Writes refreshed credentials (sealed) for the account, with the access token's expiry. */
-export type StoreCredentials = (sealed: string, expiresAt: string | null) => Promise<void>;
+/** Writes refreshed credentials (sealed) for the account, with the access token's expiry and when it was issued. */
+export type StoreCredentials = (sealed: string, expiresAt: string | null, refreshedAt: string) => Promise<void>;
 
 /**
  * The account as a connector takes it. A refresh that fails throws the connector's NetworkError; a
@@ -41,10 +41,16 @@ export async function usableAccount(
   const account: ConnectorAccount = { id, externalId, displayName, credentials };
   const expiresAt = credentials.expiresAt ? Date.parse(credentials.expiresAt) : Infinity;
   if (!connector.refresh || expiresAt - deps.clock.now() >= REFRESH_AHEAD_MS) return account;
-  const fresh = await connector.refresh(account);
-  account.credentials = { ...fresh, refreshToken: fresh.refreshToken ?? credentials.refreshToken };
-  await store(deps.keyring.encrypt(JSON.stringify(account.credentials)), account.credentials.expiresAt ?? null);
+  account.credentials = await renewedCredentials(connector, account);
+  const sealed = deps.keyring.encrypt(JSON.stringify(account.credentials));
+  await store(sealed, account.credentials.expiresAt ?? null, isoAt(deps.clock.now()));
   return account;
+}
+
+/** The account's credentials refreshed by its connector, keeping the refresh token when the network sends none. */
+export async function renewedCredentials(connector: Connector, account: ConnectorAccount): Promise<AccountCredentials> {
+  const fresh = await connector.refresh!(account);
+  return { ...fresh, refreshToken: fresh.refreshToken ?? account.credentials.refreshToken };
 }
 
 /**

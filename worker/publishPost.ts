@@ -15,12 +15,12 @@ import {
   retryLater,
   saveCheckpoints,
   startAttempts,
-  storeCredentials,
   takeOverAttempts,
   type Attempt,
   type Lease,
   type LiveOutcome,
 } from '../db/publishing.ts';
+import { storeCredentials } from '../db/accountTokens.ts';
 import type { ErrorBody } from '../domain/errors.ts';
 import { usableAccount } from '../networks/accountCredentials.ts';
 import {
@@ -242,7 +242,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
       deps,
       connector,
       { ...a.account, tokenSealed: a.account.tokenSealed! },
-      (sealed, expiresAt) => storeCredentials(db, a.account.id, sealed, expiresAt),
+      (sealed, expiresAt, refreshedAt) => storeCredentials(db, a.account.id, sealed, expiresAt, refreshedAt),
     );
     const job: PublishJob = {
       postId: a.postId,
