@@ -254,7 +254,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
   });
 
   describe('tokens and counters', () => {
-    it('refresh gives a 2-hour token and a new refresh token, used once; a revoked one is tiktok_token_rejected', async () => {
+    it('refresh: a 2-hour token and a refresh token used once; a revoked one is tiktok_token_rejected', async () => {
       const a = await account();
       const fresh = await tiktok.refresh!({
         ...a,
