@@ -1,9 +1,20 @@
 // The token upkeep's reads and writes on `accounts` (worker/tokenUpkeep.ts). Every instance runs the upkeep; a
 // renewal is claimed first with one conditional UPDATE on the row (compare-and-set on the sealed token, and no live
 // claim), so exactly one instance calls the network with a given token: a rotating refresh token is never sent twice.
+import { randomBase62 } from '../domain/ids.ts';
 import type { Platform } from '../networks/rules.ts';
+import { isoAt } from '../runtime/clock.ts';
 import type { Db } from './connect.ts';
 import { recordEvents } from './events.ts';
+
+/**
+ * How long a claim holds: a renewal not stored by then (its instance died, or the network was out of reach) is tried
+ * again by whichever instance looks next. Far longer than a refresh call takes.
+ */
+export const CLAIM_MS = 10 * 60_000;
+
+/** A claim made at `nowMs`: the instant it lapses (so it compares with an instant as text), then who made it. */
+export const renewalClaim = (nowMs: number) => `${isoAt(nowMs + CLAIM_MS)} ${randomBase62(8)}`;
 
 /** A connected account's token as the upkeep judges it. */
 export interface StoredToken {
@@ -16,19 +27,6 @@ export interface StoredToken {
   expiresAt: string | null;
   /** When the token was last issued (connect or refresh); the account's creation for rows older than the column. */
   issuedAt: string;
-}
-
-/** Credentials refreshed while in use (networks/accountCredentials.ts), with when they were issued. */
-export async function storeCredentials(
-  db: Db,
-  accountId: string,
-  sealed: string,
-  expiresAt: string | null,
-  refreshedAt: string,
-): Promise<void> {
-  await db('accounts')
-    .where({ id: accountId })
-    .update({ token_sealed: sealed, token_expires_at: expiresAt, token_refreshed_at: refreshedAt });
 }
 
 /** Connected accounts of `platforms` with a token and no live claim (a claim before `now` has lapsed). */
@@ -66,7 +64,12 @@ export async function unclaimedTokens(db: Db, platforms: Platform[], now: string
  * Claims the renewal of `token` until the claim's instant (it starts with it, so it compares with `now` as text):
  * false when another instance holds a live claim, or renewed or replaced the token since it was read.
  */
-export async function claimRenewal(db: Db, token: StoredToken, claim: string, now: string): Promise<boolean> {
+export async function claimRenewal(
+  db: Db,
+  token: Pick<StoredToken, 'id' | 'tokenSealed'>,
+  claim: string,
+  now: string,
+): Promise<boolean> {
   const claimed = await db('accounts')
     .where({ id: token.id, status: 'ok', token_sealed: token.tokenSealed })
     .where((w) => w.whereNull('token_refresh_claim').orWhere('token_refresh_claim', '<', now))
@@ -74,16 +77,34 @@ export async function claimRenewal(db: Db, token: StoredToken, claim: string, no
   return claimed > 0;
 }
 
-/** Stores the renewed credentials under the claim that renewed them, and ends the claim. */
+/** The account's stored token and its claim, as they are now. */
+export async function currentToken(
+  db: Db,
+  id: string,
+): Promise<{ tokenSealed: string | null; claim: string | null } | undefined> {
+  const row = await db('accounts').where({ id }).first('token_sealed', 'token_refresh_claim');
+  return row && { tokenSealed: row.token_sealed ?? null, claim: row.token_refresh_claim ?? null };
+}
+
+/** Ends a claim whose renewal failed, so a call that needs the token may try at once. */
+export async function releaseClaim(db: Db, id: string, claim: string): Promise<void> {
+  await db('accounts').where({ id, token_refresh_claim: claim }).update({ token_refresh_claim: null });
+}
+
+/**
+ * Stores the renewed credentials in place of the token they were renewed from, under the claim that renewed them
+ * (none for a call that renewed without one), and ends the claim.
+ */
 export async function storeRenewal(
   db: Db,
-  token: StoredToken,
-  claim: string,
+  token: Pick<StoredToken, 'id' | 'tokenSealed'>,
+  claim: string | null,
   renewed: { sealed: string; expiresAt: string | null },
   now: string,
 ): Promise<boolean> {
   const stored = await db('accounts')
-    .where({ id: token.id, token_sealed: token.tokenSealed, token_refresh_claim: claim })
+    .where({ id: token.id, token_sealed: token.tokenSealed })
+    .where((w) => (claim ? w.where({ token_refresh_claim: claim }) : w))
     .update({
       token_sealed: renewed.sealed,
       token_expires_at: renewed.expiresAt,

@@ -7,7 +7,6 @@ import { newId } from '../domain/ids.ts';
 import { assertCanConnectAccount } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
-import { storeCredentials } from './accountTokens.ts';
 import { readEvents, type EventQuery } from './events.ts';
 import { webhooksData } from './webhooksData.ts';
 import { schedulesData } from './schedulesData.ts';
@@ -151,9 +150,6 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
         const row = await accounts().where({ id }).first('external_id', 'token_sealed');
         return row ? { externalId: row.external_id, tokenSealed: row.token_sealed ?? null } : undefined;
       },
-      /** Keeps refreshed credentials (sealed), when the access token expires and when it was issued. */
-      storeCredentials: (id: string, tokenSealed: string, tokenExpiresAt: string | null, refreshedAt: string) =>
-        storeCredentials(db, id, tokenSealed, tokenExpiresAt, refreshedAt),
       missing: (ids: string[]) => missingAccounts(db, ids),
       /** Adds a connected account, refusing one over the plan's limit (atomically). */
       add: (input: {

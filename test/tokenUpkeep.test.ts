@@ -6,6 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findWorkspace } from '../db/identity.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { randomBase62 } from '../domain/ids.ts';
+import { usableAccount } from '../networks/accountCredentials.ts';
+import { connectorFor } from '../networks/connectors.ts';
 import type { Platform } from '../networks/rules.ts';
 import { sandboxToken } from '../networks/sandbox/state.ts';
 import type { TokenRecord } from '../networks/sandbox/tokens.ts';
@@ -152,5 +154,24 @@ describe.each(DATABASES)('token upkeep on %s', (kind) => {
     } finally {
       await other.close();
     }
+  });
+
+  it('a call that needs a fresh token while the upkeep renews it sends the rotating refresh token once', async () => {
+    const start = clock.now();
+    const creator = `sandbox-tiktok-${randomBase62(10)}`;
+    const credentials = {
+      accessToken: sandboxToken('access', creator),
+      refreshToken: sandboxToken('refresh', creator),
+      expiresAt: isoAt(start + 31 * DAY_MS + 5 * 60_000),
+    };
+    const id = await connect('tiktok', credentials);
+    clock.set(start + 31 * DAY_MS);
+    const row = await env.services.db('accounts').where({ id }).first('external_id', 'display_name', 'token_sealed');
+    const stored = { id, externalId: row.external_id, displayName: row.display_name, tokenSealed: row.token_sealed };
+    const tiktok = connectorFor('tiktok', env.services.config, clock)!;
+    const [inUse] = await Promise.all([usableAccount(env.services, tiktok, stored), renewTokens(env.services)]);
+    expect(inUse.credentials.accessToken).not.toBe(credentials.accessToken);
+    expect(await refreshesSeen(id)).toBe(1);
+    expect((await accountRow(id)).status).toBe('ok');
   });
 });

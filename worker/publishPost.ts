@@ -20,7 +20,6 @@ import {
   type Lease,
   type LiveOutcome,
 } from '../db/publishing.ts';
-import { storeCredentials } from '../db/accountTokens.ts';
 import type { ErrorBody } from '../domain/errors.ts';
 import { usableAccount } from '../networks/accountCredentials.ts';
 import {
@@ -238,12 +237,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
   }
 
   async function buildJob(a: Attempt, connector: Connector, sleep: PublishJob['sleep']): Promise<PublishJob> {
-    const account = await usableAccount(
-      deps,
-      connector,
-      { ...a.account, tokenSealed: a.account.tokenSealed! },
-      (sealed, expiresAt, refreshedAt) => storeCredentials(db, a.account.id, sealed, expiresAt, refreshedAt),
-    );
+    const account = await usableAccount(deps, connector, { ...a.account, tokenSealed: a.account.tokenSealed! });
     const job: PublishJob = {
       postId: a.postId,
       text: a.text,

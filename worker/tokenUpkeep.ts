@@ -3,8 +3,14 @@
 // refuses makes the account `expired` (or `revoked`) at once, with its `account.needs_reconnect` event and a mail to
 // the workspace's owners and administrators, long before a post to it would fail. Two instances never renew one token
 // twice: each renewal is claimed on the account's row first (db/accountTokens.ts).
-import { claimRenewal, refuseRenewal, storeRenewal, unclaimedTokens, type StoredToken } from '../db/accountTokens.ts';
-import { randomBase62 } from '../domain/ids.ts';
+import {
+  claimRenewal,
+  refuseRenewal,
+  renewalClaim,
+  storeRenewal,
+  unclaimedTokens,
+  type StoredToken,
+} from '../db/accountTokens.ts';
 import { renewedCredentials } from '../networks/accountCredentials.ts';
 import { NetworkError, readCredentials, type Connector } from '../networks/connector.ts';
 import { connectorFor } from '../networks/connectors.ts';
@@ -17,11 +23,6 @@ import { mailReconnect } from './reconnectMail.ts';
 
 /** How often each worker looks for tokens to renew. */
 export const UPKEEP_EVERY_MS = 10 * 60_000;
-/**
- * How long a claim holds: a renewal not stored by then (its instance died, or the network was out of reach) is tried
- * again by whichever instance looks next. Far longer than a refresh call takes.
- */
-export const CLAIM_MS = 10 * 60_000;
 
 const PLATFORMS = Object.keys(TOKEN_LIFE) as Platform[];
 
@@ -33,7 +34,7 @@ export async function renewTokens(services: Services): Promise<{ renewed: number
   for (const token of await unclaimedTokens(db, PLATFORMS, isoAt(now))) {
     const connector = connectorFor(token.platform, services.config, clock);
     if (!connector?.refresh || !renewalDue(TOKEN_LIFE[token.platform]!, token, now)) continue;
-    const claim = `${isoAt(now + CLAIM_MS)} ${randomBase62(8)}`;
+    const claim = renewalClaim(now);
     if (!(await claimRenewal(db, token, claim, isoAt(now)))) continue;
     const outcome = await renew(services, connector, token, claim);
     if (outcome) counts[outcome] += 1;
