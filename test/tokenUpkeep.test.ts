@@ -174,4 +174,30 @@ describe.each(DATABASES)('token upkeep on %s', (kind) => {
     expect(await refreshesSeen(id)).toBe(1);
     expect((await accountRow(id)).status).toBe('ok');
   });
+
+  it("the Threads simulator refreshes a token only once a day old and unexpired, refusing in Meta's words", async () => {
+    const start = clock.now();
+    const short = sandboxToken('access', `sandbox-threads-${randomBase62(10)}`);
+    const exchanged = await fetch(
+      `${env.base}/sandbox/threads/access_token?grant_type=th_exchange_token&access_token=${short}`,
+    );
+    const token = ((await exchanged.json()) as { access_token: string }).access_token;
+    const refresh = async (accessToken: string) => {
+      const res = await fetch(
+        `${env.base}/sandbox/threads/refresh_access_token?grant_type=th_refresh_token&access_token=${accessToken}`,
+      );
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    };
+    const young = await refresh(token);
+    expect(young).toMatchObject({ status: 400, body: { error: { code: 100 } } });
+    expect(young.body.error.message).toMatch(/at least 24 hours old/);
+    clock.set(start + DAY_MS);
+    const fresh = await refresh(token);
+    expect(fresh).toMatchObject({ status: 200, body: { token_type: 'bearer', expires_in: 60 * 86_400 } });
+    clock.set(start + 61 * DAY_MS);
+    expect(await refresh(token)).toMatchObject({
+      status: 400,
+      body: { error: { code: 190, error_subcode: 463, type: 'OAuthException' } },
+    });
+  });
 });
