@@ -175,7 +175,7 @@ describe.each(DATABASES)('token upkeep on %s', (kind) => {
     expect((await accountRow(id)).status).toBe('ok');
   });
 
-  it("the Threads simulator refreshes a token only once a day old and unexpired, refusing in Meta's words", async () => {
+  it("the Threads simulator refreshes only a token a day old and unexpired, refusing in Meta's words", async () => {
     const start = clock.now();
     const short = sandboxToken('access', `sandbox-threads-${randomBase62(10)}`);
     const exchanged = await fetch(
