@@ -14,6 +14,7 @@ import type { TokenRecord } from '../networks/sandbox/tokens.ts';
 import { isoAt } from '../runtime/clock.ts';
 import { createServices, type Services } from '../runtime/services.ts';
 import { renewTokens } from '../worker/tokenUpkeep.ts';
+import { startWorker } from '../worker/worker.ts';
 import { DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
 import { mailbox } from './support/mailbox.ts';
 import { manualClock } from './support/manualClock.ts';
@@ -199,5 +200,18 @@ describe.each(DATABASES)('token upkeep on %s', (kind) => {
       status: 400,
       body: { error: { code: 190, error_subcode: 463, type: 'OAuthException' } },
     });
+  });
+
+  it('runs in the publishing worker, which every instance starts', async () => {
+    const start = clock.now();
+    const id = await threadsAccount();
+    const worker = await startWorker(env.services, { watchEveryMs: 24 * 3600_000, upkeepEveryMs: 24 * 3600_000 });
+    try {
+      clock.set(start + 41 * DAY_MS);
+      await worker.renewTokens();
+      expect(await refreshesSeen(id)).toBe(1);
+    } finally {
+      await worker.stop();
+    }
   });
 });
