@@ -456,15 +456,6 @@ export async function releaseForResend(db: Db, jobs: JobScheduler, a: Attempt, n
   });
 }
 
-export async function storeCredentials(
-  db: Db,
-  accountId: string,
-  sealed: string,
-  expiresAt: string | null,
-): Promise<void> {
-  await db('accounts').where({ id: accountId }).update({ token_sealed: sealed, token_expires_at: expiresAt });
-}
-
 /** A worker as the workers table has it: `host` (runtime/processHost.ts) says where its pid means it. */
 export interface WorkerRow {
   id: string;

@@ -114,6 +114,7 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
       external_id: input.externalId,
       token_sealed: input.tokenSealed,
       token_expires_at: input.tokenExpiresAt ?? null,
+      token_refreshed_at: isoNow(clock),
       created_at: isoNow(clock),
     });
     return { id, platform: input.platform, displayName: input.displayName, status: input.status };
@@ -148,10 +149,6 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
       connection: async (id: string): Promise<{ externalId: string; tokenSealed: string | null } | undefined> => {
         const row = await accounts().where({ id }).first('external_id', 'token_sealed');
         return row ? { externalId: row.external_id, tokenSealed: row.token_sealed ?? null } : undefined;
-      },
-      /** Keeps refreshed credentials (sealed) and when the access token expires. */
-      storeCredentials: async (id: string, tokenSealed: string, tokenExpiresAt: string | null): Promise<void> => {
-        await accounts().where({ id }).update({ token_sealed: tokenSealed, token_expires_at: tokenExpiresAt });
       },
       missing: (ids: string[]) => missingAccounts(db, ids),
       /** Adds a connected account, refusing one over the plan's limit (atomically). */
@@ -193,13 +190,17 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
           for (const g of granted) {
             if (!known.has(g.externalId)) await insertAccount(trx, { platform, status: 'ok', ...g });
             else {
-              await everyAccount(trx).where({ platform, external_id: g.externalId }).update({
-                display_name: g.displayName,
-                status: 'ok',
-                token_sealed: g.tokenSealed,
-                token_expires_at: g.tokenExpiresAt,
-                disconnected_at: null,
-              });
+              await everyAccount(trx)
+                .where({ platform, external_id: g.externalId })
+                .update({
+                  display_name: g.displayName,
+                  status: 'ok',
+                  token_sealed: g.tokenSealed,
+                  token_expires_at: g.tokenExpiresAt,
+                  token_refreshed_at: isoNow(clock),
+                  token_refresh_claim: null,
+                  disconnected_at: null,
+                });
             }
           }
           const reconnected = rows.map((r) => r.id as string);

@@ -4,7 +4,7 @@ import { listMembers } from '../db/members.ts';
 import type { PostRecord } from '../db/postsData.ts';
 import type { Credential } from '../domain/credential.ts';
 import { networkOf } from '../networks/index.ts';
-import type { Mail } from '../runtime/mailer.ts';
+import { sendEach, type Mail } from '../runtime/mailer.ts';
 import type { Services } from '../runtime/services.ts';
 
 const approvalsPage = (services: Services) => `${services.config.publicUrl}/app/approvals`;
@@ -14,13 +14,8 @@ const describe = (post: PostRecord) => {
   return `${networkOf(post.platform).label} · ${post.accountName}: "${text}"`;
 };
 
-async function send(services: Services, mails: Mail[]): Promise<void> {
-  for (const mail of mails) {
-    await services.mailer.send(mail).catch((err: unknown) => {
-      services.logger.warn({ err }, 'an approval mail could not be sent');
-    });
-  }
-}
+const send = (services: Services, mails: Mail[]) =>
+  sendEach(services.mailer, services.logger, mails, 'an approval mail');
 
 /** Tells each owner and administrator (but the asker) that `posts` wait for approval. */
 export async function mailApprovers(services: Services, cred: Credential, posts: PostRecord[]): Promise<void> {

@@ -24,9 +24,7 @@ export async function connectedAccount(
   const connection = await data.accounts.connection(account.id);
   if (!connector || !connection?.tokenSealed) return undefined;
   const stored = { ...account, externalId: connection.externalId, tokenSealed: connection.tokenSealed };
-  const usable = await usableAccount(services, connector, stored, (sealed, expiresAt) =>
-    data.accounts.storeCredentials(account.id, sealed, expiresAt),
-  );
+  const usable = await usableAccount(services, connector, stored);
   return { connector, account: usable };
 }
 

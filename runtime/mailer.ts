@@ -37,3 +37,10 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string }
     },
   };
 }
+
+/** Sends each mail; one that cannot be sent is logged, never a failure of the change it reports (already committed). */
+export async function sendEach(mailer: Mailer, logger: Logger, mails: Mail[], what: string): Promise<void> {
+  for (const mail of mails) {
+    await mailer.send(mail).catch((err: unknown) => logger.warn({ err }, `${what} could not be sent`));
+  }
+}

@@ -15,7 +15,6 @@ import {
   retryLater,
   saveCheckpoints,
   startAttempts,
-  storeCredentials,
   takeOverAttempts,
   type Attempt,
   type Lease,
@@ -238,12 +237,7 @@ export function createPublisher(deps: PublishDeps): Publisher {
   }
 
   async function buildJob(a: Attempt, connector: Connector, sleep: PublishJob['sleep']): Promise<PublishJob> {
-    const account = await usableAccount(
-      deps,
-      connector,
-      { ...a.account, tokenSealed: a.account.tokenSealed! },
-      (sealed, expiresAt) => storeCredentials(db, a.account.id, sealed, expiresAt),
-    );
+    const account = await usableAccount(deps, connector, { ...a.account, tokenSealed: a.account.tokenSealed! });
     const job: PublishJob = {
       postId: a.postId,
       text: a.text,

@@ -1,6 +1,6 @@
 // A publishing worker: runs publish jobs, beats its heart, and watches for work nobody is doing.
 // `herald serve` runs one (unless WORKER=off); on PostgreSQL `herald worker` processes add more. Each also sends
-// webhook deliveries (worker/webhookDelivery.ts).
+// webhook deliveries (worker/webhookDelivery.ts) and keeps the accounts' tokens alive (worker/tokenUpkeep.ts).
 import { isPostgres } from '../db/connect.ts';
 import { whenDatabaseAnswers } from '../db/databaseWait.ts';
 import { heartbeat, orphanedAttempts, overduePosts, retireWorker, workersOn } from '../db/publishing.ts';
@@ -10,6 +10,7 @@ import { connectorFor } from '../networks/connectors.ts';
 import type { Services } from '../runtime/services.ts';
 import { createPublisher } from './publishPost.ts';
 import { startWebhookDelivery, type WebhookDelivery } from './webhookDelivery.ts';
+import { renewTokens, UPKEEP_EVERY_MS } from './tokenUpkeep.ts';
 import { isoAt, type Clock } from '../runtime/clock.ts';
 import { processGone, processHost } from '../runtime/processHost.ts';
 
@@ -54,6 +55,8 @@ export interface WorkerOptions {
   watchEveryMs?: number;
   /** How often webhook delivery looks for events and due deliveries (250 ms: a cheap look, and the lag it adds). */
   webhookEveryMs?: number;
+  /** How often the token upkeep looks for tokens to renew (UPKEEP_EVERY_MS). */
+  upkeepEveryMs?: number;
   /** Test hook: runs when a job is taken, before its post is reserved (test/stuckJob.test.ts kills a worker there). */
   jobTaken?: (postId: string) => Promise<void>;
 }
@@ -72,6 +75,8 @@ export interface RunningWorker {
   idle(): Promise<void>;
   /** Webhook delivery: `pass()` dispatches and sends what is due now. */
   webhooks: WebhookDelivery;
+  /** One token upkeep pass, after the one in progress. */
+  renewTokens(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -185,6 +190,16 @@ export async function startWorker(services: Services, options: WorkerOptions = {
   };
   const beater = setInterval(() => void beat(), HEARTBEAT_EVERY_MS);
   const webhooks = startWebhookDelivery(services, options.webhookEveryMs);
+  let renewing: Promise<void> = Promise.resolve();
+  const upkeep = () =>
+    (renewing = renewing
+      .then(async () => {
+        const { renewed, refused } = await renewTokens(services);
+        if (renewed || refused) logger.info({ renewed, refused }, 'token upkeep');
+      })
+      .catch((err) => logger.error({ err }, 'token upkeep pass failed')));
+  void upkeep();
+  const upkeeper = setInterval(() => void upkeep(), options.upkeepEveryMs ?? UPKEEP_EVERY_MS);
   logger.info({ workerId: id }, 'publishing worker started');
 
   return {
@@ -192,14 +207,17 @@ export async function startWorker(services: Services, options: WorkerOptions = {
     watch,
     idle: () => publisher.idle(),
     webhooks,
+    renewTokens: upkeep,
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearInterval(upkeeper);
       clearTimeout(again);
       clearInterval(beater);
       while (beating) await new Promise((resolve) => setTimeout(resolve, 10));
       await webhooks.stop();
       await watching;
+      await renewing;
       publisher.close();
       await jobs.stop();
       await publisher.stop();

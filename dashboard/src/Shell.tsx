@@ -8,6 +8,7 @@ import { useResetSession, useSignedIn } from './session.tsx';
 import { Button } from './ui.tsx';
 import { WorkspaceSwitcher } from './settings/WorkspaceSwitcher.tsx';
 import { SessionRenewal } from './SessionRenewal.tsx';
+import { ReconnectBanner } from './accounts/ReconnectBanner.tsx';
 
 const LINKS = [
   { to: '/compose', label: 'Compose' },
@@ -95,6 +96,7 @@ export function Shell() {
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1} className="page">
+        <ReconnectBanner />
         <Outlet />
       </main>
       <SessionRenewal />

@@ -16,7 +16,7 @@ import {
   notFoundFault,
   params,
   pickFields,
-  refreshedToken,
+  refreshedLongLivedToken,
   type StoredFile,
 } from '../sandbox/graph.ts';
 import {
@@ -205,7 +205,7 @@ export const instagramSimulator: Simulator = {
       }));
     router.get(
       '/refresh_access_token',
-      graphRoute(N, async (req) => refreshedToken(req, N, 'ig_refresh_token')),
+      graphRoute(N, (req) => refreshedLongLivedToken(ctx, req, 'ig_refresh_token')),
     );
     router.post(
       '/:version/:user/media',

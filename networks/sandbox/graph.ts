@@ -12,7 +12,8 @@ import express, { type Request, type RequestHandler } from 'express';
 import { randomBase62 } from '../../domain/ids.ts';
 import type { Platform } from '../rules.ts';
 import type { SimulatorContext } from './simulator.ts';
-import type { SandboxItem, Scenario } from './state.ts';
+import { sandboxTokenAccount, type SandboxItem, type Scenario } from './state.ts';
+import { issueToken, refreshRefusal } from './tokens.ts';
 import { escapeHtml } from '../../domain/html.ts';
 
 /**
@@ -356,22 +357,52 @@ export async function accountName(ctx: SimulatorContext, account: string): Promi
   return (await ctx.state.account(account))?.name ?? account;
 }
 
-/**
- * A long-lived token refreshed: the same token with a new secret at its end, so whatever a sandbox
- * token names (its account) stays; 60 days of life, as Meta gives.
- */
-export function refreshedToken(
-  req: Request,
-  network: Platform,
-  grantType: string,
-): { access_token: string; token_type: string; expires_in: number } {
+/** Meta's long-lived tokens (Instagram, Threads) last 60 days. */
+const LONG_LIVED_MS = 60 * DAY_MS;
+
+/** The account a Meta token grant is for (the token names it), once the grant type is the one the route takes. */
+function grantAccount(req: Request, network: Platform, grantType: string): { token: string; account: string } {
   if (params(req).grant_type !== grantType)
     throw fault(network, [400, { message: `Unsupported grant_type: expected ${grantType}.`, code: 100 }]);
-  return {
-    access_token: tokenOf(req)!.replace(/[A-Za-z0-9]*$/, randomBase62(24)),
-    token_type: 'bearer',
-    expires_in: 60 * 86_400,
-  };
+  const token = tokenOf(req) ?? '';
+  const account = sandboxTokenAccount(token, 'access');
+  if (!account)
+    throw fault(network, [400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 }]);
+  return { token, account };
+}
+
+const longLived = async (ctx: SimulatorContext, account: string, from?: string) => ({
+  access_token: await issueToken(ctx, 'access', account, LONG_LIVED_MS, from),
+  token_type: 'bearer',
+  expires_in: LONG_LIVED_MS / 1000,
+});
+
+/** A short-lived token exchanged for a long-lived one (Threads' `th_exchange_token`): 60 days. */
+export async function longLivedToken(ctx: SimulatorContext, req: Request, grantType: string) {
+  const { account } = grantAccount(req, ctx.network, grantType);
+  return longLived(ctx, account);
+}
+
+/**
+ * A long-lived token refreshed with itself: "at least 24 hours old but has not expired", and the new one lasts 60 days
+ * (https://developers.facebook.com/docs/threads/get-started/long-lived-tokens/ and
+ * https://developers.facebook.com/documentation/instagram-platform/reference/refresh_access_token, read 2026-11-29).
+ * An expired one answers Meta's 190/463; the refusal of a young one is not documented, so it is a plain 100.
+ */
+export async function refreshedLongLivedToken(ctx: SimulatorContext, req: Request, grantType: string) {
+  const { token, account } = grantAccount(req, ctx.network, grantType);
+  const refusal = await refreshRefusal(ctx, token, { minimumAgeMs: DAY_MS });
+  if (refusal === 'expired')
+    throw fault(ctx.network, [
+      400,
+      { message: 'Error validating access token: Session has expired.', code: 190, error_subcode: 463 },
+    ]);
+  if (refusal === 'young')
+    throw fault(ctx.network, [
+      400,
+      { message: 'The access token can be refreshed only once it is at least 24 hours old.', code: 100 },
+    ]);
+  return longLived(ctx, account, token);
 }
 
 /** Meta's timestamps: whole seconds with a `+0000` offset. */

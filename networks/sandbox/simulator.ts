@@ -2,6 +2,7 @@
 // network's wire format, mounted under the simulator's base address, with the state they keep.
 import type express from 'express';
 import type { Db } from '../../db/connect.ts';
+import type { Clock } from '../../runtime/clock.ts';
 import type { Platform } from '../rules.ts';
 import type { SandboxState } from './state.ts';
 
@@ -17,6 +18,8 @@ export interface SimulatorContext {
   dataDir: string;
   /** How long a simulator takes to process a video before it can be published. */
   processingMs: number;
+  /** The network's time for its tokens' lifetimes: Herald's own clock when mounted in Herald (a test's moves it). */
+  clock: Clock;
 }
 
 export interface Simulator {

@@ -2,7 +2,7 @@
 // short-lived token (POST), that for a long-lived one, and the profile.
 import express from 'express';
 import { consentRoutes, grantOf, lookup, namedIdentity, redeem, type Field } from '../sandbox/consent.ts';
-import { fault, graphRoute, params, pickFields, refreshedToken, tokenOf } from '../sandbox/graph.ts';
+import { fault, graphRoute, longLivedToken, params, pickFields, tokenOf } from '../sandbox/graph.ts';
 import { answer, META_DENIED, metaRefusal } from '../sandbox/metaConsent.ts';
 import type { SimulatorContext } from '../sandbox/simulator.ts';
 import { sandboxToken } from '../sandbox/state.ts';
@@ -27,7 +27,7 @@ function threadsRoutes(router: express.Router, ctx: SimulatorContext): void {
   );
   router.get(
     '/access_token',
-    graphRoute('threads', async (req) => refreshedToken(req, 'threads', 'th_exchange_token')),
+    graphRoute('threads', (req) => longLivedToken(ctx, req, 'th_exchange_token')),
   );
   router.get(
     '/:version/me',

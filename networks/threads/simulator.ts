@@ -15,7 +15,7 @@ import {
   notFoundFault,
   params,
   pickFields,
-  refreshedToken,
+  refreshedLongLivedToken,
 } from '../sandbox/graph.ts';
 import {
   containerState,
@@ -169,7 +169,7 @@ export const threadsSimulator: Simulator = {
     const router = graphRouter(ctx, N, 'Threads');
     router.get(
       '/refresh_access_token',
-      graphRoute(N, async (req) => refreshedToken(req, N, 'th_refresh_token')),
+      graphRoute(N, (req) => refreshedLongLivedToken(ctx, req, 'th_refresh_token')),
     );
     router.post(
       '/:version/:user/threads',

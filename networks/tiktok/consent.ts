@@ -1,7 +1,8 @@
 // TikTok's consent side in the sandbox: Login Kit's authorization page (the account's display name), and
-// the token endpoint /v2/oauth/token/ for both grants TikTok has: the code for a 24-hour access token and
-// a 365-day refresh token, and a refresh token for new ones (TikTok sends a new refresh token each time).
-// https://developers.tiktok.com/doc/oauth-user-access-token-management
+// the token endpoint /v2/oauth/token/ for both grants TikTok has: the code for an access token and a refresh token, and
+// a refresh token for new ones. Refresh tokens rotate: "The previous refresh token stops working once a new one is
+// issued", so one used again (or expired) is refused with invalid_grant.
+// https://developers.tiktok.com/docs/en/oauth-refresh-a-user-access-token (read 2026-11-29)
 import express, { type Response } from 'express';
 import { randomBase62 } from '../../domain/ids.ts';
 import { SANDBOX_CLIENT } from '../sandbox/address.ts';
@@ -9,12 +10,16 @@ import { consentRoutes, namedIdentity, redeem, type Field, type Refusal } from '
 import { params } from '../sandbox/graph.ts';
 import type { SimulatorContext } from '../sandbox/simulator.ts';
 import { sandboxToken, sandboxTokenAccount } from '../sandbox/state.ts';
+import { issueToken, refreshRefusal } from '../sandbox/tokens.ts';
 
 const nameField: Field = { name: 'display_name', label: 'TikTok display name' };
 
-/** TikTok's token lifetimes, in seconds. */
-export const ACCESS_SECONDS = 86_400;
-const REFRESH_SECONDS = 31_536_000;
+/**
+ * TikTok's token lifetimes, in seconds: 2 hours and 180 days (https://developers.tiktok.com/docs/zh-Hans/
+ * oauth-user-access-token-management, updated 2026-11-05; the older page said 24 hours and 365 days).
+ */
+export const ACCESS_SECONDS = 7_200;
+const REFRESH_SECONDS = 15_552_000;
 
 const REFUSALS: Record<Refusal, [error: string, description: string]> = {
   invalid: ['invalid_grant', 'Authorization code is invalid.'],
@@ -28,12 +33,12 @@ const REFUSALS: Record<Refusal, [error: string, description: string]> = {
 const tokenError = (res: Response, error: string, description: string) =>
   res.status(400).json({ error, error_description: description, log_id: randomBase62(20) });
 
-const tokens = (account: string, scope: string) => ({
+const tokens = async (ctx: SimulatorContext, account: string, scope: string, from?: string) => ({
   access_token: sandboxToken('access', account),
   expires_in: ACCESS_SECONDS,
   open_id: account,
   refresh_expires_in: REFRESH_SECONDS,
-  refresh_token: sandboxToken('refresh', account),
+  refresh_token: await issueToken(ctx, 'refresh', account, REFRESH_SECONDS * 1000, from),
   scope,
   token_type: 'Bearer',
 });
@@ -51,15 +56,20 @@ function tokenRoutes(router: express.Router, ctx: SimulatorContext): void {
         verifier: p.code_verifier,
       });
       if (typeof grant === 'string') return tokenError(res, ...REFUSALS[grant]);
-      return res.json(tokens(grant.account, grant.data.scope));
+      return res.json(await tokens(ctx, grant.account, grant.data.scope));
     }
     // Refreshes come from the connector, which holds no app secret in the sandbox (as YouTube's simulator).
     if (p.grant_type === 'refresh_token') {
       const account = sandboxTokenAccount(p.refresh_token ?? '', 'refresh');
       const known = account ? await ctx.state.account(account) : undefined;
-      if (!account || (known && known.tokens !== 'ok'))
+      if (
+        !account ||
+        (known && known.tokens !== 'ok') ||
+        (await refreshRefusal(ctx, p.refresh_token!, { rotates: true }))
+      )
         return tokenError(res, 'invalid_grant', 'Refresh token is invalid or expired.');
-      return res.json(tokens(account, 'user.info.basic,user.info.stats,video.publish,video.list'));
+      const scope = 'user.info.basic,user.info.stats,video.publish,video.list';
+      return res.json(await tokens(ctx, account, scope, p.refresh_token));
     }
     tokenError(res, 'unsupported_grant_type', `grant_type ${p.grant_type ?? ''} is not supported.`);
   });

@@ -6,6 +6,7 @@ import { consentRoutes, grantOf, lookup, namedIdentity, redeem, type Field, type
 import { params } from '../sandbox/graph.ts';
 import type { SimulatorContext } from '../sandbox/simulator.ts';
 import { sandboxToken } from '../sandbox/state.ts';
+import { issueToken } from '../sandbox/tokens.ts';
 
 const channelField: Field = { name: 'channel', label: 'Channel name' };
 
@@ -36,7 +37,8 @@ function googleRoutes(router: express.Router, ctx: SimulatorContext): void {
     res.json({
       access_token: sandboxToken('access', grant.account),
       expires_in: 3599,
-      refresh_token: sandboxToken('refresh', grant.account),
+      // Google's refresh tokens carry no expiry of their own (they die unused for six months).
+      refresh_token: await issueToken(ctx, 'refresh', grant.account, null),
       scope: grant.data.scope,
       token_type: 'Bearer',
     });

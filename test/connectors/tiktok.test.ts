@@ -254,21 +254,25 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
   });
 
   describe('tokens and counters', () => {
-    it('refresh gives a 24-hour token and a new refresh token; a revoked one is tiktok_token_rejected', async () => {
+    it('refresh: a 2-hour token and a refresh token used once; a revoked one is tiktok_token_rejected', async () => {
       const a = await account();
       const fresh = await tiktok.refresh!({
         ...a,
         credentials: { ...a.credentials, refreshToken: sandboxToken('refresh', a.externalId) },
       });
       expect(fresh.refreshToken).toMatch(/^sandbox-refresh\./);
-      expect(Date.parse(fresh.expiresAt!) - Date.now()).toBeGreaterThan(23 * 3600_000);
+      // https://developers.tiktok.com/docs/zh-Hans/oauth-user-access-token-management (read 2026-11-29): 2 hours.
+      expect(Date.parse(fresh.expiresAt!) - Date.now()).toBeGreaterThan(7_000_000);
       await tiktok.publish(await videoJob({ ...a, credentials: fresh }, { privacyLevel: 'SELF_ONLY' }));
+      // Refresh tokens rotate: the one a refresh answered works once.
+      const again = await tiktok.refresh!({ ...a, credentials: fresh });
+      await networkError(tiktok.refresh!({ ...a, credentials: fresh }), 'tiktok_token_rejected');
       await registerSandboxAccount(env.services.db, 'tiktok', {
         id: a.externalId,
         name: a.displayName,
         tokens: 'revoked',
       });
-      const err = await networkError(tiktok.refresh!({ ...a, credentials: fresh }), 'tiktok_token_rejected');
+      const err = await networkError(tiktok.refresh!({ ...a, credentials: again }), 'tiktok_token_rejected');
       expect(err.message).toBe('Refresh token is invalid or expired. (400 invalid_grant)');
     });
 

@@ -17,3 +17,13 @@ export const SIGN_IN_WORDS = {
 /** The form's title: connecting a new account of the network, or reconnecting one. */
 export const signInTitle = (network: string, reconnecting?: string) =>
   reconnecting ? `Reconnect ${reconnecting}` : `Connect a ${network} account`;
+
+/**
+ * The banner over every page while accounts need reconnecting: their network refused Herald's access (a renewal the
+ * token upkeep asked for, or a post's call), usually days before a post to them would have failed.
+ */
+export const reconnectBanner = (names: string[]) => ({
+  title: names.length === 1 ? `${names[0]} needs reconnecting` : `${names.length} accounts need reconnecting`,
+  hint: 'Their network no longer accepts Herald’s access, so posts to them wait. Reconnect them on the Accounts page.',
+  link: 'Go to Accounts',
+});

@@ -3,9 +3,9 @@
 // token endpoint for refreshes.
 import path from 'node:path';
 import express, { type Request } from 'express';
-import { randomBase62 } from '../../../domain/ids.ts';
 import type { SimulatorContext } from '../../sandbox/simulator.ts';
 import { sandboxTokenAccount, type SandboxItem } from '../../sandbox/state.ts';
+import { issueToken, refreshRefusal } from '../../sandbox/tokens.ts';
 import { fault, FAULTS, YoutubeFault } from './faults.ts';
 import { etag, partsOf, uploadsPlaylistOf, videoResource, type Channel, type VideoData } from './resources.ts';
 
@@ -137,12 +137,12 @@ export function tokenRoutes(router: express.Router, { ctx }: YoutubeSim): void {
       sandboxTokenAccount(token, 'refresh') ??
       (token.startsWith('sandbox-') && !sandboxTokenAccount(token, 'access') ? token : undefined);
     const account = channel ? await ctx.state.account(channel) : undefined;
-    if (!channel || (account && account.tokens !== 'ok')) {
+    if (!channel || (account && account.tokens !== 'ok') || (await refreshRefusal(ctx, token))) {
       res.status(400).json({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
       return;
     }
     res.json({
-      access_token: `sandbox-access.${channel}.${randomBase62(24)}`,
+      access_token: await issueToken(ctx, 'access', channel, 3599_000, token),
       expires_in: 3599,
       token_type: 'Bearer',
       scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly',
