@@ -3109,6 +3109,29 @@ export interface components {
              * @example 600
              */
             maxVideoSeconds: number;
+            /**
+             * @description Present until TikTok has audited the operator's app (`HERALD_TIKTOK_AUDITED=false`). TikTok's
+             *     content-sharing guidelines then take posts only from accounts set to private, and from at most
+             *     5 accounts in 24 hours per app: whether this account is private now, and how many of the 5
+             *     places are free (an account that posted in the last 24 hours keeps its place).
+             */
+            unauditedApp?: {
+                /**
+                 * @description The account is set to private in TikTok (it offers no public privacy level).
+                 * @example true
+                 */
+                accountPrivate: boolean;
+                /**
+                 * @description How many more accounts may post through the app in the next 24 hours.
+                 * @example 3
+                 */
+                usersLeft: number;
+                /**
+                 * @description This account posted through the app in the last 24 hours, so it keeps its place.
+                 * @example false
+                 */
+                postedToday: boolean;
+            };
         };
         /**
          * @description An account's counters.
