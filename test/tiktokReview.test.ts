@@ -1,7 +1,9 @@
 // A TikTok post through the worker on a clock the test controls: TikTok takes the video and reviews it
 // for hours. The post is not failed meanwhile: it stays `queued`, its timeline notes the review once, its
 // statusLine says it is in TikTok's review, and the worker asks TikTok again by itself; once TikTok names
-// the post (hours later) it goes `live` with its address, from the same publish_id, sent once.
+// the post (hours later) it goes `live` with its address, from the same publish_id, sent once. A private
+// post, which TikTok never names, goes `live` at the creator's profile, its timeline and statusLine saying
+// TikTok shows it privately.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerSandboxAccount, sandboxState } from '../networks/sandbox/state.ts';
@@ -30,7 +32,7 @@ describe("a TikTok post in TikTok's review, on the worker's clock (SQLite)", () 
   });
 
   const read = async (id: string) => (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
-  const events = async (id: string): Promise<{ kind: string; message?: string }[]> =>
+  const events = async (id: string): Promise<{ kind: string; message?: string; notes?: string[] }[]> =>
     (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events;
 
   /** Moves the clock a step at a time (the connector's polls sleep on it) until `done`, in real time. */
@@ -105,6 +107,43 @@ describe("a TikTok post in TikTok's review, on the worker's clock (SQLite)", () 
     expect(live.statusLine).toMatch(/^Live\. TikTok · /);
     expect((await events(id)).map((e) => e.kind)).toEqual(['created', 'queued', 'publishing', 'publishing', 'live']);
     expect(await sandboxCount(env, 'tiktok', account, 'publish')).toBe(1);
+    expect(await sandboxCount(env, 'tiktok', account, 'post')).toBe(1);
+  }, 120_000);
+
+  it("a private post TikTok never names is live at the creator's profile, saying TikTok shows it privately", async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'tiktok');
+    await registerSandboxAccount(env.services.db, 'tiktok', { id: account.externalId, name: 'Private Shop', tokens: 'ok' });
+    const video = await upload(
+      env,
+      ws.writeKey,
+      makeVideo(tempDir(), { seconds: 3, width: 360, height: 640, fps: 25 }),
+      'video/mp4',
+    );
+    const created = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: {
+        targets: { accountIds: [account.id] },
+        mediaIds: [video.id],
+        text: 'Just for me',
+        perPlatform: { tiktok: { privacyLevel: 'SELF_ONLY' } },
+        when: 'now',
+        confirm: true,
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id: string = created.body.posts[0].id;
+    await stepUntil(30_000, async () => (await read(id)).status !== 'queued');
+    const live = await read(id);
+    const shown =
+      "TikTok shows it privately (visible to: only the creator) and gives no link to it; it is on the creator's " +
+      'TikTok profile.';
+    expect(live.status).toBe('live');
+    expect(live.externalUrl).toBe(`${env.base}/sandbox/tiktok/@privateshop`);
+    expect(live.statusLine).toMatch(/^Live\. TikTok · Acme tiktok \w+ · .+\. TikTok shows it privately /);
+    expect(live.statusLine.endsWith(shown)).toBe(true);
+    const timeline = await events(id);
+    expect(timeline.map((e) => e.kind)).toEqual(['created', 'queued', 'publishing', 'live']);
+    expect(timeline.at(-1)!.notes).toEqual([shown]);
     expect(await sandboxCount(env, 'tiktok', account, 'post')).toBe(1);
   }, 120_000);
 });
