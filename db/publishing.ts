@@ -332,7 +332,12 @@ export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string)
           kind: 'live',
           message: o.message,
           ...(o.published.notes?.length || o.published.shownPrivately
-            ? { notes: [...(o.published.notes ?? []), ...(o.published.shownPrivately ? [o.published.shownPrivately] : [])] }
+            ? {
+                notes: [
+                  ...(o.published.notes ?? []),
+                  ...(o.published.shownPrivately ? [o.published.shownPrivately] : []),
+                ],
+              }
             : {}),
         },
       })),

@@ -55,7 +55,12 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
 
   it("goes live at the TikTok creator's profile when TikTok shows the post privately, and says so", async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'tiktok');
-    const video = await upload(env, ws.writeKey, makeVideo(tempDir(), { seconds: 3, width: 360, height: 640, fps: 25 }), 'video/mp4');
+    const video = await upload(
+      env,
+      ws.writeKey,
+      makeVideo(tempDir(), { seconds: 3, width: 360, height: 640, fps: 25 }),
+      'video/mp4',
+    );
     const res = await call(env, 'post', '/v1/posts', {
       key: ws.writeKey,
       body: {

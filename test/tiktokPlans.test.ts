@@ -151,7 +151,10 @@ describe("an unaudited app: TikTok's content-sharing guidelines, in plans and po
     when: 'now',
   });
   async function plan(accountId: string, privacyLevel = 'SELF_ONLY') {
-    const res = await call(env, 'post', '/v1/posts/plan', { key: ws.readKey, body: await body(accountId, privacyLevel) });
+    const res = await call(env, 'post', '/v1/posts/plan', {
+      key: ws.readKey,
+      body: await body(accountId, privacyLevel),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.rows[0] as { ok: boolean; issues: { code: string; message: string; hint: string }[] };
   }
@@ -198,7 +201,8 @@ describe("an unaudited app: TikTok's content-sharing guidelines, in plans and po
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       // Gone live an hour ago, in any workspace: the app is the operator's.
-      await env.services.db('posts')
+      await env.services
+        .db('posts')
         .where({ id: created.body.posts[0].id })
         .update({ live_at: new Date(Date.now() - 3600_000).toISOString() });
       posted.push(a);

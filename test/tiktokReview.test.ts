@@ -110,9 +110,13 @@ describe("a TikTok post in TikTok's review, on the worker's clock (SQLite)", () 
     expect(await sandboxCount(env, 'tiktok', account, 'post')).toBe(1);
   }, 120_000);
 
-  it("a private post TikTok never names is live at the creator's profile, saying TikTok shows it privately", async () => {
+  it("a private post TikTok never names is live at the creator's profile, saying it is private", async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'tiktok');
-    await registerSandboxAccount(env.services.db, 'tiktok', { id: account.externalId, name: 'Private Shop', tokens: 'ok' });
+    await registerSandboxAccount(env.services.db, 'tiktok', {
+      id: account.externalId,
+      name: 'Private Shop',
+      tokens: 'ok',
+    });
     const video = await upload(
       env,
       ws.writeKey,

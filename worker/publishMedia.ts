@@ -51,10 +51,10 @@ export function publishMedia(storage: Storage, record: MediaRecord): PublishMedi
       const scale = image && options.within !== undefined && exceeds(record, options.within);
       if (!scale && (options.format !== 'jpeg' || record.mime === 'image/jpeg' || !image))
         return mediaFileUrl(storage, record, FETCH_TTL_SECONDS);
-      const key = scale
-        ? (scaledKey ??= jpegCopyKey(storage, record, options.within))
-        : (jpegKey ??= jpegCopyKey(storage, record));
-      return storage.publicUrl(await key, { ttlSeconds: FETCH_TTL_SECONDS, contentType: 'image/jpeg' });
+      if (scale) scaledKey ??= jpegCopyKey(storage, record, options.within);
+      else jpegKey ??= jpegCopyKey(storage, record);
+      const key = await (scale ? scaledKey : jpegKey)!;
+      return storage.publicUrl(key, { ttlSeconds: FETCH_TTL_SECONDS, contentType: 'image/jpeg' });
     },
     open(options = {}) {
       // The local file (a temporary copy on S3) lives until the stream closes.

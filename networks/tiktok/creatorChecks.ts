@@ -124,10 +124,7 @@ const isLevel = (level: string): level is PrivacyLevel => (PRIVACY_LEVELS as rea
  * creator_info as compose offers it: the levels Herald knows among the account's, and only SELF_ONLY
  * until TikTok audits the app, whatever the account offers.
  */
-export function creatorOptions(
-  creator: CreatorInfo,
-  unaudited?: ReturnType<typeof unauditedStanding>,
-): PostingOptions {
+export function creatorOptions(creator: CreatorInfo, unaudited?: ReturnType<typeof unauditedStanding>): PostingOptions {
   const levels = creator.privacy_level_options.filter(isLevel);
   return {
     nickname: creator.creator_nickname || creator.creator_username,

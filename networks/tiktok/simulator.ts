@@ -584,7 +584,10 @@ export const tiktokSimulator: Simulator = {
         .map((r: { id: string; data: string }) => ({ id: r.id, data: JSON.parse(r.data) as PostData }))
         .filter((p) => p.data.username === username);
       if (!posts.length)
-        return res.status(404).type('html').send("<!doctype html><meta charset=\"utf-8\"><p>Couldn't find this account.</p>");
+        return res
+          .status(404)
+          .type('html')
+          .send('<!doctype html><meta charset="utf-8"><p>Couldn\'t find this account.</p>');
       const items = posts
         .map(
           (p) =>

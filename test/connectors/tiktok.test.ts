@@ -194,7 +194,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
   });
 
   describe("TikTok's pages against Herald's first week (issue 42)", () => {
-    it('a private post is never named: live at the creator\'s profile, saying TikTok shows it privately', async () => {
+    it("a private post is never named: live at the creator's profile, saying TikTok shows it privately", async () => {
       const a = await account('Unaudited Private Shop');
       const job = await videoJob(a, { privacyLevel: 'SELF_ONLY' });
       const published = await tiktok.publish(job);
@@ -230,7 +230,10 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
 
     it('an unaudited app: 5 accounts may post in 24 hours, a sixth is refused in words', async () => {
       // The day starts afresh: earlier tests' posts are a day old.
-      await env.services.db('sandbox_items').where({ network: 'tiktok' }).update({ created_at: '2000-01-01T00:00:00.000Z' });
+      await env.services
+        .db('sandbox_items')
+        .where({ network: 'tiktok' })
+        .update({ created_at: '2000-01-01T00:00:00.000Z' });
       const accounts = [];
       for (let i = 1; i <= 6; i++) accounts.push(await account(`Unaudited Private ${i}`));
       for (const a of accounts.slice(0, 5)) await tiktok.publish(await videoJob(a, { privacyLevel: 'SELF_ONLY' }));
