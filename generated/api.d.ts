@@ -3315,7 +3315,7 @@ export interface components {
          *       "openapi": "3.1.0",
          *       "info": {
          *         "title": "Herald API",
-         *         "version": "1.1.0"
+         *         "version": "1.2.0"
          *       },
          *       "paths": {}
          *     }
