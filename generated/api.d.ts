@@ -2709,6 +2709,10 @@ export interface components {
              *     - draft whose approval was rejected: `Draft, rejected. <Network> · <account displayName> · no time set.`
              *       followed by `Comment: <the approver's comment>` when they wrote one.
              *     - live: `Live. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
+             *       When the network shows the post to fewer people than it chose (TikTok's private posts, which
+             *       TikTok never links to), it adds the network's sentence, e.g. `TikTok shows it privately
+             *       (visible to: only the creator) and gives no link to it; it is on the creator's TikTok profile.`
+             *       Report such a post as live and private, never as failed.
              *     - failed: `Failed. <Network> · <account displayName> · <day month, HH:MM> (<zone label>): <error message>`
              * @example Queued. Instagram · Acme Shop · 24 November, 14:30 (CET).
              */
