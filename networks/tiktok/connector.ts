@@ -336,6 +336,9 @@ function tiktokConnector(api: TiktokApi): Connector {
       ),
 
     async postInsights(account, externalId) {
+      // A post TikTok never named (a private one) keeps its publish_id, which video/query does not know.
+      if (externalId.startsWith('v_pub_'))
+        throw new NetworkError('tiktok', 'rejected', 'TikTok gives no counters for a post it shows privately.');
       const data = await api.post<{ videos?: Record<string, number | string>[] }>(
         account,
         '/v2/video/query/?fields=id,view_count,like_count,comment_count,share_count',

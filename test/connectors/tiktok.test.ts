@@ -213,6 +213,8 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
       expect(page.html).toContain('data-privacy="SELF_ONLY"');
       expect(await tiktok.settle(resumed(job))).toEqual(published);
       expect(await count(a, 'post')).toBe(1);
+      const counters = await networkError(tiktok.postInsights(a, published.externalId), 'tiktok_rejected');
+      expect(counters.message).toBe('TikTok gives no counters for a post it shows privately.');
     });
 
     it('an unaudited app: the account itself must be private, whatever the post chooses', async () => {
