@@ -45,34 +45,35 @@ describe("a TikTok post in TikTok's review, on the worker's clock (SQLite)", () 
     }
   }
 
-  it('stays queued in review with a note, then goes live with its address hours later', async () => {
+  /** A video post to a new TikTok account named `name` on TikTok (the simulator reads its rules from it). */
+  async function videoPost(name: string, privacyLevel: string, when: unknown) {
     const account = await sandboxAccount(env, ws.workspaceId, 'tiktok');
-    // "Review" in the name: the simulator's moderation takes two hours.
-    await registerSandboxAccount(env.services.db, 'tiktok', {
-      id: account.externalId,
-      name: 'Review Shop',
-      tokens: 'ok',
-    });
+    await registerSandboxAccount(env.services.db, 'tiktok', { id: account.externalId, name, tokens: 'ok' });
     const video = await upload(
       env,
       ws.writeKey,
       makeVideo(tempDir(), { seconds: 3, width: 360, height: 640, fps: 25 }),
       'video/mp4',
     );
-    const due = DateTime.fromMillis(clock.now() + 5 * MINUTE, { zone: 'utc' }).toFormat("yyyy-MM-dd'T'HH:mm");
     const created = await call(env, 'post', '/v1/posts', {
       key: ws.writeKey,
       body: {
         targets: { accountIds: [account.id] },
         mediaIds: [video.id],
         text: 'Autumn drop',
-        perPlatform: { tiktok: { privacyLevel: 'PUBLIC_TO_EVERYONE' } },
-        when: { publishAt: due, timezone: 'UTC' },
+        perPlatform: { tiktok: { privacyLevel } },
+        when,
         confirm: true,
       },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const id: string = created.body.posts[0].id;
+    return { account, id: created.body.posts[0].id as string };
+  }
+
+  it('stays queued in review with a note, then goes live with its address hours later', async () => {
+    const due = DateTime.fromMillis(clock.now() + 5 * MINUTE, { zone: 'utc' }).toFormat("yyyy-MM-dd'T'HH:mm");
+    // "Review" in the name: the simulator's moderation takes two hours.
+    const { account, id } = await videoPost('Review Shop', 'PUBLIC_TO_EVERYONE', { publishAt: due, timezone: 'UTC' });
 
     await stepUntil(30_000, async () => (await events(id)).some((e) => e.message?.includes('reviewing')));
     const inReview = await read(id);
@@ -111,31 +112,7 @@ describe("a TikTok post in TikTok's review, on the worker's clock (SQLite)", () 
   }, 120_000);
 
   it("a private post TikTok never names is live at the creator's profile, saying it is private", async () => {
-    const account = await sandboxAccount(env, ws.workspaceId, 'tiktok');
-    await registerSandboxAccount(env.services.db, 'tiktok', {
-      id: account.externalId,
-      name: 'Private Shop',
-      tokens: 'ok',
-    });
-    const video = await upload(
-      env,
-      ws.writeKey,
-      makeVideo(tempDir(), { seconds: 3, width: 360, height: 640, fps: 25 }),
-      'video/mp4',
-    );
-    const created = await call(env, 'post', '/v1/posts', {
-      key: ws.writeKey,
-      body: {
-        targets: { accountIds: [account.id] },
-        mediaIds: [video.id],
-        text: 'Just for me',
-        perPlatform: { tiktok: { privacyLevel: 'SELF_ONLY' } },
-        when: 'now',
-        confirm: true,
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const id: string = created.body.posts[0].id;
+    const { account, id } = await videoPost('Private Shop', 'SELF_ONLY', 'now');
     await stepUntil(30_000, async () => (await read(id)).status !== 'queued');
     const live = await read(id);
     const shown =

@@ -108,28 +108,17 @@ describe('network settings', () => {
       levels: ['SELF_ONLY'],
       switchedOff: { disableComment: false, disableDuet: false, disableStitch: false },
     });
-    const { rerender } = render(
-      <NetworkSettings
-        platforms={['tiktok']}
-        value={{}}
-        onChange={() => {}}
-        tiktok={allowed(options({ accountPrivate: false, usersLeft: 3, postedToday: false }))}
-      />,
+    const view = (standing: Parameters<typeof options>[0]) => (
+      <NetworkSettings platforms={['tiktok']} value={{}} onChange={() => {}} tiktok={allowed(options(standing))} />
     );
+    const { rerender } = render(view({ accountPrivate: false, usersLeft: 3, postedToday: false }));
     expect(
       screen.getByText(
         'Acme Studio is public on TikTok: set it to private first, as TikTok requires until it has reviewed this ' +
           'Herald’s app. 3 of the 5 accounts a day TikTok allows can still post.',
       ),
     ).toBeTruthy();
-    rerender(
-      <NetworkSettings
-        platforms={['tiktok']}
-        value={{}}
-        onChange={() => {}}
-        tiktok={allowed(options({ accountPrivate: true, usersLeft: 0, postedToday: true }))}
-      />,
-    );
+    rerender(view({ accountPrivate: true, usersLeft: 0, postedToday: true }));
     expect(
       screen.getByText(
         'Acme Studio is private on TikTok, as TikTok requires until it has reviewed this Herald’s app. It posted ' +
