@@ -302,7 +302,7 @@ export async function saveCheckpoints(
 
 export interface LiveOutcome {
   attempt: Attempt;
-  published: { externalId: string; externalUrl: string; notes?: string[]; shownPrivately?: string };
+  published: { externalId: string; externalUrl: string; notes?: string[]; liveNote?: string };
   message: string;
 }
 
@@ -321,7 +321,7 @@ export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string)
         ...leaseOf(o.attempt),
         o.published.externalId,
         o.published.externalUrl,
-        o.published.shownPrivately ?? null,
+        o.published.liveNote ?? null,
       ]),
     },
     eventRows(
@@ -331,12 +331,9 @@ export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string)
         event: {
           kind: 'live',
           message: o.message,
-          ...(o.published.notes?.length || o.published.shownPrivately
+          ...(o.published.notes?.length || o.published.liveNote
             ? {
-                notes: [
-                  ...(o.published.notes ?? []),
-                  ...(o.published.shownPrivately ? [o.published.shownPrivately] : []),
-                ],
+                notes: [...(o.published.notes ?? []), ...(o.published.liveNote ? [o.published.liveNote] : [])],
               }
             : {}),
         },

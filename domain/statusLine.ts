@@ -14,7 +14,7 @@ export interface StatusLineFacts {
   nextAttemptAt?: string | null;
   /** A queued post the network took and is still reviewing (TikTok's moderation): since when. */
   reviewSince?: string | null;
-  /** A live post the network shows to fewer people than it chose (TikTok's private posts): why. */
+  /** A live post the network shows otherwise than it chose (TikTok's private posts): the network's sentence. */
   liveNote?: string | null;
   /** A draft's approval: pending (with the time wanted, null for as soon as approved) or rejected. */
   approval?: { state: 'pending' | 'rejected'; wantedAt: string | null; comment: string | null } | null;

@@ -109,10 +109,10 @@ export interface Published {
   /** Steps that were skipped without failing the post (YouTube thumbnail or playlist), in a sentence each. */
   notes?: string[];
   /**
-   * Published, but shown to fewer people than the post chose (TikTok's private posts until the app is
-   * audited), in a sentence: the post's timeline and status line say it.
+   * Published, but not as the post chose, in a sentence the post's timeline and status line say: TikTok shows
+   * it privately (every post until the app is audited), or has still not named it after a week's review.
    */
-  shownPrivately?: string;
+  liveNote?: string;
 }
 
 /** Kinds of network failure, each with the spec's retry guidance. */

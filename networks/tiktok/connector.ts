@@ -147,7 +147,7 @@ function onProfile(api: TiktokApi, attempt: Attempt, shown: string): Published {
   return {
     externalId: attempt.cp.publishId!,
     externalUrl: `${api.hosts.web}/@${attempt.cp.username}`,
-    shownPrivately: shown,
+    liveNote: shown,
   };
 }
 

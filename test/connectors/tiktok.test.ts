@@ -201,7 +201,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
       expect(published).toEqual({
         externalId: job.checkpoint!.publishId,
         externalUrl: `${env.base}/sandbox/tiktok/@unauditedprivateshop`,
-        shownPrivately:
+        liveNote:
           "TikTok shows it privately (visible to: only the creator) and gives no link to it; it is on the creator's " +
           'TikTok profile.',
       });
@@ -215,6 +215,20 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
       expect(await count(a, 'post')).toBe(1);
       const counters = await networkError(tiktok.postInsights(a, published.externalId), 'tiktok_rejected');
       expect(counters.message).toBe('TikTok gives no counters for a post it shows privately.');
+    });
+
+    it('a public post TikTok completed but has not named after 7 days is live at the profile, not failed', async () => {
+      const a = await account('Review Shop');
+      const job = await videoJob(a);
+      expect(await tiktok.publish(job).catch((e: unknown) => e)).toBeInstanceOf(NotYetPublished);
+      const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000).toISOString();
+      const later = resumed({ ...job, checkpoint: { ...job.checkpoint, reviewSince: weekAgo } });
+      const published = await tiktok.publish(later);
+      expect(published).toMatchObject({
+        externalId: job.checkpoint!.publishId,
+        externalUrl: `${env.base}/sandbox/tiktok/@reviewshop`,
+        liveNote: expect.stringMatching(/^TikTok took the post 8 days ago and has not named it yet/),
+      });
     });
 
     it('an unaudited app: the account itself must be private, whatever the post chooses', async () => {
