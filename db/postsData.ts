@@ -82,6 +82,8 @@ export interface PostRecord {
   nextAttemptAt: string | null;
   /** A queued post the network took and is still reviewing: since when (ISO instant). */
   reviewSince: string | null;
+  /** A live post the network shows to fewer people than it chose: the sentence that says so. */
+  liveNote: string | null;
   /** A draft's pending or rejected approval; null for every other post. */
   approval: ApprovalRecord | null;
   createdAt: string;
@@ -248,6 +250,7 @@ function toPost(row: Record<string, any>): PostRecord {
     updatedAt: row.updated_at,
     nextAttemptAt: row.status === 'queued' && row.worker_retries > 0 && row.due_at ? row.due_at : null,
     reviewSince: row.status === 'queued' ? (row.review_since ?? null) : null,
+    liveNote: row.status === 'live' ? (row.live_note ?? null) : null,
     approval: toApproval(row),
   };
 }

@@ -2709,6 +2709,10 @@ export interface components {
              *     - draft whose approval was rejected: `Draft, rejected. <Network> · <account displayName> · no time set.`
              *       followed by `Comment: <the approver's comment>` when they wrote one.
              *     - live: `Live. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
+             *       When the network shows the post to fewer people than it chose (TikTok's private posts, which
+             *       TikTok never links to), it adds the network's sentence, e.g. `TikTok shows it privately
+             *       (visible to: only the creator) and gives no link to it; it is on the creator's TikTok profile.`
+             *       Report such a post as live and private, never as failed.
              *     - failed: `Failed. <Network> · <account displayName> · <day month, HH:MM> (<zone label>): <error message>`
              * @example Queued. Instagram · Acme Shop · 24 November, 14:30 (CET).
              */
@@ -3109,6 +3113,29 @@ export interface components {
              * @example 600
              */
             maxVideoSeconds: number;
+            /**
+             * @description Present until TikTok has audited the operator's app (`HERALD_TIKTOK_AUDITED=false`). TikTok's
+             *     content-sharing guidelines then take posts only from accounts set to private, and from at most
+             *     5 accounts in 24 hours per app: whether this account is private now, and how many of the 5
+             *     places are free (an account that posted in the last 24 hours keeps its place).
+             */
+            unauditedApp?: {
+                /**
+                 * @description The account is set to private in TikTok (it offers no public privacy level).
+                 * @example true
+                 */
+                accountPrivate: boolean;
+                /**
+                 * @description How many more accounts may post through the app in the next 24 hours.
+                 * @example 3
+                 */
+                usersLeft: number;
+                /**
+                 * @description This account posted through the app in the last 24 hours, so it keeps its place.
+                 * @example false
+                 */
+                postedToday: boolean;
+            };
         };
         /**
          * @description An account's counters.
@@ -3292,7 +3319,7 @@ export interface components {
          *       "openapi": "3.1.0",
          *       "info": {
          *         "title": "Herald API",
-         *         "version": "1.1.0"
+         *         "version": "1.2.0"
          *       },
          *       "paths": {}
          *     }

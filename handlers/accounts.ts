@@ -1,5 +1,6 @@
 // GET /accounts: the connected accounts, the only source of account ids. Connecting happens in the
 // dashboard; tokens never leave the server. An account's posting options, read from its network.
+import { appUsage } from '../db/appUsage.ts';
 import { ApiError, notFound } from '../domain/errors.ts';
 import { connectorFor } from '../networks/connectors.ts';
 import { networkOf } from '../networks/index.ts';
@@ -24,7 +25,7 @@ export const getAccountPostingOptions: Handler<'getAccountPostingOptions'> = asy
       `Use the ${label} settings the contract describes under perPlatform.${account.platform}.`,
     );
   const options = await askNetwork(services, data, account.platform, account, 'posting options', (connector, acc) =>
-    connector.postingOptions!(acc, services.config),
+    connector.postingOptions!(acc, services.config, appUsage(services.db, services.clock)),
   );
   return { status: 200, body: { accountId: account.id, platform: account.platform, ...options } };
 };

@@ -1,6 +1,7 @@
 // A workspace's account as its connector takes it (decrypted, refreshed when due), for handlers that ask
 // a network something: analytics counters, and the plan findings that depend on the account as the
 // network reports it now (NetworkError propagates; callers decide what a refusal means to them).
+import { appUsage } from '../db/appUsage.ts';
 import type { WorkspaceData } from '../db/workspaceData.ts';
 import { ApiError } from '../domain/errors.ts';
 import { hintFor } from '../networks/failureGuidance.ts';
@@ -82,6 +83,7 @@ export async function withAccountIssues(
             connected.account,
             { text, title, tags, media, settings, settingFiles: {} },
             services.config,
+            appUsage(services.db, services.clock),
           )) ?? [];
         return found.length ? { ...row, ok: false, issues: [...row.issues, ...found] } : row;
       } catch (err) {

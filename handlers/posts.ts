@@ -212,6 +212,7 @@ export function wirePost(post: PostRecord, zone: string) {
         errorMessage: post.error?.message,
         nextAttemptAt: post.nextAttemptAt,
         reviewSince: post.reviewSince,
+        liveNote: post.liveNote,
         approval: post.approval,
       },
       zone,

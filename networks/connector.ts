@@ -44,10 +44,19 @@ export interface PublishMedia {
   height: number | null;
   durationSeconds: number | null;
   filename: string;
-  /** A public, signed, expiring address of the bytes, for networks that fetch by URL; `jpeg` converts images. */
-  publicUrl(options?: { format?: 'jpeg' }): Promise<string>;
+  /**
+   * A public, signed, expiring address of the bytes, for networks that fetch by URL; `jpeg` converts images,
+   * and `within` scales an image larger than the box (either way round) down into it, as a JPEG.
+   */
+  publicUrl(options?: { format?: 'jpeg'; within?: ImageBox }): Promise<string>;
   /** The bytes from `start` to `end` (inclusive, as fs counts), for networks that take uploads. */
   open(options?: { start?: number; end?: number }): Promise<Readable>;
+}
+
+/** The largest picture a network takes: its short and long sides, in pixels, either way round. */
+export interface ImageBox {
+  short: number;
+  long: number;
 }
 
 /** Progress an attempt records durably before each step that changes something on the network. */
@@ -99,6 +108,11 @@ export interface Published {
   externalUrl: string;
   /** Steps that were skipped without failing the post (YouTube thumbnail or playlist), in a sentence each. */
   notes?: string[];
+  /**
+   * Published, but not as the post chose, in a sentence the post's timeline and status line say: TikTok shows
+   * it privately (every post until the app is audited), or has still not named it after a week's review.
+   */
+  liveNote?: string;
 }
 
 /** Kinds of network failure, each with the spec's retry guidance. */
@@ -146,6 +160,12 @@ export class NotYetPublished extends Error {
 /** An account's own posting options (TikTok's creator_info), in the contract's words. */
 export type PostingOptions = Omit<components['schemas']['PostingOptions'], 'accountId' | 'platform'>;
 
+/** What Herald's own records say about the operator's app at a network, across every workspace. */
+export interface AppUsage {
+  /** The external ids of the network's accounts that posted (or began to) through Herald in the last 24 hours. */
+  recentPosters(platform: Platform): Promise<string[]>;
+}
+
 export interface Connector {
   platform: Platform;
   /**
@@ -163,12 +183,12 @@ export interface Connector {
    * Plan findings that depend on the account as the network reports it now (TikTok's creator_info: the
    * privacy levels it offers, its longest video); throws NetworkError when the network cannot be asked.
    */
-  accountIssues?(account: ConnectorAccount, post: PostContent, config: Config): Promise<Issue[]>;
+  accountIssues?(account: ConnectorAccount, post: PostContent, config: Config, usage: AppUsage): Promise<Issue[]>;
   /**
    * What the account may post now as the network reports it, from the same cache as accountIssues
    * (GET /accounts/{id}/posting-options); absent on networks without per-account options.
    */
-  postingOptions?(account: ConnectorAccount, config: Config): Promise<PostingOptions>;
+  postingOptions?(account: ConnectorAccount, config: Config, usage: AppUsage): Promise<PostingOptions>;
   /** New credentials before the access token expires, keeping the refresh token when none is returned. */
   refresh?(account: ConnectorAccount): Promise<AccountCredentials>;
   postInsights(account: ConnectorAccount, externalId: string): Promise<Record<string, number>>;

@@ -53,6 +53,32 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(page.html).toContain('Autumn sale: 30% off everything until Sunday.');
   });
 
+  it("goes live at the TikTok creator's profile when TikTok shows the post privately, and says so", async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'tiktok');
+    const video = await upload(
+      env,
+      ws.writeKey,
+      makeVideo(tempDir(), { seconds: 3, width: 360, height: 640, fps: 25 }),
+      'video/mp4',
+    );
+    const res = await call(env, 'post', '/v1/posts', {
+      key: ws.writeKey,
+      body: {
+        targets: { accountIds: [account.id] },
+        mediaIds: [video.id],
+        text: 'Only me',
+        perPlatform: { tiktok: { privacyLevel: 'SELF_ONLY' } },
+        when: 'now',
+        confirm: true,
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const post = await api.settled(res.body.posts[0].id);
+    expect(post.status).toBe('live');
+    expect(post.externalUrl).toMatch(/\/sandbox\/tiktok\/@acmetiktok\w+$/);
+    expect(post.statusLine).toMatch(/\. TikTok shows it privately \(visible to: only the creator\) and gives no link/);
+  });
+
   it('publishes a threads text post with perPlatform.threads.link as its link attachment', async () => {
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const link = 'https://shop.acme.example/autumn';

@@ -4,7 +4,7 @@
 // rule (HERALD_TIKTOK_AUDITED), which the sandbox's audited app does not have. GET /accounts/{id}/posting-options
 // answers the same creator_info from the plan's cache, for compose.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creatorIssues, type CreatorInfo } from '../networks/tiktok/creatorChecks.ts';
+import { UNAUDITED_PRIVATE, UNAUDITED_USERS } from '../networks/tiktok/api.ts';
 import { registerSandboxAccount } from '../networks/sandbox/state.ts';
 import { PRIVACY_LEVELS } from '../networks/tiktok/rules.ts';
 import { loadConfig } from '../runtime/config.ts';
@@ -129,23 +129,37 @@ describe('tiktok plans read the creator_info of each account (SQLite)', () => {
   });
 });
 
-describe('an unaudited app posts privately only', () => {
-  const creator: CreatorInfo = {
-    creator_username: 'acmeshop',
-    privacy_level_options: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
-    comment_disabled: false,
-    duet_disabled: false,
-    stitch_disabled: false,
-    max_video_post_duration_sec: 600,
-  };
-  const post = (privacyLevel: string) => ({
-    text: '',
-    title: null,
-    tags: [],
-    media: [],
-    settings: { privacyLevel },
-    settingFiles: {},
+describe("an unaudited app: TikTok's content-sharing guidelines, in plans and posting options (SQLite)", () => {
+  let env: Awaited<ReturnType<typeof listeningHerald>>;
+  let ws: Seeded;
+  beforeAll(async () => {
+    env = await listeningHerald('sqlite', { tiktokAudited: false });
+    ws = await seedWorkspace(env, { plan: 'agency' });
   });
+  afterAll(() => env.close());
+
+  async function account(name: string) {
+    const a = await sandboxAccount(env, ws.workspaceId, 'tiktok');
+    await registerSandboxAccount(env.services.db, 'tiktok', { id: a.externalId, name, tokens: 'ok' });
+    return a;
+  }
+  const body = async (accountId: string, privacyLevel: string) => ({
+    targets: { accountIds: [accountId] },
+    mediaIds: [await seedMedia(env, ws.workspaceId, { kind: 'video', durationSeconds: 30 })],
+    text: 'Autumn drop',
+    perPlatform: { tiktok: { privacyLevel } },
+    when: 'now',
+  });
+  async function plan(accountId: string, privacyLevel = 'SELF_ONLY') {
+    const res = await call(env, 'post', '/v1/posts/plan', {
+      key: ws.readKey,
+      body: await body(accountId, privacyLevel),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.rows[0] as { ok: boolean; issues: { code: string; message: string; hint: string }[] };
+  }
+  const options = async (id: string) =>
+    (await call(env, 'get', `/v1/accounts/${id}/posting-options`, { key: ws.readKey })).body;
 
   it('HERALD_TIKTOK_AUDITED is false by default with live networks, true in the sandbox', () => {
     expect(loadConfig({ NETWORKS: 'live' }).tiktokAudited).toBe(false);
@@ -154,19 +168,58 @@ describe('an unaudited app posts privately only', () => {
     expect(() => loadConfig({ HERALD_TIKTOK_AUDITED: 'yes' })).toThrow('HERALD_TIKTOK_AUDITED');
   });
 
-  it('says why only private posts are possible, and lets SELF_ONLY through', () => {
-    expect(creatorIssues(creator, post('FOLLOWER_OF_CREATOR'), false)).toEqual([
+  it('a public account is refused even for a SELF_ONLY post: the account itself must be private', async () => {
+    const open = await account('Acme Open');
+    expect((await plan(open.id)).issues).toEqual([
       {
         code: 'setting_invalid',
         message:
-          "perPlatform.tiktok.privacyLevel FOLLOWER_OF_CREATOR: until TikTok audits Herald's app, TikTok takes " +
-          'private posts only.',
-        hint:
-          'Set perPlatform.tiktok.privacyLevel to SELF_ONLY, or have TikTok audit the app and set ' +
-          'HERALD_TIKTOK_AUDITED=true.',
+          "This TikTok account is public: until TikTok audits Herald's app, TikTok takes posts only from " +
+          'accounts set to private.',
+        hint: UNAUDITED_PRIVATE,
       },
     ]);
-    expect(creatorIssues(creator, post('SELF_ONLY'), false)).toEqual([]);
-    expect(creatorIssues(creator, post('FOLLOWER_OF_CREATOR'), true)).toEqual([]);
+    expect(await options(open.id)).toMatchObject({
+      privacyLevels: ['SELF_ONLY'],
+      unauditedApp: { accountPrivate: false, usersLeft: 5, postedToday: false },
+    });
+    const closed = await account('Acme Private');
+    expect((await plan(closed.id)).ok).toBe(true);
+    expect((await plan(closed.id, 'FOLLOWER_OF_CREATOR')).issues.map((i) => i.message)).toEqual([
+      "perPlatform.tiktok.privacyLevel FOLLOWER_OF_CREATOR: until TikTok audits Herald's app, TikTok takes " +
+        'private posts only.',
+    ]);
+  });
+
+  it('5 accounts a day: the places left are told, and a sixth account is refused in words', async () => {
+    const posted = [];
+    for (let i = 1; i <= 5; i++) {
+      const a = await account(`Acme Private ${i}`);
+      const created = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { ...(await body(a.id, 'SELF_ONLY')), confirm: true },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      // Gone live an hour ago, in any workspace: the app is the operator's.
+      await env.services
+        .db('posts')
+        .where({ id: created.body.posts[0].id })
+        .update({ live_at: new Date(Date.now() - 3600_000).toISOString() });
+      posted.push(a);
+      expect((await options(a.id)).unauditedApp).toEqual({ accountPrivate: true, usersLeft: 5 - i, postedToday: true });
+    }
+    const sixth = await account('Acme Private 6');
+    expect((await options(sixth.id)).unauditedApp).toEqual({ accountPrivate: true, usersLeft: 0, postedToday: false });
+    expect((await plan(sixth.id)).issues).toEqual([
+      {
+        code: 'setting_invalid',
+        message:
+          'TikTok lets 5 accounts a day post through an unaudited app, and 5 other accounts have posted in the last ' +
+          '24 hours.',
+        hint: UNAUDITED_USERS,
+      },
+    ]);
+    // An account among the five keeps its place.
+    expect((await plan(posted[0]!.id)).ok).toBe(true);
   });
 });

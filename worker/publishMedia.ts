@@ -5,18 +5,30 @@ import { Readable } from 'node:stream';
 import type { MediaRecord } from '../db/mediaData.ts';
 import { loadSharp } from '../media/sharp.ts';
 import { mediaFileUrl } from '../media/publicAddress.ts';
-import type { PublishMedia } from '../networks/connector.ts';
+import type { ImageBox, PublishMedia } from '../networks/connector.ts';
 import type { Storage } from '../storage/storage.ts';
 
 /** Long enough for a network to fetch a video while it processes the container. */
 const FETCH_TTL_SECONDS = 6 * 3600;
 
-/** The JPEG copy of an image, made once and kept beside the original. */
-async function jpegCopyKey(storage: Storage, record: MediaRecord): Promise<string> {
-  const key = `${record.storageKey}.jpg`;
+/** An image larger than the box, either way round. */
+function exceeds(record: MediaRecord, box: ImageBox): boolean {
+  const [w, h] = [record.width ?? 0, record.height ?? 0];
+  return Math.min(w, h) > box.short || Math.max(w, h) > box.long;
+}
+
+/** The JPEG copy of an image (scaled down into `box`, kept upright), made once and kept beside the original. */
+async function jpegCopyKey(storage: Storage, record: MediaRecord, box?: ImageBox): Promise<string> {
+  const key = box ? `${record.storageKey}.${box.long}x${box.short}.jpg` : `${record.storageKey}.jpg`;
   const sharp = await loadSharp();
   await storage.withLocalFile(record.storageKey!, async (file) => {
-    const jpeg = sharp(file).rotate().flatten({ background: '#ffffff' }).jpeg({ quality: 92, mozjpeg: true });
+    let image = sharp(file).rotate().flatten({ background: '#ffffff' });
+    if (box) {
+      const wide = (record.width ?? 0) >= (record.height ?? 0);
+      const [width, height] = wide ? [box.long, box.short] : [box.short, box.long];
+      image = image.resize({ width, height, fit: 'inside', withoutEnlargement: true });
+    }
+    const jpeg = image.jpeg({ quality: 92, mozjpeg: true });
     await storage.put(key, Readable.from(await jpeg.toBuffer()), 'image/jpeg');
   });
   return key;
@@ -24,6 +36,7 @@ async function jpegCopyKey(storage: Storage, record: MediaRecord): Promise<strin
 
 export function publishMedia(storage: Storage, record: MediaRecord): PublishMedia {
   let jpegKey: Promise<string> | undefined;
+  let scaledKey: Promise<string> | undefined;
   return {
     id: record.id,
     kind: record.kind ?? 'image',
@@ -34,10 +47,14 @@ export function publishMedia(storage: Storage, record: MediaRecord): PublishMedi
     durationSeconds: record.durationSeconds,
     filename: record.filename,
     async publicUrl(options = {}) {
-      if (options.format !== 'jpeg' || record.mime === 'image/jpeg' || record.kind !== 'image')
+      const image = record.kind === 'image';
+      const scale = image && options.within !== undefined && exceeds(record, options.within);
+      if (!scale && (options.format !== 'jpeg' || record.mime === 'image/jpeg' || !image))
         return mediaFileUrl(storage, record, FETCH_TTL_SECONDS);
-      jpegKey ??= jpegCopyKey(storage, record);
-      return storage.publicUrl(await jpegKey, { ttlSeconds: FETCH_TTL_SECONDS, contentType: 'image/jpeg' });
+      if (scale) scaledKey ??= jpegCopyKey(storage, record, options.within);
+      else jpegKey ??= jpegCopyKey(storage, record);
+      const key = await (scale ? scaledKey : jpegKey)!;
+      return storage.publicUrl(key, { ttlSeconds: FETCH_TTL_SECONDS, contentType: 'image/jpeg' });
     },
     open(options = {}) {
       // The local file (a temporary copy on S3) lives until the stream closes.

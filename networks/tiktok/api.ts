@@ -7,23 +7,32 @@ import { NetworkError, type ConnectorAccount, type ConnectorContext, type Failur
 
 const TIMEOUT_MS = 60_000;
 
+/**
+ * An unaudited app's two rules (https://developers.tiktok.com/doc/content-sharing-guidelines, read 2026-11-29):
+ * "All user accounts using the API client to post must be set to private at the time of posting", and
+ * "Unaudited API Clients can allow up to 5 users to post in a 24 hour window".
+ */
+export const UNAUDITED_PRIVATE =
+  "Until TikTok audits Herald's app, the TikTok account itself must be set to private (in the TikTok app: " +
+  'Settings and privacy, Privacy, Private account) and posts must be SELF_ONLY; or have TikTok audit the app ' +
+  'and set HERALD_TIKTOK_AUDITED=true.';
+export const UNAUDITED_USERS =
+  "Until TikTok audits Herald's app, at most 5 TikTok accounts may post through it in 24 hours, and 5 already " +
+  'have: this account can post once one of them has not posted for 24 hours, or once TikTok audits the app.';
+
 /** TikTok's error codes: the spec's kind, and what to do when TikTok's words do not say it. */
 const ERRORS: Record<string, [FailureKind, string?]> = {
   access_token_invalid: ['token_rejected'],
   scope_not_authorized: ['permission_missing'],
   rate_limit_exceeded: ['rate_limited'],
   spam_risk_too_many_posts: ['rate_limited', "The account reached TikTok's daily limit of posts through apps."],
-  reached_active_user_cap: ['quota_exceeded', 'The app reached its daily cap of posting users.'],
+  reached_active_user_cap: ['quota_exceeded', UNAUDITED_USERS],
   spam_risk_user_banned_from_posting: ['rejected', 'TikTok does not let this account post for now.'],
   privacy_level_option_mismatch: [
     'rejected',
     'Choose a privacy level the account offers now (plan the post again to see them).',
   ],
-  unaudited_client_can_only_post_to_private_accounts: [
-    'rejected',
-    'Until TikTok audits the app, posts must be private: set privacyLevel SELF_ONLY, or have the app audited ' +
-      'and set HERALD_TIKTOK_AUDITED=true.',
-  ],
+  unaudited_client_can_only_post_to_private_accounts: ['rejected', UNAUDITED_PRIVATE],
   url_ownership_unverified: [
     'rejected',
     "Verify the domain of Herald's PUBLIC_URL (or of the storage's public addresses) in TikTok's developer " +

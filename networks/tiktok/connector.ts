@@ -4,11 +4,13 @@
 // waits for TikTok's moderation, which can take hours: the attempt then ends with NotYetPublished and the
 // worker asks again later, from the checkpoint's publish_id, never sending the post twice.
 // https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
+import type { Config } from '../../runtime/config.ts';
 import { refreshGrant } from '../accountCredentials.ts';
 import {
   checkpointed,
   NetworkError,
   NotYetPublished,
+  type AppUsage,
   type CheckpointedAttempt,
   type Connector,
   type ConnectorAccount,
@@ -17,16 +19,24 @@ import {
   type Published,
 } from '../connector.ts';
 import { ConnectionLost, FAIL_REASONS, tiktokApi, type TiktokApi } from './api.ts';
-import { creatorIssues, creatorOptions, type CreatorInfo } from './creatorChecks.ts';
-import { postKind } from './rules.ts';
+import { creatorIssues, creatorOptions, unauditedStanding, type CreatorInfo } from './creatorChecks.ts';
+import { postKind, privateAudience } from './rules.ts';
 import { chunkPlan, chunkReached, sendChunks } from './upload.ts';
 
 const MINUTE = 60_000;
+/**
+ * The largest photo TikTok takes: 1080p, either way round (the media-transfer guide's image restrictions,
+ * read 2026-11-29, as issue 42 quotes them; third-party guides give 1080 by 1920). Larger ones are scaled down.
+ */
+const PHOTO_BOX = { short: 1080, long: 1920 };
 /** How long one attempt polls status/fetch before it leaves the rest to later checks. */
 const POLL_BUDGET_MS = 3 * MINUTE;
 /** Waits between status/fetch calls: TikTok allows 30 a minute per token, so never under 2 seconds. */
 const POLL_WAITS_MS = [2000, 3000, 5000, 10_000, 15_000, 30_000];
-/** After this long in review the post is given up as refused: TikTok names most posts within hours. */
+/**
+ * After this long in review a public post stops being asked about: TikTok names most posts within hours,
+ * and one it completed but never named is on the creator's profile all the same.
+ */
 const REVIEW_LIMIT_MS = 7 * 24 * 60 * MINUTE;
 
 /** What an attempt records, in this order. */
@@ -107,7 +117,9 @@ async function initVideo(api: TiktokApi, job: PublishJob, creator: CreatorInfo, 
 }
 
 async function initPhotos(api: TiktokApi, job: PublishJob, creator: CreatorInfo, attempt: Attempt): Promise<void> {
-  const urls = await Promise.all(job.media.map((m) => m.publicUrl(m.mime === 'image/webp' ? {} : { format: 'jpeg' })));
+  const urls = await Promise.all(
+    job.media.map((m) => m.publicUrl({ ...(m.mime === 'image/webp' ? {} : { format: 'jpeg' }), within: PHOTO_BOX })),
+  );
   const data = await api.post<{ publish_id: string }>(job.account, '/v2/post/publish/content/init/', {
     media_type: 'PHOTO',
     post_mode: 'DIRECT_POST',
@@ -125,7 +137,26 @@ async function initPhotos(api: TiktokApi, job: PublishJob, creator: CreatorInfo,
 const fetchStatus = (api: TiktokApi, job: PublishJob, publishId: string) =>
   api.post<PublishStatus>(job.account, '/v2/post/publish/status/fetch/', { publish_id: publishId });
 
-/** The post's address on TikTok once it has an id; undefined while TikTok has not named it. */
+/**
+ * A post TikTok completed without naming it: live at the creator's profile. TikTok names only posts made
+ * for public viewing, once moderated ("If the post was created for public viewership … developers are not
+ * provided with the post_id until this process is complete", content-posting-api-reference-get-video-status,
+ * read 2026-11-29); a private post (all of them until TikTok audits the app) is never named.
+ */
+function onProfile(api: TiktokApi, attempt: Attempt, shown: string): Published {
+  return {
+    externalId: attempt.cp.publishId!,
+    externalUrl: `${api.hosts.web}/@${attempt.cp.username}`,
+    liveNote: shown,
+  };
+}
+
+const isPublic = (job: PublishJob) => job.settings.privacyLevel === 'PUBLIC_TO_EVERYONE';
+
+/**
+ * The post's address on TikTok once it has an id, or its creator's profile once a private post is complete;
+ * undefined while TikTok processes the post or moderates a public one.
+ */
 function published(api: TiktokApi, job: PublishJob, attempt: Attempt, status: PublishStatus): Published | undefined {
   if (status.status === 'FAILED') {
     const reason = status.fail_reason || 'unknown';
@@ -136,8 +167,17 @@ function published(api: TiktokApi, job: PublishJob, attempt: Attempt, status: Pu
       `TikTok could not publish the post (${reason})${words ? `: ${words}` : '.'}`,
     );
   }
+  if (status.status !== 'PUBLISH_COMPLETE') return undefined;
   const id = status.publicaly_available_post_id?.[0];
-  if (status.status !== 'PUBLISH_COMPLETE' || id === undefined) return undefined;
+  if (id === undefined)
+    return isPublic(job)
+      ? undefined
+      : onProfile(
+          api,
+          attempt,
+          `TikTok shows it privately (visible to: ${privateAudience(job.settings.privacyLevel)}) and gives no ` +
+            "link to it; it is on the creator's TikTok profile.",
+        );
   const path = postKind(job.media) === 'video' ? 'video' : 'photo';
   return { externalId: String(id), externalUrl: `${api.hosts.web}/@${attempt.cp.username}/${path}/${id}` };
 }
@@ -165,6 +205,15 @@ async function awaitPost(api: TiktokApi, job: PublishJob, attempt: Attempt): Pro
     const now = api.clock.now();
     const since = attempt.cp.reviewSince ?? new Date(now).toISOString();
     const inReview = now - Date.parse(since);
+    // TikTok completed the post and still reviews it: it exists, so it is live (never failed, which would
+    // invite posting it twice), on the creator's profile.
+    if (inReview > REVIEW_LIMIT_MS && status.status === 'PUBLISH_COMPLETE')
+      return onProfile(
+        api,
+        attempt,
+        `TikTok took the post ${Math.round(inReview / (24 * 60 * MINUTE))} days ago and has not named it yet: ` +
+          "it is on the creator's TikTok profile for whoever TikTok shows it to.",
+      );
     if (inReview > REVIEW_LIMIT_MS)
       throw new NetworkError(
         'tiktok',
@@ -214,6 +263,12 @@ const photosUnknown = () =>
       'that made the post. Look for it on the TikTok account, and retry only if it is not there.',
   );
 
+/** An unaudited app's standing for the account; undefined once TikTok has audited the app. */
+async function standing(info: CreatorInfo, account: ConnectorAccount, config: Config, usage: AppUsage) {
+  if (config.tiktokAudited) return undefined;
+  return unauditedStanding(info, account.externalId, await usage.recentPosters('tiktok'));
+}
+
 function tiktokConnector(api: TiktokApi): Connector {
   async function publish(job: PublishJob): Promise<Published> {
     const kind = postKind(job.media);
@@ -250,10 +305,14 @@ function tiktokConnector(api: TiktokApi): Connector {
   return {
     platform: 'tiktok',
     publish,
-    accountIssues: async (account, post, config) =>
-      creatorIssues(await cachedCreatorInfo(api, account), post, config.tiktokAudited),
-    postingOptions: async (account, config) =>
-      creatorOptions(await cachedCreatorInfo(api, account), config.tiktokAudited),
+    async accountIssues(account, post, config, usage) {
+      const info = await cachedCreatorInfo(api, account);
+      return creatorIssues(info, post, await standing(info, account, config, usage));
+    },
+    async postingOptions(account, config, usage) {
+      const info = await cachedCreatorInfo(api, account);
+      return creatorOptions(info, await standing(info, account, config, usage));
+    },
 
     async settle(job) {
       const attempt = attemptOf(job);
@@ -277,6 +336,9 @@ function tiktokConnector(api: TiktokApi): Connector {
       ),
 
     async postInsights(account, externalId) {
+      // A post TikTok never named (a private one) keeps its publish_id, which video/query does not know.
+      if (externalId.startsWith('v_pub_'))
+        throw new NetworkError('tiktok', 'rejected', 'TikTok gives no counters for a post it shows privately.');
       const data = await api.post<{ videos?: Record<string, number | string>[] }>(
         account,
         '/v2/video/query/?fields=id,view_count,like_count,comment_count,share_count',

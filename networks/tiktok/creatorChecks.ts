@@ -1,9 +1,12 @@
 // What a post must respect on one account as TikTok reports it now (creator_info), checked at plan time:
-// the privacy levels the account offers (only SELF_ONLY until TikTok audits the app), the interactions
-// it switched off, and its longest video.
+// the privacy levels the account offers, the interactions it switched off, and its longest video; and
+// until TikTok audits the app, its rules: the account itself set to private, SELF_ONLY posts, and at most
+// 5 accounts posting in 24 hours.
 // https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info
+// https://developers.tiktok.com/doc/content-sharing-guidelines (read 2026-11-29)
 import type { Issue } from '../../domain/issues.ts';
 import type { PostingOptions } from '../connector.ts';
+import { UNAUDITED_PRIVATE, UNAUDITED_USERS } from './api.ts';
 import { issue, secondsText, type PostContent } from '../rules.ts';
 import { postKind, PRIVACY_LEVELS, type PrivacyLevel } from './rules.ts';
 
@@ -25,11 +28,35 @@ const SWITCHES = [
   ['disableStitch', 'stitch_disabled', 'stitches'],
 ] as const;
 
-export function creatorIssues(creator: CreatorInfo, post: PostContent, audited: boolean): Issue[] {
+/**
+ * An unaudited app's standing for one account: whether the account is private (a private account offers
+ * no public level; [3RD]: TikTok's pages do not say so outright), and the free places among the 5 accounts
+ * a day, from Herald's own posts (every workspace's: the app is the operator's).
+ */
+export function unauditedStanding(creator: CreatorInfo, accountId: string, posters: string[]) {
+  const postedToday = posters.includes(accountId);
+  return {
+    accountPrivate: !creator.privacy_level_options.includes('PUBLIC_TO_EVERYONE'),
+    usersLeft: Math.max(0, UNAUDITED_USER_CAP - posters.length),
+    postedToday,
+  };
+}
+
+const UNAUDITED_USER_CAP = 5;
+
+/** An unaudited app's rules as plan findings: a public account, a level other than SELF_ONLY, no place left. */
+function unauditedIssues(standing: ReturnType<typeof unauditedStanding>, level: unknown): Issue[] {
   const issues: Issue[] = [];
-  const level = post.settings.privacyLevel;
-  const options = creator.privacy_level_options;
-  if (typeof level === 'string' && !audited && level !== 'SELF_ONLY')
+  if (!standing.accountPrivate)
+    issues.push(
+      issue(
+        'setting_invalid',
+        "This TikTok account is public: until TikTok audits Herald's app, TikTok takes posts only from " +
+          'accounts set to private.',
+        UNAUDITED_PRIVATE,
+      ),
+    );
+  if (typeof level === 'string' && level !== 'SELF_ONLY')
     issues.push(
       issue(
         'setting_invalid',
@@ -38,7 +65,29 @@ export function creatorIssues(creator: CreatorInfo, post: PostContent, audited: 
           'HERALD_TIKTOK_AUDITED=true.',
       ),
     );
-  else if (typeof level === 'string' && !options.includes(level))
+  if (!standing.postedToday && standing.usersLeft === 0)
+    issues.push(
+      issue(
+        'setting_invalid',
+        `TikTok lets ${UNAUDITED_USER_CAP} accounts a day post through an unaudited app, and ` +
+          `${UNAUDITED_USER_CAP} other accounts have posted in the last 24 hours.`,
+        UNAUDITED_USERS,
+      ),
+    );
+  return issues;
+}
+
+export function creatorIssues(
+  creator: CreatorInfo,
+  post: PostContent,
+  unaudited?: ReturnType<typeof unauditedStanding>,
+): Issue[] {
+  const level = post.settings.privacyLevel;
+  const options = creator.privacy_level_options;
+  const issues: Issue[] = unaudited ? unauditedIssues(unaudited, level) : [];
+  // An unaudited app's wrong level is said once, above, whatever the account offers.
+  const levelSaid = unaudited !== undefined && level !== 'SELF_ONLY';
+  if (!levelSaid && typeof level === 'string' && !options.includes(level))
     issues.push(
       issue(
         'setting_invalid',
@@ -75,15 +124,16 @@ const isLevel = (level: string): level is PrivacyLevel => (PRIVACY_LEVELS as rea
  * creator_info as compose offers it: the levels Herald knows among the account's, and only SELF_ONLY
  * until TikTok audits the app, whatever the account offers.
  */
-export function creatorOptions(creator: CreatorInfo, audited: boolean): PostingOptions {
+export function creatorOptions(creator: CreatorInfo, unaudited?: ReturnType<typeof unauditedStanding>): PostingOptions {
   const levels = creator.privacy_level_options.filter(isLevel);
   return {
     nickname: creator.creator_nickname || creator.creator_username,
     avatarUrl: creator.creator_avatar_url || null,
-    privacyLevels: audited ? levels : levels.filter((l) => l === 'SELF_ONLY'),
+    privacyLevels: unaudited ? levels.filter((l) => l === 'SELF_ONLY') : levels,
     commentDisabled: creator.comment_disabled,
     duetDisabled: creator.duet_disabled,
     stitchDisabled: creator.stitch_disabled,
     maxVideoSeconds: creator.max_video_post_duration_sec,
+    ...(unaudited ? { unauditedApp: unaudited } : {}),
   };
 }

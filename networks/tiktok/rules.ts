@@ -193,6 +193,10 @@ const LEVEL_WORDS: Record<PrivacyLevel, string> = {
   SELF_ONLY: 'only the creator',
 };
 
+/** Who sees a post that is not public, in words: "only the creator", "followers", ... */
+export const privateAudience = (level: unknown) =>
+  typeof level === 'string' && level in LEVEL_WORDS ? LEVEL_WORDS[level as PrivacyLevel] : 'not public';
+
 export const tiktokRules: NetworkRules = {
   platform: 'tiktok',
   label: 'TikTok',

@@ -4,16 +4,22 @@
 // carrying Content-Range, content/init for photos pulled from their addresses, status/fetch, video/query,
 // user/info, and a page per post.
 //
-// Sandbox rules:
+// Sandbox rules (each from TikTok's pages; networks/tiktok/FACTS.md names them):
 // - The account is the one its token names; an account set expired or revoked answers 401
 //   access_token_invalid.
-// - What the account allows follows from its name: "unaudited" makes the app unaudited for it (only
-//   SELF_ONLY posts; others answer 403 unaudited_client_can_only_post_to_private_accounts), "private"
-//   offers FOLLOWER_OF_CREATOR and SELF_ONLY only, "no comments" switches comments off, "no duets"
-//   duets and stitches, and "review" makes moderation take two hours.
-// - A post becomes PUBLISH_COMPLETE once processed (the sandbox's processing time). A post that is not
-//   SELF_ONLY then waits in moderation (the processing time again, or two hours) before TikTok names it
-//   in publicaly_available_post_id; tests end a review early by setting the item's reviewUntilMs.
+// - What the account allows follows from its name: "private" makes the account private (it offers
+//   FOLLOWER_OF_CREATOR and SELF_ONLY only), "unaudited" makes the app unaudited for it, "no comments"
+//   switches comments off, "no duets" duets and stitches, and "review" makes moderation take two hours.
+// - An unaudited app (content-sharing-guidelines): the account must be private at the time of posting
+//   and the post SELF_ONLY, or the init answers 403 unaudited_client_can_only_post_to_private_accounts;
+//   at most 5 accounts post through it in 24 hours, a sixth answers 403 reached_active_user_cap.
+// - A post becomes PUBLISH_COMPLETE once processed (the sandbox's processing time). Only a
+//   PUBLIC_TO_EVERYONE post is moderated (the processing time again, or two hours) and then named in
+//   publicaly_available_post_id; any other post exists once complete and is never named (get-video-status).
+//   Tests end a review early by setting the item's reviewUntilMs.
+// - An upload_url lives an hour; a chunk PUT after that answers 403 (media-transfer guide). Tests
+//   expire one early by setting the item's uploadExpiresMs.
+// - Photos larger than 1080 by 1920 (either way round) fail with picture_size_check_failed.
 // - Photos are pulled from their addresses on Herald's own origin (the sandbox's verified domain); any
 //   other address answers 403 url_ownership_unverified.
 // - `herald sandbox fail` answers at the next video/init or content/init: unavailable 500 internal_error,
@@ -25,6 +31,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { escapeHtml } from '../../domain/html.ts';
+import { loadSharp } from '../../media/sharp.ts';
 import { randomBase62 } from '../../domain/ids.ts';
 import { fetchMedia, mediaDir, type StoredFile } from '../sandbox/graph.ts';
 import type { Simulator, SimulatorContext } from '../sandbox/simulator.ts';
@@ -32,6 +39,7 @@ import { sandboxTokenAccount, type SandboxItem, type Scenario } from '../sandbox
 import { tiktokConsent } from './consent.ts';
 
 const MB = 1024 * 1024;
+const HOUR = 3600_000;
 /** TikTok's own limits, from its reference pages. */
 const LIMITS = {
   videoTitleUnits: 2200,
@@ -40,7 +48,13 @@ const LIMITS = {
   photos: { min: 1, max: 35 },
   chunk: { min: 5 * MB, max: 64 * MB, lastMax: 128 * MB, maxCount: 1000 },
   maxVideoSeconds: 600,
-  longReviewMs: 2 * 3600_000,
+  longReviewMs: 2 * HOUR,
+  /** An upload_url's life ([3RD]: TikTok's pages give none; a PUT after it answers 403). */
+  uploadUrlMs: HOUR,
+  /** Accounts an unaudited app may let post in 24 hours (content-sharing-guidelines). */
+  unauditedUsers: 5,
+  /** A photo's longest sides: 1080p, either way round. */
+  photoSides: { short: 1080, long: 1920 },
   privacyLevels: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
 };
 
@@ -76,6 +90,12 @@ const FAULTS = {
       'unaudited_client_can_only_post_to_private_accounts',
       'Unaudited clients can only post to a private account.',
     ),
+  userCap: () =>
+    new TiktokFault(
+      403,
+      'reached_active_user_cap',
+      'The daily quota for active publishing users from your client is reached.',
+    ),
   mismatch: (level: string) =>
     new TiktokFault(
       400,
@@ -103,6 +123,8 @@ interface Creator {
   name: string;
   username: string;
   audited: boolean;
+  /** The account is set to private in TikTok. */
+  privateAccount: boolean;
   privacyOptions: string[];
   commentDisabled: boolean;
   duetDisabled: boolean;
@@ -119,6 +141,8 @@ interface PublishData extends Record<string, unknown> {
   chunks: number;
   received: number;
   uploadToken: string;
+  /** When the upload_url stops taking chunks. */
+  uploadExpiresMs?: number;
   /** When the last byte (video) or the last photo (photos) arrived. */
   readyMs?: number;
   files: StoredFile[];
@@ -167,6 +191,7 @@ function creatorOf(id: string, name: string): Creator {
     name,
     username: name.toLowerCase().replace(/[^a-z0-9_.]/g, '') || id,
     audited: !/unaudited/i.test(name),
+    privateAccount: /private/i.test(name),
     privacyOptions: /private/i.test(name) ? ['FOLLOWER_OF_CREATOR', 'SELF_ONLY'] : LIMITS.privacyLevels,
     commentDisabled: /no ?comments/i.test(name),
     duetDisabled: /no ?duets/i.test(name),
@@ -175,6 +200,14 @@ function creatorOf(id: string, name: string): Creator {
 }
 
 const bool = (v: unknown) => v === true;
+
+/** A photo within 1080p, either way round. */
+async function within1080p(file: string): Promise<boolean> {
+  const sharp = await loadSharp();
+  const { width = 0, height = 0, orientation = 1 } = await sharp(file).metadata();
+  const [w, h] = orientation >= 5 ? [height, width] : [width, height];
+  return Math.min(w, h) <= LIMITS.photoSides.short && Math.max(w, h) <= LIMITS.photoSides.long;
+}
 
 export const tiktokSimulator: Simulator = {
   consent: tiktokConsent,
@@ -201,7 +234,9 @@ export const tiktokSimulator: Simulator = {
       if (d.failReason) return { ...base, status: 'FAILED', fail_reason: d.failReason };
       if (d.reviewUntilMs !== undefined && Date.now() < d.reviewUntilMs) return { ...base, status: 'PUBLISH_COMPLETE' };
       const postId = d.postId ?? (await publishPost(item));
-      return { ...base, status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [int64(postId)] };
+      // Only a post made for public viewing is named, once moderated; a private one never is.
+      const named = d.postInfo.privacy_level === 'PUBLIC_TO_EVERYONE';
+      return { ...base, status: 'PUBLISH_COMPLETE', publicaly_available_post_id: named ? [int64(postId)] : [] };
     }
 
     /** Moderation passed: the post exists from now on, once whatever the number of status calls. */
@@ -234,12 +269,32 @@ export const tiktokSimulator: Simulator = {
       return postId;
     }
 
-    /** post_info as TikTok checks it: the privacy level against the creator's options and the app's audit. */
-    function checkPostInfo(creator: Creator, info: Record<string, unknown>, titleMax: number): void {
+    /**
+     * An unaudited app: the account must be private and the post SELF_ONLY, and at most 5 accounts post
+     * through the app in 24 hours (an account that posted within them keeps its place).
+     */
+    async function checkUnaudited(creator: Creator, level: string): Promise<void> {
+      if (creator.audited) return;
+      if (!creator.privateAccount || level !== 'SELF_ONLY') throw FAULTS.unaudited();
+      const since = new Date(Date.now() - 24 * HOUR).toISOString();
+      const rows: { account: string; name: string }[] = await ctx
+        .db('sandbox_items as i')
+        .join('sandbox_accounts as a', function () {
+          this.on('a.id', '=', 'i.account').andOn('a.network', '=', 'i.network');
+        })
+        .where({ 'i.network': 'tiktok', 'i.kind': 'publish' })
+        .where('i.created_at', '>', since)
+        .distinct('i.account as account', 'a.name as name');
+      const posters = new Set(rows.filter((r) => !creatorOf(r.account, r.name).audited).map((r) => r.account));
+      if (!posters.has(creator.id) && posters.size >= LIMITS.unauditedUsers) throw FAULTS.userCap();
+    }
+
+    /** post_info as TikTok checks it: the privacy level against the app's audit and the creator's options. */
+    async function checkPostInfo(creator: Creator, info: Record<string, unknown>, titleMax: number): Promise<void> {
       const level = String(info.privacy_level ?? '');
       if (!LIMITS.privacyLevels.includes(level)) throw FAULTS.param(`privacy_level ${level || '(none)'} is not valid.`);
+      await checkUnaudited(creator, level);
       if (!creator.privacyOptions.includes(level)) throw FAULTS.mismatch(level);
-      if (!creator.audited && level !== 'SELF_ONLY') throw FAULTS.unaudited();
       if (bool(info.brand_content_toggle) && level === 'SELF_ONLY')
         throw FAULTS.param('Branded content cannot be posted with privacy_level SELF_ONLY.');
       if (String(info.title ?? '').length > titleMax) throw FAULTS.param(`title is longer than ${titleMax} runes.`);
@@ -272,8 +327,9 @@ export const tiktokSimulator: Simulator = {
       });
     }
 
+    // Only a post made for public viewing goes through moderation (get-video-status).
     const reviewUntil = (creator: Creator, info: Record<string, unknown>, readyMs: number) =>
-      info.privacy_level === 'SELF_ONLY'
+      info.privacy_level !== 'PUBLIC_TO_EVERYONE'
         ? undefined
         : readyMs + ctx.processingMs + (creator.longReview ? LIMITS.longReviewMs : ctx.processingMs);
 
@@ -301,7 +357,7 @@ export const tiktokSimulator: Simulator = {
       handle(async (req) => {
         const creator = await creatorFor(req);
         const { post_info: info = {}, source_info: source = {} } = req.body ?? {};
-        checkPostInfo(creator, info, LIMITS.videoTitleUnits);
+        await checkPostInfo(creator, info, LIMITS.videoTitleUnits);
         if (source.source !== 'FILE_UPLOAD') throw FAULTS.param('The sandbox simulates source FILE_UPLOAD for videos.');
         const size = Number(source.video_size);
         const chunkSize = Number(source.chunk_size);
@@ -327,6 +383,7 @@ export const tiktokSimulator: Simulator = {
           chunks,
           received: 0,
           files: [],
+          uploadExpiresMs: Date.now() + LIMITS.uploadUrlMs,
           ...(failReason ? { failReason } : {}),
         });
         return {
@@ -346,6 +403,10 @@ export const tiktokSimulator: Simulator = {
           throw new TiktokFault(404, 'upload_not_found', 'The upload_url is not valid.');
         }
         const d = item.data;
+        if (d.uploadExpiresMs !== undefined && Date.now() > d.uploadExpiresMs) {
+          req.resume();
+          throw new TiktokFault(403, 'upload_url_expired', 'The upload_url has expired.');
+        }
         const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(req.get('Content-Range') ?? '');
         const [first, last, total] = range ? [Number(range[1]), Number(range[2]), Number(range[3])] : [NaN, NaN, NaN];
         const index = Math.floor(first / d.chunkSize);
@@ -400,7 +461,7 @@ export const tiktokSimulator: Simulator = {
         const { post_info: info = {}, source_info: source = {}, media_type, post_mode } = req.body ?? {};
         if (media_type !== 'PHOTO' || post_mode !== 'DIRECT_POST')
           throw FAULTS.param('The sandbox simulates media_type PHOTO with post_mode DIRECT_POST.');
-        checkPostInfo(creator, info, LIMITS.photoTitleUnits);
+        await checkPostInfo(creator, info, LIMITS.photoTitleUnits);
         if (String(info.description ?? '').length > LIMITS.photoDescriptionUnits)
           throw FAULTS.param(`description is longer than ${LIMITS.photoDescriptionUnits} runes.`);
         const urls: unknown[] = Array.isArray(source.photo_images) ? source.photo_images : [];
@@ -421,6 +482,7 @@ export const tiktokSimulator: Simulator = {
           const file = await fetchMedia(ctx, 'tiktok', String(url), 'image');
           if (typeof file === 'string') failReason ??= 'photo_pull_failed';
           else if (!['image/jpeg', 'image/webp'].includes(file.mime)) failReason ??= 'file_format_check_failed';
+          else if (!(await within1080p(path.join(dir, file.name)))) failReason ??= 'picture_size_check_failed';
           else files.push(file);
         }
         const readyMs = Date.now();
@@ -507,6 +569,40 @@ export const tiktokSimulator: Simulator = {
       res.sendFile(path.join(dir, path.basename(String(req.params.name))), (err) => {
         if (err && !res.headersSent) res.status(404).type('text/plain').send('No such file.');
       });
+    });
+
+    // The creator's profile: where a post TikTok never named (a private one) is found.
+    router.get('/@:username', async (req, res) => {
+      const username = String(req.params.username);
+      const rows = await ctx
+        .db('sandbox_items')
+        .where({ network: 'tiktok', kind: 'post' })
+        .orderBy('created_at', 'desc')
+        .limit(1000)
+        .select('id', 'data');
+      const posts = rows
+        .map((r: { id: string; data: string }) => ({ id: r.id, data: JSON.parse(r.data) as PostData }))
+        .filter((p) => p.data.username === username);
+      if (!posts.length)
+        return res
+          .status(404)
+          .type('html')
+          .send('<!doctype html><meta charset="utf-8"><p>Couldn\'t find this account.</p>');
+      const items = posts
+        .map(
+          (p) =>
+            `<li data-id="${p.id}" data-privacy="${escapeHtml(p.data.privacy)}">` +
+            `${escapeHtml(p.data.mediaType === 'VIDEO' ? p.data.title : p.data.description)}</li>`,
+        )
+        .join('\n');
+      res.type('html').send(`<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>@${escapeHtml(username)} on TikTok (sandbox)</title>
+<p class="sandbox">TikTok sandbox: this profile exists only in Herald's simulator.</p>
+<h1>@${escapeHtml(username)}</h1>
+<ul>
+${items}
+</ul>
+</html>`);
     });
 
     router.get('/@:username/:kind/:id', async (req, res) => {

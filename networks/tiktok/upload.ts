@@ -56,8 +56,9 @@ async function putChunk(
 
 /**
  * Sends chunks `from` onwards, each tried again after a server error or a drop. Answers false when the
- * upload_url is gone (TikTok keeps it about an hour): the caller starts a new upload, which is safe, as
- * a publish whose bytes never all arrived makes no post.
+ * upload_url is gone (TikTok keeps it about an hour, then answers 403): the caller starts a new upload,
+ * which is safe, as a publish whose bytes never all arrived makes no post.
+ * https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide (read 2026-11-29)
  */
 export async function sendChunks(
   api: TiktokApi,
@@ -78,7 +79,8 @@ export async function sendChunks(
           await sent(i + 1);
           break;
         }
-        if (res.status === 404 || res.status === 410) {
+        // An expired upload_url answers 403 (the media-transfer guide); 404 and 410 say the same.
+        if (res.status === 403 || res.status === 404 || res.status === 410) {
           await res.body?.cancel();
           return false;
         }

@@ -2,7 +2,10 @@
 // FILE_UPLOAD (one piece, and in chunks with Content-Range) and a photo carousel through content/init,
 // each shown at its address; every error code with TikTok's words; what the creator's account allows;
 // moderation that ends hours later (NotYetPublished, then live from the same publish_id); crashes
-// between chunks and after init settled without a second post; token refresh and the counters.
+// between chunks and after init settled without a second post; token refresh and the counters. And what
+// TikTok's pages say and Herald once missed (networks/tiktok/FACTS.md): a private post is never named, so it
+// is live at the creator's profile; an unaudited app takes posts from private accounts only, and from 5
+// accounts a day; an expired upload_url answers 403; photos are at most 1080p.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +13,8 @@ import { NotYetPublished, type Checkpoint, type Connector, type ConnectorAccount
 import { registerSandboxAccount, sandboxState, sandboxToken, type Scenario } from '../../networks/sandbox/state.ts';
 import { startConnectorSuite, type ConnectorSuite, type FileName } from '../support/connectorSuite.ts';
 import { DATABASES } from '../support/harness.ts';
-import { tempDir, upload } from '../support/mediaFiles.ts';
+import { makeImage, tempDir, upload } from '../support/mediaFiles.ts';
+import { UNAUDITED_PRIVATE, UNAUDITED_USERS } from '../../networks/tiktok/api.ts';
 import { connectorJob, networkError, postPage, publishable, resumed, type TestJob } from '../support/network.ts';
 
 describe.each(DATABASES)('tiktok connector on %s', (kind) => {
@@ -159,8 +163,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
         'unverified',
         'tiktok_rejected',
         'Unaudited clients can only post to a private account. ' +
-          '(403 unaudited_client_can_only_post_to_private_accounts) Until TikTok audits the app, posts must be ' +
-          'private: set privacyLevel SELF_ONLY, or have the app audited and set HERALD_TIKTOK_AUDITED=true.',
+          `(403 unaudited_client_can_only_post_to_private_accounts) ${UNAUDITED_PRIVATE}`,
       ],
       [
         'rejected',
@@ -182,11 +185,124 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
       expect(mismatch.message).toContain(
         '(400 privacy_level_option_mismatch) Choose a privacy level the account offers now',
       );
-      const unaudited = await account('Unaudited Shop');
+      const unaudited = await account('Unaudited Private Shop');
       await networkError(tiktok.publish(await videoJob(unaudited)), 'tiktok_rejected');
       // Private posts go through.
       await tiktok.publish(await videoJob(unaudited, { privacyLevel: 'SELF_ONLY' }));
       expect(await count(unaudited, 'post')).toBe(1);
+    });
+  });
+
+  describe("TikTok's pages against Herald's first week (issue 42)", () => {
+    it("a private post is never named: live at the creator's profile, saying TikTok shows it privately", async () => {
+      const a = await account('Unaudited Private Shop');
+      const job = await videoJob(a, { privacyLevel: 'SELF_ONLY' });
+      const published = await tiktok.publish(job);
+      expect(published).toEqual({
+        externalId: job.checkpoint!.publishId,
+        externalUrl: `${env.base}/sandbox/tiktok/@unauditedprivateshop`,
+        liveNote:
+          "TikTok shows it privately (visible to: only the creator) and gives no link to it; it is on the creator's " +
+          'TikTok profile.',
+      });
+      // Not waited for: no poll past the first, and no review recorded.
+      expect(job.slept).toEqual([]);
+      expect(job.checkpoint!.reviewSince).toBeUndefined();
+      const page = await postPage(published.externalUrl);
+      expect(page.status).toBe(200);
+      expect(page.html).toContain('data-privacy="SELF_ONLY"');
+      expect(await tiktok.settle(resumed(job))).toEqual(published);
+      expect(await count(a, 'post')).toBe(1);
+      const counters = await networkError(tiktok.postInsights(a, published.externalId), 'tiktok_rejected');
+      expect(counters.message).toBe('TikTok gives no counters for a post it shows privately.');
+    });
+
+    it('a public post TikTok completed but has not named after 7 days is live at the profile, not failed', async () => {
+      const a = await account('Review Shop');
+      const job = await videoJob(a);
+      expect(await tiktok.publish(job).catch((e: unknown) => e)).toBeInstanceOf(NotYetPublished);
+      const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000).toISOString();
+      const later = resumed({ ...job, checkpoint: { ...job.checkpoint, reviewSince: weekAgo } });
+      const published = await tiktok.publish(later);
+      expect(published).toMatchObject({
+        externalId: job.checkpoint!.publishId,
+        externalUrl: `${env.base}/sandbox/tiktok/@reviewshop`,
+        liveNote: expect.stringMatching(/^TikTok took the post 8 days ago and has not named it yet/),
+      });
+    });
+
+    it('an unaudited app: the account itself must be private, whatever the post chooses', async () => {
+      const open = await account('Unaudited Shop');
+      const err = await networkError(
+        tiktok.publish(await videoJob(open, { privacyLevel: 'SELF_ONLY' })),
+        'tiktok_rejected',
+      );
+      expect(err.message).toBe(
+        'Unaudited clients can only post to a private account. ' +
+          `(403 unaudited_client_can_only_post_to_private_accounts) ${UNAUDITED_PRIVATE}`,
+      );
+      expect(await count(open, 'publish')).toBe(0);
+    });
+
+    it('an unaudited app: 5 accounts may post in 24 hours, a sixth is refused in words', async () => {
+      // The day starts afresh: earlier tests' posts are a day old.
+      await env.services
+        .db('sandbox_items')
+        .where({ network: 'tiktok' })
+        .update({ created_at: '2000-01-01T00:00:00.000Z' });
+      const accounts = [];
+      for (let i = 1; i <= 6; i++) accounts.push(await account(`Unaudited Private ${i}`));
+      for (const a of accounts.slice(0, 5)) await tiktok.publish(await videoJob(a, { privacyLevel: 'SELF_ONLY' }));
+      const sixth = await networkError(
+        tiktok.publish(await videoJob(accounts[5]!, { privacyLevel: 'SELF_ONLY' })),
+        'tiktok_quota_exceeded',
+      );
+      expect(sixth.message).toBe(
+        'The daily quota for active publishing users from your client is reached. (403 reached_active_user_cap) ' +
+          UNAUDITED_USERS,
+      );
+      // One of the five keeps its place.
+      await tiktok.publish(await videoJob(accounts[0]!, { privacyLevel: 'SELF_ONLY' }));
+      expect(await count(accounts[5]!, 'publish')).toBe(0);
+    });
+
+    it('an upload_url that expired answers 403: a new upload session, one post', async () => {
+      const a = await account();
+      const dead = await suite.diedAt(await videoJob(a), (cp) => cp.publishId !== undefined);
+      const first = await publishOf(dead);
+      await state().update(first.id, { data: { ...first.data, uploadExpiresMs: Date.now() - 1 } });
+      const again = resumed(dead);
+      const published = await tiktok.publish(again);
+      expect(again.checkpoint!.publishId).not.toBe(first.id);
+      expect(await count(a, 'publish')).toBe(2);
+      expect(await count(a, 'post')).toBe(1);
+      expect((await postPage(published.externalUrl)).status).toBe(200);
+    });
+
+    it('a photo larger than 1080p is scaled down into 1080 by 1920, not refused by TikTok', async () => {
+      const a = await account();
+      const wide = (await upload(env, suite.ws.writeKey, await makeImage(tempDir(), 'jpeg', 3000, 2000), 'image/jpeg'))
+        .id;
+      const job = connectorJob({
+        account: a,
+        text: 'Wide',
+        media: [...(await publishable(env, suite.ws.workspaceId, [wide])), ...(await files('jpeg'))],
+        settings: { privacyLevel: 'PUBLIC_TO_EVERYONE' },
+      });
+      const published = await tiktok.publish(job);
+      expect(published.externalUrl).toMatch(/\/photo\/\d+$/);
+      const page = await postPage(published.externalUrl);
+      const sharp = (await import('sharp')).default;
+      const sizes = await Promise.all(
+        page.media.map(async (src) => {
+          const meta = await sharp(Buffer.from(await (await fetch(src)).arrayBuffer())).metadata();
+          return [meta.width, meta.height];
+        }),
+      );
+      expect(sizes).toEqual([
+        [1620, 1080],
+        [1080, 1350],
+      ]);
     });
 
     it('photos TikTok cannot pull end FAILED with photo_pull_failed, named in words', async () => {

@@ -89,6 +89,44 @@ describe('network settings', () => {
     expect(screen.getByText('Videos up to 10 minutes.')).toBeTruthy();
   });
 
+  it('says, until TikTok reviews the app, whether the account is private and how many of the 5 places remain', () => {
+    const account = { id: 'acc_1', platform: 'tiktok' as const, displayName: 'acme', status: 'ok' as const };
+    const options = (unauditedApp: { accountPrivate: boolean; usersLeft: number; postedToday: boolean }) => ({
+      accountId: 'acc_1',
+      platform: 'tiktok' as const,
+      nickname: 'Acme Studio',
+      avatarUrl: null,
+      privacyLevels: ['SELF_ONLY' as const],
+      commentDisabled: false,
+      duetDisabled: false,
+      stitchDisabled: false,
+      maxVideoSeconds: 600,
+      unauditedApp,
+    });
+    const allowed = (o: ReturnType<typeof options>): TiktokAllowed => ({
+      creators: [{ account, options: o }],
+      levels: ['SELF_ONLY'],
+      switchedOff: { disableComment: false, disableDuet: false, disableStitch: false },
+    });
+    const view = (standing: Parameters<typeof options>[0]) => (
+      <NetworkSettings platforms={['tiktok']} value={{}} onChange={() => {}} tiktok={allowed(options(standing))} />
+    );
+    const { rerender } = render(view({ accountPrivate: false, usersLeft: 3, postedToday: false }));
+    expect(
+      screen.getByText(
+        'Acme Studio is public on TikTok: set it to private first, as TikTok requires until it has reviewed this ' +
+          'Herald’s app. 3 of the 5 accounts a day TikTok allows can still post.',
+      ),
+    ).toBeTruthy();
+    rerender(view({ accountPrivate: true, usersLeft: 0, postedToday: true }));
+    expect(
+      screen.getByText(
+        'Acme Studio is private on TikTok, as TikTok requires until it has reviewed this Herald’s app. It posted ' +
+          'today, so it keeps its place among the 5 accounts a day TikTok allows.',
+      ),
+    ).toBeTruthy();
+  });
+
   it("shows TikTok's declaration, with the Branded Content Policy for a paid partnership", () => {
     const { rerender } = render(<TiktokDeclaration platforms={['tiktok']} value={{}} />);
     expect(document.body.textContent).toBe('By posting, you agree to TikTok’s Music Usage Confirmation.');

@@ -3,7 +3,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { api, call, type Account, type Schemas } from '../api.ts';
 import { ErrorNote } from '../ui.tsx';
-import { longestVideoWords, TIKTOK_AUDIENCES, tiktokOptionsFailed } from '../words/settingWords.ts';
+import { longestVideoWords, TIKTOK_AUDIENCES, TIKTOK_UNAUDITED, tiktokOptionsFailed } from '../words/settingWords.ts';
 
 type Options = Schemas['PostingOptions'];
 type Level = Options['privacyLevels'][number];
@@ -65,6 +65,13 @@ export function TiktokCreators({ allowed }: { allowed: TiktokAllowed }) {
       {allowed.creators.map(({ account, error }) => (
         <ErrorNote key={account.id} error={error} title={tiktokOptionsFailed(account.displayName)} />
       ))}
+      {allowed.creators.map(({ account, options }) =>
+        options?.unauditedApp ? (
+          <p key={account.id} className="muted small">
+            {TIKTOK_UNAUDITED.standing(options.nickname, options.unauditedApp)}
+          </p>
+        ) : null,
+      )}
       {allowed.maxVideoSeconds !== undefined && (
         <p className="muted small">{longestVideoWords(allowed.maxVideoSeconds)}</p>
       )}

@@ -58,6 +58,30 @@ export function longestVideoWords(seconds: number): string {
   return `Videos up to ${span}.`;
 }
 
+/**
+ * Until TikTok has reviewed the operator's app (TikTok's content-sharing guidelines): the account itself must
+ * be private, and at most 5 accounts a day may post through the app.
+ */
+export const TIKTOK_UNAUDITED = {
+  accountPublic:
+    'This TikTok account is public. Until TikTok has reviewed this Herald’s app, TikTok takes posts only from ' +
+    'private accounts: in the TikTok app, turn on Settings and privacy, Privacy, Private account.',
+  noPlaceLeft:
+    'Until TikTok has reviewed this Herald’s app, it lets 5 TikTok accounts a day post through it, and 5 others ' +
+    'have posted in the last 24 hours. Try again tomorrow.',
+  /** Under the creator in compose: whether the account may post now, and the places left today. */
+  standing(name: string, s: { accountPrivate: boolean; usersLeft: number; postedToday: boolean }): string {
+    const account = s.accountPrivate
+      ? `${name} is private on TikTok, as TikTok requires until it has reviewed this Herald’s app.`
+      : `${name} is public on TikTok: set it to private first, as TikTok requires until it has reviewed this ` +
+        'Herald’s app.';
+    const places = s.postedToday
+      ? 'It posted today, so it keeps its place among the 5 accounts a day TikTok allows.'
+      : `${s.usersLeft} of the 5 accounts a day TikTok allows can still post.`;
+    return `${account} ${places}`;
+  },
+};
+
 /** Above the network's own words when TikTok could not be asked what an account may post. */
 export const tiktokOptionsFailed = (account: string): string => `TikTok could not say what ${account} may post.`;
 

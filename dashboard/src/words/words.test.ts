@@ -21,6 +21,7 @@ import {
   WEBHOOK_EVENT_GROUPS,
   WEBHOOK_EVENT_LABELS,
 } from './webhookWords.ts';
+import { TIKTOK_UNAUDITED } from './settingWords.ts';
 import { ERROR_WORDS, failureWords, ISSUE_WORDS, issueWords } from './words.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -118,6 +119,22 @@ describe('plan issues read as sentences with their numbers', () => {
       'Threads allows 500 characters (emoji count their bytes); this text has 616. Shorten it, or write a ' +
         'different text for Threads.',
     );
+  });
+
+  it("says an unaudited TikTok app's rules: a private account, and 5 accounts a day", () => {
+    const said = (message: string) => issueWords({ code: 'setting_invalid', message, hint: '' }, 'tiktok');
+    expect(
+      said(
+        "This TikTok account is public: until TikTok audits Herald's app, TikTok takes posts only from accounts " +
+          'set to private.',
+      ),
+    ).toBe(TIKTOK_UNAUDITED.accountPublic);
+    expect(
+      said(
+        'TikTok lets 5 accounts a day post through an unaudited app, and 5 other accounts have posted in the ' +
+          'last 24 hours.',
+      ),
+    ).toBe(TIKTOK_UNAUDITED.noPlaceLeft);
   });
 
   it('says "more than" where the server stopped counting', () => {

@@ -9,6 +9,7 @@ import { UNIT_LABELS } from '../compose/counters.ts';
 import { bytesText } from '../format.ts';
 import { labelOf, networkOf } from '../networks.ts';
 import { FIELD_LABELS, SETTING_LABELS } from './fieldLabels.ts';
+import { TIKTOK_UNAUDITED } from './settingWords.ts';
 import {
   countsIn,
   dimensionsIn,
@@ -142,6 +143,8 @@ function settingWords(f: IssueFacts): string {
   if (f.setting === 'topicTag') return `The Topic tag for ${f.network} must be 1 to 50 characters, without “.” or “&”.`;
   if (f.setting === 'thumbnailMediaId') return 'The YouTube Thumbnail is not a file of this workspace. Choose another.';
   if (f.setting === 'privacyLevel' && /required/.test(m)) return 'Choose who can see this TikTok post.';
+  if (/account is public/.test(m)) return TIKTOK_UNAUDITED.accountPublic;
+  if (/accounts a day/.test(m)) return TIKTOK_UNAUDITED.noPlaceLeft;
   if (f.setting === 'privacyLevel' && /audits/.test(m))
     return 'TikTok takes only private posts (Only me) until it has reviewed this Herald’s app. Choose Only me.';
   if (f.setting === 'privacyLevel' && /offers/.test(m))
