@@ -14,6 +14,8 @@ export interface StatusLineFacts {
   nextAttemptAt?: string | null;
   /** A queued post the network took and is still reviewing (TikTok's moderation): since when. */
   reviewSince?: string | null;
+  /** A live post the network shows to its account only (an unaudited YouTube project's upload). */
+  shownPrivately?: boolean;
   /** A draft's approval: pending (with the time wanted, null for as soon as approved) or rejected. */
   approval?: { state: 'pending' | 'rejected'; wantedAt: string | null; comment: string | null } | null;
 }
@@ -46,7 +48,7 @@ export function statusLine(post: StatusLineFacts, zone: string): string {
       return `Queued. ${head} · ${when}. Next attempt ${next}, after a temporary failure.`;
     }
     case 'live':
-      return `Live. ${head} · ${when}.`;
+      return `Live. ${head} · ${when}.${post.shownPrivately ? ` ${post.network} shows it privately: only the account sees it.` : ''}`;
     case 'failed':
       return `Failed. ${head} · ${when}: ${post.errorMessage ?? 'the network refused the post.'}`;
   }

@@ -99,6 +99,8 @@ export interface Published {
   externalUrl: string;
   /** Steps that were skipped without failing the post (YouTube thumbnail or playlist), in a sentence each. */
   notes?: string[];
+  /** The network shows the post to its account only, whatever was asked (YouTube: an unaudited project's upload). */
+  shownPrivately?: boolean;
 }
 
 /** Kinds of network failure, each with the spec's retry guidance. */

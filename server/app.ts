@@ -198,7 +198,8 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   app.use('/auth', connectRoutes(services));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
   // With SANDBOX_URL set, `herald sandbox serve` runs them in a process of their own instead.
-  if (config.networks === 'sandbox' && !config.sandboxUrl) app.use('/sandbox', await sandboxRoutes({ db, config }));
+  if (config.networks === 'sandbox' && !config.sandboxUrl)
+    app.use('/sandbox', await sandboxRoutes({ db, config, clock: services.clock }));
   app.use(uploadRoutes(services));
   app.get('/', (_req, res) => res.redirect('/app'));
   app.use('/app', dashboardRoutes(config));

@@ -5,6 +5,7 @@
 // Herald loads them.
 import express from 'express';
 import type { Db } from '../../db/connect.ts';
+import { systemClock, type Clock } from '../../runtime/clock.ts';
 import type { Config } from '../../runtime/config.ts';
 import { NETWORKS, PLATFORMS } from '../index.ts';
 import { sandboxBase } from './address.ts';
@@ -32,8 +33,8 @@ function losingAnswers(config: Config, faults: { answersLost: number }): express
   };
 }
 
-export async function sandboxRoutes(opts: { db: Db; config: Config }): Promise<express.Router> {
-  const { db, config } = opts;
+export async function sandboxRoutes(opts: { db: Db; config: Config; clock?: Clock }): Promise<express.Router> {
+  const { db, config, clock = systemClock } = opts;
   const router = express.Router();
   const faults = { answersLost: 0 };
   // What the chaos knobs did so far, for the run that set them.
@@ -52,6 +53,8 @@ export async function sandboxRoutes(opts: { db: Db; config: Config }): Promise<e
       appUrl: config.publicUrl,
       dataDir: config.dataDir,
       processingMs: config.sandboxProcessingMs,
+      clock,
+      config,
     };
     router.use(`/${network}`, ...(simulator.consent ? [simulator.consent(ctx)] : []), lose, simulator.router(ctx));
   }

@@ -6,6 +6,7 @@ import { consentRoutes, grantOf, lookup, namedIdentity, redeem, type Field, type
 import { params } from '../sandbox/graph.ts';
 import type { SimulatorContext } from '../sandbox/simulator.ts';
 import { sandboxToken } from '../sandbox/state.ts';
+import { refreshTokenIssuedMs } from './simulator/channel.ts';
 
 const channelField: Field = { name: 'channel', label: 'Channel name' };
 
@@ -33,10 +34,13 @@ function googleRoutes(router: express.Router, ctx: SimulatorContext): void {
       const [status, error, description] = GOOGLE_REFUSALS[grant];
       return res.status(status).json({ error, error_description: description });
     }
+    const refreshToken = sandboxToken('refresh', grant.account);
+    // Its 7 days in a Testing project start now.
+    await refreshTokenIssuedMs(ctx, grant.account, refreshToken);
     res.json({
       access_token: sandboxToken('access', grant.account),
       expires_in: 3599,
-      refresh_token: sandboxToken('refresh', grant.account),
+      refresh_token: refreshToken,
       scope: grant.data.scope,
       token_type: 'Bearer',
     });

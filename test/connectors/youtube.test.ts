@@ -19,12 +19,16 @@ import {
 } from '../../networks/sandbox/state.ts';
 import { youtubeSandboxLimits } from '../../networks/youtube/simulator/limits.ts';
 import { youtubeConnectorModule } from '../../networks/youtube/connector.ts';
-import { DATABASES, seedWorkspace, type Seeded, type TestEnv } from '../support/harness.ts';
+import { startWorker, type RunningWorker } from '../../worker/worker.ts';
+import { manualClock } from '../support/manualClock.ts';
+import { MADE_PRIVATE_NOTE } from '../../networks/youtube/upload.ts';
+import { call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from '../support/harness.ts';
 import { makeImage, makeVideo, tempDir, upload } from '../support/mediaFiles.ts';
 import {
   connectorJob,
   listeningHerald,
   networkError,
+  postingCalls,
   postPage,
   publishable,
   resumed as resumedJob,
@@ -362,6 +366,17 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       );
     });
 
+    it("the channel's daily upload cap (uploadLimitExceeded) is tried again after YouTube's reset, not in minutes", async () => {
+      // 12:00 UTC is 04:00 in Los Angeles in November: the reset at midnight Pacific is 20 hours away.
+      const atNoon = connectorFor('youtube', env.config, manualClock(Date.parse('2026-11-29T12:00:00Z')))!;
+      const account = await channel();
+      await failNext(account, 'rate_limited');
+      const err = await networkError(atNoon.publish(await jobFor(account)), 'youtube_rate_limited');
+      expect(err.message).toBe('The user has exceeded the number of videos they may upload. (400 uploadLimitExceeded)');
+      expect(err.retryAfterSeconds).toBe(20 * 3600);
+      expect(err.hint).toMatch(/after the daily reset at midnight Pacific time/);
+    });
+
     it('the daily "Video Uploads" bucket answers 429 rateLimitExceeded: youtube_quota_exceeded', async () => {
       const account = await channel();
       for (let i = 0; i < youtubeSandboxLimits.uploadsPerDay; i++) {
@@ -543,3 +558,144 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
     });
   });
 });
+
+// The project every operator starts with (issue 42, item 4): YouTube locks its uploads to private until it passes
+// YouTube's audit, and its consent screen in Testing gives refresh tokens that die after 7 days. Herald's clock runs
+// on from an offset the tests move, as the simulator judges a token's age by it.
+describe.each(DATABASES)(
+  'youtube on a new Google Cloud project (unaudited, consent screen in Testing) on %s',
+  (kind) => {
+    let env: TestEnv & { base: string };
+    let ws: Seeded;
+    let youtube: Connector;
+    let worker: RunningWorker;
+    let offsetMs = 0;
+    const clock = { now: () => Date.now() + offsetMs, sleep: systemClock.sleep };
+    const dir = tempDir();
+    let videoId = '';
+    let file = '';
+
+    beforeAll(async () => {
+      env = await listeningHerald(kind, { mediaSweepMs: 0, sandboxYoutubeProject: 'testing' }, { clock });
+      ws = await seedWorkspace(env, { plan: 'owner' });
+      youtube = connectorFor('youtube', env.config, clock)!;
+      file = makeVideo(dir, { seconds: 2, width: 640, height: 360, fps: 25 });
+      videoId = (await upload(env, ws.writeKey, file, 'video/mp4')).id;
+      worker = await startWorker(env.services, { watchEveryMs: 200 });
+    });
+    afterAll(async () => {
+      await worker.stop();
+      await env.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const db = () => env.services.db;
+    async function jobFor(account: ConnectorAccount, visibility: string, checkpoint?: Checkpoint) {
+      const media = await publishable(env, ws.workspaceId, [videoId]);
+      const job = connectorJob({
+        account,
+        media,
+        text: 'Spring sale.',
+        settings: { visibility, category: '22', madeForKids: false },
+        checkpoint,
+      });
+      return Object.assign(job, { title: 'Spring sale', tags: [] });
+    }
+    const storedVideo = async (id: string) =>
+      JSON.parse((await db()('sandbox_items').where({ network: 'youtube', id }).first()).data);
+
+    it('YouTube makes a public upload private; Herald reads it back: published privately, with a note', async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const job = await jobFor(account, 'public');
+      const published = await youtube.publish(job);
+
+      expect((await storedVideo(published.externalId)).status.privacyStatus).toBe('private');
+      expect(published.shownPrivately).toBe(true);
+      expect(published.notes).toEqual([MADE_PRIVATE_NOTE]);
+      expect(job.saved.at(-1)).toMatchObject({ videoId: published.externalId, madePrivate: true });
+      // A private video asked for is no surprise: nothing to say.
+      const asked = await youtube.publish(await jobFor(account, 'private'));
+      expect(asked.shownPrivately).toBeUndefined();
+      expect(asked.notes).toBeUndefined();
+    });
+
+    it("settling after the session expired reads the visibility from the channel's uploads", async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const first = await jobFor(account, 'unlisted');
+      const published = await youtube.publish(first);
+      const checkpoint = first.saved[0]!;
+      const upload = new URL(String(checkpoint.sessionUri)).searchParams.get('upload_id')!;
+      await sandboxState(db(), 'youtube').update(upload, { status: 'expired' });
+      expect(await youtube.settle(await jobFor(account, 'unlisted', checkpoint))).toEqual(published);
+      expect(published.shownPrivately).toBe(true);
+    });
+
+    it('through the worker: live, shownPrivately, and a statusLine and timeline that say so', async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const created = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: {
+          targets: { accountIds: [account.id] },
+          mediaIds: [videoId],
+          title: 'Spring sale',
+          text: 'Spring sale.',
+          perPlatform: { youtube: { visibility: 'public' } },
+          when: 'now',
+          confirm: true,
+        },
+      });
+      expect(created.status).toBe(201);
+      const calls = postingCalls(env, ws);
+      const post = await calls.settled(created.body.posts[0].id);
+      expect(post).toMatchObject({ status: 'live', shownPrivately: true });
+      expect(post.statusLine).toMatch(/^Live\. YouTube · .+\. YouTube shows it privately: only the account sees it\.$/);
+      const events = (await call(env, 'get', `/v1/posts/${post.id}/events`, { key: ws.readKey })).body.events;
+      expect(events.find((e: { kind: string }) => e.kind === 'live').notes).toEqual([MADE_PRIVATE_NOTE]);
+    });
+
+    it('a refresh token of a consent screen in Testing dies after 7 days: the hint names the cause', async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const withRefresh = {
+        ...account,
+        credentials: { ...account.credentials, refreshToken: sandboxToken('refresh', account.externalId) },
+      };
+      await youtube.refresh!(withRefresh);
+      offsetMs += 6 * 24 * 3600_000;
+      await youtube.refresh!(withRefresh);
+      offsetMs += 24 * 3600_000 + 60_000;
+      const err = await networkError(youtube.refresh!(withRefresh), 'youtube_token_rejected');
+      expect(err.message).toBe('Token has been expired or revoked. (400 invalid_grant)');
+      expect(err.hint).toMatch(
+        /consent screen is in Testing, Google ends that access after 7 days: set its publishing/,
+      );
+    });
+
+    it('through the worker: the post fails on the dead refresh token and the account goes expired, cause named', async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const refreshToken = sandboxToken('refresh', account.externalId);
+      await youtube.refresh!({ ...account, credentials: { ...account.credentials, refreshToken } });
+      offsetMs += 8 * 24 * 3600_000;
+      // The access token is spent too, so the worker refreshes before it publishes.
+      const credentials = { ...account.credentials, refreshToken, expiresAt: new Date(clock.now()).toISOString() };
+      await db()('accounts')
+        .where({ id: account.id })
+        .update({ token_sealed: env.services.keyring.encrypt(JSON.stringify(credentials)) });
+      const created = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: {
+          targets: { accountIds: [account.id] },
+          mediaIds: [videoId],
+          title: 'Spring sale',
+          text: 'Spring sale.',
+          when: 'now',
+          confirm: true,
+        },
+      });
+      expect(created.status).toBe(201);
+      const post = await postingCalls(env, ws).settled(created.body.posts[0].id);
+      expect(post).toMatchObject({ status: 'failed', error: { code: 'youtube_token_rejected' } });
+      expect(post.error.hint).toMatch(/consent screen is in Testing, Google ends that access after 7 days/);
+      expect((await db()('accounts').where({ id: account.id }).first()).status).toBe('expired');
+    });
+  },
+);
