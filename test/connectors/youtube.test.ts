@@ -22,6 +22,8 @@ import { youtubeConnectorModule } from '../../networks/youtube/connector.ts';
 import { startWorker, type RunningWorker } from '../../worker/worker.ts';
 import { manualClock } from '../support/manualClock.ts';
 import { MADE_PRIVATE_NOTE } from '../../networks/youtube/upload.ts';
+import { shapeErrors, type Schemas } from '../support/discoverySchemas.ts';
+import discovery from './youtubeSchemas.json' with { type: 'json' };
 import { call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from '../support/harness.ts';
 import { makeImage, makeVideo, tempDir, upload } from '../support/mediaFiles.ts';
 import {
@@ -522,6 +524,61 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
         tokens: 'revoked',
       });
       expect(await youtube.settle(await jobFor(account, { checkpoint }))).toBe('unknown');
+    });
+  });
+
+  describe("shapes: what Herald sends and the simulator answers fit YouTube's discovery document", () => {
+    /** The schema of each JSON body by call (method and path under /youtube/v3), as the discovery document names it. */
+    const SENT: Record<string, string> = { 'POST /videos': 'Video', 'POST /playlistItems': 'PlaylistItem' };
+    const ANSWERED: Record<string, string> = {
+      'PUT /videos': 'Video',
+      'POST /thumbnails/set': 'ThumbnailSetResponse',
+      'POST /playlistItems': 'PlaylistItem',
+      'GET /playlistItems': 'PlaylistItemListResponse',
+      'GET /channels': 'ChannelListResponse',
+      'GET /videos': 'VideoListResponse',
+    };
+    const schemas = discovery.schemas as Schemas;
+
+    it('videos.insert, thumbnails.set, playlistItems, channels.list and videos.list, both ways', async () => {
+      const bodies: { call: string; schema: string | undefined; body: unknown }[] = [];
+      const watched = youtubeConnectorModule.create({
+        hosts: youtubeConnectorModule.sandboxHosts(base),
+        clock: systemClock,
+        fetch: async (input, init) => {
+          const call = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname.replace(/^.*\/youtube\/v3/, '')}`;
+          if (typeof init?.body === 'string')
+            bodies.push({ call: `${call} sent`, schema: SENT[call], body: JSON.parse(init.body) });
+          const res = await fetch(input, init);
+          if (res.ok && res.headers.get('Content-Type')?.startsWith('application/json'))
+            bodies.push({ call: `${call} answered`, schema: ANSWERED[call], body: await res.clone().json() });
+          return res;
+        },
+      });
+      const account = await channel('Acme TV');
+      const playlistId = await newPlaylist(account, 'Sales');
+      const extra = { thumbnailMediaId: mediaIds.jpeg, playlistId };
+      const job = await jobFor(account, { withImage: true, extra });
+      const published = await watched.publish(job);
+      // settle after the session expired reads the channel and its uploads.
+      await sandboxState(db(), 'youtube').update(uploadId(job.saved[0]!.sessionUri), { status: 'expired' });
+      await watched.settle(await jobFor(account, { withImage: true, extra, checkpoint: job.saved[0]! }));
+      await watched.postInsights(account, published.externalId);
+      await watched.accountInsights(account);
+
+      expect(new Set(bodies.map((b) => b.call))).toEqual(
+        new Set([...Object.keys(SENT).map((c) => `${c} sent`), ...Object.keys(ANSWERED).map((c) => `${c} answered`)]),
+      );
+      for (const { call, schema, body } of bodies)
+        expect({ call, errors: shapeErrors(schemas, body, { ref: schema! }) }).toEqual({ call, errors: [] });
+    });
+
+    it('a field the document does not name, or of another type, fails the check', () => {
+      const video = { snippet: { title: 'Sale', categoryID: '22' }, status: { privacyStatus: 1, madeForKids: false } };
+      expect(shapeErrors(schemas, video, { ref: 'Video' })).toEqual([
+        '$.snippet.categoryID: no such property in VideoSnippet',
+        '$.status.privacyStatus: 1 is not a string',
+      ]);
     });
   });
 
