@@ -10,9 +10,10 @@ import { attemptOf, findUpload, recordVideo, sessionProgress, uploadVideo } from
 
 /**
  * Google answers invalid_grant for every dead refresh token. The likeliest cause in a new installation: a consent
- * screen whose publishing status is "Testing" gives refresh tokens that expire after 7 days
- * (https://developers.google.com/identity/protocols/oauth2#expiration, read 2026-11-29); the others are a person
- * revoking the access and 6 months without use.
+ * screen whose publishing status is "Testing" gives refresh tokens that expire after 7 days. Google's OAuth overview
+ * (developers.google.com/identity/protocols/oauth2, "Refresh token expiration") is said to state it, but that page
+ * was not in the corpus read 2026-11-29: third-party reports only (networks/youtube/FACTS.md). The other causes are
+ * a person revoking the access and 6 months without use.
  */
 const DEAD_REFRESH_TOKEN_HINT =
   'Google no longer accepts the access this YouTube channel gave. If the Google Cloud project’s OAuth consent ' +

@@ -124,8 +124,8 @@ export function readRoutes(router: express.Router, { ctx, channelOf }: YoutubeSi
 }
 
 /**
- * A consent screen whose publishing status is "Testing" gives refresh tokens that expire after 7 days
- * (https://developers.google.com/identity/protocols/oauth2#expiration, read 2026-11-29).
+ * A consent screen whose publishing status is "Testing" gives refresh tokens that expire after 7 days: third-party
+ * reports only, the official page was not found on 2026-11-29 (networks/youtube/FACTS.md, row "Testing").
  */
 export const TESTING_REFRESH_TOKEN_MS = 7 * 24 * 3600_000;
 
