@@ -47,8 +47,10 @@ export function statusLine(post: StatusLineFacts, zone: string): string {
       const next = formatInZone(Date.parse(post.nextAttemptAt), zone);
       return `Queued. ${head} · ${when}. Next attempt ${next}, after a temporary failure.`;
     }
-    case 'live':
-      return `Live. ${head} · ${when}.${post.shownPrivately ? ` ${post.network} shows it privately: only the account sees it.` : ''}`;
+    case 'live': {
+      const privately = post.shownPrivately ? ` ${post.network} shows it privately: only the account sees it.` : '';
+      return `Live. ${head} · ${when}.${privately}`;
+    }
     case 'failed':
       return `Failed. ${head} · ${when}: ${post.errorMessage ?? 'the network refused the post.'}`;
   }

@@ -368,7 +368,7 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       );
     });
 
-    it("the channel's daily upload cap (uploadLimitExceeded) is tried again after YouTube's reset, not in minutes", async () => {
+    it("the channel's daily upload cap (uploadLimitExceeded) waits for YouTube's reset, not minutes", async () => {
       // 12:00 UTC is 04:00 in Los Angeles in November: the reset at midnight Pacific is 20 hours away.
       const atNoon = connectorFor('youtube', env.config, manualClock(Date.parse('2026-11-29T12:00:00Z')))!;
       const account = await channel();
@@ -727,11 +727,13 @@ describe.each(DATABASES)(
       );
     });
 
-    it('through the worker: the post fails on the dead refresh token and the account goes expired, cause named', async () => {
+    it('through the worker: the dead refresh token fails the post, the account goes expired, cause named', async () => {
       const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
       const refreshToken = sandboxToken('refresh', account.externalId);
+      // Issued 8 days ago; the post is due at the real time, which graphile-worker on PostgreSQL runs jobs by.
+      offsetMs = -8 * 24 * 3600_000;
       await youtube.refresh!({ ...account, credentials: { ...account.credentials, refreshToken } });
-      offsetMs += 8 * 24 * 3600_000;
+      offsetMs = 0;
       // The access token is spent too, so the worker refreshes before it publishes.
       const credentials = { ...account.credentials, refreshToken, expiresAt: new Date(clock.now()).toISOString() };
       await db()('accounts')
