@@ -658,6 +658,23 @@ describe.each(DATABASES)(
       });
       return Object.assign(job, { title: 'Spring sale', tags: [] });
     }
+    /** A public video post through the API, due now; answers it once the worker has published or failed it. */
+    async function postVideo(accountId: string) {
+      const created = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: {
+          targets: { accountIds: [accountId] },
+          mediaIds: [videoId],
+          title: 'Spring sale',
+          text: 'Spring sale.',
+          perPlatform: { youtube: { visibility: 'public' } },
+          when: 'now',
+          confirm: true,
+        },
+      });
+      expect(created.status).toBe(201);
+      return postingCalls(env, ws).settled(created.body.posts[0].id);
+    }
     const storedVideo = async (id: string) =>
       JSON.parse((await db()('sandbox_items').where({ network: 'youtube', id }).first()).data);
 
@@ -689,21 +706,7 @@ describe.each(DATABASES)(
 
     it('through the worker: live, shownPrivately, and a statusLine and timeline that say so', async () => {
       const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
-      const created = await call(env, 'post', '/v1/posts', {
-        key: ws.writeKey,
-        body: {
-          targets: { accountIds: [account.id] },
-          mediaIds: [videoId],
-          title: 'Spring sale',
-          text: 'Spring sale.',
-          perPlatform: { youtube: { visibility: 'public' } },
-          when: 'now',
-          confirm: true,
-        },
-      });
-      expect(created.status).toBe(201);
-      const calls = postingCalls(env, ws);
-      const post = await calls.settled(created.body.posts[0].id);
+      const post = await postVideo(account.id);
       expect(post).toMatchObject({ status: 'live', shownPrivately: true });
       expect(post.statusLine).toMatch(/^Live\. YouTube · .+\. YouTube shows it privately: only the account sees it\.$/);
       const events = (await call(env, 'get', `/v1/posts/${post.id}/events`, { key: ws.readKey })).body.events;
@@ -739,19 +742,7 @@ describe.each(DATABASES)(
       await db()('accounts')
         .where({ id: account.id })
         .update({ token_sealed: env.services.keyring.encrypt(JSON.stringify(credentials)) });
-      const created = await call(env, 'post', '/v1/posts', {
-        key: ws.writeKey,
-        body: {
-          targets: { accountIds: [account.id] },
-          mediaIds: [videoId],
-          title: 'Spring sale',
-          text: 'Spring sale.',
-          when: 'now',
-          confirm: true,
-        },
-      });
-      expect(created.status).toBe(201);
-      const post = await postingCalls(env, ws).settled(created.body.posts[0].id);
+      const post = await postVideo(account.id);
       expect(post).toMatchObject({ status: 'failed', error: { code: 'youtube_token_rejected' } });
       expect(post.error.hint).toMatch(/consent screen is in Testing, Google ends that access after 7 days/);
       expect((await db()('accounts').where({ id: account.id }).first()).status).toBe('expired');
