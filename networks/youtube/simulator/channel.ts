@@ -138,7 +138,14 @@ export async function refreshTokenIssuedMs(ctx: SimulatorContext, account: strin
   const known = await ctx.state.get<{ issuedMs: number }>(id);
   if (known) return known.data.issuedMs;
   const issuedMs = ctx.clock.now();
-  await ctx.state.create({ id, account, kind: 'refresh_token', status: 'ok', data: { issuedMs } });
+  try {
+    await ctx.state.create({ id, account, kind: 'refresh_token', status: 'ok', data: { issuedMs } });
+  } catch (err) {
+    // Two first refreshes at once: the other one recorded it.
+    const recorded = await ctx.state.get<{ issuedMs: number }>(id);
+    if (!recorded) throw err;
+    return recorded.data.issuedMs;
+  }
   return issuedMs;
 }
 
