@@ -687,6 +687,10 @@ describe.each(DATABASES)(
       expect(published.shownPrivately).toBe(true);
       expect(published.notes).toEqual([MADE_PRIVATE_NOTE]);
       expect(job.saved.at(-1)).toMatchObject({ videoId: published.externalId, madePrivate: true });
+      // Nobody else can watch it.
+      const page = await postPage(published.externalUrl);
+      expect(page.html).toContain('Private video. This video is private');
+      expect(page.media).toEqual([]);
       // A private video asked for is no surprise: nothing to say.
       const asked = await youtube.publish(await jobFor(account, 'private'));
       expect(asked.shownPrivately).toBeUndefined();
