@@ -30,6 +30,7 @@ import * as postingQueue from './migrations/0025_posting_queue.ts';
 import * as workerHost from './migrations/0026_worker_host.ts';
 import * as tokenUpkeep from './migrations/0027_token_upkeep.ts';
 import * as liveNote from './migrations/0028_live_note.ts';
+import * as shownPrivately from './migrations/0029_shown_privately.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0026_worker_host': workerHost,
   '0027_token_upkeep': tokenUpkeep,
   '0028_live_note': liveNote,
+  '0029_shown_privately': shownPrivately,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

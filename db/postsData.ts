@@ -24,7 +24,7 @@ import { recordEvents, workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
 import { queuePicker } from './schedulesData.ts';
-import { toCount } from './rows.ts';
+import { toBool, toCount } from './rows.ts';
 import { usageCounter } from './usage.ts';
 
 export type CreatedVia = 'api' | 'dashboard' | 'mcp';
@@ -84,6 +84,8 @@ export interface PostRecord {
   reviewSince: string | null;
   /** A live post the network shows to fewer people than it chose: the sentence that says so. */
   liveNote: string | null;
+  /** A live post the network shows to its account only, whatever was asked (an unaudited YouTube project's upload). */
+  shownPrivately: boolean;
   /** A draft's pending or rejected approval; null for every other post. */
   approval: ApprovalRecord | null;
   createdAt: string;
@@ -251,6 +253,7 @@ function toPost(row: Record<string, any>): PostRecord {
     nextAttemptAt: row.status === 'queued' && row.worker_retries > 0 && row.due_at ? row.due_at : null,
     reviewSince: row.status === 'queued' ? (row.review_since ?? null) : null,
     liveNote: row.status === 'live' ? (row.live_note ?? null) : null,
+    shownPrivately: row.status === 'live' && toBool(row.shown_privately),
     approval: toApproval(row),
   };
 }

@@ -302,7 +302,7 @@ export async function saveCheckpoints(
 
 export interface LiveOutcome {
   attempt: Attempt;
-  published: { externalId: string; externalUrl: string; notes?: string[]; liveNote?: string };
+  published: { externalId: string; externalUrl: string; notes?: string[]; liveNote?: string; shownPrivately?: boolean };
   message: string;
 }
 
@@ -312,16 +312,17 @@ export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string)
     db,
     {
       set: `status = '${storedStatus(SUCCEED.to)}', external_id = v.v_external_id,
-      external_url = v.v_external_url, live_note = v.v_live_note, live_at = ?,
-      attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null, due_at = null,
+      external_url = v.v_external_url, live_note = v.v_live_note, shown_privately = (v.v_shown_privately = 'true'),
+      live_at = ?, attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null, due_at = null,
       error_code = null, error_message = null, error_hint = null, review_since = null, updated_at = ?`,
       setBindings: [now, now],
-      columns: ['v_external_id', 'v_external_url', 'v_live_note'],
+      columns: ['v_external_id', 'v_external_url', 'v_live_note', 'v_shown_privately'],
       rows: outcomes.map((o) => [
         ...leaseOf(o.attempt),
         o.published.externalId,
         o.published.externalUrl,
         o.published.liveNote ?? null,
+        String(o.published.shownPrivately === true),
       ]),
     },
     eventRows(

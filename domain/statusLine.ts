@@ -16,6 +16,8 @@ export interface StatusLineFacts {
   reviewSince?: string | null;
   /** A live post the network shows otherwise than it chose (TikTok's private posts): the network's sentence. */
   liveNote?: string | null;
+  /** A live post the network shows to its account only (an unaudited YouTube project's upload). */
+  shownPrivately?: boolean;
   /** A draft's approval: pending (with the time wanted, null for as soon as approved) or rejected. */
   approval?: { state: 'pending' | 'rejected'; wantedAt: string | null; comment: string | null } | null;
 }
@@ -47,8 +49,10 @@ export function statusLine(post: StatusLineFacts, zone: string): string {
       const next = formatInZone(Date.parse(post.nextAttemptAt), zone);
       return `Queued. ${head} · ${when}. Next attempt ${next}, after a temporary failure.`;
     }
-    case 'live':
-      return `Live. ${head} · ${when}.${post.liveNote ? ` ${post.liveNote}` : ''}`;
+    case 'live': {
+      const note = post.liveNote ?? (post.shownPrivately ? `${post.network} shows it privately: only the account sees it.` : '');
+      return `Live. ${head} · ${when}.${note ? ` ${note}` : ''}`;
+    }
     case 'failed':
       return `Failed. ${head} · ${when}: ${post.errorMessage ?? 'the network refused the post.'}`;
   }

@@ -1925,7 +1925,9 @@ export interface components {
          * @description Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;
          *     left out, `visibility` is `public` and `category` is `"22"` (People & Blogs), the
          *     defaults YouTube itself uses, and the plan row shows them. A vertical video up to 3
-         *     minutes becomes a Short automatically.
+         *     minutes becomes a Short automatically. Until YouTube has audited the operator's Google
+         *     Cloud project, YouTube makes every upload private whatever `visibility` says; Herald reads
+         *     the visibility back, and the live post carries `shownPrivately`.
          * @example {
          *       "visibility": "unlisted",
          *       "category": "22",
@@ -2709,9 +2711,10 @@ export interface components {
              *     - draft whose approval was rejected: `Draft, rejected. <Network> · <account displayName> · no time set.`
              *       followed by `Comment: <the approver's comment>` when they wrote one.
              *     - live: `Live. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
-             *       When the network shows the post to fewer people than it chose (TikTok's private posts, which
-             *       TikTok never links to), it adds the network's sentence, e.g. `TikTok shows it privately
-             *       (visible to: only the creator) and gives no link to it; it is on the creator's TikTok profile.`
+             *       When the network shows the post to fewer people than it chose (`shownPrivately`: TikTok's private
+             *       posts, which TikTok never links to; an unaudited YouTube project's uploads), it adds the network's
+             *       sentence, e.g. `TikTok shows it privately (visible to: only the creator) and gives no link to it; it
+             *       is on the creator's TikTok profile.` or `YouTube shows it privately: only the account sees it.`
              *       Report such a post as live and private, never as failed.
              *     - failed: `Failed. <Network> · <account displayName> · <day month, HH:MM> (<zone label>): <error message>`
              * @example Queued. Instagram · Acme Shop · 24 November, 14:30 (CET).
@@ -2765,6 +2768,13 @@ export interface components {
              * @example https://www.instagram.com/p/DCx4Kq2NzPa/
              */
             externalUrl?: string;
+            /**
+             * @description Present, `true`, on a `live` post the network shows to its account only, whatever
+             *     visibility was asked: YouTube keeps every video uploaded through a Google Cloud project
+             *     it has not audited private. Its `live` event's `notes` say why and what to do.
+             * @example true
+             */
+            shownPrivately?: boolean;
             /** @description Present when `failed`; `message` quotes the network's own words, and `hint` says whether to reconnect, wait or change the post. */
             error?: components["schemas"]["Error"];
             approval?: components["schemas"]["PostApproval"];
@@ -2885,7 +2895,7 @@ export interface components {
             /** @description On `failed` events (and worker retries), the network's answer. */
             error?: components["schemas"]["Error"];
             /**
-             * @description On the `live` event of a youtube post, the steps that were skipped (thumbnail, playlist) and why.
+             * @description On the `live` event of a youtube post, the steps that were skipped (thumbnail, playlist) and why, and that YouTube made the video private (an unaudited project's upload).
              * @example [
              *       "Thumbnail skipped: YouTube answered \"The authenticated user doesn't have permissions to upload and set custom video thumbnails.\" Verify the channel by phone, then set the thumbnail on YouTube."
              *     ]

@@ -1034,7 +1034,7 @@ export const operations: readonly OperationEntry[] = [
           "properties": {
             "youtube": {
               "type": "object",
-              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically.\n",
+              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically. Until YouTube has audited the operator's Google\nCloud project, YouTube makes every upload private whatever `visibility` says; Herald reads\nthe visibility back, and the live post carries `shownPrivately`.\n",
               "additionalProperties": false,
               "properties": {
                 "visibility": {
@@ -1505,7 +1505,7 @@ export const operations: readonly OperationEntry[] = [
           "properties": {
             "youtube": {
               "type": "object",
-              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically.\n",
+              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically. Until YouTube has audited the operator's Google\nCloud project, YouTube makes every upload private whatever `visibility` says; Herald reads\nthe visibility back, and the live post carries `shownPrivately`.\n",
               "additionalProperties": false,
               "properties": {
                 "visibility": {
@@ -1972,7 +1972,7 @@ export const operations: readonly OperationEntry[] = [
           "properties": {
             "youtube": {
               "type": "object",
-              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically.\n",
+              "description": "Settings for youtube accounts, all optional. A youtube post needs a video and a `title`;\nleft out, `visibility` is `public` and `category` is `\"22\"` (People & Blogs), the\ndefaults YouTube itself uses, and the plan row shows them. A vertical video up to 3\nminutes becomes a Short automatically. Until YouTube has audited the operator's Google\nCloud project, YouTube makes every upload private whatever `visibility` says; Herald reads\nthe visibility back, and the live post carries `shownPrivately`.\n",
               "additionalProperties": false,
               "properties": {
                 "visibility": {

@@ -113,6 +113,8 @@ export interface Published {
    * it privately (every post until the app is audited), or has still not named it after a week's review.
    */
   liveNote?: string;
+  /** The network shows the post to its account only, whatever was asked (YouTube: an unaudited project's upload). */
+  shownPrivately?: boolean;
 }
 
 /** Kinds of network failure, each with the spec's retry guidance. */

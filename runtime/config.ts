@@ -67,6 +67,12 @@ export interface Config {
    * posts only. Default false with live networks; the sandbox's app counts as audited.
    */
   tiktokAudited: boolean;
+  /**
+   * SANDBOX_YOUTUBE_PROJECT: the state of the Google Cloud project the YouTube simulator plays. `audited` (the
+   * default); `unaudited`, whose uploads YouTube locks to private; `testing`, unaudited too, with a consent screen in
+   * Testing, whose refresh tokens die after 7 days.
+   */
+  sandboxYoutubeProject: 'audited' | 'unaudited' | 'testing';
 }
 
 /**
@@ -176,6 +182,12 @@ function flagFrom(value: string | undefined, fallback: boolean, name: string): b
   throw new Error(`${name} must be "true" or "false", got "${value}"`);
 }
 
+function youtubeProjectFrom(value: string | undefined): Config['sandboxYoutubeProject'] {
+  if (value === undefined || value === '') return 'audited';
+  if (value === 'audited' || value === 'unaudited' || value === 'testing') return value;
+  throw new Error(`SANDBOX_YOUTUBE_PROJECT must be "audited", "unaudited" or "testing", got "${value}"`);
+}
+
 function workerFrom(value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'on') return true;
   if (value === 'off') return false;
@@ -252,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: smtpUrlFrom(env.SMTP_URL), from: env.MAIL_FROM || 'Herald <herald@localhost>' },
     signUp: signUpFrom(env.SIGNUP),
     tiktokAudited: flagFrom(env.HERALD_TIKTOK_AUDITED, networks === 'sandbox', 'HERALD_TIKTOK_AUDITED'),
+    sandboxYoutubeProject: youtubeProjectFrom(env.SANDBOX_YOUTUBE_PROJECT),
     mediaSweepMs:
       env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
   };

@@ -54,6 +54,7 @@ export async function sandboxRoutes(opts: { db: Db; config: Config; clock?: Cloc
       dataDir: config.dataDir,
       processingMs: config.sandboxProcessingMs,
       clock,
+      config,
     };
     router.use(`/${network}`, ...(simulator.consent ? [simulator.consent(ctx)] : []), lose, simulator.router(ctx));
   }

@@ -3,6 +3,7 @@
 import type express from 'express';
 import type { Db } from '../../db/connect.ts';
 import type { Clock } from '../../runtime/clock.ts';
+import type { Config } from '../../runtime/config.ts';
 import type { Platform } from '../rules.ts';
 import type { SandboxState } from './state.ts';
 
@@ -18,8 +19,10 @@ export interface SimulatorContext {
   dataDir: string;
   /** How long a simulator takes to process a video before it can be published. */
   processingMs: number;
-  /** The network's time for its tokens' lifetimes: Herald's own clock when mounted in Herald (a test's moves it). */
+  /** Herald's clock: what a network times by the documents (a token's life) follows the clock a test moves. */
   clock: Clock;
+  /** The sandbox's settings of the operator's apps on the networks (SANDBOX_YOUTUBE_PROJECT). */
+  config: Pick<Config, 'sandboxYoutubeProject'>;
 }
 
 export interface Simulator {

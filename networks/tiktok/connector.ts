@@ -143,11 +143,12 @@ const fetchStatus = (api: TiktokApi, job: PublishJob, publishId: string) =>
  * provided with the post_id until this process is complete", content-posting-api-reference-get-video-status,
  * read 2026-11-29); a private post (all of them until TikTok audits the app) is never named.
  */
-function onProfile(api: TiktokApi, attempt: Attempt, shown: string): Published {
+function onProfile(api: TiktokApi, attempt: Attempt, shown: string, shownPrivately = false): Published {
   return {
     externalId: attempt.cp.publishId!,
     externalUrl: `${api.hosts.web}/@${attempt.cp.username}`,
     liveNote: shown,
+    ...(shownPrivately ? { shownPrivately } : {}),
   };
 }
 
@@ -177,6 +178,7 @@ function published(api: TiktokApi, job: PublishJob, attempt: Attempt, status: Pu
           attempt,
           `TikTok shows it privately (visible to: ${privateAudience(job.settings.privacyLevel)}) and gives no ` +
             "link to it; it is on the creator's TikTok profile.",
+          true,
         );
   const path = postKind(job.media) === 'video' ? 'video' : 'photo';
   return { externalId: String(id), externalUrl: `${api.hosts.web}/@${attempt.cp.username}/${path}/${id}` };

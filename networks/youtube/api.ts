@@ -1,11 +1,14 @@
 // Talking to the YouTube Data API: one request (a dropped connection is YouTube being unavailable), JSON
 // reads with the account's token, and YouTube's error body as the spec's kind of failure.
+import { DateTime } from 'luxon';
+import type { Clock } from '../../runtime/clock.ts';
 import { NetworkError, type ConnectorAccount, type ConnectorContext, type FailureKind } from '../connector.ts';
+import { youtubeRules } from './rules.ts';
 
 /** The parts of a video resource the connector reads. */
 export interface VideoAnswer {
   id: string;
-  status?: { uploadStatus?: string; rejectionReason?: string; failureReason?: string };
+  status?: { uploadStatus?: string; rejectionReason?: string; failureReason?: string; privacyStatus?: string };
 }
 
 interface YoutubeErrorBody {
@@ -36,8 +39,24 @@ function failureKind(status: number, reason: string, message: string): FailureKi
   return 'rejected';
 }
 
+/**
+ * uploadLimitExceeded is the channel's daily upload cap, the one its website and apps have too: YouTube's developer
+ * news says to try again in 24 hours (quoted in https://gitlab.gnome.org/GNOME/shotwell/-/issues/5019; the errors
+ * page, https://developers.google.com/youtube/v3/docs/errors, names only the reason, read 2026-11-29). Herald waits
+ * for the daily reset the quota has, not minutes.
+ */
+const UPLOAD_LIMIT_HINT =
+  'YouTube limits how many videos a channel may upload in a day, on its website and apps too; Herald tries again ' +
+  'after the daily reset at midnight Pacific time. Post fewer videos to this channel per day.';
+
+/** Seconds until the next daily reset of YouTube's limits (midnight Pacific time). */
+function secondsToReset(clock: Clock): number {
+  const now = DateTime.fromMillis(clock.now(), { zone: youtubeRules.quotaResetZone });
+  return Math.ceil(now.plus({ days: 1 }).startOf('day').diff(now).as('seconds'));
+}
+
 /** YouTube's own message (its quota message carries an HTML link) with the status and reason. */
-export async function readRefusal(res: Response): Promise<Refusal> {
+export async function readRefusal(res: Response, clock: Clock): Promise<Refusal> {
   const text = await res.text();
   let body: YoutubeErrorBody = {};
   try {
@@ -50,19 +69,14 @@ export async function readRefusal(res: Response): Promise<Refusal> {
   const kind = failureKind(res.status, reason, message);
   // A spent daily quota waits for its reset (NetworkRules.quotaResetZone), whatever Retry-After says.
   const retryAfter = kind === 'quota_exceeded' ? undefined : Number(res.headers.get('Retry-After')) || undefined;
-  return {
-    reason,
-    error: new NetworkError(
-      'youtube',
-      kind,
-      `${message} (${[res.status, reason].filter(Boolean).join(' ')})`,
-      retryAfter,
-    ),
-  };
+  const said = `${message} (${[res.status, reason].filter(Boolean).join(' ')})`;
+  if (reason === 'uploadLimitExceeded')
+    return { reason, error: new NetworkError('youtube', kind, said, secondsToReset(clock), UPLOAD_LIMIT_HINT) };
+  return { reason, error: new NetworkError('youtube', kind, said, retryAfter) };
 }
 
-export async function refusal(res: Response): Promise<NetworkError> {
-  return (await readRefusal(res)).error;
+export async function refusal(res: Response, clock: Clock): Promise<NetworkError> {
+  return (await readRefusal(res, clock)).error;
 }
 
 export const bearer = (account: ConnectorAccount) => ({ Authorization: `Bearer ${account.credentials.accessToken}` });
@@ -83,7 +97,7 @@ export function youtubeApi(ctx: ConnectorContext) {
   /** A read of the Data API with the account's token. */
   async function getJson<T>(account: ConnectorAccount, path: string): Promise<T> {
     const res = await send(`${ctx.hosts.api}${path}`, { headers: bearer(account) });
-    if (!res.ok) throw await refusal(res);
+    if (!res.ok) throw await refusal(res, ctx.clock);
     return (await res.json()) as T;
   }
 

@@ -8,6 +8,18 @@ import { youtubeApi, type VideoAnswer, type YoutubeApi } from './api.ts';
 import { finish } from './steps.ts';
 import { attemptOf, findUpload, recordVideo, sessionProgress, uploadVideo } from './upload.ts';
 
+/**
+ * Google answers invalid_grant for every dead refresh token. The likeliest cause in a new installation: a consent
+ * screen whose publishing status is "Testing" gives refresh tokens that expire after 7 days. Google's OAuth overview
+ * (developers.google.com/identity/protocols/oauth2, "Refresh token expiration") is said to state it, but that page
+ * was not in the corpus read 2026-11-29: third-party reports only (networks/youtube/FACTS.md). The other causes are
+ * a person revoking the access and 6 months without use.
+ */
+const DEAD_REFRESH_TOKEN_HINT =
+  'Google no longer accepts the access this YouTube channel gave. If the Google Cloud project’s OAuth consent ' +
+  'screen is in Testing, Google ends that access after 7 days: set its publishing status to In production, then ' +
+  'reconnect the account. Otherwise the access was revoked or unused for 6 months: reconnect the account.';
+
 const theVideo = (job: PublishJob) => job.media.find((m) => m.kind === 'video');
 
 function youtubeConnector(api: YoutubeApi): Connector {
@@ -19,7 +31,7 @@ function youtubeConnector(api: YoutubeApi): Connector {
       if (!video)
         throw new NetworkError('youtube', 'rejected', 'A YouTube post needs a video, and this post has none.');
       const attempt = attemptOf(job);
-      if (!attempt.cp.videoId) await recordVideo(attempt, await uploadVideo(api, job, video, attempt));
+      if (!attempt.cp.videoId) await recordVideo(attempt, job, await uploadVideo(api, job, video, attempt));
       return finish(api, job, video, attempt);
     },
 
@@ -48,21 +60,28 @@ function youtubeConnector(api: YoutubeApi): Connector {
           }
         }
         if (!found) return 'not_published';
-        await recordVideo(attempt, found);
+        await recordVideo(attempt, job, found);
       }
       // The video is out; the steps it still lacks are finished here, as the attempt would have.
       return finish(api, job, video, attempt);
     },
 
     // Google sends a refresh token only on the first consent: losing the stored one forces a reconnect.
-    refresh: (account) =>
-      refreshGrant(
-        'youtube',
-        account,
-        (form) => api.send(`${api.hosts.oauth}/token`, { method: 'POST', body: form }),
-        api.client ? { client_id: api.client.id, client_secret: api.client.secret } : {},
-        api.clock,
-      ),
+    async refresh(account) {
+      try {
+        return await refreshGrant(
+          'youtube',
+          account,
+          (form) => api.send(`${api.hosts.oauth}/token`, { method: 'POST', body: form }),
+          api.client ? { client_id: api.client.id, client_secret: api.client.secret } : {},
+          api.clock,
+        );
+      } catch (err) {
+        if (err instanceof NetworkError && err.kind === 'token_rejected' && err.message.endsWith(' invalid_grant)'))
+          throw new NetworkError('youtube', 'token_rejected', err.message, undefined, DEAD_REFRESH_TOKEN_HINT);
+        throw err;
+      }
+    },
 
     async postInsights(account, externalId) {
       const answer = await api.getJson<{ items?: { statistics?: Record<string, string> }[] }>(

@@ -7,6 +7,7 @@ import { params } from '../sandbox/graph.ts';
 import type { SimulatorContext } from '../sandbox/simulator.ts';
 import { sandboxToken } from '../sandbox/state.ts';
 import { issueToken } from '../sandbox/tokens.ts';
+import { refreshTokenIssuedMs } from './simulator/channel.ts';
 
 const channelField: Field = { name: 'channel', label: 'Channel name' };
 
@@ -34,11 +35,15 @@ function googleRoutes(router: express.Router, ctx: SimulatorContext): void {
       const [status, error, description] = GOOGLE_REFUSALS[grant];
       return res.status(status).json({ error, error_description: description });
     }
+    const refreshToken = await issueToken(ctx, 'refresh', grant.account, null);
+    // Its 7 days in a Testing project start now.
+    await refreshTokenIssuedMs(ctx, grant.account, refreshToken);
     res.json({
       access_token: sandboxToken('access', grant.account),
       expires_in: 3599,
-      // Google's refresh tokens carry no expiry of their own (they die unused for six months).
-      refresh_token: await issueToken(ctx, 'refresh', grant.account, null),
+      // Google's refresh tokens carry no expiry of their own (they die unused for six months); in a Testing
+      // project they die after 7 days (the channel's token route refuses them then).
+      refresh_token: refreshToken,
       scope: grant.data.scope,
       token_type: 'Bearer',
     });

@@ -57,7 +57,7 @@ async function setThumbnail(
           headers: { ...bearer(job.account), 'Content-Type': image.mime, 'Content-Length': String(image.size) },
         },
       );
-      if (!res.ok) return readRefusal(res);
+      if (!res.ok) return readRefusal(res, api.clock);
       await res.body?.cancel();
       return undefined;
     } finally {
@@ -85,7 +85,7 @@ async function addToPlaylist(
       headers: { ...bearer(job.account), 'Content-Type': 'application/json; charset=UTF-8' },
       body: JSON.stringify({ snippet: { playlistId, resourceId: { kind: 'youtube#video', videoId } } }),
     });
-    if (!res.ok) return readRefusal(res);
+    if (!res.ok) return readRefusal(res, api.clock);
     await res.body?.cancel();
     return undefined;
   });
@@ -122,5 +122,6 @@ export async function finish(
     externalId: videoId,
     externalUrl: isShort(video) ? `${api.hosts.watch}/shorts/${videoId}` : `${api.hosts.watch}/watch?v=${videoId}`,
     ...(notes.length ? { notes } : {}),
+    ...(attempt.cp.madePrivate ? { shownPrivately: true } : {}),
   };
 }

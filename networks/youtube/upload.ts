@@ -25,6 +25,8 @@ type YoutubeCheckpoint = {
   startedAt?: string;
   sessionUri?: string;
   videoId?: string;
+  /** YouTube made the video private though another visibility was asked (an unaudited project's upload). */
+  madePrivate?: boolean;
   thumbnailDone?: boolean;
   playlistDone?: boolean;
   /** Skipped steps, kept so that a resumed attempt still reports them. */
@@ -65,10 +67,24 @@ function refuseIfRejected(video: VideoAnswer): void {
     );
   }
 }
+/** The post's settings completed with YouTube's own defaults (public, People & Blogs). */
+const settingsOf = (job: PublishJob): Record<string, unknown> => ({ ...youtubeLimits.defaults, ...job.settings });
+
+/**
+ * What the timeline says of a video YouTube made private. The videos.insert reference: "All videos uploaded via the
+ * videos.insert endpoint from unverified API projects created after 28 July 2020 will be restricted to private
+ * viewing mode. To lift this restriction, each API project must undergo an audit"
+ * (https://developers.google.com/youtube/v3/docs/videos/insert, read 2026-11-29).
+ */
+export const MADE_PRIVATE_NOTE =
+  'YouTube made the video private: it keeps every video uploaded through a Google Cloud project it has not ' +
+  'audited private, so only the channel sees it. Once YouTube has audited the project (its API compliance ' +
+  'audit), new videos keep the visibility chosen; make this one public in YouTube Studio.';
+
 /** Asks YouTube for an upload session for the post's video and records its address at once. */
 async function openSession(api: YoutubeApi, job: PublishJob, video: PublishMedia, attempt: Attempt): Promise<void> {
   const startedAt = attempt.cp.startedAt ?? new Date(api.clock.now()).toISOString();
-  const settings: Record<string, unknown> = { ...youtubeLimits.defaults, ...job.settings };
+  const settings = settingsOf(job);
   const resource = {
     snippet: {
       title: job.title ?? '',
@@ -88,7 +104,7 @@ async function openSession(api: YoutubeApi, job: PublishJob, video: PublishMedia
       'X-Upload-Content-Type': video.mime,
     },
   });
-  if (!res.ok) throw await refusal(res);
+  if (!res.ok) throw await refusal(res, api.clock);
   await res.body?.cancel();
   const sessionUri = res.headers.get('Location');
   if (!sessionUri) throw new Error('YouTube opened an upload session without giving its address (no Location header).');
@@ -110,7 +126,7 @@ export async function sessionProgress(
     await res.body?.cancel();
     return res.status === 308 ? { received: receivedBytes(res) } : { expired: true };
   }
-  throw await refusal(res);
+  throw await refusal(res, api.clock);
 }
 
 /** Streams the file from `offset` (never held in memory) into the session. */
@@ -145,8 +161,14 @@ export async function findUpload(
   const uploads = channels.items?.[0]?.contentDetails?.relatedPlaylists?.uploads;
   if (!uploads) return undefined;
   const recent = await api.getJson<{
-    items?: { snippet: { title: string; description: string; publishedAt: string; resourceId: { videoId: string } } }[];
-  }>(job.account, `/playlistItems?part=snippet&playlistId=${encodeURIComponent(uploads)}&maxResults=${RECENT_UPLOADS}`);
+    items?: {
+      snippet: { title: string; description: string; publishedAt: string; resourceId: { videoId: string } };
+      status?: { privacyStatus?: string };
+    }[];
+  }>(
+    job.account,
+    `/playlistItems?part=snippet,status&playlistId=${encodeURIComponent(uploads)}&maxResults=${RECENT_UPLOADS}`,
+  );
   const since = Date.parse(startedAt) - CLOCK_SKEW_MS;
   const match = recent.items?.find(
     ({ snippet }) =>
@@ -154,7 +176,9 @@ export async function findUpload(
       snippet.description.trim() === job.text.trim() &&
       Date.parse(snippet.publishedAt) >= since,
   );
-  return match ? { id: match.snippet.resourceId.videoId } : undefined;
+  return match
+    ? { id: match.snippet.resourceId.videoId, status: { privacyStatus: match.status?.privacyStatus } }
+    : undefined;
 }
 
 /** Sends the video, resuming from what the session holds after a dropped connection or a server error. */
@@ -216,7 +240,7 @@ export async function uploadVideo(
           `YouTube's upload session answered ${res.status} without taking the video.`,
         );
       } else {
-        problem = await refusal(res);
+        problem = await refusal(res, api.clock);
         if (problem.kind !== 'unavailable') throw problem;
       }
     } catch (err) {
@@ -227,8 +251,15 @@ export async function uploadVideo(
   }
 }
 
-/** The video exists: remember it before anything else, then refuse it if YouTube did. */
-export async function recordVideo(attempt: Attempt, video: VideoAnswer): Promise<void> {
-  await attempt.record({ videoId: video.id });
+/**
+ * The video exists: remember it before anything else (with YouTube's visibility read back: private where another
+ * was asked, as for an unaudited project), then refuse it if YouTube did.
+ */
+export async function recordVideo(attempt: Attempt, job: PublishJob, video: VideoAnswer): Promise<void> {
+  const madePrivate = video.status?.privacyStatus === 'private' && settingsOf(job).visibility !== 'private';
+  await attempt.record({
+    videoId: video.id,
+    ...(madePrivate ? { madePrivate, notes: [...(attempt.cp.notes ?? []), MADE_PRIVATE_NOTE] } : {}),
+  });
   refuseIfRejected(video);
 }

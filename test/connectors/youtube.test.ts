@@ -19,12 +19,18 @@ import {
 } from '../../networks/sandbox/state.ts';
 import { youtubeSandboxLimits } from '../../networks/youtube/simulator/limits.ts';
 import { youtubeConnectorModule } from '../../networks/youtube/connector.ts';
-import { DATABASES, seedWorkspace, type Seeded, type TestEnv } from '../support/harness.ts';
+import { startWorker, type RunningWorker } from '../../worker/worker.ts';
+import { manualClock } from '../support/manualClock.ts';
+import { MADE_PRIVATE_NOTE } from '../../networks/youtube/upload.ts';
+import { shapeErrors, type Schemas } from '../support/discoverySchemas.ts';
+import discovery from './youtubeSchemas.json' with { type: 'json' };
+import { call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from '../support/harness.ts';
 import { makeImage, makeVideo, tempDir, upload } from '../support/mediaFiles.ts';
 import {
   connectorJob,
   listeningHerald,
   networkError,
+  postingCalls,
   postPage,
   publishable,
   resumed as resumedJob,
@@ -362,6 +368,17 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
       );
     });
 
+    it("the channel's daily upload cap (uploadLimitExceeded) waits for YouTube's reset, not minutes", async () => {
+      // 12:00 UTC is 04:00 in Los Angeles in November: the reset at midnight Pacific is 20 hours away.
+      const atNoon = connectorFor('youtube', env.config, manualClock(Date.parse('2026-11-29T12:00:00Z')))!;
+      const account = await channel();
+      await failNext(account, 'rate_limited');
+      const err = await networkError(atNoon.publish(await jobFor(account)), 'youtube_rate_limited');
+      expect(err.message).toBe('The user has exceeded the number of videos they may upload. (400 uploadLimitExceeded)');
+      expect(err.retryAfterSeconds).toBe(20 * 3600);
+      expect(err.hint).toMatch(/after the daily reset at midnight Pacific time/);
+    });
+
     it('the daily "Video Uploads" bucket answers 429 rateLimitExceeded: youtube_quota_exceeded', async () => {
       const account = await channel();
       for (let i = 0; i < youtubeSandboxLimits.uploadsPerDay; i++) {
@@ -510,6 +527,61 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
     });
   });
 
+  describe("shapes: what Herald sends and the simulator answers fit YouTube's discovery document", () => {
+    /** The schema of each JSON body by call (method and path under /youtube/v3), as the discovery document names it. */
+    const SENT: Record<string, string> = { 'POST /videos': 'Video', 'POST /playlistItems': 'PlaylistItem' };
+    const ANSWERED: Record<string, string> = {
+      'PUT /videos': 'Video',
+      'POST /thumbnails/set': 'ThumbnailSetResponse',
+      'POST /playlistItems': 'PlaylistItem',
+      'GET /playlistItems': 'PlaylistItemListResponse',
+      'GET /channels': 'ChannelListResponse',
+      'GET /videos': 'VideoListResponse',
+    };
+    const schemas = discovery.schemas as Schemas;
+
+    it('videos.insert, thumbnails.set, playlistItems, channels.list and videos.list, both ways', async () => {
+      const bodies: { call: string; schema: string | undefined; body: unknown }[] = [];
+      const watched = youtubeConnectorModule.create({
+        hosts: youtubeConnectorModule.sandboxHosts(base),
+        clock: systemClock,
+        fetch: async (input, init) => {
+          const call = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname.replace(/^.*\/youtube\/v3/, '')}`;
+          if (typeof init?.body === 'string')
+            bodies.push({ call: `${call} sent`, schema: SENT[call], body: JSON.parse(init.body) });
+          const res = await fetch(input, init);
+          if (res.ok && res.headers.get('Content-Type')?.startsWith('application/json'))
+            bodies.push({ call: `${call} answered`, schema: ANSWERED[call], body: await res.clone().json() });
+          return res;
+        },
+      });
+      const account = await channel('Acme TV');
+      const playlistId = await newPlaylist(account, 'Sales');
+      const extra = { thumbnailMediaId: mediaIds.jpeg, playlistId };
+      const job = await jobFor(account, { withImage: true, extra });
+      const published = await watched.publish(job);
+      // settle after the session expired reads the channel and its uploads.
+      await sandboxState(db(), 'youtube').update(uploadId(job.saved[0]!.sessionUri), { status: 'expired' });
+      await watched.settle(await jobFor(account, { withImage: true, extra, checkpoint: job.saved[0]! }));
+      await watched.postInsights(account, published.externalId);
+      await watched.accountInsights(account);
+
+      expect(new Set(bodies.map((b) => b.call))).toEqual(
+        new Set([...Object.keys(SENT).map((c) => `${c} sent`), ...Object.keys(ANSWERED).map((c) => `${c} answered`)]),
+      );
+      for (const { call, schema, body } of bodies)
+        expect({ call, errors: shapeErrors(schemas, body, { ref: schema! }) }).toEqual({ call, errors: [] });
+    });
+
+    it('a field the document does not name, or of another type, fails the check', () => {
+      const video = { snippet: { title: 'Sale', categoryID: '22' }, status: { privacyStatus: 1, madeForKids: false } };
+      expect(shapeErrors(schemas, video, { ref: 'Video' })).toEqual([
+        '$.snippet.categoryID: no such property in VideoSnippet',
+        '$.status.privacyStatus: 1 is not a string',
+      ]);
+    });
+  });
+
   describe('tokens and insights', () => {
     it('refresh keeps the stored refresh token, since Google sends a new one only on first consent', async () => {
       const account = await channel('Acme TV', { refreshToken: true });
@@ -543,3 +615,141 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
     });
   });
 });
+
+// The project every operator starts with (issue 42, item 4): YouTube locks its uploads to private until it passes
+// YouTube's audit, and its consent screen in Testing gives refresh tokens that die after 7 days. Herald's clock runs
+// on from an offset the tests move, as the simulator judges a token's age by it.
+describe.each(DATABASES)(
+  'youtube on a new Google Cloud project (unaudited, consent screen in Testing) on %s',
+  (kind) => {
+    let env: TestEnv & { base: string };
+    let ws: Seeded;
+    let youtube: Connector;
+    let worker: RunningWorker;
+    let offsetMs = 0;
+    const clock = { now: () => Date.now() + offsetMs, sleep: systemClock.sleep };
+    const dir = tempDir();
+    let videoId = '';
+    let file = '';
+
+    beforeAll(async () => {
+      env = await listeningHerald(kind, { mediaSweepMs: 0, sandboxYoutubeProject: 'testing' }, { clock });
+      ws = await seedWorkspace(env, { plan: 'owner' });
+      youtube = connectorFor('youtube', env.config, clock)!;
+      file = makeVideo(dir, { seconds: 2, width: 640, height: 360, fps: 25 });
+      videoId = (await upload(env, ws.writeKey, file, 'video/mp4')).id;
+      worker = await startWorker(env.services, { watchEveryMs: 200 });
+    });
+    afterAll(async () => {
+      await worker.stop();
+      await env.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const db = () => env.services.db;
+    async function jobFor(account: ConnectorAccount, visibility: string, checkpoint?: Checkpoint) {
+      const media = await publishable(env, ws.workspaceId, [videoId]);
+      const job = connectorJob({
+        account,
+        media,
+        text: 'Spring sale.',
+        settings: { visibility, category: '22', madeForKids: false },
+        checkpoint,
+      });
+      return Object.assign(job, { title: 'Spring sale', tags: [] });
+    }
+    /** A public video post through the API, due now; answers it once the worker has published or failed it. */
+    async function postVideo(accountId: string) {
+      const created = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: {
+          targets: { accountIds: [accountId] },
+          mediaIds: [videoId],
+          title: 'Spring sale',
+          text: 'Spring sale.',
+          perPlatform: { youtube: { visibility: 'public' } },
+          when: 'now',
+          confirm: true,
+        },
+      });
+      expect(created.status).toBe(201);
+      return postingCalls(env, ws).settled(created.body.posts[0].id);
+    }
+    const storedVideo = async (id: string) =>
+      JSON.parse((await db()('sandbox_items').where({ network: 'youtube', id }).first()).data);
+
+    it('YouTube makes a public upload private; Herald reads it back: published privately, with a note', async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const job = await jobFor(account, 'public');
+      const published = await youtube.publish(job);
+
+      expect((await storedVideo(published.externalId)).status.privacyStatus).toBe('private');
+      expect(published.shownPrivately).toBe(true);
+      expect(published.notes).toEqual([MADE_PRIVATE_NOTE]);
+      expect(job.saved.at(-1)).toMatchObject({ videoId: published.externalId, madePrivate: true });
+      // Nobody else can watch it.
+      const page = await postPage(published.externalUrl);
+      expect(page.html).toContain('Private video. This video is private');
+      expect(page.media).toEqual([]);
+      // A private video asked for is no surprise: nothing to say.
+      const asked = await youtube.publish(await jobFor(account, 'private'));
+      expect(asked.shownPrivately).toBeUndefined();
+      expect(asked.notes).toBeUndefined();
+    });
+
+    it("settling after the session expired reads the visibility from the channel's uploads", async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const first = await jobFor(account, 'unlisted');
+      const published = await youtube.publish(first);
+      const checkpoint = first.saved[0]!;
+      const upload = new URL(String(checkpoint.sessionUri)).searchParams.get('upload_id')!;
+      await sandboxState(db(), 'youtube').update(upload, { status: 'expired' });
+      expect(await youtube.settle(await jobFor(account, 'unlisted', checkpoint))).toEqual(published);
+      expect(published.shownPrivately).toBe(true);
+    });
+
+    it('through the worker: live, shownPrivately, and a statusLine and timeline that say so', async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const post = await postVideo(account.id);
+      expect(post).toMatchObject({ status: 'live', shownPrivately: true });
+      expect(post.statusLine).toMatch(/^Live\. YouTube · .+\. YouTube shows it privately: only the account sees it\.$/);
+      const events = (await call(env, 'get', `/v1/posts/${post.id}/events`, { key: ws.readKey })).body.events;
+      expect(events.find((e: { kind: string }) => e.kind === 'live').notes).toEqual([MADE_PRIVATE_NOTE]);
+    });
+
+    it('a refresh token of a consent screen in Testing dies after 7 days: the hint names the cause', async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const withRefresh = {
+        ...account,
+        credentials: { ...account.credentials, refreshToken: sandboxToken('refresh', account.externalId) },
+      };
+      await youtube.refresh!(withRefresh);
+      offsetMs += 6 * 24 * 3600_000;
+      await youtube.refresh!(withRefresh);
+      offsetMs += 24 * 3600_000 + 60_000;
+      const err = await networkError(youtube.refresh!(withRefresh), 'youtube_token_rejected');
+      expect(err.message).toBe('Token has been expired or revoked. (400 invalid_grant)');
+      expect(err.hint).toMatch(
+        /consent screen is in Testing, Google ends that access after 7 days: set its publishing/,
+      );
+    });
+
+    it('through the worker: the dead refresh token fails the post, the account goes expired, cause named', async () => {
+      const account = await sandboxAccount(env, ws.workspaceId, 'youtube');
+      const refreshToken = sandboxToken('refresh', account.externalId);
+      // Issued 8 days ago; the post is due at the real time, which graphile-worker on PostgreSQL runs jobs by.
+      offsetMs = -8 * 24 * 3600_000;
+      await youtube.refresh!({ ...account, credentials: { ...account.credentials, refreshToken } });
+      offsetMs = 0;
+      // The access token is spent too, so the worker refreshes before it publishes.
+      const credentials = { ...account.credentials, refreshToken, expiresAt: new Date(clock.now()).toISOString() };
+      await db()('accounts')
+        .where({ id: account.id })
+        .update({ token_sealed: env.services.keyring.encrypt(JSON.stringify(credentials)) });
+      const post = await postVideo(account.id);
+      expect(post).toMatchObject({ status: 'failed', error: { code: 'youtube_token_rejected' } });
+      expect(post.error.hint).toMatch(/consent screen is in Testing, Google ends that access after 7 days/);
+      expect((await db()('accounts').where({ id: account.id }).first()).status).toBe('expired');
+    });
+  },
+);

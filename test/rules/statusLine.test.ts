@@ -49,6 +49,12 @@ describe('statusLine: one sentence with the network, the account and the time in
     );
   });
 
+  it('says so when the network shows a live post to its account only (an unaudited YouTube project)', () => {
+    expect(statusLine(post({ status: 'live', network: 'YouTube', shownPrivately: true }), 'Europe/Berlin')).toBe(
+      'Live. YouTube · Acme Shop · 15 January, 14:30 (CET). YouTube shows it privately: only the account sees it.',
+    );
+  });
+
   it("writes a failed post with the network's message, or a plain reason when none was kept", () => {
     expect(
       statusLine(

@@ -11,6 +11,7 @@ import { useSignedIn } from '../session.tsx';
 import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { eventWords } from '../words/eventWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
+import { shownPrivatelyText } from '../words/postWords.ts';
 import { failureWords } from '../words/words.ts';
 import { PostActions } from './postActions.tsx';
 import { PostSettings } from './PostSettings.tsx';
@@ -107,6 +108,7 @@ export function PostDetailPage() {
           <section className="card" aria-labelledby="status-h">
             <h2 id="status-h">Status</h2>
             <p className="status-line">{p.statusLine}</p>
+            {p.shownPrivately && <p className="warning-text">{shownPrivatelyText(p.platform)}</p>}
             {p.publishAt && (
               <p className="muted">
                 {p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}

@@ -1,7 +1,7 @@
 // A post's heading in lists is its own (a YouTube title, else its first words), and a bulk action's summary says
 // what happened in a sentence; the server's refusal of a post being published reads as such.
 import { describe, expect, it } from 'vitest';
-import { bulkLeftAlone, bulkSummary, postHeading } from './postWords.ts';
+import { bulkLeftAlone, bulkSummary, postHeading, shownPrivatelyText } from './postWords.ts';
 import { failureWords } from './words.ts';
 
 describe('postHeading', () => {
@@ -49,5 +49,13 @@ describe('bulk summaries', () => {
     expect(refusal('Post pst_1 is draft; only a queued post can be cancelled.').title).toBe(
       'The post is no longer in a state that allows this.',
     );
+  });
+});
+
+describe('shownPrivatelyText', () => {
+  it("says why YouTube made a video private (the project's audit) and what to do meanwhile", () => {
+    expect(shownPrivatelyText('youtube')).toMatch(/^YouTube made this video private, whatever visibility was chosen/);
+    expect(shownPrivatelyText('youtube')).toContain('have the project audited by YouTube');
+    expect(shownPrivatelyText('tiktok')).toBe('TikTok shows this post only to the account, not to the public.');
   });
 });

@@ -1,5 +1,6 @@
 // How a post is named and its state said in lists, and what a bulk action on several posts did, in sentences.
-import type { Post } from '../api.ts';
+import type { Platform, Post } from '../api.ts';
+import { labelOf } from '../networks.ts';
 import type { PostStatus } from './statusWords.ts';
 
 const HEADING_CHARACTERS = 70;
@@ -50,4 +51,19 @@ export function bulkLeftAlone(action: BulkAction, skipped: number, tense: 'is' |
   const subject = one ? `1 selected post ${tense}` : `${skipped} selected posts ${tense === 'is' ? 'are' : 'were'}`;
   const as = one ? `it ${tense}` : `they ${tense === 'is' ? 'are' : 'were'}`;
   return `${subject} left as ${as}: ${LEFT[action]}.`;
+}
+
+/** Why a published post is shown to its account only (the post's `shownPrivately`), by network. */
+const SHOWN_PRIVATELY: Partial<Record<Platform, string>> = {
+  youtube:
+    'YouTube made this video private, whatever visibility was chosen: it keeps every video uploaded through a ' +
+    'Google Cloud project it has not audited private. Ask whoever runs this Herald to have the project audited by ' +
+    'YouTube; until then, make each video public yourself in YouTube Studio.',
+  tiktok:
+    'TikTok shows this post privately and gives no link to it: until TikTok has reviewed this Herald, it takes ' +
+    "private posts only. It is on the account's TikTok profile.",
+};
+
+export function shownPrivatelyText(platform: Platform): string {
+  return SHOWN_PRIVATELY[platform] ?? `${labelOf(platform)} shows this post only to the account, not to the public.`;
 }

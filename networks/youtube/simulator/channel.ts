@@ -1,6 +1,7 @@
 // Who a call is for: the channel its token names, as the network knows it (the simulator's own accounts,
 // never Herald's), its counts for the upload limits, the reads of its videos and itself, and Google's
 // token endpoint for refreshes.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import express, { type Request } from 'express';
 import type { SimulatorContext } from '../../sandbox/simulator.ts';
@@ -122,6 +123,32 @@ export function readRoutes(router: express.Router, { ctx, channelOf }: YoutubeSi
   });
 }
 
+/**
+ * A consent screen whose publishing status is "Testing" gives refresh tokens that expire after 7 days: third-party
+ * reports only, the official page was not found on 2026-11-29 (networks/youtube/FACTS.md, row "Testing").
+ */
+export const TESTING_REFRESH_TOKEN_MS = 7 * 24 * 3600_000;
+
+/**
+ * When Google issued a refresh token, by Herald's clock: recorded at the code exchange, or at the first refresh of
+ * one the consent page did not issue (`herald account add-sandbox`).
+ */
+export async function refreshTokenIssuedMs(ctx: SimulatorContext, account: string, token: string): Promise<number> {
+  const id = `rt-${createHash('sha256').update(token).digest('hex').slice(0, 40)}`;
+  const known = await ctx.state.get<{ issuedMs: number }>(id);
+  if (known) return known.data.issuedMs;
+  const issuedMs = ctx.clock.now();
+  try {
+    await ctx.state.create({ id, account, kind: 'refresh_token', status: 'ok', data: { issuedMs } });
+  } catch (err) {
+    // Two first refreshes at once: the other one recorded it.
+    const recorded = await ctx.state.get<{ issuedMs: number }>(id);
+    if (!recorded) throw err;
+    return recorded.data.issuedMs;
+  }
+  return issuedMs;
+}
+
 /** Google's token endpoint: refresh tokens only, and like Google no new refresh token in the answer. */
 export function tokenRoutes(router: express.Router, { ctx }: YoutubeSim): void {
   router.post('/token', express.urlencoded({ extended: false }), async (req, res) => {
@@ -137,7 +164,14 @@ export function tokenRoutes(router: express.Router, { ctx }: YoutubeSim): void {
       sandboxTokenAccount(token, 'refresh') ??
       (token.startsWith('sandbox-') && !sandboxTokenAccount(token, 'access') ? token : undefined);
     const account = channel ? await ctx.state.account(channel) : undefined;
-    if (!channel || (account && account.tokens !== 'ok') || (await refreshRefusal(ctx, token))) {
+    const dead =
+      !channel ||
+      (account && account.tokens !== 'ok') ||
+      (await refreshRefusal(ctx, token)) ||
+      (ctx.config.sandboxYoutubeProject === 'testing' &&
+        ctx.clock.now() - (await refreshTokenIssuedMs(ctx, channel, token)) > TESTING_REFRESH_TOKEN_MS);
+    if (dead) {
+      // Google's one answer for a refresh token that expired or was revoked, whatever the cause.
       res.status(400).json({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
       return;
     }

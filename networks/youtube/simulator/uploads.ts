@@ -202,6 +202,10 @@ export function uploadRoutes(router: express.Router, { ctx, dir, bytesFile, chan
       );
     }
     const metadata = checkMetadata(req.body);
+    // videos.insert: "All videos uploaded via the videos.insert endpoint from unverified API projects created after
+    // 28 July 2020 will be restricted to private viewing mode" until the project passes YouTube's audit
+    // (https://developers.google.com/youtube/v3/docs/videos/insert, read 2026-11-29). The answer says so.
+    if (ctx.config.sandboxYoutubeProject !== 'audited') metadata.status.privacyStatus = 'private';
     const pacificMidnight = DateTime.now().setZone('America/Los_Angeles').startOf('day').toMillis();
     if ((await countItems(channel.id, 'upload_session', pacificMidnight)) >= youtubeSandboxLimits.uploadsPerDay)
       throw new YoutubeFault(FAULTS.uploadsPerDay);

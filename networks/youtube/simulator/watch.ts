@@ -25,10 +25,13 @@ export function watchRoutes(router: express.Router, { ctx, bytesFile, thumbnailF
     const badges = `${short ? ' · Short' : ''}${status.selfDeclaredMadeForKids ? ' · Made for kids' : ''}`;
     const shownAt = `${snippet.publishedAt.replace('T', ' ').slice(0, 16)} UTC`;
     const published = `<time datetime="${snippet.publishedAt}">${shownAt}</time>`;
+    // A private video plays for its channel only; the page a visitor opens says so, as YouTube's does.
     const player =
       status.uploadStatus === 'rejected'
         ? '<p class="removed">This video has been removed because it is too long.</p>'
-        : `<video src="${ctx.base}/videos/${video.id}/file" controls playsinline${poster}></video>`;
+        : status.privacyStatus === 'private'
+          ? '<p class="private">Private video. This video is private: only its channel can watch it.</p>'
+          : `<video src="${ctx.base}/videos/${video.id}/file" controls playsinline${poster}></video>`;
     res.type('html').send(`<!doctype html>
 <html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escapeHtml(snippet.title)} - YouTube (sandbox)</title>
