@@ -121,6 +121,14 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
 
+  /** The same through a session of another workspace. */
+  async function networkTakesTokenOf(accountId: string, withCookie: string): Promise<void> {
+    const res = await call(env, 'get', `/v1/accounts/${accountId}/analytics?refresh=true`, {
+      headers: { Cookie: withCookie },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+
   describe('the round trip of each network', () => {
     it('connects a YouTube channel with PKCE and a refresh token, which the YouTube simulator takes', async () => {
       const start = await go(`${env.base}/auth/connect/youtube`, cookie);
@@ -362,6 +370,69 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       const [first] = await accountsOf(free);
       const again = await go(`${env.base}/auth/connect/${first!.platform}?accountId=${first!.id}`, freeCookie);
       expect(again.pathname).not.toBe('/app/accounts');
+    });
+  });
+
+  // Issue 42 item 6: agencies reach their clients' Pages through a Business Manager, and have more than
+  // one of Graph's result pages of them.
+  describe('Meta accounts managed through a Business Manager', () => {
+    let agency: string;
+    beforeAll(async () => {
+      agency = await sessionCookie(await seedWorkspace(env, { plan: 'agency' }));
+    });
+    const names = (seeded: URL) => Object.fromEntries(seeded.searchParams);
+
+    it("asks for business_management, and connects every Page: own ones past the first result page, and the businesses'", async () => {
+      const start = await go(`${env.base}/auth/connect/facebook`, agency);
+      expect(start.searchParams.get('scope')?.split(',')).toContain('business_management');
+      const own = Array.from({ length: 30 }, (_, i) => `Agency Page ${String(i + 1).padStart(2, '0')}`);
+      const at = await connect(
+        'facebook',
+        {
+          pages: own.join('\n'),
+          businessPages:
+            'Acme Agency: Agency Blog\nAcme Agency: Client Cafe (client)\nAcme Agency: Locked Page (unassigned)',
+        },
+        { cookie: agency },
+      );
+      expect(names(at)).toEqual({
+        connected: '32',
+        notConnected:
+          'Not connected: Locked Page (you are not assigned to it in Acme Agency; a business admin can assign you ' +
+          'with content tasks).',
+      });
+      const listed = (await call(env, 'get', '/v1/accounts', { headers: { Cookie: agency } })).body
+        .accounts as Listed[];
+      expect(listed.map((a) => a.displayName)).toEqual(expect.arrayContaining([...own, 'Agency Blog', 'Client Cafe']));
+      await networkTakesTokenOf(listed.find((a) => a.displayName === 'Client Cafe')!.id, agency);
+    });
+
+    it('connects an Instagram account whose Page role comes through a business, with Login for Business', async () => {
+      process.env.INSTAGRAM_CONFIG_ID = '4242';
+      try {
+        const start = await go(`${env.base}/auth/connect/instagram`, agency);
+        expect(start.searchParams.get('config_id')).toBe('4242');
+        expect(start.searchParams.has('scope')).toBe(false);
+        const back = await consent(start, {
+          username: 'client.shop',
+          accountType: 'business',
+          page: 'Client Shop',
+          business: 'Acme Agency',
+        });
+        expect(names(await go(back, agency))).toEqual({ connected: '1' });
+      } finally {
+        delete process.env.INSTAGRAM_CONFIG_ID;
+      }
+    });
+
+    it('names each Page that could not be connected, and why, when none could', async () => {
+      const query = expectRefused(
+        await connect('instagram', { username: 'x', accountType: 'personal', page: 'Plain Page' }, { cookie: agency }),
+        'nothing_to_connect',
+      );
+      expect(query.message).toContain(
+        'Not connected: Plain Page (no Instagram business or creator account is linked to this Page).',
+      );
     });
   });
 
