@@ -382,7 +382,7 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     });
     const names = (seeded: URL) => Object.fromEntries(seeded.searchParams);
 
-    it("asks for business_management, and connects every Page: own ones past the first result page, and the businesses'", async () => {
+    it('asks for business_management, connects Pages past the first result page and the businesses', async () => {
       const start = await go(`${env.base}/auth/connect/facebook`, agency);
       expect(start.searchParams.get('scope')?.split(',')).toContain('business_management');
       const own = Array.from({ length: 30 }, (_, i) => `Agency Page ${String(i + 1).padStart(2, '0')}`);

@@ -84,10 +84,8 @@ export async function reachablePages(
     businesses = await list('me/businesses', 'id,name');
   } catch (err) {
     // Without business_management (declined in the dialog) only the person's own Pages are listed.
-    notConnected.push({
-      name: 'Pages of your businesses',
-      reason: `${label} did not list your businesses (${(err as Error).message.replace(/ Nothing was connected\.$/, '')})`,
-    });
+    const words = (err as Error).message.replace(/\. Nothing was connected\.$/, '');
+    notConnected.push({ name: 'Pages of your businesses', reason: `${label} did not list your businesses: ${words}` });
   }
   for (const business of businesses)
     for (const edge of ['owned_pages', 'client_pages'])

@@ -86,9 +86,7 @@ export interface ConsentPage {
    * Who signs in and what they grant, from the filled form, with the accounts of this network the grant
    * makes exist; a string says what is missing.
    */
-  grant(
-    form: Record<string, string>,
-  ):
+  grant(form: Record<string, string>):
     | {
         account: string;
         data: Pick<GrantData, 'name' | 'pages' | 'businesses'>;
@@ -245,7 +243,7 @@ function consentHtml(
 <h1>Herald wants to access your ${label} account</h1>
 <p>Herald wants to ${escapeHtml(page.wants)}.</p>
 ${scopes ? `<p>It asks for these permissions:</p><ul>${scopes}</ul>` : ''}
-${q.config_id ? `<p>It asks for what its Facebook Login for Business configuration ${escapeHtml(q.config_id)} names.</p>` : ''}
+${q.config_id ? `<p>It asks for what its Login for Business configuration ${escapeHtml(q.config_id)} names.</p>` : ''}
 ${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
 <form method="post">
 ${hidden}
