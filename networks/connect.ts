@@ -96,7 +96,7 @@ export function connectFlow(
       'network_not_configured',
       `Connecting ${label} accounts needs ${names}, which are not set.`,
       `Register Herald as an app at ${label} with the callback address ${redirectUri}, ` +
-        `set ${names} to its client id and secret, then restart Herald.`,
+        `set ${names} to ${module.clientEnv?.what ?? 'its client id and secret'}, then restart Herald.`,
     );
   }
   const hosts = hostsFor(module, p, config);

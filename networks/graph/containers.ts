@@ -33,7 +33,7 @@ export interface ContainerNetwork {
   graph: Graph;
   /** The process's clock: when a publish call is made, when a refreshed token expires. */
   clock: Clock;
-  /** The versioned API root, e.g. https://graph.threads.net/v1.0. */
+  /** The versioned API root, e.g. https://graph.threads.com/v1.0. */
   api: string;
   /** Edges of the account: where containers are made, published, and the publishing limit read. */
   edges: { create: string; publish: string; limit: string };
@@ -48,8 +48,8 @@ export interface ContainerNetwork {
   recent(job: PublishJob): { edge: string; textField: string };
   /** A container that ended in ERROR, as the failure to report. */
   processingError(status: ContainerStatus): NetworkError;
-  /** `grant_type` of GET /refresh_access_token. */
-  refreshGrant: string;
+  /** `grant_type` of GET /refresh_access_token; none where the account holds a token that never expires. */
+  refreshGrant?: string;
   postMetrics: string;
   /** The account's insights edge and parameters. */
   accountInsights: { edge: string; params: GraphParams };
@@ -209,8 +209,20 @@ export function containerConnector(spec: Omit<ContainerNetwork, 'graph'>, refres
     platform: net.platform,
     publish: (job) => publish(net, job),
     settle: (job) => settle(net, job),
-    refresh: (account) =>
-      refreshLongLivedToken(net.graph, net.clock, refreshUrl, net.refreshGrant, account, net.platform, net.label),
+    ...(net.refreshGrant
+      ? {
+          refresh: (account) =>
+            refreshLongLivedToken(
+              net.graph,
+              net.clock,
+              refreshUrl,
+              net.refreshGrant!,
+              account,
+              net.platform,
+              net.label,
+            ),
+        }
+      : {}),
     postInsights: async (account, mediaId) =>
       insightValues(
         await net.graph({

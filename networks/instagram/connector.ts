@@ -84,9 +84,10 @@ export const instagramConnectorModule: ConnectorModule = {
             `Instagram could not process the media: "${status.detail ?? 'ERROR'}"${meaning ? ` (${meaning})` : ''}.`,
           );
         },
-        // Accounts connected through Facebook Login hold their Page's token, which never expires, so this
-        // runs only for a token that carries an expiry (an Instagram Login token: 60 days, refreshable once a day old).
-        refreshGrant: 'ig_refresh_token',
+        // No refresh: accounts connect through Facebook Login and hold their Page's token, which does not
+        // expire. ig_refresh_token belongs to Instagram Login's tokens on graph.instagram.com
+        // (https://developers.facebook.com/docs/instagram-platform/reference/refresh_access_token, read 2026-11-29),
+        // which Herald does not use.
         postMetrics: 'views,reach,likes,comments,shares,saved',
         accountInsights: {
           edge: 'insights',

@@ -16,7 +16,6 @@ import {
   notFoundFault,
   params,
   pickFields,
-  refreshedToken,
   type StoredFile,
 } from '../sandbox/graph.ts';
 import {
@@ -203,10 +202,6 @@ export const instagramSimulator: Simulator = {
           (m) => pickFields(mediaFields(m), params(req).fields),
         ),
       }));
-    router.get(
-      '/refresh_access_token',
-      graphRoute(N, async (req) => refreshedToken(req, N, 'ig_refresh_token')),
-    );
     router.post(
       '/:version/:user/media',
       graphRoute(N, (req) => createContainer(ctx, req)),
