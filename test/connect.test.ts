@@ -466,9 +466,17 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
           state: expect.any(String),
         });
         expect(configured.searchParams.has('client_secret')).toBe(false);
+
+        // Threads' Authorization Window is on threads.com now (issue 42 item 7).
+        process.env.THREADS_CLIENT_ID = '990602627938098';
+        process.env.THREADS_CLIENT_SECRET = 'not-a-real-secret';
+        const threads = new URL((await start('threads')).headers.location!);
+        expect(`${threads.origin}${threads.pathname}`).toBe('https://threads.com/oauth/authorize');
       } finally {
         delete process.env.FACEBOOK_CLIENT_ID;
         delete process.env.FACEBOOK_CLIENT_SECRET;
+        delete process.env.THREADS_CLIENT_ID;
+        delete process.env.THREADS_CLIENT_SECRET;
         await live.close();
       }
     });
