@@ -50,7 +50,11 @@ export interface ContainerNetwork {
   processingError(status: ContainerStatus): NetworkError;
   /** `grant_type` of GET /refresh_access_token; none where the account holds a token that never expires. */
   refreshGrant?: string;
-  postMetrics: string;
+  /**
+   * The metrics a post is asked for: one list, or one per kind of media, read from the media's `field` first
+   * (a metric a kind does not have is refused).
+   */
+  postMetrics: string | { field: string; byKind: Record<string, string> };
   /** The account's insights edge and parameters. */
   accountInsights: { edge: string; params: GraphParams };
 }
@@ -223,14 +227,19 @@ export function containerConnector(spec: Omit<ContainerNetwork, 'graph'>, refres
             ),
         }
       : {}),
-    postInsights: async (account, mediaId) =>
-      insightValues(
-        await net.graph({
-          url: `${net.api}/${mediaId}/insights`,
-          token: account.credentials.accessToken,
-          params: { metric: net.postMetrics },
-        }),
-      ),
+    postInsights: async (account, mediaId) => {
+      const read = <T>(url: string, params: GraphParams) =>
+        net.graph<T>({ url, token: account.credentials.accessToken, params });
+      const metrics = net.postMetrics;
+      const metric =
+        typeof metrics === 'string'
+          ? metrics
+          : metrics.byKind[
+              (await read<Record<string, string>>(`${net.api}/${mediaId}`, { fields: metrics.field }))[metrics.field]!
+            ];
+      if (!metric) return {};
+      return insightValues(await read(`${net.api}/${mediaId}/insights`, { metric }));
+    },
     accountInsights: async (account) =>
       insightValues(
         await net.graph({

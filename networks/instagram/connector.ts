@@ -88,7 +88,16 @@ export const instagramConnectorModule: ConnectorModule = {
         // expire. ig_refresh_token belongs to Instagram Login's tokens on graph.instagram.com
         // (https://developers.facebook.com/docs/instagram-platform/reference/refresh_access_token, read 2026-11-29),
         // which Herald does not use.
-        postMetrics: 'views,reach,likes,comments,shares,saved',
+        // Each product type has metrics of its own; asking a story for likes is refused (code 100):
+        // https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights (read 2026-11-29).
+        postMetrics: {
+          field: 'media_product_type',
+          byKind: {
+            FEED: 'views,reach,likes,comments,shares,saved',
+            REELS: 'views,reach,likes,comments,shares,saved,ig_reels_avg_watch_time',
+            STORY: 'views,reach,shares,replies,navigation',
+          },
+        },
         accountInsights: {
           edge: 'insights',
           params: {

@@ -413,11 +413,21 @@ export function pagedList(req: Request, items: object[]): object {
   return { data, paging };
 }
 
-/** GET /{id}/insights where the id names an item (lifetime figures) or the account itself (daily figures). */
-export function itemOrAccountInsights(ctx: SimulatorContext, network: Platform): RequestHandler {
+/**
+ * GET /{id}/insights where the id names an item (lifetime figures) or the account itself (daily figures);
+ * `refuse` turns down what a kind of item does not have.
+ */
+export function itemOrAccountInsights(
+  ctx: SimulatorContext,
+  network: Platform,
+  refuse: (item: SandboxItem, metrics: string[]) => GraphFault | undefined = () => undefined,
+): RequestHandler {
   return graphRoute(network, async (req) => {
     const item = await ctx.state.get(String(req.params.id));
-    return insightsAnswer(String(req.params.id), params(req).metric, item ? 'lifetime' : 'day');
+    const metric = params(req).metric;
+    const refusal = item && refuse(item, (metric ?? '').split(',').filter(Boolean));
+    if (refusal) throw refusal;
+    return insightsAnswer(String(req.params.id), metric, item ? 'lifetime' : 'day');
   });
 }
 

@@ -343,6 +343,21 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
       expect(res.status).toBe(404);
     });
 
+    // Issue 42 item 7: stories and reels have metrics of their own, and the simulator refuses the others.
+    it('asks a story and a reel only for the metrics their product type has', async () => {
+      const a = await account();
+      const story = await instagram.publish(await feedJob(a, { text: '', settings: { contentType: 'story' } }));
+      expect(Object.keys(await instagram.postInsights(a, story.externalId))).toEqual([
+        'views',
+        'reach',
+        'shares',
+        'replies',
+        'navigation',
+      ]);
+      const reel = await instagram.publish(await feedJob(a, { text: 'A reel', media: await files('video') }));
+      expect(Object.keys(await instagram.postInsights(a, reel.externalId))).toContain('ig_reels_avg_watch_time');
+    });
+
     it("reads the media's and the account's metrics as numbers", async () => {
       const a = await account();
       const published = await instagram.publish(await feedJob(a));
