@@ -1,6 +1,7 @@
 // Connecting Facebook Pages through Facebook Login (classic, or for Business with FACEBOOK_CONFIG_ID): every
 // Page the person reaches, their own and their businesses'; Herald publishes to Pages only, not to profiles.
 import { BUSINESS_SCOPE, FACEBOOK_LOGIN, reachablePages, whyNotUsable } from '../graph/login.ts';
+import { META_FIELDS } from '../graph/fields.ts';
 import type { ConnectNetwork } from '../oauth.ts';
 
 export const facebookConnect: ConnectNetwork = {
@@ -17,7 +18,7 @@ export const facebookConnect: ConnectNetwork = {
   pkce: false,
   configIdEnv: 'FACEBOOK_CONFIG_ID',
   async exchange(x) {
-    const { pages, notConnected } = await reachablePages(x, 'Facebook', 'id,name,access_token');
+    const { pages, notConnected } = await reachablePages(x, 'Facebook', META_FIELDS.Page);
     const targets = [];
     for (const page of pages) {
       const why = whyNotUsable(page);

@@ -22,6 +22,7 @@ import {
   type GraphParams,
   type RecentPost,
 } from '../graph/client.ts';
+import { META_FIELDS } from '../graph/fields.ts';
 import { facebookContentType } from './rules.ts';
 
 const VERSION = 'v25.0';
@@ -76,7 +77,7 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
         await graph<{ permalink_url?: string }>({
           url: api(id),
           token: token(job),
-          params: { fields: 'permalink_url' },
+          params: { fields: META_FIELDS.PagePostAddress },
         })
       ).permalink_url,
     );
@@ -89,7 +90,7 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
     }>({
       url: api(`${page(job)}/published_posts`),
       token: token(job),
-      params: { fields: 'id,message,created_time,permalink_url', since: windowStart(since), limit: 100 },
+      params: { fields: META_FIELDS.PagePost, since: windowStart(since), limit: 100 },
     });
     return findOwnPost(
       body.data.map((p) => ({ id: p.id, text: p.message ?? '', time: p.created_time, url: p.permalink_url })),
@@ -102,7 +103,7 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
     const body = await graph<{ data: Story[] }>({
       url: api(`${page(job)}/stories`),
       token: token(job),
-      params: { fields: 'post_id,media_id,status,creation_time' },
+      params: { fields: META_FIELDS.Stories },
     });
     return body.data.find((s) => s.media_id === mediaId);
   }
@@ -339,7 +340,7 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
       // A bare id is a video (reel, video post) or a story: neither has /insights. A video has video_insights,
       // all of its metrics when none are named (https://developers.facebook.com/docs/video-api/guides/insights,
       // read 2026-11-29); a video story's are its video's; a photo story has none documented.
-      const stories = (await read(`${account.externalId}/stories`, { fields: 'post_id,media_id,media_type' })) as {
+      const stories = (await read(`${account.externalId}/stories`, { fields: META_FIELDS.Stories })) as {
         data?: { post_id: string; media_id: string; media_type?: string }[];
       };
       const story = stories.data?.find((s) => s.post_id === postId);

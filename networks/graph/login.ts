@@ -3,6 +3,7 @@
 // code exchange that ends with every Page the person can reach: those they have a role on, and those their
 // businesses own or manage for clients (how agencies work), each list read to its end.
 import { call, type CodeExchange, type NotConnected } from '../oauth.ts';
+import { META_FIELDS } from './fields.ts';
 
 /** The Graph API version of Meta's paths. */
 const META_VERSION = 'v25.0';
@@ -81,7 +82,7 @@ export async function reachablePages(
   const notConnected: NotConnected[] = [];
   let businesses: { id: string; name: string }[] = [];
   try {
-    businesses = await list('me/businesses', 'id,name');
+    businesses = await list('me/businesses', META_FIELDS.Business);
   } catch (err) {
     // Without business_management (declined in the dialog) only the person's own Pages are listed.
     const words = (err as Error).message.replace(/\. Nothing was connected\.$/, '');

@@ -2,6 +2,7 @@
 // INSTAGRAM_CONFIG_ID) and the Page each is linked to, whether the person's role on that Page is their own or
 // comes through a Business Manager.
 import { BUSINESS_SCOPE, FACEBOOK_LOGIN, reachablePages, whyNotUsable } from '../graph/login.ts';
+import { META_FIELDS } from '../graph/fields.ts';
 import type { ConnectNetwork } from '../oauth.ts';
 
 export const instagramConnect: ConnectNetwork = {
@@ -21,11 +22,7 @@ export const instagramConnect: ConnectNetwork = {
   configIdEnv: 'INSTAGRAM_CONFIG_ID',
   // A business or creator account is linked to one Page, and acts through that Page's token.
   async exchange(x) {
-    const { pages, notConnected } = await reachablePages(
-      x,
-      'Instagram',
-      'id,name,access_token,instagram_business_account{id,username}',
-    );
+    const { pages, notConnected } = await reachablePages(x, 'Instagram', `${META_FIELDS.Page}{id,username}`);
     const targets = [];
     for (const page of pages) {
       const instagram = page.instagram_business_account;

@@ -10,6 +10,7 @@ import {
 } from '../connector.ts';
 import { graphFailureKind, mediaAddress, type GraphParams } from '../graph/client.ts';
 import { containerConnector } from '../graph/containers.ts';
+import { META_FIELDS } from '../graph/fields.ts';
 import { instagramContentType } from './rules.ts';
 
 /** Instagram takes JPEG only; other images go as a JPEG copy. */
@@ -69,7 +70,7 @@ export const instagramConnectorModule: ConnectorModule = {
         clock: ctx.clock,
         api: `${ctx.hosts.graph}/v25.0`,
         edges: { create: 'media', publish: 'media_publish', limit: 'content_publishing_limit' },
-        statusFields: 'status_code,status',
+        statusFields: META_FIELDS.ShadowIGMediaBuilder,
         status: (answer) => ({ state: answer.status_code, detail: answer.status }),
         containerParams,
         caption: (job) => (isStory(job) ? '' : job.text),
@@ -91,7 +92,7 @@ export const instagramConnectorModule: ConnectorModule = {
         // Each product type has metrics of its own; asking a story for likes is refused (code 100):
         // https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights (read 2026-11-29).
         postMetrics: {
-          field: 'media_product_type',
+          field: META_FIELDS.IGMediaKind,
           byKind: {
             FEED: 'views,reach,likes,comments,shares,saved',
             REELS: 'views,reach,likes,comments,shares,saved,ig_reels_avg_watch_time',
