@@ -29,7 +29,8 @@ const fields = Object.fromEntries(
   }),
 );
 const fixture = {
-  source: `facebook/facebook-nodejs-business-sdk ${version} (commit ${sha}), src/objects/*.js static Fields`,
+  source: `facebook/facebook-nodejs-business-sdk ${version}, src/objects/*.js static Fields`,
+  commit: sha,
   fields,
 };
 writeFileSync(new URL('../test/fixtures/metaSdkFields.json', import.meta.url), `${JSON.stringify(fixture, null, 2)}\n`);
