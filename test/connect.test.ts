@@ -425,6 +425,11 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       }
     });
 
+    it('asks Instagram for what a Page role through a Business Manager needs', async () => {
+      const scope = (await go(`${env.base}/auth/connect/instagram`, agency)).searchParams.get('scope')?.split(',');
+      expect(scope).toEqual(expect.arrayContaining(['ads_read', 'business_management', 'instagram_content_publish']));
+    });
+
     it('names each Page that could not be connected, and why, when none could', async () => {
       const query = expectRefused(
         await connect('instagram', { username: 'x', accountType: 'personal', page: 'Plain Page' }, { cookie: agency }),

@@ -7,14 +7,17 @@ import type { ConnectNetwork } from '../oauth.ts';
 
 export const instagramConnect: ConnectNetwork = {
   authorize: FACEBOOK_LOGIN,
-  // https://developers.facebook.com/docs/instagram-platform/content-publishing (read 2026-11-29), with
-  // business_management for a Page role granted through a Business Manager (graph/login.ts).
+  // https://developers.facebook.com/docs/instagram-platform/content-publishing (read 2026-11-29). A Page role
+  // granted through a Business Manager needs one of ads_management or ads_read on the IG User, its media and
+  // insights (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user,
+  // read 2026-11-29): ads_read, the one that changes nothing; business_management lists those Pages.
   scopes: [
     'instagram_basic',
     'instagram_content_publish',
     'instagram_manage_insights',
     'pages_show_list',
     'pages_read_engagement',
+    'ads_read',
     BUSINESS_SCOPE,
   ],
   scopeSeparator: ',',
