@@ -368,9 +368,13 @@ function networkChecks(config: Config, env: NodeJS.ProcessEnv): Check[] {
               `cannot be connected or publish.`,
             `Register Herald as an app at ${platform} with the callback ` +
               `${config.publicUrl}/auth/connect/${platform}/callback and set ${missing.join(' and ')} ` +
-              '(README, Connecting accounts).',
+              `${module.clientEnv.what ? `to ${module.clientEnv.what} ` : ''}(README, Connecting accounts).`,
           )
-        : ok(`network ${platform}`, `${module.clientEnv.id} and ${module.clientEnv.secret} are set.`),
+        : ok(
+            `network ${platform}`,
+            `${module.clientEnv.id} and ${module.clientEnv.secret} are set` +
+              `${module.clientEnv.what ? ` (${module.clientEnv.what})` : ''}.`,
+          ),
     ];
   });
 }

@@ -9,7 +9,7 @@ import { systemClock, type Clock } from '../runtime/clock.ts';
 import type { Config } from '../runtime/config.ts';
 import { clientFor, hostsFor, outboundPolicy } from './connectors.ts';
 import { NETWORKS, PLATFORMS } from './index.ts';
-import type { ConnectTarget } from './oauth.ts';
+import type { ConnectTarget, NotConnected } from './oauth.ts';
 import type { Platform } from './rules.ts';
 import { SANDBOX_CLIENT, sandboxBase } from './sandbox/address.ts';
 
@@ -31,8 +31,22 @@ export interface ConnectFlow {
   label: string;
   /** The consent page's address, carrying `state` (and, with PKCE, the challenge of `codeVerifier`). */
   authorizeUrl(state: string, codeVerifier: string): string;
-  /** Exchanges the code and finds the accounts the grant covers; refuses a grant that covers none. */
-  exchange(code: string, codeVerifier: string): Promise<ConnectTarget[]>;
+  /**
+   * Exchanges the code and finds the accounts the grant covers, and those it reached that cannot be connected
+   * (with why); refuses a grant that covers none, naming those.
+   */
+  exchange(code: string, codeVerifier: string): Promise<{ targets: ConnectTarget[]; notConnected: NotConnected[] }>;
+}
+
+/** How many of the accounts that cannot be connected a sentence names; the rest are counted. */
+const NAMED_AT_MOST = 10;
+
+/** "Not connected: A (why); B (why)." for the person who connected, or empty. */
+export function notConnectedSentence(notConnected: NotConnected[]): string {
+  if (!notConnected.length) return '';
+  const named = notConnected.slice(0, NAMED_AT_MOST).map((n) => `${n.name} (${n.reason})`);
+  const more = notConnected.length - named.length;
+  return `Not connected: ${named.join('; ')}${more ? `; and ${more} more` : ''}.`;
 }
 
 /** Refuses names that are not networks, and networks that cannot be connected yet. */
@@ -82,10 +96,11 @@ export function connectFlow(
       'network_not_configured',
       `Connecting ${label} accounts needs ${names}, which are not set.`,
       `Register Herald as an app at ${label} with the callback address ${redirectUri}, ` +
-        `set ${names} to its client id and secret, then restart Herald.`,
+        `set ${names} to ${module.clientEnv?.what ?? 'its client id and secret'}, then restart Herald.`,
     );
   }
   const hosts = hostsFor(module, p, config);
+  const configId = network.configIdEnv ? env[network.configIdEnv]?.trim() : undefined;
   const origin = config.networks === 'live' ? network.authorize.liveOrigin : sandboxBase(config, p);
   return {
     platform: p,
@@ -96,7 +111,9 @@ export function connectFlow(
         [network.clientIdParam ?? 'client_id']: client.id,
         redirect_uri: redirectUri,
         response_type: 'code',
-        scope: network.scopes.join(network.scopeSeparator),
+        // Facebook Login for Business: the configuration names the permissions, in place of a scope
+        // (https://developers.facebook.com/docs/facebook-login/facebook-login-for-business, read 2026-11-29).
+        ...(configId ? { config_id: configId } : { scope: network.scopes.join(network.scopeSeparator) }),
         state,
         ...network.extraParams,
       };
@@ -110,10 +127,16 @@ export function connectFlow(
     },
     async exchange(code, codeVerifier) {
       const found = await network.exchange({ hosts, client, redirectUri, code, codeVerifier, clock });
-      const targets = [...new Map(found.map((t) => [t.externalId, t])).values()];
+      const { targets: all, notConnected } = Array.isArray(found) ? { targets: found, notConnected: [] } : found;
+      const targets = [...new Map(all.map((t) => [t.externalId, t])).values()];
       if (!targets.length)
-        throw new ApiError(409, 'nothing_to_connect', network.nothingFound.message, network.nothingFound.hint);
-      return targets;
+        throw new ApiError(
+          409,
+          'nothing_to_connect',
+          [network.nothingFound.message, notConnectedSentence(notConnected)].filter(Boolean).join(' '),
+          network.nothingFound.hint,
+        );
+      return { targets, notConnected };
     },
   };
 }

@@ -221,6 +221,6 @@ export interface ConnectorModule {
   liveHosts: Record<string, string>;
   /** The same names pointing into the network's simulator. */
   sandboxHosts(base: string): Record<string, string>;
-  /** Environment variables holding the app's client id and secret on the network. */
-  clientEnv?: { id: string; secret: string };
+  /** Environment variables holding the app's client id and secret on the network, and which ones they are. */
+  clientEnv?: { id: string; secret: string; what?: string };
 }

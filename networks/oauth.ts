@@ -12,6 +12,15 @@ export interface ConnectTarget {
   credentials: AccountCredentials;
 }
 
+/** An account (or a list of them) the grant reached that cannot be connected, and why, in words. */
+export interface NotConnected {
+  name: string;
+  reason: string;
+}
+
+/** What a grant covers: the accounts to connect, and those it reached but cannot be connected. */
+export type Found = ConnectTarget[] | { targets: ConnectTarget[]; notConnected: NotConnected[] };
+
 export type Client = NonNullable<ConnectorContext['client']>;
 
 export interface CodeExchange {
@@ -35,7 +44,12 @@ export interface ConnectNetwork {
   /** Google supports PKCE (S256); Meta's and Threads' web logins do not. */
   pkce: boolean;
   extraParams?: Record<string, string>;
-  exchange(x: CodeExchange): Promise<ConnectTarget[]>;
+  /**
+   * The variable naming a Facebook Login for Business configuration: when set, the dialog gets `config_id`
+   * and no `scope`, the configuration naming the permissions (and the assets people pick).
+   */
+  configIdEnv?: string;
+  exchange(x: CodeExchange): Promise<Found>;
   /** Why a grant that covers no account cannot be connected. */
   nothingFound: { message: string; hint: string };
 }

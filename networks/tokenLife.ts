@@ -14,12 +14,14 @@ export interface TokenLife {
   minimumAgeMs?: number;
 }
 
-/** Networks absent here keep their tokens without upkeep: Facebook Page tokens carry no expiry. */
+/**
+ * Networks absent here keep their tokens without upkeep: Facebook Page tokens carry no expiry, and Instagram accounts
+ * (connected through Facebook Login) publish with their Page's token.
+ */
 export const TOKEN_LIFE: Partial<Record<Platform, TokenLife>> = {
   // Long-lived tokens last 60 days, refreshable once a day old; a token not refreshed in 60 days is dead for good.
   // Renewed with a third of their life left.
   threads: { renewBeforeExpiryMs: 20 * DAY_MS, minimumAgeMs: DAY_MS },
-  instagram: { renewBeforeExpiryMs: 20 * DAY_MS, minimumAgeMs: DAY_MS },
   // Google's refresh token dies after six months unused.
   youtube: { renewEveryMs: 30 * DAY_MS },
   // TikTok's refresh token lives 180 days and rotates at each refresh.

@@ -13,7 +13,7 @@ import express, { type Request, type Response } from 'express';
 import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
-import { connectFlow, signInFlow, signsIn } from '../networks/connect.ts';
+import { connectFlow, notConnectedSentence, signInFlow, signsIn } from '../networks/connect.ts';
 import type { ConnectTarget } from '../networks/oauth.ts';
 import { assertCanConnectAccount } from '../domain/quotas.ts';
 import { NETWORKS } from '../networks/index.ts';
@@ -209,9 +209,15 @@ export function connectRoutes(services: Services): express.Router {
 
       const data = workspaceData(db, cred.workspace, services.clock, services.jobs);
       const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
-      const targets = await flow.exchange(req.query.code, codeVerifier(keyring, state));
+      const { targets, notConnected } = await flow.exchange(req.query.code, codeVerifier(keyring, state));
       const { connected, requeued } = await connectTargets(cred, data, flow, targets, reconnecting);
-      return accountsPage({ connected: String(connected), ...(requeued ? { requeued: String(requeued) } : {}) });
+      // Reconnecting names one account: the others the grant reached are none of this connection's business.
+      const skipped = reconnecting ? '' : notConnectedSentence(notConnected);
+      return accountsPage({
+        connected: String(connected),
+        ...(requeued ? { requeued: String(requeued) } : {}),
+        ...(skipped ? { notConnected: skipped } : {}),
+      });
     }),
   );
 

@@ -121,6 +121,14 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
 
+  /** The same through a session of another workspace. */
+  async function networkTakesTokenOf(accountId: string, withCookie: string): Promise<void> {
+    const res = await call(env, 'get', `/v1/accounts/${accountId}/analytics?refresh=true`, {
+      headers: { Cookie: withCookie },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+
   describe('the round trip of each network', () => {
     it('connects a YouTube channel with PKCE and a refresh token, which the YouTube simulator takes', async () => {
       const start = await go(`${env.base}/auth/connect/youtube`, cookie);
@@ -365,6 +373,74 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     });
   });
 
+  // Issue 42 item 6: agencies reach their clients' Pages through a Business Manager, and have more than
+  // one of Graph's result pages of them.
+  describe('Meta accounts managed through a Business Manager', () => {
+    let agency: string;
+    beforeAll(async () => {
+      agency = await sessionCookie(await seedWorkspace(env, { plan: 'agency' }));
+    });
+    const names = (seeded: URL) => Object.fromEntries(seeded.searchParams);
+
+    it('asks for business_management, connects Pages past the first result page and the businesses', async () => {
+      const start = await go(`${env.base}/auth/connect/facebook`, agency);
+      expect(start.searchParams.get('scope')?.split(',')).toContain('business_management');
+      const own = Array.from({ length: 30 }, (_, i) => `Agency Page ${String(i + 1).padStart(2, '0')}`);
+      const at = await connect(
+        'facebook',
+        {
+          pages: own.join('\n'),
+          businessPages:
+            'Acme Agency: Agency Blog\nAcme Agency: Client Cafe (client)\nAcme Agency: Locked Page (unassigned)',
+        },
+        { cookie: agency },
+      );
+      expect(names(at)).toEqual({
+        connected: '32',
+        notConnected:
+          'Not connected: Locked Page (you are not assigned to it in Acme Agency; a business admin can assign you ' +
+          'with content tasks).',
+      });
+      const listed = (await call(env, 'get', '/v1/accounts', { headers: { Cookie: agency } })).body
+        .accounts as Listed[];
+      expect(listed.map((a) => a.displayName)).toEqual(expect.arrayContaining([...own, 'Agency Blog', 'Client Cafe']));
+      await networkTakesTokenOf(listed.find((a) => a.displayName === 'Client Cafe')!.id, agency);
+    });
+
+    it('connects an Instagram account whose Page role comes through a business, with Login for Business', async () => {
+      process.env.INSTAGRAM_CONFIG_ID = '4242';
+      try {
+        const start = await go(`${env.base}/auth/connect/instagram`, agency);
+        expect(start.searchParams.get('config_id')).toBe('4242');
+        expect(start.searchParams.has('scope')).toBe(false);
+        const back = await consent(start, {
+          username: 'client.shop',
+          accountType: 'business',
+          page: 'Client Shop',
+          business: 'Acme Agency',
+        });
+        expect(names(await go(back, agency))).toEqual({ connected: '1' });
+      } finally {
+        delete process.env.INSTAGRAM_CONFIG_ID;
+      }
+    });
+
+    it('asks Instagram for what a Page role through a Business Manager needs', async () => {
+      const scope = (await go(`${env.base}/auth/connect/instagram`, agency)).searchParams.get('scope')?.split(',');
+      expect(scope).toEqual(expect.arrayContaining(['ads_read', 'business_management', 'instagram_content_publish']));
+    });
+
+    it('names each Page that could not be connected, and why, when none could', async () => {
+      const query = expectRefused(
+        await connect('instagram', { username: 'x', accountType: 'personal', page: 'Plain Page' }, { cookie: agency }),
+        'nothing_to_connect',
+      );
+      expect(query.message).toContain(
+        'Not connected: Plain Page (no Instagram business or creator account is linked to this Page).',
+      );
+    });
+  });
+
   describe('live networks', () => {
     it('sends people to the real consent page, and names the variables a network still needs', async () => {
       const live = await startHerald(kind, { networks: 'live' });
@@ -395,9 +471,17 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
           state: expect.any(String),
         });
         expect(configured.searchParams.has('client_secret')).toBe(false);
+
+        // Threads' Authorization Window is on threads.com now (issue 42 item 7).
+        process.env.THREADS_CLIENT_ID = '990602627938098';
+        process.env.THREADS_CLIENT_SECRET = 'not-a-real-secret';
+        const threads = new URL((await start('threads')).headers.location!);
+        expect(`${threads.origin}${threads.pathname}`).toBe('https://threads.com/oauth/authorize');
       } finally {
         delete process.env.FACEBOOK_CLIENT_ID;
         delete process.env.FACEBOOK_CLIENT_SECRET;
+        delete process.env.THREADS_CLIENT_ID;
+        delete process.env.THREADS_CLIENT_SECRET;
         await live.close();
       }
     });

@@ -212,6 +212,8 @@ describe.each(DATABASES)('herald doctor on %s', (kind) => {
         expect(check(report, 'network threads').fix).toContain(
           'https://herald.example.com/auth/connect/threads/callback',
         );
+        // A Meta app with the Threads use case has two ids: Threads takes the Threads app's (issue 42 item 7).
+        expect(check(report, 'network threads').fix).toContain('Threads App ID');
         expect(check(report, 'network instagram').status).toBe('ok');
       });
     });

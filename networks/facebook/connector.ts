@@ -22,6 +22,7 @@ import {
   type GraphParams,
   type RecentPost,
 } from '../graph/client.ts';
+import { META_FIELDS } from '../graph/fields.ts';
 import { facebookContentType } from './rules.ts';
 
 const VERSION = 'v25.0';
@@ -60,18 +61,39 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
   const api = (path: string) => `${ctx.hosts.graph}/${VERSION}/${path}`;
   const token = (job: PublishJob) => job.account.credentials.accessToken;
   const page = (job: PublishJob) => job.account.externalId;
-  const published = (id: string): Published => ({ externalId: id, externalUrl: `${ctx.hosts.web}/${id}` });
+  const published = (id: string, url?: string): Published => ({
+    externalId: id,
+    // permalink_url may be relative to facebook.com (a video's is).
+    externalUrl: url ? new URL(url, ctx.hosts.web).toString() : `${ctx.hosts.web}/${id}`,
+  });
+  /**
+   * A post or video with the address Facebook gives it (`permalink_url`, Pages API posts and Video reference):
+   * a post's id is no address, and a reel's page is not under the bare id.
+   */
+  const linked = async (job: PublishJob, id: string): Promise<Published> =>
+    published(
+      id,
+      (
+        await graph<{ permalink_url?: string }>({
+          url: api(id),
+          token: token(job),
+          params: { fields: META_FIELDS.PagePostAddress },
+        })
+      ).permalink_url,
+    );
   const post = <T = { id: string }>(job: PublishJob, path: string, params: GraphParams, timeoutMs?: number) =>
     graph<T>({ method: 'POST', url: api(path), token: token(job), params, timeoutMs });
 
   async function findPost(job: PublishJob, since: string): Promise<RecentPost | 'none' | 'ambiguous'> {
-    const body = await graph<{ data: { id: string; message?: string; created_time: string }[] }>({
+    const body = await graph<{
+      data: { id: string; message?: string; created_time: string; permalink_url?: string }[];
+    }>({
       url: api(`${page(job)}/published_posts`),
       token: token(job),
-      params: { fields: 'id,message,created_time,permalink_url', since: windowStart(since), limit: 100 },
+      params: { fields: META_FIELDS.PagePost, since: windowStart(since), limit: 100 },
     });
     return findOwnPost(
-      body.data.map((p) => ({ id: p.id, text: p.message ?? '', time: p.created_time })),
+      body.data.map((p) => ({ id: p.id, text: p.message ?? '', time: p.created_time, url: p.permalink_url })),
       job.text,
       since,
     );
@@ -81,7 +103,7 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
     const body = await graph<{ data: Story[] }>({
       url: api(`${page(job)}/stories`),
       token: token(job),
-      params: { fields: 'post_id,media_id,status,creation_time' },
+      params: { fields: META_FIELDS.Stories },
     });
     return body.data.find((s) => s.media_id === mediaId);
   }
@@ -108,7 +130,7 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
           'Facebook shows several posts with this text since the earlier attempt began; check the Page ' +
             'before publishing again.',
         );
-      if (earlier !== 'none') return published(earlier.id);
+      if (earlier !== 'none') return published(earlier.id, earlier.url);
     }
     const message = job.text || undefined;
     const startedAt = checkpoint?.startedAt ?? now();
@@ -119,7 +141,7 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
       const attached = Object.fromEntries(
         photoIds.map((id, i) => [`attached_media[${i}]`, JSON.stringify({ media_fbid: id })]),
       );
-      return published((await post(job, `${page(job)}/feed`, { message, ...attached })).id);
+      return linked(job, (await post(job, `${page(job)}/feed`, { message, ...attached })).id);
     }
     await job.saveCheckpoint({ step: 'post', startedAt } satisfies FacebookCheckpoint);
     const media = job.media[0];
@@ -130,10 +152,11 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
         { url: await mediaAddress(media, IMAGE_TYPES), caption: message },
         FILE_TIMEOUT_MS,
       );
-      return published(photo.post_id);
+      return linked(job, photo.post_id);
     }
     if (type === 'video' && media)
-      return published(
+      return linked(
+        job,
         (
           await post(
             job,
@@ -143,7 +166,8 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
           )
         ).id,
       );
-    return published(
+    return linked(
+      job,
       (await post(job, `${page(job)}/feed`, { message, link: job.settings.link as string | undefined })).id,
     );
   }
@@ -244,7 +268,7 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
         'rejected',
         `Facebook finished reel ${videoId} as "${final.publishing_phase?.publish_status}" instead of publishing it.`,
       );
-    return published(videoId);
+    return linked(job, videoId);
   }
 
   async function publishStory(job: PublishJob, checkpoint: FacebookCheckpoint | null): Promise<Published> {
@@ -289,12 +313,12 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
       if (checkpoint.step === 'post') {
         const found = await findPost(job, checkpoint.startedAt);
         if (found === 'ambiguous') return 'unknown';
-        return found === 'none' ? 'not_published' : published(found.id);
+        return found === 'none' ? 'not_published' : published(found.id, found.url);
       }
       if (checkpoint.step === 'reel') {
         // A finished reel still processing publishes by itself; publish() then only waits for it.
         return checkpoint.videoId && isPublished(await videoStatus(job, checkpoint.videoId))
-          ? published(checkpoint.videoId)
+          ? linked(job, checkpoint.videoId)
           : 'not_published';
       }
       const mediaId = checkpoint.photoIds?.[0] ?? checkpoint.videoId;
@@ -304,13 +328,24 @@ function createFacebookConnector(ctx: ConnectorContext): Connector {
     // Page tokens made from a long-lived user token do not expire; there is nothing to refresh.
     refresh: async (account) => account.credentials,
     async postInsights(account, postId) {
-      return insightValues(
-        await graph({
-          url: api(`${postId}/insights`),
-          token: account.credentials.accessToken,
-          params: { metric: 'post_media_view,post_total_media_view_unique,post_clicks,post_reactions_by_type_total' },
-        }),
-      );
+      const read = (path: string, params: GraphParams = {}) =>
+        graph({ url: api(path), token: account.credentials.accessToken, params });
+      // A Page post's id is `{page-id}_{post-id}` and has /insights.
+      if (postId.includes('_'))
+        return insightValues(
+          await read(`${postId}/insights`, {
+            metric: 'post_media_view,post_total_media_view_unique,post_clicks,post_reactions_by_type_total',
+          }),
+        );
+      // A bare id is a video (reel, video post) or a story: neither has /insights. A video has video_insights,
+      // all of its metrics when none are named (https://developers.facebook.com/docs/video-api/guides/insights,
+      // read 2026-11-29); a video story's are its video's; a photo story has none documented.
+      const stories = (await read(`${account.externalId}/stories`, { fields: META_FIELDS.Stories })) as {
+        data?: { post_id: string; media_id: string; media_type?: string }[];
+      };
+      const story = stories.data?.find((s) => s.post_id === postId);
+      if (story && story.media_type !== 'video') return {};
+      return insightValues(await read(`${story?.media_id ?? postId}/video_insights`));
     },
     async accountInsights(account) {
       return insightValues(

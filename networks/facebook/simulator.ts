@@ -11,6 +11,8 @@ import {
   fetchMedia,
   graphRoute,
   graphRouter,
+  type GraphFault,
+  insightsAnswer,
   itemOrAccountInsights,
   isExpired,
   metaTime,
@@ -328,7 +330,14 @@ async function rupload(ctx: SimulatorContext, req: Request): Promise<object> {
   return { success: true };
 }
 
-const permalink = (ctx: SimulatorContext, id: string) => `${ctx.base}/p/${id}`;
+/**
+ * Where an item is shown. A Page post's permalink_url is not facebook.com/{id} but under the Page's posts (as
+ * Meta's are), redirecting to the sandbox's page of the post, so a connector that makes up addresses fails.
+ */
+const permalink = (ctx: SimulatorContext, id: string) => {
+  const [page, post] = id.split('_');
+  return post ? `${ctx.base}/${page}/posts/${post}` : `${ctx.base}/p/${id}`;
+};
 
 async function readObject(ctx: SimulatorContext, req: Request): Promise<object> {
   const id = String(req.params.id);
@@ -361,6 +370,27 @@ async function readObject(ctx: SimulatorContext, req: Request): Promise<object> 
   if (item?.kind === KIND.photo || item?.kind === KIND.story)
     return pickFields({ id, created_time: metaTime(item.createdAt) }, fields);
   throw notFoundFault(N, id);
+}
+
+/**
+ * A video's lifetime metrics, all of them when none are named: total_video_* for videos
+ * (https://developers.facebook.com/docs/video-api/guides/insights) and the reels metrics for reels
+ * (https://developers.facebook.com/docs/video-api/guides/reels-publishing, Insights; both read 2026-11-29).
+ */
+const VIDEO_METRICS: Record<string, string[]> = {
+  [KIND.reel]: ['blue_reels_play_count', 'post_impressions_unique', 'post_video_avg_time_watched'],
+  [KIND.storyVideo]: ['total_video_views', 'total_video_views_unique'],
+};
+
+/** Videos, reels and stories have no /insights edge: Graph refuses the field on their node type. */
+function noInsightsEdge(item: SandboxItem): GraphFault | undefined {
+  const node = { [KIND.reel]: 'Video', [KIND.storyVideo]: 'Video', [KIND.story]: 'Story' }[item.kind as string];
+  return node
+    ? fault(N, [
+        400,
+        { message: `(#100) Tried accessing nonexisting field (insights) on node type (${node})`, code: 100 },
+      ])
+    : undefined;
 }
 
 export const facebookSimulator: Simulator = {
@@ -438,7 +468,19 @@ export const facebookSimulator: Simulator = {
         })),
       })),
     );
-    router.get('/:version/:id/insights', itemOrAccountInsights(ctx, N));
+    router.get('/:page/posts/:post', (req, res) => {
+      res.redirect(302, `${ctx.base}/p/${req.params.page}_${req.params.post}`);
+    });
+    router.get('/:version/:id/insights', itemOrAccountInsights(ctx, N, noInsightsEdge));
+    router.get(
+      '/:version/:id/video_insights',
+      graphRoute(N, async (req) => {
+        const id = String(req.params.id);
+        const video = await ctx.state.get(id);
+        if (!video || !(video.kind in VIDEO_METRICS)) throw notFoundFault(N, id);
+        return insightsAnswer(id, params(req).metric ?? VIDEO_METRICS[video.kind]!.join(','));
+      }),
+    );
     router.get(
       '/:version/:id',
       graphRoute(N, (req) => readObject(ctx, req)),

@@ -11,6 +11,7 @@ import {
 } from '../connector.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { httpExchange, type Answer } from '../httpExchange.ts';
+import { META_FIELDS } from './fields.ts';
 import type { Platform } from '../rules.ts';
 
 /** `{"error":{...}}` as every Graph host sends it (Threads adds type THApiException). */
@@ -231,7 +232,7 @@ export async function assertPublishingQuota(
   }>({
     url: call.url,
     token: call.token,
-    params: { fields: 'quota_usage,config' },
+    params: { fields: META_FIELDS.ContentPublishingLimitResponse },
   });
   const entry = body.data?.[0];
   const used = entry?.quota_usage;

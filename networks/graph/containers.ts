@@ -33,7 +33,7 @@ export interface ContainerNetwork {
   graph: Graph;
   /** The process's clock: when a publish call is made, when a refreshed token expires. */
   clock: Clock;
-  /** The versioned API root, e.g. https://graph.threads.net/v1.0. */
+  /** The versioned API root, e.g. https://graph.threads.com/v1.0. */
   api: string;
   /** Edges of the account: where containers are made, published, and the publishing limit read. */
   edges: { create: string; publish: string; limit: string };
@@ -48,9 +48,13 @@ export interface ContainerNetwork {
   recent(job: PublishJob): { edge: string; textField: string };
   /** A container that ended in ERROR, as the failure to report. */
   processingError(status: ContainerStatus): NetworkError;
-  /** `grant_type` of GET /refresh_access_token. */
-  refreshGrant: string;
-  postMetrics: string;
+  /** `grant_type` of GET /refresh_access_token; none where the account holds a token that never expires. */
+  refreshGrant?: string;
+  /**
+   * The metrics a post is asked for: one list, or one per kind of media, read from the media's `field` first
+   * (a metric a kind does not have is refused).
+   */
+  postMetrics: string | { field: string; byKind: Record<string, string> };
   /** The account's insights edge and parameters. */
   accountInsights: { edge: string; params: GraphParams };
 }
@@ -209,16 +213,33 @@ export function containerConnector(spec: Omit<ContainerNetwork, 'graph'>, refres
     platform: net.platform,
     publish: (job) => publish(net, job),
     settle: (job) => settle(net, job),
-    refresh: (account) =>
-      refreshLongLivedToken(net.graph, net.clock, refreshUrl, net.refreshGrant, account, net.platform, net.label),
-    postInsights: async (account, mediaId) =>
-      insightValues(
-        await net.graph({
-          url: `${net.api}/${mediaId}/insights`,
-          token: account.credentials.accessToken,
-          params: { metric: net.postMetrics },
-        }),
-      ),
+    ...(net.refreshGrant
+      ? {
+          refresh: (account) =>
+            refreshLongLivedToken(
+              net.graph,
+              net.clock,
+              refreshUrl,
+              net.refreshGrant!,
+              account,
+              net.platform,
+              net.label,
+            ),
+        }
+      : {}),
+    postInsights: async (account, mediaId) => {
+      const read = <T>(url: string, params: GraphParams) =>
+        net.graph<T>({ url, token: account.credentials.accessToken, params });
+      const metrics = net.postMetrics;
+      const metric =
+        typeof metrics === 'string'
+          ? metrics
+          : metrics.byKind[
+              (await read<Record<string, string>>(`${net.api}/${mediaId}`, { fields: metrics.field }))[metrics.field]!
+            ];
+      if (!metric) return {};
+      return insightValues(await read(`${net.api}/${mediaId}/insights`, { metric }));
+    },
     accountInsights: async (account) =>
       insightValues(
         await net.graph({

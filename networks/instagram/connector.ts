@@ -10,6 +10,7 @@ import {
 } from '../connector.ts';
 import { graphFailureKind, mediaAddress, type GraphParams } from '../graph/client.ts';
 import { containerConnector } from '../graph/containers.ts';
+import { META_FIELDS } from '../graph/fields.ts';
 import { instagramContentType } from './rules.ts';
 
 /** Instagram takes JPEG only; other images go as a JPEG copy. */
@@ -69,7 +70,7 @@ export const instagramConnectorModule: ConnectorModule = {
         clock: ctx.clock,
         api: `${ctx.hosts.graph}/v25.0`,
         edges: { create: 'media', publish: 'media_publish', limit: 'content_publishing_limit' },
-        statusFields: 'status_code,status',
+        statusFields: META_FIELDS.ShadowIGMediaBuilder,
         status: (answer) => ({ state: answer.status_code, detail: answer.status }),
         containerParams,
         caption: (job) => (isStory(job) ? '' : job.text),
@@ -84,10 +85,20 @@ export const instagramConnectorModule: ConnectorModule = {
             `Instagram could not process the media: "${status.detail ?? 'ERROR'}"${meaning ? ` (${meaning})` : ''}.`,
           );
         },
-        // Accounts connected through Facebook Login hold their Page's token, which never expires, so this
-        // runs only for a token that carries an expiry (an Instagram Login token: 60 days, refreshable once a day old).
-        refreshGrant: 'ig_refresh_token',
-        postMetrics: 'views,reach,likes,comments,shares,saved',
+        // No refresh: accounts connect through Facebook Login and hold their Page's token, which does not
+        // expire. ig_refresh_token belongs to Instagram Login's tokens on graph.instagram.com
+        // (https://developers.facebook.com/docs/instagram-platform/reference/refresh_access_token, read 2026-11-29),
+        // which Herald does not use.
+        // Each product type has metrics of its own; asking a story for likes is refused (code 100):
+        // https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights (read 2026-11-29).
+        postMetrics: {
+          field: META_FIELDS.IGMediaKind,
+          byKind: {
+            FEED: 'views,reach,likes,comments,shares,saved',
+            REELS: 'views,reach,likes,comments,shares,saved,ig_reels_avg_watch_time',
+            STORY: 'views,reach,shares,replies,navigation',
+          },
+        },
         accountInsights: {
           edge: 'insights',
           params: {

@@ -15,6 +15,11 @@ const igFields: Field[] = [
     ],
   },
   { name: 'page', label: 'Facebook Page the account is linked to' },
+  {
+    name: 'business',
+    label: 'Business Manager your role on that Page comes through (empty for a role of your own)',
+    optional: true,
+  },
 ];
 
 export const instagramConsent = consentRoutes({
@@ -32,11 +37,18 @@ export const instagramConsent = consentRoutes({
       // As on Meta, only a professional account shows as the Page's instagram_business_account.
       const professional = form.accountType === 'business' || form.accountType === 'creator';
       const instagram = professional ? { id: identityId('instagram', username), username } : undefined;
-      return {
-        account: newFacebookUser(),
-        data: { pages: [{ id: identityId('facebook', page), name: page, ...(instagram ? { instagram } : {}) }] },
-        accounts: instagram ? [{ id: instagram.id, name: username }] : [],
-      };
+      const linked = { id: identityId('facebook', page), name: page, ...(instagram ? { instagram } : {}) };
+      const business = form.business?.trim().slice(0, 100);
+      // An agency's role comes through its business: the Page is not among the person's own (me/accounts).
+      const data = business
+        ? {
+            pages: [],
+            businesses: [
+              { id: identityId('facebook', `business ${business}`), name: business, owned: [], client: [linked] },
+            ],
+          }
+        : { pages: [linked] };
+      return { account: newFacebookUser(), data, accounts: instagram ? [{ id: instagram.id, name: username }] : [] };
     },
   },
   tokenRoutes: facebookLoginRoutes,

@@ -9,6 +9,7 @@ import {
   admitPublishingCall,
   fault,
   fetchMedia,
+  type GraphFault,
   graphRoute,
   graphRouter,
   itemOrAccountInsights,
@@ -16,7 +17,6 @@ import {
   notFoundFault,
   params,
   pickFields,
-  refreshedLongLivedToken,
   type StoredFile,
 } from '../sandbox/graph.ts';
 import {
@@ -169,6 +169,48 @@ async function createContainer(ctx: SimulatorContext, req: Request): Promise<{ i
 }
 
 /** A published item as the API's fields show it. */
+/** FEED, REELS or STORY, as IG Media's `media_product_type` names the surface a media is on. */
+const productType = (item: SandboxItem<PublishedData>) =>
+  item.kind === 'story' ? 'STORY' : item.data.mediaType === 'REELS' ? 'REELS' : 'FEED';
+
+/**
+ * The metrics each product type has, from
+ * https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights (read 2026-11-29).
+ */
+const MEDIA_METRICS: Record<string, string[]> = {
+  FEED: ['views', 'reach', 'likes', 'comments', 'shares', 'saved', 'total_interactions', 'follows', 'profile_visits'],
+  REELS: [
+    'views',
+    'reach',
+    'likes',
+    'comments',
+    'shares',
+    'saved',
+    'total_interactions',
+    'ig_reels_avg_watch_time',
+    'ig_reels_video_view_total_time',
+  ],
+  STORY: ['views', 'reach', 'shares', 'replies', 'navigation', 'follows', 'profile_visits', 'total_interactions'],
+};
+
+/** A metric the media's product type does not have, refused as Meta words it (code 100). */
+function unsupportedMetric(item: SandboxItem, metrics: string[]): GraphFault | undefined {
+  if (!PUBLISHED_KINDS.includes(item.kind)) return undefined;
+  const has = MEDIA_METRICS[productType(item as SandboxItem<PublishedData>)]!;
+  const missing = metrics.filter((m) => !has.includes(m));
+  return missing.length
+    ? fault(N, [
+        400,
+        {
+          message:
+            `(#100) The Media Insights API does not support the ${missing.join(', ')} metric for this ` +
+            'media product type.',
+          code: 100,
+        },
+      ])
+    : undefined;
+}
+
 function mediaFields(item: SandboxItem<PublishedData>) {
   const video = item.data.page?.files.some((f) => f.kind === 'video');
   const mediaType = item.data.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : video ? 'VIDEO' : 'IMAGE';
@@ -176,6 +218,7 @@ function mediaFields(item: SandboxItem<PublishedData>) {
     id: item.id,
     caption: item.data.text || undefined,
     media_type: mediaType,
+    media_product_type: productType(item),
     permalink: item.data.permalink,
     timestamp: metaTime(item.publishedMs ?? item.createdAt),
   };
@@ -203,10 +246,6 @@ export const instagramSimulator: Simulator = {
           (m) => pickFields(mediaFields(m), params(req).fields),
         ),
       }));
-    router.get(
-      '/refresh_access_token',
-      graphRoute(N, (req) => refreshedLongLivedToken(ctx, req, 'ig_refresh_token')),
-    );
     router.post(
       '/:version/:user/media',
       graphRoute(N, (req) => createContainer(ctx, req)),
@@ -234,7 +273,7 @@ export const instagramSimulator: Simulator = {
       '/:version/:user/content_publishing_limit',
       graphRoute(N, async (req) => publishingLimit(ctx, N, String(req.params.user), PUBLISHED_KINDS, DAILY_POSTS)),
     );
-    router.get('/:version/:id/insights', itemOrAccountInsights(ctx, N));
+    router.get('/:version/:id/insights', itemOrAccountInsights(ctx, N, unsupportedMetric));
     router.get(
       '/:version/:id',
       graphRoute(N, (req) => readObject(ctx, req)),

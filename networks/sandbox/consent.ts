@@ -20,17 +20,27 @@ import { escapeHtml } from '../../domain/html.ts';
 import { randomBase62 } from '../../domain/ids.ts';
 import type { Platform } from '../rules.ts';
 import { SANDBOX_CLIENT } from './address.ts';
-import { params } from './graph.ts';
+import { GraphFault, params } from './graph.ts';
 import type { SimulatorContext } from './simulator.ts';
 import { sandboxTokenAccount, type SandboxItem } from './state.ts';
 
 const CODE_LIFETIME_MS = 10 * 60_000;
 export const MAX_NAME = 100;
 
-interface Page {
+export interface Page {
   id: string;
   name: string;
   instagram?: { id: string; username: string };
+  /** Reached through a business whose admins have not assigned the person to it: no Page token. */
+  unassigned?: boolean;
+}
+
+/** A Business Manager the person works in, with the Pages it owns and those it manages for clients. */
+export interface Business {
+  id: string;
+  name: string;
+  owned: Page[];
+  client: Page[];
 }
 
 /** A consent: a `grant` item whose id is the code and whose account is who signed in. */
@@ -41,8 +51,12 @@ export interface GrantData extends Record<string, unknown> {
   codeChallenge?: string;
   /** The channel's or Threads profile's name. */
   name?: string;
-  /** The Pages granted through Facebook Login. */
+  /** The Pages granted through Facebook Login on a role of the person's own (me/accounts). */
   pages?: Page[];
+  /** Facebook Login for Business: the configuration consented to, which stands for the scope. */
+  configId?: string;
+  /** The businesses the person reaches Pages through (me/businesses). */
+  businesses?: Business[];
 }
 
 export const identityId = (network: Platform, name: string) => {
@@ -55,6 +69,8 @@ export interface Field {
   label: string;
   lines?: boolean;
   choices?: [value: string, label: string][];
+  /** May be left empty. */
+  optional?: boolean;
 }
 
 export interface ConsentPage {
@@ -70,9 +86,13 @@ export interface ConsentPage {
    * Who signs in and what they grant, from the filled form, with the accounts of this network the grant
    * makes exist; a string says what is missing.
    */
-  grant(
-    form: Record<string, string>,
-  ): { account: string; data: Pick<GrantData, 'name' | 'pages'>; accounts: { id: string; name: string }[] } | string;
+  grant(form: Record<string, string>):
+    | {
+        account: string;
+        data: Pick<GrantData, 'name' | 'pages' | 'businesses'>;
+        accounts: { id: string; name: string }[];
+      }
+    | string;
   /** The query of a cancelled consent, as the network sends it back. */
   denied: Record<string, string>;
 }
@@ -136,7 +156,8 @@ export function lookup(read: (req: Request) => Promise<object | undefined>): Req
       if (found) res.json(found);
       else next();
     } catch (err) {
-      next(err);
+      if (err instanceof GraphFault) res.status(err.httpStatus).json(err.body);
+      else next(err);
     }
   };
 }
@@ -161,6 +182,8 @@ const REQUEST_PARAMS = [
   'redirect_uri',
   'response_type',
   'scope',
+  // Facebook Login for Business names a configuration (its permissions and assets) instead of a scope.
+  'config_id',
   'state',
   'code_challenge',
   'code_challenge_method',
@@ -204,8 +227,8 @@ function consentHtml(
       const control = f.choices
         ? `<select name="${f.name}">${f.choices.map(([v, l]) => option(v, l, form[f.name] === v)).join('')}</select>`
         : f.lines
-          ? `<textarea name="${f.name}" rows="4" required>${value}</textarea>`
-          : `<input name="${f.name}" value="${value}" maxlength="${MAX_NAME}" required>`;
+          ? `<textarea name="${f.name}" rows="4"${f.optional ? '' : ' required'}>${value}</textarea>`
+          : `<input name="${f.name}" value="${value}" maxlength="${MAX_NAME}"${f.optional ? '' : ' required'}>`;
       return `<label>${escapeHtml(f.label)} ${control}</label>`;
     })
     .join('\n');
@@ -220,6 +243,7 @@ function consentHtml(
 <h1>Herald wants to access your ${label} account</h1>
 <p>Herald wants to ${escapeHtml(page.wants)}.</p>
 ${scopes ? `<p>It asks for these permissions:</p><ul>${scopes}</ul>` : ''}
+${q.config_id ? `<p>It asks for what its Login for Business configuration ${escapeHtml(q.config_id)} names.</p>` : ''}
 ${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
 <form method="post">
 ${hidden}
@@ -280,6 +304,7 @@ function consentPageRoutes(router: express.Router, ctx: SimulatorContext, page: 
         clientId: clientOf(form)!,
         redirectUri: form.redirect_uri!,
         scope: form.scope ?? '',
+        ...(form.config_id ? { configId: form.config_id } : {}),
         ...(form.code_challenge ? { codeChallenge: form.code_challenge } : {}),
         ...granted.data,
       },

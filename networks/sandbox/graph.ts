@@ -417,11 +417,48 @@ export function pickFields(object: Record<string, unknown>, fields: string | und
   return Object.fromEntries(Object.entries(object).filter(([name, value]) => names.has(name) && value !== undefined));
 }
 
-/** GET /{id}/insights where the id names an item (lifetime figures) or the account itself (daily figures). */
-export function itemOrAccountInsights(ctx: SimulatorContext, network: Platform): RequestHandler {
+/**
+ * The most a list answers at once, whatever `limit` asks: Graph's paging guide says a query may return
+ * fewer objects than `limit` (https://developers.facebook.com/docs/graph-api/results, read 2026-11-29), so
+ * a client has to follow `paging.next` rather than trust one page.
+ */
+export const LIST_PAGE_SIZE = 25;
+
+/**
+ * One page of `items` in Graph's cursor paging: `{data, paging:{cursors:{before, after}, next?}}`, `next`
+ * an absolute address carrying the token, as Meta writes it, until the last page.
+ */
+export function pagedList(req: Request, items: object[]): object {
+  const p = params(req);
+  const start = Math.max(0, Number(Buffer.from(p.after ?? '', 'base64url').toString()) || 0);
+  const size = Math.min(Math.max(1, Number(p.limit) || LIST_PAGE_SIZE), LIST_PAGE_SIZE);
+  const data = items.slice(start, start + size);
+  const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
+  const paging: Record<string, unknown> = { cursors: { before: cursor(start), after: cursor(start + data.length) } };
+  if (start + size < items.length) {
+    const next = new URL(req.originalUrl, `${req.protocol}://${req.get('host')}`);
+    next.searchParams.set('after', cursor(start + size));
+    next.searchParams.set('access_token', tokenOf(req) ?? '');
+    paging.next = next.toString();
+  }
+  return { data, paging };
+}
+
+/**
+ * GET /{id}/insights where the id names an item (lifetime figures) or the account itself (daily figures);
+ * `refuse` turns down what a kind of item does not have.
+ */
+export function itemOrAccountInsights(
+  ctx: SimulatorContext,
+  network: Platform,
+  refuse: (item: SandboxItem, metrics: string[]) => GraphFault | undefined = () => undefined,
+): RequestHandler {
   return graphRoute(network, async (req) => {
     const item = await ctx.state.get(String(req.params.id));
-    return insightsAnswer(String(req.params.id), params(req).metric, item ? 'lifetime' : 'day');
+    const metric = params(req).metric;
+    const refusal = item && refuse(item, (metric ?? '').split(',').filter(Boolean));
+    if (refusal) throw refusal;
+    return insightsAnswer(String(req.params.id), metric, item ? 'lifetime' : 'day');
   });
 }
 

@@ -2,7 +2,9 @@
 import { call, expiresAt, type ConnectNetwork } from '../oauth.ts';
 
 export const threadsConnect: ConnectNetwork = {
-  authorize: { liveOrigin: 'https://threads.net', path: '/oauth/authorize' },
+  // The Authorization Window, on threads.com
+  // (https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions, read 2026-11-29).
+  authorize: { liveOrigin: 'https://threads.com', path: '/oauth/authorize' },
   scopes: ['threads_basic', 'threads_content_publish', 'threads_manage_insights'],
   scopeSeparator: ',',
   pkce: false,

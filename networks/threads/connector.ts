@@ -1,4 +1,4 @@
-// The connector: the Threads API (graph.threads.net), publishing through containers
+// The connector: the Threads API (graph.threads.com), publishing through containers
 // (networks/graph/containers.ts). Text posts are created and then published like the others
 // (auto_publish_text stays off), so every post has a container to settle by.
 import {
@@ -77,7 +77,15 @@ export const threadsConnectorModule: ConnectorModule = {
       },
       `${ctx.hosts.graph}/refresh_access_token`,
     ),
-  liveHosts: { graph: 'https://graph.threads.net' },
+  // "The Threads API can be accessed by either graph.threads.com or graph.threads.net"; Meta's current pages
+  // name threads.com (https://developers.facebook.com/docs/threads/reference, read 2026-11-29).
+  liveHosts: { graph: 'https://graph.threads.com' },
   sandboxHosts: (base) => ({ graph: base }),
-  clientEnv: { id: 'THREADS_CLIENT_ID', secret: 'THREADS_CLIENT_SECRET' },
+  // A Meta app with the Threads use case has two ids; the Threads API takes the Threads app's
+  // (https://developers.facebook.com/docs/threads/get-started, read 2026-11-29).
+  clientEnv: {
+    id: 'THREADS_CLIENT_ID',
+    secret: 'THREADS_CLIENT_SECRET',
+    what: "the Threads app id and secret (App settings > Basic > Threads App ID), not the Meta app's",
+  },
 };

@@ -1,4 +1,4 @@
-// The Threads API as the sandbox simulates it (graph.threads.net, /v1.0 paths): TEXT, IMAGE, VIDEO and
+// The Threads API as the sandbox simulates it (graph.threads.com, /v1.0 paths): TEXT, IMAGE, VIDEO and
 // CAROUSEL containers with topic_tag and link_attachment; threads_publish; threads_publishing_limit;
 // the account's threads; insights; token refresh. Files are fetched while the container is created;
 // a failure shows as the container's ERROR with Threads' error_message codes.

@@ -465,16 +465,6 @@ export const instagramErrors: DocumentedError[] = [
       'is 2200. Please submit media with a shorter caption.',
     'rejected',
   ),
-  {
-    name: '190/463 on refresh_access_token',
-    source: 'https://developers.facebook.com/docs/instagram-platform/reference/refresh_access_token',
-    status: 400,
-    at: 'refresh',
-    kind: 'token_rejected',
-    body: graph(190, 'Error validating access token: Session has expired on Tuesday, 24-Nov-26 04:00:00 PST.', {
-      subcode: 463,
-    }),
-  },
 ];
 
 export const facebookErrors: DocumentedError[] = [

@@ -101,7 +101,13 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
       const a = await page();
       const published = await facebook.publish(connectorJob({ account: a, text, media: await media(), settings }));
 
-      expect(published.externalUrl).toBe(`${env.base}/sandbox/facebook/p/${published.externalId}`);
+      // A post's address is the permalink_url Facebook answers, not made up from its id (issue 42 item 7).
+      const [pageId, postId] = published.externalId.split('_');
+      expect(published.externalUrl).toBe(
+        postId
+          ? `${env.base}/sandbox/facebook/${pageId}/posts/${postId}`
+          : `${env.base}/sandbox/facebook/p/${published.externalId}`,
+      );
       expect(await count(a, expected.kind)).toBe(1);
       expect((await state().get(published.externalId))?.publishedMs).toBeGreaterThan(0);
       const shown = await postPage(published.externalUrl);
@@ -317,6 +323,28 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
       const a = await page();
       const credentials = { ...a.credentials, refreshToken: 'kept-refresh-token' };
       expect(await facebook.refresh!({ ...a, credentials })).toEqual(credentials);
+    });
+
+    // Issue 42 item 7: reels and video stories have no /insights edge; their video has video_insights.
+    it('reads a reel and a video story through video_insights, never their missing /insights edge', async () => {
+      const a = await page();
+      const reel = await facebook.publish(await reelJob(a));
+      expect(Object.keys(await facebook.postInsights(a, reel.externalId))).toEqual([
+        'blue_reels_play_count',
+        'post_impressions_unique',
+        'post_video_avg_time_watched',
+      ]);
+      const videoStory = await facebook.publish(
+        connectorJob({ account: a, text: '', media: await files('video'), settings: { contentType: 'story' } }),
+      );
+      expect(Object.keys(await facebook.postInsights(a, videoStory.externalId))).toEqual([
+        'total_video_views',
+        'total_video_views_unique',
+      ]);
+      const photoStory = await facebook.publish(
+        connectorJob({ account: a, text: '', media: await files('jpeg'), settings: { contentType: 'story' } }),
+      );
+      expect(await facebook.postInsights(a, photoStory.externalId)).toEqual({});
     });
 
     it("reads the post's and the Page's metrics as numbers", async () => {

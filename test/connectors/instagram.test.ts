@@ -335,17 +335,27 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
   });
 
   describe('tokens and insights', () => {
-    it('refresh gives a new long-lived token and keeps the stored refresh token', async () => {
+    it('has no token refresh: a Page token does not expire; graph.facebook.com has no ig_refresh_token', async () => {
+      expect(instagram.refresh).toBeUndefined();
+      const res = await fetch(`${env.base}/sandbox/instagram/refresh_access_token?grant_type=ig_refresh_token`, {
+        headers: { authorization: `Bearer ${(await account()).credentials.accessToken}` },
+      });
+      expect(res.status).toBe(404);
+    });
+
+    // Issue 42 item 7: stories and reels have metrics of their own, and the simulator refuses the others.
+    it('asks a story and a reel only for the metrics their product type has', async () => {
       const a = await account();
-      const withRefresh = { ...a, credentials: { ...a.credentials, refreshToken: 'kept-refresh-token' } };
-      const before = Date.now();
-      const fresh = await instagram.refresh!(withRefresh);
-      expect(fresh.accessToken).not.toBe(a.credentials.accessToken);
-      expect(fresh.accessToken.startsWith(`sandbox-access.${a.externalId}.`)).toBe(true);
-      expect(fresh.refreshToken).toBe('kept-refresh-token');
-      expect(Date.parse(fresh.expiresAt!)).toBeGreaterThanOrEqual(before + 59 * 86_400_000);
-      await instagram.publish(await feedJob({ ...a, credentials: fresh }));
-      expect(await count(a, 'media')).toBe(1);
+      const story = await instagram.publish(await feedJob(a, { text: '', settings: { contentType: 'story' } }));
+      expect(Object.keys(await instagram.postInsights(a, story.externalId))).toEqual([
+        'views',
+        'reach',
+        'shares',
+        'replies',
+        'navigation',
+      ]);
+      const reel = await instagram.publish(await feedJob(a, { text: 'A reel', media: await files('video') }));
+      expect(Object.keys(await instagram.postInsights(a, reel.externalId))).toContain('ig_reels_avg_watch_time');
     });
 
     it("reads the media's and the account's metrics as numbers", async () => {

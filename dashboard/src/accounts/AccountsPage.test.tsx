@@ -72,6 +72,13 @@ describe('accounts by role', () => {
     expect(tile.getAttribute('aria-describedby')).toBe('connect-limit');
   });
 
+  it('names the Pages a Facebook grant reached but could not connect, with why', async () => {
+    const why = 'Not connected: Locked Page (you are not assigned to it in Acme Agency).';
+    renderAs('administrator', { at: `/?connected=2&notConnected=${encodeURIComponent(why)}` });
+    await screen.findByText(/Connected 2 accounts/);
+    expect(screen.getByText(why)).toBeTruthy();
+  });
+
   it('offers Connect while the plan has room', async () => {
     renderAs('owner', { plan: 'free' });
     await screen.findByRole('link', { name: 'Connect Instagram' });

@@ -37,6 +37,8 @@ function ConnectOutcome() {
     );
   }
   if (connected) {
+    // The Pages a Facebook grant reached but that could not be connected, each with why (the server's words).
+    const notConnected = params.get('notConnected');
     return (
       <div className="note note-ok" role="status">
         <p>
@@ -45,6 +47,7 @@ function ConnectOutcome() {
             Dismiss
           </Button>
         </p>
+        {notConnected && <p>{notConnected}</p>}
       </div>
     );
   }
