@@ -1,6 +1,6 @@
 // How long each network's tokens live, and when the token upkeep (worker/tokenUpkeep.ts) renews them: well before the
 // network's own limit, so an account that posts nothing for months stays connected. The sources are in
-// networks/TOKENS.md (read 2026-11-29).
+// the Tokens section of each networks/<network>/FACTS.md (read 2026-11-29).
 import type { Platform } from './rules.ts';
 
 const DAY_MS = 86_400_000;

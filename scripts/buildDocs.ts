@@ -17,11 +17,15 @@ const REFERENCE_LINKS = [
   ['/docs/skill.md', 'skill.md (for agents)'],
 ] as const;
 
-/** A link between guides is written `webhooks.md#verifying` (so it works on a forge too) and served as /docs/…. */
+/**
+ * A link between guides is written `webhooks.md#verifying` or `networks/tiktok.md` (so it works on a forge too) and
+ * served as /docs/… (a network's guide as /docs/networks-<network>).
+ */
 function siteHref(href: string): string {
-  const match = /^(?:\.\.?\/)?([a-z-]+|CHANGELOG)\.md(#.*)?$/.exec(href);
-  const slug = match?.[1] === 'CHANGELOG' ? 'changelog' : match?.[1];
-  return slug && PAGES.some((p) => p.slug === slug) ? pageHref(slug) + (match![2] ?? '') : href;
+  const match = /^(?:\.\.?\/)*(networks\/)?([a-z-]+|CHANGELOG)\.md(#.*)?$/.exec(href);
+  const name = match?.[2] === 'CHANGELOG' ? 'changelog' : match?.[2];
+  const slug = match?.[1] ? `networks-${name}` : name;
+  return slug && PAGES.some((p) => p.slug === slug) ? pageHref(slug) + (match![3] ?? '') : href;
 }
 
 const anchorOf = (html: string) =>
@@ -39,6 +43,11 @@ function renderer() {
       if (token.type === 'link') (token as Tokens.Link).href = siteHref((token as Tokens.Link).href);
     },
     renderer: {
+      // A network's official page keeps its link; a file of the repository (a network's FACTS.md) has no page
+      // here, so it stays as its words.
+      link({ href, tokens }) {
+        return /^(\/|#|https:\/\/)/.test(href) ? false : this.parser.parseInline(tokens);
+      },
       heading({ tokens, depth }) {
         const inner = this.parser.parseInline(tokens);
         return `<h${depth} id="${anchorOf(inner)}">${inner}</h${depth}>\n`;

@@ -13,6 +13,11 @@ export const PAGES = [
   { slug: 'mcp', source: 'guides/mcp.md', nav: 'MCP setup' },
   { slug: 'self-hosting', source: 'guides/self-hosting.md', nav: 'Self-hosting' },
   { slug: 'container', source: 'guides/container.md', nav: 'Container image' },
+  { slug: 'networks-youtube', source: 'guides/networks/youtube.md', nav: 'YouTube' },
+  { slug: 'networks-instagram', source: 'guides/networks/instagram.md', nav: 'Instagram' },
+  { slug: 'networks-facebook', source: 'guides/networks/facebook.md', nav: 'Facebook Pages' },
+  { slug: 'networks-threads', source: 'guides/networks/threads.md', nav: 'Threads' },
+  { slug: 'networks-tiktok', source: 'guides/networks/tiktok.md', nav: 'TikTok' },
   { slug: 'changelog', source: 'CHANGELOG.md', nav: 'Change log' },
 ] as const;
 
