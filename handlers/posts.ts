@@ -511,12 +511,11 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   const content = contentChanges(current, row, mediaIds);
   if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
   // While it waits for approval, or changed by one whose posts need it, the post waits (again) as a draft: only an
-  // approval in the dashboard queues it.
+  // approval in the dashboard queues it. A failed post too: a retry would send what no approver saw (issue 41).
   const { approval } = current;
   const asks = needsApproval(cred, via);
   const waits =
-    approval?.state === 'pending' ||
-    (asks && (timed || current.status === 'queued' || (current.status === 'draft' && approval?.state === 'rejected')));
+    approval?.state === 'pending' || (asks && (timed || current.status !== 'draft' || approval?.state === 'rejected'));
   if (waits) return askAgain(ctx, current, row, content);
   const post = await transition(data, params.postId, action, async (p, counts) => {
     assertUnchanged(p, current);
@@ -543,7 +542,7 @@ function assertUnchanged(p: PostRecord, read: PostRecord): void {
 
 /**
  * The change that makes `current` wait for approval (again), as the post was read: a draft with `content`, asking
- * for `wanted`; a queued post leaves the queue and gives its place in the month back.
+ * for `wanted`; a queued or failed post becomes a draft and gives its place in the month back.
  */
 function approvalWait(
   cred: Credential,
@@ -552,13 +551,13 @@ function approvalWait(
   content: ContentPatch,
   wanted: string | null,
 ): { action: PersonAction; decide: DecideChange } {
-  const wasQueued = current.status === 'queued';
+  const wasCounted = current.status !== 'draft';
   return {
-    action: wasQueued ? 'cancel' : 'edit',
+    action: 'awaitApproval',
     decide: (p) => {
       assertUnchanged(p, current);
       const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
-      if (wasQueued)
+      if (wasCounted)
         events.push({
           kind: 'cancelled',
           message:
@@ -567,7 +566,8 @@ function approvalWait(
         });
       events.push(approvalRequestedEvent(wanted));
       const approval = pendingApproval(cred.user.id, isoNow(clock), wanted);
-      return { patch: { ...content, ...(wasQueued ? { publishAt: null, quotaMonth: null } : {}), approval }, events };
+      const leaves = wasCounted ? { publishAt: null, quotaMonth: null, error: null } : {};
+      return { patch: { ...content, ...leaves, approval }, events };
     },
   };
 }
@@ -581,9 +581,12 @@ async function askAgain(
 ) {
   // What waits must pass as a queued post would: the approver approves it as it is.
   if (!row.ok) throw checksFailed([row], 'edit');
+  // A failed post asks to be sent as soon as approved, as a retry would send it now.
   const wanted =
     body.when === undefined
-      ? (current.approval?.wantedAt ?? current.publishAt)
+      ? current.status === 'failed'
+        ? null
+        : (current.approval?.wantedAt ?? current.publishAt)
       : body.when === 'now'
         ? null
         : row.publishAt;
