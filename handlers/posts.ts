@@ -672,23 +672,24 @@ async function replanned(
 
 /**
  * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
- * checked again and queued at the time wanted, or at `publishAt` (an ISO instant) when the approver picks one; a time
- * wanted that has passed asks for one. It counts toward the month now.
+ * checked again and queued at the time wanted, or at `publishAt` when the approver picks one; a time wanted that has
+ * passed asks for one. It counts toward the month now.
  */
 export async function approvePost(
   cred: Credential,
   data: WorkspaceData,
   services: Services,
   postId: string,
-  publishAt: string | undefined,
+  publishAt: DateTime | undefined,
 ): Promise<PostRecord> {
   const current = await existingPost(data, postId);
   if (current.status !== 'draft' || current.approval?.state !== 'pending') throw notAwaiting(current);
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
-  const chosen = publishAt ?? current.approval.wantedAt;
+  const { wantedAt } = current.approval;
+  const chosen = publishAt ?? (wantedAt ? DateTime.fromISO(wantedAt, { zone: 'utc' }) : undefined);
   let when: ResolvedWhen = { kind: 'now', at: now };
   if (chosen) {
-    const at = DateTime.fromISO(chosen, { zone: 'utc' });
+    const at = chosen.toUTC();
     const issues = timeIssues(at, now, cred.workspace.tz, publishAt ? 'publishAt' : 'The time wanted');
     if (issues.length && !publishAt)
       throw new ApiError(

@@ -6,6 +6,7 @@
 import express from 'express';
 import { workspaceData } from '../db/workspaceData.ts';
 import { invalidRequest } from '../domain/errors.ts';
+import { parseInstant } from '../domain/when.ts';
 import { mailRequester } from '../handlers/approvalMail.ts';
 import { approvePost, rejectPost, wirePost } from '../handlers/posts.ts';
 import type { Services } from '../runtime/services.ts';
@@ -39,9 +40,12 @@ export function approvalRoutes(services: Services): express.Router {
     sessionRoute(services, decide, async (cred, req) => {
       const body = bodyOf(req);
       checkedBody(body, 'publishAt');
-      const { publishAt } = body;
-      if (publishAt !== undefined && (typeof publishAt !== 'string' || Number.isNaN(Date.parse(publishAt))))
-        throw invalidRequest('publishAt must be an ISO 8601 instant, such as 2026-11-24T13:30:00Z.');
+      const publishAt = body.publishAt === undefined ? undefined : parseInstant(body.publishAt);
+      if (body.publishAt !== undefined && !publishAt)
+        throw invalidRequest(
+          'publishAt must be an ISO 8601 instant with a four-digit year and its offset, such as 2026-11-24T13:30:00Z.',
+          'Pick the time again and approve the post at it.',
+        );
       const postId = String(req.params.postId);
       const requester = await requesterOf(cred, postId);
       const post = await approvePost(cred, dataOf(cred), services, postId, publishAt);

@@ -227,6 +227,25 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     while (mail.pending()) await mail.next();
   });
 
+  it('answers 400 to a publishAt no calendar holds, and approves nothing (issue 41)', async () => {
+    const id = (await asMember('post', '/v1/posts', body(inHours(70)))).body.posts[0].id;
+    const approve = (publishAt: unknown) =>
+      asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { publishAt });
+    // Date.parse takes the first two (years up to 275760, 30 February); no formatter writes them in a zone.
+    for (const publishAt of ['+275760-09-13T00:00:00Z', '2026-02-30T10:00:00Z', '99999-01-01', '2026-12-01T10:00', 7]) {
+      const res = await approve(publishAt);
+      expect(res.status, String(publishAt)).toBe(400);
+      expect(res.body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('publishAt must') });
+    }
+    expect((await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body.approval.state).toBe('pending');
+    const far = await approve('9999-12-31T23:59:59+01:00');
+    expect(far.status).toBe(422);
+    expect(far.body.rows[0].issues.map((i: { code: string }) => i.code)).toEqual(['time_too_far']);
+    const audit = await asPerson(env, admin, 'get', '/auth/audit?before=%2B275760-09-13T00:00:00Z');
+    expect(audit.body.code).toBe('invalid_request');
+    while (mail.pending()) await mail.next();
+  });
+
   describe('a failed post edited by a caller whose posts need approval (issue 41)', () => {
     const asOwner = { Cookie: '', 'X-CSRF-Token': '' };
     /** A post the owner queued (no approval needed), failed at the network. */
