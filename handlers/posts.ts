@@ -139,7 +139,17 @@ async function prepare(
     media,
     planRows({ accounts, media, files, body, when }),
   );
-  return { now, accounts, rows, when, month: monthIn(cred.workspace.tz, now) };
+  return { now, accounts, rows, when, files, month: monthIn(cred.workspace.tz, now) };
+}
+
+/**
+ * A write refuses a file named by a setting (YouTube's `thumbnailMediaId`) that is not this workspace's, as it
+ * refuses one of `mediaIds`: a draft, saved unchecked, kept another workspace's id (issue 41). A plan reports it.
+ */
+function assertSettingFiles(body: PostBody, files: MediaFacts[]): void {
+  const here = new Set(files.map((f) => f.id));
+  const missing = settingFileIds(body).find((id) => !here.has(id));
+  if (missing) throw notFound('media', missing);
 }
 
 function wireRow(row: PlannedRow) {
@@ -257,7 +267,8 @@ export const planPost: Handler<'planPost'> = async ({ cred, data, body, via, ser
 
 export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, via, services, afterCommit }) => {
   if (body.confirm !== true) throw confirmRequired('Creating posts', 'createPosts');
-  const { now, accounts, rows, when, month } = await prepare(cred, data, services, body as never);
+  const { now, accounts, rows, when, files, month } = await prepare(cred, data, services, body as never);
+  assertSettingFiles(body as PostBody, files);
   // A post awaiting approval is a draft that asked for a time: it must pass as a queued one would.
   const awaitingApproval = when.kind !== 'draft' && needsApproval(cred, via);
   const status = when.kind === 'draft' || awaitingApproval ? 'draft' : 'queued';
@@ -493,7 +504,7 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   // `queue`: the account's next free posting time, its own time free for it; taken again under the lock below.
   const queue = body.when === 'queue';
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
-  const { rows, month, accounts } = await prepare(cred, data, services, {
+  const edited = {
     targets: { accountIds: [current.accountId] },
     mediaIds,
     text: body.text ?? current.text,
@@ -504,7 +515,9 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
     when: queue
       ? await queueTimes(data, cred.workspace.tz, now, [current.accountId], current.id)
       : checkedWhen(current, body, now.toMillis()),
-  });
+  };
+  const { rows, month, accounts, files } = await prepare(cred, data, services, edited);
+  assertSettingFiles(edited, files);
   const row = rows[0]!;
   // A draft staying a draft is saved as it is (its checks run when it gets a time); what is sent must pass.
   if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'edit');
