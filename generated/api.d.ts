@@ -3384,7 +3384,7 @@ export interface components {
                  * @example {
                  *       "code": "not_found",
                  *       "message": "No account with id acc_9Zk4Tp7Rm2 exists in this workspace.",
-                 *       "hint": "Take account ids from the matching list call (for accounts: GET /accounts)."
+                 *       "hint": "Take account ids from GET /accounts."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -3663,7 +3663,8 @@ export interface components {
          *
          *     - The same key with the same call (operation, path, query and body, fields in any order)
          *       does nothing again: it answers what the first call answered, status and body, with the
-         *       header `Idempotent-Replayed: true`.
+         *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+         *       beside the answer's fields).
          *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
          *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
          *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -3840,7 +3841,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -3976,7 +3978,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4038,7 +4041,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4104,7 +4108,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4171,7 +4176,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4234,7 +4240,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4396,7 +4403,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4463,7 +4471,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4556,7 +4565,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4623,7 +4633,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4690,7 +4701,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4857,7 +4869,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4921,7 +4934,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5025,7 +5039,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5095,7 +5110,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5168,7 +5184,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5240,7 +5257,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5458,7 +5476,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5560,7 +5579,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5622,7 +5642,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5695,7 +5716,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5757,7 +5779,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5866,7 +5889,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
