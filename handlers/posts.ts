@@ -686,17 +686,23 @@ async function replanned(
 /**
  * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
  * checked again and queued at the time wanted, or at `publishAt` when the approver picks one; a time wanted that has
- * passed asks for one. It counts toward the month now.
+ * passed asks for one. It counts toward the month now. `seen`, the post's `updatedAt` as the page showed it: a post
+ * edited since (asking again) is not approved, for nothing an approver did not see may go out (issue 41).
  */
 export async function approvePost(
   cred: Credential,
   data: WorkspaceData,
   services: Services,
   postId: string,
-  publishAt: DateTime | undefined,
+  { publishAt, seen }: { publishAt?: DateTime; seen?: string },
 ): Promise<PostRecord> {
   const current = await existingPost(data, postId);
   if (current.status !== 'draft' || current.approval?.state !== 'pending') throw notAwaiting(current);
+  if (seen !== undefined && seen !== current.updatedAt)
+    throw invalidState(
+      `Post ${postId} changed after it was read for approval; nothing was approved.`,
+      'Read the approvals again, and decide on the post as it is now.',
+    );
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   const { wantedAt } = current.approval;
   const chosen = publishAt ?? (wantedAt ? DateTime.fromISO(wantedAt, { zone: 'utc' }) : undefined);

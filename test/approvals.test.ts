@@ -227,6 +227,27 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     while (mail.pending()) await mail.next();
   });
 
+  it('approves a post only as the approver read it: an edit meanwhile is not approved unseen (issue 41)', async () => {
+    const id = (await asMember('post', '/v1/posts', body(inHours(80), 'Words the approver reads'))).body.posts[0].id;
+    const shown = (await asPerson(env, admin, 'get', '/auth/approvals')).body.posts.find(
+      (p: { id: string }) => p.id === id,
+    );
+    clock.advance(1000);
+    await call(env, 'patch', `/v1/posts/${id}`, { key: ws.writeKey, body: { text: 'Words swapped in meanwhile' } });
+    const stale = await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { updatedAt: shown.updatedAt });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringContaining('nothing was approved'),
+    });
+    const now = (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
+    expect(now).toMatchObject({ status: 'draft', text: 'Words swapped in meanwhile', approval: { state: 'pending' } });
+    const seen = await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { updatedAt: now.updatedAt });
+    expect(seen.body).toMatchObject({ status: 'queued', text: 'Words swapped in meanwhile' });
+    expect((await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { updatedAt: 5 })).status).toBe(400);
+    while (mail.pending()) await mail.next();
+  });
+
   it('answers 400 to a publishAt no calendar holds, and approves nothing (issue 41)', async () => {
     const id = (await asMember('post', '/v1/posts', body(inHours(70)))).body.posts[0].id;
     const approve = (publishAt: unknown) =>
