@@ -248,7 +248,7 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
     expect([await snapshot(mine, own), await snapshot(theirs, their)]).toEqual(before);
   });
 
-  it("answers 404 to approving or rejecting another workspace's post awaiting approval, and changes nothing", async () => {
+  it("answers 404 to deciding on another workspace's post awaiting approval, and changes nothing", async () => {
     const theirOwner = await signedIn(env, theirs.userId, theirs.workspaceId);
     await asPerson(env, theirOwner, 'patch', '/auth/workspace', { approvalRequiredFor: ['members'] });
     const member = await addPerson(env, theirs.workspaceId, 'member');
