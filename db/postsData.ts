@@ -470,7 +470,8 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
     });
     const content = changesContent(patch);
     if (content && row.checkpoint) throw partlySent(id, post.platform);
-    if (action === 'cancel' && row.review_since) throw inReview(id, post.platform);
+    // Taking a post in review out of the queue (a cancel, or a wait for approval) would not take it back.
+    if (status === 'draft' && row.review_since) throw inReview(id, post.platform);
     const now = isoNow(clock);
     const timed = 'publishAt' in patch;
     const publishAt = timed ? (patch.publishAt ?? null) : post.publishAt;

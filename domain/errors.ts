@@ -45,13 +45,35 @@ export const insufficientScope = (needed: string) =>
     `Use a key created with the ${needed} scope.`,
   );
 
+/**
+ * The call that lists each kind of id, named in its not_found hint (issue 41): over MCP a list tool's route reads as
+ * the tool's name (scripts/agentWords.ts); the others stay REST calls, the dashboard's under /auth.
+ */
+const LIST_CALLS = {
+  account: 'GET /accounts',
+  group: 'GET /groups',
+  media: 'GET /media',
+  folder: 'GET /folders',
+  post: 'GET /posts',
+  webhook: 'GET /webhooks',
+  delivery: 'GET /webhooks/{webhookId}/deliveries',
+  'API key': 'GET /auth/keys',
+  'MCP grant': 'GET /auth/mcp-grants',
+  member: 'GET /auth/members',
+  'pending invitation': 'GET /auth/members',
+  workspace: 'GET /auth/workspaces',
+} as const;
+
+/** What a not_found answer can name. */
+export type Findable = keyof typeof LIST_CALLS;
+
 /** The words of every not_found answer. */
-export const notFoundWords = (what: string, id: string) => ({
+export const notFoundWords = (what: Findable, id: string) => ({
   message: `No ${what} with id ${id} exists in this workspace.`,
-  hint: `Take ${what} ids from the matching list call (for accounts: GET /accounts).`,
+  hint: `Take ${what} ids from ${LIST_CALLS[what]}.`,
 });
 
-export const notFound = (what: string, id: string) => {
+export const notFound = (what: Findable, id: string) => {
   const { message, hint } = notFoundWords(what, id);
   return new ApiError(404, 'not_found', message, hint);
 };

@@ -1,7 +1,7 @@
 // Refusals of the membership rules (invitations, roles, the one owner), decided inside the data layer's
 // transactions, which know no HTTP: a stable code, the fact and what to do. The dashboard's routes give
 // each code its status (server/sessionGuard.ts).
-import { notFoundWords } from './errors.ts';
+import { notFoundWords, type Findable } from './errors.ts';
 
 export type MemberRefusalCode =
   | 'invalid_request'
@@ -20,7 +20,7 @@ export class MemberRefused extends Error {
   }
 
   /** No such member, invitation or workspace here, in the words every not_found answer uses. */
-  static notFound(what: string, id: string): MemberRefused {
+  static notFound(what: Findable, id: string): MemberRefused {
     const { message, hint } = notFoundWords(what, id);
     return new MemberRefused('not_found', message, hint);
   }

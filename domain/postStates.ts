@@ -10,8 +10,11 @@ import type { PostStatus } from './statusLine.ts';
  */
 export type PostState = PostStatus | 'publishing';
 
-/** What a person asks for (API, MCP, dashboard); `edit` changes the content and keeps the state. */
-export type PersonAction = 'cancel' | 'reschedule' | 'retry' | 'edit';
+/**
+ * What a person asks for (API, MCP, dashboard); `edit` changes the content and keeps the state; `awaitApproval` is a
+ * change by someone whose posts need approval: the post waits as a draft, whatever it was, until it is approved.
+ */
+export type PersonAction = 'cancel' | 'reschedule' | 'retry' | 'edit' | 'awaitApproval';
 /**
  * What the system does: the worker starts an attempt (`start`), which ends live (`succeed`), failed
  * (`fail`), queued for a later try after a temporary failure (`retryLater`), or given back unsent
@@ -46,12 +49,14 @@ export const POST_TRANSITIONS: Readonly<Record<PostState, Row>> = {
     reschedule: 'queued',
     retry: onlyFailedRetried('draft'),
     edit: 'draft',
+    awaitApproval: 'draft',
   },
   queued: {
     cancel: 'draft',
     reschedule: 'queued',
     retry: onlyFailedRetried('queued'),
     edit: 'queued',
+    awaitApproval: 'draft',
     start: 'publishing',
     // A reservation the worker cannot send (no connector, the account's token gone) fails unstarted.
     fail: 'failed',
@@ -64,12 +69,19 @@ export const POST_TRANSITIONS: Readonly<Record<PostState, Row>> = {
     // Shown as queued, so refused as a queued post is.
     retry: onlyFailedRetried('queued'),
     edit: BEING_PUBLISHED,
+    awaitApproval: BEING_PUBLISHED,
     succeed: 'live',
     fail: 'failed',
     retryLater: 'queued',
     release: 'queued',
   },
-  live: { cancel: LIVE_IS_FINAL, reschedule: LIVE_IS_FINAL, retry: LIVE_IS_FINAL, edit: LIVE_IS_FINAL },
+  live: {
+    cancel: LIVE_IS_FINAL,
+    reschedule: LIVE_IS_FINAL,
+    retry: LIVE_IS_FINAL,
+    edit: LIVE_IS_FINAL,
+    awaitApproval: LIVE_IS_FINAL,
+  },
   failed: {
     cancel: {
       message: 'Post {id} is failed; only a queued post can be cancelled.',
@@ -82,6 +94,8 @@ export const POST_TRANSITIONS: Readonly<Record<PostState, Row>> = {
     retry: 'queued',
     // Changed content is sent with retry: the change itself sends nothing.
     edit: 'failed',
+    // Unless no approver saw it: then it waits as a draft, so that no retry sends it unapproved (issue 41).
+    awaitApproval: 'draft',
     reconnect: 'queued',
   },
 };

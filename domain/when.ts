@@ -83,6 +83,19 @@ export function resolveWhen(
   return { kind: 'at', at, issues: timeIssues(at, now, workspaceZone, 'when.publishAt'), notes };
 }
 
+/** An instant as RFC 3339 writes it (`2026-11-24T13:30:00Z`, a four-digit year and an offset). */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * An ISO 8601 instant a person or client sent, or undefined: JavaScript's Date takes years up to ±275760 (and
+ * more shapes besides), which no formatter can write in a zone, so a request that named one answered 500 (issue 41).
+ */
+export function parseInstant(text: unknown): DateTime | undefined {
+  if (typeof text !== 'string' || !INSTANT.test(text)) return undefined;
+  const at = DateTime.fromISO(text, { zone: 'utc' });
+  return at.isValid ? at : undefined;
+}
+
 /** Too soon (past or under 2 minutes ahead) or too far (over a year): `field` names the time in the message. */
 export function timeIssues(at: DateTime, now: DateTime, zone: string, field: string): Issue[] {
   const shown = formatInZone(at, zone);

@@ -3421,7 +3421,7 @@ export interface components {
                  * @example {
                  *       "code": "not_found",
                  *       "message": "No account with id acc_9Zk4Tp7Rm2 exists in this workspace.",
-                 *       "hint": "Take account ids from the matching list call (for accounts: GET /accounts)."
+                 *       "hint": "Take account ids from GET /accounts."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -3700,7 +3700,8 @@ export interface components {
          *
          *     - The same key with the same call (operation, path, query and body, fields in any order)
          *       does nothing again: it answers what the first call answered, status and body, with the
-         *       header `Idempotent-Replayed: true`.
+         *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+         *       beside the answer's fields).
          *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
          *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
          *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -3877,7 +3878,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4013,7 +4015,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4075,7 +4078,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4141,7 +4145,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4208,7 +4213,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4271,7 +4277,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4433,7 +4440,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4500,7 +4508,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4593,7 +4602,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4660,7 +4670,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4727,7 +4738,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4894,7 +4906,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -4958,7 +4971,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5062,7 +5076,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5132,7 +5147,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5205,7 +5221,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5277,7 +5294,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5495,7 +5513,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5597,7 +5616,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5659,7 +5679,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5732,7 +5753,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5794,7 +5816,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
@@ -5903,7 +5926,8 @@ export interface operations {
                  *
                  *     - The same key with the same call (operation, path, query and body, fields in any order)
                  *       does nothing again: it answers what the first call answered, status and body, with the
-                 *       header `Idempotent-Replayed: true`.
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
                  *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
                  *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
                  *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key

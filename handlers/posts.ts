@@ -139,7 +139,17 @@ async function prepare(
     media,
     planRows({ accounts, media, files, body, when }),
   );
-  return { now, accounts, rows, when, month: monthIn(cred.workspace.tz, now) };
+  return { now, accounts, rows, when, files, month: monthIn(cred.workspace.tz, now) };
+}
+
+/**
+ * A write refuses a file named by a setting (YouTube's `thumbnailMediaId`) that is not this workspace's, as it
+ * refuses one of `mediaIds`: a draft, saved unchecked, kept another workspace's id (issue 41). A plan reports it.
+ */
+function assertSettingFiles(body: PostBody, files: MediaFacts[]): void {
+  const here = new Set(files.map((f) => f.id));
+  const missing = settingFileIds(body).find((id) => !here.has(id));
+  if (missing) throw notFound('media', missing);
 }
 
 function wireRow(row: PlannedRow) {
@@ -260,7 +270,8 @@ export const planPost: Handler<'planPost'> = async ({ cred, data, body, via, ser
 
 export const createPosts: Handler<'createPosts'> = async ({ cred, data, body, via, services, afterCommit }) => {
   if (body.confirm !== true) throw confirmRequired('Creating posts', 'createPosts');
-  const { now, accounts, rows, when, month } = await prepare(cred, data, services, body as never);
+  const { now, accounts, rows, when, files, month } = await prepare(cred, data, services, body as never);
+  assertSettingFiles(body as PostBody, files);
   // A post awaiting approval is a draft that asked for a time: it must pass as a queued one would.
   const awaitingApproval = when.kind !== 'draft' && needsApproval(cred, via);
   const status = when.kind === 'draft' || awaitingApproval ? 'draft' : 'queued';
@@ -496,7 +507,7 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   // `queue`: the account's next free posting time, its own time free for it; taken again under the lock below.
   const queue = body.when === 'queue';
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
-  const { rows, month, accounts } = await prepare(cred, data, services, {
+  const edited = {
     targets: { accountIds: [current.accountId] },
     mediaIds,
     text: body.text ?? current.text,
@@ -507,19 +518,20 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
     when: queue
       ? await queueTimes(data, cred.workspace.tz, now, [current.accountId], current.id)
       : checkedWhen(current, body, now.toMillis()),
-  });
+  };
+  const { rows, month, accounts, files } = await prepare(cred, data, services, edited);
+  assertSettingFiles(edited, files);
   const row = rows[0]!;
   // A draft staying a draft is saved as it is (its checks run when it gets a time); what is sent must pass.
   if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'edit');
   const content = contentChanges(current, row, mediaIds);
   if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
   // While it waits for approval, or changed by one whose posts need it, the post waits (again) as a draft: only an
-  // approval in the dashboard queues it.
+  // approval in the dashboard queues it. A failed post too: a retry would send what no approver saw (issue 41).
   const { approval } = current;
   const asks = needsApproval(cred, via);
   const waits =
-    approval?.state === 'pending' ||
-    (asks && (timed || current.status === 'queued' || (current.status === 'draft' && approval?.state === 'rejected')));
+    approval?.state === 'pending' || (asks && (timed || current.status !== 'draft' || approval?.state === 'rejected'));
   if (waits) return askAgain(ctx, current, row, content);
   const post = await transition(data, params.postId, action, async (p, counts) => {
     assertUnchanged(p, current);
@@ -546,7 +558,7 @@ function assertUnchanged(p: PostRecord, read: PostRecord): void {
 
 /**
  * The change that makes `current` wait for approval (again), as the post was read: a draft with `content`, asking
- * for `wanted`; a queued post leaves the queue and gives its place in the month back.
+ * for `wanted`; a queued or failed post becomes a draft and gives its place in the month back.
  */
 function approvalWait(
   cred: Credential,
@@ -555,13 +567,13 @@ function approvalWait(
   content: ContentPatch,
   wanted: string | null,
 ): { action: PersonAction; decide: DecideChange } {
-  const wasQueued = current.status === 'queued';
+  const wasCounted = current.status !== 'draft';
   return {
-    action: wasQueued ? 'cancel' : 'edit',
+    action: 'awaitApproval',
     decide: (p) => {
       assertUnchanged(p, current);
       const events: NewEvent[] = Object.keys(content).length ? [editedEvent(content)] : [];
-      if (wasQueued)
+      if (wasCounted)
         events.push({
           kind: 'cancelled',
           message:
@@ -570,7 +582,8 @@ function approvalWait(
         });
       events.push(approvalRequestedEvent(wanted));
       const approval = pendingApproval(cred.user.id, isoNow(clock), wanted);
-      return { patch: { ...content, ...(wasQueued ? { publishAt: null, quotaMonth: null } : {}), approval }, events };
+      const leaves = wasCounted ? { publishAt: null, quotaMonth: null, error: null } : {};
+      return { patch: { ...content, ...leaves, approval }, events };
     },
   };
 }
@@ -584,9 +597,12 @@ async function askAgain(
 ) {
   // What waits must pass as a queued post would: the approver approves it as it is.
   if (!row.ok) throw checksFailed([row], 'edit');
+  // A failed post asks to be sent as soon as approved, as a retry would send it now.
   const wanted =
     body.when === undefined
-      ? (current.approval?.wantedAt ?? current.publishAt)
+      ? current.status === 'failed'
+        ? null
+        : (current.approval?.wantedAt ?? current.publishAt)
       : body.when === 'now'
         ? null
         : row.publishAt;
@@ -672,23 +688,30 @@ async function replanned(
 
 /**
  * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
- * checked again and queued at the time wanted, or at `publishAt` (an ISO instant) when the approver picks one; a time
- * wanted that has passed asks for one. It counts toward the month now.
+ * checked again and queued at the time wanted, or at `publishAt` when the approver picks one; a time wanted that has
+ * passed asks for one. It counts toward the month now. `seen`, the post's `updatedAt` as the page showed it: a post
+ * edited since (asking again) is not approved, for nothing an approver did not see may go out (issue 41).
  */
 export async function approvePost(
   cred: Credential,
   data: WorkspaceData,
   services: Services,
   postId: string,
-  publishAt: string | undefined,
+  { publishAt, seen }: { publishAt?: DateTime; seen?: string },
 ): Promise<PostRecord> {
   const current = await existingPost(data, postId);
   if (current.status !== 'draft' || current.approval?.state !== 'pending') throw notAwaiting(current);
+  if (seen !== undefined && seen !== current.updatedAt)
+    throw invalidState(
+      `Post ${postId} changed after it was read for approval; nothing was approved.`,
+      'Read the approvals again, and decide on the post as it is now.',
+    );
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
-  const chosen = publishAt ?? current.approval.wantedAt;
+  const { wantedAt } = current.approval;
+  const chosen = publishAt ?? (wantedAt ? DateTime.fromISO(wantedAt, { zone: 'utc' }) : undefined);
   let when: ResolvedWhen = { kind: 'now', at: now };
   if (chosen) {
-    const at = DateTime.fromISO(chosen, { zone: 'utc' });
+    const at = chosen.toUTC();
     const issues = timeIssues(at, now, cred.workspace.tz, publishAt ? 'publishAt' : 'The time wanted');
     if (issues.length && !publishAt)
       throw new ApiError(

@@ -168,20 +168,19 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     const stepUp = writeCallOnReadGrant(req.body, cred, scopes);
     if (stepUp) {
       // A read grant of a paid workspace calling a write tool: 403 insufficient_scope invites the client to ask
-      // the person for write (step-up), and the body is the same -32602 as for a tool that does not exist.
+      // the person for write (step-up), and the body is the same -32602 as for a tool that does not exist, with
+      // Herald's {code, message, hint} in the error's `data`, where JSON-RPC keeps what it adds (issue 41).
       res.setHeader(
         'WWW-Authenticate',
         `Bearer error="insufficient_scope", scope="read write", ` +
           `resource_metadata="${resourceMetadataUrl(publicUrl)}"`,
       );
       const message = unknownToolMessage(stepUp.name);
+      const hint = 'A person can allow read and write when the client signs in again.';
       return res.status(403).json({
         jsonrpc: '2.0',
         id: stepUp.id,
-        error: { code: ErrorCode.InvalidParams, message },
-        code: 'insufficient_scope',
-        message,
-        hint: 'A person can allow read and write when the client signs in again.',
+        error: { code: ErrorCode.InvalidParams, message, data: { code: 'insufficient_scope', message, hint } },
       });
     }
     const server = createMcpServer({

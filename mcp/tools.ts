@@ -7,6 +7,7 @@ import { agentWordsFor } from '../scripts/agentWords.ts';
 import type { OperationEntry, ToolAnnotations } from '../scripts/operationTable.ts';
 import type { Scope } from '../domain/credential.ts';
 import type { ApiResponse } from '../server/api.ts';
+import { REPLAYED_HEADER } from '../server/idempotency.ts';
 import { validationMessage } from '../server/validationMessage.ts';
 import { toolAjv } from './toolAjv.ts';
 
@@ -150,9 +151,13 @@ function inAgentWords(value: unknown): unknown {
   return out;
 }
 
-/** A REST answer as a tool result: the same JSON as structured content and as text; 4xx and 5xx are errors. */
+/**
+ * A REST answer as a tool result: the same JSON as structured content and as text; 4xx and 5xx are errors. An agent
+ * sees no headers: an answer replayed for its `idempotencyKey` says so in `idempotentReplayed: true` (issue 41).
+ */
 export function toToolResult(out: ApiResponse): ToolResult {
   const body = inAgentWords(out.body ?? {}) as Record<string, unknown>;
+  if (out.headers?.[REPLAYED_HEADER] === 'true') body.idempotentReplayed = true;
   const result: ToolResult = { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   if (out.status >= 400) result.isError = true;
   return result;

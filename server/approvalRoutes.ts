@@ -1,11 +1,13 @@
 // Approvals (issue 29), session-only (see sessionGuard.ts): only an owner or administrator signed in to the dashboard
 // decides, so an approval is a person's confirmation; no API key, OAuth token or MCP tool reaches these routes.
 //   GET  /auth/approvals                       the drafts awaiting approval, oldest request first
-//   POST /auth/approvals/:postId/approve       {publishAt?}: queued at the time wanted, or at publishAt
+//   POST /auth/approvals/:postId/approve       {publishAt?, updatedAt?}: queued at the time wanted, or at
+//                                              publishAt; only as the approver saw it (updatedAt), if they say
 //   POST /auth/approvals/:postId/reject        {comment?}: stays a draft with the comment
 import express from 'express';
 import { workspaceData } from '../db/workspaceData.ts';
 import { invalidRequest } from '../domain/errors.ts';
+import { parseInstant } from '../domain/when.ts';
 import { mailRequester } from '../handlers/approvalMail.ts';
 import { approvePost, rejectPost, wirePost } from '../handlers/posts.ts';
 import type { Services } from '../runtime/services.ts';
@@ -13,9 +15,9 @@ import { bodyOf, sessionRoute, type SessionCredential } from './sessionGuard.ts'
 
 const decide = { role: 'administrator', action: 'Approving or rejecting posts' } as const;
 
-function checkedBody(body: Record<string, unknown>, known: string) {
-  const unknown = Object.keys(body).find((k) => k !== known);
-  if (unknown) throw invalidRequest(`Unknown field ${unknown}; this takes only ${known}.`);
+function checkedBody(body: Record<string, unknown>, ...known: string[]) {
+  const unknown = Object.keys(body).find((k) => !known.includes(k));
+  if (unknown) throw invalidRequest(`Unknown field ${unknown}; this takes only ${known.join(' and ')}.`);
 }
 
 export function approvalRoutes(services: Services): express.Router {
@@ -38,13 +40,19 @@ export function approvalRoutes(services: Services): express.Router {
     '/approvals/:postId/approve',
     sessionRoute(services, decide, async (cred, req) => {
       const body = bodyOf(req);
-      checkedBody(body, 'publishAt');
-      const { publishAt } = body;
-      if (publishAt !== undefined && (typeof publishAt !== 'string' || Number.isNaN(Date.parse(publishAt))))
-        throw invalidRequest('publishAt must be an ISO 8601 instant, such as 2026-11-24T13:30:00Z.');
+      checkedBody(body, 'publishAt', 'updatedAt');
+      const publishAt = body.publishAt === undefined ? undefined : parseInstant(body.publishAt);
+      if (body.publishAt !== undefined && !publishAt)
+        throw invalidRequest(
+          'publishAt must be an ISO 8601 instant with a four-digit year and its offset, such as 2026-11-24T13:30:00Z.',
+          'Pick the time again and approve the post at it.',
+        );
+      const { updatedAt } = body;
+      if (updatedAt !== undefined && typeof updatedAt !== 'string')
+        throw invalidRequest("updatedAt must be the post's updatedAt as the approver read it.");
       const postId = String(req.params.postId);
       const requester = await requesterOf(cred, postId);
-      const post = await approvePost(cred, dataOf(cred), services, postId, publishAt);
+      const post = await approvePost(cred, dataOf(cred), services, postId, { publishAt, seen: updatedAt });
       const answer = wirePost(post, cred.workspace.tz);
       if (requester)
         await mailRequester(services, cred, requester, post, { approved: true, statusLine: answer.statusLine });

@@ -6,7 +6,7 @@ import { listAudit } from '../db/audit.ts';
 import { updateWorkspaceSettings, type WorkspaceSettings } from '../db/workspaceSettings.ts';
 import { APPROVAL_CREATORS } from '../domain/approvals.ts';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
-import { isValidZone } from '../domain/when.ts';
+import { isValidZone, parseInstant } from '../domain/when.ts';
 import type { Services } from '../runtime/services.ts';
 import { bodyOf, sessionRoute } from './sessionGuard.ts';
 
@@ -84,11 +84,10 @@ export function settingsRoutes(services: Services): express.Router {
       const limit = req.query.limit === undefined ? 50 : Number(req.query.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 200)
         throw invalidRequest('limit must be an integer from 1 to 200.');
-      const before = req.query.before;
-      if (before !== undefined && (typeof before !== 'string' || Number.isNaN(Date.parse(before)))) {
+      const before = req.query.before === undefined ? undefined : parseInstant(req.query.before);
+      if (req.query.before !== undefined && !before)
         throw invalidRequest('before must be the `at` of an event, an ISO 8601 instant.');
-      }
-      const events = await listAudit(db, cred.workspace.id, limit, before);
+      const events = await listAudit(db, cred.workspace.id, limit, before?.toUTC().toISO() ?? undefined);
       return { status: 200, body: { events, nextBefore: events.length === limit ? events.at(-1)!.at : null } };
     }),
   );

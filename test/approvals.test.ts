@@ -3,23 +3,21 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import {
-  addAccount,
-  call,
-  DATABASES,
-  seedWorkspace,
-  startHerald,
-  type Seeded,
-  type TestEnv,
-} from './support/harness.ts';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { KEY_CACHE_MS } from '../server/api.ts';
+import { addAccount, call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
 import { mailbox } from './support/mailbox.ts';
 import { manualClock } from './support/manualClock.ts';
+import { mcpClient, startListening } from './support/mcp.ts';
 import { addPerson, asPerson, signedIn, type Person } from './support/people.ts';
+import { setPostState } from './support/posts.ts';
 
 const ZONE = 'Europe/Berlin';
 
 describe.each(DATABASES)('approvals on %s', (kind) => {
   let env: TestEnv;
+  let origin: string;
+  let stop: () => Promise<void>;
   let ws: Seeded;
   let owner: Person;
   let admin: Person;
@@ -56,7 +54,8 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
 
   beforeAll(async () => {
     mail = await mailbox();
-    env = await startHerald(kind, { mail: { smtpUrl: mail.url, from: 'Herald <h@example.com>' } }, { clock });
+    const smtp = { mail: { smtpUrl: mail.url, from: 'Herald <h@example.com>' } };
+    ({ env, origin, close: stop } = await startListening(kind, smtp, { clock }));
     ws = await seedWorkspace(env, { plan: 'agency', tz: ZONE });
     owner = await signedIn(env, ws.userId, ws.workspaceId);
     admin = await addPerson(env, ws.workspaceId, 'administrator');
@@ -64,7 +63,7 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     threads = await addAccount(env, ws.workspaceId, 'threads', 'Acme Threads');
   });
   afterAll(async () => {
-    await env.close();
+    await stop();
     await mail.close();
   });
 
@@ -226,6 +225,142 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     const res = await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { publishAt: later });
     expect(res.body).toMatchObject({ status: 'queued', publishAt: later });
     while (mail.pending()) await mail.next();
+  });
+
+  it('approves a post only as the approver read it: an edit meanwhile is not approved unseen (issue 41)', async () => {
+    const id = (await asMember('post', '/v1/posts', body(inHours(80), 'Words the approver reads'))).body.posts[0].id;
+    const shown = (await asPerson(env, admin, 'get', '/auth/approvals')).body.posts.find(
+      (p: { id: string }) => p.id === id,
+    );
+    clock.advance(1000);
+    await call(env, 'patch', `/v1/posts/${id}`, { key: ws.writeKey, body: { text: 'Words swapped in meanwhile' } });
+    const stale = await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { updatedAt: shown.updatedAt });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringContaining('nothing was approved'),
+    });
+    const now = (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
+    expect(now).toMatchObject({ status: 'draft', text: 'Words swapped in meanwhile', approval: { state: 'pending' } });
+    const seen = await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { updatedAt: now.updatedAt });
+    expect(seen.body).toMatchObject({ status: 'queued', text: 'Words swapped in meanwhile' });
+    expect((await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { updatedAt: 5 })).status).toBe(400);
+    while (mail.pending()) await mail.next();
+  });
+
+  it('answers 400 to a publishAt no calendar holds, and approves nothing (issue 41)', async () => {
+    const id = (await asMember('post', '/v1/posts', body(inHours(70)))).body.posts[0].id;
+    const approve = (publishAt: unknown) =>
+      asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { publishAt });
+    // Date.parse takes the first two (years up to 275760, 30 February); no formatter writes them in a zone.
+    for (const publishAt of ['+275760-09-13T00:00:00Z', '2026-02-30T10:00:00Z', '99999-01-01', '2026-12-01T10:00', 7]) {
+      const res = await approve(publishAt);
+      expect(res.status, String(publishAt)).toBe(400);
+      expect(res.body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('publishAt must') });
+    }
+    expect((await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body.approval.state).toBe('pending');
+    const far = await approve('9999-12-31T23:59:59+01:00');
+    expect(far.status).toBe(422);
+    expect(far.body.rows[0].issues.map((i: { code: string }) => i.code)).toEqual(['time_too_far']);
+    const audit = await asPerson(env, admin, 'get', '/auth/audit?before=%2B275760-09-13T00:00:00Z');
+    expect(audit.body.code).toBe('invalid_request');
+    while (mail.pending()) await mail.next();
+  });
+
+  describe('a failed post edited by a caller whose posts need approval (issue 41)', () => {
+    const asOwner = { Cookie: '', 'X-CSRF-Token': '' };
+    /** A post the owner queued (no approval needed), failed at the network. */
+    const failedPost = async (text: string) => {
+      Object.assign(asOwner, { Cookie: owner.cookie, 'X-CSRF-Token': owner.csrf });
+      const created = await call(env, 'post', '/v1/posts', { body: body(inHours(3), text), headers: asOwner });
+      expect(created.body.posts[0].status).toBe('queued');
+      const id: string = created.body.posts[0].id;
+      clock.advance(1000);
+      const error = { code: 'threads_rejected', message: 'Threads refused the post.', hint: 'Change it.' };
+      await setPostState(env, ws.workspaceId, id, { status: 'failed', error });
+      return id;
+    };
+    const read = async (id: string) => (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
+    /** The edit waited for approval, and no retry sends it: it is a draft that never queued again. */
+    const expectWaiting = async (id: string, text: string, countBefore: number) => {
+      const post = await read(id);
+      expect(post).toMatchObject({ status: 'draft', text, publishAt: null, approval: { state: 'pending' } });
+      expect(post.approval.wantedAt).toBeNull();
+      expect(post.error).toBeUndefined();
+      expect(await used()).toBe(countBefore - 1);
+      const kinds = (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events.map(
+        (e: { kind: string }) => e.kind,
+      );
+      expect(kinds.slice(kinds.indexOf('failed'))).toEqual(['failed', 'edited', 'cancelled', 'approvalRequested']);
+    };
+
+    let agent: Client;
+    // A key's credential is cached KEY_CACHE_MS by the clock: past it, each setting applies to the key.
+    beforeAll(async () => {
+      await asPerson(env, admin, 'patch', '/auth/workspace', {
+        approvalRequiredFor: ['members', 'apiKeys', 'mcpClients'],
+      });
+      clock.advance(KEY_CACHE_MS);
+      agent = await mcpClient(origin, ws.writeKey);
+    });
+    afterAll(async () => {
+      await agent.close();
+      clock.advance(KEY_CACHE_MS);
+      while (mail.pending()) await mail.next();
+    });
+
+    it('through an API key: PATCH then retry sends nothing; the edit waits for approval', async () => {
+      const id = await failedPost('Approved words');
+      const count = await used();
+      const edited = await call(env, 'patch', `/v1/posts/${id}`, { key: ws.writeKey, body: { text: 'Unseen words' } });
+      expect(edited.status).toBe(200);
+      expect(edited.body).toMatchObject({ status: 'draft', approval: { state: 'pending', wantedAt: null } });
+      const retried = await call(env, 'post', `/v1/posts/${id}/retry`, { key: ws.writeKey, body: { confirm: true } });
+      expect(retried.status).toBe(409);
+      expect(retried.body.code).toBe('invalid_state');
+      await expectWaiting(id, 'Unseen words', count);
+      // Approved, it is queued at once with the words the approver saw.
+      const approved = await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, {});
+      expect(approved.body).toMatchObject({ status: 'queued', text: 'Unseen words' });
+      expect(approved.body.approval).toBeUndefined();
+    });
+
+    it("through a member's session: the same", async () => {
+      const id = await failedPost('Approved words');
+      const count = await used();
+      const edited = await asMember('patch', `/v1/posts/${id}`, { text: 'Member words' });
+      expect(edited.body).toMatchObject({ status: 'draft', approval: { state: 'pending' } });
+      const retried = await asMember('post', `/v1/posts/${id}/retry`, { confirm: true });
+      expect(retried.body.code).toBe('invalid_state');
+      await expectWaiting(id, 'Member words', count);
+    });
+
+    it('through MCP: service_reschedule_post then service_retry_post sends nothing', async () => {
+      const id = await failedPost('Approved words');
+      const count = await used();
+      const edited = await agent.callTool({
+        name: 'service_reschedule_post',
+        arguments: { postId: id, text: 'Agent words' },
+      });
+      expect(edited.isError).toBeUndefined();
+      expect(edited.structuredContent).toMatchObject({ status: 'draft', approval: { state: 'pending' } });
+      const retried = await agent.callTool({ name: 'service_retry_post', arguments: { postId: id, confirm: true } });
+      expect(retried.isError).toBe(true);
+      expect(retried.structuredContent).toMatchObject({ code: 'invalid_state' });
+      await expectWaiting(id, 'Agent words', count);
+    });
+
+    it('retrying unchanged content needs no approval, from any caller', async () => {
+      const viaKey = await failedPost('Same words');
+      const key = await call(env, 'post', `/v1/posts/${viaKey}/retry`, { key: ws.writeKey, body: { confirm: true } });
+      expect(key.body).toMatchObject({ status: 'queued', text: 'Same words' });
+      expect(key.body.approval).toBeUndefined();
+      const viaMember = await failedPost('Same words');
+      expect((await asMember('post', `/v1/posts/${viaMember}/retry`, { confirm: true })).body.status).toBe('queued');
+      const viaMcp = await failedPost('Same words');
+      const tool = await agent.callTool({ name: 'service_retry_post', arguments: { postId: viaMcp, confirm: true } });
+      expect(tool.structuredContent).toMatchObject({ status: 'queued' });
+    });
   });
 
   it("queues an owner's dashboard post at once when only members need approval", async () => {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, findWorkspace, setPasswordHash } from '../db/identity.ts';
+import { createApiKey, createSession, findWorkspace, setPasswordHash } from '../db/identity.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import type { Platform } from '../networks/rules.ts';
 import { sandboxToken } from '../networks/sandbox/state.ts';
@@ -21,7 +21,7 @@ import {
   type FuzzContext,
   type FuzzRequest,
 } from './support/fuzz.ts';
-import { seedMedia } from './support/posts.ts';
+import { seedMedia, setPostState } from './support/posts.ts';
 import { prepareDatabase, spawnHerald, type PreparedDatabase, type SpawnedHerald } from './support/spawnHerald.ts';
 
 const SEED = 20261123;
@@ -258,6 +258,18 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
         workspaceId: [own.workspaceId, 'wsp_nothing'],
         plan: ['creator', 'nothing'],
         doc: ['llms.txt', 'skill.md', 'changelog.md', 'reference', 'nothing'],
+        instant: [new Date(Date.now() + 86_400_000).toISOString(), '+275760-09-13T00:00:00Z', '2026-02-30T10:00:00Z'],
+        approvalKey: [
+          (
+            await createApiKey(db.services.db, {
+              workspaceId: own.workspaceId,
+              userId: own.userId,
+              name: 'Approval key',
+              scopes: ['read', 'write'],
+            })
+          ).key,
+        ],
+        failedPost: [],
       },
     };
     expect(ROUTES.length).toBeGreaterThan(0);
@@ -292,6 +304,23 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       const upload = await api('POST', '/media/uploads', { filename: 'f.jpg', mime: 'image/jpeg', size: 100 }, key);
       ctx.params.uploadToken!.push((upload.uploadUrl as string).split('/uploads/')[1]!);
     }
+    // A post the network refused, for the approval rows (issue 41): queued days ahead, failed as the worker fails it.
+    const toFail = await api(
+      'POST',
+      '/posts',
+      {
+        targets: { accountIds: [ctx.ids.acc![0]] },
+        mediaIds: [],
+        text: 'Fuzz',
+        when: { publishAt: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 16), timezone: 'UTC' },
+        confirm: true,
+      },
+      own.writeKey,
+    );
+    const failedPost = toFail.posts[0].id as string;
+    const error = { code: 'threads_rejected', message: 'Threads refused it.', hint: 'Change it.' };
+    await setPostState(env, own.workspaceId, failedPost, { status: 'failed', error });
+    ctx.params.failedPost!.push(failedPost);
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

@@ -599,6 +599,9 @@ describe.each(DATABASES)('MCP write tools with idempotencyKey on %s', (kind) => 
     const create = tools.find((t) => t.name === 'service_create_post')!;
     expect(create.inputSchema.properties).toHaveProperty('idempotencyKey');
     expect(create.description).toMatch(/idempotencyKey.*retry/s);
+    expect(create.inputSchema.properties!.idempotencyKey).toMatchObject({
+      description: expect.stringContaining('`idempotentReplayed: true`'),
+    });
     expect(tools.find((t) => t.name === 'service_get_post')!.inputSchema.properties).not.toHaveProperty(
       'idempotencyKey',
     );
@@ -611,7 +614,10 @@ describe.each(DATABASES)('MCP write tools with idempotencyKey on %s', (kind) => 
     const first = await client.callTool({ name: 'service_create_post', arguments: args });
     const again = await client.callTool({ name: 'service_create_post', arguments: args });
     expect(first.isError).toBeFalsy();
-    expect(again.structuredContent).toEqual(first.structuredContent);
+    // The agent sees no header: the replay says so in the result itself, and only the replay (issue 41).
+    expect(first.structuredContent).not.toHaveProperty('idempotentReplayed');
+    expect(again.structuredContent).toEqual({ ...(first.structuredContent as object), idempotentReplayed: true });
+    expect(JSON.parse((again.content as { text: string }[])[0]!.text)).toEqual(again.structuredContent);
     expect(await postCount(served.env, ws.workspaceId)).toBe(1);
     const reused = await client.callTool({
       name: 'service_create_post',

@@ -13,6 +13,7 @@ import {
   type Seeded,
   type TestEnv,
 } from './support/harness.ts';
+import { addPerson, asPerson, signedIn } from './support/people.ts';
 import { seedMedia } from './support/posts.ts';
 
 /** One resource of each kind in a workspace. */
@@ -24,6 +25,9 @@ interface Ids {
   pst: string;
   whk: string;
   whd: string;
+  /** A YouTube account, and a draft of it. */
+  yta: string;
+  ytd: string;
 }
 interface Attempt {
   method: 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -31,6 +35,8 @@ interface Attempt {
   body?: Record<string, unknown>;
 }
 
+/** YouTube settings naming a thumbnail file (issue 41: a draft kept another workspace's). */
+const thumbnail = (med: string) => ({ youtube: { visibility: 'unlisted', category: '22', thumbnailMediaId: med } });
 const later = () => ({ publishAt: DateTime.utc().plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'UTC' });
 const postBody = (targets: Record<string, unknown>, mediaIds: string[]) => ({
   targets,
@@ -101,12 +107,18 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
       url: '/v1/posts',
       body: { ...postBody({ accountIds: [o.acc, t.acc] }, []), when: 'queue', confirm: true },
     },
+    ...(['draft', later()] as const).map((when) => ({
+      method: 'post' as const,
+      url: '/v1/posts',
+      body: { ...postBody({ accountIds: [o.yta] }, []), when, perPlatform: thumbnail(t.med), confirm: true },
+    })),
   ],
   getPost: (t) => [{ method: 'get', url: `/v1/posts/${t.pst}` }],
   reschedulePost: (t, o) => [
     { method: 'patch', url: `/v1/posts/${t.pst}`, body: { when: later(), confirm: true } },
     { method: 'patch', url: `/v1/posts/${t.pst}`, body: { text: 'Stolen', confirm: true } },
     { method: 'patch', url: `/v1/posts/${o.pst}`, body: { mediaIds: [t.med], confirm: true } },
+    { method: 'patch', url: `/v1/posts/${o.ytd}`, body: { perPlatform: thumbnail(t.med) } },
   ],
   swapPostTimes: (t, o) => [
     { method: 'post', url: '/v1/posts/swap-times', body: { postIds: [o.pst, t.pst], confirm: true } },
@@ -137,7 +149,17 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
   ],
 };
 
-const PLACEHOLDERS: Ids = { acc: 'acc', grp: 'grp', med: 'med', fld: 'fld', pst: 'pst', whk: 'whk', whd: 'whd' };
+const PLACEHOLDERS: Ids = {
+  acc: 'acc',
+  grp: 'grp',
+  med: 'med',
+  fld: 'fld',
+  pst: 'pst',
+  whk: 'whk',
+  whd: 'whd',
+  yta: 'yta',
+  ytd: 'ytd',
+};
 const TAKING_IDS = operations
   .map((op) => op.operationId)
   .filter((id) => ISOLATION[id]?.(PLACEHOLDERS, PLACEHOLDERS).length);
@@ -175,7 +197,10 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
     const hook = { url: 'https://example.com/hook', events: ['post.live'] };
     const whk = (await call(env, 'post', '/v1/webhooks', { key: ws.writeKey, body: hook })).body.id;
     const whd = (await call(env, 'post', `/v1/webhooks/${whk}/test`, { key: ws.writeKey })).body.id;
-    return { acc, grp, med, fld, pst: posts.body.posts[0].id, whk, whd };
+    const yta = await addAccount(env, ws.workspaceId, 'youtube', 'YouTube channel');
+    const draft = { ...postBody({ accountIds: [yta] }, []), when: 'draft', perPlatform: thumbnail(med), confirm: true };
+    const ytd = (await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: draft })).body.posts[0].id;
+    return { acc, grp, med, fld, pst: posts.body.posts[0].id, whk, whd, yta, ytd };
   }
 
   /** Everything a workspace's key can read about it. */
@@ -221,6 +246,32 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
       expect(res.body.code).toBe('not_found');
     }
     expect([await snapshot(mine, own), await snapshot(theirs, their)]).toEqual(before);
+  });
+
+  it("answers 404 to deciding on another workspace's post awaiting approval, and changes nothing", async () => {
+    const theirOwner = await signedIn(env, theirs.userId, theirs.workspaceId);
+    await asPerson(env, theirOwner, 'patch', '/auth/workspace', { approvalRequiredFor: ['members'] });
+    const member = await addPerson(env, theirs.workspaceId, 'member');
+    const waiting = await asPerson(env, member, 'post', '/v1/posts', {
+      ...postBody({ accountIds: [their.acc] }, []),
+      confirm: true,
+    });
+    const pst = waiting.body.posts[0].id;
+    expect(waiting.body.posts[0].approval.state).toBe('pending');
+    const before = [await snapshot(mine, own), await snapshot(theirs, { ...their, pst })];
+    const admin = await signedIn(env, mine.userId, mine.workspaceId);
+    const publishAt = DateTime.utc().plus({ days: 2 }).toISO();
+    for (const [how, body] of [
+      ['approve', {}],
+      ['approve', { publishAt }],
+      ['reject', { comment: 'Mine now' }],
+    ] as const) {
+      const res = await asPerson(env, admin, 'post', `/auth/approvals/${pst}/${how}`, body);
+      expect(res.status, `${how} ${JSON.stringify(body)}`).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    }
+    expect((await asPerson(env, admin, 'get', '/auth/approvals')).body.posts).toEqual([]);
+    expect([await snapshot(mine, own), await snapshot(theirs, { ...their, pst })]).toEqual(before);
   });
 
   it("replays no answer of another workspace's Idempotency-Key", async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { DateTime } from 'luxon';
+import { notFoundWords } from '../domain/errors.ts';
 import { operations } from '../generated/operations.ts';
 import { addAccount, call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
 import { mcpClient, rpc, startListening } from './support/mcp.ts';
@@ -373,10 +374,22 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       const client = await connect(creator.writeKey);
       const res = await client.callTool({ name: 'service_get_account_analytics', arguments: { accountId: 'acc_no' } });
       expect(res.structuredContent).toMatchObject({ code: 'not_found' });
-      expect((res.structuredContent as any).hint).toContain('(for accounts: service_list_accounts)');
+      expect((res.structuredContent as any).hint).toBe('Take account ids from service_list_accounts.');
       expect(JSON.parse((res.content as any)[0].text)).toEqual(res.structuredContent);
       const rest = await call(env, 'get', '/v1/accounts/acc_no/analytics', { key: creator.readKey });
-      expect(rest.body.hint).toContain('(for accounts: GET /accounts)');
+      expect(rest.body.hint).toBe('Take account ids from GET /accounts.');
+      // Each kind of id names its own list (issue 41): the tool where one exists, else the REST call.
+      const hintOf = async (name: string, args: Record<string, unknown>) =>
+        ((await client.callTool({ name, arguments: args })).structuredContent as any).hint;
+      expect(await hintOf('service_get_post', { postId: 'pst_no' })).toBe('Take post ids from service_list_posts.');
+      expect(await hintOf('service_get_media', { mediaId: 'med_no' })).toBe('Take media ids from service_list_media.');
+      const restHint = async (url: string) => (await call(env, 'get', url, { key: creator.readKey })).body.hint;
+      expect(await restHint('/v1/posts/pst_no')).toBe('Take post ids from GET /posts.');
+      // Webhooks are not this plan's: their words, as every not_found answer gets them.
+      expect(notFoundWords('webhook', 'whk_no').hint).toBe('Take webhook ids from GET /webhooks.');
+      expect(notFoundWords('delivery', 'whd_no').hint).toBe(
+        'Take delivery ids from GET /webhooks/{webhookId}/deliveries.',
+      );
       const cursor = await client.callTool({ name: 'service_list_posts', arguments: { cursor: 'bogus' } });
       expect((cursor.structuredContent as any).message).toBe('`cursor` is not a cursor this list returned.');
     });

@@ -290,11 +290,19 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
       const unknown = await rpc(origin, token, callTool('service_nothing_like_it'));
       expect(unknown.status).toBe(200);
       expect(write.body.error.code).toBe(-32602);
+      const message = unknown.body.error.message.replace('service_nothing_like_it', 'service_create_upload');
+      // JSON-RPC's own members only; Herald's words in `error.data` (issue 41).
+      expect(Object.keys(write.body).sort()).toEqual(['error', 'id', 'jsonrpc']);
+      expect(write.body).toMatchObject({ jsonrpc: '2.0', id: 5 });
       expect(write.body.error).toEqual({
         ...unknown.body.error,
-        message: unknown.body.error.message.replace('service_nothing_like_it', 'service_create_upload'),
+        message,
+        data: {
+          code: 'insufficient_scope',
+          message,
+          hint: 'A person can allow read and write when the client signs in again.',
+        },
       });
-      expect(write.body).toMatchObject({ jsonrpc: '2.0', id: 5, code: 'insufficient_scope' });
       // The SDK client takes the 403 as a request for more scope (step-up), and the call does not happen.
       await expect(client.callTool({ name: 'service_create_upload', arguments: {} })).rejects.toThrow();
       expect(Number((await env.services.db('media').count({ n: '*' }).first())!.n)).toBe(0);

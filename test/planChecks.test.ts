@@ -652,20 +652,55 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
       );
     });
 
-    it('stops a create as it stops a plan: 422 checks_failed, nothing created', async () => {
-      const body = {
-        targets: { accountIds: [acc.youtube] },
-        text: 'Autumn',
-        when: ahead(3),
-        confirm: true,
-        ...(await thumbnail('med_doesNotExist0')),
-      };
-      const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body });
-      expect(res.status).toBe(422);
-      expect(res.body.code).toBe('checks_failed');
-      expect(res.body.rows[0].issues.map((i: Issue) => i.code)).toEqual(['setting_invalid']);
-      const queued = await call(env, 'get', `/v1/posts?accountId=${acc.youtube}`, { key: ws.readKey });
-      expect(queued.body.posts).toEqual([]);
+    // A write refuses it as it refuses a foreign or missing mediaId (404 not_found), a draft too (issue 41).
+    it('stops a create, queued or draft, as a foreign mediaId does: 404 not_found, nothing created', async () => {
+      const other = await seedWorkspace(env, { plan: 'agency' });
+      const foreign = await seedMedia(env, other.workspaceId);
+      const answers = [];
+      for (const [id, when] of [
+        ['med_doesNotExist0', ahead(3)],
+        [foreign, ahead(3)],
+        [foreign, 'draft'],
+      ] as const) {
+        const body = {
+          targets: { accountIds: [acc.youtube] },
+          text: 'Autumn',
+          when,
+          confirm: true,
+          ...(await thumbnail(id)),
+        };
+        const res = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body });
+        expect(res.status).toBe(404);
+        answers.push(JSON.stringify(res.body).replaceAll(id, 'ID'));
+      }
+      const mediaIdBody = { ...(await thumbnail(await files.media())), mediaIds: [foreign] };
+      const mediaIdAnswer = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { targets: { accountIds: [acc.youtube] }, text: 'Autumn', when: 'draft', confirm: true, ...mediaIdBody },
+      });
+      expect(new Set([...answers, JSON.stringify(mediaIdAnswer.body).replaceAll(foreign, 'ID')]).size).toBe(1);
+      const posts = await call(env, 'get', `/v1/posts?accountId=${acc.youtube}`, { key: ws.readKey });
+      expect(posts.body.posts).toEqual([]);
+    });
+
+    it("stops an edit of a draft that names another workspace's file, and changes nothing", async () => {
+      const foreign = await seedMedia(env, (await seedWorkspace(env, { plan: 'agency' })).workspaceId);
+      const body = { targets: { accountIds: [acc.youtube] }, text: 'Autumn', when: 'draft', confirm: true };
+      const draft = await call(env, 'post', '/v1/posts', {
+        key: ws.writeKey,
+        body: { ...body, ...(await thumbnail(await files.media())) },
+      });
+      const id = draft.body.posts[0].id;
+      const before = (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
+      const settings = { youtube: { visibility: 'unlisted', category: '22', thumbnailMediaId: foreign } };
+      const res = await call(env, 'patch', `/v1/posts/${id}`, { key: ws.writeKey, body: { perPlatform: settings } });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({
+        code: 'not_found',
+        message: `No media with id ${foreign} exists in this workspace.`,
+      });
+      expect((await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body).toEqual(before);
+      await call(env, 'delete', `/v1/posts/${id}?confirm=true`, { key: ws.writeKey });
     });
   });
 

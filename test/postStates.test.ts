@@ -13,7 +13,7 @@ import {
   type PostState,
 } from '../domain/postStates.ts';
 
-const PERSON: PersonAction[] = ['cancel', 'reschedule', 'retry', 'edit'];
+const PERSON: PersonAction[] = ['cancel', 'reschedule', 'retry', 'edit', 'awaitApproval'];
 const refused = (state: PostState, action: PersonAction) => {
   const r = refusal({ id: 'pst_1', state }, action);
   return r && { message: r.message, hint: r.hint };
@@ -40,6 +40,10 @@ describe("the spec's state table", () => {
   it('an edit keeps the state of a draft, a queued and a failed post', () => {
     for (const state of ['draft', 'queued', 'failed'] as const)
       expect(nextState({ id: 'pst_1', state }, 'edit')).toBe(state);
+  });
+  it('a change that needs approval makes a draft of a draft, a queued and a failed post (issue 41)', () => {
+    for (const state of ['draft', 'queued', 'failed'] as const)
+      expect(nextState({ id: 'pst_1', state }, 'awaitApproval')).toBe('draft');
   });
   it('deleting: a draft or a failed post goes; a queued one is cancelled first; live and publishing stay', () => {
     const deleting = (state: PostState) => deletionRefusal({ id: 'pst_1', state })?.message;
@@ -106,7 +110,7 @@ describe('409 invalid_state: what each refused action answers', () => {
   });
 
   it('nothing a person does reaches a post whose attempt started', () => {
-    for (const action of ['cancel', 'reschedule', 'edit'] as const) {
+    for (const action of ['cancel', 'reschedule', 'edit', 'awaitApproval'] as const) {
       expect(refused('publishing', action)).toEqual({
         message: 'Post pst_1 is being published right now; it cannot be changed until that attempt ends.',
         hint: 'Read the post again in a few seconds: it will be live, or failed and ready to retry.',

@@ -151,6 +151,10 @@ export const ROUTES: RouteRow[] = [
   { method: 'POST', path: '/auth/billing/plan', credential: 'session', body: { plan: '{plan}' } },
   { method: 'PATCH', path: '/auth/workspace', credential: 'session', body: { name: 'Fuzz', tz: 'Europe/Berlin' } },
   { method: 'GET', path: '/auth/audit', credential: 'session', query: { limit: '10' } },
+  // Approvals (issue 29): the owner decides on a post; `{instant}` is sometimes one no calendar holds (issue 41).
+  { method: 'GET', path: '/auth/approvals', credential: 'session' },
+  { method: 'POST', path: '/auth/approvals/{postId}/approve', credential: 'session', body: { publishAt: '{instant}' } },
+  { method: 'POST', path: '/auth/approvals/{postId}/reject', credential: 'session', body: { comment: 'Not this.' } },
   { method: 'GET', path: '/auth/mcp-grants', credential: 'session' },
   { method: 'DELETE', path: '/auth/mcp-grants/{grantId}', credential: 'session' },
   { method: 'GET', path: '/docs/{doc}', credential: 'none' },
@@ -740,6 +744,55 @@ export function hostileRequests(ctx: FuzzContext): HostileRequest[] {
     ),
     row('service_plan_post nested 10,000 deep', '/mcp', tool(deepSettings), read, 400),
     ...postgresFaults(ctx),
+    ...approvalBypass(ctx),
+  ];
+}
+
+/**
+ * Issue 41, items 1 and 7, in order: with approval required for keys, a failed post's edit waits for approval and
+ * its retry is refused (it went live unapproved); an approval at a time no calendar holds is a 400, not a 500;
+ * a draft naming another workspace's file as its thumbnail is a 404. `approvalKey` is a key no request used
+ * before (a key's credential is cached a second, settings and all); the setting is given back at the end.
+ */
+function approvalBypass(ctx: FuzzContext): HostileRequest[] {
+  const session = { Cookie: ctx.session.cookie, 'X-CSRF-Token': ctx.session.csrf };
+  const key = { Authorization: `Bearer ${ctx.params.approvalKey![0]}` };
+  const write = { Authorization: `Bearer ${ctx.keys.write}` };
+  const failed = ctx.params.failedPost![0]!;
+  const row = (label: string, method: string, path: string, body: Json, headers: object, status: number) => ({
+    label: `issue 41: ${label}`,
+    method,
+    path,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: Buffer.from(JSON.stringify(body)),
+    status,
+  });
+  const approve = (publishAt: string) =>
+    row(`approve at ${publishAt}`, 'POST', `/auth/approvals/${failed}/approve`, { publishAt }, session, 400);
+  const everyone = ['members', 'apiKeys', 'mcpClients'];
+  const youtube = { visibility: 'unlisted', category: '22', thumbnailMediaId: ctx.foreignIds.med![0]! };
+  return [
+    row('approval for all', 'PATCH', '/auth/workspace', { approvalRequiredFor: everyone }, session, 200),
+    row('a failed post edited', 'PATCH', `/v1/posts/${failed}`, { text: 'Words no approver saw' }, key, 200),
+    row('then retried', 'POST', `/v1/posts/${failed}/retry`, { confirm: true }, key, 409),
+    approve('+275760-09-13T00:00:00Z'),
+    approve('2026-02-30T10:00:00Z'),
+    row('approval for none', 'PATCH', '/auth/workspace', { approvalRequiredFor: [] }, session, 200),
+    row(
+      "a draft with another workspace's thumbnail",
+      'POST',
+      '/v1/posts',
+      {
+        targets: { accountIds: [ctx.ids.acc![3]!] },
+        mediaIds: [],
+        text: 'Hi',
+        when: 'draft',
+        perPlatform: { youtube },
+        confirm: true,
+      },
+      write,
+      404,
+    ),
   ];
 }
 

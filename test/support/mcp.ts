@@ -4,7 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Config } from '../../runtime/config.ts';
-import { startHerald, type DbKind, type TestEnv } from './harness.ts';
+import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
 
 /** A free loopback port, so the instance's PUBLIC_URL can name it before the app listens. */
 async function freePort(): Promise<number> {
@@ -19,10 +19,11 @@ async function freePort(): Promise<number> {
 export async function startListening(
   kind: DbKind,
   overrides: Partial<Config> = {},
+  options: HeraldOptions = {},
 ): Promise<{ env: TestEnv; origin: string; close(): Promise<void> }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const env = await startHerald(kind, { publicUrl: origin, port, ...overrides });
+  const env = await startHerald(kind, { publicUrl: origin, port, ...overrides }, options);
   const server: http.Server = await new Promise((resolve) => {
     const s = env.app.listen(port, '127.0.0.1', () => resolve(s));
   });

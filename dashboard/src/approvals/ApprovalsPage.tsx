@@ -40,12 +40,17 @@ function ApprovalList() {
   const chosen = posts.filter((p) => selected.has(p.id));
 
   const decide = async (how: 'approve' | 'reject') => {
-    const ids = chosen.map((p) => p.id);
-    for (const id of ids) {
-      const body = how === 'reject' ? (comment.trim() ? { comment: comment.trim() } : {}) : timeOf(id);
-      await auth('POST', `/approvals/${id}/${how}`, body);
+    for (const post of chosen) {
+      // An approval names the post as shown here: one edited since is refused, never approved unseen.
+      const body =
+        how === 'reject'
+          ? comment.trim()
+            ? { comment: comment.trim() }
+            : {}
+          : { ...timeOf(post.id), updatedAt: post.updatedAt };
+      await auth('POST', `/approvals/${post.id}/${how}`, body);
     }
-    setDone(how === 'approve' ? W.approved(ids.length) : W.rejected(ids.length));
+    setDone(how === 'approve' ? W.approved(chosen.length) : W.rejected(chosen.length));
     setSelected(new Set());
     setComment('');
     await client.invalidateQueries();
