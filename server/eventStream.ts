@@ -29,7 +29,7 @@ const PAGE = 1000;
 /** An event as the stream sends it: a post's event carries its state now, so a page shows it without a request. */
 type LiveEvent = StoredEvent & { post?: { status: string; publishAt: string | null } };
 /** An open stream as the tail knows it: the session that opened it, where its events go, and its ending. */
-export interface Listener {
+interface Listener {
   sessionId: string;
   send(events: LiveEvent[]): void;
   /** Its session is no longer in the stream's workspace: the stream ends. */
