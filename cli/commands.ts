@@ -11,6 +11,7 @@ import {
   setPasswordHash,
   workspaceOwner,
 } from '../db/identity.ts';
+import { COMMAND_BUSY_TIMEOUT_MS } from '../db/connect.ts';
 import { migrate } from '../db/migrate.ts';
 import { workspaceData, type AccountStatus } from '../db/workspaceData.ts';
 import { parseScopes } from '../domain/credential.ts';
@@ -20,6 +21,7 @@ import { randomBase62 } from '../domain/ids.ts';
 import { isPlanName, PLAN_NAMES } from '../domain/plans.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createServices, type Services } from '../runtime/services.ts';
+import { commandFailure } from './output.ts';
 import { hashPassword } from '../server/passwords.ts';
 import { NETWORKS, PLATFORMS } from '../networks/index.ts';
 import { queueFailure, registerSandboxAccount, sandboxToken, SCENARIOS } from '../networks/sandbox/state.ts';
@@ -261,11 +263,16 @@ const COMMANDS: Record<CommandName, Command> = {
 export async function runCommand(name: CommandName, args: string[]): Promise<number> {
   let services: Services | undefined;
   try {
-    services = createServices(loadConfig());
+    const config = loadConfig();
+    services = createServices({
+      ...config,
+      sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs ?? COMMAND_BUSY_TIMEOUT_MS,
+    });
     await migrate(services.db);
     process.stdout.write(JSON.stringify(await COMMANDS[name](services, args)) + '\n');
     return 0;
-  } catch (err) {
+  } catch (failure) {
+    const err = commandFailure(failure);
     const body =
       err instanceof ApiError
         ? errorBody(err, services?.config.publicUrl ?? loadConfig().publicUrl)

@@ -1,6 +1,7 @@
 // How operator commands speak: one JSON object on stdout, or {code, message, hint} on stderr and a
 // non-zero exit (README, Operator commands).
 import { parseArgs } from 'node:util';
+import { isDatabaseBusy } from '../db/connect.ts';
 import { ApiError, errorBody } from '../domain/errors.ts';
 import { loadConfig } from '../runtime/config.ts';
 
@@ -34,8 +35,24 @@ export function operatorOptions(
   return values;
 }
 
+/**
+ * What a command's failure is, said for its operator: SQLite locked past the command's wait (another process held
+ * its write lock) is a busy database, never the SQL that waited. Any other error is itself.
+ */
+export function commandFailure(err: unknown): unknown {
+  if (!isDatabaseBusy(err)) return err;
+  return new ApiError(
+    503,
+    'database_busy',
+    'The database is busy: another Herald process held its write lock for longer than this command waits, so ' +
+      'the command gave up.',
+    'Run the same command again in a moment (SQLITE_BUSY_TIMEOUT_MS sets how long a command waits).',
+  );
+}
+
 /** {code, message, hint} on stderr; the exit status: 2 for a usage error, 1 otherwise. */
-export function reportFailure(err: unknown): number {
+export function reportFailure(failure: unknown): number {
+  const err = commandFailure(failure);
   let publicUrl = 'http://localhost:8080';
   try {
     publicUrl = loadConfig().publicUrl;

@@ -32,6 +32,11 @@ export const SQLITE_LOWER = 'herald_lower';
 /** The longest a query waits for a PostgreSQL connection. */
 const PG_ACQUIRE_TIMEOUT_MS = 5000;
 
+/** SQLite: how long a write waits for another process's write lock by default (the server's requests). */
+export const SERVER_BUSY_TIMEOUT_MS = 5000;
+/** An operator's command waits longer: the server may hold its lock for a while under load, and a person waits. */
+export const COMMAND_BUSY_TIMEOUT_MS = 60_000;
+
 /**
  * knex has better-sqlite3 prepare every statement anew, and preparing costs more than running the short queries
  * of a request: the connection keeps its most recently used statements by text and hands them out again.
@@ -63,6 +68,8 @@ export interface OpenOptions {
   checkpoints?: 'commit' | 'thread';
   /** Where knex's own notices go (a pooled connection found cut): else knex prints them, plain, to stdout. */
   logger?: Logger;
+  /** SQLite: how long a write waits for another process's (SERVER_BUSY_TIMEOUT_MS unless said). */
+  sqliteBusyTimeoutMs?: number;
 }
 
 /** knex's notices as log records, so a process's output stays one JSON line per event. */
@@ -107,7 +114,7 @@ export function openDatabase(opts: OpenOptions): Db {
           if (thread) conn.pragma(`${schema}.journal_size_limit = ${64 * 2 ** 20}`);
         }
         conn.pragma('foreign_keys = ON');
-        conn.pragma('busy_timeout = 5000');
+        conn.pragma(`busy_timeout = ${opts.sqliteBusyTimeoutMs ?? SERVER_BUSY_TIMEOUT_MS}`);
         if (thread) conn.pragma('wal_autocheckpoint = 0');
         conn.function(SQLITE_LOWER, { deterministic: true }, (value) =>
           typeof value === 'string' ? value.toLowerCase() : value,
@@ -159,6 +166,12 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     // connection was lost (the chaos run's pg_terminate_backend between two of its writes), and is rolled back.
     /Transaction query already complete/.test(String(message))
   );
+}
+
+/** SQLite's "database is locked": another process held the write lock past the busy timeout. */
+export function isDatabaseBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 /** The answer to a request the environment failed, not Herald: a full disk (507), the database out of reach (503). */

@@ -348,6 +348,27 @@ export async function credentialForSession(
   };
 }
 
+/**
+ * Of these sessions, the ones still signed in and still members of the workspace they point at, with that workspace:
+ * a session signed out, expired, switched to another workspace or removed from its workspace is not among them
+ * (or points elsewhere). One query for any number of sessions.
+ */
+export async function sessionWorkspaces(db: Db, sessionIds: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  // In chunks: a query's bound parameters are limited (SQLite 32,766).
+  for (let i = 0; i < sessionIds.length; i += 500) {
+    const rows: { id: string; workspace_id: string }[] = await db('sessions')
+      .join('members', function () {
+        this.on('members.user_id', 'sessions.user_id').andOn('members.workspace_id', 'sessions.workspace_id');
+      })
+      .whereIn('sessions.id', sessionIds.slice(i, i + 500))
+      .where('sessions.expires_at', '>', nowIso())
+      .select('sessions.id', 'sessions.workspace_id');
+    for (const r of rows) found.set(r.id, r.workspace_id);
+  }
+  return found;
+}
+
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db('sessions').where({ id: sessionId }).delete();
 }

@@ -146,7 +146,7 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
    * (the limit counted the POST itself already): over the limit, the whole batch is refused and none of it runs.
    */
   async function countBatch(req: Request, res: Response, exchange: Exchange): Promise<boolean> {
-    const size = exchange.messages.length;
+    const size = exchange.messages.length + exchange.refused.length;
     if (size < 2) return true;
     const decision = await countAddress(limiter, req, res, size - 1);
     if (decision.allowed) return true;

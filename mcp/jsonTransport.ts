@@ -13,6 +13,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { paramsRefusal } from './protocolParams.ts';
 
 const MAX_BATCH = 100;
 
@@ -76,6 +77,8 @@ class ExchangeTransport implements Transport {
 /** The messages of one POST, read by the rules of Streamable HTTP and the version the client speaks. */
 export interface Exchange {
   messages: JSONRPCMessage[];
+  /** The answers to requests refused for their params (protocolParams.ts), which the server never sees. */
+  refused: JSONRPCMessage[];
   batch: boolean;
 }
 
@@ -110,7 +113,13 @@ export function readExchange(req: Request, res: Response): Exchange | undefined 
     return undefined;
   }
   const messages: JSONRPCMessage[] = [];
+  const refused: JSONRPCMessage[] = [];
   for (const item of raw) {
+    const refusal = paramsRefusal(item);
+    if (refusal) {
+      refused.push(refusal);
+      continue;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(item);
     if (!parsed.success) {
       rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
@@ -135,7 +144,7 @@ export function readExchange(req: Request, res: Response): Exchange | undefined 
     rpcError(res, 400, -32600, `Invalid Request: ${problem}`);
     return undefined;
   }
-  return { messages, batch };
+  return { messages, refused, batch };
 }
 
 function batchProblem(version: string, initializing: boolean): string {
@@ -172,8 +181,9 @@ export async function answerExchange(server: Server, exchange: Exchange, req: Re
   for (const message of exchange.messages) transport.onmessage?.(message, { requestInfo });
   for (const id of cancelled) transport.forget(id);
   await transport.answered;
+  const answers = [...exchange.refused, ...transport.answers];
   // Only notifications or responses, or every request cancelled: accepted, nothing to answer (JSON-RPC sends no
   // empty array).
-  if (transport.answers.length === 0) return void res.status(202).end();
-  res.json(exchange.batch ? transport.answers : transport.answers[0]);
+  if (answers.length === 0) return void res.status(202).end();
+  res.json(exchange.batch ? answers : answers[0]);
 }

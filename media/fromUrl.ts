@@ -15,6 +15,11 @@ import { nonPublicRange } from '../domain/publicAddress.ts';
 export interface FetchPolicy {
   /** Host names (or IP literals) exempt from the public-address rule: for tests, empty by default. */
   allowHosts: string[];
+  /**
+   * Origins (scheme, host and port) exempt from it: the sandbox's own servers. Their hosts' other ports are not, so
+   * a person naming a server cannot probe them.
+   */
+  allowOrigins?: string[];
   /** Extra trusted certificate authorities (PEM), on top of the system's. */
   extraCaPem?: string;
   /** Exempt hosts may be reached over plain http too (a test receiver); never so for any other host. */
@@ -103,10 +108,10 @@ export function guardedUrl(text: string, policy: FetchPolicy, asked = text): URL
   }
   const via = text === asked ? '' : ` (redirected to ${url.href})`;
   const host = hostOf(url);
-  const plainAllowed = url.protocol === 'http:' && policy.httpForExempt && exempt(host, policy);
+  const plainAllowed = url.protocol === 'http:' && policy.httpForExempt && exempt(url, policy);
   if (url.protocol !== 'https:' && !plainAllowed) throw refuse(`uses ${url.protocol.replace(/:$/, '')}${via}`);
   // The URL parser already turned decimal, octal and hex IPv4 forms (2130706433, 0177.0.0.1, 0x7f.1) into dotted quads.
-  const range = net.isIP(host) && !exempt(host, policy) ? nonPublicRange(host) : undefined;
+  const range = net.isIP(host) && !exempt(url, policy) ? nonPublicRange(host) : undefined;
   if (range) throw refuse(`points at ${host}, a ${range} address${via}`);
   return url;
 }
@@ -115,8 +120,10 @@ function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
-function exempt(host: string, policy: FetchPolicy): boolean {
-  return policy.allowHosts.includes(host.replace(/\.$/, ''));
+function exempt(url: URL, policy: FetchPolicy): boolean {
+  return (
+    policy.allowHosts.includes(hostOf(url).replace(/\.$/, '')) || Boolean(policy.allowOrigins?.includes(url.origin))
+  );
 }
 
 class NoAnswer extends Error {}
@@ -141,8 +148,7 @@ export function guardedRequest(
   signal: AbortSignal,
   deadline: number,
 ): Promise<IncomingMessage> {
-  const host = hostOf(url);
-  const checked = !exempt(host, policy);
+  const checked = !exempt(url, policy);
   return new Promise((resolve, reject) => {
     const req = (url.protocol === 'http:' ? http : https).request(url, {
       method: request.method,

@@ -24,13 +24,14 @@ export function clientFor(module: ConnectorModule, config: Config, env: NodeJS.P
 
 /**
  * Addresses a person named go through the public-address guard. Exempt: FROM_URL_ALLOW_HOSTS (tests), and in the
- * sandbox its own servers (the simulators and SANDBOX_PDS), which may be plain http on loopback.
+ * sandbox its own servers (the simulators and SANDBOX_PDS), which may be plain http on loopback: their origins only,
+ * not every port of their hosts.
  */
 export function outboundPolicy(config: Config): FetchPolicy {
   const sandbox = config.networks === 'sandbox' ? [config.sandboxUrl ?? config.publicUrl, config.sandboxPds] : [];
-  const hosts = sandbox.filter((url): url is string => Boolean(url)).map((url) => new URL(url).hostname);
   return {
-    allowHosts: [...config.fromUrl.allowHosts, ...hosts],
+    allowHosts: config.fromUrl.allowHosts,
+    allowOrigins: sandbox.filter((url): url is string => Boolean(url)).map((url) => new URL(url).origin),
     extraCaPem: config.fromUrl.extraCaPem,
     httpForExempt: true,
   };

@@ -56,11 +56,16 @@ export interface ConnectNetwork {
 
 const TIMEOUT_MS = 30_000;
 
+/** The most of a server's own words an answer quotes: a server named by a person may send anything, at any length. */
+const QUOTED_AT_MOST = 300;
+
+export const quoted = (words: string) => (words.length > QUOTED_AT_MOST ? `${words.slice(0, QUOTED_AT_MOST)}…` : words);
+
 export const connectFailed = (label: string, words: string) =>
   new ApiError(
     502,
     'connect_failed',
-    `${label} answered: "${words}". Nothing was connected.`,
+    `${label} answered: "${quoted(words)}". Nothing was connected.`,
     `Connect again. If it keeps failing, check the client id, secret and callback address of Herald's app at ${label}.`,
   );
 

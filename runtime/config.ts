@@ -52,6 +52,11 @@ export interface Config {
   webhooks: { allowHosts: string[]; retryDelaysMs: number[] };
   /** How often retention and expired reservations are swept, in ms; 0 turns the timer off. */
   mediaSweepMs: number;
+  /**
+   * SQLITE_BUSY_TIMEOUT_MS: how long a SQLite write waits for another process's write to finish. Unset: 5 seconds
+   * in the server and the worker (a request must not hang), a minute in an operator's command (db/connect.ts).
+   */
+  sqliteBusyTimeoutMs?: number;
   /** The worker's retries after temporary failures: 1, 5 and 15 minutes (benchmarks shorten them). */
   workerRetryDelaysMs: number[];
   /** Publish attempts one worker process runs at once (mostly waiting on the networks). */
@@ -267,5 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxYoutubeProject: youtubeProjectFrom(env.SANDBOX_YOUTUBE_PROJECT),
     mediaSweepMs:
       env.MEDIA_SWEEP_SECONDS === '0' ? 0 : intFrom(env.MEDIA_SWEEP_SECONDS, 600, 'MEDIA_SWEEP_SECONDS') * 1000,
+    sqliteBusyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS
+      ? intFrom(env.SQLITE_BUSY_TIMEOUT_MS, 0, 'SQLITE_BUSY_TIMEOUT_MS')
+      : undefined,
   };
 }

@@ -1,10 +1,13 @@
 // The dashboard's live updates: GET /auth/events, a server-sent-events stream of the workspace's events, so a
 // page refetches what changed instead of polling. Session only (API keys read GET /v1/events). Each process polls
 // the events table once a second for every open stream together (EventTail), so any number of tabs cost one
-// query a second, and every process on a shared PostgreSQL delivers what any process or worker wrote.
+// query a second, and every process on a shared PostgreSQL delivers what any process or worker wrote. The same poll
+// reads which open streams' sessions are still in their workspace: a stream whose person was removed from it, whose
+// session switched to another workspace, signed out or expired ends before the poll sends anything, on every process.
 import type { Request, RequestHandler, Response } from 'express';
 import { headPosition, isAfter, readEvents, type EventPosition, type StoredEvent } from '../db/events.ts';
 import type { Db } from '../db/connect.ts';
+import { sessionWorkspaces } from '../db/identity.ts';
 import { ApiError, unauthenticated } from '../domain/errors.ts';
 import { readEventCursor, writeEventCursor } from '../handlers/events.ts';
 import type { Services } from '../runtime/services.ts';
@@ -14,7 +17,7 @@ import { sessionFrom } from './sessionRoutes.ts';
 
 /** How often the one shared poll reads new events. */
 export const TAIL_EVERY_MS = 1000;
-/** A comment line this often keeps proxies from closing an idle stream; the session is checked again then. */
+/** A comment line this often keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 25_000;
 /** Open streams one session may hold in one process (a few tabs), and one address. */
 export const STREAMS_PER_SESSION = 6;
@@ -25,7 +28,13 @@ const PAGE = 1000;
 
 /** An event as the stream sends it: a post's event carries its state now, so a page shows it without a request. */
 type LiveEvent = StoredEvent & { post?: { status: string; publishAt: string | null } };
-type Listener = (events: LiveEvent[]) => void;
+/** An open stream as the tail knows it: the session that opened it, where its events go, and its ending. */
+interface Listener {
+  sessionId: string;
+  send(events: LiveEvent[]): void;
+  /** Its session is no longer in the stream's workspace: the stream ends. */
+  end(): void;
+}
 
 /** The current state of the posts the events name, in one read for the whole batch. */
 async function withPostStates(db: Db, events: StoredEvent[]): Promise<LiveEvent[]> {
@@ -54,6 +63,8 @@ export function eventTail(db: Db, logger: Logger, everyMs = TAIL_EVERY_MS) {
     }
     for (;;) {
       const read = await readEvents(db, { after: position, limit: PAGE });
+      // After the read and before any send: what was read reaches no stream whose session left its workspace.
+      await endDeparted();
       if (!read.length) return;
       position = read.at(-1)!.position;
       const events = await withPostStates(db, read);
@@ -63,9 +74,17 @@ export function eventTail(db: Db, logger: Logger, everyMs = TAIL_EVERY_MS) {
         if (theirs) theirs.push(e);
         else byWorkspace.set(e.workspaceId, [e]);
       }
-      for (const [workspaceId, theirs] of byWorkspace) for (const l of listeners.get(workspaceId) ?? []) l(theirs);
+      for (const [workspaceId, theirs] of byWorkspace) for (const l of listeners.get(workspaceId) ?? []) l.send(theirs);
       if (events.length < PAGE) return;
     }
+  }
+
+  /** Ends the streams whose session is gone or now in another workspace (or no longer a member of it). */
+  async function endDeparted(): Promise<void> {
+    const open = [...listeners].flatMap(([workspaceId, set]) => [...set].map((l) => ({ workspaceId, l })));
+    if (!open.length) return;
+    const current = await sessionWorkspaces(db, [...new Set(open.map(({ l }) => l.sessionId))]);
+    for (const { workspaceId, l } of open) if (current.get(l.sessionId) !== workspaceId) l.end();
   }
 
   const tick = () => {
@@ -137,11 +156,8 @@ export function eventStreams(services: Services, tail = eventTail(services.db, s
   const byAddress = counter();
   /** Each open stream's ending (`destroy` drops its connection too) and its heartbeat. */
   const ends = new Set<(destroy?: boolean) => void>();
-  const beats = new Set<() => Promise<void>>();
+  const beats = new Set<() => void>();
   let heartbeat: NodeJS.Timeout | undefined;
-  const beatAll = async () => {
-    await Promise.all([...beats].map((beat) => beat()));
-  };
 
   const route: RequestHandler = async (req: Request, res: Response) => {
     try {
@@ -178,13 +194,10 @@ export function eventStreams(services: Services, tail = eventTail(services.db, s
           last = e.position;
         }
     };
-    const unlisten = tail.listen(workspaceId, send);
-    // Signed out or expired: the stream ends, and the page's next request learns why. A database hiccup is no
-    // reason to drop the page: the next beat checks again.
-    const beat = async () => {
-      const cred = await sessionFrom(db, req).catch(() => true);
-      if (!cred) end();
-      else if (ends.has(end)) res.write(': ping\n\n');
+    // Ended by the tail when the session leaves the workspace; the page's next request learns why.
+    const unlisten = tail.listen(workspaceId, { sessionId, send, end: () => end() });
+    const beat = () => {
+      if (ends.has(end)) res.write(': ping\n\n');
     };
     const end = (destroy = false) => {
       if (!ends.delete(end)) return;
@@ -198,7 +211,9 @@ export function eventStreams(services: Services, tail = eventTail(services.db, s
     };
     ends.add(end);
     beats.add(beat);
-    heartbeat ??= setInterval(() => void beatAll(), HEARTBEAT_MS).unref();
+    heartbeat ??= setInterval(() => {
+      for (const beat of beats) beat();
+    }, HEARTBEAT_MS).unref();
     // The response's close, not the request's: a GET's request closes as soon as it was read.
     res.once('close', () => end());
     res.writeHead(200, {
@@ -233,8 +248,6 @@ export function eventStreams(services: Services, tail = eventTail(services.db, s
   return {
     route,
     tail,
-    /** Sends every stream its heartbeat now, ending those whose session ended (the timer calls it too). */
-    beat: beatAll,
     /** Ends every open stream and drops its connection: the server is stopping. */
     endAll: () => {
       for (const end of [...ends]) end(true);

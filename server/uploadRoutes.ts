@@ -3,7 +3,7 @@
 // held in memory; GET /media-files/<token> serves stored bytes (disk storage; S3 presigns its own).
 import express, { type Request, type Response } from 'express';
 import { environmentFault } from '../db/connect.ts';
-import { ApiError, errorBody, notFound } from '../domain/errors.ts';
+import { ApiError, errorBody, isDiskFull, notFound } from '../domain/errors.ts';
 import { normalizeMime } from '../domain/mediaTypes.ts';
 import { readUploadToken } from '../media/uploadAddress.ts';
 import { Interrupted } from '../media/work.ts';
@@ -99,15 +99,21 @@ export function uploadRoutes(services: Services): express.Router {
       if (outcome === 'gone') return refuse(res, notFound('media', record.id));
       res.status(200).json({ mediaId: record.id, status: 'processing' });
     } catch (err) {
+      // A cut connection leaves nothing stored; the address works again until it expires. A client that went away
+      // fails the request with ECONNRESET ("aborted"): no fault of Herald's, nor a lost database. (A full disk also
+      // destroys the request, as the write's pipeline ends.)
+      const cut = err instanceof Interrupted || (req.destroyed && !isDiskFull(err));
       // A full disk keeps no part of the file (storage removes it): the address works again once space is freed.
-      const refused = environmentFault(err);
+      const refused = cut ? undefined : environmentFault(err);
       if (refused) {
         services.logger.error({ err, reqId: req.id, mediaId: record.id }, refused.message);
         return refuse(res, refused);
       }
-      // A cut connection leaves nothing stored; the address works again until it expires.
-      if (!(err instanceof Interrupted) && !req.destroyed) throw err;
-      services.logger.info({ reqId: req.id, mediaId: record.id }, 'upload interrupted; nothing kept');
+      if (!cut) throw err;
+      services.logger.info(
+        { reqId: req.id, mediaId: record.id },
+        'upload interrupted: the connection closed before the whole file arrived; nothing kept',
+      );
       // Answered already when the upload was too slow (the answer closed the connection, which interrupted it).
       if (!res.destroyed && !res.headersSent) {
         refuse(

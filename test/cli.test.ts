@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SQLITE_FILE } from '../db/connect.ts';
 import { createPgDatabase, DATABASES } from './support/harness.ts';
 
 const run = promisify(execFile);
@@ -131,4 +133,36 @@ describe.each(DATABASES)('bin/herald on %s', (kind) => {
     expect((await herald('migrate')).out).toEqual({ migrated: true, applied: [] });
     expect((await herald('migrate')).out).toEqual({ migrated: true, applied: [] });
   });
+});
+
+describe.runIf(DATABASES.includes('sqlite'))('bin/herald on a busy SQLite database', () => {
+  it('waits, then says the database is busy, never the SQL; works once the lock is let go', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-cli-busy-'));
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
+    const create = (name: string, wait: Record<string, string>) =>
+      run(HERALD, ['workspace', 'create', '--name', name, '--plan', 'free'], { env: { ...env, ...wait } }).then(
+        ({ stdout }) => ({ code: 0, out: JSON.parse(stdout), err: undefined }),
+        (e: { code: number; stderr: string }) => ({ code: e.code, out: undefined, err: JSON.parse(e.stderr.trim()) }),
+      );
+    let other: Database.Database | undefined;
+    try {
+      expect((await create('First', {})).code).toBe(0);
+      // A second connection, as the server's, holds the write lock; the command waits 100 ms for it (configured).
+      other = new Database(path.join(dataDir, SQLITE_FILE));
+      other.exec('BEGIN IMMEDIATE');
+      const busy = await create('Second', { SQLITE_BUSY_TIMEOUT_MS: '100' });
+      expect(busy.code).toBe(1);
+      expect(busy.err).toEqual({
+        code: 'database_busy',
+        message: expect.stringMatching(/^The database is busy: /),
+        hint: expect.stringContaining('Run the same command again'),
+      });
+      expect(JSON.stringify(busy.err)).not.toMatch(/insert into|select |update |SQLITE_BUSY:|database is locked/i);
+      other.exec('ROLLBACK');
+      expect((await create('Second', { SQLITE_BUSY_TIMEOUT_MS: '100' })).code).toBe(0);
+    } finally {
+      other?.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

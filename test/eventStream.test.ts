@@ -1,16 +1,20 @@
 // The dashboard's live update stream (GET /auth/events): session only, one shared poll per process for every open
-// stream, its workspace's events only, resumed after Last-Event-ID, bounded per session, ended on sign-out and on
-// shutdown. The tail is polled by the test (tail.poll), so nothing here waits on a timer. Both databases.
+// stream, its workspace's events only, resumed after Last-Event-ID, bounded per session, ended on sign-out, on
+// removal from the workspace, on a switch to another workspace and on shutdown. The test's streams are served by a
+// server of their own, apart from env.app, where people are removed and switch: two instances on one database. The
+// tail is polled by the test (tail.poll), so nothing here waits on a timer. Both databases.
 import express from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents, type EventType } from '../db/events.ts';
+import { findWorkspace, workspaceOwner } from '../db/identity.ts';
+import { acceptInvite, createInvite } from '../db/members.ts';
 import { eventStreams, eventTail, STREAMS_PER_SESSION, type EventStreams } from '../server/eventStream.ts';
 import { addAccount, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
 import { postingCalls } from './support/network.ts';
-import { addPerson, signedIn, type Person } from './support/people.ts';
+import { addPerson, asPerson, signedIn, type Person } from './support/people.ts';
 
 interface Frame {
   id?: string;
@@ -194,18 +198,75 @@ describe.each(DATABASES)('live update streams on %s', (kind) => {
     for (const s of [...held, again]) s.close();
   });
 
-  it('ends when its session is signed out, at the next heartbeat', async () => {
+  it('ends when its session is signed out, at the next poll', async () => {
     const other = await signedIn(env, ws.userId, ws.workspaceId);
     const s = await stream({ Cookie: other.cookie });
-    await streams.beat();
+    await streams.tail.poll();
     expect(s.ended).toBe(false);
     const out = await request(env.app)
       .post('/auth/sign-out')
       .set('Cookie', other.cookie)
       .set('X-CSRF-Token', other.csrf);
     expect(out.status).toBe(204);
-    await streams.beat();
+    await streams.tail.poll();
     await s.until(() => s.ended);
+  });
+
+  /** A member of this workspace who also belongs to another, whose session is in this one. */
+  async function memberOfTwo(): Promise<{ person: Person; elsewhere: string }> {
+    const { db } = env.services;
+    const other = await seedWorkspace(env, { plan: 'agency' });
+    const joined = await addPerson(env, ws.workspaceId, 'member');
+    const invite = await createInvite(
+      db,
+      (await findWorkspace(db, other.workspaceId))!,
+      { userId: (await workspaceOwner(db, other.workspaceId))!.id, role: 'owner' },
+      joined.email,
+      'member',
+    );
+    await acceptInvite(db, invite.id, { userId: joined.userId });
+    return { person: joined, elsewhere: other.workspaceId };
+  }
+  const owner = () => signedIn(env, ws.userId, ws.workspaceId);
+
+  it('ends when its person is removed from the workspace, before the next poll sends any of its events', async () => {
+    const { person: leaving } = await memberOfTwo();
+    const s = await stream({ Cookie: leaving.cookie });
+    await streams.tail.poll();
+    const before = await happen();
+    await streams.tail.poll();
+    await s.until(() => s.frames.length > 0);
+    const removed = await asPerson(env, await owner(), 'delete', `/auth/members/${leaving.userId}`);
+    expect(removed.status).toBe(200);
+    const after = await happen();
+    await streams.tail.poll();
+    await s.until(() => s.ended);
+    expect(s.objects()).toEqual([before]);
+    expect(s.objects()).not.toContain(after);
+    // Opened again, the stream is refused: the removed person's session here ended with the membership.
+    expect(((await open({ Cookie: leaving.cookie })) as http.IncomingMessage).statusCode).toBe(401);
+  });
+
+  it('ends when its session switches to another workspace, sending none of the old one after the switch', async () => {
+    const { person: switching, elsewhere } = await memberOfTwo();
+    const s = await stream({ Cookie: switching.cookie });
+    await streams.tail.poll();
+    const switched = await asPerson(env, switching, 'post', '/auth/workspaces/switch', { workspaceId: elsewhere });
+    expect(switched.status).toBe(200);
+    const after = await happen();
+    await streams.tail.poll();
+    await s.until(() => s.ended);
+    expect(s.objects()).not.toContain(after);
+    // Opened again, it follows the session to the other workspace and sends only that one's events.
+    const again = await stream({ Cookie: switching.cookie });
+    await streams.tail.poll();
+    const old = await happen();
+    const theirs = await happen(elsewhere);
+    await streams.tail.poll();
+    await again.until(() => again.frames.length > 0);
+    expect(again.objects()).toEqual([theirs]);
+    expect(again.objects()).not.toContain(old);
+    again.close();
   });
 
   it('ends every stream, connection and all, when the server stops', async () => {

@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
+import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeSpaceChecks } from '../cli/doctor.ts';
@@ -319,6 +320,10 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
       const r = await reserveJpeg();
       const server = http.createServer(env.app).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
+      // The server's log lines, as JSON: a client that goes away is no server error (operators alert on warn).
+      const logged: { level: number; msg: string }[] = [];
+      const logger = env.services.logger;
+      env.services.logger = pino({ level: 'debug' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
       try {
         const { port } = server.address() as AddressInfo;
         // Half the body, then the connection drops.
@@ -332,6 +337,12 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
         await eventually(() => incomingFiles(env).length > 0);
         socket.destroy();
         await eventually(() => incomingFiles(env).length === 0);
+        await eventually(() => logged.some((l) => l.msg.startsWith('upload interrupted') || l.level >= 40));
+        expect(logged.filter((l) => l.level >= 40)).toEqual([]);
+        expect(logged.find((l) => l.msg.startsWith('upload interrupted'))).toMatchObject({
+          level: 30,
+          msg: 'upload interrupted: the connection closed before the whole file arrived; nothing kept',
+        });
 
         expect((await call(env, 'get', `/v1/media/${r.mediaId}`, { key: ws.readKey })).body.status).toBe('uploading');
         expect(await usedBytes()).toBe(before);
@@ -341,6 +352,7 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
         expect(await usedBytes()).toBe(before + jpeg.length);
         expect((await processed(env, ws.readKey, r.mediaId)).status).toBe('ready');
       } finally {
+        env.services.logger = logger;
         server.close();
       }
     });

@@ -1,5 +1,7 @@
-// One process is a whole instance on PostgreSQL too: `DATABASE_URL=… herald serve` alone publishes.
+// One process is a whole instance on PostgreSQL too: `DATABASE_URL=… herald serve` alone publishes, and a healthy
+// start logs nothing at warn or above (operators alert on those: README, Running in production).
 import { describe, expect, it } from 'vitest';
+import { eventually } from './support/mediaFiles.ts';
 import { DATABASES, seedWorkspace, startHerald } from './support/harness.ts';
 import { postedNow, sandboxAccount } from './support/network.ts';
 import { spawnHerald } from './support/spawnHerald.ts';
@@ -22,4 +24,27 @@ describe.runIf(DATABASES.includes('postgres'))('herald serve on PostgreSQL', () 
       await seeded.close();
     }
   }, 120_000); // a separate `bin/herald` process: its start-up is slow on a busy machine
+
+  it('starts with its worker and job queue, logging no line at warn or above', async () => {
+    const seeded = await startHerald('postgres');
+    const server = await spawnHerald(
+      { dataDir: seeded.config.dataDir, databaseUrl: seeded.config.databaseUrl },
+      { LOG_LEVEL: 'info' },
+    );
+    try {
+      const lines = () =>
+        server
+          .output()
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as { level: number; msg: string });
+      // The worker (and graphile-worker's queue) starts before the server says it listens.
+      await eventually(() => lines().some((l) => l.msg.startsWith('Herald is listening')));
+      expect(lines().some((l) => l.msg === 'publishing worker started')).toBe(true);
+      expect(lines().filter((l) => l.level >= 40)).toEqual([]);
+    } finally {
+      await server.stop();
+      await seeded.close();
+    }
+  }, 120_000);
 });

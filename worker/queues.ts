@@ -108,10 +108,11 @@ export function sqliteQueue(db: Db, clock: Clock, logger: Logger, pollMs = 200):
 /**
  * The job queue's connections: a pool of ours, whose error handlers stay while the process runs. graphile-worker
  * removes those of a pool it made when its runner stops, so a connection of that pool cut afterwards (terminated, the
- * database restarting) ended the process with an unhandled 'error' event.
+ * database restarting) ended the process with an unhandled 'error' event. It holds a connection for each job run at
+ * once (graphile-worker warns at every start when it has fewer); connections open only as they are needed.
  */
-function queuePool(connectionString: string, logger: Logger): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+function queuePool(connectionString: string, logger: Logger, concurrency: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: Math.max(10, concurrency) });
   const cut = (err: Error) => logger.warn({ err: err.message }, 'a job queue connection was cut');
   pool.on('error', cut);
   pool.on('connect', (client) => client.on('error', cut));
@@ -152,7 +153,7 @@ export function graphileQueue(db: Db, connectionString: string, logger: Logger):
     async start(task, { concurrency }) {
       // One pool for every try: a start the database refused is tried again (worker/worker.ts), and so is a runner
       // that stopped by itself.
-      pool ??= queuePool(connectionString, logger);
+      pool ??= queuePool(connectionString, logger, concurrency);
       stopping = false;
       const begin = async () => {
         const current = await run({

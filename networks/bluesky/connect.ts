@@ -4,7 +4,8 @@
 // password can be revoked on its own, from Bluesky's settings, without changing the account's.
 // https://atproto.com/specs/xrpc#authentication (com.atproto.server.createSession)
 import { ApiError, rateLimited } from '../../domain/errors.ts';
-import { connectFailed, type ConnectTarget } from '../oauth.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { connectFailed, quoted, type ConnectTarget } from '../oauth.ts';
 import type { SignInNetwork } from '../signIn.ts';
 import { agentOn, refusal, tokenClaims, Unreachable } from './api.ts';
 import { isXrpcError } from './atproto.ts';
@@ -12,6 +13,8 @@ import { isXrpcError } from './atproto.ts';
 export const LIVE_SERVER = 'https://bsky.social';
 /** The scopes of a session opened with an app password (a privileged one may also read direct messages). */
 const APP_PASSWORD_SCOPES = ['com.atproto.appPass', 'com.atproto.appPassPrivileged'];
+/** How long the named server may take to answer a sign-in call: a silent one must not hold the person's request. */
+export const SIGN_IN_WAIT_MS = 10_000;
 
 /** The PDS a DID document names (#atproto_pds), where the account's records live. */
 export function pdsOf(didDoc: unknown): string | undefined {
@@ -38,7 +41,7 @@ const signInRefused = (words: string) =>
   new ApiError(
     400,
     'app_password_refused',
-    `Bluesky answered: "${words}". Nothing was connected.`,
+    `Bluesky answered: "${quoted(words)}". Nothing was connected.`,
     'Check the handle (or the email) and the app password, and that the server is the one the account lives on.',
   );
 
@@ -52,6 +55,19 @@ function serverAddress(text: string): string {
       `Give the server's address alone, such as ${LIVE_SERVER} (where most Bluesky accounts live).`,
     );
   return url.origin;
+}
+
+/**
+ * `call` with a signal that aborts it once SIGN_IN_WAIT_MS have passed on the injected clock; it then fails with
+ * Unreachable, as a server that cannot be reached does.
+ */
+function within<T>(clock: Clock, server: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const abort = new AbortController();
+  const gaveUp = clock.sleep(SIGN_IN_WAIT_MS).then(() => {
+    abort.abort();
+    throw new Unreachable(`${server} gave no answer within ${SIGN_IN_WAIT_MS / 1000} seconds`);
+  });
+  return Promise.race([call(abort.signal), gaveUp]);
 }
 
 export const blueskySignIn: SignInNetwork = {
@@ -70,10 +86,12 @@ export const blueskySignIn: SignInNetwork = {
     const agent = agentOn(server, outbound);
     let session;
     try {
-      ({ data: session } = await agent.com.atproto.server.createSession({
-        identifier: identifier.trim().replace(/^@/, ''),
-        password,
-      }));
+      ({ data: session } = await within(clock, server, (signal) =>
+        agent.com.atproto.server.createSession(
+          { identifier: identifier.trim().replace(/^@/, ''), password },
+          { signal },
+        ),
+      ));
     } catch (err) {
       const cause = isXrpcError(err) ? err.cause : err;
       if (cause instanceof ApiError)
@@ -94,15 +112,17 @@ export const blueskySignIn: SignInNetwork = {
           'Create an app password in Bluesky (Settings, Privacy and security, App passwords) and connect with it.',
         );
       if (failure.kind === 'rate_limited')
-        throw rateLimited(failure.retryAfterSeconds ?? 300, `Bluesky answered: "${failure.message}".`);
+        throw rateLimited(failure.retryAfterSeconds ?? 300, `Bluesky answered: "${quoted(failure.message)}".`);
       if (failure.kind === 'token_rejected') throw signInRefused(err.message);
       throw connectFailed('Bluesky', failure.message);
     }
     if (!APP_PASSWORD_SCOPES.includes(tokenClaims(session.accessJwt).scope ?? '')) {
       // Herald does not keep a session of the account's own password: it is ended at once.
-      await agentOn(server, outbound, { token: session.refreshJwt })
-        .com.atproto.server.deleteSession()
-        .catch(() => {});
+      await within(clock, server, (signal) =>
+        agentOn(server, outbound, { token: session.refreshJwt }).com.atproto.server.deleteSession(undefined, {
+          signal,
+        }),
+      ).catch(() => {});
       throw new ApiError(
         400,
         'app_password_required',

@@ -49,6 +49,13 @@ export const ROUTES: RouteRow[] = [
     credential: 'session',
     body: { identifier: 'ola.bsky.social', password: 'abcd-efgh-ijkl-mnop' },
   },
+  // A server on another port of PUBLIC_URL's host (127.0.0.1 here): refused (400), never reached (a 502).
+  {
+    method: 'POST',
+    path: '/auth/connect/{platform}',
+    credential: 'session',
+    body: { identifier: 'ola.bsky.social', password: 'abcd-efgh-ijkl-mnop', server: 'http://127.0.0.1:1' },
+  },
   { method: 'PUT', path: '/uploads/{uploadToken}', credential: 'none' },
   { method: 'GET', path: '/media-files/{fileToken}', credential: 'none' },
   { method: 'GET', path: '/healthz', credential: 'none' },
@@ -71,6 +78,30 @@ export const ROUTES: RouteRow[] = [
       method: 'tools/call',
       params: { name: 'service_get_post', arguments: { postId: '{pst}' } },
     },
+  },
+  // The protocol's own methods, whose params are checked before the SDK sees them (mcp/protocolParams.ts).
+  {
+    method: 'POST',
+    path: '/mcp',
+    credential: 'none',
+    body: {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/mcp',
+    credential: 'none',
+    body: { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
+  },
+  {
+    method: 'POST',
+    path: '/mcp',
+    credential: 'none',
+    body: { jsonrpc: '2.0', id: 4, method: 'logging/setLevel', params: { level: 'info' } },
   },
   { method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', credential: 'none' },
   { method: 'GET', path: '/.well-known/oauth-authorization-server', credential: 'none' },
