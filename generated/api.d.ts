@@ -665,9 +665,12 @@ export interface paths {
          * List the workspace's events
          * @description Use this to catch up on what changed since you last looked, instead of polling posts:
          *     events of the last 30 days, oldest first. Each carries the object as it is now (`post`
-         *     with its `statusLine`, `media` or `account`), so no second call is needed; a deleted post
-         *     carries `post` as it was when deleted. Keep the last page's `nextCursor` and pass it as
-         *     `cursor` next time: the feed never skips an event, even one whose change committed late.
+         *     with its `statusLine`, `media` or `account`), so no second call is needed; the events of a
+         *     deleted post, earlier ones included, carry `post` as it was when deleted. Keep the last
+         *     page's `nextCursor` and pass it as `cursor` next time: the feed never skips an event, even
+         *     one whose change committed late. A page holds at most `limit` events and about 1 MB of
+         *     them (at least one event whatever its size), so it can be shorter than `limit` while more
+         *     follow: `hasMore` says so, and `nextCursor` continues right after the page's last event.
          *     `nextCursor` is given even on a short page, so that you can resume from where you are.
          */
         get: operations["listEvents"];
@@ -2154,6 +2157,16 @@ export interface components {
             bluesky?: components["schemas"]["BlueskySettings"];
         };
         /**
+         * @description Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most
+         *     100 tags of at most 500 characters each, in any state.
+         * @example [
+         *       "autumn",
+         *       "fashion",
+         *       "acme"
+         *     ]
+         */
+        Tags: string[];
+        /**
          * @description Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.
          * @example {
          *       "text": "Autumn sale: 30% off everything until Sunday, in the shop and online."
@@ -2164,13 +2177,7 @@ export interface components {
             text?: string;
             /** @example Autumn collection 2026 | Acme Shop */
             title?: string;
-            /**
-             * @example [
-             *       "autumn",
-             *       "fashion"
-             *     ]
-             */
-            tags?: string[];
+            tags?: components["schemas"]["Tags"];
         };
         /**
          * @description Per-network replacements of the base `text`, `title` and `tags`, keyed by network identifier.
@@ -2223,23 +2230,17 @@ export interface components {
             mediaIds: string[];
             /**
              * @description The base text (caption or description). Its limit depends on the network and is checked per row.
+             *     At most 65,536 characters, in any state (a draft too): above every network's own limit, the largest being Facebook's 63,206.
              * @example Autumn sale: 30% off everything until Sunday. #autumn #sale
              */
             text: string;
             /**
-             * @description Needed for youtube accounts (at most 100 characters, no `<` or `>`).
+             * @description Needed for youtube accounts (at most 100 characters, no `<` or `>`). At most 1,000 characters in any
+             *     state, ten times the largest network's title limit.
              * @example Autumn collection 2026 | Acme Shop
              */
             title?: string;
-            /**
-             * @description Tags, for networks that have them (youtube).
-             * @example [
-             *       "autumn",
-             *       "fashion",
-             *       "acme"
-             *     ]
-             */
-            tags?: string[];
+            tags?: components["schemas"]["Tags"];
             when: components["schemas"]["When"];
             perPlatform?: components["schemas"]["PerPlatform"];
             overrides?: components["schemas"]["Overrides"];
@@ -2277,23 +2278,17 @@ export interface components {
             mediaIds: string[];
             /**
              * @description The base text (caption or description). Its limit depends on the network and is checked per row.
+             *     At most 65,536 characters, in any state (a draft too): above every network's own limit, the largest being Facebook's 63,206.
              * @example Autumn sale: 30% off everything until Sunday. #autumn #sale
              */
             text: string;
             /**
-             * @description Needed for youtube accounts (at most 100 characters, no `<` or `>`).
+             * @description Needed for youtube accounts (at most 100 characters, no `<` or `>`). At most 1,000 characters in any
+             *     state, ten times the largest network's title limit.
              * @example Autumn collection 2026 | Acme Shop
              */
             title?: string;
-            /**
-             * @description Tags, for networks that have them (youtube).
-             * @example [
-             *       "autumn",
-             *       "fashion",
-             *       "acme"
-             *     ]
-             */
-            tags?: string[];
+            tags?: components["schemas"]["Tags"];
             when: components["schemas"]["When"];
             perPlatform?: components["schemas"]["PerPlatform"];
             overrides?: components["schemas"]["Overrides"];
@@ -2352,23 +2347,16 @@ export interface components {
         EditPostRequest: {
             when?: components["schemas"]["RescheduleWhen"];
             /**
-             * @description The new base text (caption or description).
+             * @description The new base text (caption or description); at most 65,536 characters, as in `createPosts`.
              * @example Autumn sale: 30% off everything until Sunday.
              */
             text?: string;
             /**
-             * @description The new title (youtube needs one).
+             * @description The new title (youtube needs one); at most 1,000 characters.
              * @example Autumn collection 2026 | Acme Shop
              */
             title?: string;
-            /**
-             * @description The new tags.
-             * @example [
-             *       "autumn",
-             *       "fashion"
-             *     ]
-             */
-            tags?: string[];
+            tags?: components["schemas"]["Tags"];
             /**
              * @description The new files, in order; `[]` for a text post.
              * @example [
@@ -2906,7 +2894,10 @@ export interface components {
         EventType: "post.created" | "post.queued" | "post.publishing" | "post.live" | "post.failed" | "post.retried_by_worker" | "post.cancelled" | "post.rescheduled" | "post.updated" | "post.deleted" | "post.approval_requested" | "post.approved" | "post.rejected" | "media.ready" | "media.failed" | "account.needs_reconnect";
         /**
          * @description One change in the workspace. `objectId` names the post, file or account; the object itself
-         *     is in `post`, `media` or `account` as it is when read (absent when it no longer exists).
+         *     is in `post`, `media` or `account` as it is when read. A deleted post is given as it was
+         *     when deleted, in all its events. The object is absent only when it no longer exists and
+         *     Herald keeps no copy: a file or an account removed since, or (in a webhook delivery sent
+         *     again after the feed's 30 days) any object.
          */
         Event: {
             /**
@@ -2934,6 +2925,12 @@ export interface components {
              * @example eyJ0IjoiNzQxIiwicyI6MTJ9
              */
             nextCursor: string;
+            /**
+             * @description `true` when more events follow this page now: it reached `limit`, or its byte budget
+             *     (about 1 MB) before `limit`. Read on with `nextCursor` until it is `false`.
+             * @example false
+             */
+            hasMore: boolean;
         };
         /**
          * @example {
@@ -3140,7 +3137,7 @@ export interface components {
             metrics: components["schemas"]["Metrics"];
         };
         /**
-         * @description The event types sent to the webhook.
+         * @description The event types sent to the webhook, each at most once.
          * @example [
          *       "post.live",
          *       "post.failed"
@@ -3292,7 +3289,7 @@ export interface components {
          *       "openapi": "3.1.0",
          *       "info": {
          *         "title": "Herald API",
-         *         "version": "1.1.0"
+         *         "version": "1.2.0"
          *       },
          *       "paths": {}
          *     }
@@ -5387,7 +5384,8 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitQuery"];
                 /**
-                 * @description Only events of these types, comma-separated.
+                 * @description Only events of these types, comma-separated, each at most once (so at most as many as
+                 *     `EventType` names).
                  * @example [
                  *       "post.live",
                  *       "post.failed"

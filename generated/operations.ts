@@ -981,17 +981,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "text": {
           "type": "string",
-          "description": "The base text (caption or description). Its limit depends on the network and is checked per row."
+          "maxLength": 65536,
+          "description": "The base text (caption or description). Its limit depends on the network and is checked per row.\nAt most 65,536 characters, in any state (a draft too): above every network's own limit, the largest being Facebook's 63,206.\n"
         },
         "title": {
           "type": "string",
-          "description": "Needed for youtube accounts (at most 100 characters, no `<` or `>`)."
+          "maxLength": 1000,
+          "description": "Needed for youtube accounts (at most 100 characters, no `<` or `>`). At most 1,000 characters in any\nstate, ten times the largest network's title limit.\n"
         },
         "tags": {
           "type": "array",
-          "description": "Tags, for networks that have them (youtube).",
+          "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+          "maxItems": 100,
           "items": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 500
           }
         },
         "when": {
@@ -1179,15 +1183,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1198,15 +1207,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1217,15 +1231,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1236,15 +1255,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1255,15 +1279,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1274,15 +1303,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1452,17 +1486,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "text": {
           "type": "string",
-          "description": "The base text (caption or description). Its limit depends on the network and is checked per row."
+          "maxLength": 65536,
+          "description": "The base text (caption or description). Its limit depends on the network and is checked per row.\nAt most 65,536 characters, in any state (a draft too): above every network's own limit, the largest being Facebook's 63,206.\n"
         },
         "title": {
           "type": "string",
-          "description": "Needed for youtube accounts (at most 100 characters, no `<` or `>`)."
+          "maxLength": 1000,
+          "description": "Needed for youtube accounts (at most 100 characters, no `<` or `>`). At most 1,000 characters in any\nstate, ten times the largest network's title limit.\n"
         },
         "tags": {
           "type": "array",
-          "description": "Tags, for networks that have them (youtube).",
+          "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+          "maxItems": 100,
           "items": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 500
           }
         },
         "when": {
@@ -1650,15 +1688,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1669,15 +1712,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1688,15 +1736,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1707,15 +1760,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1726,15 +1784,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1745,15 +1808,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1944,17 +2012,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "text": {
           "type": "string",
-          "description": "The new base text (caption or description)."
+          "maxLength": 65536,
+          "description": "The new base text (caption or description); at most 65,536 characters, as in `service_create_post`."
         },
         "title": {
           "type": "string",
-          "description": "The new title (youtube needs one)."
+          "maxLength": 1000,
+          "description": "The new title (youtube needs one); at most 1,000 characters."
         },
         "tags": {
           "type": "array",
-          "description": "The new tags.",
+          "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+          "maxItems": 100,
           "items": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 500
           }
         },
         "mediaIds": {
@@ -2117,15 +2189,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2136,15 +2213,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2155,15 +2237,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2174,15 +2261,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2193,15 +2285,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2212,15 +2309,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2471,7 +2573,7 @@ export const operations: readonly OperationEntry[] = [
     "tool": null,
     "annotations": null,
     "summary": "List the workspace's events",
-    "description": "Use this to catch up on what changed since you last looked, instead of polling posts:\nevents of the last 30 days, oldest first. Each carries the object as it is now (`post`\nwith its `statusLine`, `media` or `account`), so no second call is needed; a deleted post\ncarries `post` as it was when deleted. Keep the last page's `nextCursor` and pass it as\n`cursor` next time: the feed never skips an event, even one whose change committed late.\n`nextCursor` is given even on a short page, so that you can resume from where you are.\n",
+    "description": "Use this to catch up on what changed since you last looked, instead of polling posts:\nevents of the last 30 days, oldest first. Each carries the object as it is now (`post`\nwith its `statusLine`, `media` or `account`), so no second call is needed; the events of a\ndeleted post, earlier ones included, carry `post` as it was when deleted. Keep the last\npage's `nextCursor` and pass it as `cursor` next time: the feed never skips an event, even\none whose change committed late. A page holds at most `limit` events and about 1 MB of\nthem (at least one event whatever its size), so it can be shorter than `limit` while more\nfollow: `hasMore` says so, and `nextCursor` continues right after the page's last event.\n`nextCursor` is given even on a short page, so that you can resume from where you are.\n",
     "fields": {
       "path": [],
       "query": [
@@ -2499,7 +2601,7 @@ export const operations: readonly OperationEntry[] = [
         "types": {
           "type": "array",
           "minItems": 1,
-          "maxItems": 13,
+          "uniqueItems": true,
           "items": {
             "type": "string",
             "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
@@ -2522,7 +2624,7 @@ export const operations: readonly OperationEntry[] = [
               "account.needs_reconnect"
             ]
           },
-          "description": "Only events of these types, comma-separated."
+          "description": "Only events of these types, comma-separated, each at most once (so at most as many as\n`EventType` names).\n"
         }
       },
       "additionalProperties": false
@@ -2587,9 +2689,8 @@ export const operations: readonly OperationEntry[] = [
         },
         "events": {
           "type": "array",
-          "description": "The event types sent to the webhook.",
+          "description": "The event types sent to the webhook, each at most once.",
           "minItems": 1,
-          "maxItems": 16,
           "uniqueItems": true,
           "items": {
             "type": "string",
@@ -2697,9 +2798,8 @@ export const operations: readonly OperationEntry[] = [
         },
         "events": {
           "type": "array",
-          "description": "The event types sent to the webhook.",
+          "description": "The event types sent to the webhook, each at most once.",
           "minItems": 1,
-          "maxItems": 16,
           "uniqueItems": true,
           "items": {
             "type": "string",
