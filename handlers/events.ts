@@ -66,8 +66,8 @@ export function withinBudget(events: Event[], budget = EVENT_PAGE_BYTES): Event[
   const sizes = new Map<object, number>();
   const sizeOf = (value: object | undefined) => {
     if (!value) return 0;
-    let size = sizes.get(value);
-    if (size === undefined) sizes.set(value, (size = Buffer.byteLength(JSON.stringify(value))));
+    const size = sizes.get(value) ?? Buffer.byteLength(JSON.stringify(value));
+    sizes.set(value, size);
     return size;
   };
   let used = 0;
