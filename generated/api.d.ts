@@ -701,7 +701,9 @@ export interface paths {
          * @description Use this to have Herald POST the workspace's events to your server as they happen. `url`
          *     must be a public https address. The answer carries the `secret` that signs every delivery
          *     (Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); it is
-         *     shown only here and after a rotation, so keep it. Webhooks need the plan Studio or above.
+         *     shown only here and after a rotation (and to a replay of the same call with its
+         *     `Idempotency-Key`, whose stored answer Herald keeps sealed), so keep it. Webhooks need the
+         *     plan Studio or above.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -3164,7 +3166,10 @@ export interface components {
              */
             createdAt: string;
         };
-        /** @description A webhook with its signing secret, shown only when created and when rotated. */
+        /**
+         * @description A webhook with its signing secret, shown only when created and when rotated (and to a replay
+         *     of that call with its `Idempotency-Key`).
+         */
         WebhookWithSecret: {
             /** @example whk_3Hd8Lq2Vn5Tc9Wx1 */
             id: string;
@@ -3669,8 +3674,9 @@ export interface components {
          *     What is kept is any answer of a call that began to run: success and refusals such as
          *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
          *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-         *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-         *     anything else answers `400 invalid_request` naming the header.
+         *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+         *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+         *     characters; anything else answers `400 invalid_request` naming the header.
          * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
          */
         IdempotencyKey: string;
@@ -3846,8 +3852,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3982,8 +3989,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4044,8 +4052,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4110,8 +4119,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4177,8 +4187,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4240,8 +4251,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4402,8 +4414,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4469,8 +4482,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4562,8 +4576,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4629,8 +4644,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4696,8 +4712,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4863,8 +4880,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4927,8 +4945,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5031,8 +5050,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5101,8 +5121,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5174,8 +5195,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5246,8 +5268,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5465,8 +5488,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5567,8 +5591,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5629,8 +5654,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5702,8 +5728,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5764,8 +5791,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5873,8 +5901,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -290,7 +290,7 @@ export async function createApi(services: Services, handlers: Handlers) {
       return out;
     }
     return runWithKey({
-      keys: idempotencyKeys(db, cred.workspace.id, services.clock),
+      keys: idempotencyKeys(db, cred.workspace.id, services.clock, keyring),
       key,
       fingerprint: requestFingerprint(op.operationId!, params, query, req.body),
       operationId: op.operationId!,
