@@ -213,9 +213,10 @@ async function loadAttempts(db: Db, leases: Lease[]): Promise<Attempt[]> {
       'accounts.display_name',
       'accounts.status as account_status',
       'accounts.token_sealed',
-      // Of rows written at one instant, the `publishing` one counts as the earlier: a start then tells itself.
-      db.raw(`(select kind from post_events where post_events.post_id = posts.id
-        order by at desc, case when kind = 'publishing' then 1 else 0 end limit 1) as last_kind`),
+      // The timeline's latest row (its insertion order, which the post's one lease at a time keeps), by its index.
+      db.raw(
+        '(select kind from post_events where post_events.post_id = posts.id order by seq desc limit 1) as last_kind',
+      ),
     );
   const held = rows.filter((row) => leases.some((l) => l.postId === row.id && l.attemptId === row.attempt_id));
   // The posts' files, then the files its settings name (a YouTube thumbnail), as PublishJob.media says.

@@ -851,7 +851,366 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "post.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was created
+         * @description A post was created, as a draft or queued. Sent to webhooks subscribed to `post.created`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.queued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was queued
+         * @description A post got a time and waits for it (also after a retry). Sent to webhooks subscribed to `post.queued`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostQueued"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.publishing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An attempt to publish started
+         * @description An attempt to publish a post started: each attempt, a retry by the worker included, sends one. Sent to webhooks subscribed to `post.publishing`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostPublishing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post went live
+         * @description A post is published; `data.post.externalUrl` is its page on the network. Sent to webhooks subscribed to `post.live`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostLive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post failed
+         * @description A post failed; `data.post.error` holds the network's words and what to do. Sent to webhooks subscribed to `post.failed`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.retried_by_worker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A temporary failure, retried by Herald
+         * @description A temporary failure: Herald tries again by itself at `data.post.nextAttemptAt`. Sent to webhooks subscribed to `post.retried_by_worker`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostRetriedByWorker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was cancelled
+         * @description A person or a key cancelled a queued post: it is a draft again. Sent to webhooks subscribed to `post.cancelled`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.rescheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was rescheduled
+         * @description A person or a key gave a post another time. Sent to webhooks subscribed to `post.rescheduled`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostRescheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was edited
+         * @description A person or a key changed a post's content. Sent to webhooks subscribed to `post.updated`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was deleted
+         * @description A person or a key deleted a post; `data.post` is the post as it was when deleted. Sent to webhooks subscribed to `post.deleted`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.approval_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post waits for approval
+         * @description A post waits for an owner's or administrator's approval. Sent to webhooks subscribed to `post.approval_requested`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostApprovalRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was approved
+         * @description An owner or administrator approved a post: it is queued. Sent to webhooks subscribed to `post.approved`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was rejected
+         * @description An owner or administrator rejected a post: it stays a draft. Sent to webhooks subscribed to `post.rejected`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A file is ready
+         * @description A file finished processing and can be used in posts. Sent to webhooks subscribed to `media.ready`; `data` is the event as `GET /events`
+         *     lists it, with `data.media` as the API answers it when sent.
+         */
+        post: operations["onMediaReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A file failed
+         * @description A file could not be processed; `data.media` says why. Sent to webhooks subscribed to `media.failed`; `data` is the event as `GET /events`
+         *     lists it, with `data.media` as the API answers it when sent.
+         */
+        post: operations["onMediaFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.needs_reconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account needs reconnecting
+         * @description An account's token expired or was revoked: a person reconnects it in the dashboard. Sent to webhooks subscribed to `account.needs_reconnect`; `data` is the event as `GET /events`
+         *     lists it, with `data.account` as the API answers it when sent.
+         */
+        post: operations["onAccountNeedsReconnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test delivery
+         * @description What `POST /webhooks/{webhookId}/test` sends, whatever events the webhook subscribes to:
+         *     no change happened, it checks that the receiver gets and verifies deliveries. Signed and
+         *     logged like every other delivery.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -3139,6 +3498,54 @@ export interface components {
             metrics: components["schemas"]["Metrics"];
         };
         /**
+         * @description The body of a delivery: the event's `type`, when it happened, and the event itself as
+         *     `GET /events` lists it (`data`). Verify the signature on the raw body before parsing it.
+         */
+        EventDelivery: {
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When the event happened (its `createdAt`).
+             * @example 2026-11-24T13:30:04.120Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Event"];
+        };
+        /** @description The `data` of a test delivery. No object changed, so it carries none. */
+        WebhookTestEvent: {
+            /**
+             * @description The test event's id, also its `webhook-id`.
+             * @example wev_SJdwWi8WFwW6owDh
+             */
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * @description The webhook it was sent to.
+             * @example whk_3Hd8Lq2Vn5Tc9Wx1
+             */
+            objectId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-24T13:30:04.120Z
+             */
+            createdAt: string;
+            /** @example A test event from Herald: this webhook receives and verifies deliveries. */
+            message: string;
+        };
+        /** @description The body of a test delivery, shaped as every other (`{type, timestamp, data}`). */
+        TestDelivery: {
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the test was asked for.
+             * @example 2026-11-24T13:30:04.120Z
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestEvent"];
+        };
+        /**
          * @description The event types sent to the webhook, each at most once.
          * @example [
          *       "post.live",
@@ -3313,6 +3720,24 @@ export interface components {
         };
     };
     responses: {
+        /** @description Any `2xx` answer within 10 seconds is a success; its body is ignored (its first 1 KB is logged). */
+        DeliveryTaken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Any other answer (a `4xx` or `5xx`, a redirect, which is never followed, or no answer within
+         *     10 seconds) is a failure: Herald tries again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and
+         *     10 h, then disables the webhook.
+         */
+        DeliveryRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description `invalid_request`: the request does not match this contract (a field missing, of the
          *     wrong type or out of range, or an unknown field), its path holds a malformed percent
@@ -3608,6 +4033,25 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+         *     drops a delivery whose id it already handled.
+         * @example wev_IbwyVL1TMk2HOlGm
+         */
+        WebhookIdHeader: string;
+        /**
+         * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+         *     timestamp more than 5 minutes from their own clock (a replayed request).
+         * @example 1795696734
+         */
+        WebhookTimestampHeader: string;
+        /**
+         * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+         *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+         *     such signatures separated by a space: one made with the old secret, one with the new.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignatureHeader: string;
         /**
          * @description An account id from `GET /accounts`.
          * @example acc_7Hq2Lx9Pz3
@@ -5970,6 +6414,747 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    onPostCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.created";
+                    data?: {
+                        /** @constant */
+                        type?: "post.created";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostQueued: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.queued";
+                    data?: {
+                        /** @constant */
+                        type?: "post.queued";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostPublishing: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.publishing";
+                    data?: {
+                        /** @constant */
+                        type?: "post.publishing";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostLive: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.live";
+                    data?: {
+                        /** @constant */
+                        type?: "post.live";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.failed";
+                    data?: {
+                        /** @constant */
+                        type?: "post.failed";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostRetriedByWorker: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.retried_by_worker";
+                    data?: {
+                        /** @constant */
+                        type?: "post.retried_by_worker";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.cancelled";
+                    data?: {
+                        /** @constant */
+                        type?: "post.cancelled";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostRescheduled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.rescheduled";
+                    data?: {
+                        /** @constant */
+                        type?: "post.rescheduled";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.updated";
+                    data?: {
+                        /** @constant */
+                        type?: "post.updated";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.deleted";
+                    data?: {
+                        /** @constant */
+                        type?: "post.deleted";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostApprovalRequested: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.approval_requested";
+                    data?: {
+                        /** @constant */
+                        type?: "post.approval_requested";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.approved";
+                    data?: {
+                        /** @constant */
+                        type?: "post.approved";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.rejected";
+                    data?: {
+                        /** @constant */
+                        type?: "post.rejected";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onMediaReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "media.ready";
+                    data?: {
+                        /** @constant */
+                        type?: "media.ready";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onMediaFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "media.failed";
+                    data?: {
+                        /** @constant */
+                        type?: "media.failed";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onAccountNeedsReconnect: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "account.needs_reconnect";
+                    data?: {
+                        /** @constant */
+                        type?: "account.needs_reconnect";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestDelivery"];
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
         };
     };
 }
