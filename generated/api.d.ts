@@ -2495,7 +2495,8 @@ export interface components {
          *     of that network, and every one is optional. Settings are checked per row, against the
          *     schemas below: a value of the wrong type or outside its choices, or a name the network does
          *     not know, is the row issue `setting_invalid` naming the field, never a `400`. A network's
-         *     entry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).
+         *     entry itself must be an object of at most 131,072 characters as JSON (room for four alt texts
+         *     of 10,000 emoji): anything else is a `400` naming it (`perPlatform.facebook`).
          * @example {
          *       "youtube": {
          *         "visibility": "unlisted",

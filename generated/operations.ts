@@ -1033,7 +1033,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object of at most 131,072 characters as JSON (room for four alt texts\nof 10,000 emoji): anything else is a `400` naming it (`perPlatform.facebook`).\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
@@ -1538,7 +1538,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object of at most 131,072 characters as JSON (room for four alt texts\nof 10,000 emoji): anything else is a `400` naming it (`perPlatform.facebook`).\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
@@ -2039,7 +2039,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object of at most 131,072 characters as JSON (room for four alt texts\nof 10,000 emoji): anything else is a `400` naming it (`perPlatform.facebook`).\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {

@@ -126,6 +126,7 @@ describe.each(DATABASES)('the event feed on %s', (kind) => {
       ['tags', { tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }],
       ['tags/0', { tags: ['t'.repeat(501)] }],
       ['overrides/facebook/text', { overrides: { facebook: { text: 'x'.repeat(65_537) } } }],
+      ['perPlatform/facebook', { perPlatform: { facebook: { link: `https://${'a'.repeat(131_072)}` } } }],
     ];
     for (const [field, fields] of tooMuch) {
       const created = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { ...body, ...fields } });
@@ -136,7 +137,12 @@ describe.each(DATABASES)('the event feed on %s', (kind) => {
     }
     expect((await walk(before.cursor)).seen).toEqual([]);
     // The bounds themselves are taken.
-    const most = { text: 'é'.repeat(65_536), title: 'T'.repeat(1000), tags: Array(100).fill('t'.repeat(500)) };
+    const most = {
+      text: 'é'.repeat(65_536),
+      title: 'T'.repeat(1000),
+      tags: Array(100).fill('t'.repeat(500)),
+      perPlatform: { facebook: { link: `https://${'a'.repeat(131_000)}` } },
+    };
     expect((await call(env, 'patch', `/v1/posts/${draft}`, { key: ws.writeKey, body: most })).status).toBe(200);
   });
 

@@ -14,6 +14,7 @@ import { sandboxToken } from '../networks/sandbox/state.ts';
 import { hashPassword } from '../server/passwords.ts';
 import { DATABASES, seedWorkspace, type TestEnv } from './support/harness.ts';
 import {
+  AMPLIFIED_DRAFT,
   fuzzRequests,
   hostileRequests,
   ROUTES,
@@ -292,6 +293,11 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       const upload = await api('POST', '/media/uploads', { filename: 'f.jpg', mime: 'image/jpeg', size: 100 }, key);
       ctx.params.uploadToken!.push((upload.uploadUrl as string).split('/uploads/')[1]!);
     }
+    // The feed amplifier's post (issue 41, item 2): the largest text, edited a tag at a time.
+    const { text, edits } = AMPLIFIED_DRAFT;
+    const target = { targets: { accountIds: [ctx.ids.acc![1]] }, mediaIds: [], text, when: 'draft', confirm: true };
+    const [largest] = (await api('POST', '/posts', target, own.writeKey)).posts as { id: string }[];
+    for (let i = 0; i < edits; i++) await api('PATCH', `/posts/${largest!.id}`, { tags: [`t${i}`] }, own.writeKey);
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
