@@ -199,6 +199,19 @@ describe.each(DATABASES)('the event feed on %s', (kind) => {
     expect(seen.some((e) => e.objectId === theirPost || e.objectId === theirAccount)).toBe(false);
     const theirs = await walk(undefined, other.readKey, 100);
     expect(theirs.seen.map((e) => e.objectId)).toContain(theirPost);
+    // A deleted post's copy is its workspace's own: an event here naming their deleted post shows no post.
+    const draft = await call(env, 'post', '/v1/posts', {
+      key: other.writeKey,
+      body: { targets: { accountIds: [theirAccount] }, mediaIds: [], text: 'Gone', when: 'draft', confirm: true },
+    });
+    const gone = draft.body.posts[0].id;
+    expect((await call(env, 'delete', `/v1/posts/${gone}?confirm=true`, { key: other.writeKey })).status).toBe(200);
+    const { cursor } = await walk(undefined, ws.readKey, 100);
+    const naming = { workspaceId: ws.workspaceId, type: 'post.updated' as const, objectId: gone };
+    await recordEvents(env.services.db, [naming], new Date().toISOString());
+    const named = (await walk(cursor, ws.readKey, 100)).seen.filter((e) => e.objectId === gone);
+    expect(named).toEqual([expect.not.objectContaining({ post: expect.anything() })]);
+    expect(named[0]).not.toHaveProperty('post');
   });
 
   it.runIf(kind === 'postgres')('never passes over an event whose transaction commits after a later one', async () => {
