@@ -74,7 +74,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(Date.parse(row.previous_secret_until) - env.services.clock.now()).toBeGreaterThan(23.9 * 3600_000);
   });
 
-  it("keeps a keyed create's and rotation's answer sealed: the raw row holds no secret, a replay shows it", async () => {
+  it("keeps a keyed create's and rotation's answer sealed: no secret in the raw row, a replay shows it", async () => {
     const keyed = (key: string) => ({ key: ws.writeKey, headers: { 'Idempotency-Key': key } });
     const made = await call(env, 'post', '/v1/webhooks', { ...keyed('make-1'), body: { url, events: ['post.live'] } });
     expect(made.status).toBe(201);
