@@ -286,23 +286,20 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     const { id } = await dueIn(account.id, 'Refused after its container was made.', 600);
     const horizon = new Date(Date.now() + 700_000).toISOString();
     await playWorker('wkr_retrying', 0);
-    const start = async () => {
+    /** Reserves the post and starts its attempt, with its first progress if given, as the worker does. */
+    const start = async (checkpoint?: { containerId: string }) => {
       const [held] = await reservePosts(db, [id], 'wkr_retrying', horizon);
       const now = new Date().toISOString();
-      expect(await startAttempts(db, [{ attempt: held!, message: 'Sending to Threads.' }], now)).toEqual([true]);
+      const item = { attempt: held!, message: 'Sending to Threads.', checkpoint };
+      expect(await startAttempts(db, [item], now)).toEqual([true]);
       return held!;
     };
     const checkpoint = { containerId: 'ctr_made' };
-    const [first] = await reservePosts(db, [id], 'wkr_retrying', horizon);
-    await startAttempts(
-      db,
-      [{ attempt: first!, message: 'Sending to Threads.', checkpoint }],
-      new Date().toISOString(),
-    );
+    const first = await start(checkpoint);
     // Threads answered a temporary error after the container was made: the retry keeps it.
     const error = { code: 'threads_unavailable', message: 'Threads answered 503.', hint: 'Herald tries again.' };
     const later = new Date(Date.now() + 1000).toISOString();
-    expect(await retryLater(db, env.services.jobs, first!, error, later, new Date().toISOString())).toBe(true);
+    expect(await retryLater(db, env.services.jobs, first, error, later, new Date().toISOString())).toBe(true);
     const retry = await start();
     expect(retry.checkpoint).toEqual(checkpoint);
     // Settling found nothing sent: the same attempt is sent again, already told.
