@@ -3245,8 +3245,8 @@ export interface components {
             publishAt?: string;
         };
         /**
-         * @description What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,
-         *     `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),
+         * @description What happened. `post.created`, `post.queued` (also after a retry), `post.publishing` (an
+         *     attempt started: each attempt, a retry by the worker included), `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),
          *     `post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,
          *     `post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,
          *     `media.failed`; `account.needs_reconnect` (its token expired or was revoked).

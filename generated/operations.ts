@@ -2604,7 +2604,7 @@ export const operations: readonly OperationEntry[] = [
           "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing` (an\nattempt started: each attempt, a retry by the worker included), `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2694,7 +2694,7 @@ export const operations: readonly OperationEntry[] = [
           "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing` (an\nattempt started: each attempt, a retry by the worker included), `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2803,7 +2803,7 @@ export const operations: readonly OperationEntry[] = [
           "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing` (an\nattempt started: each attempt, a retry by the worker included), `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
