@@ -142,6 +142,20 @@ export async function readEvents(db: Db, query: EventQuery): Promise<StoredEvent
   return (await inOrder(db, q, 'asc').limit(query.limit)).map(toStored);
 }
 
+/**
+ * The posts as their `post.deleted` events keep them, by post id, of one workspace: what the feed and deliveries
+ * show of a post that is gone, for its earlier events too.
+ */
+export async function deletedPosts(db: Db, workspaceId: string, postIds: string[]): Promise<Map<string, unknown>> {
+  if (!postIds.length) return new Map();
+  const rows = await db('events')
+    .where({ workspace_id: workspaceId, type: 'post.deleted' })
+    .whereIn('object_id', postIds)
+    .whereNotNull('payload')
+    .select('object_id', 'payload');
+  return new Map(rows.map((r) => [r.object_id as string, JSON.parse(r.payload)]));
+}
+
 /** Events by their ids, settled or not (webhook deliveries name their events). */
 export async function findEvents(db: Db, ids: string[]): Promise<StoredEvent[]> {
   if (!ids.length) return [];

@@ -1,9 +1,12 @@
 // The `Idempotency-Key` rows of one workspace (migration 0019). A request first claims its key with a row
 // committed at once, so a second request with that key, in this process or another, sees it; the answer then
 // replaces the claim inside the request's own write transaction, on the condition that the claim is still its own.
+// Answers are kept sealed: some carry a secret shown once (a webhook's, when it is made or rotated), and secrets at
+// rest are sealed everywhere.
 import type { Knex } from 'knex';
 import { randomBase62 } from '../domain/ids.ts';
 import { isoAt, type Clock } from '../runtime/clock.ts';
+import type { Keyring } from '../runtime/crypto.ts';
 import type { Db } from './connect.ts';
 
 /** How long a key is kept: within this time the same key replays its answer. */
@@ -34,7 +37,12 @@ export type Claim =
   /** A request with the key is running now. */
   | { kind: 'in_use' };
 
-export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
+/** A stored answer's text: sealed, or (a key stored before answers were sealed, 24 hours at most) plain JSON. */
+function openAnswer(keyring: Keyring, stored: string): Omit<StoredAnswer, 'status'> {
+  return JSON.parse(stored.startsWith('{') ? stored : keyring.decrypt(stored, 'idempotent-answers'));
+}
+
+export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock, keyring: Keyring) {
   const rows = (q: Knex, key: string) => q('idempotency_keys').where({ workspace_id: workspaceId, key });
 
   /** Claims `key` for a request with this fingerprint, or says why not (its stored answer, reuse, in use). */
@@ -66,7 +74,7 @@ export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
       }
       if (row.fingerprint !== fingerprint) return { kind: 'reused' };
       if (row.status !== null && row.status !== undefined) {
-        const { body, headers } = JSON.parse(row.response) as Omit<StoredAnswer, 'status'>;
+        const { body, headers } = openAnswer(keyring, row.response);
         return { kind: 'replay', answer: { status: Number(row.status), body, headers } };
       }
       if (row.locked_until > isoAt(now)) return { kind: 'in_use' };
@@ -90,7 +98,10 @@ export function idempotencyKeys(db: Db, workspaceId: string, clock: Clock) {
         .where({ token })
         .update({
           status: answer.status,
-          response: JSON.stringify({ body: answer.body, headers: answer.headers }),
+          response: keyring.encrypt(
+            JSON.stringify({ body: answer.body, headers: answer.headers }),
+            'idempotent-answers',
+          ),
           token: null,
           locked_until: null,
         })) > 0,

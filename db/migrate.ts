@@ -31,6 +31,7 @@ import * as workerHost from './migrations/0026_worker_host.ts';
 import * as tokenUpkeep from './migrations/0027_token_upkeep.ts';
 import * as liveNote from './migrations/0028_live_note.ts';
 import * as shownPrivately from './migrations/0029_shown_privately.ts';
+import * as eventsObject from './migrations/0030_events_object.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0027_token_upkeep': tokenUpkeep,
   '0028_live_note': liveNote,
   '0029_shown_privately': shownPrivately,
+  '0030_events_object': eventsObject,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

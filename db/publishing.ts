@@ -43,6 +43,11 @@ export interface Attempt {
   publishAt: string;
   /** Whether the attempt has started: from then on the network may have been called. */
   started: boolean;
+  /**
+   * Whether the post's latest timeline row is a `publishing` event: an attempt that resumes one cut short (its
+   * worker stopped, or settling found nothing sent) says nothing new; any other start is an attempt of its own.
+   */
+  announced: boolean;
 }
 
 type Row = Record<string, any>;
@@ -208,6 +213,10 @@ async function loadAttempts(db: Db, leases: Lease[]): Promise<Attempt[]> {
       'accounts.display_name',
       'accounts.status as account_status',
       'accounts.token_sealed',
+      // The timeline's latest row (its insertion order, which the post's one lease at a time keeps), by its index.
+      db.raw(
+        '(select kind from post_events where post_events.post_id = posts.id order by seq desc limit 1) as last_kind',
+      ),
     );
   const held = rows.filter((row) => leases.some((l) => l.postId === row.id && l.attemptId === row.attempt_id));
   // The posts' files, then the files its settings name (a YouTube thumbnail), as PublishJob.media says.
@@ -243,6 +252,7 @@ async function loadAttempts(db: Db, leases: Lease[]): Promise<Attempt[]> {
     dueAt: row.due_at,
     publishAt: row.publish_at ?? row.due_at,
     started: row.attempt_started_at !== null,
+    announced: row.last_kind === 'publishing',
   }));
 }
 
@@ -271,10 +281,11 @@ export async function startAttempts(
       rows: items.map((i) => [...leaseOf(i.attempt), i.checkpoint ? JSON.stringify(i.checkpoint) : null]),
       where: `and ${besideBatch(db, 'posts.status')} = '${STARTABLE}'`,
     },
-    // A resend keeps its earlier progress and its earlier `publishing` event.
+    // Every attempt's start is a `publishing` event, a worker's retry that keeps its progress too; a resend of an
+    // attempt already told (its latest event) keeps that one.
     eventRows(
       items
-        .filter((i) => !i.attempt.checkpoint)
+        .filter((i) => !i.attempt.announced)
         .map((i) => ({
           workspaceId: i.attempt.workspaceId,
           postId: i.attempt.postId,

@@ -147,11 +147,17 @@ export function webhooksData(db: Db, workspaceId: string, clock: Clock) {
           .limit(limit + 1);
         return { page: rows.slice(0, limit).map(toDelivery), more: rows.length > limit };
       },
-      /** A `webhook.test` event for the webhook, due now. */
+      /** A `webhook.test` event for the webhook, due now: shaped as an event (the contract's WebhookTestEvent). */
       addTest: async (webhookId: string): Promise<WebhookDelivery> => {
         const at = isoNow(clock);
         const eventId = newId('wev');
-        const payload = { message: 'A test event from Herald: this webhook receives and verifies deliveries.' };
+        const payload = {
+          id: eventId,
+          type: 'webhook.test',
+          objectId: webhookId,
+          createdAt: at,
+          message: 'A test event from Herald: this webhook receives and verifies deliveries.',
+        };
         const row = pendingDelivery({ id: webhookId, workspaceId }, { id: eventId, type: 'webhook.test', payload }, at);
         await db('webhook_deliveries').insert(row);
         return toDelivery(row);

@@ -7,7 +7,7 @@ import { newId } from '../domain/ids.ts';
 import { assertCanConnectAccount } from '../domain/quotas.ts';
 import type { Db } from './connect.ts';
 import { lockWorkspace } from './locks.ts';
-import { readEvents, type EventQuery } from './events.ts';
+import { deletedPosts, readEvents, type EventQuery } from './events.ts';
 import { webhooksData } from './webhooksData.ts';
 import { schedulesData } from './schedulesData.ts';
 import { mediaData } from './mediaData.ts';
@@ -134,7 +134,10 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
     media: mediaData(db, workspace),
     posts: postsData(db, workspace, clock, jobs),
     /** The workspace's settled events after a position, oldest first (db/events.ts). */
-    events: { list: (query: Omit<EventQuery, 'workspaceId'>) => readEvents(db, { ...query, workspaceId: wsId }) },
+    events: {
+      list: (query: Omit<EventQuery, 'workspaceId'>) => readEvents(db, { ...query, workspaceId: wsId }),
+      deletedPosts: (postIds: string[]) => deletedPosts(db, wsId, postIds),
+    },
     webhooks: webhooksData(db, wsId, clock),
     schedules: schedulesData(db, wsId, clock),
 

@@ -2,7 +2,7 @@
 // posts and media; administrators also connect and disconnect accounts and manage groups, keys and members
 // (but not owners); only the owner changes the plan and billing and transfers ownership. API keys carry
 // scopes, not roles: these rules bind people signed in to the dashboard.
-import type { operations } from '../generated/api.d.ts';
+import type { OperationId } from './operationIds.ts';
 import { ApiError } from './errors.ts';
 import type { Role } from './credential.ts';
 
@@ -35,7 +35,7 @@ export function assertRole(role: Role, needed: Role, action: string): void {
  * The least role each /v1 operation needs when a person calls it with a dashboard session. Every
  * operation has a row (the type makes a missing one a compile error), so a new operation is a decision.
  */
-export const OPERATION_ROLES: Record<keyof operations, Role> = {
+export const OPERATION_ROLES: Record<OperationId, Role> = {
   getWhoami: 'member',
   listAccounts: 'member',
   getAccountAnalytics: 'member',

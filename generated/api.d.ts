@@ -665,9 +665,12 @@ export interface paths {
          * List the workspace's events
          * @description Use this to catch up on what changed since you last looked, instead of polling posts:
          *     events of the last 30 days, oldest first. Each carries the object as it is now (`post`
-         *     with its `statusLine`, `media` or `account`), so no second call is needed; a deleted post
-         *     carries `post` as it was when deleted. Keep the last page's `nextCursor` and pass it as
-         *     `cursor` next time: the feed never skips an event, even one whose change committed late.
+         *     with its `statusLine`, `media` or `account`), so no second call is needed; the events of a
+         *     deleted post, earlier ones included, carry `post` as it was when deleted. Keep the last
+         *     page's `nextCursor` and pass it as `cursor` next time: the feed never skips an event, even
+         *     one whose change committed late. A page holds at most `limit` events and about 1 MB of
+         *     them (at least one event whatever its size), so it can be shorter than `limit` while more
+         *     follow: `hasMore` says so, and `nextCursor` continues right after the page's last event.
          *     `nextCursor` is given even on a short page, so that you can resume from where you are.
          */
         get: operations["listEvents"];
@@ -698,7 +701,9 @@ export interface paths {
          * @description Use this to have Herald POST the workspace's events to your server as they happen. `url`
          *     must be a public https address. The answer carries the `secret` that signs every delivery
          *     (Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); it is
-         *     shown only here and after a rotation, so keep it. Webhooks need the plan Studio or above.
+         *     shown only here and after a rotation (and to a replay of the same call with its
+         *     `Idempotency-Key`, whose stored answer Herald keeps sealed), so keep it. Webhooks need the
+         *     plan Studio or above.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -846,7 +851,366 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "post.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was created
+         * @description A post was created, as a draft or queued. Sent to webhooks subscribed to `post.created`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.queued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was queued
+         * @description A post got a time and waits for it (also after a retry). Sent to webhooks subscribed to `post.queued`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostQueued"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.publishing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An attempt to publish started
+         * @description An attempt to publish a post started: each attempt, a retry by the worker included, sends one. Sent to webhooks subscribed to `post.publishing`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostPublishing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post went live
+         * @description A post is published; `data.post.externalUrl` is its page on the network. Sent to webhooks subscribed to `post.live`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostLive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post failed
+         * @description A post failed; `data.post.error` holds the network's words and what to do. Sent to webhooks subscribed to `post.failed`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.retried_by_worker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A temporary failure, retried by Herald
+         * @description A temporary failure: Herald tries again by itself at `data.post.nextAttemptAt`. Sent to webhooks subscribed to `post.retried_by_worker`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostRetriedByWorker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was cancelled
+         * @description A person or a key cancelled a queued post: it is a draft again. Sent to webhooks subscribed to `post.cancelled`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.rescheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was rescheduled
+         * @description A person or a key gave a post another time. Sent to webhooks subscribed to `post.rescheduled`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostRescheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was edited
+         * @description A person or a key changed a post's content. Sent to webhooks subscribed to `post.updated`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was deleted
+         * @description A person or a key deleted a post; `data.post` is the post as it was when deleted. Sent to webhooks subscribed to `post.deleted`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.approval_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post waits for approval
+         * @description A post waits for an owner's or administrator's approval. Sent to webhooks subscribed to `post.approval_requested`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostApprovalRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was approved
+         * @description An owner or administrator approved a post: it is queued. Sent to webhooks subscribed to `post.approved`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A post was rejected
+         * @description An owner or administrator rejected a post: it stays a draft. Sent to webhooks subscribed to `post.rejected`; `data` is the event as `GET /events`
+         *     lists it, with `data.post` as the API answers it when sent.
+         */
+        post: operations["onPostRejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A file is ready
+         * @description A file finished processing and can be used in posts. Sent to webhooks subscribed to `media.ready`; `data` is the event as `GET /events`
+         *     lists it, with `data.media` as the API answers it when sent.
+         */
+        post: operations["onMediaReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "media.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A file failed
+         * @description A file could not be processed; `data.media` says why. Sent to webhooks subscribed to `media.failed`; `data` is the event as `GET /events`
+         *     lists it, with `data.media` as the API answers it when sent.
+         */
+        post: operations["onMediaFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.needs_reconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account needs reconnecting
+         * @description An account's token expired or was revoked: a person reconnects it in the dashboard. Sent to webhooks subscribed to `account.needs_reconnect`; `data` is the event as `GET /events`
+         *     lists it, with `data.account` as the API answers it when sent.
+         */
+        post: operations["onAccountNeedsReconnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test delivery
+         * @description What `POST /webhooks/{webhookId}/test` sends, whatever events the webhook subscribes to:
+         *     no change happened, it checks that the receiver gets and verifies deliveries. Signed and
+         *     logged like every other delivery.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -2133,7 +2497,8 @@ export interface components {
          *     of that network, and every one is optional. Settings are checked per row, against the
          *     schemas below: a value of the wrong type or outside its choices, or a name the network does
          *     not know, is the row issue `setting_invalid` naming the field, never a `400`. A network's
-         *     entry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).
+         *     entry itself must be an object of at most 131,072 characters as JSON (room for four alt texts
+         *     of 10,000 emoji): anything else is a `400` naming it (`perPlatform.facebook`).
          * @example {
          *       "youtube": {
          *         "visibility": "unlisted",
@@ -2156,6 +2521,16 @@ export interface components {
             bluesky?: components["schemas"]["BlueskySettings"];
         };
         /**
+         * @description Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most
+         *     100 tags of at most 500 characters each, in any state.
+         * @example [
+         *       "autumn",
+         *       "fashion",
+         *       "acme"
+         *     ]
+         */
+        Tags: string[];
+        /**
          * @description Used instead of the base `text`, `title` or `tags` for the accounts of one network. Fields left out keep the base value.
          * @example {
          *       "text": "Autumn sale: 30% off everything until Sunday, in the shop and online."
@@ -2166,13 +2541,7 @@ export interface components {
             text?: string;
             /** @example Autumn collection 2026 | Acme Shop */
             title?: string;
-            /**
-             * @example [
-             *       "autumn",
-             *       "fashion"
-             *     ]
-             */
-            tags?: string[];
+            tags?: components["schemas"]["Tags"];
         };
         /**
          * @description Per-network replacements of the base `text`, `title` and `tags`, keyed by network identifier.
@@ -2225,23 +2594,17 @@ export interface components {
             mediaIds: string[];
             /**
              * @description The base text (caption or description). Its limit depends on the network and is checked per row.
+             *     At most 65,536 characters, in any state (a draft too): above every network's own limit, the largest being Facebook's 63,206.
              * @example Autumn sale: 30% off everything until Sunday. #autumn #sale
              */
             text: string;
             /**
-             * @description Needed for youtube accounts (at most 100 characters, no `<` or `>`).
+             * @description Needed for youtube accounts (at most 100 characters, no `<` or `>`). At most 1,000 characters in any
+             *     state, ten times the largest network's title limit.
              * @example Autumn collection 2026 | Acme Shop
              */
             title?: string;
-            /**
-             * @description Tags, for networks that have them (youtube).
-             * @example [
-             *       "autumn",
-             *       "fashion",
-             *       "acme"
-             *     ]
-             */
-            tags?: string[];
+            tags?: components["schemas"]["Tags"];
             when: components["schemas"]["When"];
             perPlatform?: components["schemas"]["PerPlatform"];
             overrides?: components["schemas"]["Overrides"];
@@ -2279,23 +2642,17 @@ export interface components {
             mediaIds: string[];
             /**
              * @description The base text (caption or description). Its limit depends on the network and is checked per row.
+             *     At most 65,536 characters, in any state (a draft too): above every network's own limit, the largest being Facebook's 63,206.
              * @example Autumn sale: 30% off everything until Sunday. #autumn #sale
              */
             text: string;
             /**
-             * @description Needed for youtube accounts (at most 100 characters, no `<` or `>`).
+             * @description Needed for youtube accounts (at most 100 characters, no `<` or `>`). At most 1,000 characters in any
+             *     state, ten times the largest network's title limit.
              * @example Autumn collection 2026 | Acme Shop
              */
             title?: string;
-            /**
-             * @description Tags, for networks that have them (youtube).
-             * @example [
-             *       "autumn",
-             *       "fashion",
-             *       "acme"
-             *     ]
-             */
-            tags?: string[];
+            tags?: components["schemas"]["Tags"];
             when: components["schemas"]["When"];
             perPlatform?: components["schemas"]["PerPlatform"];
             overrides?: components["schemas"]["Overrides"];
@@ -2354,23 +2711,16 @@ export interface components {
         EditPostRequest: {
             when?: components["schemas"]["RescheduleWhen"];
             /**
-             * @description The new base text (caption or description).
+             * @description The new base text (caption or description); at most 65,536 characters, as in `createPosts`.
              * @example Autumn sale: 30% off everything until Sunday.
              */
             text?: string;
             /**
-             * @description The new title (youtube needs one).
+             * @description The new title (youtube needs one); at most 1,000 characters.
              * @example Autumn collection 2026 | Acme Shop
              */
             title?: string;
-            /**
-             * @description The new tags.
-             * @example [
-             *       "autumn",
-             *       "fashion"
-             *     ]
-             */
-            tags?: string[];
+            tags?: components["schemas"]["Tags"];
             /**
              * @description The new files, in order; `[]` for a text post.
              * @example [
@@ -2909,8 +3259,8 @@ export interface components {
             publishAt?: string;
         };
         /**
-         * @description What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,
-         *     `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),
+         * @description What happened. `post.created`, `post.queued` (also after a retry), `post.publishing` (an
+         *     attempt started: each attempt, a retry by the worker included), `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),
          *     `post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,
          *     `post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,
          *     `media.failed`; `account.needs_reconnect` (its token expired or was revoked).
@@ -2920,7 +3270,10 @@ export interface components {
         EventType: "post.created" | "post.queued" | "post.publishing" | "post.live" | "post.failed" | "post.retried_by_worker" | "post.cancelled" | "post.rescheduled" | "post.updated" | "post.deleted" | "post.approval_requested" | "post.approved" | "post.rejected" | "media.ready" | "media.failed" | "account.needs_reconnect";
         /**
          * @description One change in the workspace. `objectId` names the post, file or account; the object itself
-         *     is in `post`, `media` or `account` as it is when read (absent when it no longer exists).
+         *     is in `post`, `media` or `account` as it is when read. A deleted post is given as it was
+         *     when deleted, in all its events. The object is absent only when it no longer exists and
+         *     Herald keeps no copy: a file or an account removed since, or (in a webhook delivery sent
+         *     again after the feed's 30 days) any object.
          */
         Event: {
             /**
@@ -2948,6 +3301,12 @@ export interface components {
              * @example eyJ0IjoiNzQxIiwicyI6MTJ9
              */
             nextCursor: string;
+            /**
+             * @description `true` when more events follow this page now: it reached `limit`, or its byte budget
+             *     (about 1 MB) before `limit`. Read on with `nextCursor` until it is `false`.
+             * @example false
+             */
+            hasMore: boolean;
         };
         /**
          * @example {
@@ -3177,7 +3536,55 @@ export interface components {
             metrics: components["schemas"]["Metrics"];
         };
         /**
-         * @description The event types sent to the webhook.
+         * @description The body of a delivery: the event's `type`, when it happened, and the event itself as
+         *     `GET /events` lists it (`data`). Verify the signature on the raw body before parsing it.
+         */
+        EventDelivery: {
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When the event happened (its `createdAt`).
+             * @example 2026-11-24T13:30:04.120Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Event"];
+        };
+        /** @description The `data` of a test delivery. No object changed, so it carries none. */
+        WebhookTestEvent: {
+            /**
+             * @description The test event's id, also its `webhook-id`.
+             * @example wev_SJdwWi8WFwW6owDh
+             */
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * @description The webhook it was sent to.
+             * @example whk_3Hd8Lq2Vn5Tc9Wx1
+             */
+            objectId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-24T13:30:04.120Z
+             */
+            createdAt: string;
+            /** @example A test event from Herald: this webhook receives and verifies deliveries. */
+            message: string;
+        };
+        /** @description The body of a test delivery, shaped as every other (`{type, timestamp, data}`). */
+        TestDelivery: {
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the test was asked for.
+             * @example 2026-11-24T13:30:04.120Z
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestEvent"];
+        };
+        /**
+         * @description The event types sent to the webhook, each at most once.
          * @example [
          *       "post.live",
          *       "post.failed"
@@ -3204,7 +3611,10 @@ export interface components {
              */
             createdAt: string;
         };
-        /** @description A webhook with its signing secret, shown only when created and when rotated. */
+        /**
+         * @description A webhook with its signing secret, shown only when created and when rotated (and to a replay
+         *     of that call with its `Idempotency-Key`).
+         */
         WebhookWithSecret: {
             /** @example whk_3Hd8Lq2Vn5Tc9Wx1 */
             id: string;
@@ -3348,6 +3758,24 @@ export interface components {
         };
     };
     responses: {
+        /** @description Any `2xx` answer within 10 seconds is a success; its body is ignored (its first 1 KB is logged). */
+        DeliveryTaken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Any other answer (a `4xx` or `5xx`, a redirect, which is never followed, or no answer within
+         *     10 seconds) is a failure: Herald tries again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and
+         *     10 h, then disables the webhook.
+         */
+        DeliveryRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /**
          * @description `invalid_request`: the request does not match this contract (a field missing, of the
          *     wrong type or out of range, or an unknown field), its path holds a malformed percent
@@ -3644,6 +4072,25 @@ export interface components {
     };
     parameters: {
         /**
+         * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+         *     drops a delivery whose id it already handled.
+         * @example wev_IbwyVL1TMk2HOlGm
+         */
+        WebhookIdHeader: string;
+        /**
+         * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+         *     timestamp more than 5 minutes from their own clock (a replayed request).
+         * @example 1795696734
+         */
+        WebhookTimestampHeader: string;
+        /**
+         * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+         *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+         *     such signatures separated by a space: one made with the old secret, one with the new.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignatureHeader: string;
+        /**
          * @description An account id from `GET /accounts`.
          * @example acc_7Hq2Lx9Pz3
          */
@@ -3710,8 +4157,9 @@ export interface components {
          *     What is kept is any answer of a call that began to run: success and refusals such as
          *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
          *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-         *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-         *     anything else answers `400 invalid_request` naming the header.
+         *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+         *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+         *     characters; anything else answers `400 invalid_request` naming the header.
          * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
          */
         IdempotencyKey: string;
@@ -3888,8 +4336,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4025,8 +4474,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4088,8 +4538,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4155,8 +4606,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4223,8 +4675,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4287,8 +4740,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4450,8 +4904,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4518,8 +4973,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4612,8 +5068,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4680,8 +5137,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4748,8 +5206,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4916,8 +5375,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -4981,8 +5441,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5086,8 +5547,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5157,8 +5619,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5231,8 +5694,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5304,8 +5768,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5442,7 +5907,8 @@ export interface operations {
                  */
                 limit?: components["parameters"]["LimitQuery"];
                 /**
-                 * @description Only events of these types, comma-separated.
+                 * @description Only events of these types, comma-separated, each at most once (so at most as many as
+                 *     `EventType` names).
                  * @example [
                  *       "post.live",
                  *       "post.failed"
@@ -5523,8 +5989,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5626,8 +6093,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5689,8 +6157,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5763,8 +6232,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5826,8 +6296,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -5936,8 +6407,9 @@ export interface operations {
                  *     What is kept is any answer of a call that began to run: success and refusals such as
                  *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
                  *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
-                 *     ran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;
-                 *     anything else answers `400 invalid_request` naming the header.
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
                  * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6004,6 +6476,747 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    onPostCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.created";
+                    data?: {
+                        /** @constant */
+                        type?: "post.created";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostQueued: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.queued";
+                    data?: {
+                        /** @constant */
+                        type?: "post.queued";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostPublishing: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.publishing";
+                    data?: {
+                        /** @constant */
+                        type?: "post.publishing";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostLive: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.live";
+                    data?: {
+                        /** @constant */
+                        type?: "post.live";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.failed";
+                    data?: {
+                        /** @constant */
+                        type?: "post.failed";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostRetriedByWorker: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.retried_by_worker";
+                    data?: {
+                        /** @constant */
+                        type?: "post.retried_by_worker";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.cancelled";
+                    data?: {
+                        /** @constant */
+                        type?: "post.cancelled";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostRescheduled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.rescheduled";
+                    data?: {
+                        /** @constant */
+                        type?: "post.rescheduled";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.updated";
+                    data?: {
+                        /** @constant */
+                        type?: "post.updated";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.deleted";
+                    data?: {
+                        /** @constant */
+                        type?: "post.deleted";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostApprovalRequested: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.approval_requested";
+                    data?: {
+                        /** @constant */
+                        type?: "post.approval_requested";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.approved";
+                    data?: {
+                        /** @constant */
+                        type?: "post.approved";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onPostRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "post.rejected";
+                    data?: {
+                        /** @constant */
+                        type?: "post.rejected";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onMediaReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "media.ready";
+                    data?: {
+                        /** @constant */
+                        type?: "media.ready";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onMediaFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "media.failed";
+                    data?: {
+                        /** @constant */
+                        type?: "media.failed";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onAccountNeedsReconnect: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDelivery"] & {
+                    /** @constant */
+                    type?: "account.needs_reconnect";
+                    data?: {
+                        /** @constant */
+                        type?: "account.needs_reconnect";
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id (its `data.id`), the same on every attempt and every redelivery: a receiver
+                 *     drops a delivery whose id it already handled.
+                 * @example wev_IbwyVL1TMk2HOlGm
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in seconds since 1970. Standard Webhooks libraries refuse a
+                 *     timestamp more than 5 minutes from their own clock (a replayed request).
+                 * @example 1795696734
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the
+                 *     webhook's secret (without its `whsec_` prefix, base64-decoded). During a rotation, two
+                 *     such signatures separated by a space: one made with the old secret, one with the new.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestDelivery"];
+            };
+        };
+        responses: {
+            200: components["responses"]["DeliveryTaken"];
+            400: components["responses"]["DeliveryRefused"];
         };
     };
 }

@@ -164,7 +164,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "slots": {
           "type": "array",
@@ -293,7 +293,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "name": {
           "type": "string",
@@ -352,7 +352,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "name": {
           "type": "string",
@@ -407,7 +407,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -452,7 +452,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "filename": {
           "type": "string",
@@ -516,7 +516,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "url": {
           "type": "string",
@@ -669,7 +669,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "folderId": {
           "type": "string",
@@ -729,7 +729,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -793,7 +793,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "name": {
           "type": "string",
@@ -845,7 +845,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "name": {
           "type": "string",
@@ -906,7 +906,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -981,17 +981,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "text": {
           "type": "string",
-          "description": "The base text (caption or description). Its limit depends on the network and is checked per row."
+          "maxLength": 65536,
+          "description": "The base text (caption or description). Its limit depends on the network and is checked per row.\nAt most 65,536 characters, in any state (a draft too): above every network's own limit, the largest being Facebook's 63,206.\n"
         },
         "title": {
           "type": "string",
-          "description": "Needed for youtube accounts (at most 100 characters, no `<` or `>`)."
+          "maxLength": 1000,
+          "description": "Needed for youtube accounts (at most 100 characters, no `<` or `>`). At most 1,000 characters in any\nstate, ten times the largest network's title limit.\n"
         },
         "tags": {
           "type": "array",
-          "description": "Tags, for networks that have them (youtube).",
+          "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+          "maxItems": 100,
           "items": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 500
           }
         },
         "when": {
@@ -1029,7 +1033,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object of at most 131,072 characters as JSON (room for four alt texts\nof 10,000 emoji): anything else is a `400` naming it (`perPlatform.facebook`).\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
@@ -1179,15 +1183,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1198,15 +1207,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1217,15 +1231,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1236,15 +1255,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1255,15 +1279,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1274,15 +1303,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1417,7 +1451,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "targets": {
           "type": "object",
@@ -1452,17 +1486,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "text": {
           "type": "string",
-          "description": "The base text (caption or description). Its limit depends on the network and is checked per row."
+          "maxLength": 65536,
+          "description": "The base text (caption or description). Its limit depends on the network and is checked per row.\nAt most 65,536 characters, in any state (a draft too): above every network's own limit, the largest being Facebook's 63,206.\n"
         },
         "title": {
           "type": "string",
-          "description": "Needed for youtube accounts (at most 100 characters, no `<` or `>`)."
+          "maxLength": 1000,
+          "description": "Needed for youtube accounts (at most 100 characters, no `<` or `>`). At most 1,000 characters in any\nstate, ten times the largest network's title limit.\n"
         },
         "tags": {
           "type": "array",
-          "description": "Tags, for networks that have them (youtube).",
+          "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+          "maxItems": 100,
           "items": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 500
           }
         },
         "when": {
@@ -1500,7 +1538,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object of at most 131,072 characters as JSON (room for four alt texts\nof 10,000 emoji): anything else is a `400` naming it (`perPlatform.facebook`).\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
@@ -1650,15 +1688,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1669,15 +1712,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1688,15 +1736,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1707,15 +1760,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1726,15 +1784,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1745,15 +1808,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -1802,7 +1870,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "postIds": {
           "type": "array",
@@ -1908,7 +1976,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "when": {
           "description": "The new time: `now` (at once), `queue` (the account's next free posting time, as `When`\ndescribes it; the post's own current time counts as free for it, so a post already on the\nnext free time keeps it) or a local time in a time zone (`WhenAt`). An account without a\nfree posting time answers `422 checks_failed` with the row's `queue_empty` issue. Posts\nmoved to the queue at the same moment get different times.\n",
@@ -1944,17 +2012,21 @@ export const operations: readonly OperationEntry[] = [
         },
         "text": {
           "type": "string",
-          "description": "The new base text (caption or description)."
+          "maxLength": 65536,
+          "description": "The new base text (caption or description); at most 65,536 characters, as in `service_create_post`."
         },
         "title": {
           "type": "string",
-          "description": "The new title (youtube needs one)."
+          "maxLength": 1000,
+          "description": "The new title (youtube needs one); at most 1,000 characters."
         },
         "tags": {
           "type": "array",
-          "description": "The new tags.",
+          "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+          "maxItems": 100,
           "items": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 500
           }
         },
         "mediaIds": {
@@ -1967,7 +2039,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "perPlatform": {
           "type": "object",
-          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object: anything else is a `400` naming it (`perPlatform.facebook`).\n",
+          "description": "Settings for each network, keyed by network identifier; each applies only to the accounts\nof that network, and every one is optional. Settings are checked per row, against the\nschemas below: a value of the wrong type or outside its choices, or a name the network does\nnot know, is the row issue `setting_invalid` naming the field, never a `400`. A network's\nentry itself must be an object of at most 131,072 characters as JSON (room for four alt texts\nof 10,000 emoji): anything else is a `400` naming it (`perPlatform.facebook`).\n",
           "additionalProperties": false,
           "properties": {
             "youtube": {
@@ -2117,15 +2189,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2136,15 +2213,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2155,15 +2237,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2174,15 +2261,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2193,15 +2285,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2212,15 +2309,20 @@ export const operations: readonly OperationEntry[] = [
               "additionalProperties": false,
               "properties": {
                 "text": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 65536
                 },
                 "title": {
-                  "type": "string"
+                  "type": "string",
+                  "maxLength": 1000
                 },
                 "tags": {
                   "type": "array",
+                  "description": "Tags, for networks that have them (youtube, which allows 500 characters of tags in all). At most\n100 tags of at most 500 characters each, in any state.\n",
+                  "maxItems": 100,
                   "items": {
-                    "type": "string"
+                    "type": "string",
+                    "maxLength": 500
                   }
                 }
               }
@@ -2275,7 +2377,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -2323,7 +2425,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "confirm": {
           "type": "boolean",
@@ -2375,7 +2477,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "confirm": {
           "type": "boolean",
@@ -2471,7 +2573,7 @@ export const operations: readonly OperationEntry[] = [
     "tool": null,
     "annotations": null,
     "summary": "List the workspace's events",
-    "description": "Use this to catch up on what changed since you last looked, instead of polling posts:\nevents of the last 30 days, oldest first. Each carries the object as it is now (`post`\nwith its `statusLine`, `media` or `account`), so no second call is needed; a deleted post\ncarries `post` as it was when deleted. Keep the last page's `nextCursor` and pass it as\n`cursor` next time: the feed never skips an event, even one whose change committed late.\n`nextCursor` is given even on a short page, so that you can resume from where you are.\n",
+    "description": "Use this to catch up on what changed since you last looked, instead of polling posts:\nevents of the last 30 days, oldest first. Each carries the object as it is now (`post`\nwith its `statusLine`, `media` or `account`), so no second call is needed; the events of a\ndeleted post, earlier ones included, carry `post` as it was when deleted. Keep the last\npage's `nextCursor` and pass it as `cursor` next time: the feed never skips an event, even\none whose change committed late. A page holds at most `limit` events and about 1 MB of\nthem (at least one event whatever its size), so it can be shorter than `limit` while more\nfollow: `hasMore` says so, and `nextCursor` continues right after the page's last event.\n`nextCursor` is given even on a short page, so that you can resume from where you are.\n",
     "fields": {
       "path": [],
       "query": [
@@ -2499,10 +2601,10 @@ export const operations: readonly OperationEntry[] = [
         "types": {
           "type": "array",
           "minItems": 1,
-          "maxItems": 13,
+          "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing` (an\nattempt started: each attempt, a retry by the worker included), `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2522,7 +2624,7 @@ export const operations: readonly OperationEntry[] = [
               "account.needs_reconnect"
             ]
           },
-          "description": "Only events of these types, comma-separated."
+          "description": "Only events of these types, comma-separated, each at most once (so at most as many as\n`EventType` names).\n"
         }
       },
       "additionalProperties": false
@@ -2557,7 +2659,7 @@ export const operations: readonly OperationEntry[] = [
     "tool": null,
     "annotations": null,
     "summary": "Create a webhook",
-    "description": "Use this to have Herald POST the workspace's events to your server as they happen. `url`\nmust be a public https address. The answer carries the `secret` that signs every delivery\n(Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); it is\nshown only here and after a rotation, so keep it. Webhooks need the plan Studio or above.\n",
+    "description": "Use this to have Herald POST the workspace's events to your server as they happen. `url`\nmust be a public https address. The answer carries the `secret` that signs every delivery\n(Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); it is\nshown only here and after a rotation (and to a replay of the same call with its\n`Idempotency-Key`, whose stored answer Herald keeps sealed), so keep it. Webhooks need the\nplan Studio or above.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -2577,7 +2679,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "url": {
           "type": "string",
@@ -2587,13 +2689,12 @@ export const operations: readonly OperationEntry[] = [
         },
         "events": {
           "type": "array",
-          "description": "The event types sent to the webhook.",
+          "description": "The event types sent to the webhook, each at most once.",
           "minItems": 1,
-          "maxItems": 16,
           "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing` (an\nattempt started: each attempt, a retry by the worker included), `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2688,7 +2789,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         },
         "url": {
           "type": "string",
@@ -2697,13 +2798,12 @@ export const operations: readonly OperationEntry[] = [
         },
         "events": {
           "type": "array",
-          "description": "The event types sent to the webhook.",
+          "description": "The event types sent to the webhook, each at most once.",
           "minItems": 1,
-          "maxItems": 16,
           "uniqueItems": true,
           "items": {
             "type": "string",
-            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing`,\n`post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
+            "description": "What happened. `post.created`, `post.queued` (also after a retry), `post.publishing` (an\nattempt started: each attempt, a retry by the worker included), `post.live`, `post.failed`, `post.retried_by_worker` (a temporary failure; Herald tries again),\n`post.cancelled`, `post.rescheduled`, `post.updated`, `post.deleted`,\n`post.approval_requested` (a post waits for approval), `post.approved`, `post.rejected`; `media.ready`,\n`media.failed`; `account.needs_reconnect` (its token expired or was revoked).\n",
             "enum": [
               "post.created",
               "post.queued",
@@ -2765,7 +2865,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -2805,7 +2905,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -2845,7 +2945,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [
@@ -2935,7 +3035,7 @@ export const operations: readonly OperationEntry[] = [
           "minLength": 1,
           "maxLength": 255,
           "pattern": "^[\\x20-\\x7E]+$",
-          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A key is 1 to 255 printable ASCII characters;\nanything else answers `400 invalid_request` naming the header.\n"
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
         }
       },
       "required": [

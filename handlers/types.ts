@@ -2,10 +2,11 @@
 // its success answer; every failure is a thrown ApiError.
 import type { operations } from '../generated/api.d.ts';
 import type { Credential } from '../domain/credential.ts';
+import type { OperationId } from '../domain/operationIds.ts';
 import type { WorkspaceData } from '../db/workspaceData.ts';
 import type { Services } from '../runtime/services.ts';
 
-export type OperationId = keyof operations;
+export type { OperationId };
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
 type Part<K extends OperationId, P extends string> = operations[K]['parameters'] extends { [key in P]?: infer V }
   ? NonNullable<V>

@@ -12,6 +12,7 @@ import {
 export type KeyPurpose =
   | 'network-tokens'
   | 'webhook-secrets'
+  | 'idempotent-answers'
   | 'sessions'
   | 'uploads'
   | 'csrf'

@@ -22,6 +22,7 @@ import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiResponse } from './apiResponse.ts';
 import { KEY_HEADER, requestFingerprint, runWithKey } from './idempotency.ts';
+import { MAX_JSON_LENGTH, maxJsonLength, SETTINGS_MAX_JSON } from './maxJsonLength.ts';
 import { validationMessage } from './validationMessage.ts';
 import { decodablePath, fieldWithNul, malformedPath, nulRefused } from './requestFaults.ts';
 
@@ -131,10 +132,14 @@ export async function createApi(services: Services, handlers: Handlers) {
   const contract = structuredClone(loadContract()) as Document;
   // perPlatform settings are checked per plan row (networks/settingsCheck.ts): a wrong one is the row
   // issue setting_invalid, never a 400 for the whole request, so validation lets any object through. Anything
-  // else is a 400 naming perPlatform.<network>: a string spread into an object grew 13 bytes per byte.
+  // else is a 400 naming perPlatform.<network>: a string spread into an object grew 13 bytes per byte. So is an
+  // object too large to be settings: a draft keeps its settings as given, and every event of it repeats them.
   const schemas = contract.components!.schemas!;
   for (const name of Object.values(SETTINGS_SCHEMAS))
-    schemas[name] = { type: 'object', description: (schemas[name] as { description?: string }).description };
+    schemas[name] = Object.assign(
+      { type: 'object' as const, description: (schemas[name] as { description?: string }).description },
+      { [MAX_JSON_LENGTH]: SETTINGS_MAX_JSON },
+    );
 
   const api = new OpenAPIBackend({
     definition: contract,
@@ -151,6 +156,7 @@ export async function createApi(services: Services, handlers: Handlers) {
       // RFC 3339 admits a leap second (23:59:60), which no clock or database here can hold.
       const rfc3339 = fullFormats['date-time'] as { validate: (text: string) => boolean };
       ajv.addFormat('date-time', (text: string) => rfc3339.validate(text) && !/:60(\.\d+)?([zZ]|[+-]|$)/.test(text));
+      ajv.addKeyword(maxJsonLength);
       return ajv;
     },
   });
@@ -290,7 +296,7 @@ export async function createApi(services: Services, handlers: Handlers) {
       return out;
     }
     return runWithKey({
-      keys: idempotencyKeys(db, cred.workspace.id, services.clock),
+      keys: idempotencyKeys(db, cred.workspace.id, services.clock, keyring),
       key,
       fingerprint: requestFingerprint(op.operationId!, params, query, req.body),
       operationId: op.operationId!,

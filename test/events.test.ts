@@ -41,7 +41,7 @@ describe.each(DATABASES)('the event feed on %s', (kind) => {
       expect(res.status).toBe(200);
       seen.push(...res.body.events);
       cursor = res.body.nextCursor;
-      if (res.body.events.length < limit) return { seen, cursor };
+      if (!res.body.hasMore) return { seen, cursor };
     }
   }
 
@@ -59,7 +59,7 @@ describe.each(DATABASES)('the event feed on %s', (kind) => {
     expect((await feed('', 'hld_wrong')).status).toBe(401);
     const res = await feed();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ events: expect.any(Array), nextCursor: expect.any(String) });
+    expect(res.body).toEqual({ events: expect.any(Array), nextCursor: expect.any(String), hasMore: false });
   });
 
   it('refuses a cursor it did not give, a limit out of range and an unknown type', async () => {
@@ -101,7 +101,79 @@ describe.each(DATABASES)('the event feed on %s', (kind) => {
     expect((await call(env, 'delete', `${path}?confirm=true`, { key: ws.writeKey })).status).toBe(200);
     const mine = (await walk(cursor)).seen.filter((e) => e.objectId === postId);
     expect(mine.map((e) => e.type)).toEqual(['post.created', 'post.updated', 'post.deleted']);
-    expect(mine.at(-1)!.post).toEqual(edited);
+    // Its earlier events too: a receiver reading them after the deletion needs no second call.
+    expect(mine.map((e) => e.post)).toEqual([edited, edited, edited]);
+  });
+
+  it('takes the full list of event types in one filter', async () => {
+    const all = await feed('');
+    const types = (await call(env, 'get', '/v1/openapi.json')).body.components.schemas.EventType.enum;
+    expect(types).toHaveLength(16);
+    const res = await feed(`?types=${types.join(',')}`);
+    expect(res.status).toBe(200);
+    expect(res.body.events).toEqual(all.body.events);
+    expect((await feed('?types=post.live,post.live')).status).toBe(400);
+  });
+
+  it('refuses text, titles and tags past their bounds, a draft too, and changes nothing', async () => {
+    const account = await sandboxAccount(env, ws.workspaceId, 'facebook');
+    const body = { targets: { accountIds: [account.id] }, mediaIds: [], text: 'Fine', when: 'draft', confirm: true };
+    const draft = (await call(env, 'post', '/v1/posts', { key: ws.writeKey, body })).body.posts[0].id;
+    const before = await walk(undefined);
+    const tooMuch: [string, Record<string, unknown>][] = [
+      ['text', { text: 'é'.repeat(65_537) }],
+      ['title', { title: 'T'.repeat(1001) }],
+      ['tags', { tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }],
+      ['tags/0', { tags: ['t'.repeat(501)] }],
+      ['overrides/facebook/text', { overrides: { facebook: { text: 'x'.repeat(65_537) } } }],
+      ['perPlatform/facebook', { perPlatform: { facebook: { link: `https://${'a'.repeat(131_072)}` } } }],
+    ];
+    for (const [field, fields] of tooMuch) {
+      const created = await call(env, 'post', '/v1/posts', { key: ws.writeKey, body: { ...body, ...fields } });
+      expect([created.status, created.body.code], field).toEqual([400, 'invalid_request']);
+      expect(created.body.message, field).toContain(field.split('/')[0]);
+      const edited = await call(env, 'patch', `/v1/posts/${draft}`, { key: ws.writeKey, body: fields });
+      expect([edited.status, edited.body.code], field).toEqual([400, 'invalid_request']);
+    }
+    expect((await walk(before.cursor)).seen).toEqual([]);
+    // The bounds themselves are taken.
+    const most = {
+      text: 'é'.repeat(65_536),
+      title: 'T'.repeat(1000),
+      tags: Array(100).fill('t'.repeat(500)),
+      perPlatform: { facebook: { link: `https://${'a'.repeat(131_000)}` } },
+    };
+    expect((await call(env, 'patch', `/v1/posts/${draft}`, { key: ws.writeKey, body: most })).status).toBe(200);
+  });
+
+  it('stops a page at its byte budget and continues it by the cursor, skipping and repeating nothing', async () => {
+    const { cursor } = await walk(undefined);
+    const account = await sandboxAccount(env, ws.workspaceId, 'facebook');
+    // The largest text a post may carry, in the character JSON writes longest (6 bytes): about 400 KB a post.
+    const text = '\u0001'.repeat(65_536);
+    const body = { targets: { accountIds: [account.id] }, mediaIds: [], text, when: 'draft', confirm: true };
+    const postId = (await call(env, 'post', '/v1/posts', { key: ws.writeKey, body })).body.posts[0].id;
+    for (let i = 0; i < 10; i++) {
+      const edit = await call(env, 'patch', `/v1/posts/${postId}`, { key: ws.writeKey, body: { tags: [`t${i}`] } });
+      expect(edit.status).toBe(200);
+    }
+    const first = await feed(`?limit=100&types=post.updated&cursor=${cursor}`);
+    expect(first.status).toBe(200);
+    expect(first.body.events.length).toBeGreaterThan(0);
+    expect(first.body.events.length).toBeLessThan(10);
+    expect(first.body.hasMore).toBe(true);
+    expect(first.text.length).toBeLessThan(1024 * 1024 + 500_000);
+    expect(first.body.events[0].post.text).toBe(text);
+    const ids: string[] = [];
+    let at = cursor;
+    for (let page = 0; page < 20; page++) {
+      const res = await feed(`?limit=100&types=post.updated&cursor=${at}`);
+      ids.push(...res.body.events.map((e: WireEvent) => e.id));
+      at = res.body.nextCursor;
+      if (!res.body.hasMore) break;
+    }
+    expect(ids).toHaveLength(10);
+    expect(new Set(ids).size).toBe(10);
   });
 
   it('tells when an account needs reconnecting, with the account', async () => {
@@ -127,6 +199,19 @@ describe.each(DATABASES)('the event feed on %s', (kind) => {
     expect(seen.some((e) => e.objectId === theirPost || e.objectId === theirAccount)).toBe(false);
     const theirs = await walk(undefined, other.readKey, 100);
     expect(theirs.seen.map((e) => e.objectId)).toContain(theirPost);
+    // A deleted post's copy is its workspace's own: an event here naming their deleted post shows no post.
+    const draft = await call(env, 'post', '/v1/posts', {
+      key: other.writeKey,
+      body: { targets: { accountIds: [theirAccount] }, mediaIds: [], text: 'Gone', when: 'draft', confirm: true },
+    });
+    const gone = draft.body.posts[0].id;
+    expect((await call(env, 'delete', `/v1/posts/${gone}?confirm=true`, { key: other.writeKey })).status).toBe(200);
+    const { cursor } = await walk(undefined, ws.readKey, 100);
+    const naming = { workspaceId: ws.workspaceId, type: 'post.updated' as const, objectId: gone };
+    await recordEvents(env.services.db, [naming], new Date().toISOString());
+    const named = (await walk(cursor, ws.readKey, 100)).seen.filter((e) => e.objectId === gone);
+    expect(named).toEqual([expect.not.objectContaining({ post: expect.anything() })]);
+    expect(named[0]).not.toHaveProperty('post');
   });
 
   it.runIf(kind === 'postgres')('never passes over an event whose transaction commits after a later one', async () => {

@@ -14,6 +14,7 @@ import { sandboxToken } from '../networks/sandbox/state.ts';
 import { hashPassword } from '../server/passwords.ts';
 import { DATABASES, seedWorkspace, type TestEnv } from './support/harness.ts';
 import {
+  AMPLIFIED_DRAFT,
   fuzzRequests,
   hostileRequests,
   ROUTES,
@@ -321,6 +322,11 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
     const error = { code: 'threads_rejected', message: 'Threads refused it.', hint: 'Change it.' };
     await setPostState(env, own.workspaceId, failedPost, { status: 'failed', error });
     ctx.params.failedPost!.push(failedPost);
+    // The feed amplifier's post (issue 41, item 2): the largest text, edited a tag at a time.
+    const { text, edits } = AMPLIFIED_DRAFT;
+    const target = { targets: { accountIds: [ctx.ids.acc![1]] }, mediaIds: [], text, when: 'draft', confirm: true };
+    const [largest] = (await api('POST', '/posts', target, own.writeKey)).posts as { id: string }[];
+    for (let i = 0; i < edits; i++) await api('PATCH', `/posts/${largest!.id}`, { tags: [`t${i}`] }, own.writeKey);
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

@@ -252,7 +252,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
   // key refuses its COMMIT, and Herald defers none; the failure met in the chaos run is PostgreSQL's.
   it.runIf(kind === 'postgres')('answers the failure of a COMMIT, never the answer it would have stored', async () => {
     const { db, clock } = env.services;
-    const keys = idempotencyKeys(db, ws.workspaceId, clock);
+    const keys = idempotencyKeys(db, ws.workspaceId, clock, env.services.keyring);
     const key = newKey();
     const groupId = newId('grp');
     // A deferred foreign key fails at COMMIT, as a connection cut during it does (the chaos run found that one).
@@ -277,7 +277,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
 
   it('rolls back the writes of a fault or a rate limit and gives the key back: the retry runs afresh', async () => {
     const { db, clock } = env.services;
-    const keys = idempotencyKeys(db, ws.workspaceId, clock);
+    const keys = idempotencyKeys(db, ws.workspaceId, clock, env.services.keyring);
     for (const failure of [new Error('a fault'), rateLimited(30, 'Too many.')]) {
       const key = newKey();
       const groupId = newId('grp');
@@ -297,7 +297,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
 
   it('lets a claim left by a dead process lapse after its lease, and never stores a lapsed claim', async () => {
     const clock = manualClock(Date.now());
-    const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock);
+    const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock, env.services.keyring);
     const key = newKey();
     const dead = await keys.claim(key, 'fingerprint', 'createPosts');
     expect(dead.kind).toBe('claimed');
@@ -315,7 +315,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
 
   it('renews the claim of a request that runs past the lease, so a retry meanwhile is told it is in use', async () => {
     const clock = manualClock(Date.now());
-    const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock);
+    const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock, env.services.keyring);
     const key = newKey();
     const retried: string[] = [];
     const renewed = async () => {
@@ -344,7 +344,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
 
   it('stops renewing the claim of a request stuck past the longest renewal: a retry takes the key over', async () => {
     const clock = manualClock(Date.now());
-    const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock);
+    const keys = idempotencyKeys(env.services.db, ws.workspaceId, clock, env.services.keyring);
     const key = newKey();
     let retry: Awaited<ReturnType<typeof keys.claim>> | undefined;
     // Renewed for 100 ms of its 400: nothing renews the lease after the clock moves most of one.
@@ -530,7 +530,7 @@ describe.runIf(DATABASES.includes('postgres'))('Idempotency-Key across two serve
   });
   it('rolls back and gives the key back when its connection is cut between its writes: a 503', async () => {
     const { db, clock } = env.services;
-    const keys = idempotencyKeys(db, ws.workspaceId, clock);
+    const keys = idempotencyKeys(db, ws.workspaceId, clock, env.services.keyring);
     const key = newKey();
     const group = () => ({ id: newId('grp'), workspace_id: ws.workspaceId, name: 'G', created_at: isoNow(clock) });
     const first = group();

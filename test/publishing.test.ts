@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWorkspace } from '../db/identity.ts';
-import { reservePosts, startAttempts, takeOverAttempts } from '../db/publishing.ts';
+import { releaseForResend, reservePosts, retryLater, startAttempts, takeOverAttempts } from '../db/publishing.ts';
 import { newId } from '../domain/ids.ts';
 import { processHost } from '../runtime/processHost.ts';
 import { LEAST_WAITING_ROOM } from '../worker/launcher.ts';
@@ -306,6 +306,36 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     return env.services.db('workers').insert({ id, started_at: now, heartbeat_at: fresh, pid, host });
   };
 
+  it("tells each attempt's start, a worker's retry that resumes its progress too, and a resend's once", async () => {
+    const { db } = env.services;
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const { id } = await dueIn(account.id, 'Refused after its container was made.', 600);
+    const horizon = new Date(Date.now() + 700_000).toISOString();
+    await playWorker('wkr_retrying', 0);
+    /** Reserves the post and starts its attempt, with its first progress if given, as the worker does. */
+    const start = async (checkpoint?: { containerId: string }) => {
+      const [held] = await reservePosts(db, [id], 'wkr_retrying', horizon);
+      const now = new Date().toISOString();
+      const item = { attempt: held!, message: 'Sending to Threads.', checkpoint };
+      expect(await startAttempts(db, [item], now)).toEqual([true]);
+      return held!;
+    };
+    const checkpoint = { containerId: 'ctr_made' };
+    const first = await start(checkpoint);
+    // Threads answered a temporary error after the container was made: the retry keeps it.
+    const error = { code: 'threads_unavailable', message: 'Threads answered 503.', hint: 'Herald tries again.' };
+    const later = new Date(Date.now() + 1000).toISOString();
+    expect(await retryLater(db, env.services.jobs, first, error, later, new Date().toISOString())).toBe(true);
+    const retry = await start();
+    expect(retry.checkpoint).toEqual(checkpoint);
+    // Settling found nothing sent: the same attempt is sent again, already told.
+    await releaseForResend(db, env.services.jobs, { ...retry, checkpoint }, new Date().toISOString());
+    await start();
+    expect(await api.kinds(id)).toEqual(['created', 'publishing', 'retriedByWorker', 'publishing']);
+    await db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null });
+    await db('workers').where({ id: 'wkr_retrying' }).delete();
+  });
+
   it("takes over a silent worker's reservation only while it is one: a holder back and sending keeps it", async () => {
     const { db } = env.services;
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
@@ -504,7 +534,8 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
       const post = await api.settled(id);
       expect(post).toMatchObject({ status: 'live' });
       expect(await api.published('facebook', account.externalId)).toBe(1);
-      expect(await api.kinds(id)).toEqual(['created', 'queued', 'publishing', 'retriedByWorker', 'live']);
+      // The retry is an attempt of its own (it starts, and finds the post Facebook took): its start is told.
+      expect(await api.kinds(id)).toEqual(['created', 'queued', 'publishing', 'retriedByWorker', 'publishing', 'live']);
     } finally {
       env.config.sandboxAnswerLostPercent = 0;
     }

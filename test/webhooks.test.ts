@@ -74,6 +74,31 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(Date.parse(row.previous_secret_until) - env.services.clock.now()).toBeGreaterThan(23.9 * 3600_000);
   });
 
+  it("keeps a keyed create's and rotation's answer sealed: no secret in the raw row, a replay shows it", async () => {
+    const keyed = (key: string) => ({ key: ws.writeKey, headers: { 'Idempotency-Key': key } });
+    const made = await call(env, 'post', '/v1/webhooks', { ...keyed('make-1'), body: { url, events: ['post.live'] } });
+    expect(made.status).toBe(201);
+    const path = `/v1/webhooks/${made.body.id}/rotate-secret`;
+    const rotated = await call(env, 'post', path, keyed('rotate-1'));
+    expect(rotated.status).toBe(200);
+    const rows = await env.services.db('idempotency_keys').where({ workspace_id: ws.workspaceId });
+    const stored = JSON.stringify(rows);
+    expect(rows.map((r) => r.key).sort()).toEqual(['make-1', 'rotate-1']);
+    for (const secret of [made.body.secret, rotated.body.secret]) {
+      expect(stored).not.toContain(secret.slice(6));
+      expect(stored).not.toContain(Buffer.from(secret.slice(6), 'base64').toString('hex'));
+    }
+    // A retry whose first answer was lost still gets the secret: the replay is that answer, said to be one.
+    const replayed = await call(env, 'post', path, keyed('rotate-1'));
+    expect([replayed.status, replayed.headers['idempotent-replayed']]).toEqual([200, 'true']);
+    expect(replayed.body).toEqual(rotated.body);
+    const remade = await call(env, 'post', '/v1/webhooks', {
+      ...keyed('make-1'),
+      body: { url, events: ['post.live'] },
+    });
+    expect(remade.body).toEqual(made.body);
+  });
+
   it('queues a test event, lists deliveries newest first by cursor, and redelivers one', async () => {
     const { id } = (await create({ url, events: ['post.live'] })).body;
     const sent: string[] = [];

@@ -718,7 +718,10 @@ export function hostileRequests(ctx: FuzzContext): HostileRequest[] {
   const email = `a@${'a.'.repeat(150_000)}@`;
   return [
     row('threads text 👍🏽 × 20,000', '/v1/posts/plan', plan(threads!, { text: '👍🏽'.repeat(20_000) }), read, 200),
-    row('threads text é × 200,000', '/v1/posts/plan', plan(threads!, { text: 'é'.repeat(200_000) }), read, 200),
+    // Past the 65,536 characters any post may carry: refused by the contract, before anything counts it.
+    row('threads text é × 200,000', '/v1/posts/plan', plan(threads!, { text: 'é'.repeat(200_000) }), read, 400),
+    row('threads text é × 65,536', '/v1/posts/plan', plan(threads!, { text: 'é'.repeat(65_536) }), read, 200),
+    ...amplifiedFeed(ctx),
     row(
       'text https://a + ")" × 50,000',
       '/v1/posts/plan',
@@ -826,6 +829,36 @@ function approvalBypass(ctx: FuzzContext): HostileRequest[] {
     ),
   ];
 }
+
+/**
+ * The event feed as an amplifier (issue 41, item 2): a draft of 990 KB (refused now, as is a 101st tag), and the
+ * page of 100 events of a post edited 100 times at its largest text (made before the run, see AMPLIFIED_DRAFT),
+ * read three times: each page stays within its byte budget, so no read holds the loop.
+ */
+function amplifiedFeed(ctx: FuzzContext): HostileRequest[] {
+  const json = { 'Content-Type': 'application/json', Authorization: `Bearer ${ctx.keys.write}` };
+  const draft = { targets: { accountIds: [ctx.ids.acc![1]!] }, mediaIds: [], when: 'draft', confirm: true };
+  const send = (label: string, method: string, path: string, body: Json | undefined, status: number) => ({
+    label: `item 2: ${label}`,
+    method,
+    path,
+    headers: body === undefined ? { Authorization: `Bearer ${ctx.keys.read}` } : json,
+    body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+    status,
+  });
+  const read = send('GET 100 post.updated events of the largest post', 'GET', AMPLIFIED_FEED, undefined, 200);
+  return [
+    send('a draft of 990 KB of text', 'POST', '/v1/posts', { ...draft, text: 'x'.repeat(990_000) }, 400),
+    send('101 tags', 'PATCH', `/v1/posts/${ctx.ids.pst![0]}`, { tags: Array(101).fill('t') }, 400),
+    read,
+    read,
+    read,
+  ];
+}
+
+/** The draft fuzz.test.ts makes before the run: the largest text in the character JSON writes longest (6 bytes). */
+export const AMPLIFIED_DRAFT = { text: '\u0001'.repeat(65_536), edits: 100 };
+const AMPLIFIED_FEED = '/v1/events?limit=100&types=post.updated';
 
 /**
  * What PostgreSQL answered 500 to in /auth and /oauth (issue 31, item 10), sent on both databases with no status

@@ -9,6 +9,7 @@ export interface Received {
   id: string;
   body: { type: string; timestamp: string; data: Record<string, any> };
   signatures: string[];
+  headers: Record<string, string>;
   /** When it arrived (the wall clock). */
   at: number;
 }
@@ -54,6 +55,7 @@ export async function webhookReceiver() {
           id: headers['webhook-id']!,
           body: JSON.parse(raw),
           signatures: headers['webhook-signature']!.split(' '),
+          headers,
           at: Date.now(),
         });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'x'.repeat(5000));
