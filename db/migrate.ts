@@ -28,6 +28,7 @@ import * as postBatches from './migrations/0023_post_batches.ts';
 import * as approvals from './migrations/0024_approvals.ts';
 import * as postingQueue from './migrations/0025_posting_queue.ts';
 import * as workerHost from './migrations/0026_worker_host.ts';
+import * as webhookHistory from './migrations/0027_webhook_history.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0024_approvals': approvals,
   '0025_posting_queue': postingQueue,
   '0026_worker_host': workerHost,
+  '0027_webhook_history': webhookHistory,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */
