@@ -336,8 +336,10 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     // Workspace E: 20 webhooks to a receiver that reads each request and answers none (until released), then 10
     // events: 200 deliveries, all due before the healthy one.
     const tarpit = await webhookReceiver();
-    let release = () => undefined as void;
-    const held = new Promise<number>((resolve) => (release = () => resolve(200)));
+    let release: () => void = () => undefined;
+    const held = new Promise<number>((resolve) => {
+      release = () => resolve(200);
+    });
     tarpit.state.answer = () => held;
     const slow = await seedWorkspace(env, { plan: 'studio' });
     for (let i = 0; i < 20; i++) {

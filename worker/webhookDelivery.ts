@@ -51,10 +51,10 @@ export const SEND_TIMEOUT_MS = 10_000;
  */
 export const WEBHOOK_LEASE_MS = 30_000;
 /** Sends a process has in flight at once, to all receivers. */
-export const SEND_BUDGET = 64;
+export const SEND_BUDGET = 100;
 /** Of those, at most this many to one webhook, and for one workspace's webhooks together. */
-export const PER_WEBHOOK = 4;
-export const PER_WORKSPACE = 16;
+export const PER_WEBHOOK = 10;
+export const PER_WORKSPACE = 20;
 const KEPT_BYTES = 1024;
 const DISPATCH_BATCH = 500;
 const CLAIM_BATCH = 20;
@@ -511,9 +511,10 @@ export function startWebhookDelivery(services: Services, everyMs = 250): Webhook
     return filling;
   };
 
+  // Sends start at once, and again once a dispatch made new deliveries.
   const timer = setInterval(() => {
-    if (!dispatchesQueued) void dispatch();
     void fill();
+    if (!dispatchesQueued) void dispatch().then(fill);
   }, everyMs);
   return {
     async pass() {
