@@ -172,8 +172,9 @@ async function fairness(kind: string, db: Knex, base: string, seeded: Seeded, rx
   }
   const p99 = percentile(beside.lags, 99);
   const line = (r: typeof alone) =>
-    `p50 ${percentile(r.lags, 50)} ms, p99 ${percentile(r.lags, 99)} ms, max ${r.lags.at(-1)} ms` +
-    (r.lost ? `, ${r.lost} not arrived within a minute` : '');
+    (r.lags.length
+      ? `p50 ${percentile(r.lags, 50)} ms, p99 ${percentile(r.lags, 99)} ms, max ${r.lags.at(-1)} ms`
+      : 'none arrived') + (r.lost ? `, ${r.lost} not arrived within a minute` : '');
   console.log(
     `${kind}: a healthy workspace's ${HEALTHY_TESTS} test deliveries, alone: ${line(alone)}; beside a tarpit ` +
       `workspace (${TARPIT_HOOKS} webhooks that never answer, ${n * TARPIT_HOOKS} deliveries, up to ` +
