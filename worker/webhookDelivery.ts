@@ -354,6 +354,8 @@ export async function sendDeliveries(
   claims: Claim[],
   record: Recorder = outcomeRecorder(services.db),
   settled: (claim: Claim) => void = () => undefined,
+  /** Called once the deliveries, their webhooks and their bodies are read, before any is sent. */
+  read: () => void = () => undefined,
 ): Promise<void> {
   const { db } = services;
   let deliveries: Map<string, Record<string, any>>;
@@ -371,6 +373,8 @@ export async function sendDeliveries(
   } catch (err) {
     for (const claim of claims) settled(claim);
     throw err;
+  } finally {
+    read();
   }
   await Promise.all(
     claims.map(async (claim) => {
@@ -485,12 +489,21 @@ export function startWebhookDelivery(services: Services, everyMs = 250): Webhook
       const claims = await claimDueDeliveries(db, services.clock.now(), room, inFlight);
       if (!claims.length) return;
       for (const claim of claims) hold(claim, 1);
-      const sent = sendDeliveries(services, claims, record, (claim) => {
+      let read: () => void = () => undefined;
+      const reading = new Promise<void>((resolve) => {
+        read = resolve;
+      });
+      const settled = (claim: Claim) => {
         hold(claim, -1);
         void fill();
-      }).catch((err) => logger.error({ err }, 'webhook deliveries not sent'));
+      };
+      const sent = sendDeliveries(services, claims, record, settled, read).catch((err) =>
+        logger.error({ err }, 'webhook deliveries not sent'),
+      );
       sends.add(sent);
       void sent.finally(() => sends.delete(sent));
+      // One batch read at a time: the sender holds few of the pool's connections, whatever is in flight.
+      await reading;
     }
   }
   // One filler at a time; a call meanwhile (a slot freed) has it look once more when it ends.
