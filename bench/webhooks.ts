@@ -4,10 +4,17 @@
 // 500 sandbox Pages, 1,000 posts each: every post due at one instant (deliveries a second against publishes a
 // second: the ratio says whether delivery keeps up with publishing), and posts due over one minute, each
 // request's posts at their own second (the lag from each post going live, its live_at, to its delivery arriving:
-// target p99 under 2 s). PostgreSQL: `herald serve` with WORKER=off and one `herald worker`; SQLite: the worker
-// inside `herald serve`. BENCH_POSTS, BENCH_ACCOUNTS and BENCH_DATABASES change the sizes.
+// target p99 under 2 s). Then fairness (issue 41): a healthy workspace's test deliveries, one every 250 ms, alone and
+// then beside a tarpit workspace whose 20 webhooks point at a receiver that reads every request and never answers
+// (Herald cuts each at 10 s) while its events keep coming: the healthy one's lag from request to arrival, p99 target
+// under 2 s, beside the same run's baseline. PostgreSQL: `herald serve` with WORKER=off and one `herald worker`;
+// SQLite: the worker inside `herald serve`. BENCH_POSTS, BENCH_ACCOUNTS (at least 51: two workspaces) and
+// BENCH_DATABASES change the sizes.
 import type { ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
+import { recordEvents } from '../db/events.ts';
 import { createInstance, startProcess, stopProcess } from './support.ts';
 import {
   createPosts,
@@ -82,6 +89,100 @@ async function runScenario(
   };
 }
 
+const TARPIT_HOOKS = 20;
+const HEALTHY_TESTS = 40;
+
+/** A receiver that reads each request and never answers; counts how many it holds at once. */
+async function tarpitReceiver() {
+  const state = { open: 0, most: 0, total: 0 };
+  const server = http.createServer((req, res) => {
+    state.total += 1;
+    state.most = Math.max(state.most, ++state.open);
+    req.resume();
+    res.on('close', () => (state.open -= 1));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    state,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The healthy workspace's test deliveries, one every 250 ms: each one's lag from request to arrival, sorted. */
+async function healthyLags(base: string, ws: Seeded['workspaces'][number], hookId: string, rx: WebhookReceiver) {
+  const sent = new Map<string, number>();
+  for (let i = 0; i < HEALTHY_TESTS; i++) {
+    const at = Date.now();
+    const res = await fetch(`${base}/v1/webhooks/${hookId}/test`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ws.key}` },
+    });
+    if (res.status !== 202) throw new Error(`test answered ${res.status}: ${await res.text()}`);
+    sent.set(((await res.json()) as { eventId: string }).eventId, at);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const deadline = Date.now() + 60_000;
+  const arrived = () => rx.got.filter((r) => sent.has(r.id));
+  while (new Set(arrived().map((r) => r.id)).size < sent.size && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  const first = new Map<string, number>();
+  for (const r of arrived()) if (!first.has(r.id)) first.set(r.id, r.at);
+  return { lags: [...first].map(([id, at]) => at - sent.get(id)!).sort((a, b) => a - b), lost: sent.size - first.size };
+}
+
+/** The healthy workspace's lag alone, then beside the tarpit workspace; prints both. */
+async function fairness(kind: string, db: Knex, base: string, seeded: Seeded, rx: WebhookReceiver, hookId: string) {
+  const [healthy, slow] = seeded.workspaces as [Seeded['workspaces'][number], Seeded['workspaces'][number]];
+  const alone = await healthyLags(base, healthy, hookId, rx);
+  const tarpit = await tarpitReceiver();
+  for (let i = 0; i < TARPIT_HOOKS; i++) {
+    const res = await fetch(`${base}/v1/webhooks`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${slow.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: `${tarpit.url}/${i}`, events: ['media.failed'] }),
+    });
+    if (res.status !== 201) throw new Error(`tarpit webhook create answered ${res.status}: ${await res.text()}`);
+  }
+  // Its events, written as the media processor would: 20 at once (400 deliveries), then 4 a second.
+  let n = 0;
+  const events = (count: number) =>
+    recordEvents(
+      db,
+      Array.from({ length: count }, () => ({
+        workspaceId: slow.id,
+        type: 'media.failed' as const,
+        objectId: `med_tarpit${n++}`,
+      })),
+      new Date().toISOString(),
+    );
+  await events(20);
+  const more = setInterval(() => void events(1), 250);
+  let beside: Awaited<ReturnType<typeof healthyLags>>;
+  try {
+    // Let the tarpit fill its share first.
+    while (tarpit.state.open < 4) await new Promise((resolve) => setTimeout(resolve, 100));
+    beside = await healthyLags(base, healthy, hookId, rx);
+  } finally {
+    clearInterval(more);
+    await tarpit.close();
+  }
+  const p99 = percentile(beside.lags, 99);
+  const line = (r: typeof alone) =>
+    (r.lags.length
+      ? `p50 ${percentile(r.lags, 50)} ms, p99 ${percentile(r.lags, 99)} ms, max ${r.lags.at(-1)} ms`
+      : 'none arrived') + (r.lost ? `, ${r.lost} not arrived within a minute` : '');
+  console.log(
+    `${kind}: a healthy workspace's ${HEALTHY_TESTS} test deliveries, alone: ${line(alone)}; beside a tarpit ` +
+      `workspace (${TARPIT_HOOKS} webhooks that never answer, ${n * TARPIT_HOOKS} deliveries, up to ` +
+      `${tarpit.state.most} requests held open at once): ${line(beside)} ` +
+      `${p99 < LAG_TARGET_MS && !beside.lost ? 'ok' : 'MISSED (target p99 < 2 s)'}`,
+  );
+}
+
 const lagLine = (lags: number[]) =>
   `lag from live to delivery p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms`;
 
@@ -103,6 +204,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
     );
     if (kind === 'postgres') processes.push(await startProcess(['worker'], env, 'publishing worker started'));
     // One webhook a workspace, each to its own path of the one receiver, which verifies it with its secret.
+    const hookIds: string[] = [];
     for (const ws of seeded.workspaces) {
       const url = `${rx.url}/${ws.id}`;
       const res = await fetch(`${base}/v1/webhooks`, {
@@ -111,7 +213,9 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
         body: JSON.stringify({ url, events: ['post.live', 'post.failed'] }),
       });
       if (res.status !== 201) throw new Error(`webhook create answered ${res.status}: ${await res.text()}`);
-      rx.state.secretsByPath.set(new URL(url).pathname, [((await res.json()) as { secret: string }).secret]);
+      const made = (await res.json()) as { id: string; secret: string };
+      hookIds.push(made.id);
+      rx.state.secretsByPath.set(new URL(url).pathname, [made.secret]);
     }
 
     const instant = await runScenario(db, env, base, seeded, rx, false);
@@ -128,6 +232,7 @@ async function benchDatabase(kind: 'sqlite' | 'postgres'): Promise<void> {
       `${kind}: ${POSTS} posts due over one minute: published ${spread.published}, delivered ${spread.delivered}; ` +
         `${lagLine(spread.lags)} ${p99 < LAG_TARGET_MS ? 'ok' : 'MISSED (target p99 < 2 s)'}`,
     );
+    await fairness(kind, db, base, seeded, rx, hookIds[0]!);
     if (rx.failures.length) console.log(`  ${rx.failures.length} signatures did not verify: ${rx.failures[0]}`);
   } finally {
     await db.destroy();

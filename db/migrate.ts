@@ -32,6 +32,7 @@ import * as tokenUpkeep from './migrations/0027_token_upkeep.ts';
 import * as liveNote from './migrations/0028_live_note.ts';
 import * as shownPrivately from './migrations/0029_shown_privately.ts';
 import * as eventsObject from './migrations/0030_events_object.ts';
+import * as webhookHistory from './migrations/0031_webhook_history.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0028_live_note': liveNote,
   '0029_shown_privately': shownPrivately,
   '0030_events_object': eventsObject,
+  '0031_webhook_history': webhookHistory,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

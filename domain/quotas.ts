@@ -174,3 +174,16 @@ export function assertWebhooksAllowed(plan: PlanName): void {
     0,
   );
 }
+
+/** Webhooks a workspace may have, on every plan: each event is sent once per webhook, so this bounds what one costs. */
+export const WEBHOOKS_PER_WORKSPACE = 25;
+
+export function assertCanAddWebhook(used: number): void {
+  if (used < WEBHOOKS_PER_WORKSPACE) return;
+  throw new QuotaExceededError(
+    `A workspace may have ${WEBHOOKS_PER_WORKSPACE} webhooks and this one has ${used}.`,
+    'Delete a webhook you no longer use; one webhook can receive several event types (its `events`).',
+    WEBHOOKS_PER_WORKSPACE,
+    used,
+  );
+}

@@ -699,11 +699,13 @@ export interface paths {
         /**
          * Create a webhook
          * @description Use this to have Herald POST the workspace's events to your server as they happen. `url`
-         *     must be a public https address. The answer carries the `secret` that signs every delivery
-         *     (Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); it is
-         *     shown only here and after a rotation (and to a replay of the same call with its
-         *     `Idempotency-Key`, whose stored answer Herald keeps sealed), so keep it. Webhooks need the
-         *     plan Studio or above.
+         *     must be a public https address, without a user name or password, whose host name does not
+         *     resolve to a private, loopback or other non-public address. The answer carries the `secret`
+         *     that signs every delivery (Standard Webhooks: headers `webhook-id`, `webhook-timestamp`,
+         *     `webhook-signature`); it is shown only here and after a rotation (and to a replay of the same
+         *     call with its `Idempotency-Key`, whose stored answer Herald keeps sealed), so keep it. Webhooks
+         *     need the plan Studio or above, and a workspace has at most 25 webhooks (one webhook can take
+         *     several event types): a 26th answers `402 quota_exceeded` with `limit` and `used`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -735,9 +737,10 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook
-         * @description Use this to change a webhook's `url` or `events`, or to disable and enable it. Enabling a
-         *     webhook that Herald disabled after failed deliveries clears `disabledReason`; deliveries
-         *     start again with the next event.
+         * @description Use this to change a webhook's `url` or `events` (the same rules as at creation), or to
+         *     disable and enable it. Enabling a webhook that Herald disabled after failed deliveries
+         *     clears `disabledReason`. A webhook gets the events of the times it is enabled only: never
+         *     one that happened while it was disabled, even once enabled again; the events feed has them.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -754,8 +757,9 @@ export interface paths {
         /**
          * Make a new signing secret
          * @description Use this when a secret may have leaked, or on a schedule. The answer carries the new
-         *     `secret`, shown this once. For 24 hours every delivery carries two signatures, one with the
-         *     old secret and one with the new, so a receiver can switch without missing a delivery.
+         *     `secret`, shown this once. Every secret rotated out keeps signing for 24 hours beside the
+         *     new one (each delivery carries one signature per secret, separated by spaces), so a receiver
+         *     can switch without missing a delivery, even after two rotations in a day.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -819,7 +823,8 @@ export interface paths {
          * Send a delivery again
          * @description Use this to have a delivery sent again now, whatever its state (after fixing your server,
          *     or to replay one). It keeps its `webhook-id`, so a receiver that already handled it can
-         *     tell. Its attempts start again.
+         *     tell. Its retries start again (up to eight more attempts over about three days), while
+         *     `attempts` goes on counting and `attemptLog` keeps the earlier attempts.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -3650,7 +3655,8 @@ export interface components {
          */
         CreateWebhookRequest: {
             /**
-             * @description A public https address that accepts POST requests.
+             * @description A public https address that accepts POST requests; no user name or password, and a
+             *     host name that does not resolve to a non-public address.
              * @example https://example.com/herald-events
              */
             url: string;
@@ -3694,7 +3700,7 @@ export interface components {
              */
             status: "pending" | "delivered" | "failed";
             /**
-             * @description Attempts made so far.
+             * @description Attempts made so far, redeliveries included.
              * @example 1
              */
             attempts: number;
@@ -3720,10 +3726,35 @@ export interface components {
              */
             durationMs: number | null;
             /**
+             * @description Every attempt, oldest first (the latest 20), redeliveries included: when it started,
+             *     the answer's status (`null` when none came), its first 200 characters or why no answer
+             *     came (a refused address is said to be not public, never what it resolved to), and how
+             *     long it took.
+             */
+            attemptLog: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
              * Format: date-time
              * @example 2026-11-02T08:15:00.000Z
              */
             createdAt: string;
+        };
+        WebhookDeliveryAttempt: {
+            /**
+             * @description Its number among the delivery's attempts, from 1.
+             * @example 1
+             */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-02T08:15:00.120Z
+             */
+            at: string;
+            /** @example 503 */
+            responseStatus: number | null;
+            /** @example Service Unavailable */
+            responseBody: string;
+            /** @example 84 */
+            durationMs: number;
         };
         WebhookDeliveryPage: {
             deliveries: components["schemas"]["WebhookDelivery"][];
@@ -6016,13 +6047,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `invalid_request`: a field is missing or malformed (the message names it).
+             * @description `invalid_request`: a field is missing or malformed (the message names it), or `url`
+             *     carries a user name or password.
              *     `url_not_allowed`: `url` is not a public https address (a private, loopback or
-             *     link-local address, or plain http).
+             *     link-local address, a host name that resolves to one, or plain http).
              */
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            /** @description Webhooks need the plan Studio or above. */
+            /**
+             * @description Webhooks need the plan Studio or above; or the workspace has its 25 webhooks already
+             *     (`limit` 25, `used`): delete one it no longer uses.
+             */
             402: components["responses"]["QuotaExceeded"];
             /** @description `insufficient_role`: webhooks are managed by administrators and the owner only. */
             403: components["responses"]["InsufficientScope"];
@@ -6190,9 +6225,10 @@ export interface operations {
                 };
             };
             /**
-             * @description `invalid_request`: a field is missing or malformed (the message names it).
+             * @description `invalid_request`: a field is missing or malformed (the message names it), or `url`
+             *     carries a user name or password.
              *     `url_not_allowed`: `url` is not a public https address (a private, loopback or
-             *     link-local address, or plain http).
+             *     link-local address, a host name that resolves to one, or plain http).
              */
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];

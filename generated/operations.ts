@@ -2659,7 +2659,7 @@ export const operations: readonly OperationEntry[] = [
     "tool": null,
     "annotations": null,
     "summary": "Create a webhook",
-    "description": "Use this to have Herald POST the workspace's events to your server as they happen. `url`\nmust be a public https address. The answer carries the `secret` that signs every delivery\n(Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); it is\nshown only here and after a rotation (and to a replay of the same call with its\n`Idempotency-Key`, whose stored answer Herald keeps sealed), so keep it. Webhooks need the\nplan Studio or above.\n",
+    "description": "Use this to have Herald POST the workspace's events to your server as they happen. `url`\nmust be a public https address, without a user name or password, whose host name does not\nresolve to a private, loopback or other non-public address. The answer carries the `secret`\nthat signs every delivery (Standard Webhooks: headers `webhook-id`, `webhook-timestamp`,\n`webhook-signature`); it is shown only here and after a rotation (and to a replay of the same\ncall with its `Idempotency-Key`, whose stored answer Herald keeps sealed), so keep it. Webhooks\nneed the plan Studio or above, and a workspace has at most 25 webhooks (one webhook can take\nseveral event types): a 26th answers `402 quota_exceeded` with `limit` and `used`.\n",
     "fields": {
       "path": [],
       "query": [],
@@ -2683,7 +2683,7 @@ export const operations: readonly OperationEntry[] = [
         },
         "url": {
           "type": "string",
-          "description": "A public https address that accepts POST requests.",
+          "description": "A public https address that accepts POST requests; no user name or password, and a\nhost name that does not resolve to a non-public address.\n",
           "minLength": 1,
           "maxLength": 2000
         },
@@ -2762,7 +2762,7 @@ export const operations: readonly OperationEntry[] = [
     "tool": null,
     "annotations": null,
     "summary": "Change a webhook",
-    "description": "Use this to change a webhook's `url` or `events`, or to disable and enable it. Enabling a\nwebhook that Herald disabled after failed deliveries clears `disabledReason`; deliveries\nstart again with the next event.\n",
+    "description": "Use this to change a webhook's `url` or `events` (the same rules as at creation), or to\ndisable and enable it. Enabling a webhook that Herald disabled after failed deliveries\nclears `disabledReason`. A webhook gets the events of the times it is enabled only: never\none that happened while it was disabled, even once enabled again; the events feed has them.\n",
     "fields": {
       "path": [
         "webhookId"
@@ -2882,7 +2882,7 @@ export const operations: readonly OperationEntry[] = [
     "tool": null,
     "annotations": null,
     "summary": "Make a new signing secret",
-    "description": "Use this when a secret may have leaked, or on a schedule. The answer carries the new\n`secret`, shown this once. For 24 hours every delivery carries two signatures, one with the\nold secret and one with the new, so a receiver can switch without missing a delivery.\n",
+    "description": "Use this when a secret may have leaked, or on a schedule. The answer carries the new\n`secret`, shown this once. Every secret rotated out keeps signing for 24 hours beside the\nnew one (each delivery carries one signature per secret, separated by spaces), so a receiver\ncan switch without missing a delivery, even after two rotations in a day.\n",
     "fields": {
       "path": [
         "webhookId"
@@ -3007,7 +3007,7 @@ export const operations: readonly OperationEntry[] = [
     "tool": null,
     "annotations": null,
     "summary": "Send a delivery again",
-    "description": "Use this to have a delivery sent again now, whatever its state (after fixing your server,\nor to replay one). It keeps its `webhook-id`, so a receiver that already handled it can\ntell. Its attempts start again.\n",
+    "description": "Use this to have a delivery sent again now, whatever its state (after fixing your server,\nor to replay one). It keeps its `webhook-id`, so a receiver that already handled it can\ntell. Its retries start again (up to eight more attempts over about three days), while\n`attempts` goes on counting and `attemptLog` keeps the earlier attempts.\n",
     "fields": {
       "path": [
         "webhookId",

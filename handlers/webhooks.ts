@@ -33,7 +33,7 @@ export const listWebhooks: Handler<'listWebhooks'> = async ({ data }) => {
 
 export const createWebhook: Handler<'createWebhook'> = async ({ data, body, services }) => {
   assertWebhooksAllowed(data.workspace.plan);
-  const url = checkWebhookUrl(body.url, services.config);
+  const url = await checkWebhookUrl(body.url, services.config);
   const secret = newWebhookSecret();
   const webhook = await data.webhooks.create({
     url,
@@ -50,7 +50,7 @@ export const getWebhook: Handler<'getWebhook'> = async ({ data, params }) => ({
 
 export const updateWebhook: Handler<'updateWebhook'> = async ({ data, params, body, services }) => {
   await existing(data, params.webhookId);
-  const url = body.url === undefined ? undefined : checkWebhookUrl(body.url, services.config);
+  const url = body.url === undefined ? undefined : await checkWebhookUrl(body.url, services.config);
   const webhook = await data.webhooks.update(params.webhookId, { ...body, url });
   if (!webhook) throw notFound('webhook', params.webhookId);
   return { status: 200, body: webhook };

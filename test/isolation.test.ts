@@ -3,6 +3,7 @@
 // keyed by operationId: an operation of generated/operations.ts without a row fails this test.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOKS_PER_WORKSPACE } from '../domain/quotas.ts';
 import { operations } from '../generated/operations.ts';
 import {
   addAccount,
@@ -220,10 +221,7 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
       webhooks: await read('/v1/webhooks'),
       deliveries: await read(`/v1/webhooks/${ids.whk}/deliveries`),
       // The sealed secrets: a rotation would change them without changing anything the API shows.
-      secrets: await env.services
-        .db('webhooks')
-        .where({ id: ids.whk })
-        .select('secret_sealed', 'previous_secret_sealed'),
+      secrets: await env.services.db('webhooks').where({ id: ids.whk }).select('secret_sealed', 'retired_secrets'),
     };
   }
 
@@ -272,6 +270,23 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
     }
     expect((await asPerson(env, admin, 'get', '/auth/approvals')).body.posts).toEqual([]);
     expect([await snapshot(mine, own), await snapshot(theirs, { ...their, pst })]).toEqual(before);
+  });
+
+  it("counts a workspace's webhooks against its own limit only", async () => {
+    const hook = { url: 'https://example.com/full', events: ['post.live'] };
+    const made: string[] = [];
+    for (;;) {
+      const res = await call(env, 'post', '/v1/webhooks', { key: theirs.writeKey, body: hook });
+      if (res.status !== 201) {
+        expect([res.status, res.body.code, res.body.limit]).toEqual([402, 'quota_exceeded', WEBHOOKS_PER_WORKSPACE]);
+        break;
+      }
+      made.push(res.body.id);
+    }
+    const ours = await call(env, 'post', '/v1/webhooks', { key: mine.writeKey, body: hook });
+    expect(ours.status).toBe(201);
+    for (const id of made) await call(env, 'delete', `/v1/webhooks/${id}`, { key: theirs.writeKey });
+    await call(env, 'delete', `/v1/webhooks/${ours.body.id}`, { key: mine.writeKey });
   });
 
   it("replays no answer of another workspace's Idempotency-Key", async () => {

@@ -2,7 +2,9 @@
 // standardwebhooks package: a post going live arrives signed with the post and its statusLine; a receiver failing
 // 30% of the time (seeded) still gets every event, repeats carrying the same webhook-id; a rotation sends two
 // signatures that both verify; the retry schedule runs by the manual clock, and after the last attempt the webhook is
-// disabled and its owner and administrators are mailed; two dispatchers never create a delivery twice. Both databases.
+// disabled and its owner and administrators are mailed; two dispatchers never create a delivery twice; a workspace
+// whose receivers hold every request open delays no other workspace's delivery; an event of a time the webhook was
+// disabled is never delivered. Both databases.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvents } from '../db/events.ts';
 import type { Mail } from '../runtime/mailer.ts';
@@ -10,6 +12,7 @@ import { createServices } from '../runtime/services.ts';
 import {
   claimDueDeliveries,
   dispatchWebhookEvents,
+  PER_WORKSPACE,
   sendDeliveries,
   startWebhookDelivery,
   WEBHOOK_LEASE_MS,
@@ -126,7 +129,7 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
   });
 
-  it('signs with the old and the new secret for 24 hours after a rotation, then with the new one', async () => {
+  it('signs with every secret of the last 24 hours after rotations, then with the new one', async () => {
     rx.got.length = 0;
     const hook = await subscribe(['media.failed']);
     const rotated = await call(env, 'post', `/v1/webhooks/${hook.id}/rotate-secret`, { key: ws.writeKey });
@@ -135,11 +138,24 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     await worker.webhooks.pass();
     expect(rx.got.map((r) => [r.body.type, r.signatures.length])).toEqual([['webhook.test', 2]]);
 
-    clock.advance(24 * 3600_000 + 1000);
-    rx.state.secrets = [rotated.body.secret];
+    // A second rotation the same day: a receiver still on the first secret keeps verifying.
+    clock.advance(3600_000);
+    const again = await call(env, 'post', `/v1/webhooks/${hook.id}/rotate-secret`, { key: ws.writeKey });
+    rx.state.secrets = [hook.secret, rotated.body.secret, again.body.secret];
     await call(env, 'post', `/v1/webhooks/${hook.id}/test`, { key: ws.writeKey });
     await worker.webhooks.pass();
-    expect(rx.got.map((r) => r.signatures.length)).toEqual([2, 1]);
+    expect(rx.got.map((r) => r.signatures.length)).toEqual([2, 3]);
+
+    // Each retired secret stops a day after its own rotation.
+    clock.advance(23 * 3600_000 + 1000);
+    rx.state.secrets = [rotated.body.secret, again.body.secret];
+    await call(env, 'post', `/v1/webhooks/${hook.id}/test`, { key: ws.writeKey });
+    await worker.webhooks.pass();
+    clock.advance(3600_000);
+    rx.state.secrets = [again.body.secret];
+    await call(env, 'post', `/v1/webhooks/${hook.id}/test`, { key: ws.writeKey });
+    await worker.webhooks.pass();
+    expect(rx.got.map((r) => r.signatures.length)).toEqual([2, 3, 2, 1]);
     await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
   });
 
@@ -172,32 +188,51 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     expect(to.length).toBe(2);
     expect(mails[0]!.text).toContain(hook.id);
 
-    // Enabled again, it sends what is due.
+    // Enabled again, it sends what is due; a redelivery goes on counting, and the earlier attempts stay in the log.
     rx.state.answer = () => 200;
     await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: true } });
     await call(env, 'post', `/v1/webhooks/${hook.id}/deliveries/${test.id}/redeliver`, { key: ws.writeKey });
     await worker.webhooks.pass();
-    expect(await read()).toMatchObject({ status: 'delivered', attempts: 1, responseStatus: 200 });
+    const redelivered = await read();
+    expect(redelivered).toMatchObject({ status: 'delivered', attempts: 9, responseStatus: 200 });
+    expect(redelivered.attemptLog.map((a: { attempt: number; responseStatus: number }) => a.responseStatus)).toEqual([
+      ...Array(8).fill(500),
+      200,
+    ]);
+    expect(redelivered.attemptLog.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // A redelivery that fails is retried on the schedule again, not given up at once.
+    rx.state.answer = () => 500;
+    await call(env, 'post', `/v1/webhooks/${hook.id}/deliveries/${test.id}/redeliver`, { key: ws.writeKey });
+    await worker.webhooks.pass();
+    expect(await read()).toMatchObject({ status: 'pending', attempts: 10 });
+    rx.state.answer = () => 200;
     await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
   });
 
   it('checks the address at each send: a name resolving to loopback is refused, no redirect followed', async () => {
-    // Not an IP literal, so accepted when created; the socket's own lookup refuses it (WEBHOOK_ALLOW_HOSTS names
-    // 127.0.0.1 only).
+    // Refused when created (WEBHOOK_ALLOW_HOSTS names 127.0.0.1 only, not localhost)...
     const port = new URL(rx.url).port;
     const named = await call(env, 'post', '/v1/webhooks', {
       key: ws.writeKey,
       body: { url: `https://localhost:${port}/hook`, events: ['post.live'] },
     });
-    expect(named.status).toBe(201);
+    expect([named.status, named.body.code]).toEqual([400, 'url_not_allowed']);
+    // ...and at each send, for a name whose DNS changed since (here: written to the row), where the log says the host
+    // is not public and never the address it resolved to.
+    const changed = await subscribe(['post.live']);
+    await env.services
+      .db('webhooks')
+      .where({ id: changed.id })
+      .update({ url: `https://localhost:${port}/hook` });
     const before = rx.attempts.length;
-    const test = (await call(env, 'post', `/v1/webhooks/${named.body.id}/test`, { key: ws.writeKey })).body;
+    const test = (await call(env, 'post', `/v1/webhooks/${changed.id}/test`, { key: ws.writeKey })).body;
     await worker.webhooks.pass();
-    const refused = (await deliveries(named.body.id)).find((d: { id: string }) => d.id === test.id);
+    const refused = (await deliveries(changed.id)).find((d: { id: string }) => d.id === test.id);
     expect(refused).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null });
-    expect(refused.responseBody).toMatch(/loopback/);
+    expect(refused.responseBody).toMatch(/localhost resolves to a non-public address/);
+    expect(JSON.stringify(refused)).not.toMatch(/127\.0\.0\.1|::1|loopback/);
     expect(rx.attempts.length).toBe(before);
-    await call(env, 'patch', `/v1/webhooks/${named.body.id}`, { key: ws.writeKey, body: { enabled: false } });
+    await call(env, 'patch', `/v1/webhooks/${changed.id}`, { key: ws.writeKey, body: { enabled: false } });
 
     const hook = await subscribe(['post.live']);
     rx.state.answer = () => 302;
@@ -294,5 +329,100 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     const rows = await env.services.db('webhook_deliveries').where({ webhook_id: hook.id });
     expect(rows.length).toBe(30);
     expect(new Set(rows.map((r) => r.event_id)).size).toBe(30);
+    await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
+  });
+
+  it("sends a healthy workspace's delivery while another's receivers hold every request open", async () => {
+    // Workspace E: 20 webhooks to a receiver that reads each request and answers none (until released), then 10
+    // events: 200 deliveries, all due before the healthy one.
+    const tarpit = await webhookReceiver();
+    let release: () => void = () => undefined;
+    const held = new Promise<number>((resolve) => {
+      release = () => resolve(200);
+    });
+    tarpit.state.answer = () => held;
+    const slow = await seedWorkspace(env, { plan: 'studio' });
+    for (let i = 0; i < 20; i++) {
+      const body = { url: `${tarpit.url}/${i}`, events: ['media.failed'] };
+      expect((await call(env, 'post', '/v1/webhooks', { key: slow.writeKey, body })).status).toBe(201);
+    }
+    const at = () => new Date(clock.now()).toISOString();
+    const slowEvents = Array.from({ length: 10 }, (_, i) => ({
+      workspaceId: slow.workspaceId,
+      type: 'media.failed' as const,
+      objectId: `med_tarpit${i}`,
+    }));
+    await recordEvents(env.services.db, slowEvents, at());
+    const stalled = worker.webhooks.pass();
+    try {
+      await until(
+        async () => tarpit.state.open,
+        (open) => open >= PER_WORKSPACE,
+      );
+      // The healthy workspace's event happens while E's sends hang: dispatched and sent all the same.
+      clock.advance(1);
+      rx.got.length = 0;
+      const hook = await subscribe(['media.failed']);
+      await recordEvents(
+        env.services.db,
+        [{ workspaceId: ws.workspaceId, type: 'media.failed', objectId: 'med_healthy' }],
+        at(),
+      );
+      const healthy = worker.webhooks.pass();
+      const got = await until(
+        async () => ({ got: rx.got.length, open: tarpit.state.open, answered: tarpit.got.length }),
+        (seen) => seen.got > 0,
+      );
+      // Causality, not timing: it arrived while every one of E's requests was still held open, none answered, and
+      // E had no more than its share in flight.
+      expect(got).toEqual({ got: 1, open: PER_WORKSPACE, answered: 0 });
+      expect(rx.got[0]!.body.data.objectId).toBe('med_healthy');
+      release();
+      await Promise.all([stalled, healthy]);
+      await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
+    } finally {
+      release();
+      await stalled;
+    }
+    // E's deliveries all go out once its receiver answers: none lost.
+    await worker.webhooks.pass();
+    const theirs = await env.services.db('webhook_deliveries').where({ workspace_id: slow.workspaceId });
+    expect(theirs.length).toBe(200);
+    expect(theirs.filter((d) => d.status === 'delivered').length).toBe(200);
+    await tarpit.close();
+  });
+
+  it('never delivers an event of a time the webhook was disabled, however late dispatch runs', async () => {
+    const hook = await subscribe(['media.failed']);
+    const event = (objectId: string) =>
+      recordEvents(
+        env.services.db,
+        [{ workspaceId: ws.workspaceId, type: 'media.failed', objectId }],
+        new Date(clock.now()).toISOString(),
+      );
+    const enable = async (enabled: boolean) => {
+      clock.advance(1000);
+      await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled } });
+      clock.advance(1000);
+    };
+    rx.got.length = 0;
+    // Nothing is dispatched until the end: the dispatcher lags behind all of it.
+    await event('med_before');
+    await enable(false);
+    await event('med_while_off');
+    await enable(true);
+    await event('med_after');
+    await worker.webhooks.pass();
+    expect(rx.got.map((r) => r.body.data.objectId).sort()).toEqual(['med_after', 'med_before']);
+
+    // An event of a time it was on, dispatched only once it is off, waits for it to be on again: never lost.
+    await event('med_last_on');
+    await enable(false);
+    await worker.webhooks.pass();
+    expect(rx.got.length).toBe(2);
+    await enable(true);
+    await worker.webhooks.pass();
+    expect(rx.got.map((r) => r.body.data.objectId).sort()).toEqual(['med_after', 'med_before', 'med_last_on']);
+    await call(env, 'patch', `/v1/webhooks/${hook.id}`, { key: ws.writeKey, body: { enabled: false } });
   });
 });

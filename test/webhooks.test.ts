@@ -1,8 +1,10 @@
 // Webhooks, the API side: create (the secret shown once, kept sealed), list, read, change, delete, rotate the secret,
-// queue a test event, the delivery log and redelivery; the plan gate, scopes, workspace isolation and the address
-// guard (public https only; WEBHOOK_ALLOW_HOSTS exempts test hosts). Both databases.
+// queue a test event, the delivery log and redelivery; the plan gate, the limit of 25, scopes, workspace isolation and
+// the address guard (public https only, no user name or password, no host name that resolves to a non-public address;
+// WEBHOOK_ALLOW_HOSTS exempts test hosts). Both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
+import { WEBHOOKS_PER_WORKSPACE } from '../domain/quotas.ts';
 import { loadConfig } from '../runtime/config.ts';
 
 describe.each(DATABASES)('webhooks on %s', (kind) => {
@@ -62,16 +64,23 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect((await call(env, 'delete', `/v1/webhooks/${id}`, { key: ws.writeKey })).status).toBe(404);
   });
 
-  it('rotates the secret, keeping the old one beside it for 24 hours', async () => {
+  it('rotates the secret, keeping every secret of the last 24 hours beside the new one', async () => {
     const made = (await create({ url, events: ['post.live'] })).body;
     const res = await call(env, 'post', `/v1/webhooks/${made.id}/rotate-secret`, { key: ws.writeKey });
     expect(res.status).toBe(200);
     expect(res.body.secret).toMatch(/^whsec_/);
     expect(res.body.secret).not.toBe(made.secret);
+    const again = await call(env, 'post', `/v1/webhooks/${made.id}/rotate-secret`, { key: ws.writeKey });
     const row = await env.services.db('webhooks').where({ id: made.id }).first();
     const open = (sealed: string) => env.services.keyring.decrypt(sealed, 'webhook-secrets');
-    expect([open(row.secret_sealed), open(row.previous_secret_sealed)]).toEqual([res.body.secret, made.secret]);
-    expect(Date.parse(row.previous_secret_until) - env.services.clock.now()).toBeGreaterThan(23.9 * 3600_000);
+    const retired: { sealed: string; until: string }[] = JSON.parse(row.retired_secrets);
+    expect([open(row.secret_sealed), ...retired.map((r) => open(r.sealed))]).toEqual([
+      again.body.secret,
+      res.body.secret,
+      made.secret,
+    ]);
+    for (const r of retired) expect(Date.parse(r.until) - env.services.clock.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect(JSON.stringify(row)).not.toContain(made.secret.slice(6));
   });
 
   it("keeps a keyed create's and rotation's answer sealed: no secret in the raw row, a replay shows it", async () => {
@@ -120,11 +129,18 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(new Set(seen)).toEqual(new Set(sent));
     expect(seen.length).toBe(3);
 
+    // A redelivery keeps the count and the log of the attempts before it.
     const first = sent[0]!;
-    await env.services.db('webhook_deliveries').where({ id: first }).update({ status: 'failed', attempts: 8 });
+    const log = [
+      { attempt: 8, at: new Date().toISOString(), responseStatus: 503, responseBody: 'busy', durationMs: 9 },
+    ];
+    await env.services
+      .db('webhook_deliveries')
+      .where({ id: first })
+      .update({ status: 'failed', attempts: 8, attempt_log: JSON.stringify(log) });
     const again = await call(env, 'post', `/v1/webhooks/${id}/deliveries/${first}/redeliver`, { key: ws.writeKey });
     expect(again.status).toBe(202);
-    expect(again.body).toMatchObject({ id: first, status: 'pending', attempts: 0 });
+    expect(again.body).toMatchObject({ id: first, status: 'pending', attempts: 8, attemptLog: log });
 
     const bad = await call(env, 'get', `/v1/webhooks/${id}/deliveries?cursor=nope`, { key: ws.readKey });
     expect([bad.status, bad.body.code]).toEqual([400, 'invalid_request']);
@@ -154,6 +170,52 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect([patched.status, patched.body.code]).toEqual([400, 'url_not_allowed']);
     // The exempt test host may even use plain http (a loopback receiver).
     expect((await create({ url: 'http://receiver.test:8080/hook', events: ['post.live'] })).status).toBe(201);
+  });
+
+  it('refuses a user name or password in the address, which every key that reads webhooks would see', async () => {
+    for (const bad of ['https://user:secret@example.com/hook', 'https://user@example.com/hook']) {
+      const res = await create({ url: bad, events: ['post.live'] });
+      expect([bad, res.status, res.body.code]).toEqual([bad, 400, 'invalid_request']);
+      expect(res.body.message).toMatch(/^url: .*user name or password/);
+    }
+    const { id } = (await create({ url, events: ['post.live'] })).body;
+    const patched = await call(env, 'patch', `/v1/webhooks/${id}`, {
+      key: ws.writeKey,
+      body: { url: 'https://user:secret@example.com/hook' },
+    });
+    expect([patched.status, patched.body.code]).toEqual([400, 'invalid_request']);
+    const list = await call(env, 'get', '/v1/webhooks', { key: ws.readKey });
+    expect(JSON.stringify(list.body)).not.toContain('secret@');
+  });
+
+  it('refuses at creation and change a host name that DNS resolves to a non-public address', async () => {
+    for (const bad of ['https://localhost/hook', 'https://LOCALHOST./hook', 'https://localhost:8443/hook']) {
+      const res = await create({ url: bad, events: ['post.live'] });
+      expect([bad, res.status, res.body.code]).toEqual([bad, 400, 'url_not_allowed']);
+      expect(res.body.message).toContain('not public');
+      expect(res.body.message).not.toMatch(/127\.0\.0\.1|::1/);
+    }
+    const { id } = (await create({ url, events: ['post.live'] })).body;
+    const patched = await call(env, 'patch', `/v1/webhooks/${id}`, {
+      key: ws.writeKey,
+      body: { url: 'https://localhost/hook' },
+    });
+    expect([patched.status, patched.body.code]).toEqual([400, 'url_not_allowed']);
+    expect((await call(env, 'get', `/v1/webhooks/${id}`, { key: ws.readKey })).body.url).toBe(url);
+  });
+
+  it('allows 25 webhooks a workspace', async () => {
+    const full = await seedWorkspace(env, { plan: 'studio' });
+    for (let i = 0; i < WEBHOOKS_PER_WORKSPACE; i++)
+      expect((await create({ url, events: ['post.live'] }, full.writeKey)).status).toBe(201);
+    const over = await create({ url, events: ['post.live'] }, full.writeKey);
+    expect([over.status, over.body.code, over.body.limit, over.body.used]).toEqual([402, 'quota_exceeded', 25, 25]);
+    expect(over.body.hint).toContain('Delete a webhook');
+    expect((await call(env, 'get', '/v1/webhooks', { key: full.readKey })).body.webhooks.length).toBe(25);
+    // Deleting one makes room.
+    const [oldest] = (await call(env, 'get', '/v1/webhooks', { key: full.readKey })).body.webhooks;
+    await call(env, 'delete', `/v1/webhooks/${oldest.id}`, { key: full.writeKey });
+    expect((await create({ url, events: ['post.live'] }, full.writeKey)).status).toBe(201);
   });
 
   it('validates the body, naming the field', async () => {
@@ -212,7 +274,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     const still = await call(env, 'get', `/v1/webhooks/${theirs.id}`, { key: other.readKey });
     expect(still.body).toEqual({ ...theirs, secret: undefined });
     const row = await env.services.db('webhooks').where({ id: theirs.id }).first();
-    expect(row.previous_secret_sealed).toBeNull();
+    expect(row.retired_secrets).toBeNull();
     const log = await call(env, 'get', `/v1/webhooks/${theirs.id}/deliveries`, { key: other.readKey });
     expect(log.body.deliveries.length).toBe(1);
   });

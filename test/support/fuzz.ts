@@ -779,6 +779,31 @@ export function hostileRequests(ctx: FuzzContext): HostileRequest[] {
     row('service_plan_post nested 10,000 deep', '/mcp', tool(deepSettings), read, 400),
     ...postgresFaults(ctx),
     ...approvalBypass(ctx),
+    ...webhookAddressRefusals(ctx),
+  ];
+}
+
+/**
+ * Webhook addresses refused at creation and change (issue 41, item 7): a user name and password, which every key
+ * that reads webhooks would see, and host names that resolve to loopback. The fuzzed workspace's plan has no
+ * webhooks (402 first): these ask only for no 5xx; test/webhooks.test.ts pins the refusals themselves.
+ */
+function webhookAddressRefusals(ctx: FuzzContext): HostileRequest[] {
+  const request = (method: string, path: string, url: string): HostileRequest => ({
+    label: `item 7: ${method} ${path} url ${url.slice(0, 60)}`,
+    method,
+    path,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ctx.keys.write}` },
+    body: Buffer.from(JSON.stringify(method === 'POST' ? { url, events: ['post.live'] } : { url })),
+  });
+  const hook = `/v1/webhooks/${ctx.ids.whk![0]}`;
+  return [
+    request('POST', '/v1/webhooks', 'https://user:pass@example.com/hook'),
+    request('POST', '/v1/webhooks', `https://${'u'.repeat(1500)}:${'p'.repeat(400)}@example.com/`),
+    request('POST', '/v1/webhooks', 'https://localhost/hook'),
+    request('POST', '/v1/webhooks', 'https://localhost.:443/hook'),
+    request('PATCH', hook, 'https://user:pass@example.com/hook'),
+    request('PATCH', hook, 'https://localhost/hook'),
   ];
 }
 

@@ -147,9 +147,9 @@ export function WebhookCard({
               action="Make a new secret"
               description={
                 <p>
-                  The new secret is shown once. For the next 24 hours every delivery carries two signatures, one made
-                  with the current secret and one with the new, so your server can switch without missing a delivery;
-                  after that only the new secret signs.
+                  The new secret is shown once. For the next 24 hours the current secret keeps signing every delivery
+                  beside the new one, so your server can switch without missing a delivery; after that only the new
+                  secret signs.
                 </p>
               }
               onConfirm={async () => {

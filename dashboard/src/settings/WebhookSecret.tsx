@@ -25,8 +25,8 @@ export function NewSecret({ revealed }: { revealed: Revealed }) {
       </p>
       {rotated && (
         <p>
-          For the next 24 hours every delivery carries two signatures, one made with the old secret and one with this
-          one: switch your server to this secret within that time.
+          For the next 24 hours the old secret keeps signing every delivery beside this one: switch your server to this
+          secret within that time.
         </p>
       )}
     </section>

@@ -36,6 +36,7 @@ const failed = {
   responseStatus: null,
   responseBody: 'the connection was refused',
   durationMs: 3,
+  attemptLog: [],
   createdAt: '2026-11-02T09:00:00.000Z',
 };
 const answered = { ...failed, id: 'whd_2', type: 'post.live', responseStatus: 500, responseBody: 'database down' };
@@ -130,7 +131,7 @@ describe('the webhooks page', () => {
     const { changes } = renderAs('owner', () => ok({ webhooks: [on] }));
     fireEvent.click(await screen.findByRole('button', { name: 'Make a new secret' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Make a new signing secret?' });
-    expect(dialog.textContent).toMatch(/For the next 24 hours every delivery carries two signatures/);
+    expect(dialog.textContent).toMatch(/For the next 24 hours the current secret keeps signing every delivery/);
     expect(changes).toEqual([]);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Make a new secret' }));
     const secret = await screen.findByRole('region', { name: 'Your signing secret' });

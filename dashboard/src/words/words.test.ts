@@ -298,6 +298,7 @@ describe('webhook deliveries read as sentences', () => {
       responseStatus: 503,
       responseBody: '',
       durationMs: 40,
+      attemptLog: [],
       createdAt: '2026-11-24T13:00:00.000Z',
     };
     expect(DELIVERY_STATUS_WORDS.pending(d, 'Europe/Berlin', true)).toMatch(
