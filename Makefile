@@ -70,7 +70,8 @@ docs/reference.html: openapi.yaml redocly.yaml | node_modules/.installed
 	npx redocly build-docs openapi.yaml --inlineBundle --title "Herald API reference" -o $@
 
 # The guides at /docs: static pages rendered from docs/guides/*.md and the change log (not committed either).
-DOCS_SOURCES := $(wildcard docs/guides/* docs/guides/networks/*) docs/CHANGELOG.md scripts/buildDocs.ts scripts/docsPages.ts \
+DOCS_SOURCES := $(wildcard docs/guides/* docs/guides/networks/*) docs/CHANGELOG.md scripts/buildDocs.ts \
+  scripts/docsPages.ts \
   generated/openapi.json
 docs/site/index.html: $(DOCS_SOURCES) | node_modules/.installed
 	npx tsx scripts/buildDocs.ts

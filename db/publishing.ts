@@ -313,7 +313,13 @@ export async function saveCheckpoints(
 
 export interface LiveOutcome {
   attempt: Attempt;
-  published: { externalId: string; externalUrl: string; notes?: string[]; liveNote?: string; shownPrivately?: boolean };
+  published: {
+    externalId: string;
+    externalUrl: string;
+    notes?: string[];
+    liveNote?: string;
+    shownPrivately?: boolean;
+  };
   message: string;
 }
 
@@ -324,8 +330,8 @@ export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string)
     {
       set: `status = '${storedStatus(SUCCEED.to)}', external_id = v.v_external_id,
       external_url = v.v_external_url, live_note = v.v_live_note, shown_privately = (v.v_shown_privately = 'true'),
-      live_at = ?, attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null, due_at = null,
-      error_code = null, error_message = null, error_hint = null, review_since = null, updated_at = ?`,
+      live_at = ?, attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null,
+      due_at = null, error_code = null, error_message = null, error_hint = null, review_since = null, updated_at = ?`,
       setBindings: [now, now],
       columns: ['v_external_id', 'v_external_url', 'v_live_note', 'v_shown_privately'],
       rows: outcomes.map((o) => [

@@ -50,7 +50,8 @@ export function statusLine(post: StatusLineFacts, zone: string): string {
       return `Queued. ${head} · ${when}. Next attempt ${next}, after a temporary failure.`;
     }
     case 'live': {
-      const note = post.liveNote ?? (post.shownPrivately ? `${post.network} shows it privately: only the account sees it.` : '');
+      const privately = `${post.network} shows it privately: only the account sees it.`;
+      const note = post.liveNote ?? (post.shownPrivately ? privately : '');
       return `Live. ${head} · ${when}.${note ? ` ${note}` : ''}`;
     }
     case 'failed':
