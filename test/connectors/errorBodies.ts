@@ -17,8 +17,11 @@ export interface DocumentedError {
    */
   at?: 'first' | 'publish' | 'refresh';
   kind: FailureKind;
-  /** Seconds the network names for waiting (Meta's estimated_time_to_regain_access, Retry-After). */
-  retryAfterSeconds?: number;
+  /**
+   * Seconds the network names for waiting (Meta's estimated_time_to_regain_access, Retry-After), or the wait until
+   * the network's daily reset (YouTube's, at midnight Pacific time), which depends on when the test runs.
+   */
+  retryAfterSeconds?: number | 'untilDailyReset';
 }
 
 // ------------------------------------------------------------------------------------------ YouTube
@@ -71,6 +74,7 @@ export const youtubeErrors: DocumentedError[] = [
     source: YT_INSERT,
     status: 400,
     kind: 'rate_limited',
+    retryAfterSeconds: 'untilDailyReset',
     body: google(
       400,
       'The user has exceeded the number of videos they may upload.',

@@ -56,6 +56,7 @@ describe('shownPrivatelyText', () => {
   it("says why YouTube made a video private (the project's audit) and what to do meanwhile", () => {
     expect(shownPrivatelyText('youtube')).toMatch(/^YouTube made this video private, whatever visibility was chosen/);
     expect(shownPrivatelyText('youtube')).toContain('have the project audited by YouTube');
-    expect(shownPrivatelyText('tiktok')).toBe('TikTok shows this post only to the account, not to the public.');
+    expect(shownPrivatelyText('tiktok')).toMatch(/^TikTok shows this post privately and gives no link to it/);
+    expect(shownPrivatelyText('threads')).toBe('Threads shows this post only to the account, not to the public.');
   });
 });
