@@ -12,6 +12,7 @@ import { connectorFor } from '../networks/connectors.ts';
 import { hintFor } from '../networks/failureGuidance.ts';
 import { NETWORKS, PLATFORMS } from '../networks/index.ts';
 import type { Platform } from '../networks/rules.ts';
+import { UNAUDITED_PRIVATE, UNAUDITED_USERS } from '../networks/tiktok/api.ts';
 import { TOKEN_LIFE } from '../networks/tokenLife.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Config } from '../runtime/config.ts';
@@ -88,7 +89,7 @@ export function appChecks(config: Config, env: NodeJS.ProcessEnv): Check[] {
             status: 'ok',
             message: live
               ? `${variables.join(' and ')} are set.${configId}`
-              : `Sandbox: the simulator stands in for ${rules.label}'s app; live, set ${variables.join(' and ')}.`,
+              : `Sandbox: the simulator stands in for the ${rules.label} app; live, set ${variables.join(' and ')}.`,
             ...details,
           },
     );
@@ -96,51 +97,63 @@ export function appChecks(config: Config, env: NodeJS.ProcessEnv): Check[] {
   return checks;
 }
 
-/** Threads' long-lived token: when it expires, and whether the token upkeep renews it before then. */
-function expirySaid(platform: Platform, account: ConnectorAccount, now: number): { said: string; late: boolean } {
-  const life = TOKEN_LIFE[platform];
-  const at = account.credentials.expiresAt ? Date.parse(account.credentials.expiresAt) : undefined;
-  if (platform !== 'threads' || !life?.renewBeforeExpiryMs) return { said: '', late: false };
-  if (at === undefined) return { said: ' The token carries no expiry.', late: false };
-  if (at <= now) return { said: ` The token expired on ${day(at)}.`, late: true };
-  const renewFrom = at - life.renewBeforeExpiryMs;
-  const days = Math.floor((at - now) / DAY_MS);
-  return {
-    said:
-      ` The token expires on ${day(at)} (in ${days} days); ` +
-      (renewFrom <= now
-        ? 'the token upkeep renews it at its next pass while a worker runs.'
-        : `the token upkeep renews it from ${day(renewFrom)}, while a worker runs.`),
-    late: false,
-  };
+/**
+ * Threads' long-lived token: when it expires, and when the token upkeep renews it. An expired one never gets here: the
+ * refresh a post would make first is refused.
+ */
+function expirySaid(platform: Platform, account: ConnectorAccount, now: number): string {
+  const renewBefore = TOKEN_LIFE[platform]?.renewBeforeExpiryMs;
+  if (platform !== 'threads' || !renewBefore) return '';
+  if (!account.credentials.expiresAt) return ' The token carries no expiry.';
+  const at = Date.parse(account.credentials.expiresAt);
+  const renewFrom = at - renewBefore;
+  return (
+    ` The token expires on ${day(at)} (in ${Math.floor((at - now) / DAY_MS)} days); ` +
+    (renewFrom <= now
+      ? 'the token upkeep renews it at its next pass while a worker runs.'
+      : `the token upkeep renews it from ${day(renewFrom)}, while a worker runs.`)
+  );
 }
 
-/** The harmless read: TikTok's creator_info (what the account may post), elsewhere the account's own counters. */
-async function accountRead(
-  connector: Connector,
-  account: ConnectorAccount,
-  deps: LiveDeps,
-): Promise<{ said: string; details: object }> {
+/** What each network's read is: TikTok's creator_info (what the account may post), elsewhere its own counters. */
+const READS: Record<Platform, string> = {
+  youtube: 'channels.list (mine=true)',
+  instagram: "the account's insights",
+  facebook: "the Page's insights",
+  threads: 'threads_insights',
+  tiktok: 'creator_info',
+  bluesky: "the account's profile",
+};
+
+interface Read {
+  said: string;
+  details: object;
+  /** What will make a post fail although the token works (TikTok's rules for an unaudited app). */
+  problem?: { said: string; fix: string };
+}
+
+async function accountRead(connector: Connector, account: ConnectorAccount, deps: LiveDeps): Promise<Read> {
   const { config, db, clock } = deps;
+  const read = READS[connector.platform];
   if (connector.postingOptions) {
     const options = await connector.postingOptions(account, config, appUsage(db, clock));
-    const privateOnly = !config.tiktokAudited;
-    return {
-      said:
-        `creator_info answers for ${options.nickname}: privacy options ${options.privacyLevels.join(', ')}; ` +
-        (privateOnly
-          ? `posts will be private (SELF_ONLY) until TikTok audits the app` +
-            `${options.unauditedApp?.accountPrivate === false ? ', and TikTok refuses them while the account is public' : ''}.`
-          : 'posts may use any of those options.'),
-      details: { postingOptions: options, postsPrivate: privateOnly },
-    };
+    const unaudited = options.unauditedApp;
+    const said =
+      `${read} answers: privacy options ${options.privacyLevels.join(', ') || 'none'}; ` +
+      (unaudited ? 'posts will be private (SELF_ONLY) until TikTok audits the app.' : 'posts may use any of them.');
+    const problem = !unaudited
+      ? undefined
+      : !unaudited.accountPrivate
+        ? { said: ' The account is public, so TikTok refuses its posts.', fix: UNAUDITED_PRIVATE }
+        : !unaudited.postedToday && !unaudited.usersLeft
+          ? { said: ' 5 other accounts posted today, the most TikTok allows.', fix: UNAUDITED_USERS }
+          : undefined;
+    return { said, details: { postingOptions: options, postsPrivate: Boolean(unaudited) }, problem };
   }
   const counters = await connector.accountInsights(account);
-  const figures = Object.entries(counters)
-    .map(([name, value]) => `${value} ${name}`)
-    .join(', ');
+  const figures = Object.entries(counters).map(([name, value]) => `${value} ${name}`);
   return {
-    said: `${NETWORKS[connector.platform].rules.label} answers for ${account.displayName}${figures ? ` (${figures})` : ''}.`,
+    said: `the token works: ${read} answers${figures.length ? ` (${figures.join(', ')})` : ''}.`,
     details: { counters },
   };
 }
@@ -159,18 +172,12 @@ async function accountCheck(deps: LiveDeps, connector: Connector, row: AccountRo
       tokenSealed: row.token_sealed,
     };
     const account = await usableAccount(deps, connector, stored);
-    const { said, details } = await accountRead(connector, account, deps);
+    const { said, details, problem } = await accountRead(connector, account, deps);
     const expiry = expirySaid(platform, account, deps.clock.now());
-    return expiry.late
-      ? {
-          name,
-          status: 'fail',
-          message: `${label} ${row.display_name}: ${said}${expiry.said}`,
-          fix: hintFor('token_rejected', label),
-          ...base,
-          ...details,
-        }
-      : { name, status: 'ok', message: `${label} ${row.display_name}: ${said}${expiry.said}`, ...base, ...details };
+    const message = `${label} ${row.display_name}: ${said}${expiry}${problem?.said ?? ''}`;
+    return problem
+      ? { name, status: 'fail', message, fix: problem.fix, ...base, ...details }
+      : { name, status: 'ok', message, ...base, ...details };
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
     return {

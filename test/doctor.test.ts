@@ -314,16 +314,24 @@ describe.each(DATABASES)('herald doctor on %s', (kind) => {
   describe('--live', () => {
     const live = (...args: string[]) => doctor({ ...healthy, HERALD_TIKTOK_AUDITED: 'false' }, ['--live', ...args]);
     const accountNamed = (report: Report, id: string) => check(report, `account ${id}`);
+    /** `herald account add-sandbox`, as an operator runs it: the new account's id. */
+    const addSandbox = async (platform: string, name: string) => {
+      const args = ['account', 'add-sandbox', '--workspace', ws.workspaceId, '--platform', platform, '--name', name];
+      const { stdout } = await promisify(execFile)(HERALD, args, { env: healthy as NodeJS.ProcessEnv });
+      return (JSON.parse(stdout) as { accountId: string }).accountId;
+    };
 
     it('reads every connected account, says what matters for each, and exits 0', async () => {
       const ids = Object.fromEntries(
         await Promise.all(
-          (['youtube', 'instagram', 'facebook', 'tiktok'] as const).map(async (p) => [
+          (['youtube', 'instagram', 'facebook'] as const).map(async (p) => [
             p,
             (await sandboxAccount(herald, ws.workspaceId, p)).id,
           ]),
         ),
       ) as Record<string, string>;
+      // Until TikTok audits the app it takes posts from private accounts only.
+      ids.tiktok = await addSandbox('tiktok', 'Acme private studio');
       const threads = await threadsConnected(herald, ws.workspaceId);
       const report = await live();
       expect(report.failed).toEqual([]);
@@ -346,6 +354,19 @@ describe.each(DATABASES)('herald doctor on %s', (kind) => {
       expect(accountNamed(report, threads).message).toMatch(
         new RegExp(`expires on \\d{4}-\\d\\d-\\d\\d \\(in 59 days\\); the token upkeep renews it from ${renewFrom}`),
       );
+    });
+
+    it('fails a public TikTok account while the app is unaudited: TikTok would refuse its posts', async () => {
+      const id = await addSandbox('tiktok', 'Acme public studio');
+      const report = await live('--account', id);
+      expect(report.failed).toEqual([`account ${id}`]);
+      expect(accountNamed(report, id)).toMatchObject({
+        message: expect.stringContaining('The account is public, so TikTok refuses its posts.'),
+        fix: expect.stringContaining('Private account'),
+      });
+      const audited = await doctor({ ...healthy, HERALD_TIKTOK_AUDITED: 'true' }, ['--live', '--account', id]);
+      expect(audited.failed).toEqual([]);
+      expect(accountNamed(audited, id)).toMatchObject({ postsPrivate: false });
     });
 
     it('fails a token the network refuses, for the account named', async () => {
