@@ -1,6 +1,7 @@
-// `herald doctor [--json] [--live [--account acc_…]]`: checks the installation the way an operator would, one thing at a time, and
-// says how to fix each problem. It changes nothing (no migration, no secret created, only a probe file
-// or object written and removed). Exit 0 only when no check fails; warnings are shown but do not fail.
+// `herald doctor [--json] [--live [--account acc_…]]`: checks the installation the way an operator would, one thing
+// at a time, and says how to fix each problem. It changes nothing (no migration, no secret created, only a probe file
+// or object written and removed). Exit 0 only when no check fails; warnings are shown but do not fail. `--live` adds
+// the networks' apps and one harmless read per connected account (cli/doctorLive.ts).
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -68,9 +68,9 @@ export function appChecks(config: Config, env: NodeJS.ProcessEnv): Check[] {
       callback,
       scopes: connect.scopes,
     };
-    const configId = connect.configIdEnv
-      ? ` ${connect.configIdEnv} ${env[connect.configIdEnv] ? 'is set (Login for Business)' : 'is not set (classic login)'}.`
-      : '';
+    const login =
+      connect.configIdEnv && env[connect.configIdEnv] ? 'is set (Login for Business)' : 'is not set (classic login)';
+    const configId = connect.configIdEnv ? ` ${connect.configIdEnv} ${login}.` : '';
     checks.push(
       missing.length
         ? {
