@@ -1,6 +1,7 @@
-// `herald doctor [--json]`: checks the installation the way an operator would, one thing at a time, and
-// says how to fix each problem. It changes nothing (no migration, no secret created, only a probe file
-// or object written and removed). Exit 0 only when no check fails; warnings are shown but do not fail.
+// `herald doctor [--json] [--live [--account acc_…]]`: checks the installation the way an operator would, one thing
+// at a time, and says how to fix each problem. It changes nothing (no migration, no secret created, only a probe file
+// or object written and removed). Exit 0 only when no check fails; warnings are shown but do not fail. `--live` adds
+// the networks' apps and one harmless read per connected account (cli/doctorLive.ts).
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,10 +13,12 @@ import { migrationPlan, MIGRATION_NAMES } from '../db/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import { publicUrlProblem } from '../domain/publicAddress.ts';
 import { NETWORKS } from '../networks/index.ts';
+import { systemClock } from '../runtime/clock.ts';
 import { loadConfig, type Config } from '../runtime/config.ts';
 import { Keyring } from '../runtime/crypto.ts';
 import { S3Storage } from '../storage/s3.ts';
 import { STALE_WORKER_MS } from '../worker/worker.ts';
+import { accountChecks, appChecks } from './doctorLive.ts';
 import { operatorOptions, reportFailure } from './output.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -422,7 +425,8 @@ async function workerCheck(db: Db): Promise<Check> {
     : warn('worker', said, `${start}; scheduled posts publish only while a worker runs.`, figures);
 }
 
-export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
+/** `live`: `--live`'s checks (cli/doctorLive.ts) in place of the variables alone, for one account or all. */
+export async function runChecks(env: NodeJS.ProcessEnv = process.env, live?: { account?: string }): Promise<Check[]> {
   const checks = [nodeCheck(process.versions.node), await toolCheck('ffmpeg'), await toolCheck('ffprobe')];
   let config: Config;
   try {
@@ -450,8 +454,13 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
         : await diskStorageChecks(config)),
       ...freeSpaceChecks(config),
     );
-    checks.push(...(await publicUrlChecks(config)), ...networkChecks(config, env));
+    checks.push(...(await publicUrlChecks(config)));
+    checks.push(...(live ? appChecks(config, env) : networkChecks(config, env)));
     if (db) checks.push(await workerCheck(db));
+    if (live && db && value)
+      checks.push(
+        ...(await accountChecks({ db, keyring: new Keyring(value), clock: systemClock, config }, env, live.account)),
+      );
   } finally {
     await db?.destroy();
   }
@@ -466,6 +475,9 @@ function readable(checks: Check[]): string {
   const lines = checks.flatMap((c) => [
     `  ${MARK[c.status]}  ${c.name}: ${c.message}`,
     ...(c.fix ? [`        fix: ${c.fix}`] : []),
+    // `--live`: the address to register at the network, exactly, and the scopes Herald asks for.
+    ...(typeof c.callback === 'string' ? [`        callback: ${c.callback}`] : []),
+    ...(Array.isArray(c.scopes) ? [`        scopes: ${c.scopes.join(' ')}`] : []),
   ]);
   const count = (status: CheckStatus, word: string) => {
     const n = checks.filter((c) => c.status === status).length;
@@ -479,8 +491,16 @@ export async function doctor(args: string[]): Promise<number> {
   let json: boolean;
   let checks: Check[];
   try {
-    json = Boolean(operatorOptions(args, { json: 'boolean' }).json);
-    checks = await runChecks();
+    const o = operatorOptions(args, { json: 'boolean', live: 'boolean', account: 'string' });
+    json = Boolean(o.json);
+    if (o.account && !o.live)
+      throw new ApiError(
+        400,
+        'invalid_request',
+        '--account goes with --live.',
+        'Run `herald doctor --live --account acc_…`.',
+      );
+    checks = await runChecks(process.env, o.live ? { account: o.account as string | undefined } : undefined);
   } catch (err) {
     return reportFailure(err);
   }

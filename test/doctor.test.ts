@@ -8,10 +8,16 @@ import { promisify } from 'node:util';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeSpaceCheck, nodeCheck, type Check } from '../cli/doctor.ts';
+import { appChecks } from '../cli/doctorLive.ts';
+import { loadConfig } from '../runtime/config.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
-import { createPgDatabase, DATABASES, seedWorkspace } from './support/harness.ts';
+import { createPgDatabase, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
 import { listeningHerald, sandboxAccount } from './support/network.ts';
+import { createSession, findWorkspace } from '../db/identity.ts';
+import { workspaceData } from '../db/workspaceData.ts';
+import { randomBase62 } from '../domain/ids.ts';
 import { NETWORKS } from '../networks/index.ts';
+import { sandboxToken } from '../networks/sandbox/state.ts';
 
 const HERALD = new URL('../bin/herald', import.meta.url).pathname;
 /** Every network's app variables, as the registry names them (TikTok's are a client key and secret). */
@@ -27,8 +33,8 @@ interface Report {
   stderr: string;
 }
 
-async function doctor(env: Record<string, string | undefined>): Promise<Report> {
-  const { stdout, stderr, code } = await promisify(execFile)(HERALD, ['doctor', '--json'], {
+async function doctor(env: Record<string, string | undefined>, args: string[] = []): Promise<Report> {
+  const { stdout, stderr, code } = await promisify(execFile)(HERALD, ['doctor', '--json', ...args], {
     env: env as NodeJS.ProcessEnv,
   }).then(
     (r) => ({ ...r, code: 0 }),
@@ -67,14 +73,58 @@ describe('doctor rules', () => {
   });
 });
 
+describe('doctor --live: the apps at the networks', () => {
+  const configured = Object.fromEntries(CLIENT_VARS.map((name) => [name, `value-of-${name}`]));
+  const liveConfig = (publicUrl: string) =>
+    loadConfig({ NETWORKS: 'live', PUBLIC_URL: publicUrl, DATA_DIR: os.tmpdir() });
+  const named = (checks: Check[], name: string) => checks.find((c) => c.name === name);
+
+  it("names each app network's variables, its callback address exactly and the scopes from its connect module", () => {
+    const checks = appChecks(liveConfig('https://herald.example.com'), { ...configured, FACEBOOK_CONFIG_ID: '42' });
+    expect(checks.filter((c) => c.status !== 'ok')).toEqual([]);
+    expect(checks.map((c) => c.name)).toEqual([
+      'network youtube',
+      'network instagram',
+      'network facebook',
+      'network threads',
+      'network tiktok',
+    ]);
+    expect(named(checks, 'network threads')).toMatchObject({
+      callback: 'https://herald.example.com/auth/connect/threads/callback',
+      scopes: NETWORKS.threads.connect!.scopes,
+    });
+    expect(named(checks, 'network facebook')!.message).toContain('FACEBOOK_CONFIG_ID is set (Login for Business)');
+    expect(named(checks, 'network instagram')!.message).toContain('INSTAGRAM_CONFIG_ID is not set (classic login)');
+  });
+
+  it('fails a missing variable, naming it and the callback to register', () => {
+    const { TIKTOK_CLIENT_SECRET: _, ...env } = configured;
+    const checks = appChecks(liveConfig('https://herald.example.com'), env);
+    expect(checks.filter((c) => c.status === 'fail').map((c) => c.name)).toEqual(['network tiktok']);
+    expect(named(checks, 'network tiktok')).toMatchObject({
+      message: 'TIKTOK_CLIENT_SECRET is not set: TikTok accounts cannot be connected or publish.',
+      fix: expect.stringContaining('https://herald.example.com/auth/connect/tiktok/callback'),
+    });
+  });
+
+  it('fails a plain http PUBLIC_URL with live networks, and not in the sandbox', () => {
+    const checks = appChecks(liveConfig('http://herald.example.com'), configured);
+    expect(checks.filter((c) => c.status === 'fail').map((c) => c.name)).toEqual(['callback addresses']);
+    expect(named(checks, 'callback addresses')!.message).toContain('TikTok and Meta refuse http redirect addresses');
+    const sandbox = loadConfig({ PUBLIC_URL: 'http://localhost:8080', DATA_DIR: os.tmpdir() });
+    expect(appChecks(sandbox, {}).filter((c) => c.status !== 'ok')).toEqual([]);
+  });
+});
+
 describe.each(DATABASES)('herald doctor on %s', (kind) => {
   let herald: Awaited<ReturnType<typeof listeningHerald>>;
   let worker: RunningWorker | undefined;
   let healthy: Record<string, string | undefined>;
+  let ws: Seeded;
 
   beforeAll(async () => {
     herald = await listeningHerald(kind);
-    const ws = await seedWorkspace(herald, { plan: 'agency' });
+    ws = await seedWorkspace(herald, { plan: 'agency' });
     await sandboxAccount(herald, ws.workspaceId, 'threads');
     worker = await startWorker(herald.services);
     healthy = cleanEnv({
@@ -260,6 +310,107 @@ describe.each(DATABASES)('herald doctor on %s', (kind) => {
         });
       });
     });
+  // Issue 43 item 2: each account's token proves itself with one harmless read at its network's simulator.
+  describe('--live', () => {
+    const live = (...args: string[]) => doctor({ ...healthy, HERALD_TIKTOK_AUDITED: 'false' }, ['--live', ...args]);
+    const accountNamed = (report: Report, id: string) => check(report, `account ${id}`);
+    /** `herald account add-sandbox`, as an operator runs it: the new account's id. */
+    const addSandbox = async (platform: string, name: string) => {
+      const args = ['account', 'add-sandbox', '--workspace', ws.workspaceId, '--platform', platform, '--name', name];
+      const { stdout } = await promisify(execFile)(HERALD, args, { env: healthy as NodeJS.ProcessEnv });
+      return (JSON.parse(stdout) as { accountId: string }).accountId;
+    };
+
+    it('reads every connected account, says what matters for each, and exits 0', async () => {
+      const ids = Object.fromEntries(
+        await Promise.all(
+          (['youtube', 'instagram', 'facebook'] as const).map(async (p) => [
+            p,
+            (await sandboxAccount(herald, ws.workspaceId, p)).id,
+          ]),
+        ),
+      ) as Record<string, string>;
+      // Until TikTok audits the app it takes posts from private accounts only.
+      ids.tiktok = await addSandbox('tiktok', 'Acme private studio');
+      const threads = await threadsConnected(herald, ws.workspaceId);
+      const report = await live();
+      expect(report.failed).toEqual([]);
+      expect(report.code).toBe(0);
+      expect(check(report, 'network tiktok')).toMatchObject({
+        status: 'ok',
+        callback: `${herald.base}/auth/connect/tiktok/callback`,
+        scopes: NETWORKS.tiktok.connect!.scopes,
+      });
+      expect(check(report, 'network facebook')).toMatchObject({ configIdVariable: 'FACEBOOK_CONFIG_ID' });
+      expect(report.checks.some((c) => c.name === 'network bluesky')).toBe(false);
+      expect(accountNamed(report, ids.tiktok!)).toMatchObject({
+        status: 'ok',
+        postsPrivate: true,
+        message: expect.stringMatching(/privacy options .*SELF_ONLY.*posts will be private \(SELF_ONLY\)/),
+      });
+      expect(accountNamed(report, ids.youtube!)).toMatchObject({ status: 'ok', counters: expect.any(Object) });
+      for (const p of ['instagram', 'facebook']) expect(accountNamed(report, ids[p]!).status).toBe('ok');
+      const renewFrom = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+      expect(accountNamed(report, threads).message).toMatch(
+        new RegExp(`expires on \\d{4}-\\d\\d-\\d\\d \\(in 59 days\\); the token upkeep renews it from ${renewFrom}`),
+      );
+    });
+
+    it('fails a public TikTok account while the app is unaudited: TikTok would refuse its posts', async () => {
+      const id = await addSandbox('tiktok', 'Acme public studio');
+      const report = await live('--account', id);
+      expect(report.failed).toEqual([`account ${id}`]);
+      expect(accountNamed(report, id)).toMatchObject({
+        message: expect.stringContaining('The account is public, so TikTok refuses its posts.'),
+        fix: expect.stringContaining('Private account'),
+      });
+      const audited = await doctor({ ...healthy, HERALD_TIKTOK_AUDITED: 'true' }, ['--live', '--account', id]);
+      expect(audited.failed).toEqual([]);
+      expect(accountNamed(audited, id)).toMatchObject({ postsPrivate: false });
+    });
+
+    it('fails a token the network refuses, for the account named', async () => {
+      const expired = await sandboxAccount(herald, ws.workspaceId, 'youtube', 'expired');
+      const report = await live('--account', expired.id);
+      expect(report.code).toBe(1);
+      expect(report.failed).toEqual([`account ${expired.id}`]);
+      expect(accountNamed(report, expired.id)).toMatchObject({
+        code: 'youtube_token_rejected',
+        fix: expect.stringContaining('Reconnect the YouTube account'),
+      });
+      expect(JSON.parse(report.stderr).code).toBe('doctor_found_problems');
+    });
+
+    it('fails an account whose grant lacks a scope Herald asks for', async () => {
+      const id = await tiktokGrantedWithout(herald, ws, 'video.publish');
+      const report = await live('--account', id);
+      expect(report.failed).toEqual([`account ${id}`]);
+      expect(accountNamed(report, id)).toMatchObject({
+        code: 'tiktok_permission_missing',
+        message: expect.stringContaining('scope_not_authorized'),
+        fix: expect.stringContaining('grant every permission'),
+      });
+    });
+
+    it('refuses an account that is not connected here, and --account without --live', async () => {
+      const run = (args: string[]) =>
+        promisify(execFile)(HERALD, ['doctor', ...args], { env: healthy as NodeJS.ProcessEnv }).catch(
+          (e: { code: number; stderr: string }) => e,
+        );
+      const missing = (await run(['--live', '--account', 'acc_nosuch'])) as { code: number; stderr: string };
+      expect(missing.code).toBe(1);
+      expect(JSON.parse(missing.stderr)).toMatchObject({
+        code: 'not_found',
+        hint: expect.stringContaining('--account'),
+      });
+      const alone = (await run(['--account', 'acc_nosuch'])) as { code: number; stderr: string };
+      expect(JSON.parse(alone.stderr)).toMatchObject({
+        code: 'invalid_request',
+        message: '--account goes with --live.',
+      });
+    });
+  });
+
   // Last: it stops the worker the other checks rely on.
   it('catches publish jobs waiting with no worker to take them, with the figures', async () => {
     await worker!.stop();
@@ -292,3 +443,55 @@ describe.each(DATABASES)('herald doctor on %s', (kind) => {
     });
   });
 });
+
+type Listening = Awaited<ReturnType<typeof listeningHerald>>;
+
+/** A Threads account connected with the long-lived token the simulator issued now (60 days). */
+async function threadsConnected(herald: Listening, workspaceId: string): Promise<string> {
+  const short = sandboxToken('access', `sandbox-threads-${randomBase62(10)}`);
+  const res = await fetch(
+    `${herald.base}/sandbox/threads/access_token?grant_type=th_exchange_token&access_token=${short}`,
+  );
+  const token = (await res.json()) as { access_token: string; expires_in: number };
+  const externalId = token.access_token.split('.')[1]!;
+  const expiresAt = new Date(Date.now() + token.expires_in * 1000).toISOString();
+  const workspace = (await findWorkspace(herald.services.db, workspaceId))!;
+  await workspaceData(herald.services.db, workspace, herald.services.clock).accounts.connect('threads', [
+    {
+      externalId,
+      displayName: 'Acme threads',
+      tokenSealed: herald.services.keyring.encrypt(JSON.stringify({ accessToken: token.access_token, expiresAt })),
+      tokenExpiresAt: expiresAt,
+    },
+  ]);
+  return (await herald.services.db('accounts').where({ platform: 'threads', external_id: externalId }).first('id')).id;
+}
+
+/**
+ * A TikTok account connected through Herald's consent flow by a person who unticked `scope` on TikTok's page (the
+ * sandbox consent page's form sends the scopes granted). Answers its id.
+ */
+async function tiktokGrantedWithout(herald: Listening, ws: Seeded, scope: string): Promise<string> {
+  const cookie = `herald_session=${(await createSession(herald.services.db, ws.userId, ws.workspaceId)).token}`;
+  const redirect = async (res: Response) => new URL(res.headers.get('location')!, res.url || herald.base);
+  const start = await fetch(`${herald.base}/auth/connect/tiktok`, { headers: { cookie }, redirect: 'manual' });
+  const authorize = await redirect(start);
+  const html = await (await fetch(authorize)).text();
+  const hidden = Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      m[1]!,
+      m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))),
+    ]),
+  );
+  const granted = NETWORKS.tiktok.connect!.scopes.filter((s) => s !== scope).join(',');
+  const name = `Narrow ${randomBase62(6)}`;
+  const back = await fetch(`${authorize.origin}${authorize.pathname}`, {
+    method: 'POST',
+    body: new URLSearchParams({ ...hidden, scope: granted, display_name: name, decision: 'allow' }),
+    redirect: 'manual',
+  });
+  expect(back.status).toBe(302);
+  const done = await fetch(back.headers.get('location')!, { headers: { cookie }, redirect: 'manual' });
+  expect(done.status, done.headers.get('location') ?? '').toBe(302);
+  return (await herald.services.db('accounts').where({ platform: 'tiktok', display_name: name }).first('id')).id;
+}

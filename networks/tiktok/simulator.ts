@@ -35,6 +35,7 @@ import { loadSharp } from '../../media/sharp.ts';
 import { randomBase62 } from '../../domain/ids.ts';
 import { fetchMedia, mediaDir, type StoredFile } from '../sandbox/graph.ts';
 import type { Simulator, SimulatorContext } from '../sandbox/simulator.ts';
+import { grantOf } from '../sandbox/consent.ts';
 import { sandboxTokenAccount, type SandboxItem, type Scenario } from '../sandbox/state.ts';
 import { tiktokConsent } from './consent.ts';
 
@@ -216,12 +217,18 @@ export const tiktokSimulator: Simulator = {
     const dir = mediaDir(ctx, 'tiktok');
 
     /** The creator the request's token names; refuses other tokens and those of expired or revoked accounts. */
-    async function creatorFor(req: Request): Promise<Creator> {
+    /** The creator a call's token is for, when its consent granted `scope`, the one the endpoint needs. */
+    async function creatorFor(req: Request, scope: string): Promise<Creator> {
       const token = /^Bearer (\S+)$/.exec(req.get('Authorization') ?? '')?.[1] ?? '';
       const id = sandboxTokenAccount(token, 'access') ?? (token.startsWith('sandbox-') ? token : undefined);
       if (!id) throw FAULTS.tokenInvalid();
       const account = await ctx.state.account(id);
       if (account && account.tokens !== 'ok') throw FAULTS.tokenInvalid();
+      // Each endpoint names its scope; posting's need video.publish: "The target TikTok user must have authorized your
+      // app for the video.publish scope" (https://developers.tiktok.com/doc/content-posting-api-get-started, read
+      // 2026-11-29). A token without a consent here (`herald account add-sandbox`) holds every scope.
+      const grant = await grantOf(ctx, token);
+      if (grant && !grant.data.scope.split(',').includes(scope)) throw FAULTS.scope();
       return creatorOf(id, account?.name ?? id);
     }
 
@@ -338,7 +345,7 @@ export const tiktokSimulator: Simulator = {
     router.post(
       '/v2/post/publish/creator_info/query/',
       handle(async (req) => {
-        const c = await creatorFor(req);
+        const c = await creatorFor(req, 'video.publish');
         return {
           creator_avatar_url: `${ctx.base}/avatar/${encodeURIComponent(c.id)}.svg`,
           creator_username: c.username,
@@ -355,7 +362,7 @@ export const tiktokSimulator: Simulator = {
     router.post(
       '/v2/post/publish/video/init/',
       handle(async (req) => {
-        const creator = await creatorFor(req);
+        const creator = await creatorFor(req, 'video.publish');
         const { post_info: info = {}, source_info: source = {} } = req.body ?? {};
         await checkPostInfo(creator, info, LIMITS.videoTitleUnits);
         if (source.source !== 'FILE_UPLOAD') throw FAULTS.param('The sandbox simulates source FILE_UPLOAD for videos.');
@@ -457,7 +464,7 @@ export const tiktokSimulator: Simulator = {
     router.post(
       '/v2/post/publish/content/init/',
       handle(async (req) => {
-        const creator = await creatorFor(req);
+        const creator = await creatorFor(req, 'video.publish');
         const { post_info: info = {}, source_info: source = {}, media_type, post_mode } = req.body ?? {};
         if (media_type !== 'PHOTO' || post_mode !== 'DIRECT_POST')
           throw FAULTS.param('The sandbox simulates media_type PHOTO with post_mode DIRECT_POST.');
@@ -505,7 +512,7 @@ export const tiktokSimulator: Simulator = {
     router.post(
       '/v2/post/publish/status/fetch/',
       handle(async (req) => {
-        const creator = await creatorFor(req);
+        const creator = await creatorFor(req, 'video.publish');
         const item = await ctx.state.get<PublishData>(String(req.body?.publish_id ?? ''));
         if (!item || item.kind !== 'publish' || item.account !== creator.id) throw FAULTS.notFound();
         return statusOf(item);
@@ -515,7 +522,7 @@ export const tiktokSimulator: Simulator = {
     router.post(
       '/v2/video/query/',
       handle(async (req) => {
-        const creator = await creatorFor(req);
+        const creator = await creatorFor(req, 'video.list');
         const ids: unknown[] = req.body?.filters?.video_ids ?? [];
         if (!Array.isArray(ids) || ids.length > 20) throw FAULTS.param('filters.video_ids takes 1 to 20 ids.');
         const posts = await Promise.all(ids.map((id) => ctx.state.get<PostData>(String(id))));
@@ -538,7 +545,7 @@ export const tiktokSimulator: Simulator = {
     router.get(
       '/v2/user/info/',
       handle(async (req) => {
-        const creator = await creatorFor(req);
+        const creator = await creatorFor(req, 'user.info.basic');
         const posts = await ctx.state.list<PostData>(creator.id, 'post', 100_000);
         return {
           user: {
