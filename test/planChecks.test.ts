@@ -721,7 +721,7 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
     it('lists every failing code of a row in its table line', async () => {
       const result = await plan([acc.youtube, acc.threads], {
         text: '<b>',
-        tags: ['x'.repeat(501)],
+        tags: ['x'.repeat(300), 'y'.repeat(300)],
         mediaIds: [await files.media({ status: 'processing' })],
         when: utcWhen(DateTime.utc().minus({ days: 1 })),
       });

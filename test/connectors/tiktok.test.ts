@@ -204,6 +204,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
         liveNote:
           "TikTok shows it privately (visible to: only the creator) and gives no link to it; it is on the creator's " +
           'TikTok profile.',
+        shownPrivately: true,
       });
       // Not waited for: no poll past the first, and no review recorded.
       expect(job.slept).toEqual([]);
