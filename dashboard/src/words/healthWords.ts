@@ -64,8 +64,8 @@ export function renewalBanner(accounts: Account[], zone: string) {
     : {
         title: `${accounts.length} accounts must be reconnected soon`,
         hint:
-          `Their networks stop renewing Herald’s access to them, the first (${first!.displayName}) ${when}. ` +
-          'Reconnect them on the Accounts page before then.',
+          `Their networks will stop renewing Herald’s access to them; the first, ${first!.displayName}, must be ` +
+          `reconnected by ${when}. Reconnect them on the Accounts page.`,
         link: 'Go to Accounts',
       };
 }
