@@ -1,5 +1,6 @@
 // GET /accounts: the connected accounts, the only source of account ids, each with its health
-// (networks/accountHealth.ts). Connecting happens in the dashboard; tokens never leave the server. An account's posting options, read from its network.
+// (networks/accountHealth.ts). Connecting happens in the dashboard; tokens never leave the server. An account's
+// posting options, read from its network.
 import { appUsage } from '../db/appUsage.ts';
 import { ApiError, notFound } from '../domain/errors.ts';
 import { connectorFor } from '../networks/connectors.ts';

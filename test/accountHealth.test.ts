@@ -101,7 +101,7 @@ describe.each(DATABASES)('account health on %s', (kind) => {
       });
     });
 
-    it("names the restrictions in force: TikTok's places left today over every workspace, YouTube's project", async () => {
+    it("names the restrictions: TikTok's places left today over every workspace, YouTube's project", async () => {
       const accounts = await listed();
       expect(Object.fromEntries(accounts.map((a) => [a.id, a.restrictions]))).toEqual({
         [ids.youtube!]: [{ code: 'youtube_unaudited_project' }],
@@ -144,7 +144,7 @@ describe.each(DATABASES)('account health on %s', (kind) => {
     });
     afterAll(() => env.close());
 
-    it('YouTube is restricted while its latest upload came back private; the sandbox setting counts only there', async () => {
+    it('YouTube is restricted while its latest upload came back private; the sandbox setting is ignored', async () => {
       expect(await restrictions()).toEqual({ [yt]: [], [tt]: [] });
       const now = Date.now();
       await livePost(env, ws, yt, 'youtube', now - 2 * 3600_000, true);

@@ -25,7 +25,7 @@ describe.each(DATABASES)('accounts and groups on %s', (kind) => {
   afterAll(() => env.close());
 
   describe('GET /accounts', () => {
-    it('lists id, platform, displayName, status and health (test/accountHealth.test.ts), and nothing else', async () => {
+    it('lists id, platform, displayName, status and health (accountHealth.test.ts), and nothing else', async () => {
       const res = await call(env, 'get', '/v1/accounts', { key: ws.readKey });
       expect(res.status).toBe(200);
       const token = { refreshedAt: expect.any(String), expiresAt: null, renewableUntil: null };

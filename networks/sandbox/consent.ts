@@ -241,7 +241,8 @@ function consentHtml(
     .join('');
   return htmlPage(
     `Sign in with ${page.brand} (sandbox)`,
-    `<p class="sandbox">${label} sandbox: this consent page exists only in Herald's simulator.${guideLink(ctx, label)}</p>
+    `<p class="sandbox">${label} sandbox: this consent page exists only in Herald's simulator.${guideLink(ctx, label)}
+</p>
 <h1>Herald wants to access your ${label} account</h1>
 <p>Herald wants to ${escapeHtml(page.wants)}.</p>
 ${scopes ? `<p>It asks for these permissions:</p><ul>${scopes}</ul>` : ''}

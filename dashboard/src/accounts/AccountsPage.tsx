@@ -1,5 +1,6 @@
-// Accounts: what is connected and its state and health (its token's life, its network's restrictions, its guide), connect (the network's consent page, or for Bluesky the sign-in
-// form the server sends the person to as ?connect=<platform>), reconnect, disconnect (queued posts go back to
+// Accounts: what is connected, its state and health (its token's life, its network's restrictions, its guide),
+// connect (the network's consent page, or for Bluesky the sign-in form the server sends the person to as
+// ?connect=<platform>), reconnect, disconnect (queued posts go back to
 // draft, the confirm says how many), and groups. A connection's outcome comes back as ?connected=<n> or
 // ?error=<code>&message=…&hint=….
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -94,12 +95,16 @@ function AccountHealth({ account }: { account: Account }) {
   const zone = useSignedIn().workspace.tz;
   const guide = guideHref(account.platform);
   const soon = renewalEndsSoon(account);
+  const lines = account.token ? tokenLines(account, zone) : [];
   return (
     <div className="account-health">
       {account.token && (
-        <ul className={`muted${soon ? ' health-soon' : ''}`}>
-          {tokenLines(account, zone).map((line) => (
-            <li key={line}>{line}</li>
+        <ul className="muted">
+          {/* The renewal end, the last line, in the warning's colour while it is within a week. */}
+          {lines.map((line, i) => (
+            <li key={line} className={soon && i === lines.length - 1 ? 'health-soon' : undefined}>
+              {line}
+            </li>
           ))}
         </ul>
       )}

@@ -51,7 +51,7 @@ describe('reconnect banner', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 
-  it('tells owners and administrators a week before a token can no longer be renewed, with the date in words', async () => {
+  it('tells owners and administrators a week before a token can no longer be renewed, in words', async () => {
     const ending = (days: number) => ({
       refreshedAt: new Date(Date.now() - 86_400_000).toISOString(),
       expiresAt: null,

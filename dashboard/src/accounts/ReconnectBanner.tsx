@@ -1,7 +1,7 @@
 // A banner over every page while an account needs reconnecting (expired or revoked), so a person hears of it the
 // moment the network refuses Herald's access, not when a post fails; and, for owners and administrators, one a week
-// before a token can no longer be renewed (the upkeep's renewals failing, or the refresh token's own end near). The accounts list is refetched on the
-// workspace's `account.needs_reconnect` events (liveUpdates.ts).
+// before a token can no longer be renewed (the upkeep's renewals failing, or the refresh token's own end near). The
+// accounts list is refetched on the workspace's `account.needs_reconnect` events (liveUpdates.ts).
 import { Link } from 'react-router';
 import type { Account } from '../api.ts';
 import { useMay, useSignedIn } from '../session.tsx';
