@@ -43,14 +43,40 @@ function toAccount(row: { id: string; platform: string; display_name: string; st
   };
 }
 
+/** A listed account with its token's times (never the token): when Herald last got it, and its end. */
+export interface ListedAccount extends Account {
+  tokenTimes: { issuedAt: string; expiresAt: string | null };
+}
+
+type ListedRow = Parameters<typeof toAccount>[0] & {
+  workspace_id: string;
+  token_expires_at: string | null;
+  token_refreshed_at: string | null;
+  created_at: string;
+};
+
+const toListed = (row: ListedRow): ListedAccount => ({
+  ...toAccount(row),
+  tokenTimes: { issuedAt: row.token_refreshed_at ?? row.created_at, expiresAt: row.token_expires_at ?? null },
+});
+
 /** The connected accounts of each workspace asked for, oldest first, read together with other requests'. */
 const accountLists = batchedRead(
-  (db, workspaceIds: string[]): Promise<(Parameters<typeof toAccount>[0] & { workspace_id: string })[]> =>
+  (db, workspaceIds: string[]): Promise<ListedRow[]> =>
     db('accounts')
       .whereIn('workspace_id', workspaceIds)
       .whereNull('disconnected_at')
       .orderBy(['workspace_id', 'created_at', 'id'])
-      .select('id', 'workspace_id', 'platform', 'display_name', 'status'),
+      .select(
+        'id',
+        'workspace_id',
+        'platform',
+        'display_name',
+        'status',
+        'token_expires_at',
+        'token_refreshed_at',
+        'created_at',
+      ),
   (row) => row.workspace_id,
   (workspaceId) => workspaceId,
 );
@@ -142,7 +168,7 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
     schedules: schedulesData(db, wsId, clock),
 
     accounts: {
-      list: async (): Promise<Account[]> => (await accountLists(db, wsId)).map(toAccount),
+      list: async (): Promise<ListedAccount[]> => (await accountLists(db, wsId)).map(toListed),
       get: async (id: string): Promise<Account | undefined> => {
         const row = await accounts().where({ id }).first();
         return row ? toAccount(row) : undefined;

@@ -1585,7 +1585,13 @@ export interface components {
          *       "id": "acc_7Hq2Lx9Pz3",
          *       "platform": "instagram",
          *       "displayName": "Acme Shop",
-         *       "status": "ok"
+         *       "status": "ok",
+         *       "token": {
+         *         "refreshedAt": "2026-11-02T09:00:00Z",
+         *         "expiresAt": null,
+         *         "renewableUntil": null
+         *       },
+         *       "restrictions": []
          *     }
          */
         Account: {
@@ -1607,6 +1613,59 @@ export interface components {
              * @enum {string}
              */
             status: "ok" | "expired" | "revoked";
+            token?: components["schemas"]["AccountToken"];
+            /**
+             * @description What the network holds back from this account's posts until the operator's app is reviewed,
+             *     as far as Herald knows it now. Empty when nothing is known to be held back.
+             */
+            readonly restrictions?: components["schemas"]["AccountRestriction"][];
+        };
+        /**
+         * @description The life of the account's stored access, never the token itself. Herald's token upkeep renews
+         *     each token well before its network's limit, so `renewableUntil` less than 7 days away means its
+         *     renewals are failing and a person should reconnect the account before then.
+         */
+        AccountToken: {
+            /**
+             * Format: date-time
+             * @description When Herald last received the token, at connect, reconnect or a renewal.
+             * @example 2026-11-02T09:00:00Z
+             */
+            refreshedAt: string;
+            /**
+             * Format: date-time
+             * @description When the access token Herald holds ends (Herald renews it before). `null`, it carries no end.
+             * @example 2026-11-02T11:00:00Z
+             */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the network stops renewing the token (its refresh token's own end, or for a token renewed
+             *     with itself, its end); after it the account must be reconnected. `null` when the network's token
+             *     does not end (Facebook Pages, and Instagram accounts, which post with their Page's token).
+             * @example 2027-05-01T09:00:00Z
+             */
+            renewableUntil: string | null;
+        };
+        /**
+         * @description One thing the network holds back until it reviews the operator's app. `tiktok_unaudited_app`
+         *     (`HERALD_TIKTOK_AUDITED=false`): TikTok takes only private posts, from accounts set to private,
+         *     and from at most 5 accounts in 24 hours across this Herald. `youtube_unaudited_project`: YouTube
+         *     makes every upload private until Google audits the project (the sandbox's
+         *     `SANDBOX_YOUTUBE_PROJECT`; live, the latest YouTube upload came back private).
+         */
+        AccountRestriction: {
+            /**
+             * @example tiktok_unaudited_app
+             * @enum {string}
+             */
+            code: "tiktok_unaudited_app" | "youtube_unaudited_project";
+            /**
+             * @description `tiktok_unaudited_app` only: how many more accounts may post through the app in the next
+             *     24 hours (of 5, counted over every workspace of this Herald: the app is the operator's).
+             * @example 3
+             */
+            usersLeft?: number;
         };
         /**
          * @example {

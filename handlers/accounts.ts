@@ -1,15 +1,19 @@
-// GET /accounts: the connected accounts, the only source of account ids. Connecting happens in the
-// dashboard; tokens never leave the server. An account's posting options, read from its network.
+// GET /accounts: the connected accounts, the only source of account ids, each with its health
+// (networks/accountHealth.ts). Connecting happens in the dashboard; tokens never leave the server. An account's
+// posting options, read from its network.
 import { appUsage } from '../db/appUsage.ts';
 import { ApiError, notFound } from '../domain/errors.ts';
 import { connectorFor } from '../networks/connectors.ts';
+import { withHealth } from '../networks/accountHealth.ts';
 import { networkOf } from '../networks/index.ts';
 import { askNetwork } from './networkAccount.ts';
 import type { Handler } from './types.ts';
 
-export const listAccounts: Handler<'listAccounts'> = async ({ data }) => ({
+export const listAccounts: Handler<'listAccounts'> = async ({ data, services }) => ({
   status: 200,
-  body: { accounts: await data.accounts.list() },
+  body: {
+    accounts: await withHealth(await data.accounts.list(), services.config, appUsage(services.db, services.clock)),
+  },
 });
 
 /** GET /accounts/{id}/posting-options: what the account's network lets it post now (TikTok's creator_info). */

@@ -166,6 +166,8 @@ export type PostingOptions = Omit<components['schemas']['PostingOptions'], 'acco
 export interface AppUsage {
   /** The external ids of the network's accounts that posted (or began to) through Herald in the last 24 hours. */
   recentPosters(platform: Platform): Promise<string[]>;
+  /** Whether the network's latest upload through Herald came back shown privately (YouTube's unaudited project). */
+  latestShownPrivately(platform: Platform): Promise<boolean>;
 }
 
 export interface Connector {

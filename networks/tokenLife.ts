@@ -12,6 +12,11 @@ export interface TokenLife {
   renewEveryMs?: number;
   /** The network refuses to refresh a token younger than this. */
   minimumAgeMs?: number;
+  /**
+   * How long after the last refresh the refresh token itself stays good; absent, a token refreshed with itself,
+   * good until its own end.
+   */
+  refreshLifeMs?: number;
 }
 
 /**
@@ -23,12 +28,29 @@ export const TOKEN_LIFE: Partial<Record<Platform, TokenLife>> = {
   // Renewed with a third of their life left.
   threads: { renewBeforeExpiryMs: 20 * DAY_MS, minimumAgeMs: DAY_MS },
   // Google's refresh token dies after six months unused.
-  youtube: { renewEveryMs: 30 * DAY_MS },
+  youtube: { renewEveryMs: 30 * DAY_MS, refreshLifeMs: 180 * DAY_MS },
   // TikTok's refresh token lives 180 days and rotates at each refresh.
-  tiktok: { renewEveryMs: 30 * DAY_MS },
+  tiktok: { renewEveryMs: 30 * DAY_MS, refreshLifeMs: 180 * DAY_MS },
   // Bluesky's PDS gives a refresh JWT of 90 days, rotated at each refreshSession.
-  bluesky: { renewEveryMs: 30 * DAY_MS },
+  bluesky: { renewEveryMs: 30 * DAY_MS, refreshLifeMs: 90 * DAY_MS },
 };
+
+/**
+ * A Google Cloud project whose consent screen is in Testing gets refresh tokens that die 7 days after consent ([3RD]
+ * only: the sources are in networks/youtube/FACTS.md); the upkeep's 30 days never renew them first, so their last
+ * refresh is their consent. Herald knows a project's state only in the sandbox (SANDBOX_YOUTUBE_PROJECT).
+ */
+export const TESTING_PROJECT_LIFE: TokenLife = { ...TOKEN_LIFE.youtube, refreshLifeMs: 7 * DAY_MS };
+
+/** When the network stops renewing the token: after it the account must be reconnected; null, it never ends. */
+export function renewableUntil(
+  life: TokenLife | undefined,
+  token: { issuedAt: string; expiresAt: string | null },
+): string | null {
+  if (!life) return null;
+  if (life.refreshLifeMs === undefined) return token.expiresAt;
+  return new Date(Date.parse(token.issuedAt) + life.refreshLifeMs).toISOString();
+}
 
 /** Whether a token issued at `issuedAt` (with its access token expiring at `expiresAt`) is due for renewal. */
 export function renewalDue(

@@ -25,14 +25,22 @@ describe.each(DATABASES)('accounts and groups on %s', (kind) => {
   afterAll(() => env.close());
 
   describe('GET /accounts', () => {
-    it('lists id, platform, displayName and status, and nothing else', async () => {
+    it('lists id, platform, displayName, status and health (accountHealth.test.ts), and nothing else', async () => {
       const res = await call(env, 'get', '/v1/accounts', { key: ws.readKey });
       expect(res.status).toBe(200);
+      const token = { refreshedAt: expect.any(String), expiresAt: null, renewableUntil: null };
       // Oldest first, and the two were added within the same millisecond at times: their order is the ids'.
       expect(res.body).toEqual({
         accounts: expect.arrayContaining([
-          { id: ig, platform: 'instagram', displayName: 'Acme Shop', status: 'ok' },
-          { id: yt, platform: 'youtube', displayName: 'Acme TV', status: 'expired' },
+          { id: ig, platform: 'instagram', displayName: 'Acme Shop', status: 'ok', token, restrictions: [] },
+          {
+            id: yt,
+            platform: 'youtube',
+            displayName: 'Acme TV',
+            status: 'expired',
+            token: { ...token, renewableUntil: expect.any(String) },
+            restrictions: [],
+          },
         ]),
       });
       expect(res.body.accounts).toHaveLength(2);

@@ -48,6 +48,9 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     const html = await page.text();
     expect(page.status, html).toBe(200);
     expect(html).toMatch(/Herald wants to access your \w+ account/);
+    // The page links the operator's guide to its network (issue 43): /sandbox/<network>/… → /docs/networks-<network>.
+    const guide = `${authorizeUrl.origin}/docs/networks-${authorizeUrl.pathname.split('/')[2]}`;
+    expect(html).toMatch(new RegExp(`Connecting for real\\? See the <a href="${guide}">\\w+ guide</a>\\.`));
     const hidden = Object.fromEntries(
       [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
         m[1]!,

@@ -25,7 +25,12 @@ describe('dashboard in a browser', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    [herald, browser] = await Promise.all([startServer({ SANDBOX_PROCESSING_MS: '200' }), launchBrowser()]);
+    // A YouTube project whose consent screen is in Testing: its refresh tokens die 7 days after consent, so a
+    // YouTube account connected here nears the end of its renewals at once (the account health step).
+    [herald, browser] = await Promise.all([
+      startServer({ SANDBOX_PROCESSING_MS: '200', SANDBOX_YOUTUBE_PROJECT: 'testing' }),
+      launchBrowser(),
+    ]);
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: 'Europe/Berlin' });
     page = await context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -56,6 +61,31 @@ describe('dashboard in a browser', () => {
     await expect.poll(() => button.isEnabled()).toBe(true);
     await look?.();
     await button.click();
+  }
+
+  /**
+   * Accounts with an expiring token (issue 43): the YouTube account's health in words, the restriction of an
+   * unaudited project, the guide linked, and the owner's banner a week before the token can no longer be renewed.
+   */
+  async function accountHealth() {
+    const row = page.locator('.rows .row').filter({ hasText: 'acme_youtube' });
+    await row.getByText(/^Herald can keep renewing it until \w{3} \d{1,2} \w{3} at \d\d:\d\d CET without/).waitFor();
+    await row.getByText(/^Access last refreshed today at \d\d:\d\d CET\.$/).waitFor();
+    await row
+      .getByText(/^Until Google audits this Herald’s YouTube project, YouTube makes every upload private/)
+      .waitFor();
+    expect(await row.getByRole('link', { name: 'YouTube guide for operators' }).getAttribute('href')).toBe(
+      '/docs/networks-youtube',
+    );
+    const banner = page.getByRole('status').filter({ hasText: 'acme_youtube must be reconnected by' });
+    expect(await banner.textContent()).toMatch(/by \w{3} \d{1,2} \w{3} at \d\d:\d\d CET/);
+    expect((await page.locator('main').textContent())!.replace(/acme_\w+/g, '')).not.toMatch(API_WORDS);
+    await checkPage(page, '11a-accounts-health');
+    await page.screenshot({ path: '/tmp/j-health-accounts.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkPage(page, '11b-phone-accounts-health');
+    await page.screenshot({ path: '/tmp/j-health-accounts-phone.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 860 });
   }
 
   it('walks from sign-up to live posts and back to a refused plan', async () => {
@@ -316,6 +346,7 @@ describe('dashboard in a browser', () => {
     // A YouTube video's preview: its first frame in 16:9, the title cut where YouTube cuts it, the privacy;
     // the same video as an Instagram reel fills 9:16, and the preview shows the sides it cuts.
     await connect('YouTube');
+    await accountHealth();
     await page.getByRole('link', { name: 'Compose' }).click();
     await page.getByRole('checkbox', { name: /YouTube/ }).check();
     await page.getByRole('checkbox', { name: /Instagram/ }).check();

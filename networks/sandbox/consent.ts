@@ -18,6 +18,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { nowIso } from '../../db/rows.ts';
 import { escapeHtml } from '../../domain/html.ts';
 import { randomBase62 } from '../../domain/ids.ts';
+import { guideHref } from '../guides.ts';
 import type { Platform } from '../rules.ts';
 import { SANDBOX_CLIENT } from './address.ts';
 import { GraphFault, params } from './graph.ts';
@@ -212,6 +213,7 @@ function requestProblem(ctx: SimulatorContext, q: Record<string, string>): strin
 }
 
 function consentHtml(
+  ctx: SimulatorContext,
   page: ConsentPage,
   q: Record<string, string>,
   form: Record<string, string>,
@@ -239,7 +241,8 @@ function consentHtml(
     .join('');
   return htmlPage(
     `Sign in with ${page.brand} (sandbox)`,
-    `<p class="sandbox">${label} sandbox: this consent page exists only in Herald's simulator.</p>
+    `<p class="sandbox">${label} sandbox: this consent page exists only in Herald's simulator.${guideLink(ctx, label)}
+</p>
 <h1>Herald wants to access your ${label} account</h1>
 <p>Herald wants to ${escapeHtml(page.wants)}.</p>
 ${scopes ? `<p>It asks for these permissions:</p><ul>${scopes}</ul>` : ''}
@@ -252,6 +255,13 @@ ${fields}
 <button name="decision" value="allow">Allow</button></p>
 </form>`,
   );
+}
+
+/** The operator's guide to the network, on Herald's own site: what going live with it takes. */
+function guideLink(ctx: SimulatorContext, label: string): string {
+  const guide = guideHref(ctx.network);
+  if (!guide) return '';
+  return ` Connecting for real? See the <a href="${escapeHtml(new URL(guide, ctx.appUrl).href)}">${label} guide</a>.`;
 }
 
 /** Back to the app's redirect address with `answer` added to its query. */
@@ -277,7 +287,7 @@ function consentPageRoutes(router: express.Router, ctx: SimulatorContext, page: 
     const q = params(req);
     const problem = requestProblem(ctx, q);
     if (problem) problemPage(res, problem);
-    else res.type('html').send(consentHtml(page, q, {}));
+    else res.type('html').send(consentHtml(ctx, page, q, {}));
   });
 
   router.post(page.path, express.urlencoded({ extended: false }), async (req, res) => {
@@ -291,7 +301,7 @@ function consentPageRoutes(router: express.Router, ctx: SimulatorContext, page: 
       return res
         .status(400)
         .type('html')
-        .send(consentHtml(page, form, form, granted));
+        .send(consentHtml(ctx, page, form, form, granted));
     // The network knows the accounts from now on, with working tokens (a new consent revives expired ones).
     for (const account of granted.accounts) await ctx.state.register({ ...account, tokens: 'ok' });
     const code = randomBase62(40);

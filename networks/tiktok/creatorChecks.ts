@@ -37,12 +37,15 @@ export function unauditedStanding(creator: CreatorInfo, accountId: string, poste
   const postedToday = posters.includes(accountId);
   return {
     accountPrivate: !creator.privacy_level_options.includes('PUBLIC_TO_EVERYONE'),
-    usersLeft: Math.max(0, UNAUDITED_USER_CAP - posters.length),
+    usersLeft: usersLeft(posters),
     postedToday,
   };
 }
 
 const UNAUDITED_USER_CAP = 5;
+
+/** The free places among the 5 accounts a day an unaudited app may post from, after `posters`. */
+export const usersLeft = (posters: string[]) => Math.max(0, UNAUDITED_USER_CAP - posters.length);
 
 /** An unaudited app's rules as plan findings: a public account, a level other than SELF_ONLY, no place left. */
 function unauditedIssues(standing: ReturnType<typeof unauditedStanding>, level: unknown): Issue[] {

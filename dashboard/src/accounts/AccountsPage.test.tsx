@@ -23,10 +23,12 @@ function renderAs(role: Session['role'], { plan = 'agency', accounts = [account]
     data: path === '/accounts' ? { accounts } : { groups: [group] },
     response: new Response('{}'),
   })) as never);
-  const disconnectPreviews = vi.fn(async () => new Response(JSON.stringify({ queuedPosts: 0 }), { status: 200 }));
+  const disconnectPreviews = vi.fn(
+    async (_: Request) => new Response(JSON.stringify({ queuedPosts: 0 }), { status: 200 }),
+  );
   vi.stubGlobal('fetch', disconnectPreviews);
   const client = new QueryClient();
-  client.setQueryData(SESSION_KEY, { role, user: {}, workspace: { plan }, csrfToken: '' });
+  client.setQueryData(SESSION_KEY, { role, user: {}, workspace: { plan, tz: 'Europe/Berlin' }, csrfToken: '' });
   render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={[at]}>
@@ -94,7 +96,14 @@ describe('accounts by role', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Handle or email'));
     fireEvent.change(screen.getByLabelText('Handle or email'), { target: { value: 'acmeshop.bsky.social' } });
     fireEvent.change(screen.getByLabelText('App password'), { target: { value: 'abcd-efgh-ijkl-mnop' } });
-    sent.mockImplementation(async () => new Response(JSON.stringify({ connected: 1, requeued: 0 }), { status: 200 }));
+    // The connection refreshes every query, the session too (which the page reads the workspace's zone from).
+    const session = { role: 'administrator', user: {}, workspace: { plan: 'agency', tz: 'Europe/Berlin' } };
+    sent.mockImplementation(
+      async (r: Request) =>
+        new Response(JSON.stringify(r.url.endsWith('/session') ? session : { connected: 1, requeued: 0 }), {
+          status: 200,
+        }),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
     await screen.findByText(/Connected 1 account/);
     const request = (sent.mock.calls as unknown as [Request][]).map(([r]) => r).find((r) => r.method === 'POST')!;
@@ -122,5 +131,44 @@ describe('accounts by role', () => {
     await screen.findByText('This is the account’s own password; Herald connects with an app password.');
     expect(document.body.textContent).not.toMatch(/app_password_required/);
     expect(screen.getByRole('heading', { name: 'Reconnect Acme Shop' })).toBeTruthy();
+  });
+});
+
+describe("each account's health", () => {
+  const now = Date.now();
+  const at = (days: number) => new Date(now + days * 86_400_000).toISOString();
+  const tiktok = {
+    id: 'acc_2',
+    platform: 'tiktok',
+    displayName: 'Acme TikTok',
+    status: 'ok',
+    token: { refreshedAt: at(-1), expiresAt: at(0.05), renewableUntil: at(179) },
+    restrictions: [{ code: 'tiktok_unaudited_app', usersLeft: 4 }],
+  };
+  const bluesky = {
+    id: 'acc_3',
+    platform: 'bluesky',
+    displayName: 'acme.bsky.social',
+    status: 'ok',
+    token: { refreshedAt: at(-85), expiresAt: null, renewableUntil: at(5) },
+    restrictions: [],
+  };
+
+  it('says the token life and the restrictions in words, with the network guide linked', async () => {
+    renderAs('member', { accounts: [tiktok, bluesky] });
+    await screen.findByText(/4 of 5 places are left today/);
+    const row = screen.getByText('Acme TikTok').closest('li')!;
+    expect(row.textContent).toMatch(/Access last refreshed yesterday at \d\d:\d\d/);
+    expect(row.textContent).toMatch(/Herald can keep renewing it until \w{3} \d{1,2} \w{3}/);
+    expect(row.textContent).toMatch(/TikTok shows its posts to the creator only/);
+    const guide = screen.getByRole('link', { name: 'TikTok guide for operators' });
+    expect(guide.getAttribute('href')).toBe('/docs/networks-tiktok');
+    // Bluesky needs no app of the operator's, so it has no guide; its renewal end is near, said in its colour.
+    const sky = screen.getByText('acme.bsky.social').closest('li')!;
+    expect(sky.querySelector('a[href^="/docs/"]')).toBeNull();
+    expect(sky.querySelector('.health-soon')).not.toBeNull();
+    // No codes, ids or ISO timestamps on screen.
+    const text = document.body.textContent ?? '';
+    expect(text).not.toMatch(/\d{4}-\d\d-\d\dT|tiktok_unaudited_app|acc_\d/);
   });
 });

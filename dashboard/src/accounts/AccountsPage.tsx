@@ -1,5 +1,6 @@
-// Accounts: what is connected and its state, connect (the network's consent page, or for Bluesky the sign-in
-// form the server sends the person to as ?connect=<platform>), reconnect, disconnect (queued posts go back to
+// Accounts: what is connected, its state and health (its token's life, its network's restrictions, its guide),
+// connect (the network's consent page, or for Bluesky the sign-in form the server sends the person to as
+// ?connect=<platform>), reconnect, disconnect (queued posts go back to
 // draft, the confirm says how many), and groups. A connection's outcome comes back as ?connected=<n> or
 // ?error=<code>&message=…&hint=….
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +10,8 @@ import { labelOf, NETWORKS } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { useMay, useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
+import { guideHref } from '../../../networks/guides.ts';
+import { guideLinkText, renewalEndsSoon, restrictionText, tokenLines } from '../words/healthWords.ts';
 import { accountLimitWords } from '../words/words.ts';
 import { QUEUE_PAGE_WORDS } from '../words/scheduleWords.ts';
 import { GroupsPanel } from './GroupsPanel.tsx';
@@ -87,6 +90,38 @@ function DisconnectButton({ account }: { account: Account }) {
   );
 }
 
+/** The token's life, what the network holds back until it reviews the operator's app, and the network's guide. */
+function AccountHealth({ account }: { account: Account }) {
+  const zone = useSignedIn().workspace.tz;
+  const guide = guideHref(account.platform);
+  const soon = renewalEndsSoon(account);
+  const lines = account.token ? tokenLines(account, zone) : [];
+  return (
+    <div className="account-health">
+      {account.token && (
+        <ul className="muted">
+          {/* The renewal end, the last line, in the warning's colour while it is within a week. */}
+          {lines.map((line, i) => (
+            <li key={line} className={soon && i === lines.length - 1 ? 'health-soon' : undefined}>
+              {line}
+            </li>
+          ))}
+        </ul>
+      )}
+      {account.restrictions?.map((r) => (
+        <p key={r.code} className="note">
+          {restrictionText(r)}
+        </p>
+      ))}
+      {guide && (
+        <p className="muted">
+          <a href={guide}>{guideLinkText(account)}</a>
+        </p>
+      )}
+    </div>
+  );
+}
+
 function AccountRow({ account }: { account: Account }) {
   const healthy = account.status === 'ok';
   const manages = useMay('administrator');
@@ -109,6 +144,7 @@ function AccountRow({ account }: { account: Account }) {
             <span className="sr-only">{QUEUE_PAGE_WORDS.linkFor(account.displayName)}</span>
           </Link>
         </p>
+        <AccountHealth account={account} />
       </div>
       {manages && (
         <div className="row-actions">
