@@ -65,7 +65,7 @@ describe.each(DATABASES)('requests that froze or faulted the server, on %s', (ki
     (res.body.rows as { issues: { code: string; message: string }[] }[]).flatMap((row) => row.issues);
   const postCount = async () => Number((await env.services.db('posts').count({ n: '*' }))[0]!.n);
 
-  it('counts Threads text only as far as its limit needs (👍🏽 × 30,000 and é × 65,536, the longest text taken)', async () => {
+  it('counts Threads text only as far as its limit needs (👍🏽 × 30,000 and é × 65,536, the most it takes)', async () => {
     for (const text of ['👍🏽'.repeat(30_000), 'é'.repeat(65_536)]) {
       const res = await plan({ text });
       expect(res.status).toBe(200);
