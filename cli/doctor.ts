@@ -18,40 +18,11 @@ import { loadConfig, type Config } from '../runtime/config.ts';
 import { Keyring } from '../runtime/crypto.ts';
 import { S3Storage } from '../storage/s3.ts';
 import { STALE_WORKER_MS } from '../worker/worker.ts';
+import { type Check, type CheckStatus, fail, ok, warn } from './checks.ts';
 import { accountChecks, appChecks } from './doctorLive.ts';
 import { operatorOptions, reportFailure } from './output.ts';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
-
-export interface Check {
-  name: string;
-  status: CheckStatus;
-  message: string;
-  /** What to do about it; absent when all is well. */
-  fix?: string;
-  [detail: string]: unknown;
-}
-
-const ok = (name: string, message: string, details: object = {}): Check => ({
-  name,
-  status: 'ok',
-  message,
-  ...details,
-});
-const warn = (name: string, message: string, fix: string, details: object = {}): Check => ({
-  name,
-  status: 'warn',
-  message,
-  fix,
-  ...details,
-});
-const fail = (name: string, message: string, fix: string, details: object = {}): Check => ({
-  name,
-  status: 'fail',
-  message,
-  fix,
-  ...details,
-});
+export type { Check } from './checks.ts';
 
 const GiB = 1024 ** 3;
 /** Jobs waiting longer than this mean no worker is taking them. */

@@ -17,7 +17,7 @@ import { TOKEN_LIFE } from '../networks/tokenLife.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { Config } from '../runtime/config.ts';
 import type { Keyring } from '../runtime/crypto.ts';
-import type { Check } from './doctor.ts';
+import type { Check } from './checks.ts';
 
 export interface LiveDeps {
   db: Db;
