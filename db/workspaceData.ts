@@ -168,7 +168,9 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
     schedules: schedulesData(db, wsId, clock),
 
     accounts: {
-      list: async (): Promise<ListedAccount[]> => (await accountLists(db, wsId)).map(toListed),
+      list: async (): Promise<Account[]> => (await accountLists(db, wsId)).map(toAccount),
+      /** The same list with each token's times, from which the Accounts list says its health. */
+      listWithTokenTimes: async (): Promise<ListedAccount[]> => (await accountLists(db, wsId)).map(toListed),
       get: async (id: string): Promise<Account | undefined> => {
         const row = await accounts().where({ id }).first();
         return row ? toAccount(row) : undefined;

@@ -12,7 +12,11 @@ import type { Handler } from './types.ts';
 export const listAccounts: Handler<'listAccounts'> = async ({ data, services }) => ({
   status: 200,
   body: {
-    accounts: await withHealth(await data.accounts.list(), services.config, appUsage(services.db, services.clock)),
+    accounts: await withHealth(
+      await data.accounts.listWithTokenTimes(),
+      services.config,
+      appUsage(services.db, services.clock),
+    ),
   },
 });
 

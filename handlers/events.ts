@@ -46,8 +46,7 @@ export async function withObjects(data: WorkspaceData, storage: Storage, zone: s
       (await data.media.getMany(idsOf('media.'))).map(async (m) => [m.id, await toMediaBody(storage, m)] as const),
     ),
   );
-  // The account as listed, without the token's times the Accounts list turns into its health.
-  const accounts = new Map((await data.accounts.list()).map(({ tokenTimes: _, ...a }) => [a.id, a]));
+  const accounts = new Map((await data.accounts.list()).map((a) => [a.id, a]));
   return events.map((e): Event => {
     const base = { id: e.id, type: e.type, objectId: e.objectId, createdAt: e.createdAt };
     const object = e.type.startsWith('post.')
