@@ -29,7 +29,7 @@ export const VARIABLES = {
   DATA_DIR: {
     default: '`./data`',
     meaning:
-      'SQLite files (`herald.sqlite`, and `sandbox.sqlite` for the sandbox networks\' own state), local media, ' +
+      "SQLite files (`herald.sqlite`, and `sandbox.sqlite` for the sandbox networks' own state), local media, " +
       'generated secret',
   },
   DATABASE_URL: { default: 'unset', meaning: 'unset: SQLite in `DATA_DIR`; `postgres://…`: PostgreSQL' },
@@ -52,7 +52,7 @@ export const VARIABLES = {
   HERALD_TIKTOK_AUDITED: {
     default: '`false` with live networks, `true` in the sandbox',
     meaning:
-      '`true` once TikTok has audited the operator\'s app; until then TikTok takes private (`SELF_ONLY`) posts ' +
+      "`true` once TikTok has audited the operator's app; until then TikTok takes private (`SELF_ONLY`) posts " +
       'only, from accounts set to private, and from at most 5 accounts in 24 hours; plans and compose say so, and ' +
       "private posts go live at the creator's profile ([TikTok guide](networks/tiktok.md))",
   },
@@ -90,7 +90,8 @@ export const VARIABLES = {
   S3_PREFIX: { default: 'none', meaning: 'a folder in the bucket for every object Herald writes' },
   S3_ACCESS_KEY_ID: {
     default: 'unset',
-    meaning: 'S3 credentials, with `S3_SECRET_ACCESS_KEY`; unset: the AWS default chain (environment, profile, ' +
+    meaning:
+      'S3 credentials, with `S3_SECRET_ACCESS_KEY`; unset: the AWS default chain (environment, profile, ' +
       'instance role)',
   },
   S3_SECRET_ACCESS_KEY: { default: 'unset', meaning: 'the secret of `S3_ACCESS_KEY_ID`; both or neither' },
@@ -179,8 +180,7 @@ export const VARIABLES = {
   },
   FROM_URL_ALLOW_HOSTS: {
     default: 'unset',
-    meaning:
-      'tests only: host names exempt from the public-address rule of from-url. Never set it in production',
+    meaning: 'tests only: host names exempt from the public-address rule of from-url. Never set it in production',
   },
   FROM_URL_CA_FILE: {
     default: 'unset',
