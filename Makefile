@@ -107,7 +107,7 @@ format: node_modules/.installed
 # planChecks and timeZones repeat the plan answers posts.test.ts already sends through it.
 PRISM_SUITES := test/prism.test.ts test/posts.test.ts test/folders.test.ts test/accountsAndGroups.test.ts \
   test/mediaLibrary.test.ts test/mediaAccess.test.ts test/identity.test.ts test/session.test.ts test/events.test.ts \
-  test/webhooks.test.ts test/webhookDelivery.test.ts test/tiktokPlans.test.ts
+  test/webhooks.test.ts test/webhookDelivery.test.ts test/tiktokPlans.test.ts test/postMoves.test.ts
 MOCK_PORT ?= 4010
 
 test: install build dashboard docs

@@ -89,6 +89,7 @@ const CONFIRMS = {
     inQuery: false,
   },
   swapPostTimes: { show: 'Tell a human which two posts exchange their times, and what the times are', inQuery: false },
+  reschedulePosts: { show: 'Tell a human which posts move, and to what times', inQuery: false },
   retryPost: { show: 'Tell a human which post is sent again now, and why it failed (its `error`)', inQuery: false },
   cancelPost: { show: 'Tell a human which post will not be published (it becomes a draft again)', inQuery: false },
   deletePost: { show: 'Tell a human which post will be deleted, for good', inQuery: true },

@@ -63,6 +63,7 @@ export const OPERATION_ROLES: Record<OperationId, Role> = {
   getPost: 'member',
   reschedulePost: 'member',
   swapPostTimes: 'member',
+  reschedulePosts: 'member',
   deletePost: 'member',
   retryPost: 'member',
   cancelPost: 'member',

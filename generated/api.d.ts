@@ -490,6 +490,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move several posts to new times, all or none
+         * @description Use this to move posts together (the dashboard's calendar moves the posts of one compose as
+         *     one card): each post gets its own new time, all in one step or none. Requires `confirm:
+         *     true`; without it the answer is `409 confirm_required` and nothing changes. Not an MCP
+         *     tool: agents move one post at a time with `reschedulePost`.
+         *
+         *     - Each move names the post, its new time as an instant, and the post's `updatedAt` as the
+         *       caller read it. A post changed since (another edit, an attempt, a decision) answers `409
+         *       invalid_state`, and nothing changes.
+         *     - Each post is moved exactly as `reschedulePost` moves it with that time: the same states
+         *       (a `live` post, a `failed` one or one being published answers `409 invalid_state`), the
+         *       same checks at the new time (any failing answers `422 checks_failed` with a row for every
+         *       move, in the order given), the same month count for a `draft` (`402 quota_exceeded`),
+         *       the same `rescheduled` and `queued` events, and the same wait for approval where the
+         *       workspace requires it for this caller.
+         *     - A post not in this workspace answers `404 not_found`. Nothing changes then either.
+         */
+        post: operations["reschedulePosts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/{postId}": {
         parameters: {
             query?: never;
@@ -2754,6 +2788,56 @@ export interface components {
         };
         SwapTimesResponse: {
             /** @description Both posts after the swap, in the order of `postIds`. */
+            posts: components["schemas"]["Post"][];
+        };
+        /**
+         * @description The posts to move, each to its own new time, and the confirmation.
+         * @example {
+         *       "moves": [
+         *         {
+         *           "postId": "pst_5Jx8Nc2Wq7",
+         *           "publishAt": "2026-12-08T13:00:00Z",
+         *           "updatedAt": "2026-11-20T09:12:44.120Z"
+         *         },
+         *         {
+         *           "postId": "pst_9Lm3Bv6Kd1",
+         *           "publishAt": "2026-12-08T13:00:00Z",
+         *           "updatedAt": "2026-11-20T09:12:44.120Z"
+         *         }
+         *       ],
+         *       "confirm": true
+         *     }
+         */
+        ReschedulePostsRequest: {
+            /** @description One move per post, at most 100 (a page of posts); each post at most once. */
+            moves: components["schemas"]["PostMove"][];
+            /**
+             * @description Must be `true`, set only after a human agreed to move these posts; otherwise the answer
+             *     is `409 confirm_required` and nothing changes.
+             * @example true
+             */
+            confirm?: boolean;
+        };
+        /** @description One post's new time. */
+        PostMove: {
+            /** @example pst_5Jx8Nc2Wq7 */
+            postId: string;
+            /**
+             * Format: date-time
+             * @description The new time, an instant with its offset (RFC 3339), at least 2 minutes and at most one
+             *     year ahead.
+             * @example 2026-12-08T13:00:00Z
+             */
+            publishAt: string;
+            /**
+             * Format: date-time
+             * @description The post's `updatedAt` as it was read; a post changed since is not moved.
+             * @example 2026-11-20T09:12:44.120Z
+             */
+            updatedAt: string;
+        };
+        ReschedulePostsResponse: {
+            /** @description Every post after its move, in the order of `moves`. */
             posts: components["schemas"]["Post"][];
         };
         /**
@@ -5566,6 +5650,73 @@ export interface operations {
             /**
              * @description `confirm_required` (confirm was not true) or `invalid_state` (a post is not `queued`,
              *     is being published, or changed while the swap was checked). Nothing changed.
+             */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedEncoding"];
+            422: components["responses"]["ChecksFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    reschedulePosts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for
+                 *     example one per post, and send the same key again only when you retry that very call (after
+                 *     a timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.
+                 *
+                 *     - The same key with the same call (operation, path, query and body, fields in any order)
+                 *       does nothing again: it answers what the first call answered, status and body, with the
+                 *       header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`
+                 *       beside the answer's fields).
+                 *     - The same key with another call: `422 idempotency_key_reused`, nothing done.
+                 *     - While the first call with the key still runs: `409 idempotency_key_in_use` with
+                 *       `Retry-After`; send it again then. A first call cut off by a server's crash holds the key
+                 *       10 seconds at most; a retry after that runs the call (the cut one did nothing).
+                 *
+                 *     What is kept is any answer of a call that began to run: success and refusals such as
+                 *     `409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new
+                 *     key). Not kept: `429` and `500` (retry with the same key), nor answers given before the call
+                 *     ran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's
+                 *     `secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII
+                 *     characters; anything else answers `400 invalid_request` naming the header.
+                 * @example 3f6c1a52-9d1e-4c1b-8f5e-2b7d9a4e6c10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReschedulePostsRequest"];
+            };
+        };
+        responses: {
+            /** @description Every post after its move, in the order of `moves`. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReschedulePostsResponse"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthenticated"];
+            402: components["responses"]["QuotaExceeded"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description One of the posts is not in this workspace. Nothing changed. */
+            404: components["responses"]["NotFound"];
+            /**
+             * @description `confirm_required` (confirm was not true) or `invalid_state` (a post changed since it
+             *     was read, is `live` or `failed`, or is being published). Nothing changed.
              */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];

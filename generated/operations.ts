@@ -1894,6 +1894,78 @@ export const operations: readonly OperationEntry[] = [
     }
   },
   {
+    "operationId": "reschedulePosts",
+    "method": "post",
+    "path": "/posts/reschedule",
+    "scope": "write",
+    "tool": null,
+    "annotations": null,
+    "summary": "Move several posts to new times, all or none",
+    "description": "Use this to move posts together (the dashboard's calendar moves the posts of one compose as\none card): each post gets its own new time, all in one step or none. Requires `confirm:\ntrue`; without it the answer is `409 confirm_required` and nothing changes. Not an MCP\ntool: agents move one post at a time with `reschedulePost`.\n\n- Each move names the post, its new time as an instant, and the post's `updatedAt` as the\n  caller read it. A post changed since (another edit, an attempt, a decision) answers `409\n  invalid_state`, and nothing changes.\n- Each post is moved exactly as `reschedulePost` moves it with that time: the same states\n  (a `live` post, a `failed` one or one being published answers `409 invalid_state`), the\n  same checks at the new time (any failing answers `422 checks_failed` with a row for every\n  move, in the order given), the same month count for a `draft` (`402 quota_exceeded`),\n  the same `rescheduled` and `queued` events, and the same wait for approval where the\n  workspace requires it for this caller.\n- A post not in this workspace answers `404 not_found`. Nothing changes then either.\n",
+    "fields": {
+      "path": [],
+      "query": [],
+      "body": [
+        "moves",
+        "confirm"
+      ],
+      "header": {
+        "idempotencyKey": "Idempotency-Key"
+      }
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotencyKey": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "pattern": "^[\\x20-\\x7E]+$",
+          "description": "Makes the call safe to retry. Make one key (a UUID, say) for each change you intend, for\nexample one per post, and send the same key again only when you retry that very call (after\na timeout or a dropped connection). Keys belong to the workspace and are kept 24 hours.\n\n- The same key with the same call (operation, path, query and body, fields in any order)\n  does nothing again: it answers what the first call answered, status and body, with the\n  header `Idempotent-Replayed: true` (an MCP tool's result says `idempotentReplayed: true`\n  beside the answer's fields).\n- The same key with another call: `422 idempotency_key_reused`, nothing done.\n- While the first call with the key still runs: `409 idempotency_key_in_use` with\n  `Retry-After`; send it again then. A first call cut off by a server's crash holds the key\n  10 seconds at most; a retry after that runs the call (the cut one did nothing).\n\nWhat is kept is any answer of a call that began to run: success and refusals such as\n`409 confirm_required`, `404` or `422 checks_failed` (fix the call and send it with a new\nkey). Not kept: `429` and `500` (retry with the same key), nor answers given before the call\nran (`400` for the contract, `401`, `403`). A replay is the whole first answer, a webhook's\n`secret` included; stored answers are kept sealed. A key is 1 to 255 printable ASCII\ncharacters; anything else answers `400 invalid_request` naming the header.\n"
+        },
+        "moves": {
+          "type": "array",
+          "description": "One move per post, at most 100 (a page of posts); each post at most once.",
+          "minItems": 1,
+          "maxItems": 100,
+          "items": {
+            "type": "object",
+            "description": "One post's new time.",
+            "additionalProperties": false,
+            "required": [
+              "postId",
+              "publishAt",
+              "updatedAt"
+            ],
+            "properties": {
+              "postId": {
+                "type": "string"
+              },
+              "publishAt": {
+                "type": "string",
+                "format": "date-time",
+                "description": "The new time, an instant with its offset (RFC 3339), at least 2 minutes and at most one\nyear ahead.\n"
+              },
+              "updatedAt": {
+                "type": "string",
+                "format": "date-time",
+                "description": "The post's `updatedAt` as it was read; a post changed since is not moved."
+              }
+            }
+          }
+        },
+        "confirm": {
+          "type": "boolean",
+          "description": "Must be `true`, set only after a human agreed to move these posts; otherwise the answer\nis `409 confirm_required` and nothing changes.\n"
+        }
+      },
+      "required": [
+        "moves"
+      ],
+      "additionalProperties": false
+    }
+  },
+  {
     "operationId": "getPost",
     "method": "get",
     "path": "/posts/{postId}",

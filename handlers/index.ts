@@ -10,6 +10,7 @@ import * as groups from './groups.ts';
 import * as media from './media.ts';
 import * as postChanges from './posts/changes.ts';
 import * as postCreate from './posts/create.ts';
+import * as postMoves from './posts/moves.ts';
 import * as postReads from './posts/reads.ts';
 import * as postReschedule from './posts/reschedule.ts';
 import * as schedules from './schedules.ts';
@@ -27,6 +28,7 @@ const exported: Record<string, unknown> = {
   ...postReads,
   ...postReschedule,
   ...postChanges,
+  ...postMoves,
   ...schedules,
   ...analytics,
   ...events,

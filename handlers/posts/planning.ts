@@ -147,6 +147,11 @@ export function wireRow(row: PlannedRow) {
 
 /** 422 with the plan rows; `change` is what was refused (a create, or an edit of one post). */
 export function checksFailed(rows: PlannedRow[], change: 'create' | 'edit' = 'create'): ApiError {
+  return checksFailedRows(rows.map(wireRow), change);
+}
+
+/** The same 422 from rows as answered: a move of several posts gathers each post's own row. */
+export function checksFailedRows(rows: ReturnType<typeof wireRow>[], change: 'create' | 'edit'): ApiError {
   const failing = rows.filter((r) => !r.ok);
   return new ApiError(
     422,
@@ -156,7 +161,7 @@ export function checksFailed(rows: PlannedRow[], change: 'create' | 'edit' = 'cr
     change === 'create'
       ? "Fix what each row's issues name (or remove those accounts), plan again, then create."
       : "Fix what the row's issues name, then send the change again.",
-    { rows: rows.map(wireRow) },
+    { rows },
   );
 }
 

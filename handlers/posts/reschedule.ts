@@ -1,12 +1,14 @@
 // Edit or reschedule a post (PATCH /posts/{postId}): new content, a new time, or both.
 import { DateTime } from 'luxon';
-import type { ContentPatch, NewEvent, PostRecord } from '../../db/postsData.ts';
+import type { ContentPatch, DecideChange, NewEvent, PostRecord } from '../../db/postsData.ts';
+import type { Credential } from '../../domain/credential.ts';
 import { needsApproval } from '../../domain/approvals.ts';
 import { confirmRequired, invalidRequest } from '../../domain/errors.ts';
 import { queueEmpty, type PlannedRow } from '../../domain/planPosts.ts';
-import { refusal } from '../../domain/postStates.ts';
+import { type PersonAction, refusal } from '../../domain/postStates.ts';
 import { assertMonthQuota } from '../../domain/quotas.ts';
 import type { ResolvedWhen, When } from '../../domain/when.ts';
+import type { Clock } from '../../runtime/clock.ts';
 import { mailApprovers } from '../approvalMail.ts';
 import type { Handler, RequestBody } from '../types.ts';
 import { approvalWait } from './approvals.ts';
@@ -15,7 +17,10 @@ import { assertSettingFiles, checksFailed, prepare, queueTimes } from './plannin
 import { assertUnchanged, existingPost, invalidState, transition } from './transitions.ts';
 import { wirePost } from './wire.ts';
 
-type EditBody = RequestBody<'reschedulePost'>;
+/** What PATCH takes; a move of several posts at once (handlers/posts/moves.ts) gives its time already resolved. */
+export type EditBody = Omit<RequestBody<'reschedulePost'>, 'when'> & {
+  when?: RequestBody<'reschedulePost'>['when'] | ResolvedWhen;
+};
 
 /** The request fields that change a post's content. */
 const EDIT_FIELDS = ['text', 'title', 'tags', 'mediaIds', 'perPlatform', 'overrides'] as const;
@@ -33,7 +38,7 @@ function assertOwnNetwork(post: PostRecord, body: EditBody): void {
 
 /** The time the post is checked at: the new one; else a queued post's own (not checked again), now for a failed one. */
 function checkedWhen(post: PostRecord, body: EditBody, now: number): When | ResolvedWhen {
-  if (body.when !== undefined) return body.when as When;
+  if (body.when !== undefined) return body.when;
   if (post.status === 'queued' && post.publishAt)
     return { kind: 'at', at: DateTime.fromISO(post.publishAt, { zone: 'utc' }), issues: [], notes: [] };
   return post.status === 'failed' ? { kind: 'now', at: DateTime.fromMillis(now, { zone: 'utc' }) } : 'draft';
@@ -44,7 +49,7 @@ function checkedWhen(post: PostRecord, body: EditBody, now: number): When | Reso
  * post is or becomes queued; the post is planned again with what it will carry, and a draft is saved as it is.
  */
 export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
-  const { cred, data, params, body, via, services } = ctx;
+  const { cred, data, params, body, services, afterCommit } = ctx;
   const timed = body.when !== undefined;
   const editing = EDIT_FIELDS.some((field) => body[field] !== undefined);
   if (!timed && !editing)
@@ -54,6 +59,31 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   // A new time always queues the post: confirm is asked before anything is read, as it always was.
   if (timed && body.confirm !== true) throw confirmRequired('Rescheduling a post', 'reschedulePost');
   const current = await existingPost(data, params.postId);
+  const change = await plannedEdit(ctx, current, body);
+  if (!change) return { status: 200, body: wirePost(current, cred.workspace.tz) };
+  const post = await transition(data, current.id, change.action, change.decide);
+  if (change.waits) afterCommit(() => mailApprovers(services, cred, [post]));
+  return { status: 200, body: wirePost(post, cred.workspace.tz) };
+};
+
+/** A change of one post as `transition` makes it, with its checked row; `waits` when the post waits for approval. */
+export interface PlannedEdit {
+  action: PersonAction;
+  decide: DecideChange;
+  row: PlannedRow;
+  waits: boolean;
+}
+
+/**
+ * The edit or move of `current` (as read) that `body` asks for, checked and planned, to be made by `transition`
+ * (one post) or `transitionTogether` (several moved at once); undefined when the content stays as it is.
+ */
+export async function plannedEdit(
+  { cred, data, via, services }: Pick<Parameters<Handler<'reschedulePost'>>[0], 'cred' | 'data' | 'via' | 'services'>,
+  current: PostRecord,
+  body: EditBody,
+): Promise<PlannedEdit | undefined> {
+  const timed = body.when !== undefined;
   const action = timed ? 'reschedule' : 'edit';
   // Refused before the content is checked: a live post (or a failed one given a time) is never planned again.
   const refused = refusal({ id: current.id, state: current.status }, action);
@@ -84,15 +114,15 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   // A draft staying a draft is saved as it is (its checks run when it gets a time); what is sent must pass.
   if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'edit');
   const content = contentChanges(current, row, mediaIds);
-  if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
+  if (!timed && Object.keys(content).length === 0) return undefined;
   // While it waits for approval, or changed by one whose posts need it, the post waits (again) as a draft: only an
   // approval in the dashboard queues it. A failed post too: a retry would send what no approver saw (issue 41).
   const { approval } = current;
   const asks = needsApproval(cred, via);
   const waits =
     approval?.state === 'pending' || (asks && (timed || current.status !== 'draft' || approval?.state === 'rejected'));
-  if (waits) return askAgain(ctx, current, row, content);
-  const post = await transition(data, params.postId, action, async (p, counts) => {
+  if (waits) return { ...askAgain(cred, services.clock, body, current, row, content), row, waits };
+  const decide: DecideChange = async (p, counts) => {
     assertUnchanged(p, current);
     const fromDraft = p.status === 'draft';
     if (timed && fromDraft) assertMonthQuota(cred.workspace.plan, await counts.monthUsed(month), 1);
@@ -105,13 +135,15 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
     }
     const time = timed ? { publishAt, ...(fromDraft ? { quotaMonth: month } : {}) } : {};
     return { patch: { ...content, ...time }, events };
-  });
-  return { status: 200, body: wirePost(post, cred.workspace.tz) };
-};
+  };
+  return { action, decide, row, waits };
+}
 
 /** An edit that makes the post wait for approval: a draft with the edit, asking for the time given or wanted before. */
-async function askAgain(
-  { cred, data, params, body, services, afterCommit }: Parameters<Handler<'reschedulePost'>>[0],
+function askAgain(
+  cred: Credential,
+  clock: Clock,
+  body: EditBody,
   current: PostRecord,
   row: PlannedRow,
   content: ContentPatch,
@@ -127,8 +159,5 @@ async function askAgain(
       : body.when === 'now'
         ? null
         : row.publishAt;
-  const { action, decide } = approvalWait(cred, services.clock, current, content, wanted);
-  const post = await transition(data, params.postId, action, decide);
-  afterCommit(() => mailApprovers(services, cred, [post]));
-  return { status: 200 as const, body: wirePost(post, cred.workspace.tz) };
+  return approvalWait(cred, clock, current, content, wanted);
 }
