@@ -125,6 +125,17 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
     { method: 'post', url: '/v1/posts/swap-times', body: { postIds: [o.pst, t.pst], confirm: true } },
     { method: 'post', url: '/v1/posts/swap-times', body: { postIds: [t.pst, o.pst], confirm: true } },
   ],
+  reschedulePosts: (t, o) => {
+    const move = (postId: string) => ({
+      postId,
+      publishAt: DateTime.utc().plus({ days: 3 }).toISO(),
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+    return [
+      { method: 'post', url: '/v1/posts/reschedule', body: { moves: [move(t.pst)], confirm: true } },
+      { method: 'post', url: '/v1/posts/reschedule', body: { moves: [move(o.pst), move(t.pst)], confirm: true } },
+    ];
+  },
   deletePost: (t) => [{ method: 'delete', url: `/v1/posts/${t.pst}?confirm=true` }],
   retryPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/retry`, body: { confirm: true } }],
   cancelPost: (t) => [{ method: 'post', url: `/v1/posts/${t.pst}/cancel`, body: { confirm: true } }],

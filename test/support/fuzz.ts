@@ -716,6 +716,8 @@ export function hostileRequests(ctx: FuzzContext): HostileRequest[] {
     status,
   });
   const email = `a@${'a.'.repeat(150_000)}@`;
+  const move = { postId: ctx.ids.pst![0], publishAt: '2030-01-01T09:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
+  const moves = (n: number) => JSON.stringify({ moves: Array(n).fill(move), confirm: true });
   return [
     row('threads text 👍🏽 × 20,000', '/v1/posts/plan', plan(threads!, { text: '👍🏽'.repeat(20_000) }), read, 200),
     // Past the 65,536 characters any post may carry: refused by the contract, before anything counts it.
@@ -777,6 +779,9 @@ export function hostileRequests(ctx: FuzzContext): HostileRequest[] {
       200,
     ),
     row('service_plan_post nested 10,000 deep', '/mcp', tool(deepSettings), read, 400),
+    // Moves of several posts at once: a page's worth of one post (each post once), and far past a page.
+    row('100 moves of one post', '/v1/posts/reschedule', moves(100), write, 400),
+    row('9,000 moves', '/v1/posts/reschedule', moves(9_000), write, 400),
     ...postgresFaults(ctx),
     ...approvalBypass(ctx),
     ...webhookAddressRefusals(ctx),

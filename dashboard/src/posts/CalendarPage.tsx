@@ -1,14 +1,15 @@
 // The calendar of posts in the workspace zone: a month, a week or a list (the list first on a phone), filtered by
 // group, account, network and status. The view, its date and the filters live in the address, so a link or a
-// reload keeps them. A queued card can be dragged to another day or hour: a move into the past is refused at once,
-// any other is confirmed, then its posts are rescheduled. Loaded on demand, like before.
+// reload keeps them. A card opens its post, or the posts made together as a group. A queued card can be dragged to
+// another day or hour: a move into the past is refused at once, any other is confirmed once, then all its posts
+// move in one request, all or none. Loaded on demand, like before.
 import { useQuery } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatInZone } from '../../../domain/when.ts';
-import type { Platform } from '../api.ts';
-import { timeText } from '../format.ts';
+import { api, call, type Platform } from '../api.ts';
+import { dayTimeText, timeText } from '../format.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
 import { useAccounts } from '../queries/accounts.ts';
 import { useGroups } from '../queries/groups.ts';
@@ -23,12 +24,13 @@ import {
   type CalendarView,
   cardsOf,
   matches,
+  movesOf,
   stepped,
   viewDays,
 } from './calendarCards.ts';
-import { AgendaView, type CardContext, MonthView, WeekView } from './CalendarViews.tsx';
+import { AgendaView, type CardContext, GroupDialog, MonthView, WeekView } from './CalendarViews.tsx';
 import { moveProblem } from './moveCheck.ts';
-import { reschedule, useRefreshPosts } from './postActions.tsx';
+import { useRefreshPosts } from './postActions.tsx';
 import { useThumbnails } from './thumbnails.ts';
 import { canDrag } from '../pointer.ts';
 
@@ -78,6 +80,7 @@ export default function CalendarPage() {
   const [params, setParams] = useSearchParams();
   const [moving, setMoving] = useState<Move>();
   const [moveRefused, setMoveRefused] = useState<string>();
+  const [openGroup, setOpenGroup] = useState<CalendarCard>();
   const dragged = useRef<CalendarCard>(undefined);
 
   const now = DateTime.now().setZone(zone);
@@ -126,6 +129,7 @@ export default function CalendarPage() {
     () => ({
       nameOf,
       thumbs,
+      onOpenGroup: setOpenGroup,
       onDragStart: (card) => {
         dragged.current = card;
       },
@@ -252,25 +256,27 @@ export default function CalendarPage() {
         {view === 'week' && <WeekView {...viewProps} />}
         {view === 'list' && <AgendaView {...viewProps} />}
       </div>
+      {openGroup && <GroupDialog card={openGroup} ctx={ctx} onClose={() => setOpenGroup(undefined)} />}
       {moving && (
         <ConfirmDialog
           open
-          title={moving.card.posts.length === 1 ? 'Move this post?' : `Move these ${moving.card.posts.length} posts?`}
+          title={`Move ${moving.card.posts.length === 1 ? 'this post' : `these ${moving.card.posts.length} posts`} to ${dayTimeText(moving.to.toUTC().toISO()!, zone)}?`}
           action={`Move to ${formatInZone(moving.to, zone)}`}
           description={
             <p>
               {moving.card.posts.length === 1 ? 'The post to ' : 'The posts to '}
               {moving.card.posts.map((p) => `${nameOf(p.accountId)} on ${labelOf(p.platform)}`).join(', ')}
-              {moving.card.posts.length === 1 ? ' moves' : ' move'} from {timeText(moving.card.publishAt, zone)} to{' '}
-              {timeText(moving.to.toUTC().toISO()!, zone)}.
+              {moving.card.posts.length === 1 ? ' moves' : ' move together'} from{' '}
+              {timeText(moving.card.publishAt, zone)} to {timeText(moving.to.toUTC().toISO()!, zone)}
+              {moving.card.posts.length === 1 ? '.' : ', all of them or none.'}
             </p>
           }
           onOpenChange={(open) => {
             if (!open) setMoving(undefined);
           }}
           onConfirm={async () => {
-            const when = { publishAt: moving.to.toFormat("yyyy-LL-dd'T'HH:mm"), timezone: zone };
-            for (const post of moving.card.posts) await reschedule(post.id, when);
+            const moves = movesOf(moving.card, moving.to.toUTC().toISO()!);
+            await call(api.POST('/posts/reschedule', { body: { moves, confirm: true } }));
             setMoving(undefined);
             await refresh();
           }}

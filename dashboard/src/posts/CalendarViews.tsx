@@ -8,13 +8,15 @@ import { Link } from 'react-router';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { Button } from '../ui.tsx';
-import { statusesText } from '../words/statusWords.ts';
-import { type CalendarCard, firstWords } from './calendarCards.ts';
+import { STATUS_WORDS, statusesText } from '../words/statusWords.ts';
+import { type CalendarCard, firstWords, marksOf } from './calendarCards.ts';
 
-/** What every card needs from the page: names, pictures, and the drag of a queued card. */
+/** What every card needs from the page: names, pictures, opening a group, and the drag of a queued card. */
 export interface CardContext {
   nameOf: (accountId: string) => string;
   thumbs: Map<string, string>;
+  /** A card of several posts made together opens them in a dialog. */
+  onOpenGroup: (card: CalendarCard) => void;
   onDragStart: (card: CalendarCard) => void;
   /** A card dropped on a day (month) or on an hour of a day (week). */
   onDrop: (day: string, hour?: number) => void;
@@ -22,6 +24,10 @@ export interface CardContext {
 
 const dayName = (day: DateTime) => day.setLocale('en-GB').toFormat('cccc d LLLL');
 
+/**
+ * A card is one control: a link to its post, or, for posts made together, a button opening them as a group. Its
+ * networks are one mark each with a count, named in words with the card's day, time, status and first words.
+ */
 export const PostCard = memo(function PostCard({
   card,
   ctx,
@@ -36,43 +42,101 @@ export const PostCard = memo(function PostCard({
   const movable = card.posts.every((p) => p.status === 'queued');
   const agreed = card.posts.every((p) => p.status === first.status);
   const words = firstWords(first.text || first.title || '', compact ? 48 : 140);
-  const onDragStart = (e: DragEvent) => {
-    e.dataTransfer.effectAllowed = 'move';
-    e.dataTransfer.setData('text/plain', card.key);
-    ctx.onDragStart(card);
-  };
-  return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a drag is the mouse's shortcut; the keyboard's is Reschedule.
-    <div
-      className={`cal-card${compact ? ' cal-compact' : ''}${movable ? ' cal-movable' : ''}`}
-      draggable={movable}
-      onDragStart={movable ? onDragStart : undefined}
-    >
-      <p className="cal-card-top">
+  const group = card.posts.length > 1;
+  const className = `cal-card${compact ? ' cal-compact' : ''}${movable ? ' cal-movable' : ''}`;
+  const drag = movable
+    ? {
+        draggable: true,
+        onDragStart: (e: DragEvent) => {
+          e.dataTransfer.effectAllowed = 'move';
+          e.dataTransfer.setData('text/plain', card.key);
+          ctx.onDragStart(card);
+        },
+      }
+    : { draggable: false };
+  const content = (
+    <>
+      <span className="cal-card-top">
+        <span className="sr-only">
+          {group ? `${card.posts.length} posts made together, ` : ''}
+          {card.dayWords},{' '}
+        </span>
         <time dateTime={card.publishAt}>{card.time}</time>
         <span className={`cal-status cal-status-${agreed ? first.status : 'mixed'}`}>
+          <span className="sr-only">, </span>
           {statusesText(card.posts.map((p) => p.status))}
         </span>
-      </p>
-      <div className="cal-card-body">
+      </span>
+      <span className="cal-card-body">
         {thumb && <img className="cal-thumb" src={thumb} alt="" loading="lazy" width={36} height={36} />}
-        <p className={`cal-words${words ? '' : ' muted'}`}>{words || 'No text'}</p>
-      </div>
-      <ul className="cal-posts">
-        {card.posts.map((p) => (
-          <li key={p.id} className={`cal-post cal-${p.status}`}>
-            <Link to={`/posts/${p.id}`} draggable={false}>
-              <NetworkMark platform={p.platform} decorative size={18} />
-              <span className={compact ? 'sr-only' : 'cal-account'}>
-                {labelOf(p.platform)} · {ctx.nameOf(p.accountId)}
+        <span className="sr-only">: </span>
+        <span className={`cal-words${words ? '' : ' muted'}`}>{words || 'No text'}</span>
+      </span>
+      <span className="cal-posts">
+        <span className="sr-only">; on </span>
+        {marksOf(card.posts).map((m, i) => (
+          <span key={m.platform} className={`cal-post cal-${m.status}`}>
+            {i > 0 && <span className="sr-only">, </span>}
+            <NetworkMark platform={m.platform} decorative size={18} />
+            {m.posts.length > 1 && (
+              <span className="cal-count" aria-hidden="true">
+                ×{m.posts.length}
               </span>
-            </Link>
-          </li>
+            )}
+            <span className={compact ? 'sr-only' : 'cal-account'}>
+              {labelOf(m.platform)}
+              {m.posts.length > 1 ? ` (${m.posts.length} accounts)` : ` · ${ctx.nameOf(m.posts[0]!.accountId)}`}
+            </span>
+          </span>
         ))}
-      </ul>
-    </div>
+      </span>
+    </>
+  );
+  return group ? (
+    <button type="button" className={className} onClick={() => ctx.onOpenGroup(card)} {...drag}>
+      {content}
+    </button>
+  ) : (
+    <Link to={`/posts/${first.id}`} className={className} {...drag}>
+      {content}
+    </Link>
   );
 });
+
+/** The posts of one card made together, each a link to its own page. */
+export function GroupDialog({ card, ctx, onClose }: { card: CalendarCard; ctx: CardContext; onClose: () => void }) {
+  const first = card.posts[0]!;
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog-wide">
+          <Dialog.Title className="dialog-title">{card.posts.length} posts made together</Dialog.Title>
+          <Dialog.Description className="muted">
+            {card.dayWords} at {card.time} · {statusesText(card.posts.map((p) => p.status))}
+          </Dialog.Description>
+          <p className="cal-group-words">{firstWords(first.text || first.title || '', 280) || 'No text'}</p>
+          <ul className="cal-group-posts">
+            {card.posts.map((p) => (
+              <li key={p.id}>
+                <Link to={`/posts/${p.id}`}>
+                  <NetworkMark platform={p.platform} decorative size={18} />
+                  {labelOf(p.platform)} · {ctx.nameOf(p.accountId)}
+                </Link>
+                <span className={`cal-status cal-status-${p.status}`}>{STATUS_WORDS[p.status]}</span>
+              </li>
+            ))}
+          </ul>
+          <div className="dialog-actions">
+            <Dialog.Close asChild>
+              <Button>Close</Button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
 
 /** The first cards of a cell and, past `max`, a "+N more" button that opens all of them in a dialog. */
 function CellCards({

@@ -3,7 +3,7 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { Post } from '../api.ts';
-import { byDay, cardsOf, firstWords, matches, viewDays } from './calendarCards.ts';
+import { byDay, cardsOf, firstWords, marksOf, matches, movesOf, viewDays } from './calendarCards.ts';
 
 const post = (id: string, over: Partial<Post>): Post => ({
   id,
@@ -41,6 +41,27 @@ describe('calendar cards', () => {
     );
     expect(cards.map((c) => c.posts.map((p) => p.id))).toEqual([['p3'], ['p1', 'p2'], ['p4']]);
     expect(cards[1]).toMatchObject({ day: '2026-12-08', hour: 9, time: '09:15' });
+  });
+
+  it('shows one mark per network with its posts, and moves every post of a card as it was read', () => {
+    const facebook = Array.from({ length: 10 }, (_, i) =>
+      post(`f${i}`, { platform: 'facebook', accountId: `acc_${i}` }),
+    );
+    const card = cardsOf(
+      [...facebook, post('i1', { status: 'live' }), post('f10', { platform: 'facebook' })],
+      'UTC',
+    )[0]!;
+    expect(card.dayWords).toBe('Tuesday 8 December');
+    expect(marksOf(card.posts).map((m) => [m.platform, m.posts.length, m.status])).toEqual([
+      ['facebook', 11, 'queued'],
+      ['instagram', 1, 'live'],
+    ]);
+    expect(marksOf([post('a', {}), post('b', { status: 'failed' })])[0]!.status).toBe('mixed');
+    expect(movesOf(card, '2026-12-09T13:00:00.000Z')[0]).toEqual({
+      postId: 'f0',
+      publishAt: '2026-12-09T13:00:00.000Z',
+      updatedAt: '2026-11-20T10:00:00.000Z',
+    });
   });
 
   it('files a card under its day in the zone, not in UTC', () => {

@@ -9,10 +9,11 @@ export interface CalendarCard {
   key: string;
   posts: Post[];
   publishAt: string;
-  /** In the workspace zone: "2026-12-08", 9, "09:15". */
+  /** In the workspace zone: "2026-12-08", 9, "09:15", "Tuesday 8 December". */
   day: string;
   hour: number;
   time: string;
+  dayWords: string;
 }
 
 /** One card per create call and time, in time order; drafts (no time) are not on the calendar. */
@@ -34,9 +35,33 @@ export function cardsOf(posts: Post[], zone: string): CalendarCard[] {
       day: local.toISODate()!,
       hour: local.hour,
       time: local.toFormat('HH:mm'),
+      dayWords: local.setLocale('en-GB').toFormat('cccc d LLLL'),
     };
   });
   return cards.sort((a, b) => a.publishAt.localeCompare(b.publishAt) || a.key.localeCompare(b.key));
+}
+
+/** A card's posts on one network: one mark with their count, in the card's order of networks. */
+export interface NetworkMarks {
+  platform: Platform;
+  posts: Post[];
+  /** Their status when they agree. */
+  status: PostStatus | 'mixed';
+}
+
+export function marksOf(posts: Post[]): NetworkMarks[] {
+  const byNetwork = new Map<Platform, Post[]>();
+  for (const post of posts) byNetwork.set(post.platform, [...(byNetwork.get(post.platform) ?? []), post]);
+  return [...byNetwork].map(([platform, together]) => ({
+    platform,
+    posts: together,
+    status: together.every((p) => p.status === together[0]!.status) ? together[0]!.status : 'mixed',
+  }));
+}
+
+/** The moves of a card's posts to `to` (an instant), each with the post as it was read. */
+export function movesOf(card: CalendarCard, to: string) {
+  return card.posts.map((p) => ({ postId: p.id, publishAt: to, updatedAt: p.updatedAt }));
 }
 
 export interface CalendarFilter {
