@@ -187,11 +187,12 @@ describe('dashboard in a browser', () => {
     expect(await page.locator('.picked').count()).toBe(0);
 
     await page.getByRole('link', { name: 'Calendar' }).click();
-    // Made together, the two posts share one card, with each network's post a link of its own.
+    // Made together, the two posts share one card, one mark per network; the card opens them as a group.
     await expect.poll(() => page.locator('.cal-card .cal-post.cal-live').count(), { timeout: 30_000 }).toBe(2);
     expect(await page.locator('.cal-card', { has: page.locator('.cal-live') }).count()).toBe(1);
     await checkPage(page, '08-calendar-live');
-    await page.locator('.cal-post.cal-live a').first().click();
+    await page.locator('.cal-card', { has: page.locator('.cal-live') }).click();
+    await page.getByRole('dialog', { name: '2 posts made together' }).getByRole('link').first().click();
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
     await page.locator('.event-live').waitFor();
     // The timeline speaks people's words: no event kind, code, id or ISO timestamp on screen.
@@ -457,8 +458,10 @@ describe('dashboard in a browser', () => {
     cal.on('pageerror', (err) => pageErrors.push(err.message));
     cal.setDefaultTimeout(15_000);
     const patches: string[] = [];
+    const moves: string[] = [];
     cal.on('request', (r) => {
       if (r.method() === 'PATCH') patches.push(r.url());
+      if (r.url().endsWith('/v1/posts/reschedule')) moves.push(r.postData()!);
     });
     /** Waits for the calendar's count of what it shows to read `words`. */
     const counted = (words: RegExp | string) => cal.getByRole('status').filter({ hasText: words }).waitFor();
@@ -513,6 +516,97 @@ describe('dashboard in a browser', () => {
       .waitFor();
     await cal.getByRole('button', { name: 'Keep as is' }).click();
     expect(patches).toEqual([]);
+
+    // A compose for every Threads account and a Facebook page: one card, a single tab stop named in words, one mark
+    // per network with its count. A click opens the group; a single post's card opens its post. Dragged, the group
+    // asks once and moves in one request.
+    const made = await cal.evaluate(
+      async (publishAt) => {
+        const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
+        const { accounts } = await fetch('/v1/accounts').then((r) => r.json());
+        const ids = (accounts as { id: string; platform: string }[])
+          .filter((a, i, all) => a.platform === 'threads' || all.findIndex((b) => b.platform === 'facebook') === i)
+          .map((a) => a.id);
+        const res = await fetch('/v1/posts', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken },
+          body: JSON.stringify({
+            targets: { accountIds: ids },
+            mediaIds: [],
+            text: 'Ten-minute tasting slots, booked at the counter',
+            when: { publishAt, timezone: 'Europe/Berlin' },
+            confirm: true,
+          }),
+        });
+        return { status: res.status, ids: ((await res.json()).posts ?? []).map((p: { id: string }) => p.id) };
+      },
+      month.set({ day: 26, hour: 0, minute: 30 }).toFormat("yyyy-MM-dd'T'HH:mm"),
+    );
+    expect(made.status).toBe(201);
+    const threads = made.ids.length - 1;
+    await cal.reload();
+    await shown();
+    const groupCard = cal.locator('.cal-card', { hasText: 'Ten-minute tasting' });
+    await groupCard.waitFor();
+    expect(await groupCard.locator('.cal-post').count()).toBe(2);
+    await groupCard.locator('.cal-post:has(.network-mark-threads) .cal-count').getByText(`×${threads}`).waitFor();
+    const named = await cal.getByRole('button', { name: /Ten-minute tasting/ }).first();
+    const name = (await named.evaluate((el) => el.textContent ?? '')).replace(/\s+/g, ' ');
+    expect(name).toMatch(
+      new RegExp(`^${made.ids.length} posts made together, \\w+ 26 \\w+, 00:30, Scheduled: Ten-minute tasting`),
+    );
+    expect(name).toMatch(new RegExp(`Threads \\(${threads} accounts\\), Facebook · Bakery Nord$`));
+    // Every tab stop of the month is a card or a "+N more": nothing inside a card takes focus.
+    const stops = await cal.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.cal-month a[href], .cal-month button, .cal-month [tabindex]')]
+        .filter((el) => el.tabIndex >= 0)
+        .map((el) =>
+          el.matches('.cal-card, .cal-more') && !el.parentElement?.closest('.cal-card') ? 'ok' : el.outerHTML,
+        ),
+    );
+    expect(stops.filter((s) => s !== 'ok')).toEqual([]);
+    await groupCard.focus();
+    await cal.keyboard.press('Tab');
+    expect(await cal.evaluate(() => document.activeElement?.matches('.cal-card, .cal-more'))).toBe(true);
+    await groupCard.click();
+    const groupDialog = cal.getByRole('dialog', { name: `${made.ids.length} posts made together` });
+    expect(await groupDialog.getByRole('link').count()).toBe(made.ids.length);
+    expect((await groupDialog.textContent())!.replace(/acme_\w+|bakery\.nord|studio\.sued/g, '')).not.toMatch(
+      API_WORDS,
+    );
+    await checkPage(cal, '15c-calendar-group');
+    await cal.keyboard.press('Escape');
+    await groupDialog.waitFor({ state: 'hidden' });
+    await cal.locator('.cal-month a.cal-card').first().click();
+    await cal.waitForURL(/\/posts\/pst_/);
+    await cal.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await cal.goBack();
+    await shown();
+    const sunday = month.set({ day: 27 }).setLocale('en-GB').toFormat('cccc d LLLL');
+    await groupCard.dragTo(cell(sunday));
+    const ask = cal.getByRole('alertdialog', {
+      name: new RegExp(`^Move these ${made.ids.length} posts to \\w{3} 27 \\w{3}( \\d{4})? at 00:30 CES?T\\?$`),
+    });
+    await ask.getByText(/ move together from .*, all of them or none\.$/).waitFor();
+    await checkPage(cal, '15d-calendar-group-move');
+    await ask.getByRole('button', { name: /^Move to / }).click();
+    await ask.waitFor({ state: 'hidden' });
+    await cell(sunday).locator('.cal-card', { hasText: 'Ten-minute tasting' }).waitFor();
+    expect(patches).toEqual([]);
+    expect(moves.map((m) => JSON.parse(m).moves.length)).toEqual([made.ids.length]);
+    const after = await cal.evaluate(async (ids) => {
+      const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
+      const times = [];
+      for (const id of ids) {
+        times.push((await fetch(`/v1/posts/${id}`).then((r) => r.json())).publishAt);
+        // Cancelled: drafts leave the calendar, so the month's 300 posts stay the count below.
+        const cancel = { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken } };
+        await fetch(`/v1/posts/${id}/cancel`, { ...cancel, body: JSON.stringify({ confirm: true }) });
+      }
+      return times;
+    }, made.ids);
+    const sundayAt = month.set({ day: 27, hour: 0, minute: 30 }).toUTC().toISO();
+    expect(after).toEqual(made.ids.map(() => sundayAt));
 
     // The week of the busy hour: its six posts stay whole cards, the slot shows two and an accessible "+4 more".
     await cal.goto(at(`/calendar?view=week&date=${busy.busyDay}`));

@@ -158,6 +158,8 @@ export default function CalendarPage() {
     view === 'week'
       ? `${days[0]!.setLocale('en-GB').toFormat('d LLL')} – ${days[6]!.setLocale('en-GB').toFormat('d LLL yyyy')}`
       : date.setLocale('en-GB').toFormat('LLLL yyyy');
+  const moved = moving && (moving.card.posts.length === 1 ? 'this post' : `these ${moving.card.posts.length} posts`);
+  const movingTitle = moving && `Move ${moved} to ${dayTimeText(moving.to.toUTC().toISO()!, zone)}?`;
   const viewProps = { days, cardsByDay: drawn, ctx, today: now.toISODate()! };
 
   return (
@@ -257,10 +259,10 @@ export default function CalendarPage() {
         {view === 'list' && <AgendaView {...viewProps} />}
       </div>
       {openGroup && <GroupDialog card={openGroup} ctx={ctx} onClose={() => setOpenGroup(undefined)} />}
-      {moving && (
+      {moving && movingTitle && (
         <ConfirmDialog
           open
-          title={`Move ${moving.card.posts.length === 1 ? 'this post' : `these ${moving.card.posts.length} posts`} to ${dayTimeText(moving.to.toUTC().toISO()!, zone)}?`}
+          title={movingTitle}
           action={`Move to ${formatInZone(moving.to, zone)}`}
           description={
             <p>

@@ -62,8 +62,8 @@ export const PostCard = memo(function PostCard({
           {card.dayWords},{' '}
         </span>
         <time dateTime={card.publishAt}>{card.time}</time>
+        <span className="sr-only">, </span>
         <span className={`cal-status cal-status-${agreed ? first.status : 'mixed'}`}>
-          <span className="sr-only">, </span>
           {statusesText(card.posts.map((p) => p.status))}
         </span>
       </span>
@@ -118,7 +118,7 @@ export function GroupDialog({ card, ctx, onClose }: { card: CalendarCard; ctx: C
           <p className="cal-group-words">{firstWords(first.text || first.title || '', 280) || 'No text'}</p>
           <ul className="cal-group-posts">
             {card.posts.map((p) => (
-              <li key={p.id}>
+              <li key={p.id} className="cal-group-post">
                 <Link to={`/posts/${p.id}`}>
                   <NetworkMark platform={p.platform} decorative size={18} />
                   {labelOf(p.platform)} · {ctx.nameOf(p.accountId)}
