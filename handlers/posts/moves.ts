@@ -1,7 +1,6 @@
 // Several posts moved to new times at once (POST /posts/reschedule, the calendar's drag of one compose's posts):
 // each as PATCH moves it, all in one transaction or none.
 import { DateTime } from 'luxon';
-import type { PostRecord } from '../../db/postsData.ts';
 import { ApiError, confirmRequired, invalidRequest, notFound } from '../../domain/errors.ts';
 import { timeIssues } from '../../domain/when.ts';
 import { mailApprovers } from '../approvalMail.ts';
@@ -33,14 +32,14 @@ export const reschedulePosts: Handler<'reschedulePosts'> = async (ctx) => {
   });
   const read = await Promise.all(ids.map((id) => existingPost(data, id)));
   read.forEach((post, i) => {
-    if (post.updatedAt !== body.moves[i]!.updatedAt)
+    if (Date.parse(post.updatedAt) !== Date.parse(body.moves[i]!.updatedAt))
       throw invalidState(
         `Post ${post.id} changed since it was read; nothing was moved.`,
         'Read the posts again and move them as they are now.',
       );
   });
   // One after another: the first refusal of a state answers; failed checks are gathered into one row per move.
-  const planned: (PlannedEdit | undefined)[] = [];
+  const planned: PlannedEdit[] = [];
   const rows: Row[] = [];
   for (const [i, post] of read.entries()) {
     const when = {
@@ -50,20 +49,20 @@ export const reschedulePosts: Handler<'reschedulePosts'> = async (ctx) => {
       notes: [],
     };
     try {
-      const change = await plannedEdit(ctx, post, { when, confirm: true });
+      // A move always changes the post: never undefined.
+      const change = (await plannedEdit(ctx, post, { when, confirm: true }))!;
       planned.push(change);
-      rows.push(wireRow(change!.row));
+      rows.push(wireRow(change.row));
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'checks_failed')) throw err;
-      planned.push(undefined);
       rows.push(...(err.extra.rows as Row[]));
     }
   }
   if (rows.some((r) => !r.ok)) throw checksFailedRows(rows, 'edit');
-  const changes = planned.map((change, i) => ({ id: ids[i]!, ...change! }));
+  const changes = planned.map((change, i) => ({ id: ids[i]!, ...change }));
   const moved = await inStateTable(() => data.posts.transitionTogether(changes));
   if (!moved) throw notFound('post', ids.join(' or '));
   const waiting = moved.filter((_, i) => changes[i]!.waits);
   if (waiting.length) afterCommit(() => mailApprovers(services, cred, waiting));
-  return { status: 200, body: { posts: moved.map((p: PostRecord) => wirePost(p, cred.workspace.tz)) } };
+  return { status: 200, body: { posts: moved.map((p) => wirePost(p, cred.workspace.tz)) } };
 };

@@ -108,33 +108,43 @@ export function GroupDialog({ card, ctx, onClose }: { card: CalendarCard; ctx: C
   const first = card.posts[0]!;
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-wide">
-          <Dialog.Title className="dialog-title">{card.posts.length} posts made together</Dialog.Title>
-          <Dialog.Description className="muted">
-            {card.dayWords} at {card.time} · {statusesText(card.posts.map((p) => p.status))}
-          </Dialog.Description>
-          <p className="cal-group-words">{firstWords(first.text || first.title || '', 280) || 'No text'}</p>
-          <ul className="cal-group-posts">
-            {card.posts.map((p) => (
-              <li key={p.id} className="cal-group-post">
-                <Link to={`/posts/${p.id}`}>
-                  <NetworkMark platform={p.platform} decorative size={18} />
-                  {labelOf(p.platform)} · {ctx.nameOf(p.accountId)}
-                </Link>
-                <span className={`cal-status cal-status-${p.status}`}>{STATUS_WORDS[p.status]}</span>
-              </li>
-            ))}
-          </ul>
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <Button>Close</Button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
+      <WideDialog
+        title={`${card.posts.length} posts made together`}
+        description={`${card.dayWords} at ${card.time} · ${statusesText(card.posts.map((p) => p.status))}`}
+      >
+        <p className="cal-group-words">{firstWords(first.text || first.title || '', 280) || 'No text'}</p>
+        <ul className="cal-group-posts">
+          {card.posts.map((p) => (
+            <li key={p.id} className="cal-group-post">
+              <Link to={`/posts/${p.id}`}>
+                <NetworkMark platform={p.platform} decorative size={18} />
+                {labelOf(p.platform)} · {ctx.nameOf(p.accountId)}
+              </Link>
+              <span className={`cal-status cal-status-${p.status}`}>{STATUS_WORDS[p.status]}</span>
+            </li>
+          ))}
+        </ul>
+      </WideDialog>
     </Dialog.Root>
+  );
+}
+
+/** A wide dialog's frame: its title, a line under it, what it holds, and Close. */
+function WideDialog({ title, description, children }: { title: string; description: string; children: ReactNode }) {
+  return (
+    <Dialog.Portal>
+      <Dialog.Overlay className="dialog-overlay" />
+      <Dialog.Content className="dialog dialog-wide">
+        <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+        <Dialog.Description className="muted">{description}</Dialog.Description>
+        {children}
+        <div className="dialog-actions">
+          <Dialog.Close asChild>
+            <Button>Close</Button>
+          </Dialog.Close>
+        </div>
+      </Dialog.Content>
+    </Dialog.Portal>
   );
 }
 
@@ -192,21 +202,9 @@ function MoreDialog({
           {children}
         </button>
       </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-wide">
-          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-          <Dialog.Description className="muted">
-            {posts === 1 ? '1 post' : `${posts} posts`}, in time order.
-          </Dialog.Description>
-          {open && <CardList cards={cards} ctx={ctx} />}
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <Button>Close</Button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
+      <WideDialog title={title} description={`${posts === 1 ? '1 post' : `${posts} posts`}, in time order.`}>
+        {open && <CardList cards={cards} ctx={ctx} />}
+      </WideDialog>
     </Dialog.Root>
   );
 }
