@@ -2,7 +2,7 @@
 // tags, network settings, and when. The plan is checked as you type; the create button is the confirm
 // step and says what will happen. Afterwards each post's statusLine is shown. `?edit=<post>` opens a post
 // to change it (saved through the edit operation), `?from=<post>` fills a new post from one.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useReducer, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { type Account, api, call, type Post, type Schemas } from '../api.ts';
@@ -12,7 +12,7 @@ import { useAccounts } from '../queries/accounts.ts';
 import { useGroups } from '../queries/groups.ts';
 import { planQuery } from '../queries/plan.ts';
 import { postKeys, postQuery } from '../queries/posts.ts';
-import { useRefreshPosts } from '../posts/postActions.tsx';
+import { useRefresh } from '../queries/refresh.ts';
 import { NetworkPreview, PREVIEWED, type PreviewPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
@@ -143,14 +143,13 @@ function ComposeEditor({
   const { workspace } = useSignedIn();
   const zone = workspace.tz;
   const groups = useGroups();
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const ids = useId();
   const [form, change] = useReducer(composeReducer, initial);
   const set = (values: Extract<ComposeChange, { type: 'set' }>['values']) => change({ type: 'set', values });
   const { accountIds, mediaIds, text, title, tags, overrides, settings, when } = form;
   const [created, setCreated] = useState<Created>();
   const navigate = useNavigate();
-  const refreshPosts = useRefreshPosts();
 
   const chosen = accounts.filter((a) => accountIds.includes(a.id));
   const platforms = [...new Set(chosen.map((a) => a.platform))];
@@ -200,7 +199,7 @@ function ComposeEditor({
     mutationFn: () => call(api.POST('/posts', { body: { ...request!, confirm: true } })),
     onSuccess: async (out) => {
       setCreated(out.posts);
-      await client.invalidateQueries({ queryKey: postKeys.all });
+      await refresh(postKeys.all);
     },
   });
   const save = useMutation({
@@ -212,7 +211,7 @@ function ComposeEditor({
         }),
       ),
     onSuccess: async (post) => {
-      await refreshPosts();
+      await refresh(postKeys.all);
       navigate(`/posts/${post.id}`);
     },
   });
