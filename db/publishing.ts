@@ -14,7 +14,7 @@ import { isPostgres, onSqliteConnection, type Db } from './connect.ts';
 import type { JobScheduler } from './jobs.ts';
 import { recordEvents } from './events.ts';
 import { toMediaRecord, type MediaRecord } from './mediaData.ts';
-import { eventRows, eventsOfTimeline, insertPostEvents } from './postsData.ts';
+import { eventRows, eventsOfTimeline, insertPostEvents } from './postEvents.ts';
 
 // What a worker's action sets and matches, from the state table.
 const START = systemMove('start');
