@@ -5,21 +5,16 @@
 import { DateTime } from 'luxon';
 import { isDatabaseUnavailable, type Db } from '../db/connect.ts';
 import { PREPARE_AHEAD_MS, type JobScheduler } from '../db/jobs.ts';
+import { reservePosts, saveCheckpoints, startAttempts, type Attempt, type Lease } from '../db/publishing/attempts.ts';
 import {
   awaitReview,
   markFailed,
   markLiveMany,
   releaseForResend,
-  leasesOf,
-  reservePosts,
   retryLater,
-  saveCheckpoints,
-  startAttempts,
-  takeOverAttempts,
-  type Attempt,
-  type Lease,
   type LiveOutcome,
-} from '../db/publishing.ts';
+} from '../db/publishing/outcomes.ts';
+import { leasesOf, takeOverAttempts } from '../db/publishing/watchdog.ts';
 import type { ErrorBody } from '../domain/errors.ts';
 import { usableAccount } from '../networks/accountCredentials.ts';
 import {
