@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Router } from 'express';
 import { loadSharp } from '../../../media/sharp.ts';
-import { fetchMedia, type StoredFile } from '../../sandbox/graph.ts';
+import { fetchMedia, type StoredFile } from '../../sandbox/files.ts';
 import { FAULTS } from './faults.ts';
 import { LIMITS } from './limits.ts';
 import type { TiktokSim } from './publishes.ts';

@@ -1,7 +1,7 @@
 // The publishes TikTok keeps: checked at their init, then processed and moderated until the post exists.
 import type { Request } from 'express';
 import { randomBase62 } from '../../../domain/ids.ts';
-import { mediaDir, type StoredFile } from '../../sandbox/graph.ts';
+import { mediaDir, type StoredFile } from '../../sandbox/files.ts';
 import type { SimulatorContext } from '../../sandbox/simulator.ts';
 import type { SandboxItem } from '../../sandbox/state.ts';
 import { creatorFor, creatorOf, type Creator } from './creator.ts';
