@@ -1,6 +1,8 @@
 // Edit or reschedule a post (PATCH /posts/{postId}): new content, a new time, or both.
 import { DateTime } from 'luxon';
-import type { ContentPatch, DecideChange, NewEvent, PostRecord } from '../../db/postsData.ts';
+import type { NewEvent } from '../../db/postEvents.ts';
+import type { ContentPatch, PostRecord } from '../../db/postRecords.ts';
+import type { DecideChange } from '../../db/postWrites.ts';
 import type { Credential } from '../../domain/credential.ts';
 import { needsApproval } from '../../domain/approvals.ts';
 import { confirmRequired, invalidRequest } from '../../domain/errors.ts';
