@@ -461,7 +461,7 @@ describe('dashboard in a browser', () => {
     const moves: string[] = [];
     cal.on('request', (r) => {
       if (r.method() === 'PATCH') patches.push(r.url());
-      if (r.url().endsWith('/v1/posts/reschedule')) moves.push(r.postData()!);
+      if (r.url().endsWith('/v1/posts/reschedule')) moves.push(r.method());
     });
     /** Waits for the calendar's count of what it shows to read `words`. */
     const counted = (words: RegExp | string) => cal.getByRole('status').filter({ hasText: words }).waitFor();
@@ -597,7 +597,8 @@ describe('dashboard in a browser', () => {
     await ask.waitFor({ state: 'hidden' });
     await cell(sunday).locator('.cal-card', { hasText: 'Ten-minute tasting' }).waitFor();
     expect(patches).toEqual([]);
-    expect(moves.map((m) => JSON.parse(m).moves.length)).toEqual([made.ids.length]);
+    // One request moved them all (each post's new time is read back below).
+    expect(moves).toEqual(['POST']);
     const after = await cal.evaluate(async (ids) => {
       const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
       const times = [];
