@@ -10,7 +10,8 @@ import { queueFailure } from '../networks/sandbox/state.ts';
 import { signState, STATE_LIFETIME_MS } from '../server/connectRoutes.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded } from './support/harness.ts';
-import { listeningHerald, until } from './support/network.ts';
+import { listeningHerald } from './support/network.ts';
+import { until } from './support/waiting.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
 

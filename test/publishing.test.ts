@@ -18,7 +18,8 @@ import { queueFailure } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
 import { makeVideo, tempDir, upload } from './support/mediaFiles.ts';
-import { listeningHerald, postingCalls, postPage, sandboxAccount, until } from './support/network.ts';
+import { listeningHerald, postingCalls, postPage, sandboxAccount } from './support/network.ts';
+import { until } from './support/waiting.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
 

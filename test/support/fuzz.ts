@@ -3,6 +3,7 @@
 // Nothing here knows a handler: values come from the operation's JSON schema and from pools of ids.
 import zlib from 'node:zlib';
 import { operations } from '../../generated/operations.ts';
+import { seeded, type Random } from './seeded.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, unknown>;
@@ -203,22 +204,6 @@ export interface FuzzContext {
   /** Values for `{name}` in ROUTES paths and bodies. */
   params: Record<string, string[]>;
 }
-
-/** mulberry32: a tiny seeded generator, so every run sends the same requests. */
-export function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  return { next, int, pick, chance: (p: number) => next() < p };
-}
-type Random = ReturnType<typeof seeded>;
 
 const deep = (n: number): Json => (n === 0 ? [] : [deep(n - 1)]);
 const WEIRD_VALUES: Json[] = [
