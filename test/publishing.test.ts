@@ -384,8 +384,8 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     ).toEqual({
       attempt_worker: worker.id,
     });
-    // Watchdog passes come every 200 ms here: a live worker's reservation stays its own.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A whole watchdog pass after that one: a live worker's reservation stays its own.
+    await worker.watch();
     expect(await holder(alive.id)).toEqual({ attempt_worker: 'wkr_alive' });
     for (const { id } of [alive, gone]) {
       const cancelled = await call(env, 'post', `/v1/posts/${id}/cancel`, {
