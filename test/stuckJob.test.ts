@@ -153,7 +153,7 @@ describe('workers killed with work in hand, on postgres', () => {
     await createPosts(instance.base, seeded, backlog, 'now');
     const ids: string[] = await db('posts').orderBy('created_at', 'desc').limit(backlog).pluck('id');
     const reserved = async () => (await db('posts').whereIn('id', ids).whereNotNull('attempt_id')).length;
-    await waitFor('the room filled', async () => (await reserved()) >= LEAST_WAITING_ROOM);
+    await until(reserved, (n) => n >= LEAST_WAITING_ROOM, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     // Jobs already waiting for room when it filled may still get in.
     expect(await reserved()).toBeLessThanOrEqual(LEAST_WAITING_ROOM + PREPARE_CONCURRENCY);
