@@ -43,7 +43,7 @@ export type EventKind =
   | 'approved'
   | 'rejected';
 
-/** A draft's approval as stored (issue 29): who asked (a user id), when, the time wanted; a rejection's decision. */
+/** A draft's approval as stored: who asked (a user id), when, the time wanted; a rejection's decision. */
 export interface StoredApproval {
   state: 'pending' | 'rejected';
   requestedBy: string;

@@ -257,7 +257,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
     const keys = idempotencyKeys(db, ws.workspaceId, clock, env.services.keyring);
     const key = newKey();
     const groupId = newId('grp');
-    // A deferred foreign key fails at COMMIT, as a connection cut during it does (the chaos run found that one).
+    // A deferred foreign key fails at COMMIT, as a connection cut during it does.
     const run = async (keyedDb: typeof db) => {
       await keyedDb.transaction(async (trx) => {
         await trx('groups').insert({ id: groupId, workspace_id: ws.workspaceId, name: 'G', created_at: isoNow(clock) });
@@ -617,7 +617,7 @@ describe.each(DATABASES)('MCP write tools with idempotencyKey on %s', (kind) => 
     const first = await client.callTool({ name: 'service_create_post', arguments: args });
     const again = await client.callTool({ name: 'service_create_post', arguments: args });
     expect(first.isError).toBeFalsy();
-    // The agent sees no header: the replay says so in the result itself, and only the replay (issue 41).
+    // The agent sees no header: the replay says so in the result itself, and only the replay.
     expect(first.structuredContent).not.toHaveProperty('idempotentReplayed');
     expect(again.structuredContent).toEqual({ ...(first.structuredContent as object), idempotentReplayed: true });
     expect(JSON.parse((again.content as { text: string }[])[0]!.text)).toEqual(again.structuredContent);

@@ -1,7 +1,7 @@
 // The publishing worker end to end: posts created through the API go live on the sandbox networks
 // over real HTTP, exactly once; temporary failures are retried by the worker; token failures need a
 // person; a dead worker's attempt is settled from what the network says. Both databases.
-// An attempt cut midway (issue 28's chaos run) is settled from what the network says: live if the post is there,
+// An attempt cut midway (as the chaos run cuts them) is settled from what the network says: live if the post is there,
 // sent again if it is not; never failed as "outcome unknown", never published twice. Cuts of the database
 // connection are real (PostgreSQL): a trigger on `posts` terminates the worker's own connection in the middle of the
 // statement that records the step, the first `times` times it runs. A network answer lost is the sandbox's chaos

@@ -21,7 +21,7 @@ import { LEAST_WAITING_ROOM } from '../worker/launcher.ts';
 import { LOST_JOB_MS, PREPARE_CONCURRENCY, SILENT_WORKER_MS, STALE_WORKER_MS } from '../worker/worker.ts';
 
 const CLOCKED_HERALD = path.join(ROOT, 'test/support/clockedHerald.ts');
-/** The issue 28 target: no post stays past its time for longer than this after the last fault. */
+/** The target: no post stays past its time for longer than this after the last fault. */
 const STUCK_AT_MOST_MS = 30_000;
 
 describe('workers killed with work in hand, on postgres', () => {

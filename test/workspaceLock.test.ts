@@ -1,5 +1,5 @@
-// The workspace lock on PostgreSQL (db/locks.ts) against the publishing worker's writes: the chaos run found a cancel
-// answered 500 on a deadlock between the two.
+// The workspace lock on PostgreSQL (db/locks.ts) against the publishing worker's writes: a cancel beside them is
+// answered, never a 500 from a deadlock between the two.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPostEvents } from '../db/postsData.ts';
 import { isoNow } from '../runtime/clock.ts';

@@ -1,4 +1,4 @@
-// The chaos run behind bench/chaos and test/chaos.test.ts (issue 28), on PostgreSQL: two `herald serve` (WORKER=off)
+// The chaos run behind bench/chaos and test/chaos.test.ts, on PostgreSQL: two `herald serve` (WORKER=off)
 // behind one address (PUBLIC_URL, where the networks fetch media), two `herald worker` and `herald sandbox serve` as
 // processes, over a PostgreSQL cluster of the run's own (test/support/throwawayPostgres.ts: never the shared one).
 // Posts with media on all four networks (Facebook, Instagram, Threads, YouTube: a vertical video to all in one
