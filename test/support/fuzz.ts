@@ -677,7 +677,7 @@ export interface HostileRequest extends FuzzRequest {
 }
 
 /**
- * Shapes that once froze the whole server or made it fault: text, emails and links far beyond any
+ * Shapes that could freeze the whole server or make it fault: text, emails and links far beyond any
  * limit, settings that are not objects, bodies nested 10,000 deep. Sent first, one at a time: the sign-up
  * row needs the address's sign-in limit unspent.
  */
