@@ -11,7 +11,7 @@ help:
 	@echo "make build     compile the TypeScript into dist/ for bin/herald (when a source changed)"
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
 	@echo "make test      install what is missing, run every test (SQLite, PostgreSQL), then REST suites through Prism"
-	@echo "make test-fast  the rules and the API on SQLite alone (FAST_TESTS in the Makefile), in under two minutes"
+	@echo "make test-fast  the quick loop while changing code: the rules and the API on SQLite alone (FAST_TESTS)"
 	@echo "make mock      serve a Prism mock of the contract at http://127.0.0.1:4010/v1 (MOCK_PORT to change it)"
 	@echo "make lint      contract lint, generated files up to date, Biome format and lint, line width, type-check"
 	@echo "make format    format the whole tree with Biome (biome.jsonc)"

@@ -1,6 +1,6 @@
 // Waiting in tests for what the server reaches on its own (a row, an answer, a file, a log line): read until it holds,
-// and fail past a bound instead of going on with whatever was read last. What a clock the test controls decides is
-// reached by moving that clock, not by waiting here.
+// and fail past a bound instead of going on with whatever was read last. A test that controls the clock moves it
+// instead of waiting for time to pass, and waits here only for what the move sets off.
 
 /** How often `until` reads again. */
 const READ_EVERY_MS = 50;
