@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBusyMonth } from './browser/busyMonth.ts';
+import { type Load, loadDuring, loadText } from './browser/firstLoad.ts';
 import { longTasksDuring, longTasksText } from './browser/longTasks.ts';
 import { checkPage, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
 import { makeVideo } from './support/mediaFiles.ts';
@@ -104,21 +105,15 @@ describe('dashboard in a browser', () => {
     await page.waitForURL(/\/app\/calendar$/);
     await page.locator('.calendar-card').waitFor();
     await checkPage(page, '02-calendar-empty');
-    // A first visit (nothing cached) loads at most 300 KB of JavaScript, as sent (gzip).
+    // A signed-in first visit (nothing cached) of the calendar: under 150 KB on the wire, all responses together.
     const fresh = await browser.newContext({ storageState: await page.context().storageState() });
     const visit = await fresh.newPage();
-    const scripts: Promise<number>[] = [];
-    visit.on('requestfinished', (r) => {
-      if (r.resourceType() === 'script') scripts.push(r.sizes().then((s) => s.responseBodySize));
+    const firstLoad = await loadDuring(visit, async () => {
+      await visit.goto(at('/calendar'));
+      await visit.locator('.calendar-card[aria-busy="false"]').waitFor();
     });
-    await visit.goto(at('/calendar'));
-    await visit.locator('.calendar-card').waitFor();
-    const jsBytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
-    console.log(
-      `first visit of /app/calendar: ${scripts.length} scripts, ${(jsBytes / 1024).toFixed(1)} KB of JavaScript sent`,
-    );
-    expect(jsBytes).toBeGreaterThan(0);
-    expect(jsBytes).toBeLessThan(300 * 1024);
+    console.log(`signed-in first load of the calendar: ${loadText(firstLoad)}`);
+    expect(firstLoad.bytes).toBeLessThan(150 * 1024);
     await fresh.close();
     // Mara's account closed sign-up (SIGNUP unset): a stranger's sign-in page says how to get in instead.
     const stranger = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -469,11 +464,15 @@ describe('dashboard in a browser', () => {
       await counted(/^\d+ posts in these dates\.$/);
       await cal.locator('.calendar-card[aria-busy="false"]').waitFor();
     };
+    let load: Load | undefined;
     const opening = await longTasksDuring(browser, cal, async () => {
-      await cal.goto(at(`/calendar?date=${first}`));
-      await shown();
+      load = await loadDuring(cal, async () => {
+        await cal.goto(at(`/calendar?date=${first}`));
+        await shown();
+      });
     });
     console.log(`opening the calendar on a month of 300 posts (start-up included): ${longTasksText(opening)}`);
+    console.log(`signed-in first load of the month of 300 posts: ${loadText(load!)}`);
     const back = await longTasksDuring(browser, cal, async () => {
       await cal.getByRole('button', { name: 'Previous' }).click();
       await cal.getByRole('button', { name: 'Next' }).click();

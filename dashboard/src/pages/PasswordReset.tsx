@@ -1,9 +1,11 @@
-// Forgotten passwords: /app/forgot-password asks for a link by mail; /app/reset-password?token=… sets the
-// new password once (every session of the person ends), then sends them to sign in.
+// Forgotten passwords: /app/forgot-password asks for a link by mail; /app/reset-password?token=… first asks
+// whether the link still works (a used or expired one says so, with no form to fill in), then sets the new
+// password once (every session of the person ends) and sends them to sign in, which says it was changed.
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
-import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
+import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
 import { useAction } from '../settings/useAction.ts';
 
 function AuthCard({ title, children }: { title: string; children: React.ReactNode }) {
@@ -55,10 +57,35 @@ export function ForgotPasswordPage() {
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const link = useQuery({
+    queryKey: ['password-reset', token],
+    queryFn: () => auth<{ expiresAt: string }>('GET', `/password-reset?token=${encodeURIComponent(token)}`),
+    retry: false,
+  });
+  if (link.isPending)
+    return (
+      <AuthCard title="Choose a new password">
+        <Loading label="Reading the link" />
+      </AuthCard>
+    );
+  if (link.isError)
+    return (
+      <AuthCard title="This link cannot be used">
+        <ErrorNote error={link.error} />
+        <p>
+          <Link to="/forgot-password">Ask for a new link</Link>
+        </p>
+      </AuthCard>
+    );
+  return <NewPasswordForm token={token} />;
+}
+
+function NewPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const { busy, error, submit } = useAction(async () => {
-    await auth('POST', '/password-reset/confirm', { token: params.get('token') ?? '', password });
+    await auth('POST', '/password-reset/confirm', { token, password });
     navigate('/sign-in?reset=1', { replace: true });
   });
   return (
