@@ -131,6 +131,15 @@ describe('dashboard in a browser', () => {
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
 
+    // Bluesky in a sandbox without SANDBOX_PDS: at once, one sentence of what the operator must start, no form.
+    await page.goto(at('/accounts'));
+    await page.getByRole('link', { name: 'Connect Bluesky' }).click();
+    const noPds = page.getByRole('alert').filter({ hasText: 'Bluesky in this sandbox has no test server' });
+    await noPds.getByText(/starts one with npx tsx scripts\/blueskyPds\.ts, sets SANDBOX_PDS/).waitFor();
+    expect(await page.getByLabel('Server').count()).toBe(0);
+    await checkPage(page, '02b-bluesky-without-pds');
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+
     await connect('Instagram');
     await connect('Threads');
     await expect.poll(() => page.locator('.rows .row').count()).toBe(2);
@@ -552,4 +561,48 @@ describe('dashboard in a browser', () => {
     await checkPage(cal, '18b-calendar-phone-month');
     await context.close();
   }, 180_000);
+
+  it('resets a forgotten password by the link in the log, and a used link says so before a form', async () => {
+    const stranger = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const door = await stranger.newPage();
+    door.on('pageerror', (err) => pageErrors.push(err.message));
+    await door.goto(at('/sign-in'));
+    await door.getByRole('link', { name: 'Forgot your password?' }).click();
+    await door.getByLabel('Email').fill('mara@example.com');
+    await door.getByRole('button', { name: 'Send me a link' }).click();
+    await door
+      .getByRole('status')
+      .getByText(/a reset link is on its way/)
+      .waitFor();
+    // Without SMTP_URL the mail is in the server's log at once (JSON logging buffers other lines).
+    const linkIn = () => /(http:\/\/\S+\/app\/reset-password\?token=[^\s"\\]+)/.exec(herald.output())?.[1];
+    await expect.poll(linkIn).toBeDefined();
+    const link = linkIn()!;
+    await door.goto(link);
+    await door.getByLabel('New password').fill('a brand new password');
+    await door.getByRole('button', { name: 'Set the password' }).click();
+    await door.waitForURL(/\/app\/sign-in\?reset=1$/);
+    await door
+      .getByRole('status')
+      .getByText('Your password was changed, and every session of yours has ended.', {
+        exact: false,
+      })
+      .waitFor();
+    await checkPage(door, '19-sign-in-after-reset');
+    // The same link again: it says it was used, with the way to a new one, and no password field.
+    await door.goto(link);
+    await door.getByRole('heading', { name: 'This link cannot be used' }).waitFor();
+    await door.getByText('This password reset link was already used.').waitFor();
+    expect(await door.getByLabel('New password').count()).toBe(0);
+    expect(await door.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe(
+      '/app/forgot-password',
+    );
+    await checkPage(door, '20-reset-link-used');
+    await door.goto(at('/sign-in'));
+    await door.getByLabel('Email').fill('mara@example.com');
+    await door.getByLabel('Password').fill('a brand new password');
+    await door.getByRole('button', { name: 'Sign in' }).click();
+    await door.waitForURL(/\/app\/calendar/);
+    await stranger.close();
+  }, 60_000);
 });

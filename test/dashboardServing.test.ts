@@ -63,7 +63,7 @@ describe('dashboard serving', () => {
   const fetched = (file: string, accepted: string) =>
     request(app).get(`/app/assets/${file}`).set('Accept-Encoding', accepted);
 
-  it('sends the brotli copy made at build time where brotli is accepted, else the gzip one, else the plain file', async () => {
+  it('sends the built brotli copy where brotli is accepted, else the gzip one, else the plain file', async () => {
     const brotli = await fetched('app-1a2b.js', 'gzip, deflate, br, zstd');
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(brotli.text).toBe('console.log(1)');
