@@ -5,7 +5,8 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useSession } from './session.tsx';
 import { Shell } from './Shell.tsx';
 import { ErrorNote, Loading } from './ui.tsx';
-import { SignedInAlready, SignIn, SignUp, useSignUpState } from './pages/SignIn.tsx';
+import { SignedInAlready, SignIn, SignUp } from './pages/SignIn.tsx';
+import { useSignUpState } from './queries/signUp.ts';
 
 /** A page of a module loaded on first visit; a Suspense (the shell's, inside it) shows "Loading" meanwhile. */
 function later<M, K extends keyof M>(load: () => Promise<M>, name: K) {

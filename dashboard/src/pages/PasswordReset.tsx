@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
+import { passwordResetLinkQuery } from '../queries/passwordResets.ts';
 import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
 import { useAction } from '../settings/useAction.ts';
 
@@ -58,11 +59,7 @@ export function ForgotPasswordPage() {
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const link = useQuery({
-    queryKey: ['password-reset', token],
-    queryFn: () => auth<{ expiresAt: string }>('GET', `/password-reset?token=${encodeURIComponent(token)}`),
-    retry: false,
-  });
+  const link = useQuery(passwordResetLinkQuery(token));
   if (link.isPending)
     return (
       <AuthCard title="Choose a new password">
