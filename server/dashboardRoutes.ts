@@ -44,10 +44,13 @@ function precompressed(req: Request, file: string): { encoding: string; path: st
 export function dashboardRoutes(config: Config, dir = DASHBOARD_DIR): express.Router {
   const router = express.Router();
   const csp = dashboardCsp(config);
-  router.use((_req, res, next) => {
-    res.setHeader('Content-Security-Policy', csp);
+  router.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
+    // The policy governs documents: a script or style sheet carries none, which saves its half-kilobyte on each.
+    if (!req.path.startsWith('/assets/')) {
+      res.setHeader('Content-Security-Policy', csp);
+      res.setHeader('Referrer-Policy', 'same-origin');
+    }
     next();
   });
   // The brotli and gzip copies made at build time (dashboard/precompress.ts), for browsers that accept them.

@@ -74,6 +74,7 @@ describe('dashboard serving', () => {
     expect((await fetched('app-1a2b.js', 'br;q=0, gzip')).headers['content-encoding']).toBe('gzip');
     for (const res of [brotli, gzip]) {
       expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers.vary).toBe('Accept-Encoding');
       expect(res.headers['cache-control']).toContain('immutable');
     }
