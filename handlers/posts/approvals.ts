@@ -1,13 +1,8 @@
 // Approval of posts: asking for it (a draft waits), approving (queued at the time wanted) and rejecting.
 import { DateTime } from 'luxon';
-import {
-  approvalRequestedEvent,
-  type ContentPatch,
-  type DecideChange,
-  type NewEvent,
-  type PostRecord,
-  type StoredApproval,
-} from '../../db/postsData.ts';
+import { approvalRequestedEvent, type NewEvent } from '../../db/postEvents.ts';
+import type { ContentPatch, PostRecord, StoredApproval } from '../../db/postRecords.ts';
+import type { DecideChange } from '../../db/postWrites.ts';
 import type { WorkspaceData } from '../../db/workspaceData.ts';
 import type { Credential } from '../../domain/credential.ts';
 import { ApiError } from '../../domain/errors.ts';
