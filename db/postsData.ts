@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import type { User, Workspace } from '../domain/credential.ts';
 import type { ErrorBody } from '../domain/errors.ts';
+import type { HourOfCreations } from '../domain/quotas.ts';
 import { newId } from '../domain/ids.ts';
 import {
   deletionRefusal,
@@ -19,12 +20,13 @@ import type { PostStatus } from '../domain/statusLine.ts';
 import type { Platform } from '../networks/rules.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
 import { recordAudit } from './audit.ts';
+import { hourOfCreations } from './creationHour.ts';
 import { isPostgres, SQLITE_LOWER, type Db } from './connect.ts';
 import { recordEvents, workspaceEventRows, type EventType } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
 import { lockWorkspace } from './locks.ts';
 import { queuePicker } from './schedulesData.ts';
-import { toBool, toCount } from './rows.ts';
+import { toBool } from './rows.ts';
 import { usageCounter } from './usage.ts';
 
 export type CreatedVia = 'api' | 'dashboard' | 'mcp';
@@ -117,12 +119,9 @@ export interface PostEventRecord {
 }
 
 /** What the creation guards decide from, counted inside the creating transaction. */
-export interface CreationCounts {
+export interface CreationCounts extends HourOfCreations {
   /** Posts counted toward `month` so far. */
   monthUsed: number;
-  /** Successful creation requests in the last hour, and when the oldest of them happened. */
-  createdLastHour: number;
-  oldestLastHour: string | null;
 }
 
 export interface PostFilter {
@@ -525,18 +524,7 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
       db.transaction(async (trx) => {
         await lockWorkspace(trx, wsId);
         const now = isoNow(clock);
-        const hourAgo = new Date(Date.parse(now) - 3600_000).toISOString();
-        const recent = await trx('post_creations')
-          .where('workspace_id', wsId)
-          .where('at', '>', hourAgo)
-          .count({ n: '*' })
-          .min({ oldest: 'at' })
-          .first();
-        input.guard({
-          monthUsed: await monthUsed(trx, input.month),
-          createdLastHour: toCount(recent?.n),
-          oldestLastHour: recent?.oldest ?? null,
-        });
+        input.guard({ monthUsed: await monthUsed(trx, input.month), ...(await hourOfCreations(trx, wsId, now)) });
         if (input.queue) await placeInQueue(trx, input.posts, input.queue, now);
         const ids: string[] = [];
         const batchId = newId('bat');

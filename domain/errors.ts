@@ -113,18 +113,34 @@ export const confirmRequired = (action: string, operation: keyof typeof CONFIRMS
   );
 };
 
-export const invalidRequest = (message: string, hint = 'Fix the named field and send the request again.') =>
-  new ApiError(400, 'invalid_request', message, hint);
+/**
+ * What a message states, as fields a program reads without parsing the sentence (the contract's Error and Issue):
+ * the request field at fault, the bound it is held to, and what the request has.
+ */
+export interface Facts {
+  field?: string;
+  limit?: number | string;
+  actual?: number | string;
+}
 
-export const rateLimited = (retryAfterSeconds: number, message: string) =>
-  new ApiError(
+export const invalidRequest = (
+  message: string,
+  hint = 'Fix the named field and send the request again.',
+  facts: Facts = {},
+) => new ApiError(400, 'invalid_request', message, hint, { ...facts });
+
+/** Over a rate limit until `retryAt` (epoch ms); `extra` says more of the limit (the workspace's post creations). */
+export const rateLimited = (retryAt: number, now: number, message: string, extra: Record<string, unknown> = {}) => {
+  const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
+  return new ApiError(
     429,
     'rate_limited',
     message,
-    `Wait ${retryAfterSeconds} seconds, then try again.`,
-    {},
-    { 'Retry-After': String(retryAfterSeconds) },
+    `Wait ${seconds} seconds, then try again.`,
+    { retryAt: new Date(now + seconds * 1000).toISOString(), ...extra },
+    { 'Retry-After': String(seconds) },
   );
+};
 
 /**
  * The disk (or PostgreSQL's) is full: SQLite's SQLITE_FULL, a file write's ENOSPC or EDQUOT, PostgreSQL's disk_full

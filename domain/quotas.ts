@@ -43,23 +43,31 @@ export function assertGroupsAllowed(plan: PlanName, used: number): void {
 
 export const CREATIONS_PER_HOUR = 60;
 
+/** The workspace's creation requests of the last hour, and who made those whose posts still exist. */
+export interface HourOfCreations {
+  createdLastHour: number;
+  oldestLastHour: string | null;
+  spentBy: { keys: number; people: number };
+}
+
 /**
  * The guards of POST /posts, decided from counts taken inside the creating transaction:
  * 60 creation requests per hour per workspace, then the month's post quota.
  */
 export function assertCanCreatePosts(
   plan: PlanName,
-  counts: { monthUsed: number; createdLastHour: number; oldestLastHour: string | null },
+  counts: HourOfCreations & { monthUsed: number },
   requested: number,
   now: number,
 ): void {
   if (counts.createdLastHour >= CREATIONS_PER_HOUR) {
     const freeAt = counts.oldestLastHour ? Date.parse(counts.oldestLastHour) + 3600_000 : now + 3600_000;
-    const wait = Math.max(1, Math.ceil((freeAt - now) / 1000));
     throw rateLimited(
-      wait,
+      freeAt,
+      now,
       `This workspace created posts ${CREATIONS_PER_HOUR} times in the last hour, the hourly limit; one ` +
         `request may carry several targets.`,
+      { limit: CREATIONS_PER_HOUR, actual: counts.createdLastHour, spentBy: counts.spentBy },
     );
   }
   assertMonthQuota(plan, counts.monthUsed, requested);

@@ -1248,6 +1248,24 @@ export interface components {
              * @example req_01JD8X4K2M9QZ7W3V5T6B1N0CE
              */
             requestId?: string;
+            /**
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @example text
+             */
+            field?: string;
+            /**
+             * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
+             *     unit, files, bytes, seconds); for a wrong kind of file, the kind taken (`image`, `video`). Counting
+             *     stops past ten times a limit: an `actual` above that is "more than" it.
+             * @example 500
+             */
+            limit?: number | string;
+            /**
+             * @description What the request has, in the unit of `limit`: a count, bytes or seconds; or a value (a file's kind or
+             *     type, a picture's size as `1080×1920`, a file's state, an account's state).
+             * @example 563
+             */
+            actual?: number | string;
         };
         /**
          * @description An error for a plan limit (`quota_exceeded`), with the numbers and where to upgrade.
@@ -1292,11 +1310,71 @@ export interface components {
              */
             used: number;
             /**
+             * @description The request field at fault, when one is (`size` for a file over the plan's per-file limit).
+             * @example size
+             */
+            field?: string;
+            /**
              * Format: uri
              * @description The dashboard page where a person can change the plan.
              * @example http://localhost:8080/app/settings/billing
              */
             upgradeUrl: string;
+        };
+        /**
+         * @description `rate_limited`: over a rate limit. `retryAt` is when the request can be sent again (the instant the
+         *     `Retry-After` header counts down to). Over the workspace's hourly post creations the answer also says the
+         *     limit, the creations counted and who made them.
+         */
+        RateLimitError: {
+            /**
+             * @description Always `rate_limited`.
+             * @example rate_limited
+             */
+            code: string;
+            /**
+             * @description Which limit is reached.
+             * @example This workspace created posts 60 times in the last hour
+             * @example the hourly limit; one request may carry several targets.
+             */
+            message: string;
+            /**
+             * @description How long to wait.
+             * @example Wait 754 seconds
+             * @example then try again.
+             */
+            hint: string;
+            /**
+             * @description Present only on server faults; kept for the common error shape.
+             * @example req_01JD8X4K2M9QZ7W3V5T6B1N0CE
+             */
+            requestId?: string;
+            /**
+             * Format: date-time
+             * @description When the limit lets the request through again.
+             * @example 2026-11-24T12:12:34.000Z
+             */
+            retryAt: string;
+            /**
+             * @description Post creations: the workspace's creation requests an hour (60).
+             * @example 60
+             */
+            limit?: number;
+            /**
+             * @description Post creations: the creation requests counted in the last hour.
+             * @example 60
+             */
+            actual?: number;
+            /**
+             * @description Post creations: the creation requests of the last hour whose posts still exist, by who made them. `keys`
+             *     counts API keys and MCP clients, `people` the dashboard.
+             */
+            spentBy?: {
+                /** @example 58 */
+                keys: number;
+                /** @example 2 */
+                people: number;
+            };
         };
         /**
          * @description `checks_failed`: one or more posts would not pass their network's checks; nothing was
@@ -2819,7 +2897,10 @@ export interface components {
          * @example {
          *       "code": "caption_too_long",
          *       "message": "text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.",
-         *       "hint": "Shorten the text, or set overrides.threads.text."
+         *       "hint": "Shorten the text, or set overrides.threads.text.",
+         *       "field": "text",
+         *       "limit": 500,
+         *       "actual": 563
          *     }
          */
         Issue: {
@@ -2870,6 +2951,24 @@ export interface components {
              * @example Shorten the text, or set overrides.threads.text.
              */
             hint: string;
+            /**
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @example text
+             */
+            field?: string;
+            /**
+             * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
+             *     unit, files, bytes, seconds); for a wrong kind of file, the kind taken (`image`, `video`). Counting
+             *     stops past ten times a limit: an `actual` above that is "more than" it.
+             * @example 500
+             */
+            limit?: number | string;
+            /**
+             * @description What the request has, in the unit of `limit`: a count, bytes or seconds; or a value (a file's kind or
+             *     type, a picture's size as `1080×1920`, a file's state, an account's state).
+             * @example 563
+             */
+            actual?: number | string;
         };
         /**
          * @description The check of one account: one row per post the request would create.
@@ -4040,7 +4139,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["RateLimitError"];
             };
         };
         /**
