@@ -50,6 +50,10 @@ export interface HourOfCreations {
   spentBy: { keys: number; people: number };
 }
 
+/** When a spent hour lets one more creation through: once its oldest creation leaves the hour. */
+export const allowanceReturnsAt = (hour: HourOfCreations, now: number) =>
+  hour.oldestLastHour ? Date.parse(hour.oldestLastHour) + 3600_000 : now + 3600_000;
+
 /**
  * The guards of POST /posts, decided from counts taken inside the creating transaction:
  * 60 creation requests per hour per workspace, then the month's post quota.
@@ -61,9 +65,8 @@ export function assertCanCreatePosts(
   now: number,
 ): void {
   if (counts.createdLastHour >= CREATIONS_PER_HOUR) {
-    const freeAt = counts.oldestLastHour ? Date.parse(counts.oldestLastHour) + 3600_000 : now + 3600_000;
     throw rateLimited(
-      freeAt,
+      allowanceReturnsAt(counts, now),
       now,
       `This workspace created posts ${CREATIONS_PER_HOUR} times in the last hour, the hourly limit; one ` +
         `request may carry several targets.`,
