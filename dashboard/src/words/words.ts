@@ -9,6 +9,7 @@ import { UNIT_LABELS } from '../compose/counters.ts';
 import { bytesText } from '../format.ts';
 import { labelOf, networkOf } from '../networks.ts';
 import { FIELD_LABELS, SETTING_LABELS } from './fieldLabels.ts';
+import { rateLimitWords } from './rateLimitWords.ts';
 import { TIKTOK_UNAUDITED } from './settingWords.ts';
 import {
   countsIn,
@@ -349,7 +350,7 @@ export const ERROR_WORDS = {
   owner_required: spoken('A workspace always keeps one owner.', 'Make someone else owner first.'),
   payload_too_large: same('This is too large to send.', 'Send less at once.'),
   quota_exceeded: quotaWords,
-  rate_limited: same('Too many requests in a short time.', 'Wait a minute, then try again.'),
+  rate_limited: (f: FailureFacts): Words => rateLimitWords(f.body),
   request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
   reset_unusable: spoken('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
   service_unavailable: same(
