@@ -7,6 +7,7 @@ import { bytesText } from '../format.ts';
 import { Button, Confirm, ErrorNote, Loading } from '../ui.tsx';
 import { useBilling } from '../queries/billing.ts';
 import { planLabel, type Billing, type Plan } from './settingsApi.ts';
+import { hourlyAllowanceWords } from '../words/rateLimitWords.ts';
 
 function Meter({
   id,
@@ -52,6 +53,8 @@ function Usage({ usage }: { usage: Billing['usage'] }) {
     },
     count('meter-members', 'Members and invitations', usage.members),
   ];
+  const hour = usage.newPostsThisHour;
+  const hourWords = hourlyAllowanceWords(hour);
   return (
     <section className="card" aria-labelledby="usage-title">
       <h2 id="usage-title">Usage in {usage.period}</h2>
@@ -59,7 +62,9 @@ function Usage({ usage }: { usage: Billing['usage'] }) {
         {meters.map((m) => (
           <Meter key={m.id} {...m} />
         ))}
+        <Meter id="meter-hour" label="New posts this hour, all keys and people" {...hour} text={hourWords.text} />
       </div>
+      {hourWords.note && <p className="note note-warn">{hourWords.note}</p>}
     </section>
   );
 }

@@ -39,3 +39,21 @@ export function rateLimitWords(
     hint: when ? `Try again ${when}.` : 'Try again later.',
   };
 }
+
+/**
+ * Settings' line for the hour's new posts: "60 of 60 (58 through API keys and 2 from people in the dashboard)",
+ * and once the hour is spent, when it returns.
+ */
+export function hourlyAllowanceWords(
+  hour: { used: number; limit: number; spentBy: { keys: number; people: number }; retryAt: string | null },
+  zone: string = DateTime.local().zoneName,
+  now: DateTime = DateTime.now(),
+): { text: string; note?: string } {
+  const by = spenders(hour.spentBy);
+  const text = `${hour.used} of ${hour.limit}${by ? ` (${by})` : ''}`;
+  if (!hour.retryAt) return { text };
+  return {
+    text,
+    note: `The hour’s new posts are spent; new posts can be saved again ${dayTimeText(hour.retryAt, zone, now)}.`,
+  };
+}
