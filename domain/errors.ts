@@ -119,8 +119,8 @@ export const confirmRequired = (action: string, operation: keyof typeof CONFIRMS
  */
 export interface Facts {
   field?: string;
-  limit?: number | string;
-  actual?: number | string;
+  limit?: number | string | boolean;
+  actual?: number | string | boolean;
 }
 
 export const invalidRequest = (

@@ -1255,17 +1255,18 @@ export interface components {
             field?: string;
             /**
              * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
-             *     unit, files, bytes, seconds); for a wrong kind of file, the kind taken (`image`, `video`). Counting
-             *     stops past ten times a limit: an `actual` above that is "more than" it.
+             *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
+             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
+             *     `actual` above that reads "more than" ten times the limit.
              * @example 500
              */
-            limit?: number | string;
+            limit?: number | string | boolean;
             /**
-             * @description What the request has, in the unit of `limit`: a count, bytes or seconds; or a value (a file's kind or
-             *     type, a picture's size as `1080×1920`, a file's state, an account's state).
+             * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
+             *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
              * @example 563
              */
-            actual?: number | string;
+            actual?: number | string | boolean;
         };
         /**
          * @description An error for a plan limit (`quota_exceeded`), with the numbers and where to upgrade.
@@ -2958,17 +2959,18 @@ export interface components {
             field?: string;
             /**
              * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
-             *     unit, files, bytes, seconds); for a wrong kind of file, the kind taken (`image`, `video`). Counting
-             *     stops past ten times a limit: an `actual` above that is "more than" it.
+             *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
+             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
+             *     `actual` above that reads "more than" ten times the limit.
              * @example 500
              */
-            limit?: number | string;
+            limit?: number | string | boolean;
             /**
-             * @description What the request has, in the unit of `limit`: a count, bytes or seconds; or a value (a file's kind or
-             *     type, a picture's size as `1080×1920`, a file's state, an account's state).
+             * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
+             *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
              * @example 563
              */
-            actual?: number | string;
+            actual?: number | string | boolean;
         };
         /**
          * @description The check of one account: one row per post the request would create.

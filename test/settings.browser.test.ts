@@ -24,10 +24,9 @@ describe('settings in a browser', () => {
 
   beforeAll(async () => {
     // Open to all: Noa, in a workspace of her own, signs up after Ola (SIGNUP unset would close it after Ola).
-    // WEBHOOK_ALLOW_HOSTS lets the webhook reach the test's receiver on a loopback port. The walk's requests, a
-    // script's hour of new posts among them, stay within RATE_LIMIT_MAX, the per-address limit it does not test.
+    // WEBHOOK_ALLOW_HOSTS lets the webhook reach the test's receiver on a loopback port.
     [herald, browser] = await Promise.all([
-      startServer({ SIGNUP: 'open', WEBHOOK_ALLOW_HOSTS: '127.0.0.1', RATE_LIMIT_MAX: '3000' }),
+      startServer({ SIGNUP: 'open', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' }),
       launchBrowser(),
     ]);
   }, 60_000);
@@ -426,8 +425,9 @@ describe('settings in a browser', () => {
       const { accounts } = await (await fetch('/v1/accounts', { headers: auth })).json();
       const post = { targets: { accountIds: [accounts[0].id] }, mediaIds: [], text: 'Script', when: 'draft' };
       for (let made = 0; ; made++) {
-        const answer = await fetch('/v1/posts', { method: 'POST', headers: auth, body: JSON.stringify(post) });
-        if (answer.status === 429) return { made, refusal: await answer.json() };
+        const body = JSON.stringify({ ...post, confirm: true });
+        const answer = await fetch('/v1/posts', { method: 'POST', headers: auth, body });
+        if (answer.status !== 201) return { made, refusal: await answer.json() };
       }
     });
     expect(spentByKey.made).toBeGreaterThan(50);
@@ -449,10 +449,8 @@ describe('settings in a browser', () => {
     // Settings shows the hour's use and when it returns.
     await menu(owner, 'Settings').click();
     await owner.getByRole('link', { name: 'Plan and billing' }).click();
-    await owner
-      .getByText(/New posts this hour, all keys and people: 60 of 60 \(\d+ through API keys and \d+ from/)
-      .waitFor();
+    await owner.getByText(/New posts this hour, all keys and people: 60 of 60 \(\d+ through API keys/).waitFor();
     await owner.getByText(/The hour’s new posts are spent; new posts can be saved again/).waitFor();
     await checkPage(owner, '33-settings-billing-hour-spent');
-  }, 60_000);
+  }, 120_000);
 });
