@@ -173,14 +173,30 @@ export const databaseUnavailable = () =>
     { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
   );
 
-/** Quota errors carry the numbers; the server adds upgradeUrl, which depends on PUBLIC_URL. */
+/** The plan's limits a quota error can name (the contract's QuotaError.quota). */
+export type QuotaName =
+  | 'accounts'
+  | 'members'
+  | 'postsPerMonth'
+  | 'storageBytes'
+  | 'maxFileBytes'
+  | 'api'
+  | 'groups'
+  | 'webhooks';
+
+/**
+ * Quota errors carry the numbers and the limit's name (a file over the per-file limit names its `size` field too);
+ * the server adds upgradeUrl, which depends on PUBLIC_URL.
+ */
 export class QuotaExceededError extends ApiError {
   constructor(
     message: string,
     hint: string,
     readonly limit: number,
     readonly used: number,
+    readonly quota: QuotaName,
+    facts: Facts = {},
   ) {
-    super(402, 'quota_exceeded', message, hint, { limit, used });
+    super(402, 'quota_exceeded', message, hint, { limit, used, quota, ...facts });
   }
 }

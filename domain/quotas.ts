@@ -18,6 +18,7 @@ export function assertCanConnectAccount(plan: PlanName, used: number, requested 
     upgradeHint(plan, (p) => p.accounts > limit, 'more accounts', 'Disconnect an account'),
     limit,
     used,
+    'accounts',
   );
 }
 
@@ -28,6 +29,7 @@ export function assertApiAccess(plan: PlanName): void {
     upgradeHint(plan, (p) => p.api, 'API access', 'Use the dashboard or the read-only MCP tools'),
     0,
     0,
+    'api',
   );
 }
 
@@ -38,6 +40,7 @@ export function assertGroupsAllowed(plan: PlanName, used: number): void {
     upgradeHint(plan, (p) => p.groups, 'groups', 'Target accounts by accountIds instead'),
     0,
     used,
+    'groups',
   );
 }
 
@@ -84,6 +87,7 @@ export function assertMonthQuota(plan: PlanName, used: number, requested: number
     upgradeHint(plan, (p) => p.postsPerMonth > limit, 'more posts', 'Cancel a queued post or wait for next month'),
     limit,
     used,
+    'postsPerMonth',
   );
 }
 
@@ -104,6 +108,8 @@ export function assertFileFits(plan: PlanName, size: number, storageCommitted: n
       ),
       maxFileBytes,
       size,
+      'maxFileBytes',
+      { field: 'size' },
     );
   }
   if (storageCommitted + size > storageBytes) {
@@ -113,6 +119,8 @@ export function assertFileFits(plan: PlanName, size: number, storageCommitted: n
       upgradeHint(plan, (p) => p.storageBytes > storageBytes, 'more storage', 'Delete files you no longer need'),
       storageBytes,
       storageCommitted,
+      'storageBytes',
+      { field: 'size', actual: size },
     );
   }
 }
@@ -127,6 +135,7 @@ export function assertCanAddMember(plan: PlanName, used: number): void {
     upgradeHint(plan, (p) => p.members > limit, 'more members', 'Withdraw a pending invitation or remove a member'),
     limit,
     used,
+    'members',
   );
 }
 
@@ -183,6 +192,7 @@ export function assertWebhooksAllowed(plan: PlanName): void {
     upgradeHint(plan, (p) => p.webhooks, 'webhooks', 'Read GET /events for what changed'),
     0,
     0,
+    'webhooks',
   );
 }
 
@@ -196,5 +206,6 @@ export function assertCanAddWebhook(used: number): void {
     'Delete a webhook you no longer use; one webhook can receive several event types (its `events`).',
     WEBHOOKS_PER_WORKSPACE,
     used,
+    'webhooks',
   );
 }

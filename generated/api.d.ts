@@ -1276,6 +1276,7 @@ export interface components {
          *       "hint": "Cancel a queued post, wait for next month, or upgrade the plan.",
          *       "limit": 200,
          *       "used": 199,
+         *       "quota": "postsPerMonth",
          *       "upgradeUrl": "http://localhost:8080/app/settings/billing"
          *     }
          */
@@ -1311,10 +1312,21 @@ export interface components {
              */
             used: number;
             /**
-             * @description The request field at fault, when one is (`size` for a file over the plan's per-file limit).
+             * @description The plan's limit that is reached, named as the plan table names it.
+             * @example postsPerMonth
+             * @enum {string}
+             */
+            quota: "accounts" | "members" | "postsPerMonth" | "storageBytes" | "maxFileBytes" | "api" | "groups" | "webhooks";
+            /**
+             * @description The request field at fault, when one is (`size` for a file the plan has no room for).
              * @example size
              */
             field?: string;
+            /**
+             * @description The storage limit only, the size of the refused file (`used` is the storage used or reserved).
+             * @example 48213377
+             */
+            actual?: number;
             /**
              * Format: uri
              * @description The dashboard page where a person can change the plan.
