@@ -70,7 +70,7 @@ function overLimit(f: IssueFacts, what: string, thing: string, fix: string): str
 /** The unit of a text limit: the network's own for its text, else (Bluesky's second limit) bytes. */
 function textUnit(f: IssueFacts): string {
   const limit = networkOf(f.platform).textLimits.find((l) => l.field === 'text');
-  return limit && limit.max === f.limit ? UNIT_LABELS[limit.unit] : 'bytes (UTF-8)';
+  return limit && (f.limit === undefined || limit.max === f.limit) ? UNIT_LABELS[limit.unit] : 'bytes';
 }
 
 const settingLabel = (f: IssueFacts) => (SETTING_LABELS as Record<string, string>)[f.setting ?? ''] ?? 'A setting';
