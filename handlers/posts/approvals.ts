@@ -1,13 +1,8 @@
 // Approval of posts: asking for it (a draft waits), approving (queued at the time wanted) and rejecting.
 import { DateTime } from 'luxon';
-import {
-  approvalRequestedEvent,
-  type ContentPatch,
-  type DecideChange,
-  type NewEvent,
-  type PostRecord,
-  type StoredApproval,
-} from '../../db/postsData.ts';
+import { approvalRequestedEvent, type NewEvent } from '../../db/postEvents.ts';
+import type { ContentPatch, PostRecord, StoredApproval } from '../../db/postRecords.ts';
+import type { DecideChange } from '../../db/postWrites.ts';
 import type { WorkspaceData } from '../../db/workspaceData.ts';
 import type { Credential } from '../../domain/credential.ts';
 import { ApiError } from '../../domain/errors.ts';
@@ -73,7 +68,7 @@ const notAwaiting = (post: PostRecord) =>
  * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
  * checked again and queued at the time wanted, or at `publishAt` when the approver picks one; a time wanted that has
  * passed asks for one. It counts toward the month now. `seen`, the post's `updatedAt` as the page showed it: a post
- * edited since (asking again) is not approved, for nothing an approver did not see may go out (issue 41).
+ * edited since (asking again) is not approved, for nothing an approver did not see may go out.
  */
 export async function approvePost(
   cred: Credential,

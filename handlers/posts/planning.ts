@@ -1,7 +1,7 @@
 // What a plan, a create and an edit share: targets and files read once, the network checks, their 422.
 import { DateTime } from 'luxon';
 import type { MediaRecord } from '../../db/mediaData.ts';
-import type { PostRecord } from '../../db/postsData.ts';
+import type { PostRecord } from '../../db/postRecords.ts';
 import type { WorkspaceData } from '../../db/workspaceData.ts';
 import type { Credential } from '../../domain/credential.ts';
 import { ApiError, invalidRequest, notFound } from '../../domain/errors.ts';
@@ -126,7 +126,7 @@ export async function prepare(
 
 /**
  * A write refuses a file named by a setting (YouTube's `thumbnailMediaId`) that is not this workspace's, as it
- * refuses one of `mediaIds`: a draft, saved unchecked, kept another workspace's id (issue 41). A plan reports it.
+ * refuses one of `mediaIds`: a draft, saved unchecked, may hold another workspace's id. A plan reports it.
  */
 export function assertSettingFiles(body: PostBody, files: MediaFacts[]): void {
   const here = new Set(files.map((f) => f.id));
