@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ApiError, errorBody } from '../../../domain/errors.ts';
+import { type ApiError, errorBody } from '../../../domain/errors.ts';
 import { PLANS } from '../../../domain/plans.ts';
 import { assertCanAddMember, assertFileFits } from '../../../domain/quotas.ts';
 import { resolveWhen } from '../../../domain/when.ts';
