@@ -166,7 +166,7 @@ describe.each(DATABASES)('moving several posts at once on %s', (kind) => {
     for (const body of bodies) {
       const res = await move(body);
       expect([res.status, res.body.code], JSON.stringify(body).slice(0, 80)).toEqual([400, 'invalid_request']);
-      expect(res.body.hint).toEqual(expect.any(String));
+      expect([res.body.field, res.body.hint]).toEqual([expect.stringMatching(/^moves/), expect.any(String)]);
     }
     expect(await readAll(ids)).toEqual(before);
   });

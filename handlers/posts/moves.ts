@@ -22,12 +22,17 @@ export const reschedulePosts: Handler<'reschedulePosts'> = async (ctx) => {
   if (body.confirm !== true) throw confirmRequired('Moving posts', 'reschedulePosts');
   const ids = body.moves.map((m) => m.postId);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (twice) throw invalidRequest(`\`moves\` names post ${twice} twice.`, 'Give each post one move.');
+  if (twice)
+    throw invalidRequest(`\`moves\` names post ${twice} twice.`, 'Give each post one move.', { field: 'moves' });
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   const times = body.moves.map((m, i) => {
     const at = DateTime.fromISO(m.publishAt, { zone: 'utc' });
     if (!at.isValid || !/(Z|[+-]\d\d:\d\d)$/i.test(m.publishAt))
-      throw invalidRequest(`\`moves[${i}].publishAt\` must be an instant with its offset, like 2026-12-08T13:00:00Z.`);
+      throw invalidRequest(
+        `\`moves[${i}].publishAt\` must be an instant with its offset, like 2026-12-08T13:00:00Z.`,
+        undefined,
+        { field: `moves[${i}].publishAt` },
+      );
     return at;
   });
   const read = await Promise.all(ids.map((id) => existingPost(data, id)));
