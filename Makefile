@@ -85,7 +85,7 @@ generate: node_modules/.installed
 	npx tsx scripts/generate.ts
 
 lint: node_modules/.installed
-	npx redocly lint openapi.yaml
+	npx redocly lint openapi.yaml auth.yaml
 	npx tsx scripts/generate.ts --check
 	npx biome ci .
 	npx tsx scripts/lineWidth.ts

@@ -6,6 +6,7 @@ import { errorBody, rateLimited, type ApiError } from '../domain/errors.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Services } from '../runtime/services.ts';
 import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
+import { send } from './apiResponse.ts';
 import { countAddress, createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { connectRoutes } from './connectRoutes.ts';
 import { sessionRoutes } from './sessionRoutes.ts';
@@ -31,7 +32,7 @@ import { accountRoutes } from './accountRoutes.ts';
 import { dashboardRoutes } from './dashboardRoutes.ts';
 import { eventStreams } from './eventStream.ts';
 import { signUpRoutes } from './signUpRoutes.ts';
-import { passwordSignIn } from './signIn.ts';
+import { passwordSignIn } from '../signin/passwordSignIn.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 
 declare module 'express-serve-static-core' {
@@ -39,20 +40,6 @@ declare module 'express-serve-static-core' {
     id: string;
     workspaceId?: string;
   }
-}
-
-/** Writes an answer: the JSON text straight to the socket, without express's content negotiation of res.json. */
-export function send(res: Response, out: ApiResponse): void {
-  res.statusCode = out.status;
-  for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
-  if (out.body === undefined) {
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(out.body);
-  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
 }
 
 /** Signed addresses are capabilities: their tokens stay out of the logs. */

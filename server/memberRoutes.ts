@@ -30,10 +30,10 @@ import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { PLANS } from '../domain/plans.ts';
 import { isRole } from '../domain/roles.ts';
 import type { Services } from '../runtime/services.ts';
-import { checkedEmail, checkedPassword, hashPassword } from './passwords.ts';
+import { checkedEmail, checkedPassword, hashPassword } from '../signin/passwords.ts';
 import { bodyOf, openRoute, sessionRoute } from './sessionGuard.ts';
 import { carriedSessionToken, describeSession, sessionCookie, sessionFrom } from './sessionRoutes.ts';
-import type { PasswordSignIn } from './signIn.ts';
+import type { PasswordSignIn } from '../signin/passwordSignIn.ts';
 import { idFromToken, linkToken } from './signedLinks.ts';
 
 const badLink = () =>

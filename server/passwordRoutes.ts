@@ -8,9 +8,9 @@ import { findUserByEmail, setPasswordHash } from '../db/identity.ts';
 import { createPasswordReset, endOtherSessions, RESET_MINUTES, resetPassword } from '../db/passwords.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Services } from '../runtime/services.ts';
-import { checkedEmail, checkedPassword, hashPassword } from './passwords.ts';
+import { checkedEmail, checkedPassword, hashPassword } from '../signin/passwords.ts';
 import { bodyOf, openRoute, sessionRoute } from './sessionGuard.ts';
-import type { PasswordSignIn } from './signIn.ts';
+import type { PasswordSignIn } from '../signin/passwordSignIn.ts';
 import { idFromToken, linkToken } from './signedLinks.ts';
 
 /** At most one reset mail per person in this time, so the form cannot flood a mailbox. */

@@ -8,7 +8,7 @@ import { ApiError, errorBody, invalidRequest, unauthenticated } from '../domain/
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
 import { readCookie, SESSION_COOKIE } from './api.ts';
-import type { PasswordSignIn } from './signIn.ts';
+import type { PasswordSignIn } from '../signin/passwordSignIn.ts';
 
 /** The session token the request's cookie carries, valid or not. */
 export function carriedSessionToken(req: Request): string | undefined {

@@ -8,10 +8,10 @@ import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { isValidZone } from '../domain/when.ts';
 import type { SignUpPolicy } from '../runtime/config.ts';
 import type { Services } from '../runtime/services.ts';
-import { checkedPassword, hashPassword, isEmailAddress } from './passwords.ts';
+import { checkedPassword, hashPassword, isEmailAddress } from '../signin/passwords.ts';
 import { createRateLimiter } from './rateLimit.ts';
 import { failWith } from './sessionGuard.ts';
-import type { PasswordSignIn } from './signIn.ts';
+import type { PasswordSignIn } from '../signin/passwordSignIn.ts';
 
 /** At most one "you already have an account" note per address in this time, so the form cannot flood a mailbox. */
 const NOTICE_GAP_MS = 60_000;

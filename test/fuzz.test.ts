@@ -11,7 +11,7 @@ import { createApiKey, createSession, findWorkspace, setPasswordHash } from '../
 import { workspaceData } from '../db/workspaceData.ts';
 import type { Platform } from '../networks/rules.ts';
 import { sandboxToken } from '../networks/sandbox/state.ts';
-import { hashPassword } from '../server/passwords.ts';
+import { hashPassword } from '../signin/passwords.ts';
 import { DATABASES, seedWorkspace, type TestEnv } from './support/harness.ts';
 import {
   AMPLIFIED_DRAFT,
