@@ -1,0 +1,54 @@
+// A post as the API answers it, in answers and in events (handlers/events.ts).
+import type { ApprovalRecord, PostRecord } from '../../db/postsData.ts';
+import { statusLine } from '../../domain/statusLine.ts';
+import { networkOf } from '../../networks/index.ts';
+
+const wireApproval = (a: ApprovalRecord) => ({
+  state: a.state,
+  requestedBy: a.requesterName,
+  requestedAt: a.requestedAt,
+  wantedAt: a.wantedAt,
+  comment: a.comment,
+  decidedAt: a.decidedAt,
+});
+
+/** A post as the API answers it (also in events, handlers/events.ts). */
+export function wirePost(post: PostRecord, zone: string) {
+  const at = post.status === 'live' ? (post.liveAt ?? post.publishAt) : post.publishAt;
+  return {
+    id: post.id,
+    accountId: post.accountId,
+    platform: post.platform,
+    status: post.status,
+    statusLine: statusLine(
+      {
+        status: post.status,
+        network: networkOf(post.platform).label,
+        accountName: post.accountName,
+        at,
+        errorMessage: post.error?.message,
+        nextAttemptAt: post.nextAttemptAt,
+        reviewSince: post.reviewSince,
+        liveNote: post.liveNote,
+        shownPrivately: post.shownPrivately,
+        approval: post.approval,
+      },
+      zone,
+    ),
+    publishAt: post.publishAt,
+    text: post.text,
+    title: post.title,
+    tags: post.tags,
+    mediaIds: post.mediaIds,
+    perPlatform: post.perPlatform,
+    batchId: post.batchId,
+    ...(post.nextAttemptAt ? { nextAttemptAt: post.nextAttemptAt } : {}),
+    ...(post.status === 'live' && post.externalUrl ? { externalUrl: post.externalUrl } : {}),
+    ...(post.shownPrivately ? { shownPrivately: true } : {}),
+    ...(post.status === 'failed' && post.error ? { error: post.error } : {}),
+    ...(post.approval ? { approval: wireApproval(post.approval) } : {}),
+    createdVia: post.createdVia,
+    createdAt: post.createdAt,
+    updatedAt: post.updatedAt,
+  };
+}
