@@ -12,7 +12,7 @@ import { loadAuthContract } from '../runtime/contract.ts';
 import type { Services } from '../runtime/services.ts';
 import { sessionFrom } from '../signin/session.ts';
 import { send, type ApiResponse } from './apiResponse.ts';
-import { OPEN_OPERATIONS, type AuthContext, type AuthHandlers } from './auth/types.ts';
+import { OPEN_OPERATIONS, type AuthContext, type AuthHandlers } from '../handlers/authTypes.ts';
 import { contractBackend, type Route } from './contractChain.ts';
 import { decodablePath, malformedPath } from './requestFaults.ts';
 

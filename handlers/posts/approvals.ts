@@ -1,4 +1,6 @@
-// Approval of posts: asking for it (a draft waits), approving (queued at the time wanted) and rejecting.
+// Approval of posts: asking for it (a draft waits), and the session-only operations of auth.yaml that decide it
+// (listApprovals, approvePost, rejectPost): only an owner or administrator signed in to the dashboard decides, so
+// an approval is a person's confirmation; no API key, OAuth token or MCP tool reaches them.
 import { DateTime } from 'luxon';
 import {
   approvalRequestedEvent,
@@ -8,17 +10,20 @@ import {
   type PostRecord,
   type StoredApproval,
 } from '../../db/postsData.ts';
-import type { WorkspaceData } from '../../db/workspaceData.ts';
+import { workspaceData, type WorkspaceData } from '../../db/workspaceData.ts';
 import type { Credential } from '../../domain/credential.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, invalidRequest } from '../../domain/errors.ts';
 import type { PersonAction } from '../../domain/postStates.ts';
 import { assertMonthQuota } from '../../domain/quotas.ts';
-import { formatInZone, timeIssues, type ResolvedWhen } from '../../domain/when.ts';
+import { formatInZone, parseInstant, timeIssues, type ResolvedWhen } from '../../domain/when.ts';
 import { isoNow, type Clock } from '../../runtime/clock.ts';
 import type { Services } from '../../runtime/services.ts';
+import { mailRequester } from '../approvalMail.ts';
+import type { AuthContext, AuthHandler } from '../authTypes.ts';
 import { editedEvent } from './contentEdits.ts';
 import { checksFailed, replanned } from './planning.ts';
 import { assertUnchanged, existingPost, invalidState, transition } from './transitions.ts';
+import { wirePost } from './wire.ts';
 
 /** A request for approval by `userId` now, for `wantedAt` (null: as soon as approved). */
 export const pendingApproval = (userId: string, now: string, wantedAt: string | null): StoredApproval => ({
@@ -70,12 +75,12 @@ const notAwaiting = (post: PostRecord) =>
   );
 
 /**
- * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
+ * Approves a post awaiting approval: it is
  * checked again and queued at the time wanted, or at `publishAt` when the approver picks one; a time wanted that has
  * passed asks for one. It counts toward the month now. `seen`, the post's `updatedAt` as the page showed it: a post
  * edited since (asking again) is not approved, for nothing an approver did not see may go out (issue 41).
  */
-export async function approvePost(
+async function approve(
   cred: Credential,
   data: WorkspaceData,
   services: Services,
@@ -122,7 +127,7 @@ export async function approvePost(
 }
 
 /** Rejects a post awaiting approval: it stays a draft, with the approver's comment. */
-export function rejectPost(
+function reject(
   cred: Credential,
   data: WorkspaceData,
   clock: Clock,
@@ -147,3 +152,44 @@ const approvalDetail = (p: PostRecord, publishAt: string | null) => ({
   requestedBy: p.approval?.requesterName,
   ...(publishAt ? { publishAt } : {}),
 });
+
+const dataOf = ({ cred, services }: Pick<AuthContext<'listApprovals'>, 'cred' | 'services'>) =>
+  workspaceData(services.db, cred.workspace, services.clock, services.jobs);
+
+/** The drafts awaiting approval, oldest request first. */
+export const listApprovals: AuthHandler<'listApprovals'> = async (ctx) => {
+  const posts = await dataOf(ctx).posts.pendingApprovals(200);
+  return { status: 200, body: { posts: posts.map((p) => wirePost(p, ctx.cred.workspace.tz)) } };
+};
+
+/** The post's requester, read before the decision changes its approval. */
+const requesterOf = async (data: WorkspaceData, postId: string) => (await data.posts.get(postId))?.approval?.requestedBy;
+
+/** Queued at the time wanted, or at `publishAt`; only as the approver read it (`updatedAt`), if they say. */
+export const approvePost: AuthHandler<'approvePost'> = async (ctx) => {
+  const { cred, params, body, services } = ctx;
+  const publishAt = body.publishAt === undefined ? undefined : parseInstant(body.publishAt);
+  if (body.publishAt !== undefined && !publishAt)
+    throw invalidRequest(
+      'publishAt must be an ISO 8601 instant with a four-digit year and its offset, such as 2026-11-24T13:30:00Z.',
+      'Pick the time again and approve the post at it.',
+    );
+  const data = dataOf(ctx);
+  const requester = await requesterOf(data, params.postId);
+  const post = await approve(cred, data, services, params.postId, { publishAt, seen: body.updatedAt });
+  const answer = wirePost(post, cred.workspace.tz);
+  if (requester)
+    await mailRequester(services, cred, requester, post, { approved: true, statusLine: answer.statusLine });
+  return { status: 200, body: answer };
+};
+
+/** It stays a draft with the comment. */
+export const rejectPost: AuthHandler<'rejectPost'> = async (ctx) => {
+  const { cred, params, body, services } = ctx;
+  const data = dataOf(ctx);
+  const requester = await requesterOf(data, params.postId);
+  const post = await reject(cred, data, services.clock, params.postId, body.comment?.trim() || null);
+  if (requester)
+    await mailRequester(services, cred, requester, post, { approved: false, comment: post.approval!.comment });
+  return { status: 200, body: wirePost(post, cred.workspace.tz) };
+};

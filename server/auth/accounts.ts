@@ -4,9 +4,9 @@ import { recordAudit } from '../../db/audit.ts';
 import { workspaceData } from '../../db/workspaceData.ts';
 import { confirmRequired, notFound } from '../../domain/errors.ts';
 import { PostStateRefused } from '../../domain/postStates.ts';
-import { cancelToDraft } from '../../handlers/posts.ts';
+import { cancelToDraft } from '../../handlers/posts/changes.ts';
 import type { Services } from '../../runtime/services.ts';
-import type { AuthHandler, SignedIn } from './types.ts';
+import type { AuthHandler, SignedIn } from '../../handlers/authTypes.ts';
 
 async function accountOf(services: Services, cred: SignedIn, id: string) {
   const data = workspaceData(services.db, cred.workspace, services.clock, services.jobs);

@@ -1,7 +1,7 @@
 // The plan and its billing: the page at /app/settings/billing, which the upgradeUrl of every quota error names.
 import { planUsage } from '../../billing/index.ts';
 import { PLANS, type PlanName } from '../../domain/plans.ts';
-import type { AuthHandler } from './types.ts';
+import type { AuthHandler } from '../../handlers/authTypes.ts';
 
 const ON_SALE: PlanName[] = ['free', 'creator', 'studio', 'agency'];
 

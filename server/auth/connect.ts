@@ -9,7 +9,7 @@ import { signInFlow } from '../../networks/connect.ts';
 import type { ConnectTarget } from '../../networks/oauth.ts';
 import type { Platform } from '../../networks/rules.ts';
 import type { Services } from '../../runtime/services.ts';
-import type { AuthHandler } from './types.ts';
+import type { AuthHandler } from '../../handlers/authTypes.ts';
 
 type Data = ReturnType<typeof workspaceData>;
 

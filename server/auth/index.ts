@@ -1,4 +1,6 @@
-// Every operation of auth.yaml by its operationId, but those served by routes of their own (OWN_ROUTES).
+// Every operation of auth.yaml by its operationId, but those served by routes of their own (OWN_ROUTES). The
+// approvals are the posts' own (handlers/posts/approvals.ts).
+import { approvePost, listApprovals, rejectPost } from '../../handlers/posts/approvals.ts';
 import { loadAuthContract } from '../../runtime/contract.ts';
 import { disconnectAccount, getDisconnect } from './accounts.ts';
 import { changePlan, getBilling } from './billing.ts';
@@ -19,7 +21,7 @@ import {
 import { changePassword, confirmPasswordReset, requestPasswordReset } from './passwords.ts';
 import { getSession, signIn, signOut } from './session.ts';
 import { getSignUpState, signUp } from './signUp.ts';
-import type { AuthHandler, AuthHandlers } from './types.ts';
+import type { AuthHandler, AuthHandlers } from '../../handlers/authTypes.ts';
 import { listAudit, updateWorkspace } from './workspace.ts';
 
 /** This contract, for the dashboard's developers, signed in; its `servers` names this instance. */
@@ -53,6 +55,9 @@ export const authHandlers: AuthHandlers = {
   changePlan,
   updateWorkspace,
   listAudit,
+  listApprovals,
+  approvePost,
+  rejectPost,
   getDisconnect,
   disconnectAccount,
   connectBySignIn,

@@ -3,7 +3,7 @@ import { createKeyAudited, revokeKeyAudited } from '../../db/apiKeys.ts';
 import { listApiKeys } from '../../db/identity.ts';
 import { notFound } from '../../domain/errors.ts';
 import { PLANS } from '../../domain/plans.ts';
-import type { AuthHandler } from './types.ts';
+import type { AuthHandler } from '../../handlers/authTypes.ts';
 
 export const listKeys: AuthHandler<'listKeys'> = async ({ cred, services }) => {
   const plan = PLANS[cred.workspace.plan];

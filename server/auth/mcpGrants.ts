@@ -2,7 +2,7 @@
 // revoking one (its tokens stop working at once).
 import { notFound } from '../../domain/errors.ts';
 import { listGrants, revokeOwnGrant } from '../../mcp/oauth/store.ts';
-import type { AuthHandler } from './types.ts';
+import type { AuthHandler } from '../../handlers/authTypes.ts';
 
 export const listMcpGrants: AuthHandler<'listMcpGrants'> = async ({ cred, services }) => ({
   status: 200,

@@ -21,7 +21,7 @@ import { checkedEmail, checkedPassword, hashPassword } from '../../signin/passwo
 import { carriedSessionToken, sessionFrom } from '../../signin/session.ts';
 import { idFromToken, linkToken } from '../signedLinks.ts';
 import { startedSession } from './session.ts';
-import type { AuthHandler, SignedIn } from './types.ts';
+import type { AuthHandler, SignedIn } from '../../handlers/authTypes.ts';
 
 const badLink = () =>
   new ApiError(

@@ -5,7 +5,7 @@ import { createPasswordReset, endOtherSessions, RESET_MINUTES, resetPassword } f
 import { ApiError } from '../../domain/errors.ts';
 import { checkedEmail, checkedPassword, hashPassword } from '../../signin/passwords.ts';
 import { idFromToken, linkToken } from '../signedLinks.ts';
-import type { AuthHandler } from './types.ts';
+import type { AuthHandler } from '../../handlers/authTypes.ts';
 
 /** At most one reset mail per person in this time, so the form cannot flood a mailbox. */
 const RESET_MAIL_GAP_MS = 60_000;

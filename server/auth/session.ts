@@ -3,7 +3,7 @@
 import { credentialForSession, deleteSession } from '../../db/identity.ts';
 import { carriedSessionToken, describeSession, sessionCookie } from '../../signin/session.ts';
 import type { Services } from '../../runtime/services.ts';
-import type { AuthHandler } from './types.ts';
+import type { AuthHandler } from '../../handlers/authTypes.ts';
 
 /** The answer that starts a session: its cookie, and the session as `getSession` describes it. */
 export async function startedSession(services: Services, session: { token: string; expiresAt: string }) {

@@ -9,7 +9,7 @@ import type { SignUpPolicy } from '../../runtime/config.ts';
 import type { Services } from '../../runtime/services.ts';
 import { checkedPassword, hashPassword, isEmailAddress } from '../../signin/passwords.ts';
 import { createRateLimiter, type RateLimiter } from '../rateLimit.ts';
-import type { AuthHandler } from './types.ts';
+import type { AuthHandler } from '../../handlers/authTypes.ts';
 
 /** At most one "you already have an account" note per address in this time, so the form cannot flood a mailbox. */
 const NOTICE_GAP_MS = 60_000;

@@ -4,7 +4,7 @@ import { updateWorkspaceSettings, type WorkspaceSettings } from '../../db/worksp
 import { APPROVAL_CREATORS } from '../../domain/approvals.ts';
 import { ApiError, invalidRequest } from '../../domain/errors.ts';
 import { isValidZone, parseInstant } from '../../domain/when.ts';
-import type { AuthContext, AuthHandler } from './types.ts';
+import type { AuthContext, AuthHandler } from '../../handlers/authTypes.ts';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{1,38})[a-z0-9]$/;

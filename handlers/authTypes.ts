@@ -1,13 +1,13 @@
 // The handler contract of the session-only routes: one function per operationId of auth.yaml, typed from
 // generated/auth.d.ts. A handler returns its success answer; every refusal is a thrown ApiError.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { BillingProvider } from '../../billing/index.ts';
-import type { operations } from '../../generated/auth.d.ts';
-import type { Role } from '../../domain/credential.ts';
-import type { BodyOf, PartOf, ResultOf } from '../../handlers/types.ts';
-import type { Services } from '../../runtime/services.ts';
-import type { PasswordSignIn } from '../../signin/passwordSignIn.ts';
-import type { SessionCredential } from '../../signin/session.ts';
+import type { BillingProvider } from '../billing/index.ts';
+import type { operations } from '../generated/auth.d.ts';
+import type { Role } from '../domain/credential.ts';
+import type { BodyOf, PartOf, ResultOf } from './types.ts';
+import type { Services } from '../runtime/services.ts';
+import type { PasswordSignIn } from '../signin/passwordSignIn.ts';
+import type { SessionCredential } from '../signin/session.ts';
 
 export type AuthOperationId = keyof operations;
 
