@@ -42,6 +42,25 @@ function toRoute(op: Operation): Route {
 /** How specific a path template is: the length of its literal parts. */
 const specificity = (path: string) => path.replace(/\{.*?\}/g, '').length;
 
+type Schema = { properties?: Record<string, Schema>; items?: Schema; 'x-message'?: string };
+
+/**
+ * The contract's own sentence for a wrong value in the body (`x-message` on its schema, or on the schema of a list
+ * it is an item of), for a precise rule the generic sentences would blur: `/requestBody/scopes/0` reads scopes.
+ */
+function bodySentence(op: Operation, instancePath: string): string | undefined {
+  const [, where, ...steps] = instancePath.split('/');
+  if (where !== 'requestBody') return undefined;
+  const content = (op.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined)?.content;
+  let schema = content?.['application/json']?.schema;
+  let sentence = schema?.['x-message'];
+  for (const step of steps) {
+    schema = /^\d+$/.test(step) ? schema?.items : schema?.properties?.[step.replace(/~1/g, '/').replace(/~0/g, '~')];
+    sentence = schema?.['x-message'] ?? sentence;
+  }
+  return sentence;
+}
+
 /** A request as validation reads it. */
 export interface ContractInput {
   method: string;
@@ -115,7 +134,7 @@ export async function contractBackend(definition: Document) {
     // refuses): the hot reads (whoami, accounts) skip the validator.
     if (op.parameters?.length || op.requestBody || Object.keys(query).length) {
       const validation = api.validator.validateRequest(req as never, op);
-      if (validation.errors) throw invalidRequest(validationMessage(validation.errors));
+      if (validation.errors) throw invalidRequest(validationMessage(validation.errors, (at) => bodySentence(op, at)));
       query = (validation.coerced?.query as Record<string, unknown> | undefined) ?? query;
     }
     // jsonBody (requestFaults.ts) refused bodies nested deeper than this walk can go.

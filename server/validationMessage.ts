@@ -90,9 +90,15 @@ function unionSentence(union: ErrorObject, branches: ErrorObject[]): string {
 
 /**
  * Picks the most useful error: a failed oneOf yields one error per branch; the deepest specific one
- * (say, a bad `when.publishAt`) explains more than "no branch matched".
+ * (say, a bad `when.publishAt`) explains more than "no branch matched". `ownSentence` gives the contract's own
+ * sentence for a value at an instance path (a schema's `x-message`), which says more than any generic one.
  */
-export function validationMessage(errors: ErrorObject[]): string {
+export function validationMessage(
+  errors: ErrorObject[],
+  ownSentence: (instancePath: string) => string | undefined = () => undefined,
+): string {
+  const own = errors.map((e) => ownSentence(e.instancePath)).find(Boolean);
+  if (own) return own;
   const unions = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
   const unionPaths = new Set(unions.map((e) => e.instancePath));
   const specific = errors.filter((e) => {
