@@ -669,6 +669,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description `downgrade_blocked`, with what to remove before the plan can change. */
+        DowngradeBlockedError: {
+            /** @constant */
+            code: "downgrade_blocked";
+            message: string;
+            hint: string;
+            /** @description One sentence per limit the workspace is over. */
+            blockers: string[];
+        };
         /**
          * @description A person's role in a workspace.
          * @enum {string}
@@ -1224,6 +1233,165 @@ export interface components {
             upgradeUrl: string;
         };
         /**
+         * @description `checks_failed`: one or more posts would not pass their network's checks; nothing was
+         *     created or changed. `rows` has one row per account, as `planPost` returns them.
+         * @example {
+         *       "code": "checks_failed",
+         *       "message": "1 of 2 posts do not pass the network checks; nothing was created.",
+         *       "hint": "Fix what each row's issues name (or remove those accounts), plan again, then create.",
+         *       "rows": [
+         *         {
+         *           "accountId": "acc_7Hq2Lx9Pz3",
+         *           "platform": "instagram",
+         *           "publishAt": "2026-11-24T13:30:00.000Z",
+         *           "ok": true,
+         *           "issues": [],
+         *           "settings": {
+         *             "contentType": "feed"
+         *           }
+         *         },
+         *         {
+         *           "accountId": "acc_9Vt6Qc3Hn8",
+         *           "platform": "threads",
+         *           "publishAt": "2026-11-24T13:30:00.000Z",
+         *           "ok": false,
+         *           "issues": [
+         *             {
+         *               "code": "caption_too_long",
+         *               "message": "text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.",
+         *               "hint": "Shorten the text, or set overrides.threads.text."
+         *             }
+         *           ],
+         *           "settings": {}
+         *         }
+         *       ]
+         *     }
+         */
+        ChecksFailedError: {
+            /**
+             * @description Always `checks_failed`.
+             * @example checks_failed
+             */
+            code: string;
+            /**
+             * @description How many posts fail.
+             * @example 1 of 2 posts fails its network's checks; nothing was created.
+             */
+            message: string;
+            /**
+             * @description What to do about it.
+             * @example Fix each issue listed in rows (plan again with POST /posts/plan), then send the request again.
+             */
+            hint: string;
+            /**
+             * @description Present only on server faults; kept for the common error shape.
+             * @example req_01JD8X4K2M9QZ7W3V5T6B1N0CE
+             */
+            requestId?: string;
+            /** @description One row per account, with its issues. */
+            rows: components["schemas"]["PlanRow"][];
+        };
+        /**
+         * @description The check of one account: one row per post the request would create.
+         * @example {
+         *       "accountId": "acc_7Hq2Lx9Pz3",
+         *       "platform": "instagram",
+         *       "publishAt": "2026-11-24T13:30:00.000Z",
+         *       "ok": true,
+         *       "issues": [],
+         *       "settings": {
+         *         "contentType": "reel"
+         *       }
+         *     }
+         */
+        PlanRow: {
+            /** @example acc_7Hq2Lx9Pz3 */
+            accountId: string;
+            platform: components["schemas"]["Platform"];
+            /**
+             * Format: date-time
+             * @description The instant the post would be published, UTC with milliseconds; `null` for a draft.
+             * @example 2026-11-24T13:30:00.000Z
+             */
+            publishAt: string | null;
+            /**
+             * @description `false` when any issue other than a note applies.
+             * @example true
+             */
+            ok: boolean;
+            /** @description Empty when the row passes without notes. */
+            issues: components["schemas"]["Issue"][];
+            /**
+             * @description The `perPlatform` settings this post would carry: those given, completed with what the
+             *     network decides when they are left out (youtube: `visibility` `public` and `category`
+             *     `"22"`, People & Blogs, YouTube's own defaults; instagram and facebook: `contentType`
+             *     from the media). The table names the ones filled in, so a person sees them before confirming.
+             * @example {
+             *       "contentType": "reel"
+             *     }
+             */
+            settings: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description One reason a row does not pass (or, for `time_ambiguous`, a note).
+         * @example {
+         *       "code": "caption_too_long",
+         *       "message": "text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.",
+         *       "hint": "Shorten the text, or set overrides.threads.text."
+         *     }
+         */
+        Issue: {
+            /**
+             * @description Stable issue code. The first twelve are the spec's own; the others name what no spec
+             *     code covers. Every code is a failure of the row except `time_ambiguous`, a note.
+             *
+             *     | code | meaning | what to do |
+             *     |---|---|---|
+             *     | `caption_too_long` | the text is over the network's limit, in that network's unit (characters, UTF-8 bytes, UTF-16 units or graphemes); a story carries no text at all | shorten the text, or set `overrides.<network>.text` |
+             *     | `title_too_long` | the youtube title is over 100 characters, or a tiktok photo title over 90 UTF-16 units | shorten the title, or set `overrides.youtube.title` |
+             *     | `tags_too_long` | the youtube tags together are over 500 characters (commas and quotes count) | remove tags, or set `overrides.youtube.tags` |
+             *     | `story_too_long` | a story video is longer than the network allows (60 seconds) | trim the video |
+             *     | `aspect_unsupported` | the file's aspect ratio is outside the network's range | crop or export the file at an accepted ratio |
+             *     | `media_kind` | the wrong kind or number of files for the network or content type (none where one is needed, an image where a video is, several where one is) | give the files the network takes, or change `contentType` |
+             *     | `video_too_long` | the video is longer than the network or content type allows | trim the video, or choose another content type |
+             *     | `video_too_short` | the video is shorter than the network or content type needs | use a longer video |
+             *     | `image_too_large` | the image is over the network's size limit | export it smaller |
+             *     | `media_not_ready` | a file is not `ready`, or retention deleted its bytes | wait until it is `ready`, or upload it again |
+             *     | `forbidden_chars` | `<` or `>` in a youtube title or description | remove them |
+             *     | `youtube_title_required` | a youtube post has no title | give `title` or `overrides.youtube.title` |
+             *     | `setting_invalid` | a `perPlatform` setting has the wrong type, a value outside its choices, an unknown name, or names no file of this workspace; the message names the field | fix or remove the setting (left out, the network's default applies) |
+             *     | `account_not_ok` | the account is `expired` or `revoked` | a person reconnects it in the dashboard |
+             *     | `carousel_count` | too few or too many files for a carousel (instagram 2 to 10, threads 2 to 20, facebook photo posts 1 to 10, tiktok 2 to 35 photos, bluesky up to 4 images) | add or remove files |
+             *     | `video_too_large` | the video is over the network's size limit | export it with a lower bitrate |
+             *     | `text_required` | a post with no file has no text | write the text, or add a file |
+             *     | `hashtags_too_many` | instagram: more than 30 hashtags | remove hashtags |
+             *     | `mentions_too_many` | instagram: more than 20 @ mentions | remove mentions |
+             *     | `links_too_many` | threads: more than 5 different links | remove links |
+             *     | `topic_tags_too_many` | threads: more than one topic (`topicTag` and #tags in the text) | keep one topic |
+             *     | `network_unavailable` | the network's connector is not available in this version | remove the account from the targets |
+             *     | `time_too_soon` | the time is in the past or less than 2 minutes ahead | pick a later time, or `now` |
+             *     | `time_too_far` | the time is more than one year ahead | pick an earlier time |
+             *     | `time_nonexistent` | the local time does not exist in the zone (the clocks skip it) | pick another time |
+             *     | `queue_empty` | `when: "queue"`, and the account has no posting times, or none free within a year | set the account's posting times, or give a time |
+             *     | `time_ambiguous` | a note, not a failure: the local time occurs twice in the zone; the earlier instant is used | give the other instant as a time in a zone without the change, if it was meant |
+             * @example caption_too_long
+             * @enum {string}
+             */
+            code: "caption_too_long" | "title_too_long" | "tags_too_long" | "story_too_long" | "aspect_unsupported" | "media_kind" | "video_too_long" | "video_too_short" | "image_too_large" | "media_not_ready" | "forbidden_chars" | "youtube_title_required" | "setting_invalid" | "account_not_ok" | "carousel_count" | "video_too_large" | "text_required" | "hashtags_too_many" | "mentions_too_many" | "links_too_many" | "topic_tags_too_many" | "network_unavailable" | "time_too_soon" | "time_too_far" | "time_nonexistent" | "queue_empty" | "time_ambiguous";
+            /**
+             * @description The fact, naming the failing field.
+             * @example text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.
+             */
+            message: string;
+            /**
+             * @description What to change.
+             * @example Shorten the text, or set overrides.threads.text.
+             */
+            hint: string;
+        };
+        /**
          * @description The person behind the credential.
          * @example {
          *       "id": "usr_6Tk2Hw9Rb4",
@@ -1365,13 +1533,13 @@ export interface components {
                 "application/json": components["schemas"]["QuotaError"];
             };
         };
-        /** @description The post fails its network's checks at the new time. */
+        /** @description `checks_failed`: the post fails its network's checks at the new time; `rows` says why. */
         Unprocessable: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ChecksFailedError"];
             };
         };
         /** @description The network refused or could not be reached. */
@@ -2029,7 +2197,15 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            /** @description `downgrade_blocked`: the workspace uses more than the new plan allows; `blockers` says what to remove. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DowngradeBlockedError"];
+                };
+            };
         };
     };
     updateWorkspace: {

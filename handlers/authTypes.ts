@@ -24,7 +24,11 @@ export const OPEN_OPERATIONS = [
 type OpenOperationId = (typeof OPEN_OPERATIONS)[number];
 
 /** The operations served by routes of their own (server/app.ts says which), not by a handler here. */
-export const OWN_ROUTES = ['streamEvents', 'startConnect', 'finishConnect'] as const satisfies readonly AuthOperationId[];
+export const OWN_ROUTES = [
+  'streamEvents',
+  'startConnect',
+  'finishConnect',
+] as const satisfies readonly AuthOperationId[];
 type OwnRouteId = (typeof OWN_ROUTES)[number];
 
 /** A signed-in person, in the session's workspace and role. */

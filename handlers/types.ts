@@ -15,9 +15,10 @@ export type PartOf<O, P extends string> = O extends { parameters: { [key in P]?:
 export type BodyOf<O> = O extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : undefined;
 /** An operation's success answers: each status with its JSON body (none for 204). */
 export type ResultOf<O extends { responses: object }> = {
-  [S in Extract<keyof O['responses'], 200 | 201 | 202 | 204>]: { status: S; headers?: Record<string, string> } & (
-    JsonOf<O['responses'][S]> extends undefined ? { body?: undefined } : { body: JsonOf<O['responses'][S]> }
-  );
+  [S in Extract<keyof O['responses'], 200 | 201 | 202 | 204>]: {
+    status: S;
+    headers?: Record<string, string>;
+  } & (JsonOf<O['responses'][S]> extends undefined ? { body?: undefined } : { body: JsonOf<O['responses'][S]> });
 }[Extract<keyof O['responses'], 200 | 201 | 202 | 204>];
 
 type Part<K extends OperationId, P extends string> = PartOf<operations[K], P>;

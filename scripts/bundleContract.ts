@@ -9,7 +9,9 @@ const LOCAL = /^#\/components\/(\w+)\/([\w.-]+)$/;
 
 export function bundleContract(document: Record<string, Json>, shared: { components: Components }) {
   const out = structuredClone(document) as Record<string, Json> & { components: Components };
-  const own = new Set(Object.entries(out.components).flatMap(([kind, all]) => Object.keys(all).map((n) => `${kind}/${n}`)));
+  const own = new Set(
+    Object.entries(out.components).flatMap(([kind, all]) => Object.keys(all).map((n) => `${kind}/${n}`)),
+  );
   const copied = new Set<string>();
 
   /** Copies a component of openapi.yaml under the same name, then what it refers to. */

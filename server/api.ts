@@ -25,7 +25,6 @@ import { KEY_HEADER, requestFingerprint, runWithKey } from './idempotency.ts';
 import { MAX_JSON_LENGTH, SETTINGS_MAX_JSON } from './maxJsonLength.ts';
 import { decodablePath, malformedPath } from './requestFaults.ts';
 
-
 /** A request as the API reads it, plus what we learn on the way. */
 export interface ApiRequest {
   method: string;

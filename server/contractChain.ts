@@ -105,7 +105,10 @@ export async function contractBackend(definition: Document) {
    * The operation for a method and a path relative to the contract's base, with its decoded path parameters;
    * `pathKnown` when only the method matched no operation.
    */
-  function match(method: string, path: string): { route: Route; params: Record<string, string> } | { pathKnown: boolean } {
+  function match(
+    method: string,
+    path: string,
+  ): { route: Route; params: Record<string, string> } | { pathKnown: boolean } {
     let relative = path.split('?')[0]!.trim() || '/';
     while (relative.length > 1 && relative.endsWith('/')) relative = relative.slice(0, -1);
     const asked = method.trim().toLowerCase();

@@ -180,8 +180,9 @@ function problem(req: FuzzRequest, answer: Answer): string | undefined {
 describe('the fuzz table', () => {
   it('has a row for every operation of auth.yaml, the session-only contract', () => {
     const rows = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
-    expect(authOperations().filter((op) => !rows.has(op.replace(/:(\w+)/g, (_, name) => `{${ROW_PARAMS[name] ?? name}}`))))
-      .toEqual([]);
+    expect(
+      authOperations().filter((op) => !rows.has(op.replace(/:(\w+)/g, (_, name) => `{${ROW_PARAMS[name] ?? name}}`))),
+    ).toEqual([]);
   });
 });
 

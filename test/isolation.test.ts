@@ -301,7 +301,10 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
 
   it("answers 404 to the session routes given another workspace's ids, and changes nothing", async () => {
     const theirOwner = await signedIn(env, theirs.userId, theirs.workspaceId);
-    const invite = await asPerson(env, theirOwner, 'post', '/auth/invites', { email: 'iso@example.com', role: 'member' });
+    const invite = await asPerson(env, theirOwner, 'post', '/auth/invites', {
+      email: 'iso@example.com',
+      role: 'member',
+    });
     const key = await asPerson(env, theirOwner, 'post', '/auth/keys', { name: 'Theirs', scopes: ['read'] });
     const ids: SessionIds = { acc: their.acc, key: key.body.id, invite: invite.body.invite.id, user: theirs.userId };
     const theirSide = async () => [

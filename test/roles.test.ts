@@ -52,10 +52,7 @@ const SESSION_ROUTES: Record<string, Role | 'open'> = {
 };
 
 /** Routes outside the contract chain that check the session themselves and ignore a bearer beside the cookie. */
-const OWN_SESSION_CHECK = new Set([
-  'GET /auth/connect/:platform',
-  'GET /auth/connect/:platform/callback',
-]);
+const OWN_SESSION_CHECK = new Set(['GET /auth/connect/:platform', 'GET /auth/connect/:platform/callback']);
 
 const concrete = (path: string) =>
   path

@@ -163,7 +163,8 @@ export const listApprovals: AuthHandler<'listApprovals'> = async (ctx) => {
 };
 
 /** The post's requester, read before the decision changes its approval. */
-const requesterOf = async (data: WorkspaceData, postId: string) => (await data.posts.get(postId))?.approval?.requestedBy;
+const requesterOf = async (data: WorkspaceData, postId: string) =>
+  (await data.posts.get(postId))?.approval?.requestedBy;
 
 /** Queued at the time wanted, or at `publishAt`; only as the approver read it (`updatedAt`), if they say. */
 export const approvePost: AuthHandler<'approvePost'> = async (ctx) => {

@@ -27,7 +27,10 @@ import { listAudit, updateWorkspace } from './workspace.ts';
 /** This contract, for the dashboard's developers, signed in; its `servers` names this instance. */
 const getAuthContract: AuthHandler<'getAuthContract'> = async ({ services }) => ({
   status: 200,
-  body: { ...loadAuthContract(), servers: [{ url: `${services.config.publicUrl}/auth`, description: 'This instance.' }] },
+  body: {
+    ...loadAuthContract(),
+    servers: [{ url: `${services.config.publicUrl}/auth`, description: 'This instance.' }],
+  },
 });
 
 export const authHandlers: AuthHandlers = {

@@ -49,7 +49,12 @@ export const requestPasswordReset: AuthHandler<'requestPasswordReset'> = async (
 export const confirmPasswordReset: AuthHandler<'confirmPasswordReset'> = async ({ body, services }) => {
   const resetId = idFromToken(services.keyring, 'password-resets', body.token);
   const unusable = (what: string) =>
-    new ApiError(410, 'reset_unusable', `This password reset link ${what}.`, 'Ask for a new link from the sign-in page.');
+    new ApiError(
+      410,
+      'reset_unusable',
+      `This password reset link ${what}.`,
+      'Ask for a new link from the sign-in page.',
+    );
   if (!resetId) throw unusable('is incomplete or was altered');
   const outcome = await resetPassword(services.db, resetId, await hashPassword(checkedPassword(body.password)));
   if ('unusable' in outcome) throw unusable(outcome.unusable);
@@ -68,5 +73,8 @@ export const changePassword: AuthHandler<'changePassword'> = async ({ cred, body
     );
   }
   await setPasswordHash(services.db, cred.user.id, await hashPassword(newPassword));
-  return { status: 200, body: { otherSessionsEnded: await endOtherSessions(services.db, cred.user.id, cred.sessionId) } };
+  return {
+    status: 200,
+    body: { otherSessionsEnded: await endOtherSessions(services.db, cred.user.id, cred.sessionId) },
+  };
 };

@@ -67,8 +67,8 @@ const noticeLimiters = new WeakMap<Db, RateLimiter>();
 /** Tells the owner of a taken address that someone tried to sign up with it, and where to go if it was them. */
 async function noticeTaken(services: Services, email: string): Promise<void> {
   const { db, config, mailer } = services;
-  let notices = noticeLimiters.get(db);
-  if (!notices) noticeLimiters.set(db, (notices = createRateLimiter(db, 1, NOTICE_GAP_MS)));
+  const notices = noticeLimiters.get(db) ?? createRateLimiter(db, 1, NOTICE_GAP_MS);
+  noticeLimiters.set(db, notices);
   if (!(await notices.hit(`sign-up-notice:${email}`)).allowed) return;
   const app = `${config.publicUrl}/app`;
   await mailer.send({
