@@ -23,7 +23,7 @@ export function bundleContract(document: Record<string, Json>, shared: { compone
     if (found === undefined) throw new Error(`openapi.yaml has no components/${key}`);
     copied.add(key);
     const clone = structuredClone(found);
-    (out.components[kind] ??= {})[name] = clone;
+    out.components[kind] = { ...out.components[kind], [name]: clone };
     walk(clone, true);
   }
 
