@@ -2,14 +2,9 @@
 // (listApprovals, approvePost, rejectPost): only an owner or administrator signed in to the dashboard decides, so
 // an approval is a person's confirmation; no API key, OAuth token or MCP tool reaches them.
 import { DateTime } from 'luxon';
-import {
-  approvalRequestedEvent,
-  type ContentPatch,
-  type DecideChange,
-  type NewEvent,
-  type PostRecord,
-  type StoredApproval,
-} from '../../db/postsData.ts';
+import { approvalRequestedEvent, type NewEvent } from '../../db/postEvents.ts';
+import type { ContentPatch, PostRecord, StoredApproval } from '../../db/postRecords.ts';
+import type { DecideChange } from '../../db/postWrites.ts';
 import { workspaceData, type WorkspaceData } from '../../db/workspaceData.ts';
 import type { Credential } from '../../domain/credential.ts';
 import { ApiError, invalidRequest } from '../../domain/errors.ts';

@@ -1,5 +1,5 @@
 // A post as the API answers it, in answers and in events (handlers/events.ts).
-import type { ApprovalRecord, PostRecord } from '../../db/postsData.ts';
+import type { ApprovalRecord, PostRecord } from '../../db/postRecords.ts';
 import { statusLine } from '../../domain/statusLine.ts';
 import { networkOf } from '../../networks/index.ts';
 
