@@ -748,7 +748,11 @@ export interface components {
         };
         /** @description A plan's price and limits. */
         PlanOffer: {
-            name: components["schemas"]["Plan"];
+            /**
+             * @description A plan on sale.
+             * @enum {string}
+             */
+            name: "free" | "creator" | "studio" | "agency";
             priceUsd: null | {
                 month: number;
                 year: number;
@@ -1564,7 +1568,10 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
+        /**
+         * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+         *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+         */
         CsrfToken: string;
         /** @description The post's id. */
         PostId: string;
@@ -1625,9 +1632,12 @@ export interface operations {
     signOut: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1744,9 +1754,12 @@ export interface operations {
     changePassword: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1809,9 +1822,12 @@ export interface operations {
     removeMember: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The member's user id. */
@@ -1843,9 +1859,12 @@ export interface operations {
     changeMemberRole: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The member's user id. */
@@ -1882,9 +1901,12 @@ export interface operations {
     createInvite: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1924,9 +1946,12 @@ export interface operations {
     cancelInvite: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The invitation's id. */
@@ -2018,9 +2043,12 @@ export interface operations {
     switchWorkspace: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2072,9 +2100,12 @@ export interface operations {
     createKey: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2110,9 +2141,12 @@ export interface operations {
     revokeKey: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The key's id. */
@@ -2160,9 +2194,12 @@ export interface operations {
     changePlan: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2211,9 +2248,12 @@ export interface operations {
     updateWorkspace: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2311,9 +2351,12 @@ export interface operations {
     approvePost: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The post's id. */
@@ -2345,9 +2388,12 @@ export interface operations {
     rejectPost: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The post's id. */
@@ -2404,9 +2450,12 @@ export interface operations {
     disconnectAccount: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The account's id. */
@@ -2463,9 +2512,12 @@ export interface operations {
     connectBySignIn: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The network, such as `youtube` or `bluesky`. */
@@ -2556,9 +2608,12 @@ export interface operations {
     revokeMcpGrant: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The session's CSRF token, as `getSession` answers it; required on every state change. */
-                "X-CSRF-Token": components["parameters"]["CsrfToken"];
+            header?: {
+                /**
+                 * @description The session's CSRF token, as `getSession` answers it. Every state change needs it: without a valid one
+                 *     the answer is `403 csrf_failed`, before the request is validated (so clients may send it from one place).
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The grant's id. */

@@ -2,7 +2,7 @@
 // opens every destination, the workspace and sign-out, as a row of links would not fit), and sign-out.
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useEffect, useRef, useState } from 'react';
-import { auth } from './api.ts';
+import { authApi, call } from './api.ts';
 import { useLiveUpdates } from './liveUpdates.ts';
 import { useResetSession, useSignedIn } from './session.tsx';
 import { Button } from './ui.tsx';
@@ -51,7 +51,7 @@ export function Shell() {
     return () => document.removeEventListener('keydown', onKey);
   }, [menuOpen]);
   const signOut = async () => {
-    await auth('POST', '/sign-out');
+    await call(authApi.POST('/sign-out'));
     await reset();
   };
   return (

@@ -1,9 +1,9 @@
 // The plan and its billing: the page at /app/settings/billing, which the upgradeUrl of every quota error names.
 import { planUsage } from '../../billing/index.ts';
-import { PLANS, type PlanName } from '../../domain/plans.ts';
+import { PLANS } from '../../domain/plans.ts';
 import type { AuthHandler } from '../../handlers/authTypes.ts';
 
-const ON_SALE: PlanName[] = ['free', 'creator', 'studio', 'agency'];
+const ON_SALE = ['free', 'creator', 'studio', 'agency'] as const;
 
 export const getBilling: AuthHandler<'getBilling'> = async ({ cred, services, billing }) => {
   const plan = PLANS[cred.workspace.plan];
@@ -14,7 +14,7 @@ export const getBilling: AuthHandler<'getBilling'> = async ({ cred, services, bi
       plan: plan.name,
       provider: billing.name,
       canChange: cred.role === 'owner',
-      plans: ON_SALE.map((name) => PLANS[name]),
+      plans: ON_SALE.map((name) => ({ ...PLANS[name], name })),
       usage: {
         period: usage.period,
         posts: { used: usage.posts, limit: plan.postsPerMonth },

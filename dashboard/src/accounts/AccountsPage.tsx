@@ -5,7 +5,7 @@
 // ?error=<code>&message=…&hint=….
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { auth, Failure, type Account } from '../api.ts';
+import { authApi, call, Failure, type Account } from '../api.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { disconnectPreviewQuery, useAccounts } from '../queries/accounts.ts';
@@ -78,7 +78,12 @@ function DisconnectButton({ account }: { account: Account }) {
         </>
       }
       onConfirm={async () => {
-        await auth('POST', `/accounts/${account.id}/disconnect`, { confirm: true });
+        await call(
+          authApi.POST('/accounts/{accountId}/disconnect', {
+            params: { path: { accountId: account.id } },
+            body: { confirm: true },
+          }),
+        );
         await client.invalidateQueries();
       }}
     />

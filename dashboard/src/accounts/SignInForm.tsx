@@ -5,7 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { auth, type Account, type Platform } from '../api.ts';
+import { authApi, call, type Account, type Platform } from '../api.ts';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { useAction } from '../settings/useAction.ts';
@@ -30,12 +30,17 @@ export function SignInForm({
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => form.current?.querySelector('input')?.focus(), []);
   const { busy, error, submit } = useAction(async () => {
-    const done = await auth<{ connected: number; requeued: number }>('POST', `/connect/${platform}`, {
-      identifier,
-      password,
-      ...(server.trim() ? { server: server.trim() } : {}),
-      ...(reconnecting ? { accountId: reconnecting.id } : {}),
-    });
+    const done = await call(
+      authApi.POST('/connect/{platform}', {
+        params: { path: { platform } },
+        body: {
+          identifier,
+          password,
+          ...(server.trim() ? { server: server.trim() } : {}),
+          ...(reconnecting ? { accountId: reconnecting.id } : {}),
+        },
+      }),
+    );
     await client.invalidateQueries();
     setParams(
       { connected: String(done.connected), ...(done.requeued ? { requeued: String(done.requeued) } : {}) },

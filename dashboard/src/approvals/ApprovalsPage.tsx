@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { DateTime } from 'luxon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { labelOf } from '../networks.ts';
 import { approvalListQuery } from '../queries/approvals.ts';
 import { useSignedIn } from '../session.tsx';
@@ -38,22 +38,28 @@ function ApprovalList() {
   const decide = async (how: 'approve' | 'reject') => {
     for (const post of chosen) {
       // An approval names the post as shown here: one edited since is refused, never approved unseen.
-      const body =
+      const path = { params: { path: { postId: post.id } } };
+      await call(
         how === 'reject'
-          ? comment.trim()
-            ? { comment: comment.trim() }
-            : {}
-          : { ...timeOf(post.id), updatedAt: post.updatedAt };
-      await auth('POST', `/approvals/${post.id}/${how}`, body);
+          ? authApi.POST('/approvals/{postId}/reject', {
+              ...path,
+              body: comment.trim() ? { comment: comment.trim() } : {},
+            })
+          : authApi.POST('/approvals/{postId}/approve', {
+              ...path,
+              body: { ...timeOf(post.id), updatedAt: post.updatedAt },
+            }),
+      );
     }
     setDone(how === 'approve' ? W.approved(chosen.length) : W.rejected(chosen.length));
     setSelected(new Set());
     setComment('');
     await client.invalidateQueries();
   };
-  // The picked time is read in the workspace zone, as every time in the dashboard.
+  // The picked time is read in the workspace zone, as every time in the dashboard; one luxon cannot read goes as
+  // '', which the server refuses.
   const timeOf = (id: string) =>
-    times[id] ? { publishAt: DateTime.fromISO(times[id], { zone: workspace.tz }).toUTC().toISO() } : {};
+    times[id] ? { publishAt: DateTime.fromISO(times[id], { zone: workspace.tz }).toUTC().toISO() ?? '' } : {};
   const approve = useAction(() => decide('approve'));
   const reject = useAction(() => decide('reject'));
 

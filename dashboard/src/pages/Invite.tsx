@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { useResetSession, useSession } from '../session.tsx';
 import { inviteOfferQuery } from '../queries/invites.ts';
 import { ROLE_LABEL } from '../settings/settingsApi.ts';
@@ -21,15 +21,15 @@ export function InvitePage() {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const accept = async (body: object) => {
-    await auth('POST', '/invites/accept', { token, ...body });
+  const accept = async (body: { name?: string; password?: string }) => {
+    await call(authApi.POST('/invites/accept', { body: { token, ...body } }));
     await reset();
     navigate('/', { replace: true });
   };
   const join = useAction(() => accept({}));
   const create = useAction(() => accept({ name, password }));
   const signOut = useAction(async () => {
-    await auth('POST', '/sign-out');
+    await call(authApi.POST('/sign-out'));
     await reset();
   });
   const back = `/sign-in?next=${encodeURIComponent(`/invite?token=${token}`)}`;

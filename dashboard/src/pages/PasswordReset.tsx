@@ -2,7 +2,7 @@
 // new password once (every session of the person ends), then sends them to sign in.
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
 import { useAction } from '../settings/useAction.ts';
 
@@ -25,7 +25,7 @@ export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState<string>();
   const { busy, error, submit } = useAction(async () => {
-    setSent((await auth<{ message: string }>('POST', '/password-reset', { email })).message);
+    setSent((await call(authApi.POST('/password-reset', { body: { email } }))).message);
   });
   return (
     <AuthCard title="Reset your password">
@@ -58,7 +58,7 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const { busy, error, submit } = useAction(async () => {
-    await auth('POST', '/password-reset/confirm', { token: params.get('token') ?? '', password });
+    await call(authApi.POST('/password-reset/confirm', { body: { token: params.get('token') ?? '', password } }));
     navigate('/sign-in?reset=1', { replace: true });
   });
   return (

@@ -2,7 +2,7 @@
 // with the current plan, this month's usage, and for the owner the change of plan. A downgrade below
 // current usage is refused by the server with what to remove first, which shows here as it came.
 import { useQueryClient } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { bytesText } from '../format.ts';
 import { Button, Confirm, ErrorNote, Loading } from '../ui.tsx';
 import { useBilling } from '../queries/billing.ts';
@@ -87,7 +87,7 @@ function ChangePlan({ plan, current }: { plan: Plan; current: string }) {
         </p>
       }
       onConfirm={async () => {
-        await auth('POST', '/billing/plan', { plan: plan.name });
+        await call(authApi.POST('/billing/plan', { body: { plan: plan.name } }));
         await client.invalidateQueries();
       }}
     />

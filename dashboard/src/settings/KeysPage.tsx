@@ -2,7 +2,7 @@
 // never to paste it into a chat, the list (prefix, scopes, creator, created, last used) and revoke.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Confirm, CopyField, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
@@ -53,9 +53,7 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
   const [name, setName] = useState('');
   const [write, setWrite] = useState(false);
   const { busy, error, submit } = useAction(async () => {
-    onCreated(
-      await auth<ApiKey & { key: string }>('POST', '/keys', { name, scopes: write ? ['read', 'write'] : ['read'] }),
-    );
+    onCreated(await call(authApi.POST('/keys', { body: { name, scopes: write ? ['read', 'write'] : ['read'] } })));
     setName('');
     await client.invalidateQueries({ queryKey: apiKeyKeys.all });
   });
@@ -124,7 +122,7 @@ function KeyRow({ apiKey, zone }: { apiKey: ApiKey; zone: string }) {
           </p>
         }
         onConfirm={async () => {
-          await auth('DELETE', `/keys/${apiKey.id}`);
+          await call(authApi.DELETE('/keys/{keyId}', { params: { path: { keyId: apiKey.id } } }));
           await client.invalidateQueries({ queryKey: apiKeyKeys.all });
         }}
       />

@@ -2,7 +2,7 @@
 // (the link is also shown here to copy), changing a role, transferring ownership and removing a member.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, ConfirmDialog, CopyField, ErrorNote, Field, Loading } from '../ui.tsx';
@@ -12,13 +12,16 @@ import { useAction } from './useAction.ts';
 
 const refresh = (client: ReturnType<typeof useQueryClient>) => client.invalidateQueries({ queryKey: memberKeys.all });
 
+/** The roles an invitation gives: ownership is transferred, never offered. */
+type InvitedRole = Exclude<Role, 'owner'>;
+
 function InviteForm() {
   const client = useQueryClient();
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('member');
+  const [role, setRole] = useState<InvitedRole>('member');
   const [sent, setSent] = useState<{ email: string; link: string; delivered: string }>();
   const { busy, error, submit } = useAction(async () => {
-    const out = await auth<{ invite: Invite; link: string; delivered: string }>('POST', '/invites', { email, role });
+    const out = await call(authApi.POST('/invites', { body: { email, role } }));
     setSent({ email: out.invite.email, link: out.link, delivered: out.delivered });
     setEmail('');
     await refresh(client);
@@ -36,7 +39,7 @@ function InviteForm() {
       />
       <div className="field">
         <label htmlFor="invite-role">Role</label>
-        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as InvitedRole)}>
           <option value="member">Member: {ROLE_SCOPE.member}</option>
           <option value="administrator">Administrator: {ROLE_SCOPE.administrator}</option>
         </select>
@@ -102,7 +105,12 @@ function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: bool
           </p>
         }
         onConfirm={async () => {
-          await auth('PATCH', `/members/${member.userId}`, { role: chosen });
+          await call(
+            authApi.PATCH('/members/{userId}', {
+              params: { path: { userId: member.userId } },
+              body: { role: chosen ?? 'member' },
+            }),
+          );
           await refresh(client);
           setChosen(undefined);
         }}
@@ -118,7 +126,12 @@ function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: bool
           action="Transfer ownership"
           description={<p>{member.name} becomes the owner, who alone changes the plan. You become an administrator.</p>}
           onConfirm={async () => {
-            await auth('PATCH', `/members/${member.userId}`, { role: 'owner' });
+            await call(
+              authApi.PATCH('/members/{userId}', {
+                params: { path: { userId: member.userId } },
+                body: { role: 'owner' },
+              }),
+            );
             await client.invalidateQueries();
           }}
         />
@@ -159,7 +172,7 @@ function MemberRow({ member, you, zone }: { member: Member; you: { userId: strin
               </p>
             }
             onConfirm={async () => {
-              await auth('DELETE', `/members/${member.userId}`);
+              await call(authApi.DELETE('/members/{userId}', { params: { path: { userId: member.userId } } }));
               await refresh(client);
             }}
           />
@@ -183,7 +196,7 @@ function InviteRow({ invite, canManage, zone }: { invite: Invite; canManage: boo
         <Button
           tone="ghost"
           onClick={async () => {
-            await auth('DELETE', `/invites/${invite.id}`);
+            await call(authApi.DELETE('/invites/{inviteId}', { params: { path: { inviteId: invite.id } } }));
             await refresh(client);
           }}
         >

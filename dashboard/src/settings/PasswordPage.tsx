@@ -1,6 +1,6 @@
 // Settings, password: change it while signed in; the person's other sessions end.
 import { useState } from 'react';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
 import { useAction } from './useAction.ts';
 
@@ -9,10 +9,7 @@ export function PasswordPage() {
   const [next, setNext] = useState('');
   const [done, setDone] = useState<number>();
   const { busy, error, submit } = useAction(async () => {
-    const out = await auth<{ otherSessionsEnded: number }>('POST', '/password', {
-      currentPassword: current,
-      newPassword: next,
-    });
+    const out = await call(authApi.POST('/password', { body: { currentPassword: current, newPassword: next } }));
     setDone(out.otherSessionsEnded);
     setCurrent('');
     setNext('');

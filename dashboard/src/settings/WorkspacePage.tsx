@@ -2,7 +2,7 @@
 // queued posts at their absolute instants; the answer says so and this page repeats it.
 import { lazy, Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { SESSION_KEY, useSignedIn } from '../session.tsx';
 import { Button, ErrorNote, Field, Loading } from '../ui.tsx';
 import { atLeast } from './settingsApi.ts';
@@ -28,7 +28,7 @@ export function WorkspacePage() {
   const set = (field: 'name' | 'slug' | 'tz' | 'currency') => (e: { target: { value: string } }) =>
     setForm({ ...form, [field]: e.target.value });
   const { busy, error, submit } = useAction(async () => {
-    const out = await auth<{ notes: string[] }>('PATCH', '/workspace', form);
+    const out = await call(authApi.PATCH('/workspace', { body: form }));
     setNotes(out.notes.length ? out.notes : ['Saved.']);
     await client.invalidateQueries({ queryKey: SESSION_KEY });
   });
