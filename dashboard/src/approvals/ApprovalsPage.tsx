@@ -1,5 +1,6 @@
 // Approvals (issue 29): the posts that wait for an owner's or administrator's decision, with their text and network,
-// approved or rejected one by one or together. Only this signed-in page can decide (server/approvalRoutes.ts).
+// approved or rejected one by one or together. Only this signed-in page can decide (auth.yaml's approvePost and
+// rejectPost).
 import { useState } from 'react';
 import { DateTime } from 'luxon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
