@@ -94,7 +94,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Tell whether a password reset link can still be used
+         * @description So the page says so before a new password is typed; 410 when it cannot.
+         */
+        get: operations["getPasswordReset"];
         put?: never;
         /**
          * Mail a password reset link
@@ -1700,6 +1704,34 @@ export interface operations {
             202: components["responses"]["Said"];
             400: components["responses"]["InvalidRequest"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getPasswordReset: {
+        parameters: {
+            query: {
+                /** @description The token of an emailed link, exactly as the link carries it. */
+                token: components["parameters"]["LinkToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link works until `expiresAt`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
         };
     };

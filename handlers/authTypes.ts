@@ -17,6 +17,7 @@ export const OPEN_OPERATIONS = [
   'getSignUpState',
   'signUp',
   'requestPasswordReset',
+  'getPasswordReset',
   'confirmPasswordReset',
   'getInvite',
   'acceptInvite',

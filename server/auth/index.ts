@@ -18,7 +18,7 @@ import {
   removeMember,
   switchWorkspace,
 } from './members.ts';
-import { changePassword, confirmPasswordReset, requestPasswordReset } from './passwords.ts';
+import { changePassword, confirmPasswordReset, getPasswordReset, requestPasswordReset } from './passwords.ts';
 import { getSession, signIn, signOut } from './session.ts';
 import { getSignUpState, signUp } from './signUp.ts';
 import type { AuthHandler, AuthHandlers } from '../../handlers/authTypes.ts';
@@ -40,6 +40,7 @@ export const authHandlers: AuthHandlers = {
   getSignUpState,
   signUp,
   requestPasswordReset,
+  getPasswordReset,
   confirmPasswordReset,
   changePassword,
   listMembers,

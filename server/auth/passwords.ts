@@ -1,8 +1,15 @@
 // Passwords: a reset by an emailed single-use link, and a change while signed in. A reset is always answered 202,
 // so the answer never tells who has an account; a change checks the current password under the sign-in limits.
 import { findUserByEmail, setPasswordHash } from '../../db/identity.ts';
-import { createPasswordReset, endOtherSessions, RESET_MINUTES, resetPassword } from '../../db/passwords.ts';
+import {
+  createPasswordReset,
+  endOtherSessions,
+  RESET_MINUTES,
+  resetPassword,
+  resetUsable,
+} from '../../db/passwords.ts';
 import { ApiError } from '../../domain/errors.ts';
+import type { Keyring } from '../../runtime/crypto.ts';
 import { checkedEmail, checkedPassword, hashPassword } from '../../signin/passwords.ts';
 import { idFromToken, linkToken } from '../signedLinks.ts';
 import type { AuthHandler } from '../../handlers/authTypes.ts';
@@ -46,16 +53,24 @@ export const requestPasswordReset: AuthHandler<'requestPasswordReset'> = async (
   };
 };
 
-export const confirmPasswordReset: AuthHandler<'confirmPasswordReset'> = async ({ body, services }) => {
-  const resetId = idFromToken(services.keyring, 'password-resets', body.token);
-  const unusable = (what: string) =>
-    new ApiError(
-      410,
-      'reset_unusable',
-      `This password reset link ${what}.`,
-      'Ask for a new link from the sign-in page.',
-    );
+const unusable = (what: string) =>
+  new ApiError(410, 'reset_unusable', `This password reset link ${what}.`, 'Ask for a new link from the sign-in page.');
+
+function resetOf(keyring: Keyring, token: string): string {
+  const resetId = idFromToken(keyring, 'password-resets', token);
   if (!resetId) throw unusable('is incomplete or was altered');
+  return resetId;
+}
+
+/** Whether the link can still be used, so the page says so before a new password is typed. */
+export const getPasswordReset: AuthHandler<'getPasswordReset'> = async ({ query, services }) => {
+  const state = await resetUsable(services.db, resetOf(services.keyring, query.token));
+  if ('unusable' in state) throw unusable(state.unusable);
+  return { status: 200, body: state };
+};
+
+export const confirmPasswordReset: AuthHandler<'confirmPasswordReset'> = async ({ body, services }) => {
+  const resetId = resetOf(services.keyring, body.token);
   const outcome = await resetPassword(services.db, resetId, await hashPassword(checkedPassword(body.password)));
   if ('unusable' in outcome) throw unusable(outcome.unusable);
   return { status: 204 };
