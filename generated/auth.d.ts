@@ -96,7 +96,7 @@ export interface paths {
         };
         /**
          * Tell whether a password reset link can still be used
-         * @description So the page says so before a new password is typed; 410 when it cannot.
+         * @description So the page says so before a new password is typed; 410 when it cannot, or when no token came.
          */
         get: operations["getPasswordReset"];
         put?: never;
@@ -1709,9 +1709,9 @@ export interface operations {
     };
     getPasswordReset: {
         parameters: {
-            query: {
-                /** @description The token of an emailed link, exactly as the link carries it. */
-                token: components["parameters"]["LinkToken"];
+            query?: {
+                /** @description The token of the emailed link, exactly as the link carries it. */
+                token?: string;
             };
             header?: never;
             path?: never;

@@ -56,7 +56,7 @@ export const requestPasswordReset: AuthHandler<'requestPasswordReset'> = async (
 const unusable = (what: string) =>
   new ApiError(410, 'reset_unusable', `This password reset link ${what}.`, 'Ask for a new link from the sign-in page.');
 
-function resetOf(keyring: Keyring, token: string): string {
+function resetOf(keyring: Keyring, token: string | undefined): string {
   const resetId = idFromToken(keyring, 'password-resets', token);
   if (!resetId) throw unusable('is incomplete or was altered');
   return resetId;
