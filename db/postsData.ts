@@ -57,6 +57,12 @@ export interface StoredApproval {
 
 export type ApprovalRecord = StoredApproval & { requesterName: string };
 
+/**
+ * A queued post's change waiting for approval (its `approval` says who asked and when): the content fields it sets,
+ * and `publishAt` when it moves the post (null: publish now; absent: the post keeps its time).
+ */
+export type StoredChange = ContentPatch & { publishAt?: string | null };
+
 export interface PostRecord {
   id: string;
   accountId: string;
@@ -86,8 +92,10 @@ export interface PostRecord {
   liveNote: string | null;
   /** A live post the network shows to its account only, whatever was asked (an unaudited YouTube project's upload). */
   shownPrivately: boolean;
-  /** A draft's pending or rejected approval; null for every other post. */
+  /** A draft's pending or rejected approval, or who asked for a queued post's `pendingChange`; null otherwise. */
   approval: ApprovalRecord | null;
+  /** A queued post's change waiting for approval beside it; null otherwise. */
+  pendingChange: StoredChange | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -141,7 +149,7 @@ export type ContentPatch = Partial<Pick<PostRecord, 'text' | 'title' | 'tags' | 
 
 /** Fields a person's action may change besides the state, which the state table sets. */
 export type PostPatch = Partial<Pick<PostRecord, 'publishAt' | 'quotaMonth' | 'error'>> &
-  ContentPatch & { approval?: StoredApproval | null };
+  ContentPatch & { approval?: StoredApproval | null; pendingChange?: StoredChange | null };
 
 const CONTENT_FIELDS = ['text', 'title', 'tags', 'mediaIds', 'perPlatform'] as const;
 const changesContent = (patch: PostPatch) => CONTENT_FIELDS.some((field) => field in patch);
@@ -255,6 +263,7 @@ function toPost(row: Record<string, any>): PostRecord {
     liveNote: row.status === 'live' ? (row.live_note ?? null) : null,
     shownPrivately: row.status === 'live' && toBool(row.shown_privately),
     approval: toApproval(row),
+    pendingChange: row.pending_change ? JSON.parse(row.pending_change) : null,
   };
 }
 
@@ -285,6 +294,7 @@ function patchColumns(patch: PostPatch): Record<string, unknown> {
   if ('mediaIds' in patch) cols.media_ids = JSON.stringify(patch.mediaIds);
   if ('perPlatform' in patch) cols.per_platform = JSON.stringify(patch.perPlatform);
   if ('approval' in patch) Object.assign(cols, approvalColumns(patch.approval));
+  if ('pendingChange' in patch) cols.pending_change = patch.pendingChange ? JSON.stringify(patch.pendingChange) : null;
   return cols;
 }
 
@@ -294,6 +304,11 @@ export const approvalRequestedEvent = (wantedAt: string | null): NewEvent => ({
   message: 'Waiting for approval by an owner or administrator.',
   publishAt: wantedAt,
 });
+
+const CHANGE_DROPPED: NewEvent = {
+  kind: 'rejected',
+  message: 'The change that waited for approval was dropped: the post left the queue.',
+};
 
 /** Appends timeline rows; also used by the publishing worker, which acts on posts by id. */
 export async function insertPostEvents(
@@ -468,6 +483,11 @@ export function postsData(db: Db, workspace: Workspace, clock: Clock, jobs?: Job
         return next === undefined ? undefined : new Date(next).toISOString();
       },
     });
+    // A change waits for approval only beside a queued post: one that leaves the queue drops it.
+    if (post.pendingChange && status !== 'queued') {
+      Object.assign(patch, { approval: null, pendingChange: null });
+      events.push(CHANGE_DROPPED);
+    }
     const content = changesContent(patch);
     if (content && row.checkpoint) throw partlySent(id, post.platform);
     // Taking a post in review out of the queue (a cancel, or a wait for approval) would not take it back.

@@ -12,6 +12,7 @@ import {
   type NewPost,
   type PostRecord,
   type StoredApproval,
+  type StoredChange,
 } from '../db/postsData.ts';
 import { needsApproval } from '../domain/approvals.ts';
 import type { Credential } from '../domain/credential.ts';
@@ -187,6 +188,22 @@ const wireApproval = (a: ApprovalRecord) => ({
   decidedAt: a.decidedAt,
 });
 
+/** A queued post's change waiting for approval, as the contract names it: who asked, when, and what it changes. */
+const wirePendingChange = (post: PostRecord) =>
+  post.pendingChange && post.approval
+    ? { requestedBy: post.approval.requesterName, requestedAt: post.approval.requestedAt, ...post.pendingChange }
+    : undefined;
+
+/** The content fields a waiting change sets, without its time. */
+const changedContent = ({ publishAt: _, ...content }: StoredChange): ContentPatch => content;
+
+/** The statusLine's facts of a waiting change: the time it asks (absent: keeps), whether it edits the content. */
+const changeFacts = (change: StoredChange | null) =>
+  change && {
+    ...('publishAt' in change ? { publishAt: change.publishAt } : {}),
+    edits: Object.keys(changedContent(change)).length > 0,
+  };
+
 /** A request for approval by `userId` now, for `wantedAt` (null: as soon as approved). */
 const pendingApproval = (userId: string, now: string, wantedAt: string | null): StoredApproval => ({
   state: 'pending',
@@ -208,6 +225,7 @@ const APPROVAL_LINE =
 /** A post as the API answers it (also in events, handlers/events.ts). */
 export function wirePost(post: PostRecord, zone: string) {
   const at = post.status === 'live' ? (post.liveAt ?? post.publishAt) : post.publishAt;
+  const pendingChange = wirePendingChange(post);
   return {
     id: post.id,
     accountId: post.accountId,
@@ -224,7 +242,8 @@ export function wirePost(post: PostRecord, zone: string) {
         reviewSince: post.reviewSince,
         liveNote: post.liveNote,
         shownPrivately: post.shownPrivately,
-        approval: post.approval,
+        approval: pendingChange ? null : post.approval,
+        pendingChange: changeFacts(post.pendingChange),
       },
       zone,
     ),
@@ -239,7 +258,8 @@ export function wirePost(post: PostRecord, zone: string) {
     ...(post.status === 'live' && post.externalUrl ? { externalUrl: post.externalUrl } : {}),
     ...(post.shownPrivately ? { shownPrivately: true } : {}),
     ...(post.status === 'failed' && post.error ? { error: post.error } : {}),
-    ...(post.approval ? { approval: wireApproval(post.approval) } : {}),
+    ...(post.approval && !pendingChange ? { approval: wireApproval(post.approval) } : {}),
+    ...(pendingChange ? { pendingChange } : {}),
     createdVia: post.createdVia,
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
@@ -503,17 +523,20 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
     throw confirmRequired('Changing a queued post', 'reschedulePost');
   assertOwnNetwork(current, body);
   const { platform } = current;
-  const mediaIds = body.mediaIds ?? current.mediaIds;
+  const asks = needsApproval(cred, via);
+  // Asked again by one whose changes need approval, a queued post's waiting change grows: its fields are the start.
+  const base = asks && current.pendingChange ? { ...current, ...changedContent(current.pendingChange) } : current;
+  const mediaIds = body.mediaIds ?? base.mediaIds;
   // `queue`: the account's next free posting time, its own time free for it; taken again under the lock below.
   const queue = body.when === 'queue';
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   const edited = {
     targets: { accountIds: [current.accountId] },
     mediaIds,
-    text: body.text ?? current.text,
-    title: body.title ?? current.title ?? undefined,
-    tags: body.tags ?? current.tags,
-    perPlatform: { [platform]: body.perPlatform?.[platform] ?? current.perPlatform },
+    text: body.text ?? base.text,
+    title: body.title ?? base.title ?? undefined,
+    tags: body.tags ?? base.tags,
+    perPlatform: { [platform]: body.perPlatform?.[platform] ?? base.perPlatform },
     overrides: body.overrides,
     when: queue
       ? await queueTimes(data, cred.workspace.tz, now, [current.accountId], current.id)
@@ -526,12 +549,13 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'edit');
   const content = contentChanges(current, row, mediaIds);
   if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
-  // While it waits for approval, or changed by one whose posts need it, the post waits (again) as a draft: only an
-  // approval in the dashboard queues it. A failed post too: a retry would send what no approver saw (issue 41).
+  // While it waits for approval, or changed by one whose posts need it, a draft waits (again): only an approval in the
+  // dashboard queues it. A failed post too: a retry would send what no approver saw (issue 41). A queued post keeps
+  // its time and approved content, the change waiting beside it; changed by an approver, it changes at once.
   const { approval } = current;
-  const asks = needsApproval(cred, via);
   const waits =
-    approval?.state === 'pending' || (asks && (timed || current.status !== 'draft' || approval?.state === 'rejected'));
+    (approval?.state === 'pending' && current.status === 'draft') ||
+    (asks && (timed || current.status !== 'draft' || approval?.state === 'rejected'));
   if (waits) return askAgain(ctx, current, row, content);
   const post = await transition(data, params.postId, action, async (p, counts) => {
     assertUnchanged(p, current);
@@ -558,15 +582,29 @@ function assertUnchanged(p: PostRecord, read: PostRecord): void {
 
 /**
  * The change that makes `current` wait for approval (again), as the post was read: a draft with `content`, asking
- * for `wanted`; a queued or failed post becomes a draft and gives its place in the month back.
+ * for `wanted` (null: as soon as approved); a failed post becomes such a draft and gives its place in the month back.
+ * A queued post stays as it is, at its time, with `content` and `wanted` (undefined: its own time) waiting beside it.
  */
 function approvalWait(
   cred: Credential,
   clock: Clock,
   current: PostRecord,
   content: ContentPatch,
-  wanted: string | null,
+  wanted: string | null | undefined,
 ): { action: PersonAction; decide: DecideChange } {
+  if (current.status === 'queued')
+    return {
+      action: 'awaitApproval',
+      decide: (p) => {
+        assertUnchanged(p, current);
+        const pendingChange: StoredChange = { ...content, ...(wanted !== undefined ? { publishAt: wanted } : {}) };
+        const time = wanted === undefined ? p.publishAt : wanted;
+        return {
+          patch: { approval: pendingApproval(cred.user.id, isoNow(clock), time), pendingChange },
+          events: [approvalRequestedEvent(time)],
+        };
+      },
+    };
   const wasCounted = current.status !== 'draft';
   return {
     action: 'awaitApproval',
@@ -580,8 +618,8 @@ function approvalWait(
             'Changed by someone whose posts need approval: the post is a draft again until it is approved, ' +
             'and its place in the month was given back.',
         });
-      events.push(approvalRequestedEvent(wanted));
-      const approval = pendingApproval(cred.user.id, isoNow(clock), wanted);
+      events.push(approvalRequestedEvent(wanted ?? null));
+      const approval = pendingApproval(cred.user.id, isoNow(clock), wanted ?? null);
       const leaves = wasCounted ? { publishAt: null, quotaMonth: null, error: null } : {};
       return { patch: { ...content, ...leaves, approval }, events };
     },
@@ -597,12 +635,16 @@ async function askAgain(
 ) {
   // What waits must pass as a queued post would: the approver approves it as it is.
   if (!row.ok) throw checksFailed([row], 'edit');
-  // A failed post asks to be sent as soon as approved, as a retry would send it now.
+  // A failed post asks to be sent as soon as approved, as a retry would send it now; a queued one keeps the time its
+  // waiting change asks, or its own.
+  const waiting = current.pendingChange;
   const wanted =
     body.when === undefined
       ? current.status === 'failed'
         ? null
-        : (current.approval?.wantedAt ?? current.publishAt)
+        : current.status === 'queued'
+          ? waiting?.publishAt
+          : (current.approval?.wantedAt ?? current.publishAt)
       : body.when === 'now'
         ? null
         : row.publishAt;
@@ -686,11 +728,35 @@ async function replanned(
   return { row: rows[0]!, month };
 }
 
+/** Whether `post` waits for a decision: a draft awaiting approval, or a queued post's change. */
+const awaitsDecision = (post: PostRecord) =>
+  post.approval?.state === 'pending' && (post.status === 'draft' || (post.status === 'queued' && !!post.pendingChange));
+
+/**
+ * The time an approval queues a post at: `picked` by the approver, else `wanted` (null: now). A time wanted that has
+ * passed asks the approver for one.
+ */
+function approvedWhen(cred: Credential, postId: string, now: DateTime, picked?: DateTime, wanted?: string | null) {
+  const chosen = picked ?? (wanted ? DateTime.fromISO(wanted, { zone: 'utc' }) : undefined);
+  if (!chosen) return { kind: 'now' as const, at: now };
+  const at = chosen.toUTC();
+  const issues = timeIssues(at, now, cred.workspace.tz, picked ? 'publishAt' : 'The time wanted');
+  if (issues.length && !picked)
+    throw new ApiError(
+      409,
+      'approval_time_passed',
+      `The time wanted for post ${postId}, ${formatInZone(at, cred.workspace.tz)}, has passed.`,
+      'Pick a new time (at least 2 minutes ahead) and approve the post at it.',
+    );
+  return { kind: 'at' as const, at, issues, notes: [] };
+}
+
 /**
  * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
  * checked again and queued at the time wanted, or at `publishAt` when the approver picks one; a time wanted that has
- * passed asks for one. It counts toward the month now. `seen`, the post's `updatedAt` as the page showed it: a post
- * edited since (asking again) is not approved, for nothing an approver did not see may go out (issue 41).
+ * passed asks for one. It counts toward the month now. A queued post's waiting change is applied instead. `seen`,
+ * the post's `updatedAt` as the page showed it: a post edited since (asking again) is not approved, for nothing an
+ * approver did not see may go out (issue 41).
  */
 export async function approvePost(
   cred: Credential,
@@ -700,28 +766,15 @@ export async function approvePost(
   { publishAt, seen }: { publishAt?: DateTime; seen?: string },
 ): Promise<PostRecord> {
   const current = await existingPost(data, postId);
-  if (current.status !== 'draft' || current.approval?.state !== 'pending') throw notAwaiting(current);
+  if (!awaitsDecision(current)) throw notAwaiting(current);
   if (seen !== undefined && seen !== current.updatedAt)
     throw invalidState(
       `Post ${postId} changed after it was read for approval; nothing was approved.`,
       'Read the approvals again, and decide on the post as it is now.',
     );
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
-  const { wantedAt } = current.approval;
-  const chosen = publishAt ?? (wantedAt ? DateTime.fromISO(wantedAt, { zone: 'utc' }) : undefined);
-  let when: ResolvedWhen = { kind: 'now', at: now };
-  if (chosen) {
-    const at = chosen.toUTC();
-    const issues = timeIssues(at, now, cred.workspace.tz, publishAt ? 'publishAt' : 'The time wanted');
-    if (issues.length && !publishAt)
-      throw new ApiError(
-        409,
-        'approval_time_passed',
-        `The time wanted for post ${postId}, ${formatInZone(at, cred.workspace.tz)}, has passed.`,
-        'Pick a new time (at least 2 minutes ahead) and approve the post at it.',
-      );
-    when = { kind: 'at', at, issues, notes: [] };
-  }
+  if (current.pendingChange) return approveChange(cred, data, services, current, now, publishAt);
+  const when = approvedWhen(cred, postId, now, publishAt, current.approval!.wantedAt);
   const { row, month } = await replanned(cred, data, services, current, when);
   if (!row.ok) throw checksFailed([row], 'edit');
   return transition(data, postId, 'reschedule', async (p, counts) => {
@@ -738,7 +791,47 @@ export async function approvePost(
   });
 }
 
-/** Rejects a post awaiting approval: it stays a draft, with the approver's comment. */
+/**
+ * Applies a queued post's waiting change, checked again as the post will be: its content, and its time (now, the
+ * time it asks or the approver picks; else the post keeps its own, not checked again). The post stays counted.
+ */
+async function approveChange(
+  cred: Credential,
+  data: WorkspaceData,
+  services: Services,
+  current: PostRecord,
+  now: DateTime,
+  picked?: DateTime,
+) {
+  const change = current.pendingChange!;
+  const content = changedContent(change);
+  const moves = picked !== undefined || 'publishAt' in change;
+  const when: ResolvedWhen = moves
+    ? approvedWhen(cred, current.id, now, picked, change.publishAt)
+    : { kind: 'at', at: DateTime.fromISO(current.publishAt!, { zone: 'utc' }), issues: [], notes: [] };
+  const { row } = await replanned(cred, data, services, { ...current, ...content }, when);
+  if (!row.ok) throw checksFailed([row], 'edit');
+  return transition(data, current.id, moves ? 'reschedule' : 'edit', (p) => {
+    assertUnchanged(p, current);
+    const events: NewEvent[] = [{ kind: 'approved', message: `Approved by ${cred.user.name}: the change is applied.` }];
+    if (Object.keys(content).length) events.push(editedEvent(content));
+    if (moves) events.push({ kind: 'rescheduled', publishAt: row.publishAt });
+    return {
+      patch: { ...content, ...(moves ? { publishAt: row.publishAt } : {}), approval: null, pendingChange: null },
+      events,
+      audit: {
+        userId: cred.user.id,
+        action: 'post.approved',
+        detail: { ...approvalDetail(p, row.publishAt), change: true },
+      },
+    };
+  });
+}
+
+/**
+ * Rejects a post awaiting approval: it stays a draft, with the approver's comment. A queued post's waiting change
+ * is dropped: the post stays as it was, at its time.
+ */
 export function rejectPost(
   cred: Credential,
   data: WorkspaceData,
@@ -747,12 +840,21 @@ export function rejectPost(
   comment: string | null,
 ): Promise<PostRecord> {
   return transition(data, postId, 'edit', (p) => {
-    if (p.status !== 'draft' || !p.approval || p.approval.state !== 'pending') throw notAwaiting(p);
+    if (!awaitsDecision(p)) throw notAwaiting(p);
+    const audit = { userId: cred.user.id, action: 'post.rejected' as const };
+    if (p.pendingChange) {
+      const dropped = `Rejected by ${cred.user.name}: the change was dropped and the post stays as it was`;
+      return {
+        patch: { approval: null, pendingChange: null },
+        events: [{ kind: 'rejected', message: `${dropped}${comment ? `. Comment: ${comment}` : '.'}` }],
+        audit: { ...audit, detail: { ...approvalDetail(p, p.publishAt), comment, change: true } },
+      };
+    }
     const decidedAt = isoNow(clock);
     return {
-      patch: { approval: { ...p.approval, state: 'rejected', decidedBy: cred.user.id, decidedAt, comment } },
+      patch: { approval: { ...p.approval!, state: 'rejected', decidedBy: cred.user.id, decidedAt, comment } },
       events: [{ kind: 'rejected', message: `Rejected by ${cred.user.name}${comment ? `: ${comment}` : '.'}` }],
-      audit: { userId: cred.user.id, action: 'post.rejected', detail: { ...approvalDetail(p, null), comment } },
+      audit: { ...audit, detail: { ...approvalDetail(p, null), comment } },
     };
   });
 }
