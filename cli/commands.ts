@@ -141,7 +141,7 @@ const COMMANDS: Record<CommandName, Command> = {
   async 'key list'(services, args) {
     const o = options(args, { workspace: { required: true } });
     const ws = await workspaceArg(services, o.workspace!);
-    // The shape the README documents for operators: no ids, no creators.
+    // The shape docs/guides/operating.md documents for operators: no ids, no creators.
     const keys = await listApiKeys(services.db, ws.id);
     return {
       keys: keys.map(({ name, prefix, scopes, createdAt, lastUsedAt }) => ({
@@ -196,7 +196,7 @@ const COMMANDS: Record<CommandName, Command> = {
     if (!NETWORKS[platform].simulator)
       throw new UsageError(
         `${platform} has no simulator in the sandbox, so no sandbox account can be made for it here.`,
-        `Connect a ${platform} account in the dashboard instead (the README says how in the sandbox).`,
+        `Connect a ${platform} account in the dashboard instead (docs/guides/connecting.md says how in the sandbox).`,
       );
     const status = oneOf(o.status ?? 'ok', STATUSES, 'status');
     const ws = await workspaceArg(services, o.workspace!);

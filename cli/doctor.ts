@@ -342,7 +342,7 @@ function networkChecks(config: Config, env: NodeJS.ProcessEnv): Check[] {
               `cannot be connected or publish.`,
             `Register Herald as an app at ${platform} with the callback ` +
               `${config.publicUrl}/auth/connect/${platform}/callback and set ${missing.join(' and ')} ` +
-              `${module.clientEnv.what ? `to ${module.clientEnv.what} ` : ''}(README, Connecting accounts).`,
+              `${module.clientEnv.what ? `to ${module.clientEnv.what} ` : ''}(docs/guides/connecting.md).`,
           )
         : ok(
             `network ${platform}`,
@@ -408,7 +408,7 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env, live?: { a
       fail(
         'configuration',
         (err as Error).message,
-        'Correct that variable (README, Configuration); the other checks need a valid configuration.',
+        'Correct that variable (docs/guides/configuration.md); the other checks need a valid configuration.',
       ),
     );
     return checks;

@@ -1,6 +1,6 @@
-// bin/herald: the operator interface (README, Operator commands). Each command prints exactly one JSON object
-// on stdout, or {code, message, hint} on stderr with a non-zero exit. Each command loads only the modules it
-// needs (dynamic imports), so `herald --help` and the quick commands start fast.
+// bin/herald: the operator interface (docs/guides/operating.md, Operator commands). Each command prints exactly
+// one JSON object on stdout, or {code, message, hint} on stderr with a non-zero exit. Each command loads only the
+// modules it needs (dynamic imports), so `herald --help` and the quick commands start fast.
 
 import { COMMAND_NAMES, isCommand } from './commandNames.ts';
 import { OPERATOR_COMMANDS } from './operator.ts';

@@ -1,5 +1,5 @@
 // How operator commands speak: one JSON object on stdout, or {code, message, hint} on stderr and a
-// non-zero exit (README, Operator commands).
+// non-zero exit (docs/guides/operating.md, Operator commands).
 import { parseArgs } from 'node:util';
 import { isDatabaseBusy } from '../db/connect.ts';
 import { ApiError, errorBody } from '../domain/errors.ts';
@@ -65,7 +65,7 @@ export function reportFailure(failure: unknown): number {
       : {
           code: 'internal',
           message: (err as Error).message,
-          hint: 'Check the environment variables (README, Configuration), DATABASE_URL and DATA_DIR.',
+          hint: 'Check the environment variables (docs/guides/configuration.md), DATABASE_URL and DATA_DIR.',
         };
   process.stderr.write(JSON.stringify(body) + '\n');
   return err instanceof ApiError && err.status === 400 ? 2 : 1;

@@ -5,7 +5,7 @@ import type { WorkspaceData } from '../db/workspaceData.ts';
 import { readCursor, writeCursor } from '../domain/cursor.ts';
 import type { Storage } from '../storage/storage.ts';
 import { toMediaBody } from './media.ts';
-import { wirePost } from './posts.ts';
+import { wirePost } from './posts/wire.ts';
 import type { Handler } from './types.ts';
 
 type Event = components['schemas']['Event'];

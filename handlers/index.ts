@@ -8,7 +8,10 @@ import * as events from './events.ts';
 import * as folders from './folders.ts';
 import * as groups from './groups.ts';
 import * as media from './media.ts';
-import * as posts from './posts.ts';
+import * as postChanges from './posts/changes.ts';
+import * as postCreate from './posts/create.ts';
+import * as postReads from './posts/reads.ts';
+import * as postReschedule from './posts/reschedule.ts';
 import * as schedules from './schedules.ts';
 import type { Handlers } from './types.ts';
 import * as webhooks from './webhooks.ts';
@@ -20,7 +23,10 @@ const exported: Record<string, unknown> = {
   ...groups,
   ...media,
   ...folders,
-  ...posts,
+  ...postCreate,
+  ...postReads,
+  ...postReschedule,
+  ...postChanges,
   ...schedules,
   ...analytics,
   ...events,

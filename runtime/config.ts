@@ -1,7 +1,207 @@
-// Reads the operator's environment once. Defaults make a fresh checkout run (README, Configuration).
+// Reads the operator's environment once. Defaults make a fresh checkout run. VARIABLES declares every variable
+// with its default and meaning: `make generate` writes the configuration reference (docs/guides/configuration.md)
+// from it, and loadConfig can read no variable it does not declare.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LogFormat } from './logger.ts';
+
+/** A variable as the configuration reference shows it: its default in words, and what it means. */
+export interface VariableDoc {
+  default: string;
+  meaning: string;
+}
+
+/**
+ * Every environment variable Herald reads, in the reference's order, but the networks' app credentials, which each
+ * network's connector names (`clientEnv`, `configIdEnv`) and the reference lists from the registry. A default
+ * written as one code span is the value that changes nothing when set (test/configReference.test.ts).
+ */
+export const VARIABLES = {
+  PORT: { default: '`8080`', meaning: 'HTTP port' },
+  HOST: { default: '`127.0.0.1`', meaning: 'bind address' },
+  PUBLIC_URL: {
+    default: '`http://localhost:$PORT`',
+    meaning:
+      'origin used in links: API `$PUBLIC_URL/v1`, MCP `$PUBLIC_URL/mcp`, dashboard `$PUBLIC_URL/app`, docs ' +
+      '`$PUBLIC_URL/docs`. Must be public `https` with live networks (they fetch media from it and send people back ' +
+      'to it)',
+  },
+  DATA_DIR: {
+    default: '`./data`',
+    meaning:
+      "SQLite files (`herald.sqlite`, and `sandbox.sqlite` for the sandbox networks' own state), local media, " +
+      'generated secret',
+  },
+  DATABASE_URL: { default: 'unset', meaning: 'unset: SQLite in `DATA_DIR`; `postgres://…`: PostgreSQL' },
+  SQLITE_BUSY_TIMEOUT_MS: {
+    default: '`5000` in `herald serve`, `60000` in the other commands',
+    meaning:
+      "SQLite: how long a write waits for another process's write to finish. A command that waited in vain " +
+      'answers `database_busy` (try it again)',
+  },
+  HERALD_SECRET: {
+    default: 'created in `DATA_DIR` on first start',
+    meaning:
+      'signs upload addresses and sessions; encrypts network tokens and webhook secrets at rest (AES-256-GCM). ' +
+      'At least 32 characters; the same on every process of an instance',
+  },
+  NETWORKS: {
+    default: '`sandbox`',
+    meaning: '`sandbox`: every network is a local simulator; `live`: the real networks',
+  },
+  HERALD_TIKTOK_AUDITED: {
+    default: '`false` with live networks, `true` in the sandbox',
+    meaning:
+      "`true` once TikTok has audited the operator's app; until then TikTok takes private (`SELF_ONLY`) posts " +
+      'only, from accounts set to private, and from at most 5 accounts in 24 hours; plans and compose say so, and ' +
+      "private posts go live at the creator's profile ([TikTok guide](networks/tiktok.md))",
+  },
+  RATE_LIMIT_MAX: { default: '`600`', meaning: 'requests per client address per window' },
+  RATE_LIMIT_WINDOW_SECONDS: {
+    default: '`600`',
+    meaning: 'the window of `RATE_LIMIT_MAX`, and of the password checks (30 an address, 10 an email)',
+  },
+  TRUST_PROXY: {
+    default: 'unset',
+    meaning:
+      'addresses of reverse proxies whose `X-Forwarded-For` names the client (express `trust proxy` syntax, e.g. ' +
+      '`loopback`); unset: the socket address is the client',
+  },
+  LOG_LEVEL: { default: '`info`', meaning: 'pino log level; a line per request, never with keys, tokens or cookies' },
+  LOG_FORMAT: {
+    default: 'readable at a terminal, else `json`',
+    meaning: '`json`: one JSON line per event (for log collectors); `pretty`: readable lines',
+  },
+  MAX_BODY_BYTES: {
+    default: '`1048576`',
+    meaning: 'largest JSON body accepted (decompressed); larger ones get `413 payload_too_large`',
+  },
+  STORAGE: { default: '`disk`', meaning: 'where media bytes live: `disk` (under `DATA_DIR/media`) or `s3`' },
+  S3_BUCKET: { default: 'unset', meaning: 'the bucket for `STORAGE=s3` (needed then)' },
+  S3_REGION: { default: '`us-east-1`', meaning: "the bucket's region" },
+  S3_ENDPOINT: {
+    default: 'AWS',
+    meaning: 'the address of an S3-compatible server (MinIO, R2, ...), with `S3_FORCE_PATH_STYLE=true`',
+  },
+  S3_FORCE_PATH_STYLE: {
+    default: '`false`',
+    meaning: '`true`: the bucket in the path rather than the host name, as most S3-compatible servers need',
+  },
+  S3_PREFIX: { default: 'none', meaning: 'a folder in the bucket for every object Herald writes' },
+  S3_ACCESS_KEY_ID: {
+    default: 'unset',
+    meaning:
+      'S3 credentials, with `S3_SECRET_ACCESS_KEY`; unset: the AWS default chain (environment, profile, ' +
+      'instance role)',
+  },
+  S3_SECRET_ACCESS_KEY: { default: 'unset', meaning: 'the secret of `S3_ACCESS_KEY_ID`; both or neither' },
+  FROM_URL_TIMEOUT_SECONDS: { default: '`600`', meaning: 'longest download of `POST /media/from-url`' },
+  MEDIA_SWEEP_SECONDS: {
+    default: '`600`',
+    meaning: 'how often retention and expired reservations are swept; `0` turns the sweep off',
+  },
+  WORKER: {
+    default: '`on`',
+    meaning: '`off`: `herald serve` runs no publishing worker (PostgreSQL, with `herald worker` processes elsewhere)',
+  },
+  WORKER_CONCURRENCY: {
+    default: '`100`',
+    meaning:
+      'publish attempts one worker process sends at once (each mostly waits on its network; an attempt frees its ' +
+      'place while the network processes its file, taking one again after, and once its network calls are over; ' +
+      'at most three times as many are under way); past their time, a worker keeps as many more waiting (at least ' +
+      '100) and leaves the rest of a backlog queued for any worker',
+  },
+  WORKER_RETRY_DELAYS_SECONDS: {
+    default: '`60,300,900`',
+    meaning:
+      "when the worker retries a temporary failure by itself (the spec's 1, 5 and 15 minutes; tests and " +
+      'benchmarks shorten them)',
+  },
+  WEBHOOK_RETRY_DELAYS_SECONDS: {
+    default: '`5,300,1800,7200,18000,36000,36000`',
+    meaning:
+      "the waits between a webhook delivery's attempts (about three days, then the webhook is disabled); " +
+      'benchmarks shorten them',
+  },
+  SMTP_URL: {
+    default: 'unset',
+    meaning:
+      'mail for invitations, password resets and disabled webhooks (`smtp://user:pass@host:587`, `smtps://…`); ' +
+      'unset: each mail, with its link, is written to the log',
+  },
+  MAIL_FROM: { default: '`Herald <herald@localhost>`', meaning: 'the sender of those mails' },
+  SIGNUP: {
+    default: 'open until the first account exists, then `invite`',
+    meaning:
+      'who may create an account and workspace at `/app/sign-up`: `open`, anyone who reaches the instance; ' +
+      '`invite`, only people a workspace invites (sign-up answers `403 sign_up_closed`, and the sign-in page says ' +
+      "to ask the workspace's owner for an invitation). Unset, the first person to sign up claims a fresh " +
+      'instance and everyone after joins by invitation',
+  },
+  SANDBOX_PROCESSING_MS: {
+    default: '`3000`',
+    meaning:
+      'how long the sandbox networks take to process a video (Instagram and Threads containers, Facebook reels, ' +
+      "TikTok posts, and again TikTok's moderation of a public post) before it can be published; images are " +
+      'ready at once',
+  },
+  SANDBOX_YOUTUBE_PROJECT: {
+    default: '`audited`',
+    meaning:
+      'the Google Cloud project the YouTube simulator plays: `unaudited` makes every upload private, as YouTube ' +
+      'does until it has audited a project; `testing` also gives refresh tokens that die after 7 days, as a ' +
+      'consent screen in Testing does ([the YouTube guide](networks/youtube.md))',
+  },
+  SANDBOX_URL: {
+    default: 'unset',
+    meaning:
+      'where the sandbox networks answer when `herald sandbox serve` runs them in a process of their own, e.g. ' +
+      '`http://127.0.0.1:8090/sandbox`; set it for `herald serve` and `herald worker`, which then send their ' +
+      'network calls there (and `herald serve` serves no `/sandbox` itself). Unset: `herald serve` serves them at ' +
+      '`$PUBLIC_URL/sandbox`',
+  },
+  SANDBOX_PORT: { default: '`8090`', meaning: 'the port `herald sandbox serve` listens on (on `HOST`)' },
+  SANDBOX_PDS: {
+    default: 'unset',
+    meaning:
+      'sandbox mode: the AT Protocol server (PDS) that Bluesky accounts connect to, since Bluesky has no ' +
+      "simulator; `npx tsx scripts/blueskyPds.ts` runs Bluesky's reference PDS and prints the value. Unset: " +
+      'Bluesky cannot be connected in the sandbox',
+  },
+  HERALD_API_KEY: { default: 'unset', meaning: '`herald mcp` (and the `herald-mcp` package): the API key it sends' },
+  HERALD_API_URL: {
+    default: '`http://localhost:8080/v1`',
+    meaning: '`herald mcp` (and the `herald-mcp` package): the REST root of the Herald it bridges to, `$PUBLIC_URL/v1`',
+  },
+  HERALD_PASSWORD: {
+    default: 'unset',
+    meaning: '`herald user set-password`: the password, in place of standard input',
+  },
+  FROM_URL_ALLOW_HOSTS: {
+    default: 'unset',
+    meaning: 'tests only: host names exempt from the public-address rule of from-url. Never set it in production',
+  },
+  FROM_URL_CA_FILE: {
+    default: 'unset',
+    meaning: 'tests only: an extra trusted CA (PEM file) for from-url. Never set it in production',
+  },
+  WEBHOOK_ALLOW_HOSTS: {
+    default: 'unset',
+    meaning:
+      'tests only: host names a webhook may point at despite the public-https rule (a loopback receiver, over ' +
+      'http too). Never set it in production',
+  },
+  SANDBOX_ANSWER_LOST_PERCENT: {
+    default: '`0`',
+    meaning:
+      "chaos runs only: the share of the sandbox simulators' successful POST and PUT calls whose answer is lost " +
+      '(the simulator commits, then cuts the connection); `GET /sandbox/faults` counts them',
+  },
+} as const satisfies Record<string, VariableDoc>;
+
+/** The environment as loadConfig reads it: only the variables VARIABLES declares. */
+type Environment = { readonly [name in keyof typeof VARIABLES]?: string };
 
 export interface Config {
   port: number;
@@ -146,7 +346,7 @@ function smtpUrlFrom(value: string | undefined): string | undefined {
   return value;
 }
 
-function storageFrom(env: NodeJS.ProcessEnv): StorageConfig {
+function storageFrom(env: Environment): StorageConfig {
   const kind = env.STORAGE || 'disk';
   if (kind === 'disk') return { kind };
   if (kind !== 's3') throw new Error(`STORAGE must be "disk" or "s3", got "${kind}"`);
@@ -221,7 +421,8 @@ function percentFrom(value: string | undefined, name: string): number {
   return percent;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config {
+  const env: Environment = processEnv;
   const port = intFrom(env.PORT, 8080, 'PORT');
   const networks = env.NETWORKS ?? 'sandbox';
   if (networks !== 'sandbox' && networks !== 'live')

@@ -1,6 +1,7 @@
 // `make generate`: openapi.yaml -> generated/ (types, the served openapi.json, the operation table, the MCP tools'
-// argument validators, and the agent files llms.txt and skill.md).
-// With --check, writes nothing and exits 1 when generated/ differs from what the contract gives.
+// argument validators, and the agent files llms.txt and skill.md); and the configuration reference
+// (docs/guides/configuration.md) from runtime/config.ts.
+// With --check, writes nothing and exits 1 when any of them differs from what its source gives.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,6 +10,7 @@ import { parse } from 'yaml';
 import { buildOperationTable } from './operationTable.ts';
 import { renderLlmsTxt, renderSkillMd } from './agentDocs.ts';
 import { renderToolValidators } from './toolValidators.ts';
+import { CONFIGURATION_GUIDE, renderConfigurationGuide } from './configReference.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const contractPath = path.join(root, 'openapi.yaml');
@@ -32,25 +34,23 @@ async function render(): Promise<Record<string, string>> {
   };
 }
 
-const files = await render();
+/** Every output by its path from the repository's root. */
+const files: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(await render()).map(([name, text]) => [`generated/${name}`, text])),
+  [CONFIGURATION_GUIDE]: renderConfigurationGuide(),
+};
 if (process.argv.includes('--check')) {
   const stale = Object.entries(files).filter(([name, text]) => {
-    const file = path.join(outDir, name);
+    const file = path.join(root, name);
     return !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text;
   });
   if (stale.length) {
-    console.error(
-      `generated/ is stale (${stale.map(([n]) => n).join(', ')}): run \`make generate\` and commit the result.`,
-    );
+    console.error(`Stale: ${stale.map(([n]) => n).join(', ')}. Run \`make generate\` and commit the result.`);
     process.exit(1);
   }
-  console.log('generated/ is up to date');
+  console.log(`generated/ and ${CONFIGURATION_GUIDE} are up to date`);
 } else {
   fs.mkdirSync(outDir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(outDir, name), text);
-  console.log(
-    `wrote ${Object.keys(files)
-      .map((n) => 'generated/' + n)
-      .join(', ')}`,
-  );
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, name), text);
+  console.log(`wrote ${Object.keys(files).join(', ')}`);
 }

@@ -6,7 +6,7 @@ import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { confirmRequired, notFound } from '../domain/errors.ts';
 import { PostStateRefused } from '../domain/postStates.ts';
-import { cancelToDraft } from '../handlers/posts.ts';
+import { cancelToDraft } from '../handlers/posts/changes.ts';
 import type { Services } from '../runtime/services.ts';
 import { sessionRoute, type SessionCredential } from './sessionGuard.ts';
 

@@ -12,7 +12,8 @@ import { workspaceData } from '../db/workspaceData.ts';
 import { invalidRequest } from '../domain/errors.ts';
 import { parseInstant } from '../domain/when.ts';
 import { mailRequester } from '../handlers/approvalMail.ts';
-import { approvePost, rejectPost, wirePost } from '../handlers/posts.ts';
+import { approvePost, rejectPost } from '../handlers/posts/approvals.ts';
+import { wirePost } from '../handlers/posts/wire.ts';
 import type { Services } from '../runtime/services.ts';
 import { bodyOf, sessionRoute, type SessionCredential } from './sessionGuard.ts';
 

@@ -174,6 +174,31 @@ describe('the documentation at /docs', () => {
       ).toBe(true);
   });
 
+  it('links from README.md, CONTRIBUTING.md and the guides only to files that exist, and to headings they have', () => {
+    const root = new URL('../', import.meta.url);
+    const headings = (file: URL) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(/^#+ (.+)$/gm)].map(([, title]) =>
+        title!
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, ''),
+      );
+    const sources = ['README.md', 'CONTRIBUTING.md', ...PAGES.map((p) => `docs/${p.source}`)];
+    let checked = 0;
+    for (const source of sources) {
+      const from = new URL(source, root);
+      for (const [, target] of fs.readFileSync(from, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^(https?:|\/|#)/.test(target!)) continue;
+        const [file, anchor] = target!.split('#') as [string, string | undefined];
+        const linked = new URL(file, from);
+        expect(fs.existsSync(linked), `${source}: ${target}`).toBe(true);
+        if (anchor) expect(headings(linked), `${source}: ${target}`).toContain(anchor);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
+
   it("names this instance in the served contract's servers", async () => {
     const res = await request(env.app).get('/v1/openapi.json');
     expect(res.body.servers).toEqual([{ url: `${publicUrl}/v1`, description: 'This Herald instance.' }]);

@@ -1,5 +1,6 @@
-// What `herald serve` prints: a readable banner and log lines at a terminal (a pseudo-terminal from
-// script(1) here), one JSON line per event otherwise or with LOG_FORMAT=json.
+// What a newcomer sees first: the README's two commands, then what `herald serve` prints: a readable banner and log
+// lines at a terminal (a pseudo-terminal from script(1) here), one JSON line per event otherwise or with
+// LOG_FORMAT=json.
 import { spawn, execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +34,19 @@ async function serveUntil(env: Record<string, string>, opts: { tty: boolean; mar
   await exited;
   return out.replace(/\r/g, '');
 }
+
+describe("the README's first screen", () => {
+  it('shows the two commands a fresh machine needs, as outside testers run them', () => {
+    const firstScreen = fs
+      .readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+      .split('\n')
+      .slice(0, 24);
+    expect(firstScreen).toContain(
+      'make run    # installs what is missing, migrates, serves on SQLite with sandbox networks',
+    );
+    expect(firstScreen).toContain('make test   # installs what is missing, runs every test (SQLite and PostgreSQL)');
+  });
+});
 
 describe.each(DATABASES)('the first screen on %s', (kind) => {
   const env: Record<string, string> = {};

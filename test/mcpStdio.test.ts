@@ -1,4 +1,4 @@
-// The stdio MCP package: packed with `npm pack`, started exactly as the README's client configurations say (the
+// The stdio MCP package: packed with `npm pack`, started exactly as the MCP guide's client configurations say (the
 // tarball's absolute path put in for the placeholder, from a folder that is not the tarball's), driven by the
 // SDK's client; and `bin/herald mcp`, the same code.
 import { execFile, spawn } from 'node:child_process';
@@ -17,7 +17,7 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
 const stdioDir = path.join(root, 'mcp/stdio');
 const { version } = JSON.parse(fs.readFileSync(path.join(stdioDir, 'package.json'), 'utf8')) as { version: string };
-/** The README's stand-in for the tarball's absolute path. */
+/** The MCP guide's stand-in for the tarball's absolute path. */
 const PLACEHOLDER = `/path/to/herald-mcp-${version}.tgz`;
 
 interface StdioEntry {
@@ -26,10 +26,10 @@ interface StdioEntry {
   env: Record<string, string>;
 }
 
-/** Every stdio server entry of the JSON blocks in the README's client configuration section. */
-function readmeStdioEntries(): StdioEntry[] {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Client configuration'));
+/** Every stdio server entry of the JSON blocks in the MCP guide's client configuration section. */
+function guideStdioEntries(): StdioEntry[] {
+  const guide = fs.readFileSync(path.join(root, 'docs/guides/mcp.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('## Client configuration'), guide.indexOf('## Once connected'));
   const entries: StdioEntry[] = [];
   for (const [, block] of section.matchAll(/```json\n([\s\S]*?)```/g)) {
     const config = JSON.parse(block!) as Record<string, Record<string, Partial<StdioEntry>> | undefined>;
@@ -49,7 +49,7 @@ describe('the stdio MCP package', () => {
   /** Where the client starts the server: a folder of its own, never the tarball's. */
   let clientDir: string;
   let tarball: string;
-  /** The README's command and arguments, with the tarball's absolute path for the placeholder. */
+  /** The MCP guide's command and arguments, with the tarball's absolute path for the placeholder. */
   let command: string;
   let args: string[];
   const clients: Client[] = [];
@@ -75,7 +75,7 @@ describe('the stdio MCP package', () => {
     return client;
   }
 
-  /** Runs the README's command to its exit with the given environment; returns its exit code and output. */
+  /** Runs the MCP guide's command to its exit with the given environment; returns its exit code and output. */
   function runOnce(extra: Record<string, string | undefined>) {
     return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(command, args, { cwd: clientDir, env: childEnv(extra) });
@@ -97,7 +97,7 @@ describe('the stdio MCP package', () => {
     clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-mcp-client-'));
     const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: stdioDir });
     tarball = path.join(packDir, stdout.trim().split('\n').pop()!);
-    const [entry] = readmeStdioEntries();
+    const [entry] = guideStdioEntries();
     command = entry!.command;
     args = entry!.args.map((arg) => (arg === PLACEHOLDER ? tarball : arg));
   }, 180_000);
@@ -114,7 +114,7 @@ describe('the stdio MCP package', () => {
   });
 
   it('shows one stdio command in every client configuration and shell line, naming the package bin', () => {
-    const entries = readmeStdioEntries();
+    const entries = guideStdioEntries();
     expect(entries.map((e) => Object.keys(e.env).sort())).toEqual(
       entries.map(() => ['HERALD_API_KEY', 'HERALD_API_URL']),
     );
@@ -126,11 +126,11 @@ describe('the stdio MCP package', () => {
     const { bin } = JSON.parse(fs.readFileSync(path.join(stdioDir, 'package.json'), 'utf8'));
     expect(Object.keys(bin)).toContain(entries[0]!.args.at(-1));
     // The same command wherever the documentation shows one.
-    for (const file of ['README.md', 'mcp/stdio/README.md', 'docs/CHANGELOG.md'])
+    for (const file of ['docs/guides/mcp.md', 'mcp/stdio/README.md', 'docs/CHANGELOG.md'])
       expect(fs.readFileSync(path.join(root, file), 'utf8').replace(/\\\n\s*/g, ''), file).toContain(shown[0]);
   });
 
-  it("starts as the README says, from another folder, and shows the server's tools for the key", async () => {
+  it("starts as the MCP guide says, from another folder, and shows the server's tools for the key", async () => {
     expect(clientDir).not.toBe(path.dirname(tarball));
     const write = await stdioClient(command, args, creator.writeKey);
     expect((await write.listTools()).tools).toHaveLength(19);

@@ -1,5 +1,5 @@
 // One process is a whole instance on PostgreSQL too: `DATABASE_URL=… herald serve` alone publishes, and a healthy
-// start logs nothing at warn or above (operators alert on those: README, Running in production).
+// start logs nothing at warn or above (operators alert on those: docs/guides/operating.md, What to monitor).
 import { describe, expect, it } from 'vitest';
 import { eventually } from './support/mediaFiles.ts';
 import { DATABASES, seedWorkspace, startHerald } from './support/harness.ts';

@@ -2,6 +2,8 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { affected, type LiveEvent, liveEventHandler } from './liveUpdates.ts';
+import { approvalKeys } from './queries/approvals.ts';
+import { postKeys } from './queries/posts.ts';
 
 const MINUTE = 60_000;
 
@@ -21,7 +23,7 @@ describe('live updates on a busy calendar', () => {
       publishAt: new Date(Date.UTC(2026, 10, 1 + (i % 30), 9)).toISOString(),
     }));
     const observer = new QueryObserver(client, {
-      queryKey: ['posts', 'calendar', { from: '2026-11-01', to: '2026-12-01' }],
+      queryKey: postKeys.calendar({ from: '2026-11-01', to: '2026-12-01' }),
       queryFn: async () => {
         requests.n += 3;
         return month.map((p) => ({ ...p }));
@@ -99,7 +101,7 @@ describe('live updates on a busy calendar', () => {
 describe('what an event makes stale', () => {
   it('fetches the approvals list again at once when a post asks for approval or is decided', () => {
     for (const type of ['post.approval_requested', 'post.approved', 'post.rejected'])
-      expect(affected({ type, objectId: 'pst_1' }).own).toContainEqual(['approvals']);
-    expect(affected({ type: 'post.live', objectId: 'pst_1' }).own).not.toContainEqual(['approvals']);
+      expect(affected({ type, objectId: 'pst_1' }).own).toContainEqual(approvalKeys.all);
+    expect(affected({ type: 'post.live', objectId: 'pst_1' }).own).not.toContainEqual(approvalKeys.all);
   });
 });

@@ -3,6 +3,11 @@
 // return it opens again and the page's queries are fetched once (the events missed meanwhile are not replayed).
 import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { accountKeys } from './queries/accounts.ts';
+import { approvalKeys } from './queries/approvals.ts';
+import { mediaKeys } from './queries/media.ts';
+import { planKeys } from './queries/plan.ts';
+import { postKeys } from './queries/posts.ts';
 
 export interface LiveEvent {
   type: string;
@@ -22,12 +27,12 @@ export function affected(event: LiveEvent): { own: QueryKey[]; lists: QueryKey[]
   const id = event.objectId;
   if (event.type.startsWith('post.'))
     return {
-      own: [['post', id], ['events', id], ...(APPROVAL_CHANGES.includes(event.type) ? [['approvals']] : [])],
-      lists: [['posts']],
+      own: [postKeys.one(id), ...(APPROVAL_CHANGES.includes(event.type) ? [approvalKeys.all] : [])],
+      lists: [postKeys.lists],
     };
   // A file that became ready or failed changes the plan's rows of a post being composed.
-  if (event.type.startsWith('media.')) return { own: [['media-item', id], ['plan']], lists: [['media']] };
-  return { own: [], lists: [['accounts']] };
+  if (event.type.startsWith('media.')) return { own: [mediaKeys.one(id), planKeys.all], lists: [mediaKeys.lists] };
+  return { own: [], lists: [accountKeys.list] };
 }
 
 type CalendarPost = { id: string; status: string; publishAt: string | null };
@@ -41,7 +46,7 @@ export function patchCalendars(client: QueryClient, event: LiveEvent): boolean {
   // A new, deleted or moved post changes which range shows it: those ranges are fetched again.
   if (!state || ['post.created', 'post.deleted', 'post.rescheduled'].includes(event.type)) return false;
   let found = false;
-  client.setQueriesData<CalendarPost[]>({ queryKey: ['posts', 'calendar'] }, (posts) =>
+  client.setQueriesData<CalendarPost[]>({ queryKey: postKeys.calendars }, (posts) =>
     posts?.map((p) => {
       if (p.id !== event.objectId) return p;
       found = true;
@@ -76,7 +81,7 @@ export function liveEventHandler(client: QueryClient, now: () => number) {
     handle(event: LiveEvent) {
       const { own, lists: theirs } = affected(event);
       for (const queryKey of own) void client.invalidateQueries({ queryKey });
-      if (patchCalendars(client, event)) lists.touch(['posts', 'list']);
+      if (patchCalendars(client, event)) lists.touch(postKeys.searches);
       else for (const key of theirs) lists.touch(key);
     },
     stop() {

@@ -5,9 +5,10 @@
 // ?error=<code>&message=…&hint=….
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, auth, call, Failure, type Account } from '../api.ts';
+import { auth, Failure, type Account } from '../api.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
+import { disconnectPreviewQuery, useAccounts } from '../queries/accounts.ts';
 import { useMay, useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { guideHref } from '../../../networks/guides.ts';
@@ -16,9 +17,6 @@ import { accountLimitWords } from '../words/words.ts';
 import { QUEUE_PAGE_WORDS } from '../words/scheduleWords.ts';
 import { GroupsPanel } from './GroupsPanel.tsx';
 import { SignInForm } from './SignInForm.tsx';
-
-export const useAccounts = () =>
-  useQuery({ queryKey: ['accounts'], queryFn: () => call(api.GET('/accounts')).then((d) => d.accounts) });
 
 function ConnectOutcome() {
   const [params, setParams] = useSearchParams();
@@ -59,10 +57,7 @@ function ConnectOutcome() {
 
 function DisconnectButton({ account }: { account: Account }) {
   const client = useQueryClient();
-  const preview = useQuery({
-    queryKey: ['disconnect', account.id],
-    queryFn: () => auth<{ queuedPosts: number }>('GET', `/accounts/${account.id}/disconnect`),
-  });
+  const preview = useQuery(disconnectPreviewQuery(account.id));
   const n = preview.data?.queuedPosts;
   return (
     <Confirm

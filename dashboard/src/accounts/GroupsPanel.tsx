@@ -1,15 +1,13 @@
 // Groups: named sets of accounts to post to at once (Creator plan and above; the server says so otherwise).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, type Account, type Schemas } from '../api.ts';
 import { labelOf } from '../networks.ts';
+import { groupKeys, useGroups } from '../queries/groups.ts';
 import { useMay } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, ErrorNote, Field, Loading } from '../ui.tsx';
 
 type Group = Schemas['Group'];
-
-export const useGroups = () =>
-  useQuery({ queryKey: ['groups'], queryFn: () => call(api.GET('/groups')).then((d) => d.groups) });
 
 function GroupForm({ accounts, group, onDone }: { accounts: Account[]; group?: Group; onDone: () => void }) {
   const client = useQueryClient();
@@ -19,7 +17,7 @@ function GroupForm({ accounts, group, onDone }: { accounts: Account[]; group?: G
         ? call(api.PATCH('/groups/{groupId}', { params: { path: { groupId: group.id } }, body }))
         : call(api.POST('/groups', { body })),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['groups'] });
+      await client.invalidateQueries({ queryKey: groupKeys.all });
       onDone();
     },
   });
@@ -100,7 +98,7 @@ export function GroupsPanel({ accounts }: { accounts: Account[] }) {
                       tone="danger"
                       onConfirm={async () => {
                         await call(api.DELETE('/groups/{groupId}', { params: { path: { groupId: g.id } } }));
-                        await client.invalidateQueries({ queryKey: ['groups'] });
+                        await client.invalidateQueries({ queryKey: groupKeys.all });
                       }}
                     />
                   </div>

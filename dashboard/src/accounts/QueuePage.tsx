@@ -13,9 +13,10 @@ import { useSignedIn } from '../session.tsx';
 import { Button, ConfirmDialog, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { postHeading } from '../words/postWords.ts';
 import { QUEUE_PAGE_WORDS as W } from '../words/scheduleWords.ts';
-import { useAccounts } from './AccountsPage.tsx';
+import { useAccounts } from '../queries/accounts.ts';
+import { queuedPostsQuery } from '../queries/posts.ts';
+import { scheduleKeys, useSchedule } from '../queries/schedule.ts';
 import { byLocalDay, localWhen, queueEntries, stepTarget, type QueueEntry } from './queue.ts';
-import { useSchedule } from './SchedulePage.tsx';
 import { canDrag } from '../pointer.ts';
 
 const DAYS = 14;
@@ -26,25 +27,13 @@ type Change =
   | { kind: 'move'; post: Post; to: string }
   | { kind: 'publish'; post: Post };
 
-function useQueuedPosts(accountId: string) {
-  return useQuery({
-    queryKey: ['posts', 'queue', accountId],
-    queryFn: async () => {
-      const from = new Date().toISOString();
-      const to = new Date(Date.now() + (DAYS + 1) * 86_400_000).toISOString();
-      const query = { accountId, status: 'queued' as const, from, to, limit: 100 };
-      return (await call(api.GET('/posts', { params: { query } }))).posts;
-    },
-  });
-}
-
 export function QueuePage() {
   const accountId = useParams().accountId ?? '';
   const session = useSignedIn();
   const zone = session.workspace.tz;
   const accounts = useAccounts();
   const schedule = useSchedule(accountId);
-  const posts = useQueuedPosts(accountId);
+  const posts = useQuery(queuedPostsQuery(accountId, DAYS));
   const client = useQueryClient();
   const refreshPosts = useRefreshPosts();
   const [change, setChange] = useState<Change>();
@@ -73,7 +62,7 @@ export function QueuePage() {
       await call(api.POST('/posts/swap-times', { body: { postIds: [c.post.id, c.other.id], confirm: true } }));
     else await reschedule(c.post.id, c.kind === 'move' ? localWhen(c.to, zone) : 'now');
     setChange(undefined);
-    await Promise.all([refreshPosts(), client.invalidateQueries({ queryKey: ['schedule', accountId] })]);
+    await Promise.all([refreshPosts(), client.invalidateQueries({ queryKey: scheduleKeys.of(accountId) })]);
   };
   const drop = (target: QueueEntry) => ({
     onDragOver: (e: DragEvent) => e.preventDefault(),

@@ -7,7 +7,7 @@ import type { Account } from '../api.ts';
 import { useMay, useSignedIn } from '../session.tsx';
 import { reconnectBanner } from '../words/connectWords.ts';
 import { renewalBanner, renewalEndsSoon } from '../words/healthWords.ts';
-import { useAccounts } from './AccountsPage.tsx';
+import { useAccounts } from '../queries/accounts.ts';
 
 export function ReconnectBanner() {
   const { data: accounts } = useAccounts();

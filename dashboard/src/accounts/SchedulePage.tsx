@@ -1,10 +1,11 @@
 // An account's posting times (the posting queue, issue 29): its weekly times in the workspace zone, edited and saved
 // as a whole, and the next free ones that "add to queue" would give.
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, call, type Schemas } from '../api.ts';
 import { dayTimeText } from '../format.ts';
+import { scheduleKeys, useSchedule } from '../queries/schedule.ts';
 import { useMay, useSignedIn } from '../session.tsx';
 import { useAction } from '../settings/useAction.ts';
 import { AdminsOnly, Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
@@ -13,20 +14,11 @@ import { DAY_LABEL, SCHEDULE_WORDS as W } from '../words/scheduleWords.ts';
 type Slot = Schemas['ScheduleSlot'];
 const DAYS = Object.keys(DAY_LABEL) as Slot['day'][];
 
-/** An account's posting times and next free ones (one cache entry for this page, compose and the queue). */
-export function useSchedule(accountId: string) {
-  return useQuery({
-    queryKey: ['schedule', accountId],
-    queryFn: () => call(api.GET('/accounts/{accountId}/schedule', { params: { path: { accountId } } })),
-  });
-}
-
 export function SchedulePage() {
   const accountId = useParams().accountId ?? '';
   const { workspace } = useSignedIn();
   const admin = useMay('administrator');
   const client = useQueryClient();
-  const key = ['schedule', accountId];
   const schedule = useSchedule(accountId);
   const [slots, setSlots] = useState<Slot[]>();
   const [day, setDay] = useState<Slot['day']>('mon');
@@ -35,7 +27,7 @@ export function SchedulePage() {
   const save = useAction(async () => {
     await call(api.PUT('/accounts/{accountId}/schedule', { params: { path: { accountId } }, body: { slots: shown } }));
     setSlots(undefined);
-    await client.invalidateQueries({ queryKey: key });
+    await client.invalidateQueries({ queryKey: scheduleKeys.of(accountId) });
   });
   if (schedule.isPending) return <Loading />;
   return (

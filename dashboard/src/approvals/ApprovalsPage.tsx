@@ -3,15 +3,14 @@
 import { useState } from 'react';
 import { DateTime } from 'luxon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { auth, type Post } from '../api.ts';
+import { auth } from '../api.ts';
 import { labelOf } from '../networks.ts';
+import { approvalListQuery } from '../queries/approvals.ts';
 import { useSignedIn } from '../session.tsx';
 import { atLeast } from '../settings/settingsApi.ts';
 import { useAction } from '../settings/useAction.ts';
 import { AdminsOnly, Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { APPROVAL_WORDS as W, approvalTime } from '../words/approvalWords.ts';
-
-export const APPROVALS_KEY = ['approvals'];
 
 export function ApprovalsPage() {
   const { role } = useSignedIn();
@@ -28,10 +27,7 @@ export function ApprovalsPage() {
 function ApprovalList() {
   const { workspace } = useSignedIn();
   const client = useQueryClient();
-  const list = useQuery({
-    queryKey: APPROVALS_KEY,
-    queryFn: () => auth<{ posts: Post[] }>('GET', '/approvals'),
-  });
+  const list = useQuery(approvalListQuery());
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [comment, setComment] = useState('');
   const [times, setTimes] = useState<Record<string, string>>({});

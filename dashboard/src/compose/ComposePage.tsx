@@ -6,10 +6,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { api, call, type Platform, type Schemas } from '../api.ts';
-import { useAccounts } from '../accounts/AccountsPage.tsx';
-import { useGroups } from '../accounts/GroupsPanel.tsx';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
+import { useAccounts } from '../queries/accounts.ts';
+import { useGroups } from '../queries/groups.ts';
+import { planQuery } from '../queries/plan.ts';
+import { postKeys, postQuery } from '../queries/posts.ts';
 import { useRefreshPosts } from '../posts/postActions.tsx';
 import { NetworkPreview, PREVIEWED, type PreviewPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
@@ -100,11 +102,7 @@ function ComposeForm() {
   const [params] = useSearchParams();
   const sourceId = params.get('edit') ?? params.get('from');
   const purpose = params.has('edit') ? 'edit' : 'duplicate';
-  const source = useQuery({
-    queryKey: ['post', sourceId],
-    queryFn: () => call(api.GET('/posts/{postId}', { params: { path: { postId: sourceId! } } })),
-    enabled: Boolean(sourceId),
-  });
+  const source = useQuery({ ...postQuery(sourceId ?? ''), enabled: Boolean(sourceId) });
   const editing = purpose === 'edit' ? source.data : undefined;
   const [filled, setFilled] = useState<{ from: string; when: WhenForm }>();
   useEffect(() => {
@@ -147,12 +145,7 @@ function ComposeForm() {
         }
       : undefined;
   const settled = useSettled(request, 350);
-  const plan = useQuery({
-    queryKey: ['plan', settled],
-    queryFn: () => call(api.POST('/posts/plan', { body: settled! })),
-    enabled: Boolean(settled),
-    placeholderData: (previous) => previous,
-  });
+  const plan = useQuery(planQuery(settled));
   const previews = useSettled(
     platforms
       .filter((p) => PREVIEWED.includes(p))
@@ -175,7 +168,7 @@ function ComposeForm() {
     mutationFn: () => call(api.POST('/posts', { body: { ...request!, confirm: true } })),
     onSuccess: async (out) => {
       setCreated(out.posts);
-      await client.invalidateQueries({ queryKey: ['posts'] });
+      await client.invalidateQueries({ queryKey: postKeys.all });
     },
   });
   const save = useMutation({

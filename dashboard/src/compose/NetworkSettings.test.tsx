@@ -4,6 +4,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mediaKeys } from '../queries/media.ts';
 import { NetworkSettings, TiktokDeclaration, type Settings } from './NetworkSettings.tsx';
 import type { TiktokAllowed } from './tiktokCreators.tsx';
 
@@ -148,8 +149,8 @@ describe('network settings', () => {
     for (const [id, filename] of [
       ['med_a', 'coat.jpg'],
       ['med_b', 'scarf.jpg'],
-    ])
-      client.setQueryData(['media-item', id], { id, filename });
+    ] as const)
+      client.setQueryData(mediaKeys.one(id), { id, filename });
     const changes: Settings[] = [];
     const view = (mediaIds: string[], value: Settings) => (
       <QueryClientProvider client={client}>

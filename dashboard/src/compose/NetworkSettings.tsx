@@ -2,7 +2,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { Platform, Schemas } from '../api.ts';
 import { YOUTUBE_CATEGORIES } from '../../../networks/youtube/categories.ts';
-import { useMediaItems } from '../media/mediaItem.ts';
+import { useMediaItems } from '../queries/media.ts';
 import { labelOf, networkOf } from '../networks.ts';
 import { SETTING_LABELS } from '../words/fieldLabels.ts';
 import { ALT_TEXT_WORDS, categoryName, TIKTOK_AUDIENCES, TIKTOK_SWITCHED_OFF } from '../words/settingWords.ts';

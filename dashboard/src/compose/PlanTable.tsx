@@ -3,7 +3,7 @@
 // time is its account's next free posting time, and an account without one says why, linking to its times.
 import { Link } from 'react-router';
 import type { Account, PlanResponse } from '../api.ts';
-import { useSchedule } from '../accounts/SchedulePage.tsx';
+import { useSchedule } from '../queries/schedule.ts';
 import { timeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
 import { QUEUE_WORDS } from '../words/scheduleWords.ts';

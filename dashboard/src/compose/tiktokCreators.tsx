@@ -1,7 +1,8 @@
 // TikTok's required posting experience: each chosen creator by nickname and avatar, and the choices their
 // accounts allow now (GET /accounts/{id}/posting-options, TikTok's creator_info as the plan reads it).
 import { useQueries } from '@tanstack/react-query';
-import { api, call, type Account, type Schemas } from '../api.ts';
+import type { Account, Schemas } from '../api.ts';
+import { postingOptionsQuery } from '../queries/accounts.ts';
 import { ErrorNote } from '../ui.tsx';
 import { longestVideoWords, TIKTOK_AUDIENCES, TIKTOK_UNAUDITED, tiktokOptionsFailed } from '../words/settingWords.ts';
 
@@ -20,12 +21,7 @@ export interface TiktokAllowed {
 
 export function useTiktokAllowed(accounts: Account[]): TiktokAllowed {
   const answers = useQueries({
-    queries: accounts.map((a) => ({
-      queryKey: ['posting-options', a.id],
-      queryFn: () => call(api.GET('/accounts/{accountId}/posting-options', { params: { path: { accountId: a.id } } })),
-      staleTime: 5 * 60_000,
-      retry: false,
-    })),
+    queries: accounts.map((a) => postingOptionsQuery(a.id)),
   });
   const known = answers.flatMap((q) => (q.data ? [q.data] : []));
   const settled = known.length === accounts.length;

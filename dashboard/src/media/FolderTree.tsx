@@ -2,6 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, type Folder } from '../api.ts';
+import { folderKeys } from '../queries/folders.ts';
 import { Button, Confirm, ErrorNote } from '../ui.tsx';
 
 type Tree = { folder: Folder; depth: number }[];
@@ -23,7 +24,7 @@ export function FolderTree({
   const done = async () => {
     setEditing(null);
     setError(undefined);
-    await client.invalidateQueries({ queryKey: ['folders'] });
+    await client.invalidateQueries({ queryKey: folderKeys.all });
   };
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

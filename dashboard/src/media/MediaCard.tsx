@@ -2,6 +2,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { api, call, type Folder, type Media } from '../api.ts';
 import { bytesText, durationText } from '../format.ts';
+import { mediaKeys } from '../queries/media.ts';
+import { whoamiKeys } from '../queries/whoami.ts';
 import { Button, Confirm } from '../ui.tsx';
 import { namedInUse } from './inUse.ts';
 
@@ -19,8 +21,8 @@ export function MediaCard({ media, folders }: { media: Media; folders: { folder:
   const client = useQueryClient();
   const refresh = () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: ['media'] }),
-      client.invalidateQueries({ queryKey: ['whoami'] }),
+      client.invalidateQueries({ queryKey: mediaKeys.all }),
+      client.invalidateQueries({ queryKey: whoamiKeys.all }),
     ]);
   const change = async (body: { pinned?: boolean; folderId?: string }) => {
     await call(api.PATCH('/media/{mediaId}', { params: { path: { mediaId: media.id } }, body }));

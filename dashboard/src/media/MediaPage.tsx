@@ -7,7 +7,10 @@ import { bytesText } from '../format.ts';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { DropZone } from './DropZone.tsx';
 import { FolderTree } from './FolderTree.tsx';
-import { folderTree, useFolders, useMediaPages, useWhoami } from './library.ts';
+import { useFolders } from '../queries/folders.ts';
+import { mediaKeys, useMediaPages } from '../queries/media.ts';
+import { useWhoami, whoamiKeys } from '../queries/whoami.ts';
+import { folderTree } from './library.ts';
 import { MediaCard } from './MediaCard.tsx';
 import { UploadList } from './UploadList.tsx';
 import { useUploads } from './uploads.ts';
@@ -42,7 +45,7 @@ function FromUrl({ folderId }: { folderId: string | undefined }) {
         }),
       );
       form.reset();
-      await client.invalidateQueries({ queryKey: ['media'] });
+      await client.invalidateQueries({ queryKey: mediaKeys.lists });
     } catch (err) {
       setError(err);
     } finally {
@@ -71,8 +74,8 @@ export function MediaPage() {
   const folderId = picked ?? tree[0]?.folder.id;
   const files = useMediaPages(folderId);
   const { uploads, start, retry } = useUploads(() => {
-    void client.invalidateQueries({ queryKey: ['media'] });
-    void client.invalidateQueries({ queryKey: ['whoami'] });
+    void client.invalidateQueries({ queryKey: mediaKeys.lists });
+    void client.invalidateQueries({ queryKey: whoamiKeys.all });
   });
   const all = files.data?.pages.flatMap((p) => p.media) ?? [];
   const folderName = tree.find((t) => t.folder.id === folderId)?.folder.name;

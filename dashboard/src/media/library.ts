@@ -1,27 +1,6 @@
-// Queries of the media library: folders, a folder's files (paged; the event stream refreshes them), usage.
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { api, call, type Folder } from '../api.ts';
-
-export const useFolders = () =>
-  useQuery({ queryKey: ['folders'], queryFn: () => call(api.GET('/folders')).then((d) => d.folders) });
-
-export const useWhoami = () => useQuery({ queryKey: ['whoami'], queryFn: () => call(api.GET('/whoami')) });
-
-export function useMediaPages(folderId: string | undefined) {
-  return useInfiniteQuery({
-    queryKey: ['media', folderId ?? 'all'],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      call(
-        api.GET('/media', {
-          params: {
-            query: { ...(folderId ? { folderId } : {}), ...(pageParam ? { cursor: pageParam } : {}), limit: 48 },
-          },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-}
+// The media library's folders as the folder list shows them. The library's queries are in queries/media.ts and
+// queries/folders.ts.
+import type { Folder } from '../api.ts';
 
 /** Folders as an indented list, parents first: "Library", "  Campaigns", "    Autumn". */
 export function folderTree(folders: Folder[]): { folder: Folder; depth: number }[] {

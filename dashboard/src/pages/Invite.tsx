@@ -7,25 +7,15 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
 import { useResetSession, useSession } from '../session.tsx';
-import { ROLE_LABEL, type Role } from '../settings/settingsApi.ts';
+import { inviteOfferQuery } from '../queries/invites.ts';
+import { ROLE_LABEL } from '../settings/settingsApi.ts';
 import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
 import { useAction } from '../settings/useAction.ts';
-
-interface Offer {
-  email: string;
-  role: Role;
-  workspace: { id: string; name: string };
-  expiresAt: string;
-}
 
 export function InvitePage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const offer = useQuery({
-    queryKey: ['invite', token],
-    queryFn: () => auth<Offer>('GET', `/invite?token=${encodeURIComponent(token)}`),
-    retry: false,
-  });
+  const offer = useQuery(inviteOfferQuery(token));
   const session = useSession();
   const reset = useResetSession();
   const navigate = useNavigate();

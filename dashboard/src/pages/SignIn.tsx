@@ -1,19 +1,12 @@
 // Sign in and sign up: one small card each. Sign-up makes the person's workspace, on Free, in this
 // browser's time zone, then signs in. Whether anyone may sign up is the operator's choice (SIGNUP): both pages
 // say so rather than offer a form the server refuses.
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { auth, Failure } from '../api.ts';
+import { useSignUpState } from '../queries/signUp.ts';
 import { signIn, useResetSession } from '../session.tsx';
 import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
-
-/** Whether sign-up is open now, and whether nobody has signed up yet (GET /auth/sign-up). */
-export const useSignUpState = () =>
-  useQuery({
-    queryKey: ['sign-up'],
-    queryFn: () => auth<{ open: boolean; firstUser: boolean }>('GET', '/sign-up'),
-  });
 
 const INVITE_ONLY = "Ask your workspace's owner for an invitation.";
 

@@ -7,11 +7,12 @@ import { DateTime } from 'luxon';
 import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatInZone } from '../../../domain/when.ts';
-import { api, call, type Platform, type Post } from '../api.ts';
-import { useAccounts } from '../accounts/AccountsPage.tsx';
-import { useGroups } from '../accounts/GroupsPanel.tsx';
+import type { Platform } from '../api.ts';
 import { timeText } from '../format.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
+import { useAccounts } from '../queries/accounts.ts';
+import { useGroups } from '../queries/groups.ts';
+import { calendarQuery } from '../queries/posts.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, ConfirmDialog, ErrorNote, PageHeader } from '../ui.tsx';
 import { type PostStatus, STATUS_WORDS } from '../words/statusWords.ts';
@@ -30,20 +31,6 @@ import { moveProblem } from './moveCheck.ts';
 import { reschedule, useRefreshPosts } from './postActions.tsx';
 import { useThumbnails } from './thumbnails.ts';
 import { canDrag } from '../pointer.ts';
-
-/** Every post with a time in [from, to), all pages. */
-async function postsBetween(from: string, to: string): Promise<Post[]> {
-  const out: Post[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await call(
-      api.GET('/posts', { params: { query: { from, to, limit: 100, ...(cursor ? { cursor } : {}) } } }),
-    );
-    out.push(...page.posts);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return out;
-}
 
 const VIEWS: { view: CalendarView; label: string }[] = [
   { view: 'month', label: 'Month' },
@@ -101,13 +88,7 @@ export default function CalendarPage() {
   const days = viewDays(view, date);
   const from = days[0]!.toUTC().toISO()!;
   const to = days.at(-1)!.plus({ days: 1 }).toUTC().toISO()!;
-  const range = { from, to };
-
-  const posts = useQuery({
-    queryKey: ['posts', 'calendar', range],
-    queryFn: () => postsBetween(from, to),
-    placeholderData: (previous) => previous,
-  });
+  const posts = useQuery(calendarQuery({ from, to }));
 
   // From the address as it is now: react-router hands a functional update the params of the last render, so two
   // changes in quick succession (a group, then a status) would lose the first.

@@ -2,10 +2,11 @@
 // the error with its hint, the timeline of events, analytics counters, and the actions.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, call, Failure, type Post, type Schemas } from '../api.ts';
-import { useAccounts } from '../accounts/AccountsPage.tsx';
+import { Failure, type Post, type Schemas } from '../api.ts';
 import { dayTimeText, timeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
+import { useAccounts } from '../queries/accounts.ts';
+import { postAnalyticsQuery, postEventsQuery, postQuery } from '../queries/posts.ts';
 import { NetworkPreview } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
@@ -17,10 +18,7 @@ import { PostActions } from './postActions.tsx';
 import { PostSettings } from './PostSettings.tsx';
 
 function Timeline({ postId, platform, zone }: { postId: string; platform: Post['platform']; zone: string }) {
-  const events = useQuery({
-    queryKey: ['events', postId],
-    queryFn: () => call(api.GET('/posts/{postId}/events', { params: { path: { postId } } })).then((d) => d.events),
-  });
+  const events = useQuery(postEventsQuery(postId));
   if (events.isPending) return <Loading label="Loading the timeline" />;
   if (events.isError) return <ErrorNote error={events.error} />;
   return (
@@ -57,10 +55,7 @@ function EventError({ error }: { error: NonNullable<Schemas['PostEvent']['error'
 }
 
 function Analytics({ postId }: { postId: string }) {
-  const stats = useQuery({
-    queryKey: ['post-analytics', postId],
-    queryFn: () => call(api.GET('/posts/{postId}/analytics', { params: { path: { postId } } })),
-  });
+  const stats = useQuery(postAnalyticsQuery(postId));
   if (stats.isPending) return <Loading label="Loading counters" />;
   if (stats.isError) return <ErrorNote error={stats.error} />;
   const metrics = Object.entries(stats.data.metrics as Record<string, number>);
@@ -81,10 +76,7 @@ export function PostDetailPage() {
   const { postId = '' } = useParams();
   const { workspace } = useSignedIn();
   const accounts = useAccounts();
-  const post = useQuery({
-    queryKey: ['post', postId],
-    queryFn: () => call(api.GET('/posts/{postId}', { params: { path: { postId } } })),
-  });
+  const post = useQuery(postQuery(postId));
   if (post.isPending) return <Loading />;
   if (post.isError)
     return (

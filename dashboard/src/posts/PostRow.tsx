@@ -2,7 +2,7 @@
 // first file's thumbnail, its own heading, its network, account, time in the workspace zone and state in words.
 import type { Post } from '../api.ts';
 import { dayTimeText } from '../format.ts';
-import { useMediaItem } from '../media/mediaItem.ts';
+import { useMediaItem } from '../queries/media.ts';
 import { MediaThumb } from '../media/MediaCard.tsx';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';

@@ -4,9 +4,10 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, call, type Post, type PostQuery, type Schemas } from '../api.ts';
-import { useAccounts } from '../accounts/AccountsPage.tsx';
+import type { Post, PostQuery, Schemas } from '../api.ts';
 import { labelOf } from '../networks.ts';
+import { useAccounts } from '../queries/accounts.ts';
+import { postSearchQuery } from '../queries/posts.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { bulkLeftAlone, bulkSummary, postHeading } from '../words/postWords.ts';
@@ -142,13 +143,7 @@ export function PostsPage() {
     ...(filter.to ? { to: DateTime.fromISO(filter.to, { zone }).plus({ days: 1 }).toUTC().toISO()! } : {}),
     limit: 25,
   };
-  const posts = useInfiniteQuery({
-    queryKey: ['posts', 'list', query],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      call(api.GET('/posts', { params: { query: { ...query, ...(pageParam ? { cursor: pageParam } : {}) } } })),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const posts = useInfiniteQuery(postSearchQuery(query));
   const all = posts.data?.pages.flatMap((p) => p.posts) ?? [];
   const chosen = all.filter((p) => selected.has(p.id));
   const names = new Map(accounts.data?.map((a) => [a.id, a.displayName]));

@@ -7,14 +7,14 @@ import { Link, useNavigate } from 'react-router';
 import { formatInZone } from '../../../domain/when.ts';
 import { api, call, Failure, type Post } from '../api.ts';
 import { timeText } from '../format.ts';
+import { postKeys } from '../queries/posts.ts';
 import { WhenInput } from '../compose/WhenInput.tsx';
 import { startingWhen, whenOf, type WhenForm } from '../compose/when.ts';
 import { Button, Confirm } from '../ui.tsx';
 
 export function useRefreshPosts() {
   const client = useQueryClient();
-  return () =>
-    client.invalidateQueries({ predicate: (q) => ['posts', 'post', 'events'].includes(String(q.queryKey[0])) });
+  return () => client.invalidateQueries({ queryKey: postKeys.all });
 }
 
 export function reschedule(postId: string, when: { publishAt: string; timezone: string } | 'now') {
@@ -131,7 +131,7 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
               api.DELETE('/posts/{postId}', { params: { path: { postId: post.id }, query: { confirm: true } } }),
             );
             navigate('/posts');
-            client.removeQueries({ queryKey: ['post', post.id] });
+            client.removeQueries({ queryKey: postKeys.one(post.id) });
             await refresh();
           }}
         />

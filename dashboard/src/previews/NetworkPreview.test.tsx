@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Media } from '../api.ts';
+import { mediaKeys } from '../queries/media.ts';
 import { NetworkPreview, type PreviewPost } from './NetworkPreview.tsx';
 
 afterEach(cleanup);
@@ -25,7 +26,7 @@ function media(id: string, kind: 'image' | 'video', width: number, height: numbe
 /** Renders the preview with its files already in the cache, as compose's picker leaves them. */
 function show(post: Partial<PreviewPost> & Pick<PreviewPost, 'platform'>, files: Media[] = []) {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
-  for (const f of files) client.setQueryData(['media-item', f.id], f);
+  for (const f of files) client.setQueryData(mediaKeys.one(f.id), f);
   render(
     <QueryClientProvider client={client}>
       <NetworkPreview

@@ -5,7 +5,7 @@ import type { TextPart } from '../../../domain/textUnits.ts';
 import { textParts } from '../../../domain/textUnits.ts';
 import { aspect } from '../../../networks/rules.ts';
 import type { Platform } from '../api.ts';
-import { useMediaItems } from '../media/mediaItem.ts';
+import { useMediaItems } from '../queries/media.ts';
 import { labelOf } from '../networks.ts';
 import { PREVIEW_WORDS as W } from '../words/previewWords.ts';
 import {

@@ -1,6 +1,6 @@
 // Settings, audit trail: who did what and when, newest first (owners and administrators).
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { auditTrailQuery } from '../queries/audit.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading } from '../ui.tsx';
@@ -69,16 +69,7 @@ export function describeEvent(e: AuditEvent): string {
 
 export function AuditPage() {
   const { workspace } = useSignedIn();
-  const trail = useInfiniteQuery({
-    queryKey: ['settings', 'audit'],
-    initialPageParam: '',
-    queryFn: ({ pageParam }) =>
-      auth<{ events: AuditEvent[]; nextBefore: string | null }>(
-        'GET',
-        `/audit?limit=50${pageParam ? `&before=${encodeURIComponent(pageParam)}` : ''}`,
-      ),
-    getNextPageParam: (last) => last.nextBefore ?? undefined,
-  });
+  const trail = useInfiniteQuery(auditTrailQuery());
   if (trail.isPending) return <Loading label="Loading the audit trail" />;
   if (trail.isError) return <ErrorNote error={trail.error} />;
   const events = trail.data.pages.flatMap((p) => p.events);

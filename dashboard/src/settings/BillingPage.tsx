@@ -5,7 +5,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { bytesText } from '../format.ts';
 import { Button, Confirm, ErrorNote, Loading } from '../ui.tsx';
-import { planLabel, useBilling, type Billing, type Plan } from './settingsApi.ts';
+import { useBilling } from '../queries/billing.ts';
+import { planLabel, type Billing, type Plan } from './settingsApi.ts';
 
 function Meter({
   id,

@@ -13,7 +13,8 @@ import {
   type Delivery,
 } from '../words/webhookWords.ts';
 import { useAction } from './useAction.ts';
-import { useDeliveries, useRefreshWebhooks, webhookCall } from './webhooksApi.ts';
+import { useDeliveries } from '../queries/webhooks.ts';
+import { useRefreshWebhooks, webhookCall } from './webhooksApi.ts';
 
 /** Enough of the answer to recognise it; the server keeps its first 1 KB. */
 const ANSWER_SHOWN = 300;

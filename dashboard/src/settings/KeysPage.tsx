@@ -6,7 +6,8 @@ import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Confirm, CopyField, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
-import { useKeys, type ApiKey, type KeyList } from './settingsApi.ts';
+import { apiKeyKeys, useKeys } from '../queries/keys.ts';
+import type { ApiKey, KeyList } from './settingsApi.ts';
 import { useAction } from './useAction.ts';
 
 function PlanAccess({ access }: { access: KeyList['access'] }) {
@@ -56,7 +57,7 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
       await auth<ApiKey & { key: string }>('POST', '/keys', { name, scopes: write ? ['read', 'write'] : ['read'] }),
     );
     setName('');
-    await client.invalidateQueries({ queryKey: ['settings', 'keys'] });
+    await client.invalidateQueries({ queryKey: apiKeyKeys.all });
   });
   return (
     <form className="card stack" onSubmit={submit} aria-labelledby="new-key-title">
@@ -124,7 +125,7 @@ function KeyRow({ apiKey, zone }: { apiKey: ApiKey; zone: string }) {
         }
         onConfirm={async () => {
           await auth('DELETE', `/keys/${apiKey.id}`);
-          await client.invalidateQueries({ queryKey: ['settings', 'keys'] });
+          await client.invalidateQueries({ queryKey: apiKeyKeys.all });
         }}
       />
     </li>

@@ -3,24 +3,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
+import { mcpGrantKeys, mcpGrantListQuery } from '../queries/mcpGrants.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Confirm, Empty, ErrorNote, Loading } from '../ui.tsx';
-
-interface Grant {
-  id: string;
-  clientName: string;
-  scopes: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-}
 
 export function McpClientsPage() {
   const { workspace } = useSignedIn();
   const client = useQueryClient();
-  const grants = useQuery({
-    queryKey: ['settings', 'mcp-grants'],
-    queryFn: () => auth<{ grants: Grant[] }>('GET', '/mcp-grants'),
-  });
+  const grants = useQuery(mcpGrantListQuery());
   if (grants.isPending) return <Loading label="Loading the connected clients" />;
   if (grants.isError) return <ErrorNote error={grants.error} />;
   return (
@@ -56,7 +46,7 @@ export function McpClientsPage() {
                 description={<p>{g.clientName} loses access at once; it must ask again to come back.</p>}
                 onConfirm={async () => {
                   await auth('DELETE', `/mcp-grants/${g.id}`);
-                  await client.invalidateQueries({ queryKey: ['settings', 'mcp-grants'] });
+                  await client.invalidateQueries({ queryKey: mcpGrantKeys.all });
                 }}
               />
             </li>

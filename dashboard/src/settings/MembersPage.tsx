@@ -6,11 +6,11 @@ import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, ConfirmDialog, CopyField, ErrorNote, Field, Loading } from '../ui.tsx';
-import { atLeast, ROLE_LABEL, useMembers, type Invite, type Member, type Role } from './settingsApi.ts';
+import { memberKeys, useMembers } from '../queries/members.ts';
+import { atLeast, ROLE_LABEL, type Invite, type Member, type Role } from './settingsApi.ts';
 import { useAction } from './useAction.ts';
 
-const refresh = (client: ReturnType<typeof useQueryClient>) =>
-  client.invalidateQueries({ queryKey: ['settings', 'members'] });
+const refresh = (client: ReturnType<typeof useQueryClient>) => client.invalidateQueries({ queryKey: memberKeys.all });
 
 function InviteForm() {
   const client = useQueryClient();

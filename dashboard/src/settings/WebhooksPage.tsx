@@ -14,7 +14,8 @@ import { EventPicker } from './EventPicker.tsx';
 import { useAction } from './useAction.ts';
 import { WebhookCard } from './WebhookCard.tsx';
 import { NewSecret, type Revealed } from './WebhookSecret.tsx';
-import { useRefreshWebhooks, useWebhooks, webhookCall, type WebhookWithSecret } from './webhooksApi.ts';
+import { useWebhooks } from '../queries/webhooks.ts';
+import { useRefreshWebhooks, webhookCall, type WebhookWithSecret } from './webhooksApi.ts';
 
 function Intro() {
   return (

@@ -2,7 +2,7 @@
 // session at the other workspace, and nothing cached for the previous one stays on screen.
 import { auth } from '../api.ts';
 import { useResetSession } from '../session.tsx';
-import { useWorkspaces } from './settingsApi.ts';
+import { useWorkspaces } from '../queries/workspaces.ts';
 
 export function WorkspaceSwitcher() {
   const list = useWorkspaces();

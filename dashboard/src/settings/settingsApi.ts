@@ -1,6 +1,5 @@
-// The session-only settings routes (server/memberRoutes.ts, keyRoutes.ts, billingRoutes.ts, settingsRoutes.ts):
-// their answers' shapes and the queries that read them.
-import { useQuery } from '@tanstack/react-query';
+// The answers of the session-only routes under /auth (server/*Routes.ts), in one place: the queries of
+// dashboard/src/queries/ read them through auth<T>. Also the words of roles and plans the settings pages share.
 import type { Role } from '../../../domain/credential.ts';
 import type { Plan } from '../../../domain/plans.ts';
 import type {
@@ -11,7 +10,7 @@ import type {
   Membership,
 } from '../../../domain/settingsShapes.ts';
 import { hasRole } from '../../../domain/roles.ts';
-import { auth } from '../api.ts';
+import type { Post } from '../api.ts';
 
 export type { ApiKey, AuditEvent, Invite, Member, Plan, Role };
 export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', administrator: 'Administrator', member: 'Member' };
@@ -49,12 +48,40 @@ export interface Workspaces {
   currentWorkspaceId: string;
 }
 
-export const useMembers = () =>
-  useQuery({ queryKey: ['settings', 'members'], queryFn: () => auth<MemberList>('GET', '/members') });
-export const useKeys = () => useQuery({ queryKey: ['settings', 'keys'], queryFn: () => auth<KeyList>('GET', '/keys') });
-export const useBilling = () =>
-  useQuery({ queryKey: ['settings', 'billing'], queryFn: () => auth<Billing>('GET', '/billing'), retry: false });
-export const useWorkspaces = () =>
-  useQuery({ queryKey: ['workspaces'], queryFn: () => auth<Workspaces>('GET', '/workspaces') });
+/** An MCP client the signed-in person let in through the MCP server's OAuth consent. */
+export interface McpGrant {
+  id: string;
+  clientName: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface AuditTrailPage {
+  events: AuditEvent[];
+  nextBefore: string | null;
+}
+
+/** What an invitation offers (GET /auth/invite?token=…). */
+export interface InviteOffer {
+  email: string;
+  role: Role;
+  workspace: { id: string; name: string };
+  expiresAt: string;
+}
+
+export interface SignUpState {
+  open: boolean;
+  firstUser: boolean;
+}
+
+/** How many queued posts disconnecting an account sends back to draft. */
+export interface DisconnectPreview {
+  queuedPosts: number;
+}
+
+export interface ApprovalList {
+  posts: Post[];
+}
 
 export const planLabel = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);

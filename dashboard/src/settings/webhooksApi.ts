@@ -1,51 +1,17 @@
-// The webhooks of the contract (/v1/webhooks, administrators and the owner, Studio plan and up): the queries the
-// Webhooks page and the Settings banner share, and a webhook address refusal in the page's own words.
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, Failure, type Schemas } from '../api.ts';
+// The webhooks of the contract (/v1/webhooks): their types, the refresh after a change, and a webhook address
+// refusal in the page's own words. The queries are in queries/webhooks.ts.
+import { useQueryClient } from '@tanstack/react-query';
+import { call, Failure, type Schemas } from '../api.ts';
+import { webhookKeys } from '../queries/webhooks.ts';
 
 export type Webhook = Schemas['Webhook'];
 export type WebhookWithSecret = Schemas['WebhookWithSecret'];
-
-const WEBHOOKS_KEY = ['settings', 'webhooks'] as const;
-const deliveriesKey = (webhookId: string) => [...WEBHOOKS_KEY, webhookId, 'deliveries'];
-
-export const useWebhooks = (enabled = true) =>
-  useQuery({
-    queryKey: WEBHOOKS_KEY,
-    queryFn: () => call(api.GET('/webhooks')).then((d) => d.webhooks),
-    enabled,
-    retry: false,
-  });
-
-/** A delivery due within this long is being sent or retried soon: the log looks again until it settles. */
-const SOON_MS = 60_000;
-const LOOK_AGAIN_MS = 2000;
-
-/** The webhook's delivery log, newest first, a page at a time; it refreshes while a delivery is due soon. */
-export const useDeliveries = (webhookId: string) =>
-  useInfiniteQuery({
-    queryKey: deliveriesKey(webhookId),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      call(
-        api.GET('/webhooks/{webhookId}/deliveries', {
-          params: { path: { webhookId }, query: { limit: 20, ...(pageParam ? { cursor: pageParam } : {}) } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    refetchInterval: (q) =>
-      q.state.data?.pages.some((p) =>
-        p.deliveries.some((d) => d.status === 'pending' && Date.parse(d.nextAttemptAt ?? '') < Date.now() + SOON_MS),
-      )
-        ? LOOK_AGAIN_MS
-        : false,
-  });
 
 /** After a change: the webhook's log when given, else everything (the list, the Settings banner and the logs). */
 export function useRefreshWebhooks() {
   const client = useQueryClient();
   return (webhookId?: string) =>
-    client.invalidateQueries({ queryKey: webhookId ? deliveriesKey(webhookId) : WEBHOOKS_KEY });
+    client.invalidateQueries({ queryKey: webhookId ? webhookKeys.deliveries(webhookId) : webhookKeys.all });
 }
 
 /** Runs a webhook change; an address refusal is said as a webhook's (words/words.ts), not as a download's. */

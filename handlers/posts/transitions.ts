@@ -1,0 +1,41 @@
+// A person's change to a stored post, through the state table (domain/postStates.ts); refusals answer 409.
+import type { DecideChange, PostRecord } from '../../db/postsData.ts';
+import type { WorkspaceData } from '../../db/workspaceData.ts';
+import { ApiError, notFound } from '../../domain/errors.ts';
+import { PostStateRefused, type PersonAction } from '../../domain/postStates.ts';
+
+export const invalidState = (message: string, hint: string) => new ApiError(409, 'invalid_state', message, hint);
+
+export async function existingPost(data: WorkspaceData, postId: string): Promise<PostRecord> {
+  const post = await data.posts.get(postId);
+  if (!post) throw notFound('post', postId);
+  return post;
+}
+
+/** The state table's refusals, as 409 invalid_state in the table's words. */
+export async function inStateTable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof PostStateRefused) throw invalidState(err.message, err.hint);
+    throw err;
+  }
+}
+
+/** A person's action through the state table. */
+export async function transition(
+  data: WorkspaceData,
+  postId: string,
+  action: PersonAction,
+  decide: DecideChange,
+): Promise<PostRecord> {
+  const post = await inStateTable(() => data.posts.transition(postId, action, decide));
+  if (!post) throw notFound('post', postId);
+  return post;
+}
+
+/** Planned on the post as read: a change meanwhile (another edit, an attempt, a decision) voids that plan. */
+export function assertUnchanged(p: PostRecord, read: PostRecord): void {
+  if (p.status !== read.status || p.updatedAt !== read.updatedAt)
+    throw invalidState(`Post ${p.id} changed to ${p.status} meanwhile.`, 'Read the post and decide again.');
+}
