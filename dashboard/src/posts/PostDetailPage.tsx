@@ -11,6 +11,7 @@ import { NetworkPreview } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { eventWords } from '../words/eventWords.ts';
+import { APPROVAL_WORDS } from '../words/approvalWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { shownPrivatelyText } from '../words/postWords.ts';
 import { failureWords } from '../words/words.ts';
@@ -101,6 +102,11 @@ export function PostDetailPage() {
             <h2 id="status-h">Status</h2>
             <p className="status-line">{p.statusLine}</p>
             {p.shownPrivately && <p className="warning-text">{shownPrivatelyText(p.platform)}</p>}
+            {p.pendingChange && (
+              <p className="note" role="status">
+                {APPROVAL_WORDS.changeWaits(p.pendingChange.requestedBy)}
+              </p>
+            )}
             {p.publishAt && (
               <p className="muted">
                 {p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}
