@@ -14,7 +14,7 @@ import { useSignedIn } from '../session.tsx';
 import { useAction } from '../settings/useAction.ts';
 import { Button, ErrorNote } from '../ui.tsx';
 import { APPROVAL_WORDS as W, approvalTime } from '../words/approvalWords.ts';
-import { filesDiff, textDiff } from './changeDiff.ts';
+import { filesDiff, textDiff, type TextPiece } from './changeDiff.ts';
 
 type Change = NonNullable<Post['pendingChange']>;
 
@@ -44,6 +44,17 @@ function fileNames(files: ReturnType<typeof useMediaItems>, ids: string[]) {
   return ids.map((id) => files.find((f) => f?.id === id)?.filename ?? 'a file').join(', ');
 }
 
+/** Pieces keyed by where they start in the text they come from (the old one for kept and removed words). */
+function keyed(pieces: TextPiece[]) {
+  const at = { old: 0, new: 0 };
+  return pieces.map((piece) => {
+    const key = `${piece.kind}-${piece.kind === 'added' ? at.new : at.old}`;
+    if (piece.kind !== 'added') at.old += piece.text.length;
+    if (piece.kind !== 'removed') at.new += piece.text.length;
+    return { ...piece, key };
+  });
+}
+
 /** What a waiting change does, field by field; the preview beside it shows the result. */
 function WhatChanges({ post, change }: { post: Post; change: Change }) {
   const files = filesDiff(post.mediaIds, change.mediaIds ?? post.mediaIds);
@@ -55,18 +66,18 @@ function WhatChanges({ post, change }: { post: Post; change: Change }) {
         <div>
           <p className="small muted">{W.textChange}</p>
           <p className="post-text diff">
-            {textDiff(post.text, change.text).map((piece, i) =>
-              piece.kind === 'same' ? (
-                <span key={i}>{piece.text}</span>
-              ) : piece.kind === 'removed' ? (
-                <del key={i}>
+            {keyed(textDiff(post.text, change.text)).map(({ key, kind, text }) =>
+              kind === 'same' ? (
+                <span key={key}>{text}</span>
+              ) : kind === 'removed' ? (
+                <del key={key}>
                   <span className="sr-only">{W.removedText}: </span>
-                  {piece.text}
+                  {text}
                 </del>
               ) : (
-                <ins key={i}>
+                <ins key={key}>
                   <span className="sr-only">{W.addedText}: </span>
-                  {piece.text}
+                  {text}
                 </ins>
               ),
             )}
