@@ -381,7 +381,7 @@ describe('settings in a browser', () => {
     await noa.goto(at(`/posts/${before['Queue two']!.id}`));
     await noa.getByRole('button', { name: 'Reschedule' }).click();
     const dialog = noa.getByRole('alertdialog');
-    await dialog.getByLabel('Now', { exact: true }).check();
+    await dialog.getByText('Now', { exact: true }).click();
     await noa.getByRole('alertdialog', { name: 'Ask to publish this post now?' }).waitFor();
     await dialog
       .getByText(/until an owner or administrator approves, the post stays as it is and keeps its time/)

@@ -7,7 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { auth, type Post } from '../api.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { labelOf } from '../networks.ts';
-import { NetworkPreview, PREVIEWED } from '../previews/NetworkPreview.tsx';
+import { NetworkPreview, PREVIEWED, previewOfPost } from '../previews/NetworkPreview.tsx';
 import { useAccounts } from '../queries/accounts.ts';
 import { useMediaItems } from '../queries/media.ts';
 import { useSignedIn } from '../session.tsx';
@@ -171,15 +171,7 @@ export function ApprovalCard({ post, onDecided }: { post: Post; onDecided: (outc
         {PREVIEWED.includes(post.platform) && (
           <section aria-label={W.previewAfter}>
             <NetworkPreview
-              post={{
-                platform: post.platform,
-                accountNames: [account],
-                text: after.text,
-                title: after.title ?? '',
-                mediaIds: after.mediaIds,
-                settings: after.perPlatform as Record<string, unknown>,
-                when: wanted ? approvalTime(wanted, zone)! : W.wanted(null),
-              }}
+              post={previewOfPost(after, account, wanted ? approvalTime(wanted, zone)! : W.wanted(null))}
             />
           </section>
         )}

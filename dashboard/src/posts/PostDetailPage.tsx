@@ -7,7 +7,7 @@ import { dayTimeText, timeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
 import { useAccounts } from '../queries/accounts.ts';
 import { postAnalyticsQuery, postEventsQuery, postQuery } from '../queries/posts.ts';
-import { NetworkPreview } from '../previews/NetworkPreview.tsx';
+import { NetworkPreview, previewOfPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { eventWords } from '../words/eventWords.ts';
@@ -142,15 +142,11 @@ export function PostDetailPage() {
           </h2>
           <NetworkPreview
             live={p.status === 'live'}
-            post={{
-              platform: p.platform,
-              accountNames: [accountName],
-              text: p.text,
-              title: p.title ?? '',
-              mediaIds: p.mediaIds,
-              settings: p.perPlatform as Record<string, unknown>,
-              when: p.publishAt ? dayTimeText(p.publishAt, workspace.tz) : PREVIEW_WORDS.when.draft,
-            }}
+            post={previewOfPost(
+              p,
+              accountName,
+              p.publishAt ? dayTimeText(p.publishAt, workspace.tz) : PREVIEW_WORDS.when.draft,
+            )}
           />
         </section>
       </div>
