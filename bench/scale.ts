@@ -14,7 +14,7 @@ import { workspaceData } from '../db/workspaceData.ts';
 import { systemClock } from '../runtime/clock.ts';
 import type { Knex } from 'knex';
 import { mediaJobsData } from '../db/mediaData.ts';
-import { orphanedAttempts, overduePosts } from '../db/publishing.ts';
+import { orphanedAttempts, overduePosts } from '../db/publishing/watchdog.ts';
 import { SWEEP_BATCH, sweepMedia } from '../media/retention.ts';
 import { Keyring } from '../runtime/crypto.ts';
 import { loadSecret } from '../runtime/secret.ts';

@@ -1,7 +1,7 @@
 // Mail about approvals (issue 29): approvers hear that posts wait, requesters hear what was decided. Mail is a
 // courtesy after the change committed: a mail that cannot be sent is logged, never a failure of the change.
 import { listMembers } from '../db/members.ts';
-import type { PostRecord } from '../db/postsData.ts';
+import type { PostRecord } from '../db/postRecords.ts';
 import type { Credential } from '../domain/credential.ts';
 import { networkOf } from '../networks/index.ts';
 import { sendEach, type Mail } from '../runtime/mailer.ts';

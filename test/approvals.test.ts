@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { reservePosts, startAttempts } from '../db/publishing.ts';
+import { reservePosts, startAttempts } from '../db/publishing/attempts.ts';
 import { isoNow } from '../runtime/clock.ts';
 import { KEY_CACHE_MS } from '../server/api.ts';
 import { addAccount, call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';

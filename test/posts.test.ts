@@ -11,7 +11,7 @@ import {
   type Seeded,
   type TestEnv,
 } from './support/harness.ts';
-import { reservePosts, startAttempts } from '../db/publishing.ts';
+import { reservePosts, startAttempts } from '../db/publishing/attempts.ts';
 import { fillMonth, seedMedia, setPostState } from './support/posts.ts';
 
 /** A local time in Berlin `days` ahead, as `when` takes it. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import { formatInZone } from '../domain/when.ts';
 import type { Platform } from '../networks/rules.ts';
-import { PAGE_LIMIT_REGAIN_MINUTES } from '../networks/sandbox/graph.ts';
+import { PAGE_LIMIT_REGAIN_MINUTES } from '../networks/sandbox/graphFaults.ts';
 import { queueFailure, type Scenario } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, seedWorkspace, type Seeded } from './support/harness.ts';

@@ -1,7 +1,7 @@
 // The workspace lock on PostgreSQL (db/locks.ts) against the publishing worker's writes: the chaos run found a cancel
 // answered 500 on a deadlock between the two.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPostEvents } from '../db/postsData.ts';
+import { insertPostEvents } from '../db/postEvents.ts';
 import { isoNow } from '../runtime/clock.ts';
 import {
   addAccount,

@@ -3,7 +3,7 @@
 // webhook deliveries (worker/webhookDelivery.ts) and keeps the accounts' tokens alive (worker/tokenUpkeep.ts).
 import { isPostgres } from '../db/connect.ts';
 import { whenDatabaseAnswers } from '../db/databaseWait.ts';
-import { heartbeat, orphanedAttempts, overduePosts, retireWorker, workersOn } from '../db/publishing.ts';
+import { heartbeat, orphanedAttempts, overduePosts, retireWorker, workersOn } from '../db/publishing/watchdog.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { PREPARE_AHEAD_MS } from '../db/jobs.ts';
 import { connectorFor } from '../networks/connectors.ts';

@@ -1,6 +1,6 @@
 // Indexes in the order of the posts list (publish time with drafts last, then id), with and without the status
 // filter, so a page of a large workspace and a page deep behind a cursor read only their own rows.
-// The expression `(publish_at is null)` must match postsData's ORDER BY and cursor exactly.
+// The expression `(publish_at is null)` must match db/postReads.ts's ORDER BY and cursor exactly.
 import type { Knex } from 'knex';
 
 export async function up(db: Knex): Promise<void> {

@@ -1,6 +1,6 @@
 // Drops the two posts indexes that no query reads since the list indexes of 0013: every posts row the
 // worker moves (reserve, live) paid an entry in each. Calendar ranges (`from`, `to`) read the list indexes,
-// as postsData's list also states each bound in their terms, `((publish_at is null), publish_at)`.
+// as db/postReads.ts's list also states each bound in their terms, `((publish_at is null), publish_at)`.
 import type { Knex } from 'knex';
 
 export async function up(db: Knex): Promise<void> {

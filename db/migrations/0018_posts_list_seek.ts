@@ -2,7 +2,7 @@
 // draft's too, is one row comparison the index seeks to: with a plain `publish_at`, a cursor among the drafts
 // (no publish time) could only be `id > ?` behind a column PostgreSQL does not know is constant, which read
 // every earlier draft of the workspace. SQLite seeks on row comparisons of plain columns only: it keeps 0013's
-// indexes, and postsData states its cursors in their terms.
+// indexes, and db/postReads.ts states its cursors in their terms.
 import type { Knex } from 'knex';
 import { isPostgres } from '../connect.ts';
 

@@ -1,15 +1,9 @@
 // Approval of posts: asking for it (a draft waits; a queued post's change waits beside it), approving (queued at the
 // time wanted; a waiting change applied) and rejecting (a draft stays one; a waiting change is dropped).
 import { DateTime } from 'luxon';
-import {
-  approvalRequestedEvent,
-  type ContentPatch,
-  type DecideChange,
-  type NewEvent,
-  type PostRecord,
-  type StoredApproval,
-  type StoredChange,
-} from '../../db/postsData.ts';
+import { approvalRequestedEvent, type NewEvent } from '../../db/postEvents.ts';
+import type { ContentPatch, PostRecord, StoredApproval, StoredChange } from '../../db/postRecords.ts';
+import type { DecideChange } from '../../db/postWrites.ts';
 import type { WorkspaceData } from '../../db/workspaceData.ts';
 import type { Credential } from '../../domain/credential.ts';
 import { ApiError } from '../../domain/errors.ts';

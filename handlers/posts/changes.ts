@@ -1,6 +1,6 @@
 // A person's other changes to a post: cancel, retry, swap the times of two queued posts, delete.
 import { DateTime } from 'luxon';
-import type { PostRecord } from '../../db/postsData.ts';
+import type { PostRecord } from '../../db/postRecords.ts';
 import { needsApproval } from '../../domain/approvals.ts';
 import { ApiError, confirmRequired, notFound } from '../../domain/errors.ts';
 import { refusal } from '../../domain/postStates.ts';

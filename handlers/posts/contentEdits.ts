@@ -1,5 +1,6 @@
 // What an edit changes in a post's content, and the timeline's sentence for it.
-import type { ContentPatch, NewEvent, PostRecord, StoredChange } from '../../db/postsData.ts';
+import type { NewEvent } from '../../db/postEvents.ts';
+import type { ContentPatch, PostRecord, StoredChange } from '../../db/postRecords.ts';
 import type { PlannedRow } from '../../domain/planPosts.ts';
 
 /** How a timeline sentence names each stored field of a post's content. */

@@ -1,5 +1,5 @@
 // Plan posts (no side effects) and create them (confirm: true): queued, drafts, or drafts awaiting approval.
-import type { NewPost } from '../../db/postsData.ts';
+import type { NewPost } from '../../db/postRecords.ts';
 import { needsApproval } from '../../domain/approvals.ts';
 import { confirmRequired } from '../../domain/errors.ts';
 import { planTable, queueEmpty, type PlannedRow, type PostBody } from '../../domain/planPosts.ts';

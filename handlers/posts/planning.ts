@@ -1,7 +1,7 @@
 // What a plan, a create and an edit share: targets and files read once, the network checks, their 422.
 import { DateTime } from 'luxon';
 import type { MediaRecord } from '../../db/mediaData.ts';
-import type { PostRecord } from '../../db/postsData.ts';
+import type { PostRecord } from '../../db/postRecords.ts';
 import type { WorkspaceData } from '../../db/workspaceData.ts';
 import type { Credential } from '../../domain/credential.ts';
 import { ApiError, invalidRequest, notFound } from '../../domain/errors.ts';

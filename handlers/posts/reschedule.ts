@@ -1,6 +1,7 @@
 // Edit or reschedule a post (PATCH /posts/{postId}): new content, a new time, or both.
 import { DateTime } from 'luxon';
-import type { ContentPatch, NewEvent, PostRecord } from '../../db/postsData.ts';
+import type { NewEvent } from '../../db/postEvents.ts';
+import type { ContentPatch, PostRecord } from '../../db/postRecords.ts';
 import { needsApproval } from '../../domain/approvals.ts';
 import { confirmRequired, invalidRequest } from '../../domain/errors.ts';
 import { queueEmpty, type PlannedRow } from '../../domain/planPosts.ts';

@@ -1,5 +1,6 @@
 // A person's change to a stored post, through the state table (domain/postStates.ts); refusals answer 409.
-import type { DecideChange, PostRecord } from '../../db/postsData.ts';
+import type { PostRecord } from '../../db/postRecords.ts';
+import type { DecideChange } from '../../db/postWrites.ts';
 import type { WorkspaceData } from '../../db/workspaceData.ts';
 import { ApiError, notFound } from '../../domain/errors.ts';
 import { PostStateRefused, type PersonAction } from '../../domain/postStates.ts';

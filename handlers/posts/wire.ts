@@ -1,5 +1,5 @@
 // A post as the API answers it, in answers and in events (handlers/events.ts).
-import type { ApprovalRecord, PostRecord, StoredChange } from '../../db/postsData.ts';
+import type { ApprovalRecord, PostRecord, StoredChange } from '../../db/postRecords.ts';
 import { statusLine } from '../../domain/statusLine.ts';
 import { networkOf } from '../../networks/index.ts';
 import { changedContent } from './contentEdits.ts';

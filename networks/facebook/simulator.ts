@@ -5,25 +5,20 @@
 // the Page's published posts and stories; insights. Every post has a page at `<base>/p/<id>`.
 import type { Request } from 'express';
 import type { Simulator, SimulatorContext } from '../sandbox/simulator.ts';
+import { fetchMedia, type StoredFile } from '../sandbox/files.ts';
 import {
-  admitPublishingCall,
-  fault,
-  fetchMedia,
   graphRoute,
   graphRouter,
-  type GraphFault,
   insightsAnswer,
   itemOrAccountInsights,
   isExpired,
   metaTime,
-  notFoundFault,
-  params,
   pickFields,
   publishedToday,
-  UploadFault,
   type PostPageData,
-  type StoredFile,
 } from '../sandbox/graph.ts';
+import { admitPublishingCall, fault, type GraphFault, notFoundFault, UploadFault } from '../sandbox/graphFaults.ts';
+import { params } from '../sandbox/params.ts';
 import type { SandboxItem } from '../sandbox/state.ts';
 import { facebookConsent } from './consent.ts';
 

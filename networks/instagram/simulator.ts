@@ -5,20 +5,10 @@
 // failure shows as the container's ERROR status, as on Instagram.
 import type { Request } from 'express';
 import type { Simulator, SimulatorContext } from '../sandbox/simulator.ts';
-import {
-  admitPublishingCall,
-  fault,
-  fetchMedia,
-  type GraphFault,
-  graphRoute,
-  graphRouter,
-  itemOrAccountInsights,
-  metaTime,
-  notFoundFault,
-  params,
-  pickFields,
-  type StoredFile,
-} from '../sandbox/graph.ts';
+import { fetchMedia, type StoredFile } from '../sandbox/files.ts';
+import { graphRoute, graphRouter, itemOrAccountInsights, metaTime, pickFields } from '../sandbox/graph.ts';
+import { admitPublishingCall, fault, type GraphFault, notFoundFault } from '../sandbox/graphFaults.ts';
+import { params } from '../sandbox/params.ts';
 import {
   containerState,
   newContainer,

@@ -21,7 +21,8 @@ import { randomBase62 } from '../../domain/ids.ts';
 import { guideHref } from '../guides.ts';
 import type { Platform } from '../rules.ts';
 import { SANDBOX_CLIENT } from './address.ts';
-import { GraphFault, params } from './graph.ts';
+import { GraphFault } from './graphFaults.ts';
+import { params } from './params.ts';
 import type { SimulatorContext } from './simulator.ts';
 import { sandboxTokenAccount, type SandboxItem } from './state.ts';
 

@@ -4,7 +4,9 @@
 // EXPIRED when 24 hours passed unpublished. A carousel is as far along as its least ready item.
 import { nowIso } from '../../db/rows.ts';
 import type { Platform } from '../rules.ts';
-import { isExpired, publishedToday, type GraphFault, type PostPageData, type StoredFile } from './graph.ts';
+import type { StoredFile } from './files.ts';
+import { isExpired, publishedToday, type PostPageData } from './graph.ts';
+import type { GraphFault } from './graphFaults.ts';
 import type { SimulatorContext } from './simulator.ts';
 import type { SandboxItem } from './state.ts';
 

@@ -7,7 +7,9 @@ import { randomBase62 } from '../../domain/ids.ts';
 import type { Platform } from '../rules.ts';
 import { SANDBOX_CLIENT } from './address.ts';
 import { grantOf, lookup, redeem, type GrantData, type Page, type Refusal } from './consent.ts';
-import { fault, GraphFault, pagedList, params, pickFields, tokenOf } from './graph.ts';
+import { pagedList, pickFields, tokenOf } from './graph.ts';
+import { fault, GraphFault } from './graphFaults.ts';
+import { params } from './params.ts';
 import type { SimulatorContext } from './simulator.ts';
 import { sandboxToken, sandboxTokenAccount } from './state.ts';
 

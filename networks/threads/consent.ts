@@ -2,7 +2,10 @@
 // short-lived token (POST), that for a long-lived one, and the profile.
 import express from 'express';
 import { consentRoutes, grantOf, lookup, namedIdentity, redeem, type Field } from '../sandbox/consent.ts';
-import { fault, graphRoute, longLivedToken, params, pickFields, tokenOf } from '../sandbox/graph.ts';
+import { graphRoute, pickFields, tokenOf } from '../sandbox/graph.ts';
+import { fault } from '../sandbox/graphFaults.ts';
+import { longLivedToken } from '../sandbox/graphTokens.ts';
+import { params } from '../sandbox/params.ts';
 import { answer, META_DENIED, metaRefusal } from '../sandbox/metaConsent.ts';
 import type { SimulatorContext } from '../sandbox/simulator.ts';
 import { sandboxToken } from '../sandbox/state.ts';

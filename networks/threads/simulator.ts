@@ -4,19 +4,11 @@
 // a failure shows as the container's ERROR with Threads' error_message codes.
 import type { Request } from 'express';
 import type { Simulator, SimulatorContext } from '../sandbox/simulator.ts';
-import {
-  admitPublishingCall,
-  fault,
-  fetchMedia,
-  graphRoute,
-  graphRouter,
-  insightsAnswer,
-  metaTime,
-  notFoundFault,
-  params,
-  pickFields,
-  refreshedLongLivedToken,
-} from '../sandbox/graph.ts';
+import { fetchMedia } from '../sandbox/files.ts';
+import { graphRoute, graphRouter, insightsAnswer, metaTime, pickFields } from '../sandbox/graph.ts';
+import { admitPublishingCall, fault, notFoundFault } from '../sandbox/graphFaults.ts';
+import { refreshedLongLivedToken } from '../sandbox/graphTokens.ts';
+import { params } from '../sandbox/params.ts';
 import {
   containerState,
   newContainer,

@@ -7,7 +7,7 @@ import express, { type Response } from 'express';
 import { randomBase62 } from '../../domain/ids.ts';
 import { SANDBOX_CLIENT } from '../sandbox/address.ts';
 import { consentRoutes, namedIdentity, redeem, type Field, type Refusal } from '../sandbox/consent.ts';
-import { params } from '../sandbox/graph.ts';
+import { params } from '../sandbox/params.ts';
 import type { SimulatorContext } from '../sandbox/simulator.ts';
 import { sandboxToken, sandboxTokenAccount } from '../sandbox/state.ts';
 import { issueToken, refreshRefusal } from '../sandbox/tokens.ts';

@@ -8,5 +8,5 @@ export const tiktok: NetworkModule = {
   rules: tiktokRules,
   connector: tiktokConnectorModule,
   connect: tiktokConnect,
-  simulator: async () => (await import('./simulator.ts')).tiktokSimulator,
+  simulator: async () => (await import('./simulator/index.ts')).tiktokSimulator,
 };

@@ -3,7 +3,7 @@
 import express from 'express';
 import { randomBase62 } from '../../domain/ids.ts';
 import { consentRoutes, grantOf, lookup, namedIdentity, redeem, type Field, type Refusal } from '../sandbox/consent.ts';
-import { params } from '../sandbox/graph.ts';
+import { params } from '../sandbox/params.ts';
 import type { SimulatorContext } from '../sandbox/simulator.ts';
 import { sandboxToken } from '../sandbox/state.ts';
 import { issueToken } from '../sandbox/tokens.ts';
