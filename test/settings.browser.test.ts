@@ -417,6 +417,7 @@ describe('settings in a browser', () => {
     const after = await queued();
     expect(after['Queue one']).toEqual(before['Queue one']);
     expect(after['Queue two']?.at ?? 'published').not.toBe(before['Queue two']!.at);
+    await menu(owner, 'Settings').click();
   }, 90_000);
 
   it('makes a webhook, shows its secret once, and logs a test event the receiver verified', async () => {
