@@ -132,7 +132,7 @@ export function ApprovalCard({ post, onDecided }: { post: Post; onDecided: (outc
           <NetworkMark platform={post.platform} decorative />
           {labelOf(post.platform)} · {account}
         </h2>
-        <span className="badge">{change ? W.changeOf : W.newPost}</span>
+        <span className="badge badge-words">{change ? W.changeOf : W.newPost}</span>
       </div>
       <p>
         {W.asked(asked?.requestedBy ?? '', approvalTime(asked?.requestedAt ?? null, zone) ?? '')}{' '}
