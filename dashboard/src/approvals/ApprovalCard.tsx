@@ -135,7 +135,10 @@ export function ApprovalCard({ post, onDecided }: { post: Post; onDecided: (outc
         <span className="badge badge-words">{change ? W.changeOf : W.newPost}</span>
       </div>
       <p>
-        {W.asked(asked?.requestedBy ?? '', approvalTime(asked?.requestedAt ?? null, zone) ?? '')}{' '}
+        {W.asked(
+          `${asked?.requestedBy ?? ''}${change ? '' : W.via[post.createdVia]}`,
+          approvalTime(asked?.requestedAt ?? null, zone) ?? '',
+        )}{' '}
         <TimeAsked post={post} zone={zone} />
       </p>
       <div className="detail">

@@ -20,6 +20,8 @@ export const APPROVAL_WORDS = {
   reject: 'Reject',
   newTime: 'New time (the one asked for has passed)',
   asked: (who: string, when: string) => `Asked by ${who}, ${when}.`,
+  /** A new post's interface, after the name of the person whose key or grant asked. */
+  via: { api: ' with an API key', mcp: ' through an AI assistant (MCP)', dashboard: '' },
   wanted: (when: string | null) => (when ? `Wanted for ${when}.` : 'Wanted as soon as it is approved.'),
   approved: (n: number) => (n === 1 ? 'Approved: the post is scheduled.' : `Approved ${n} posts: they are scheduled.`),
   rejected: (n: number) => (n === 1 ? 'Rejected: the post stays a draft.' : `Rejected ${n} posts: they stay drafts.`),
