@@ -3,12 +3,18 @@
 // ?connect=<platform>), reconnect, disconnect (queued posts go back to
 // draft, the confirm says how many), and groups. A connection's outcome comes back as ?connected=<n> or
 // ?error=<code>&message=…&hint=….
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { auth, Failure, type Account } from '../api.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
-import { disconnectPreviewQuery, useAccounts } from '../queries/accounts.ts';
+import { accountKeys, disconnectPreviewQuery, useAccounts } from '../queries/accounts.ts';
+import { billingKeys } from '../queries/billing.ts';
+import { groupKeys } from '../queries/groups.ts';
+import { postKeys } from '../queries/posts.ts';
+import { useRefresh } from '../queries/refresh.ts';
+import { scheduleKeys } from '../queries/schedule.ts';
+import { whoamiKeys } from '../queries/whoami.ts';
 import { useMay, useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { guideHref } from '../../../networks/guides.ts';
@@ -56,7 +62,7 @@ function ConnectOutcome() {
 }
 
 function DisconnectButton({ account }: { account: Account }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const preview = useQuery(disconnectPreviewQuery(account.id));
   const n = preview.data?.queuedPosts;
   return (
@@ -79,7 +85,15 @@ function DisconnectButton({ account }: { account: Account }) {
       }
       onConfirm={async () => {
         await auth('POST', `/accounts/${account.id}/disconnect`, { confirm: true });
-        await client.invalidateQueries();
+        // Its queued posts went back to draft; it left its groups, its posting times and the plan's count.
+        await refresh(
+          accountKeys.all,
+          postKeys.all,
+          groupKeys.all,
+          scheduleKeys.of(account.id),
+          whoamiKeys.all,
+          billingKeys.all,
+        );
       }}
     />
   );

@@ -1,13 +1,13 @@
 // An account's posting times (the posting queue, issue 29): its weekly times in the workspace zone, edited and saved
 // as a whole, and the next free ones that "add to queue" would give.
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, call, type Schemas } from '../api.ts';
 import { dayTimeText } from '../format.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { scheduleKeys, useSchedule } from '../queries/schedule.ts';
 import { useMay, useSignedIn } from '../session.tsx';
-import { useAction } from '../settings/useAction.ts';
 import { AdminsOnly, Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { DAY_LABEL, SCHEDULE_WORDS as W } from '../words/scheduleWords.ts';
 
@@ -18,16 +18,19 @@ export function SchedulePage() {
   const accountId = useParams().accountId ?? '';
   const { workspace } = useSignedIn();
   const admin = useMay('administrator');
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const schedule = useSchedule(accountId);
   const [slots, setSlots] = useState<Slot[]>();
   const [day, setDay] = useState<Slot['day']>('mon');
   const [time, setTime] = useState('09:00');
   const shown = slots ?? schedule.data?.slots ?? [];
-  const save = useAction(async () => {
-    await call(api.PUT('/accounts/{accountId}/schedule', { params: { path: { accountId } }, body: { slots: shown } }));
-    setSlots(undefined);
-    await client.invalidateQueries({ queryKey: scheduleKeys.of(accountId) });
+  const save = useMutation({
+    mutationFn: () =>
+      call(api.PUT('/accounts/{accountId}/schedule', { params: { path: { accountId } }, body: { slots: shown } })),
+    onSuccess: () => {
+      setSlots(undefined);
+      return refresh(scheduleKeys.of(accountId));
+    },
   });
   if (schedule.isPending) return <Loading />;
   return (
@@ -72,7 +75,7 @@ export function SchedulePage() {
             <input id="slot-time" type="time" value={time} onChange={(e) => setTime(e.target.value)} />
           </div>
           <Button onClick={() => time && setSlots([...shown, { day, time }])}>{W.add}</Button>
-          <Button tone="primary" busy={save.busy} disabled={slots === undefined} onClick={save.submit}>
+          <Button tone="primary" busy={save.isPending} disabled={slots === undefined} onClick={() => save.mutate()}>
             {W.save}
           </Button>
         </div>

@@ -3,15 +3,17 @@
 // (the text word by word, files added or removed, the time moved). Approved or rejected from the card itself.
 import { useId, useState } from 'react';
 import { DateTime } from 'luxon';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { auth, type Post } from '../api.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { labelOf } from '../networks.ts';
 import { NetworkPreview, PREVIEWED, previewOfPost } from '../previews/NetworkPreview.tsx';
 import { useAccounts } from '../queries/accounts.ts';
+import { approvalKeys } from '../queries/approvals.ts';
 import { useMediaItems } from '../queries/media.ts';
+import { postKeys } from '../queries/posts.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { useSignedIn } from '../session.tsx';
-import { useAction } from '../settings/useAction.ts';
 import { Button, ErrorNote } from '../ui.tsx';
 import { APPROVAL_WORDS as W, approvalTime } from '../words/approvalWords.ts';
 import { filesDiff, textDiff, type TextPiece } from './changeDiff.ts';
@@ -96,7 +98,7 @@ function WhatChanges({ post, change }: { post: Post; change: Change }) {
 export function ApprovalCard({ post, onDecided }: { post: Post; onDecided: (outcome: string) => void }) {
   const { workspace } = useSignedIn();
   const zone = workspace.tz;
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const heading = useId();
   const accounts = useAccounts();
   const account = accounts.data?.find((a) => a.id === post.accountId)?.displayName ?? labelOf(post.platform);
@@ -121,10 +123,10 @@ export function ApprovalCard({ post, onDecided }: { post: Post; onDecided: (outc
     onDecided(
       how === 'approve' ? (change ? W.changeApproved : W.approved(1)) : change ? W.changeRejected : W.rejected(1),
     );
-    await client.invalidateQueries();
+    await refresh(approvalKeys.all, postKeys.all);
   };
-  const approve = useAction(decide('approve'));
-  const reject = useAction(decide('reject'));
+  const approve = useMutation({ mutationFn: decide('approve') });
+  const reject = useMutation({ mutationFn: decide('reject') });
   return (
     <li className="card stack" aria-labelledby={heading}>
       <div className="row approval-head">
@@ -163,10 +165,10 @@ export function ApprovalCard({ post, onDecided }: { post: Post; onDecided: (outc
           </div>
           <ErrorNote error={approve.error ?? reject.error} />
           <div className="row">
-            <Button tone="primary" busy={approve.busy} onClick={approve.submit} aria-describedby={heading}>
+            <Button tone="primary" busy={approve.isPending} onClick={() => approve.mutate()} aria-describedby={heading}>
               {W.approve}
             </Button>
-            <Button tone="danger" busy={reject.busy} onClick={reject.submit} aria-describedby={heading}>
+            <Button tone="danger" busy={reject.isPending} onClick={() => reject.mutate()} aria-describedby={heading}>
               {W.reject}
             </Button>
           </div>
