@@ -64,7 +64,7 @@ describe('dashboard in a browser', () => {
   }
 
   /**
-   * Accounts with an expiring token (issue 43): the YouTube account's health in words, the restriction of an
+   * Accounts with an expiring token: the YouTube account's health in words, the restriction of an
    * unaudited project, the guide linked, and the owner's banner a week before the token can no longer be renewed.
    */
   async function accountHealth() {
@@ -430,7 +430,7 @@ describe('dashboard in a browser', () => {
     await checkPage(page, '15-compose-tiktok');
   }, 240_000);
 
-  // Issue 25's busy month: 300 posts over six accounts of two clients, seeded into Mara's workspace beside the
+  // A busy month: 300 posts over six accounts of two clients, seeded into Mara's workspace beside the
   // server. The page's clock stands at noon on the 15th, so the first half of the month is past. The long tasks of
   // showing the month are printed (the target: none over 100 ms; bench/calendar.ts repeats them), not asserted:
   // the test asserts what a person sees.

@@ -1,4 +1,4 @@
-// The posting queue (issue 29): accounts' weekly posting times, and `when: "queue"` giving each post its account's
+// The posting queue: accounts' weekly posting times, and `when: "queue"` giving each post its account's
 // next free one, across clock changes and when many posts are queued at once, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
@@ -329,7 +329,7 @@ describe.each(DATABASES)('the posting queue on %s', (kind) => {
         p.publishAt,
         p.pendingChange,
       ]);
-      // Issue 44: a change that needs approval never unschedules a post; it waits beside it.
+      // A change that needs approval never unschedules a post; it waits beside it.
       expect(shown).toEqual([
         ['queued', ta, expect.objectContaining({ requestedBy: 'A member', publishAt: tb })],
         ['queued', tb, expect.objectContaining({ requestedBy: 'A member', publishAt: ta })],

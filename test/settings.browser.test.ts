@@ -175,7 +175,7 @@ describe('settings in a browser', () => {
       name: 'Ola Owner studio',
       tz: expect.stringMatching(/^Asia\/(Calcutta|Kolkata)$/),
     });
-    // Members' and API keys' posts then wait for approval (issue 29); the approvals page lists what waits.
+    // Members' and API keys' posts then wait for approval; the approvals page lists what waits.
     await owner.getByLabel('Posts by members').check();
     await owner.getByLabel('Posts made with API keys').check();
     await owner.getByRole('button', { name: 'Save' }).click();
@@ -218,7 +218,7 @@ describe('settings in a browser', () => {
     await owner.getByRole('link', { name: 'Approvals' }).click();
     await owner.getByText('Autumn sale').waitFor();
     await checkPage(owner, '27b-approvals-waiting');
-    // Decided on the card itself (issue 44): no box to tick first.
+    // Decided on the card itself: no box to tick first.
     await owner.getByRole('button', { name: 'Approve', exact: true }).click();
     await owner.getByText('Approved: the post is scheduled.').waitFor();
     await owner.getByText('Nothing waits for approval.').waitFor();
@@ -367,7 +367,7 @@ describe('settings in a browser', () => {
   }, 90_000);
 
   it("keeps a post's time while a member's publish now or edit waits; the owner decides on each card", async () => {
-    // Issue 44: Noa, a member, asks to publish Ola's queued "Queue two" now and edits "Queue one"; both stay as they
+    // Noa, a member, asks to publish Ola's queued "Queue two" now and edits "Queue one"; both stay as they
     // are, at their times, until Ola decides.
     const noa = guest;
     const queued = async () =>

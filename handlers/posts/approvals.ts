@@ -107,7 +107,7 @@ function approvedWhen(cred: Credential, postId: string, now: DateTime, picked?: 
  * checked again and queued at the time wanted, or at `publishAt` when the approver picks one; a time wanted that has
  * passed asks for one. It counts toward the month now. A queued post's waiting change is applied instead. `seen`,
  * the post's `updatedAt` as the page showed it: a post edited since (asking again) is not approved, for nothing an
- * approver did not see may go out (issue 41).
+ * approver did not see may go out.
  */
 export async function approvePost(
   cred: Credential,

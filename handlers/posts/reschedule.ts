@@ -90,7 +90,7 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   const content = contentChanges(current, row, mediaIds);
   if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
   // While it waits for approval, or changed by one whose posts need it, a draft waits (again): only an approval in the
-  // dashboard queues it. A failed post too: a retry would send what no approver saw (issue 41). A queued post keeps
+  // dashboard queues it. A failed post too: a retry would send what no approver saw. A queued post keeps
   // its time and approved content, the change waiting beside it; changed by an approver, it changes at once.
   const { approval } = current;
   const waits =

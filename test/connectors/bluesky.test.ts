@@ -23,7 +23,8 @@ import { startWorker, type RunningWorker } from '../../worker/worker.ts';
 import { installPds, startPds, type RunningPds } from '../support/blueskyPds.ts';
 import { call, seedWorkspace, startHerald, type Seeded } from '../support/harness.ts';
 import { makeImage, makeVideo, processed, tempDir, upload } from '../support/mediaFiles.ts';
-import { connectorJob, listeningHerald, networkError, publishable, resumed, until } from '../support/network.ts';
+import { connectorJob, listeningHerald, networkError, publishable, resumed } from '../support/network.ts';
+import { until } from '../support/waiting.ts';
 import { asPerson, signedIn, type Person } from '../support/people.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;

@@ -1,5 +1,5 @@
-// Approvals (issue 29): the new posts and the changes to scheduled posts that wait for an owner's or administrator's
-// decision, one card each, decided on the card. Only this signed-in page can decide (server/approvalRoutes.ts).
+// Approvals: the new posts and the changes to scheduled posts that wait for an owner's or administrator's decision,
+// one card each, decided on the card. Only this signed-in page can decide.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { approvalListQuery } from '../queries/approvals.ts';
