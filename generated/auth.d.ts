@@ -454,8 +454,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the drafts awaiting approval
-         * @description Oldest request first, at most 200.
+         * List what awaits approval
+         * @description The drafts awaiting approval and the queued posts whose change waits beside them (`pendingChange`), oldest
+         *     request first, at most 200.
          */
         get: operations["listApprovals"];
         put?: never;
@@ -476,9 +477,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve a draft awaiting approval
-         * @description Queued at the time wanted, or at `publishAt`; with `updatedAt`, only as the approver read it.
-         *     The requester is mailed.
+         * Approve a draft or a waiting change
+         * @description A draft is queued at the time wanted, or at `publishAt`; a queued post's waiting change is applied (at the
+         *     time it asks, or at `publishAt`). With `updatedAt`, only as the approver read it. The requester is mailed.
          */
         post: operations["approvePost"];
         delete?: never;
@@ -497,8 +498,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject a draft awaiting approval
-         * @description It stays a draft, with the comment; the requester is mailed.
+         * Reject a draft or a waiting change
+         * @description A draft stays a draft, with the comment; a queued post's waiting change is dropped and the post stays as it
+         *     was, at its time. The requester is mailed.
          */
         post: operations["rejectPost"];
         delete?: never;
@@ -793,6 +795,21 @@ export interface components {
                     limitBytes: number;
                 };
                 members: components["schemas"]["Meter"];
+                /**
+                 * @description The workspace's hourly allowance of post creations (all keys and people together): how much of it
+                 *     the last hour spent, by whom, and, once it is spent, when it returns.
+                 */
+                newPostsThisHour: {
+                    used: number;
+                    limit: number;
+                    /** @description The creations by API keys and MCP clients (`keys`) and by people in the dashboard. */
+                    spentBy: {
+                        keys: number;
+                        people: number;
+                    };
+                    /** Format: date-time */
+                    retryAt: string | null;
+                };
             };
         };
         /** @description Who did what. */
@@ -917,6 +934,10 @@ export interface components {
              *     - queued: `Queued. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
              *       While the worker waits to try again after a temporary failure, it adds
              *       `Next attempt <day month, HH:MM> (<zone label>), after a temporary failure.`
+             *       While a change waits for approval (`pendingChange`), it adds what the change asks and that
+             *       the post stays as it is meanwhile, e.g. `A request to publish it now waits for approval; until
+             *       it is approved the post stays as it is, at 24 November, 14:30 (CET).` Report the post as queued
+             *       at its time with a change awaiting approval, never as changed.
              *     - draft: `Draft. <Network> · <account displayName> · no time set.`
              *     - draft awaiting approval: `Draft, awaiting approval. <Network> · <account displayName> · wanted for <day month, HH:MM> (<zone label>).`
              *       (`wanted as soon as it is approved.` when it was asked for `now`). Report it as awaiting
@@ -991,6 +1012,7 @@ export interface components {
             /** @description Present when `failed`; `message` quotes the network's own words, and `hint` says whether to reconnect, wait or change the post. */
             error?: components["schemas"]["Error"];
             approval?: components["schemas"]["PostApproval"];
+            pendingChange?: components["schemas"]["PendingChange"];
             /**
              * @description The interface the post was created through.
              * @example api
@@ -1054,12 +1076,32 @@ export interface components {
              * @example req_01JD8X4K2M9QZ7W3V5T6B1N0CE
              */
             requestId?: string;
+            /**
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @example text
+             */
+            field?: string;
+            /**
+             * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
+             *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
+             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
+             *     `actual` above that reads "more than" ten times the limit.
+             * @example 500
+             */
+            limit?: number | string | boolean;
+            /**
+             * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
+             *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
+             * @example 563
+             */
+            actual?: number | string | boolean;
         };
         /**
          * @description Present on a draft that waits for approval (`pending`) or whose approval was refused
-         *     (`rejected`); absent otherwise (an approved post is simply `queued`). Only an owner or
-         *     administrator, signed in to the dashboard, approves or rejects: no API key, OAuth token or
-         *     MCP tool can. Editing the post asks for approval again.
+         *     (`rejected`); absent otherwise (an approved post is simply `queued`; a change to it that
+         *     waits for approval is its `pendingChange`). Only an owner or administrator, signed in to the
+         *     dashboard, approves or rejects: no API key, OAuth token or MCP tool can. Editing the post
+         *     asks for approval again.
          * @example {
          *       "state": "pending",
          *       "requestedBy": "Maya Lund",
@@ -1102,6 +1144,75 @@ export interface components {
              * @example null
              */
             decidedAt: string | null;
+        };
+        /**
+         * @description Present on a `queued` post while a change to it waits for approval: a change by a caller whose
+         *     changes need approval (the workspace's `approvalRequiredFor`) to a post already approved or
+         *     queued by someone else, such as a member's "publish now" or edit. Until an owner or
+         *     administrator decides in the dashboard, the post keeps its time and its approved content and
+         *     is published as approved. Approving applies the change (a change asking for now publishes at
+         *     once); rejecting drops it and the post stays as it is. If the post's time comes while the
+         *     change waits, the approved content is published at its time and the change is dropped; its
+         *     `publishing` event says so. A further change by such a caller replaces the waiting one (its
+         *     fields added to the waiting ones). Read-only: it is set by `PATCH /posts/{postId}` and
+         *     `POST /posts/swap-times`.
+         * @example {
+         *       "requestedBy": "Maya Lund",
+         *       "requestedAt": "2026-11-21T09:12:44.318Z",
+         *       "publishAt": null
+         *     }
+         */
+        PendingChange: {
+            /**
+             * @description The name of the person who asked (or whose key or grant asked).
+             * @example Maya Lund
+             */
+            requestedBy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:12:44.318Z
+             */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description Present when the change moves the post: the time asked for, UTC, or `null` for as soon
+             *     as it is approved ("publish now"). Absent: the post keeps its time.
+             * @example null
+             */
+            publishAt?: string | null;
+            /**
+             * @description Present when the change sets the text.
+             * @example Autumn sale: 40% off everything until Sunday.
+             */
+            text?: string;
+            /**
+             * @description Present when the change sets the title.
+             * @example null
+             */
+            title?: string | null;
+            /**
+             * @description Present when the change sets the tags.
+             * @example [
+             *       "autumn"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * @description Present when the change sets the files.
+             * @example [
+             *       "med_8Rk3Tz6Nv1"
+             *     ]
+             */
+            mediaIds?: string[];
+            /**
+             * @description Present when the change sets the network's settings.
+             * @example {
+             *       "contentType": "feed"
+             *     }
+             */
+            perPlatform?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description A connected social account.
@@ -1199,6 +1310,7 @@ export interface components {
          *       "hint": "Cancel a queued post, wait for next month, or upgrade the plan.",
          *       "limit": 200,
          *       "used": 199,
+         *       "quota": "postsPerMonth",
          *       "upgradeUrl": "http://localhost:8080/app/settings/billing"
          *     }
          */
@@ -1233,6 +1345,22 @@ export interface components {
              * @example 199
              */
             used: number;
+            /**
+             * @description The plan's limit that is reached, named as the plan table names it.
+             * @example postsPerMonth
+             * @enum {string}
+             */
+            quota: "accounts" | "members" | "postsPerMonth" | "storageBytes" | "maxFileBytes" | "api" | "groups" | "webhooks";
+            /**
+             * @description The request field at fault, when one is (`size` for a file the plan has no room for).
+             * @example size
+             */
+            field?: string;
+            /**
+             * @description The storage limit only, the size of the refused file (`used` is the storage used or reserved).
+             * @example 48213377
+             */
+            actual?: number;
             /**
              * Format: uri
              * @description The dashboard page where a person can change the plan.
@@ -1347,7 +1475,10 @@ export interface components {
          * @example {
          *       "code": "caption_too_long",
          *       "message": "text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.",
-         *       "hint": "Shorten the text, or set overrides.threads.text."
+         *       "hint": "Shorten the text, or set overrides.threads.text.",
+         *       "field": "text",
+         *       "limit": 500,
+         *       "actual": 563
          *     }
          */
         Issue: {
@@ -1398,6 +1529,25 @@ export interface components {
              * @example Shorten the text, or set overrides.threads.text.
              */
             hint: string;
+            /**
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @example text
+             */
+            field?: string;
+            /**
+             * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
+             *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
+             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
+             *     `actual` above that reads "more than" ten times the limit.
+             * @example 500
+             */
+            limit?: number | string | boolean;
+            /**
+             * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
+             *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
+             * @example 563
+             */
+            actual?: number | string | boolean;
         };
         /**
          * @description The person behind the credential.
@@ -2365,7 +2515,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The drafts. */
+            /** @description The drafts and the queued posts with a waiting change. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -8,7 +8,7 @@ import { invalidRequest } from '../domain/errors.ts';
 import { KEY_HEADER } from './idempotency.ts';
 import { maxJsonLength } from './maxJsonLength.ts';
 import { fieldWithNul, nulRefused } from './requestFaults.ts';
-import { validationMessage } from './validationMessage.ts';
+import { validationFacts, validationMessage } from './validationMessage.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => unknown;
 
@@ -137,7 +137,10 @@ export async function contractBackend(definition: Document) {
     // refuses): the hot reads (whoami, accounts) skip the validator.
     if (op.parameters?.length || op.requestBody || Object.keys(query).length) {
       const validation = api.validator.validateRequest(req as never, op);
-      if (validation.errors) throw invalidRequest(validationMessage(validation.errors, (at) => bodySentence(op, at)));
+      if (validation.errors) {
+        const message = validationMessage(validation.errors, (at) => bodySentence(op, at));
+        throw invalidRequest(message, undefined, validationFacts(validation.errors));
+      }
       query = (validation.coerced?.query as Record<string, unknown> | undefined) ?? query;
     }
     // jsonBody (requestFaults.ts) refused bodies nested deeper than this walk can go.
