@@ -14,7 +14,7 @@ import type { Clock } from '../../runtime/clock.ts';
 import { mailApprovers } from '../approvalMail.ts';
 import type { Handler, RequestBody } from '../types.ts';
 import { approvalWait } from './approvals.ts';
-import { contentChanges, editedEvent } from './contentEdits.ts';
+import { changedContent, contentChanges, editedEvent } from './contentEdits.ts';
 import { assertSettingFiles, checksFailed, prepare, queueTimes } from './planning.ts';
 import { assertUnchanged, existingPost, invalidState, transition } from './transitions.ts';
 import { wirePost } from './wire.ts';
@@ -94,17 +94,20 @@ export async function plannedEdit(
     throw confirmRequired('Changing a queued post', 'reschedulePost');
   assertOwnNetwork(current, body);
   const { platform } = current;
-  const mediaIds = body.mediaIds ?? current.mediaIds;
+  const asks = needsApproval(cred, via);
+  // Asked again by one whose changes need approval, a queued post's waiting change grows: its fields are the start.
+  const base = asks && current.pendingChange ? { ...current, ...changedContent(current.pendingChange) } : current;
+  const mediaIds = body.mediaIds ?? base.mediaIds;
   // `queue`: the account's next free posting time, its own time free for it; taken again under the lock below.
   const queue = body.when === 'queue';
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   const edited = {
     targets: { accountIds: [current.accountId] },
     mediaIds,
-    text: body.text ?? current.text,
-    title: body.title ?? current.title ?? undefined,
-    tags: body.tags ?? current.tags,
-    perPlatform: { [platform]: body.perPlatform?.[platform] ?? current.perPlatform },
+    text: body.text ?? base.text,
+    title: body.title ?? base.title ?? undefined,
+    tags: body.tags ?? base.tags,
+    perPlatform: { [platform]: body.perPlatform?.[platform] ?? base.perPlatform },
     overrides: body.overrides,
     when: queue
       ? await queueTimes(data, cred.workspace.tz, now, [current.accountId], current.id)
@@ -117,12 +120,13 @@ export async function plannedEdit(
   if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'edit');
   const content = contentChanges(current, row, mediaIds);
   if (!timed && Object.keys(content).length === 0) return undefined;
-  // While it waits for approval, or changed by one whose posts need it, the post waits (again) as a draft: only an
-  // approval in the dashboard queues it. A failed post too: a retry would send what no approver saw.
+  // While it waits for approval, or changed by one whose posts need it, a draft waits (again): only an approval in the
+  // dashboard queues it. A failed post too: a retry would send what no approver saw. A queued post keeps
+  // its time and approved content, the change waiting beside it; changed by an approver, it changes at once.
   const { approval } = current;
-  const asks = needsApproval(cred, via);
   const waits =
-    approval?.state === 'pending' || (asks && (timed || current.status !== 'draft' || approval?.state === 'rejected'));
+    (approval?.state === 'pending' && current.status === 'draft') ||
+    (asks && (timed || current.status !== 'draft' || approval?.state === 'rejected'));
   if (waits) return { ...askAgain(cred, services.clock, body, current, row, content), row, waits };
   const decide: DecideChange = async (p, counts) => {
     assertUnchanged(p, current);
@@ -141,7 +145,10 @@ export async function plannedEdit(
   return { action, decide, row, waits };
 }
 
-/** An edit that makes the post wait for approval: a draft with the edit, asking for the time given or wanted before. */
+/**
+ * An edit that makes the post wait for approval: a draft with the edit, asking for the time given or wanted before;
+ * beside a queued post, the change with the time given or its waiting change's (none: the post's own).
+ */
 function askAgain(
   cred: Credential,
   clock: Clock,
@@ -157,7 +164,9 @@ function askAgain(
     body.when === undefined
       ? current.status === 'failed'
         ? null
-        : (current.approval?.wantedAt ?? current.publishAt)
+        : current.status === 'queued'
+          ? current.pendingChange?.publishAt
+          : (current.approval?.wantedAt ?? current.publishAt)
       : body.when === 'now'
         ? null
         : row.publishAt;

@@ -9,7 +9,7 @@ import { type ApiError, errorBody } from '../../../domain/errors.ts';
 import { PLANS } from '../../../domain/plans.ts';
 import { assertCanAddMember, assertFileFits } from '../../../domain/quotas.ts';
 import { resolveWhen } from '../../../domain/when.ts';
-import { checkedEmail, checkedPassword } from '../../../server/passwords.ts';
+import { checkedEmail, checkedPassword } from '../../../signin/passwords.ts';
 import type { MediaFacts, PostContent } from '../../../networks/rules.ts';
 import { instagramRules } from '../../../networks/instagram/rules.ts';
 import { threadsRules } from '../../../networks/threads/rules.ts';
