@@ -183,13 +183,18 @@ describe.each(DATABASES)('moving several posts at once on %s', (kind) => {
         when: { publishAt: to.setZone('Europe/Berlin').toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'Europe/Berlin' },
         confirm: true,
       });
-      expect([single.status, single.body.approval?.state]).toEqual([200, 'pending']);
+      // The post keeps its time; the move waits beside it for approval.
+      expect([single.status, single.body.status, single.body.pendingChange?.publishAt]).toEqual([
+        200,
+        'queued',
+        to.toUTC().toISO({ suppressMilliseconds: false }),
+      ]);
       const res = await asPerson(env, member, 'post', '/v1/posts/reschedule', {
         moves: movesOf(await readAll(ids), to),
         confirm: true,
       });
       expect(res.status).toBe(200);
-      const shape = (p: Post) => [p.status, p.publishAt, p.approval?.state, p.approval?.wantedAt];
+      const shape = (p: Post) => [p.status, p.publishAt, p.pendingChange?.publishAt];
       expect(res.body.posts.map(shape)).toEqual([shape(single.body), shape(single.body)]);
       expect((await readAll(ids)).map(shape)).toEqual([shape(single.body), shape(single.body)]);
       expect(await kinds(ids[0]!)).toEqual(await kinds(alone!));
