@@ -20,6 +20,7 @@ interface Post {
   publishAt: string | null;
   updatedAt: string;
   approval?: { state: string; wantedAt: string | null };
+  pendingChange?: { publishAt?: string | null };
 }
 
 /** An instant `days` ahead at 10:00 in Berlin, as a move takes it. */

@@ -76,7 +76,14 @@ export const connectBySignIn: AuthHandler<'connectBySignIn'> = async ({ cred, pa
     const value = body[name];
     if (value === undefined) return undefined;
     if (!value.trim() || value.length > max)
-      throw invalidRequest(`${name} must be 1 to ${max} characters.`, `Give the ${name} of the ${flow.label} account.`);
+      throw invalidRequest(
+        `${name} must be 1 to ${max} characters.`,
+        `Give the ${name} of the ${flow.label} account.`,
+        {
+          field: name,
+          limit: max,
+        },
+      );
     return value;
   };
   const identifier = text('identifier', 320)!;

@@ -127,7 +127,7 @@ export const acceptInvite: AuthHandler<'acceptInvite'> = async ({ body, request,
   } else {
     const name = body.name?.trim() ?? '';
     if (!name || name.length > 100)
-      throw invalidRequest('name must be 1 to 100 characters.', 'Say how others should see you.');
+      throw invalidRequest('name must be 1 to 100 characters.', 'Say how others should see you.', { field: 'name' });
     joiner = { newUser: { name, passwordHash: await hashPassword(checkedPassword(body.password)) } };
   }
   const { userId } = await accept(db, inviteId, joiner);

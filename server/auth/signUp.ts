@@ -30,6 +30,7 @@ export function readSignUp(body: { email?: string; name?: string; password?: str
     throw invalidRequest(
       '`email` must be an email address.',
       'Type the address you sign in with, like ana@example.com.',
+      { field: 'email' },
     );
   }
   if (!name || name.length > 100)
@@ -38,7 +39,9 @@ export function readSignUp(body: { email?: string; name?: string; password?: str
     });
   const password = checkedPassword(body.password);
   if (!isValidZone(timeZone))
-    throw invalidRequest(`\`timeZone\` "${timeZone}" is not an IANA time zone.`, 'Send a zone like Europe/Paris.');
+    throw invalidRequest(`\`timeZone\` "${timeZone}" is not an IANA time zone.`, 'Send a zone like Europe/Paris.', {
+      field: 'timeZone',
+    });
   return { email, name, password, timeZone };
 }
 

@@ -18,17 +18,22 @@ function checkedSettings(body: AuthContext<'updateWorkspace'>['body']): Partial<
       throw invalidRequest(
         'slug must be 3 to 40 lowercase letters, digits and single hyphens, starting and ending with a ' +
           'letter or digit.',
+        undefined,
+        { field: 'slug' },
       );
     }
     out.slug = body.slug;
   }
   if (body.tz !== undefined) {
-    if (!isValidZone(body.tz)) throw invalidRequest('tz must be an IANA time zone such as Europe/Berlin.');
+    if (!isValidZone(body.tz))
+      throw invalidRequest('tz must be an IANA time zone such as Europe/Berlin.', undefined, { field: 'tz' });
     out.tz = body.tz;
   }
   if (body.currency !== undefined) {
     if (!CURRENCIES.has(body.currency))
-      throw invalidRequest('currency must be an ISO 4217 code in capitals, such as EUR or USD.');
+      throw invalidRequest('currency must be an ISO 4217 code in capitals, such as EUR or USD.', undefined, {
+        field: 'currency',
+      });
     out.currency = body.currency;
   }
   const given = body.approvalRequiredFor;
