@@ -30,6 +30,7 @@ import {
 import { accountRoutes } from './accountRoutes.ts';
 import { dashboardRoutes } from './dashboardRoutes.ts';
 import { eventStreams } from './eventStream.ts';
+import { send } from './sendJson.ts';
 import { signUpRoutes } from './signUpRoutes.ts';
 import { passwordSignIn } from './signIn.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
@@ -39,20 +40,6 @@ declare module 'express-serve-static-core' {
     id: string;
     workspaceId?: string;
   }
-}
-
-/** Writes an answer: the JSON text straight to the socket, without express's content negotiation of res.json. */
-export function send(res: Response, out: ApiResponse): void {
-  res.statusCode = out.status;
-  for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
-  if (out.body === undefined) {
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(out.body);
-  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
 }
 
 /** Signed addresses are capabilities: their tokens stay out of the logs. */

@@ -9,6 +9,7 @@ import { MemberRefused, type MemberRefusalCode } from '../domain/memberRefusal.t
 import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
+import { send } from './sendJson.ts';
 import { sessionFrom } from './sessionRoutes.ts';
 
 export type SessionCredential = Credential & { sessionId: string; role: Role };
@@ -46,14 +47,9 @@ export function sentFromAnotherSite(req: Request, publicUrl: string): boolean {
   return origin !== new URL(publicUrl).origin && origin !== `${req.protocol}://${req.headers.host}`;
 }
 
-function answer(res: Response, out: Answer): void {
-  for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
-  if (out.body === undefined) res.status(out.status).end();
-  else res.status(out.status).json(out.body);
-}
 
 export function failWith(res: Response, err: ApiError, publicUrl: string): void {
-  answer(res, { status: err.status, body: errorBody(err, publicUrl), headers: err.headers });
+  send(res, { status: err.status, body: errorBody(err, publicUrl), headers: err.headers });
 }
 
 /** The status of each refusal of the membership rules (db/members.ts decides them without HTTP). */
@@ -83,7 +79,7 @@ function fail(services: Services, req: Request, res: Response, err: unknown): vo
     return;
   }
   services.logger.error({ err, reqId: req.id }, 'unexpected fault');
-  answer(res, {
+  send(res, {
     status: 500,
     body: {
       code: 'internal',
@@ -98,7 +94,7 @@ function fail(services: Services, req: Request, res: Response, err: unknown): vo
 export function openRoute(services: Services, run: (req: Request) => Promise<Answer>): RequestHandler {
   return async (req, res) => {
     try {
-      answer(res, await run(req));
+      send(res, await run(req));
     } catch (err) {
       fail(services, req, res, err);
     }
