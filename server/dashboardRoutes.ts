@@ -32,10 +32,12 @@ export function dashboardCsp(config: Config): string {
 
 /** The build's copy of `file` in the best encoding the request accepts (brotli, else gzip), if there is one. */
 function precompressed(req: Request, file: string): { encoding: string; path: string } | undefined {
-  const encoding = acceptedEncoding(req);
-  if (!encoding) return undefined;
-  const copy = file + (encoding === 'br' ? '.br' : '.gz');
-  return fs.existsSync(copy) ? { encoding, path: copy } : undefined;
+  const suffix = { br: '.br', gzip: '.gz' } as const;
+  const encoding = acceptedEncoding(
+    req,
+    (['br', 'gzip'] as const).filter((e) => fs.existsSync(file + suffix[e])),
+  );
+  return encoding && { encoding, path: file + suffix[encoding] };
 }
 
 export function dashboardRoutes(config: Config, dir = DASHBOARD_DIR): express.Router {

@@ -8,15 +8,17 @@ import type { ApiResponse } from './apiResponse.ts';
 /** Answers of at least this many bytes are compressed. */
 export const COMPRESS_FROM = 8 * 1024;
 
-/** The encoding to send in, brotli before gzip, if the request accepts either. */
-export function acceptedEncoding(req: Request): 'br' | 'gzip' | undefined {
-  return (['br', 'gzip'] as const).find((encoding) => req.acceptsEncodings(encoding) === encoding);
+type Encoding = 'br' | 'gzip';
+
+/** The first of `offered` (brotli before gzip, by default) that the request accepts, if any. */
+export function acceptedEncoding(req: Request, offered: readonly Encoding[] = ['br', 'gzip']): Encoding | undefined {
+  return offered.find((encoding) => req.acceptsEncodings(encoding) === encoding);
 }
 
 // A middle brotli quality: close to the best ratio on JSON at a few milliseconds for a large page.
 const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } };
 
-function encoded(text: Buffer, encoding: 'br' | 'gzip'): Buffer {
+function encoded(text: Buffer, encoding: Encoding): Buffer {
   return encoding === 'br' ? zlib.brotliCompressSync(text, BROTLI) : zlib.gzipSync(text);
 }
 

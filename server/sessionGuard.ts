@@ -47,7 +47,6 @@ export function sentFromAnotherSite(req: Request, publicUrl: string): boolean {
   return origin !== new URL(publicUrl).origin && origin !== `${req.protocol}://${req.headers.host}`;
 }
 
-
 export function failWith(res: Response, err: ApiError, publicUrl: string): void {
   send(res, { status: err.status, body: errorBody(err, publicUrl), headers: err.headers });
 }

@@ -1,13 +1,12 @@
 // The calendar's three views over the same cards: a month of day cells, a week of hour slots (both tables, so a
 // screen reader hears the weekday and hour of each cell) and a list by day. A busy cell shows its first cards and a
 // "+N more" button opening the whole cell in a dialog; cards stack at full width, never side by side as slivers.
-import * as Dialog from '@radix-ui/react-dialog';
 import type { DateTime } from 'luxon';
 import { memo, useState, type DragEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
-import { Button } from '../ui.tsx';
+import { Button, Dialog } from '../ui.tsx';
 import { statusesText } from '../words/statusWords.ts';
 import { type CalendarCard, firstWords } from './calendarCards.ts';
 
@@ -119,31 +118,36 @@ function MoreDialog({
   ctx: CardContext;
   children: ReactNode;
 }) {
-  const [open, setOpen] = useState(false);
+  // Open: the button that opened it, where focus goes back on close.
+  const [opener, setOpener] = useState<HTMLElement>();
   const posts = cards.reduce((n, c) => n + c.posts.length, 0);
+  const close = () => setOpener(undefined);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <button type="button" className="cal-more">
-          {children}
-        </button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-wide">
-          <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-          <Dialog.Description className="muted">
-            {posts === 1 ? '1 post' : `${posts} posts`}, in time order.
-          </Dialog.Description>
-          {open && <CardList cards={cards} ctx={ctx} />}
+    <>
+      <button
+        type="button"
+        className="cal-more"
+        aria-haspopup="dialog"
+        aria-expanded={Boolean(opener)}
+        onClick={(e) => setOpener(e.currentTarget)}
+      >
+        {children}
+      </button>
+      {opener && (
+        <Dialog
+          title={title}
+          description={`${posts === 1 ? '1 post' : `${posts} posts`}, in time order.`}
+          wide
+          opener={opener}
+          onClose={close}
+        >
+          <CardList cards={cards} ctx={ctx} />
           <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <Button>Close</Button>
-            </Dialog.Close>
+            <Button onClick={close}>Close</Button>
           </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        </Dialog>
+      )}
+    </>
   );
 }
 
