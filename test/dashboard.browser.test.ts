@@ -530,6 +530,8 @@ describe('dashboard in a browser', () => {
     await slot.waitFor();
     await checkPage(cal, '16-calendar-week-busy');
     await slot.click();
+    // The page was loaded anew: the first dialog's frame loads as it opens.
+    await cal.getByRole('dialog').waitFor();
     expect(await cal.getByRole('dialog').locator('.cal-card').count()).toBeGreaterThanOrEqual(6);
     await cal.keyboard.press('Escape');
     await cal.getByRole('dialog').waitFor({ state: 'hidden' });
