@@ -6,7 +6,6 @@ import { errorBody, rateLimited, type ApiError } from '../domain/errors.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Services } from '../runtime/services.ts';
 import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
-import { send } from './apiResponse.ts';
 import { countAddress, createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { connectRoutes } from './connectRoutes.ts';
 import { authApi } from './authApi.ts';
@@ -26,6 +25,7 @@ import {
 import { dashboardRoutes } from './dashboardRoutes.ts';
 import { eventStreams } from './eventStream.ts';
 import { passwordSignIn } from '../signin/passwordSignIn.ts';
+import { send } from './sendJson.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 
 declare module 'express-serve-static-core' {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response } from 'express';
 import type { Config } from '../runtime/config.ts';
+import { acceptedEncoding } from './sendJson.ts';
 
 export const DASHBOARD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dashboard/dist');
 
@@ -31,14 +32,12 @@ export function dashboardCsp(config: Config): string {
 
 /** The build's copy of `file` in the best encoding the request accepts (brotli, else gzip), if there is one. */
 function precompressed(req: Request, file: string): { encoding: string; path: string } | undefined {
-  for (const [encoding, suffix] of [
-    ['br', '.br'],
-    ['gzip', '.gz'],
-  ] as const) {
-    if (req.acceptsEncodings(encoding) === encoding && fs.existsSync(file + suffix))
-      return { encoding, path: file + suffix };
-  }
-  return undefined;
+  const suffix = { br: '.br', gzip: '.gz' } as const;
+  const encoding = acceptedEncoding(
+    req,
+    (['br', 'gzip'] as const).filter((e) => fs.existsSync(file + suffix[e])),
+  );
+  return encoding && { encoding, path: file + suffix[encoding] };
 }
 
 export function dashboardRoutes(config: Config, dir = DASHBOARD_DIR): express.Router {

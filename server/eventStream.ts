@@ -12,7 +12,7 @@ import { ApiError, errorBody, unauthenticated } from '../domain/errors.ts';
 import { readEventCursor, writeEventCursor } from '../handlers/events.ts';
 import type { Services } from '../runtime/services.ts';
 import type { Logger } from '../runtime/logger.ts';
-import { send as answer } from './apiResponse.ts';
+import { send as answer } from './sendJson.ts';
 import { sessionFrom } from '../signin/session.ts';
 
 /** How often the one shared poll reads new events. */

@@ -105,9 +105,8 @@ describe('dashboard in a browser', () => {
     await page.waitForURL(/\/app\/calendar$/);
     await page.locator('.calendar-card').waitFor();
     await checkPage(page, '02-calendar-empty');
-    // A signed-in first visit (nothing cached) of the calendar, all responses together as they came over the wire.
-    // The target is 150 KB; it is about 153 KB (the dialog library and every error's words still load with the
-    // calendar), and this bound catches growth.
+    // A signed-in first visit (nothing cached) of the calendar, all responses together as they came over the wire,
+    // against the issue's target of 150 KB (the dialog library loads with the first dialog that opens).
     const fresh = await browser.newContext({ storageState: await page.context().storageState() });
     const visit = await fresh.newPage();
     const firstLoad = await loadDuring(visit, async () => {
@@ -115,7 +114,7 @@ describe('dashboard in a browser', () => {
       await visit.locator('.calendar-card[aria-busy="false"]').waitFor();
     });
     console.log(`signed-in first load of the calendar: ${loadText(firstLoad)}`);
-    expect(firstLoad.bytes).toBeLessThan(160 * 1024);
+    expect(firstLoad.bytes).toBeLessThan(150 * 1024);
     await fresh.close();
     // Mara's account closed sign-up (SIGNUP unset): a stranger's sign-in page says how to get in instead.
     const stranger = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -630,6 +629,8 @@ describe('dashboard in a browser', () => {
     await slot.waitFor();
     await checkPage(cal, '16-calendar-week-busy');
     await slot.click();
+    // The page was loaded anew: the first dialog's frame loads as it opens.
+    await cal.getByRole('dialog').waitFor();
     expect(await cal.getByRole('dialog').locator('.cal-card').count()).toBeGreaterThanOrEqual(6);
     await cal.keyboard.press('Escape');
     await cal.getByRole('dialog').waitFor({ state: 'hidden' });

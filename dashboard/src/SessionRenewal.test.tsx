@@ -4,7 +4,7 @@
 // Declining leaves the 401 to the page.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authApi, call, Failure } from './api.ts';
 import { SessionRenewal } from './SessionRenewal.tsx';
 import { SESSION_KEY } from './session.tsx';
@@ -61,6 +61,8 @@ function server(signedInElsewhere?: string) {
 const saveName = () => call(authApi.PATCH('/workspace', { body: { name: 'Typed' } })) as Promise<unknown>;
 
 describe('signing in again in place', () => {
+  // The dialog's frame loads with the first dialog that opens; loaded here first, the test waits on no transform.
+  beforeAll(() => import('./dialogBoxes.tsx'));
   it('asks for the password only, then sends the change again in the workspace that was open', async () => {
     const { sent, client } = server();
     const saving = saveName();

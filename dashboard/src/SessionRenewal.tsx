@@ -2,12 +2,11 @@
 // dialog asks for the password of the person who was signed in, and on success the request is sent again (api.ts),
 // so the page and everything typed on it stay. Signing in lands in the person's first workspace: the dialog goes
 // back to the one that was open before anything is sent again, or sends nothing.
-import * as Dialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { authApi, call, setSessionRenewal } from './api.ts';
 import { loadSession, SESSION_KEY, type Session, signIn } from './session.tsx';
-import { Button, ErrorNote, Field } from './ui.tsx';
+import { Button, Dialog, ErrorNote, Field } from './ui.tsx';
 
 interface Asking {
   before: Session;
@@ -67,46 +66,33 @@ export function SessionRenewal() {
     }
   };
 
-  const email = asking?.before.user.email;
+  if (!asking) return null;
+  const email = asking.before.user.email;
   return (
-    <Dialog.Root open={Boolean(asking)} onOpenChange={(open) => !open && finish(false)}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">Your session ended</Dialog.Title>
-          <Dialog.Description className="muted">
-            Sign in again to carry on: this page and what you typed on it stay as they are.
-          </Dialog.Description>
-          <form onSubmit={submit}>
-            <Field
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              defaultValue={email ?? ''}
-              readOnly={Boolean(email)}
-              required
-            />
-            <Field
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              autoFocus
-            />
-            <ErrorNote error={error} />
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <Button>Not now</Button>
-              </Dialog.Close>
-              <Button tone="primary" type="submit" busy={busy}>
-                Sign in
-              </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      title="Your session ended"
+      description="Sign in again to carry on: this page and what you typed on it stay as they are."
+      onClose={() => finish(false)}
+    >
+      <form onSubmit={submit}>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          defaultValue={email ?? ''}
+          readOnly={Boolean(email)}
+          required
+        />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required autoFocus />
+        <ErrorNote error={error} />
+        <div className="dialog-actions">
+          <Button onClick={() => finish(false)}>Not now</Button>
+          <Button tone="primary" type="submit" busy={busy}>
+            Sign in
+          </Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

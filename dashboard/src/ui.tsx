@@ -1,16 +1,20 @@
 // Small shared pieces: buttons, fields, the error note ({message, hint}), loading and empty states, and
-// the confirm dialog (Radix AlertDialog: focus trap, Escape, labelled).
-import * as AlertDialog from '@radix-ui/react-alert-dialog';
+// dialogs and the confirm step (their frames from the dialog library, loaded when the first one opens).
 import { useMutation } from '@tanstack/react-query';
 import {
+  cloneElement,
+  lazy,
+  Suspense,
   useId,
   useState,
   type ButtonHTMLAttributes,
+  type ReactElement,
   type FormEvent,
   type InputHTMLAttributes,
   type ReactNode,
 } from 'react';
 import { Failure } from './api.ts';
+import type { BoxProps } from './dialogBoxes.tsx';
 import { type PostStatus, STATUS_WORDS } from './words/statusWords.ts';
 import { failureWords, type Words } from './words/words.ts';
 
@@ -200,6 +204,33 @@ interface ConfirmProps {
   onConfirm: () => Promise<unknown>;
 }
 
+const boxes = () => import('./dialogBoxes.tsx');
+const DialogBox = lazy(async () => ({ default: (await boxes()).DialogBox }));
+const ConfirmBox = lazy(async () => ({ default: (await boxes()).ConfirmBox }));
+
+/** A dialog, open while rendered; `onClose` is asked on Escape, a click outside or its own close button. */
+export function Dialog(props: BoxProps & { description: ReactNode; wide?: boolean }) {
+  return (
+    <Suspense fallback={null}>
+      <DialogBox {...props} />
+    </Suspense>
+  );
+}
+
+type Trigger = ReactElement<ButtonHTMLAttributes<HTMLElement>>;
+
+/** `trigger` as the button that opens a dialog: `onOpen` gets it, for focus to come back to it on close. */
+export function opening(trigger: Trigger, open: boolean, onOpen: (opener: HTMLElement) => void) {
+  return cloneElement(trigger, {
+    'aria-haspopup': 'dialog',
+    'aria-expanded': open,
+    onClick: (e) => {
+      trigger.props.onClick?.(e);
+      if (!e.defaultPrevented) onOpen(e.currentTarget);
+    },
+  });
+}
+
 /** A confirm step that is open while `open`; `onConfirm` runs the action and its failure shows in the dialog. */
 export function ConfirmDialog({
   open,
@@ -213,37 +244,40 @@ export function ConfirmDialog({
 }: ConfirmProps & {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  trigger?: ReactNode;
+  trigger?: Trigger;
 }) {
   const run = useMutation({ mutationFn: onConfirm });
+  const [opener, setOpener] = useState<HTMLElement | null>(null);
+  const change = (o: boolean) => {
+    run.reset();
+    onOpenChange(o);
+  };
   return (
-    <AlertDialog.Root
-      open={open}
-      onOpenChange={(o) => {
-        run.reset();
-        onOpenChange(o);
-      }}
-    >
-      {trigger && <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>}
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog">
-          <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
-          <AlertDialog.Description asChild>
-            <div className="dialog-body">{description}</div>
-          </AlertDialog.Description>
-          <ErrorNote error={run.error} />
-          <div className="dialog-actions">
-            <AlertDialog.Cancel asChild>
-              <Button>Keep as is</Button>
-            </AlertDialog.Cancel>
-            <Button tone={tone} busy={run.isPending} onClick={() => run.mutate()}>
-              {action}
-            </Button>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <>
+      {trigger &&
+        opening(trigger, open, (button) => {
+          setOpener(button);
+          change(true);
+        })}
+      {open && (
+        <Suspense fallback={null}>
+          <ConfirmBox
+            title={title}
+            description={description}
+            opener={opener}
+            onClose={() => change(false)}
+            cancel={<Button>Keep as is</Button>}
+            action={
+              <Button tone={tone} busy={run.isPending} onClick={() => run.mutate()}>
+                {action}
+              </Button>
+            }
+          >
+            <ErrorNote error={run.error} />
+          </ConfirmBox>
+        </Suspense>
+      )}
+    </>
   );
 }
 
@@ -254,7 +288,7 @@ export const submitting = (change: () => void) => (e: FormEvent) => {
 };
 
 /** A button (`trigger`) that opens a confirm step saying what will happen. */
-export function Confirm({ trigger, onConfirm, ...props }: ConfirmProps & { trigger: ReactNode }) {
+export function Confirm({ trigger, onConfirm, ...props }: ConfirmProps & { trigger: Trigger }) {
   const [open, setOpen] = useState(false);
   return (
     <ConfirmDialog

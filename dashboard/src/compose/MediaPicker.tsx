@@ -1,5 +1,4 @@
 // The files of a post: picked from the library (a dialog) or uploaded here, in the order they will appear.
-import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
 import type { Media } from '../api.ts';
 import { DropZone } from '../media/DropZone.tsx';
@@ -7,7 +6,7 @@ import { useMediaItem, useMediaPages } from '../queries/media.ts';
 import { MediaThumb } from '../media/MediaCard.tsx';
 import { UploadList } from '../media/UploadList.tsx';
 import { useUploads } from '../media/uploads.ts';
-import { Button, Empty, ErrorNote, Loading } from '../ui.tsx';
+import { Button, Dialog, Empty, ErrorNote, Loading, opening } from '../ui.tsx';
 
 function Picked({ id, onRemove }: { id: string; onRemove: () => void }) {
   const media = useMediaItem(id).data;
@@ -50,7 +49,8 @@ function Library({ chosen, onChoose }: { chosen: string[]; onChoose: (m: Media) 
 }
 
 export function MediaPicker({ value, onChange }: { value: string[]; onChange: (ids: string[]) => void }) {
-  const [open, setOpen] = useState(false);
+  // Open: the button that opened it, where focus goes back on close.
+  const [opener, setOpener] = useState<HTMLElement>();
   const { uploads, start, retry } = useUploads((id) => onChange([...value.filter((v) => v !== id), id]));
   const toggle = (m: Media) => onChange(value.includes(m.id) ? value.filter((v) => v !== m.id) : [...value, m.id]);
   return (
@@ -64,26 +64,23 @@ export function MediaPicker({ value, onChange }: { value: string[]; onChange: (i
         </ol>
       )}
       <div className="inline wrap">
-        <Dialog.Root open={open} onOpenChange={setOpen}>
-          <Dialog.Trigger asChild>
-            <Button>Choose from library</Button>
-          </Dialog.Trigger>
-          <Dialog.Portal>
-            <Dialog.Overlay className="dialog-overlay" />
-            <Dialog.Content className="dialog dialog-wide">
-              <Dialog.Title className="dialog-title">Choose files</Dialog.Title>
-              <Dialog.Description className="muted">
-                Pick files in the order they should appear; pick again to remove.
-              </Dialog.Description>
-              <Library chosen={value} onChoose={toggle} />
-              <div className="dialog-actions">
-                <Dialog.Close asChild>
-                  <Button tone="primary">Done</Button>
-                </Dialog.Close>
-              </div>
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+        {opening(<Button>Choose from library</Button>, Boolean(opener), setOpener)}
+        {opener && (
+          <Dialog
+            title="Choose files"
+            description="Pick files in the order they should appear; pick again to remove."
+            wide
+            opener={opener}
+            onClose={() => setOpener(undefined)}
+          >
+            <Library chosen={value} onChoose={toggle} />
+            <div className="dialog-actions">
+              <Button tone="primary" onClick={() => setOpener(undefined)}>
+                Done
+              </Button>
+            </div>
+          </Dialog>
+        )}
       </div>
       <DropZone compact onFiles={(f) => start(f)} />
       <UploadList uploads={uploads} onRetry={(u) => retry(u)} />

@@ -80,7 +80,7 @@ export default function CalendarPage() {
   const [params, setParams] = useSearchParams();
   const [moving, setMoving] = useState<Move>();
   const [moveRefused, setMoveRefused] = useState<string>();
-  const [openGroup, setOpenGroup] = useState<CalendarCard>();
+  const [openGroup, setOpenGroup] = useState<{ card: CalendarCard; opener: HTMLElement }>();
   const dragged = useRef<CalendarCard>(undefined);
 
   const now = DateTime.now().setZone(zone);
@@ -258,7 +258,7 @@ export default function CalendarPage() {
         {view === 'week' && <WeekView {...viewProps} />}
         {view === 'list' && <AgendaView {...viewProps} />}
       </div>
-      {openGroup && <GroupDialog card={openGroup} ctx={ctx} onClose={() => setOpenGroup(undefined)} />}
+      {openGroup && <GroupDialog {...openGroup} ctx={ctx} onClose={() => setOpenGroup(undefined)} />}
       {moving && movingTitle && (
         <ConfirmDialog
           open

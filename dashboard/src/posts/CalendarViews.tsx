@@ -1,13 +1,12 @@
 // The calendar's three views over the same cards: a month of day cells, a week of hour slots (both tables, so a
 // screen reader hears the weekday and hour of each cell) and a list by day. A busy cell shows its first cards and a
 // "+N more" button opening the whole cell in a dialog; cards stack at full width, never side by side as slivers.
-import * as Dialog from '@radix-ui/react-dialog';
 import type { DateTime } from 'luxon';
 import { memo, useState, type DragEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
-import { Button } from '../ui.tsx';
+import { Button, Dialog } from '../ui.tsx';
 import { STATUS_WORDS, statusesText } from '../words/statusWords.ts';
 import { type CalendarCard, firstWords, marksOf } from './calendarCards.ts';
 
@@ -16,7 +15,7 @@ export interface CardContext {
   nameOf: (accountId: string) => string;
   thumbs: Map<string, string>;
   /** A card of several posts made together opens them in a dialog. */
-  onOpenGroup: (card: CalendarCard) => void;
+  onOpenGroup: (group: { card: CalendarCard; opener: HTMLElement }) => void;
   onDragStart: (card: CalendarCard) => void;
   /** A card dropped on a day (month) or on an hour of a day (week). */
   onDrop: (day: string, hour?: number) => void;
@@ -93,7 +92,12 @@ export const PostCard = memo(function PostCard({
     </>
   );
   return group ? (
-    <button type="button" className={className} onClick={() => ctx.onOpenGroup(card)} {...drag}>
+    <button
+      type="button"
+      className={className}
+      onClick={(e) => ctx.onOpenGroup({ card, opener: e.currentTarget })}
+      {...drag}
+    >
       {content}
     </button>
   ) : (
@@ -104,47 +108,42 @@ export const PostCard = memo(function PostCard({
 });
 
 /** The posts of one card made together, each a link to its own page. */
-export function GroupDialog({ card, ctx, onClose }: { card: CalendarCard; ctx: CardContext; onClose: () => void }) {
+export function GroupDialog({
+  card,
+  opener,
+  ctx,
+  onClose,
+}: {
+  card: CalendarCard;
+  opener: HTMLElement;
+  ctx: CardContext;
+  onClose: () => void;
+}) {
   const first = card.posts[0]!;
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <WideDialog
-        title={`${card.posts.length} posts made together`}
-        description={`${card.dayWords} at ${card.time} · ${statusesText(card.posts.map((p) => p.status))}`}
-      >
-        <p className="cal-group-words">{firstWords(first.text || first.title || '', 280) || 'No text'}</p>
-        <ul className="cal-group-posts">
-          {card.posts.map((p) => (
-            <li key={p.id} className="cal-group-post">
-              <Link to={`/posts/${p.id}`}>
-                <NetworkMark platform={p.platform} decorative size={18} />
-                {labelOf(p.platform)} · {ctx.nameOf(p.accountId)}
-              </Link>
-              <span className={`cal-status cal-status-${p.status}`}>{STATUS_WORDS[p.status]}</span>
-            </li>
-          ))}
-        </ul>
-      </WideDialog>
-    </Dialog.Root>
-  );
-}
-
-/** A wide dialog's frame: its title, a line under it, what it holds, and Close. */
-function WideDialog({ title, description, children }: { title: string; description: string; children: ReactNode }) {
-  return (
-    <Dialog.Portal>
-      <Dialog.Overlay className="dialog-overlay" />
-      <Dialog.Content className="dialog dialog-wide">
-        <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-        <Dialog.Description className="muted">{description}</Dialog.Description>
-        {children}
-        <div className="dialog-actions">
-          <Dialog.Close asChild>
-            <Button>Close</Button>
-          </Dialog.Close>
-        </div>
-      </Dialog.Content>
-    </Dialog.Portal>
+    <Dialog
+      title={`${card.posts.length} posts made together`}
+      description={`${card.dayWords} at ${card.time} · ${statusesText(card.posts.map((p) => p.status))}`}
+      wide
+      opener={opener}
+      onClose={onClose}
+    >
+      <p className="cal-group-words">{firstWords(first.text || first.title || '', 280) || 'No text'}</p>
+      <ul className="cal-group-posts">
+        {card.posts.map((p) => (
+          <li key={p.id} className="cal-group-post">
+            <Link to={`/posts/${p.id}`}>
+              <NetworkMark platform={p.platform} decorative size={18} />
+              {labelOf(p.platform)} · {ctx.nameOf(p.accountId)}
+            </Link>
+            <span className={`cal-status cal-status-${p.status}`}>{STATUS_WORDS[p.status]}</span>
+          </li>
+        ))}
+      </ul>
+      <div className="dialog-actions">
+        <Button onClick={onClose}>Close</Button>
+      </div>
+    </Dialog>
   );
 }
 
@@ -193,19 +192,36 @@ function MoreDialog({
   ctx: CardContext;
   children: ReactNode;
 }) {
-  const [open, setOpen] = useState(false);
+  // Open: the button that opened it, where focus goes back on close.
+  const [opener, setOpener] = useState<HTMLElement>();
   const posts = cards.reduce((n, c) => n + c.posts.length, 0);
+  const close = () => setOpener(undefined);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <button type="button" className="cal-more">
-          {children}
-        </button>
-      </Dialog.Trigger>
-      <WideDialog title={title} description={`${posts === 1 ? '1 post' : `${posts} posts`}, in time order.`}>
-        {open && <CardList cards={cards} ctx={ctx} />}
-      </WideDialog>
-    </Dialog.Root>
+    <>
+      <button
+        type="button"
+        className="cal-more"
+        aria-haspopup="dialog"
+        aria-expanded={Boolean(opener)}
+        onClick={(e) => setOpener(e.currentTarget)}
+      >
+        {children}
+      </button>
+      {opener && (
+        <Dialog
+          title={title}
+          description={`${posts === 1 ? '1 post' : `${posts} posts`}, in time order.`}
+          wide
+          opener={opener}
+          onClose={close}
+        >
+          <CardList cards={cards} ctx={ctx} />
+          <div className="dialog-actions">
+            <Button onClick={close}>Close</Button>
+          </div>
+        </Dialog>
+      )}
+    </>
   );
 }
 
