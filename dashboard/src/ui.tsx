@@ -94,7 +94,12 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
     <div className="note note-error" role="alert">
       <p className="note-title">{title ?? words.title}</p>
       {title && <p>{words.title}</p>}
-      {words.quote && <blockquote className="note-quote">{words.quote}</blockquote>}
+      {words.quote && (
+        <>
+          <p>{words.quoteLead}</p>
+          <blockquote className="note-quote">{words.quote}</blockquote>
+        </>
+      )}
       {words.links && words.links.length > 0 && (
         <ul>
           {words.links.map((l) => (
@@ -116,6 +121,16 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
         </p>
       )}
     </div>
+  );
+}
+
+/** An error's words within a sentence: what happened, who said what (quoted), then what to do. */
+export function FailureText({ words }: { words: Words }) {
+  return (
+    <>
+      {words.title} {words.quote && `${words.quoteLead} `}
+      {words.quote && <q>{words.quote}</q>} <span className="issue-hint">{words.hint}</span>
+    </>
   );
 }
 

@@ -9,7 +9,7 @@ import { useAccounts } from '../queries/accounts.ts';
 import { postAnalyticsQuery, postEventsQuery, postQuery } from '../queries/posts.ts';
 import { NetworkPreview } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
-import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
+import { ErrorNote, FailureText, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { eventWords } from '../words/eventWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { shownPrivatelyText } from '../words/postWords.ts';
@@ -49,7 +49,7 @@ function EventError({ error }: { error: NonNullable<Schemas['PostEvent']['error'
   const words = failureWords({ ...error, status: 0, body: {} });
   return (
     <p className="error-text">
-      {words.title} {words.quote && <q>{words.quote}</q>} <span className="issue-hint">{words.hint}</span>
+      <FailureText words={words} />
     </p>
   );
 }

@@ -179,8 +179,10 @@ export interface Words {
   title: string;
   hint?: string;
   signIn?: boolean;
-  /** The network's own words, quoted, when they say what to change. */
+  /** The network's own words, quoted, when they say what to change; shown after `quoteLead`, before the hint. */
   quote?: string;
+  /** Who said the quote ("Facebook said:"). */
+  quoteLead?: string;
   /** The things the sentence is about (the posts that hold a file), by name. */
   links?: { label: string; href: string }[];
 }
@@ -421,7 +423,7 @@ export const NETWORK_FAILURE_WORDS: Record<FailureKind | 'outcome_unknown', (net
     title: `${n} had a problem on its side.`,
     hint: 'Herald tries again after 1, 5 and 15 minutes; otherwise retry the post later.',
   }),
-  rejected: (n) => ({ title: `${n} refused the post.`, hint: `Change what ${n} names below, then retry the post.` }),
+  rejected: (n) => ({ title: `${n} refused the post.`, hint: `Change the post to meet ${n}’s rules, then retry it.` }),
   outcome_unknown: (n) => ({
     title: `Publishing stopped midway, and ${n} cannot tell whether the post went out.`,
     hint: `Look on ${n}; retry only if it is not there.`,
@@ -444,8 +446,12 @@ export function failureWords(f: FailureFacts): Words {
   const kind = m?.[2] as keyof typeof NETWORK_FAILURE_WORDS | undefined;
   const network = m && networkOf(m[1] as Platform);
   if (network && kind && NETWORK_FAILURE_WORDS[kind]) {
+    const words = NETWORK_FAILURE_WORDS[kind](network.label);
     const quote = kind === 'rejected' || kind === 'unverified' ? networkQuote(f.message) : undefined;
-    return { ...NETWORK_FAILURE_WORDS[kind](network.label), ...(quote ? { quote } : {}) };
+    if (!quote) return words;
+    // Read in order: the refusal, who said what, then what to change.
+    const hint = kind === 'rejected' ? `Change the post as ${network.label} asks, then retry it.` : words.hint;
+    return { ...words, quoteLead: `${network.label} said:`, quote, hint };
   }
   return GENERIC;
 }
