@@ -101,11 +101,7 @@ export function PostDetailPage() {
             <h2 id="status-h">Status</h2>
             <p className="status-line">{p.statusLine}</p>
             {p.shownPrivately && <p className="warning-text">{shownPrivatelyText(p.platform)}</p>}
-            {p.publishAt && (
-              <p className="muted">
-                {p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}
-              </p>
-            )}
+            {p.publishAt && <p className="muted">Set for {timeText(p.publishAt, workspace.tz)}</p>}
             <PostSettings post={p} />
             {p.externalUrl && (
               <p>
