@@ -123,6 +123,10 @@ describe('settings in a browser', () => {
 
     await owner.getByRole('link', { name: 'API keys' }).click();
     await owner.getByLabel('Name').fill('my script');
+    // No scope is chosen for the person: creating without one asks for it.
+    await owner.getByRole('button', { name: 'Create key' }).click();
+    await owner.getByRole('alert').getByText('Choose what the key may do: Read, or Read and write.').waitFor();
+    await checkPage(owner, '25a-settings-key-scope-unchosen');
     await owner.getByText('Read and write').click();
     await owner.getByRole('button', { name: 'Create key' }).click();
     await owner.getByText('never paste it into a chat', { exact: false }).waitFor();
