@@ -100,15 +100,19 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
           <blockquote className="note-quote">{words.quote}</blockquote>
         </>
       )}
-      {words.links && words.links.length > 0 && (
-        <ul>
-          {words.links.map((l) => (
-            <li key={l.href}>
-              <a href={l.href}>{l.label}</a>
-            </li>
-          ))}
-        </ul>
-      )}
+      {words.linkGroups?.map((group, i) => (
+        // A long list stays closed but the first group, so the hint below is in reach.
+        <details key={group.heading} className="note-links" open={i === 0}>
+          <summary>{group.heading}</summary>
+          <ul>
+            {group.links.map((l) => (
+              <li key={l.href}>
+                <a href={l.href}>{l.label}</a>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ))}
       {words.hint && <p className="note-hint">{words.hint}</p>}
       {words.signIn && (
         <p>

@@ -183,8 +183,8 @@ export interface Words {
   quote?: string;
   /** Who said the quote ("Facebook said:"). */
   quoteLead?: string;
-  /** The things the sentence is about (the posts that hold a file), by name. */
-  links?: { label: string; href: string }[];
+  /** The things the sentence is about (the posts that hold a file), by name, in groups with a heading each. */
+  linkGroups?: { heading: string; links: { label: string; href: string }[] }[];
 }
 
 /** What an error's words can use besides its code: the server's message, its extra fields, and its status. */
@@ -329,13 +329,18 @@ export const ERROR_WORDS = {
   invite_unusable: spoken('This invitation can no longer be used.', 'Ask the person who invited you for a new one.'),
   media_in_use: (f: FailureFacts): Words => {
     // media/inUse.ts adds the file's and the posts' names; without them the sentence still names no id.
-    const posts = (f.body.posts ?? []) as { name: string; href: string }[];
+    const groups = (f.body.groups ?? []) as { account: string; posts: { name: string; href: string }[] }[];
+    const count = groups.reduce((n, g) => n + g.posts.length, 0);
     const file = typeof f.body.file === 'string' ? f.body.file : 'This file';
-    const which = posts.length === 1 ? '1 post that is a draft or queued' : 'posts that are drafts or queued';
+    const which = count === 1 ? '1 post that is a draft or queued' : 'posts that are drafts or queued';
+    const accounts = groups.length > 1 ? ` on ${groups.length} accounts` : '';
     return {
-      title: `${file} is used by ${posts.length > 1 ? `${posts.length} ` : ''}${which}.`,
+      title: `${file} is used by ${count > 1 ? `${count} ` : ''}${which}${accounts}.`,
       hint: 'Change or cancel those posts, or wait until they are live, then delete the file.',
-      links: posts.map((p) => ({ label: p.name, href: p.href })),
+      linkGroups: groups.map((g) => ({
+        heading: `${g.account} · ${g.posts.length === 1 ? '1 post' : `${g.posts.length} posts`}`,
+        links: g.posts.map((p) => ({ label: p.name, href: p.href })),
+      })),
     };
   },
   method_not_allowed: same('The dashboard asked for something Herald does not do.', 'Reload the page.'),
