@@ -226,8 +226,12 @@ describe('settings in a browser', () => {
     await owner.getByRole('button', { name: 'Approve 1 selected' }).click();
     await owner.getByText('Approved: the post is scheduled.').waitFor();
     await owner.getByText('Nothing waits for approval.').waitFor();
-    // The next steps start from Settings, where this walk began.
+    // The next steps start from Settings, where this walk began; its audit trail says the approval change in words.
     await owner.getByRole('link', { name: 'Settings' }).click();
+    await owner.getByRole('link', { name: 'Audit trail' }).click();
+    await owner.getByText('posts by members and posts made with API keys now need approval').waitFor();
+    expect(await owner.locator('.rows').textContent()).not.toMatch(/approvalRequiredFor|\btz\b/);
+    await checkPage(owner, '27d-settings-audit-words');
   }, 180_000);
 
   it('sends someone who has an account to sign in from the invitation, back to it, and in', async () => {

@@ -12,7 +12,7 @@ import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, FailureText, Loading, PageHeader } from '../ui.tsx';
 import { bulkLeftAlone, bulkSummary, postHeading } from '../words/postWords.ts';
 import { STATUS_WORDS } from '../words/statusWords.ts';
-import { groupByBatch } from './batches.ts';
+import { batchLabel, groupByBatch } from './batches.ts';
 import { BulkActions, type BulkOutcome } from './BulkActions.tsx';
 import { PostRow } from './PostRow.tsx';
 
@@ -252,7 +252,7 @@ export function PostsPage() {
                         )
                       }
                     />
-                    <span className="muted small">Created together · {group.length} posts</span>
+                    <span className="muted small">{batchLabel(group.length, posts.hasNextPage)}</span>
                   </div>
                   <ul className="rows">{group.map(row)}</ul>
                 </li>
