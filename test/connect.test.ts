@@ -323,6 +323,15 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       ).toContain('LinkedIn');
     });
 
+    it('sends Connect Bluesky back with what the operator must start when the sandbox names no PDS', async () => {
+      const back = await go(`${env.base}/auth/connect/bluesky`, cookie);
+      expect(back.pathname).toBe('/app/accounts');
+      expect(back.searchParams.get('connect')).toBeNull();
+      const refusal = expectRefused(back, 'network_not_configured');
+      expect(refusal.platform).toBe('bluesky');
+      expect(refusal.hint).toContain('SANDBOX_PDS');
+    });
+
     it('refuses a tampered state, an expired one and one of another session', async () => {
       const back = await consent(await go(`${env.base}/auth/connect/threads`, cookie), { username: 'state_games' });
       const state = back.searchParams.get('state')!;

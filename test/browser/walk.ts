@@ -19,6 +19,8 @@ export interface Herald {
   /** Its DATA_DIR, for `bin/herald` operator commands (say, `sandbox fail`) beside the running server. */
   dataDir: string;
   process: ChildProcess;
+  /** What the server wrote so far (its JSON log lines: mail goes there without SMTP_URL). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Her
     url,
     dataDir,
     process: child,
+    output: () => log,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

@@ -257,7 +257,7 @@ describe('bluesky against the reference PDS', () => {
       });
     });
 
-    it('a sandbox that names no server says so (409), and offers none on the form', async () => {
+    it('a sandbox that names no server says so (409), and sends the person back with why, not to a form', async () => {
       const bare = await startHerald('sqlite');
       try {
         const seeded = await seedWorkspace(bare, { plan: 'agency' });
@@ -266,8 +266,15 @@ describe('bluesky against the reference PDS', () => {
         expect(res.status).toBe(409);
         expect(res.body.code).toBe('network_not_configured');
         expect(res.body.hint).toContain('SANDBOX_PDS');
+        expect(res.body.platform).toBe('bluesky');
         const form = await asPerson(bare, owner, 'get', '/auth/connect/bluesky');
-        expect(Object.fromEntries(new URL(form.headers.location!).searchParams)).toEqual({ connect: 'bluesky' });
+        expect(form.status).toBe(302);
+        expect(Object.fromEntries(new URL(form.headers.location!).searchParams)).toEqual({
+          error: 'network_not_configured',
+          message: res.body.message,
+          hint: res.body.hint,
+          platform: 'bluesky',
+        });
       } finally {
         await bare.close();
       }

@@ -166,6 +166,7 @@ export const ROUTES: RouteRow[] = [
   { method: 'GET', path: '/auth/workspaces', credential: 'session' },
   { method: 'POST', path: '/auth/workspaces/switch', credential: 'session', body: { workspaceId: '{workspaceId}' } },
   { method: 'POST', path: '/auth/password-reset', credential: 'none', body: { email: '{email}' } },
+  { method: 'GET', path: '/auth/password-reset', credential: 'none', query: { token: 'x.y' } },
   {
     method: 'POST',
     path: '/auth/password-reset/confirm',
