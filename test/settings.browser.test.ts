@@ -129,7 +129,7 @@ describe('settings in a browser', () => {
     await owner.getByRole('button', { name: 'Create key' }).click();
     await owner.getByRole('alert').getByText('Choose what the key may do: Read, or Read and write.').waitFor();
     await checkPage(owner, '25a-settings-key-scope-unchosen');
-    await owner.getByText('Read and write').click();
+    await owner.getByText('Read and write', { exact: true }).click();
     await owner.getByRole('button', { name: 'Create key' }).click();
     await owner.getByText('never paste it into a chat', { exact: false }).waitFor();
     await checkPage(owner, '25-settings-key-created');
