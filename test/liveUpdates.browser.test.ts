@@ -134,7 +134,10 @@ describe('live updates in a browser', () => {
     expect(await heading.textContent()).toBe('Done: 1 post');
     await page.screenshot({ path: path.join(SHOTS, 'live-compose-done.png'), fullPage: true });
     // The post goes live in the worker; the row says so without a reload.
-    await page.locator('.rows .row').getByText(/^Live\. Threads/).waitFor({ timeout: 60_000 });
+    await page
+      .locator('.rows .row')
+      .getByText(/^Live\. Threads/)
+      .waitFor({ timeout: 60_000 });
     await page.screenshot({ path: path.join(SHOTS, 'live-compose-live.png'), fullPage: true });
   }, 120_000);
 });
