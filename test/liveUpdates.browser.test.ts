@@ -1,7 +1,8 @@
 // Live updates in a real browser: an open calendar shows new posts and their going live without a reload, with a
 // fetch of the calendar for new posts (throttled) and none for a change of state (the event stream carries it),
 // makes no request while the tab is hidden, and fetches once when it is shown again. The requests the tab makes
-// are counted and printed: the idle-tab figure.
+// are counted and printed: the idle-tab figure. The page compose shows after "Publish now" follows its posts to live,
+// and takes focus on its heading.
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,4 +118,26 @@ describe('live updates in a browser', () => {
     expect(whenShown.filter((p) => p === '/v1/posts')).toHaveLength(1);
     expect(whenShown.length).toBeLessThan(8);
   }, 180_000);
+
+  it('keeps the page compose shows after "Publish now" current, with focus on its heading', async () => {
+    await page.goto(at('/compose'));
+    await page.getByRole('checkbox', { name: /Threads/ }).check();
+    await page.getByLabel('Text', { exact: true }).fill('Doors open at nine.');
+    await page.getByText('Now', { exact: true }).click();
+    const button = page.getByRole('button', { name: 'Publish 1 post now' });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    await button.click();
+    const heading = page.getByRole('heading', { name: 'Done' });
+    await heading.waitFor();
+    // Keyboard and screen reader users land on the result, which names what was made.
+    expect(await heading.evaluate((h) => h === document.activeElement)).toBe(true);
+    expect(await heading.textContent()).toBe('Done: 1 post');
+    await page.screenshot({ path: path.join(SHOTS, 'live-compose-done.png'), fullPage: true });
+    // The post goes live in the worker; the row says so without a reload.
+    await page
+      .locator('.rows .row')
+      .getByText(/^Live\. Threads/)
+      .waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: path.join(SHOTS, 'live-compose-live.png'), fullPage: true });
+  }, 120_000);
 });

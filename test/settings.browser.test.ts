@@ -125,7 +125,11 @@ describe('settings in a browser', () => {
 
     await owner.getByRole('link', { name: 'API keys' }).click();
     await owner.getByLabel('Name').fill('my script');
-    await owner.getByText('Read and write').click();
+    // No scope is chosen for the person: creating without one asks for it.
+    await owner.getByRole('button', { name: 'Create key' }).click();
+    await owner.getByRole('alert').getByText('Choose what the key may do: Read, or Read and write.').waitFor();
+    await checkPage(owner, '25a-settings-key-scope-unchosen');
+    await owner.getByText('Read and write', { exact: true }).click();
     await owner.getByRole('button', { name: 'Create key' }).click();
     await owner.getByText('never paste it into a chat', { exact: false }).waitFor();
     await checkPage(owner, '25-settings-key-created');
@@ -224,8 +228,12 @@ describe('settings in a browser', () => {
     await owner.getByRole('button', { name: 'Approve', exact: true }).click();
     await owner.getByText('Approved: the post is scheduled.').waitFor();
     await owner.getByText('Nothing waits for approval.').waitFor();
-    // The next steps start from Settings, where this walk began.
+    // The next steps start from Settings, where this walk began; its audit trail says the approval change in words.
     await owner.getByRole('link', { name: 'Settings' }).click();
+    await owner.getByRole('link', { name: 'Audit trail' }).click();
+    await owner.getByText('posts by members and posts made with API keys now need approval').waitFor();
+    expect(await owner.locator('.rows').textContent()).not.toMatch(/approvalRequiredFor|\btz\b/);
+    await checkPage(owner, '27d-settings-audit-words');
   }, 180_000);
 
   it('sends someone who has an account to sign in from the invitation, back to it, and in', async () => {

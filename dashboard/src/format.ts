@@ -46,6 +46,11 @@ export function dayTimeText(iso: string, zone: string, now: DateTime = DateTime.
   return `${day} at ${local.toFormat('HH:mm')} ${zoneLabel(local)}`;
 }
 
+/** A month of the calendar in words: "November 2026" (from "2026-11"). */
+export function monthText(month: string): string {
+  return DateTime.fromISO(`${month}-01`).setLocale('en-GB').toFormat('LLLL yyyy');
+}
+
 /** A time of day in the zone with its label: "09:00 CET" (a row under its day's heading). */
 export function clockText(iso: string, zone: string): string {
   const local = DateTime.fromISO(iso, { zone });

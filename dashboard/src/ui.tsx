@@ -98,16 +98,25 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
     <div className="note note-error" role="alert">
       <p className="note-title">{title ?? words.title}</p>
       {title && <p>{words.title}</p>}
-      {words.quote && <blockquote className="note-quote">{words.quote}</blockquote>}
-      {words.links && words.links.length > 0 && (
-        <ul>
-          {words.links.map((l) => (
-            <li key={l.href}>
-              <a href={l.href}>{l.label}</a>
-            </li>
-          ))}
-        </ul>
+      {words.quote && (
+        <>
+          <p>{words.quoteLead}</p>
+          <blockquote className="note-quote">{words.quote}</blockquote>
+        </>
       )}
+      {words.linkGroups?.map((group, i) => (
+        // A long list stays closed but the first group, so the hint below is in reach.
+        <details key={group.heading} className="note-links" open={i === 0}>
+          <summary>{group.heading}</summary>
+          <ul>
+            {group.links.map((l) => (
+              <li key={l.href}>
+                <a href={l.href}>{l.label}</a>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ))}
       {words.hint && <p className="note-hint">{words.hint}</p>}
       {words.signIn && (
         <p>
@@ -120,6 +129,16 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
         </p>
       )}
     </div>
+  );
+}
+
+/** An error's words within a sentence: what happened, who said what (quoted), then what to do. */
+export function FailureText({ words }: { words: Words }) {
+  return (
+    <>
+      {words.title} {words.quote && `${words.quoteLead} `}
+      {words.quote && <q>{words.quote}</q>} <span className="issue-hint">{words.hint}</span>
+    </>
   );
 }
 

@@ -18,6 +18,7 @@ import { useRefresh } from '../queries/refresh.ts';
 import { NetworkPreview, PREVIEWED, type PreviewPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
+import { ComposeResults } from './ComposeResults.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
 import { cleanSettings, NetworkSettings, TiktokDeclaration } from './NetworkSettings.tsx';
 import { type ComposeChange, type ComposeForm, composeReducer, emptyForm } from './composeForm.ts';
@@ -47,34 +48,6 @@ function useSettled<T>(value: T, ms: number): T {
     return () => clearTimeout(t);
   }, [value, ms]);
   return settled;
-}
-
-function Results({ posts, onAgain }: { posts: Created; onAgain: () => void }) {
-  return (
-    <section className="card" aria-labelledby="done-h">
-      <h2 id="done-h">Done</h2>
-      <ul className="rows">
-        {posts.map((p) => (
-          <li key={p.id} className="row">
-            <div className="row-main">
-              <p>{p.statusLine}</p>
-            </div>
-            <Link className="btn btn-ghost" to={`/posts/${p.id}`}>
-              Open<span className="sr-only"> post {p.id}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-      <div className="actions">
-        <Button tone="primary" onClick={onAgain}>
-          Compose another
-        </Button>
-        <Link className="btn btn-secondary" to="/calendar">
-          See the calendar
-        </Link>
-      </div>
-    </section>
-  );
 }
 
 /**
@@ -230,7 +203,7 @@ function ComposeEditor({
     return (
       <>
         <PageHeader title={heading} />
-        <Results posts={created} onAgain={reset} />
+        <ComposeResults posts={created} onAgain={reset} />
       </>
     );
 

@@ -17,8 +17,8 @@ export interface Count {
 
 export const UNIT_LABELS: Record<TextLimit['unit'], string> = {
   codePoints: 'characters',
-  utf8Bytes: 'bytes (UTF-8)',
-  utf16Units: 'UTF-16 units',
+  utf8Bytes: 'characters (accented letters count 2, emoji 4)',
+  utf16Units: 'characters (emoji count 2)',
   threadsUnits: 'characters (emoji count their bytes)',
   graphemes: 'characters',
 };

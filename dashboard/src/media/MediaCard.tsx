@@ -1,7 +1,8 @@
 // One file of the library: thumbnail, name, size, duration, status (with the fail reason), pin, move, delete.
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Folder, type Media } from '../api.ts';
 import { bytesText, durationText } from '../format.ts';
+import { accountListQuery } from '../queries/accounts.ts';
 import { mediaKeys } from '../queries/media.ts';
 import { useRefresh } from '../queries/refresh.ts';
 import { whoamiKeys } from '../queries/whoami.ts';
@@ -20,6 +21,7 @@ export function MediaThumb({ media }: { media: Media }) {
 
 export function MediaCard({ media, folders }: { media: Media; folders: { folder: Folder; depth: number }[] }) {
   const refresh = useRefresh();
+  const client = useQueryClient();
   const patch = useMutation({
     mutationFn: (body: { pinned?: boolean; folderId?: string }) =>
       call(api.PATCH('/media/{mediaId}', { params: { path: { mediaId: media.id } }, body })),
@@ -79,7 +81,7 @@ export function MediaCard({ media, folders }: { media: Media; folders: { folder:
             await call(
               api.DELETE('/media/{mediaId}', { params: { path: { mediaId: media.id }, query: { confirm: true } } }),
             ).catch(async (err) => {
-              throw await namedInUse(err, media.filename);
+              throw await namedInUse(err, media.filename, await client.fetchQuery(accountListQuery()));
             });
             await refresh(mediaKeys.lists, whoamiKeys.all);
           }}

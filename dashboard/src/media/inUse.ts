@@ -1,6 +1,7 @@
 // A refused delete names the posts that hold the file. The refusal (409 media_in_use) gives their ids only, so
-// they are looked up (one GET each, a handful at most) and named by their first words and network.
-import { api, call, Failure, type Post } from '../api.ts';
+// they are looked up (one GET each) and named by their first words and network, grouped by account (the account of
+// the newest post first), newest first within each, so a long list still reads.
+import { type Account, api, call, Failure, type Post } from '../api.ts';
 import { labelOf } from '../networks.ts';
 
 const EXCERPT = 40;
@@ -13,15 +14,39 @@ export function postName(post: Pick<Post, 'text' | 'title' | 'platform' | 'statu
   return `${excerpt ? `“${excerpt}”` : 'A post without text'} (${labelOf(post.platform)}, ${post.status})`;
 }
 
-/** The media_in_use refusal with the file's and the posts' names in its body; any other error as it was. */
-export async function namedInUse(err: unknown, filename: string): Promise<unknown> {
+/** One account's posts that hold the file, for the refusal's words. */
+export interface InUseGroup {
+  account: string;
+  posts: { name: string; href: string }[];
+}
+
+/** The posts by account, newest first within each, the account of the newest post first. */
+export function groupInUse(posts: Post[], accounts: Pick<Account, 'id' | 'displayName'>[]): InUseGroup[] {
+  const groups = new Map<string, InUseGroup>();
+  for (const p of [...posts].sort((a, b) => b.createdAt.localeCompare(a.createdAt))) {
+    const name = accounts.find((a) => a.id === p.accountId)?.displayName;
+    const account = name ? `${name} (${labelOf(p.platform)})` : labelOf(p.platform);
+    const group = groups.get(p.accountId) ?? { account, posts: [] };
+    group.posts.push({ name: postName(p), href: `/app/posts/${p.id}` });
+    groups.set(p.accountId, group);
+  }
+  return [...groups.values()];
+}
+
+/** The media_in_use refusal with the file's name and the posts' names, by account, in its body; others as they were. */
+export async function namedInUse(
+  err: unknown,
+  filename: string,
+  accounts: Pick<Account, 'id' | 'displayName'>[],
+): Promise<unknown> {
   if (!(err instanceof Failure) || err.code !== 'media_in_use') return err;
   const ids = [...new Set(err.message.match(/\bpst_\w+/g) ?? [])];
   const found = await Promise.all(
     ids.map((postId) => call(api.GET('/posts/{postId}', { params: { path: { postId } } })).catch(() => undefined)),
   );
-  const posts = found
-    .filter((p): p is Post => Boolean(p))
-    .map((p) => ({ name: postName(p), href: `/app/posts/${p.id}` }));
-  return new Failure(err.code, err.message, err.hint, err.status, { ...err.body, file: filename, posts });
+  const groups = groupInUse(
+    found.filter((p): p is Post => Boolean(p)),
+    accounts,
+  );
+  return new Failure(err.code, err.message, err.hint, err.status, { ...err.body, file: filename, groups });
 }

@@ -9,7 +9,7 @@ import { useAccounts } from '../queries/accounts.ts';
 import { postAnalyticsQuery, postEventsQuery, postQuery } from '../queries/posts.ts';
 import { NetworkPreview, previewOfPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
-import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
+import { ErrorNote, FailureText, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { eventWords } from '../words/eventWords.ts';
 import { APPROVAL_WORDS } from '../words/approvalWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
@@ -50,7 +50,7 @@ function EventError({ error }: { error: NonNullable<Schemas['PostEvent']['error'
   const words = failureWords({ ...error, status: 0, body: {} });
   return (
     <p className="error-text">
-      {words.title} {words.quote && <q>{words.quote}</q>} <span className="issue-hint">{words.hint}</span>
+      <FailureText words={words} />
     </p>
   );
 }
@@ -107,11 +107,7 @@ export function PostDetailPage() {
                 {APPROVAL_WORDS.changeWaits(p.pendingChange.requestedBy)}
               </p>
             )}
-            {p.publishAt && (
-              <p className="muted">
-                {p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}
-              </p>
-            )}
+            {p.publishAt && <p className="muted">Set for {timeText(p.publishAt, workspace.tz)}</p>}
             <PostSettings post={p} />
             {p.externalUrl && (
               <p>

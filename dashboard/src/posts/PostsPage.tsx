@@ -9,10 +9,10 @@ import { labelOf } from '../networks.ts';
 import { useAccounts } from '../queries/accounts.ts';
 import { postSearchQuery } from '../queries/posts.ts';
 import { useSignedIn } from '../session.tsx';
-import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
+import { Button, Empty, ErrorNote, FailureText, Loading, PageHeader } from '../ui.tsx';
 import { bulkLeftAlone, bulkSummary, postHeading } from '../words/postWords.ts';
 import { STATUS_WORDS } from '../words/statusWords.ts';
-import { groupByBatch } from './batches.ts';
+import { batchLabel, groupByBatch } from './batches.ts';
 import { BulkActions, type BulkOutcome } from './BulkActions.tsx';
 import { PostRow } from './PostRow.tsx';
 
@@ -97,7 +97,7 @@ function Outcome({
           {outcome.failures.map(({ post, words }) => (
             <li key={post.id}>
               <Link to={`/posts/${post.id}`}>{postHeading(post)}</Link> (
-              {[labelOf(post.platform), accountName(post)].filter(Boolean).join(', ')}): {words.title} {words.hint}
+              {[labelOf(post.platform), accountName(post)].filter(Boolean).join(', ')}): <FailureText words={words} />
             </li>
           ))}
         </ul>
@@ -252,7 +252,7 @@ export function PostsPage() {
                         )
                       }
                     />
-                    <span className="muted small">Created together · {group.length} posts</span>
+                    <span className="muted small">{batchLabel(group.length, posts.hasNextPage)}</span>
                   </div>
                   <ul className="rows">{group.map(row)}</ul>
                 </li>

@@ -11,3 +11,11 @@ export function groupByBatch<P extends Pick<Post, 'batchId'>>(posts: P[]): P[][]
   }
   return [...groups.values()];
 }
+
+/**
+ * A group's line. The list pages by time, so while more pages wait a group may hold more posts than those loaded:
+ * the count then says it is of those shown.
+ */
+export function batchLabel(shown: number, morePages: boolean): string {
+  return morePages ? `Created together · ${shown} posts shown, more may follow` : `Created together · ${shown} posts`;
+}

@@ -1,9 +1,12 @@
-// Settings, audit trail: who did what and when, newest first (owners and administrators).
+// Settings, audit trail: who did what and when, newest first (owners and administrators). A run of one person's
+// same action (a bulk delete) is one line with its count, opened to show each.
 import { useInfiniteQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { auditTrailQuery } from '../queries/audit.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading } from '../ui.tsx';
+import { auditLines, runWords, settingsChanged } from '../words/auditWords.ts';
 import { ROLE_LABEL, planLabel, type AuditEvent, type Role } from './settingsApi.ts';
 
 const str = (v: unknown) => String(v ?? '');
@@ -43,9 +46,7 @@ export function describeEvent(e: AuditEvent): string {
     case 'plan.changed':
       return `changed the plan from ${planLabel(str(d.from))} to ${planLabel(str(d.to))}`;
     case 'workspace.updated':
-      return `changed ${Object.entries(d)
-        .map(([f, c]) => `${f} to ${str((c as { to?: unknown }).to)}`)
-        .join(', ')}`;
+      return settingsChanged(d);
     case 'account.connected':
       return (
         `${d.reconnected ? 'reconnected' : 'connected'} ${str(d.platform)}: ` +
@@ -69,6 +70,33 @@ export function describeEvent(e: AuditEvent): string {
   }
 }
 
+/** One line of the trail: who, what, when (a run's newest time), and what a run holds. */
+function AuditRow({
+  event,
+  what,
+  zone,
+  children,
+}: {
+  event: AuditEvent;
+  what: string;
+  zone: string;
+  children?: ReactNode;
+}) {
+  return (
+    <li className="row">
+      <div className="row-main">
+        <p>
+          <strong>{event.actor?.name ?? 'The operator'}</strong> {what}
+        </p>
+        <p className="muted">
+          <time dateTime={event.at}>{timeText(event.at, zone)}</time>
+        </p>
+        {children}
+      </div>
+    </li>
+  );
+}
+
 export function AuditPage() {
   const { workspace } = useSignedIn();
   const trail = useInfiniteQuery(auditTrailQuery());
@@ -82,18 +110,27 @@ export function AuditPage() {
         <Empty title="Nothing recorded yet">Keys, members, plan and account changes appear here.</Empty>
       ) : (
         <ul className="rows">
-          {events.map((e) => (
-            <li key={e.id} className="row">
-              <div className="row-main">
-                <p>
-                  <strong>{e.actor?.name ?? 'The operator'}</strong> {describeEvent(e)}
-                </p>
-                <p className="muted">
-                  <time dateTime={e.at}>{timeText(e.at, workspace.tz)}</time>
-                </p>
-              </div>
-            </li>
-          ))}
+          {auditLines(events).map((line) =>
+            line.kind === 'one' ? (
+              <AuditRow key={line.event.id} event={line.event} what={describeEvent(line.event)} zone={workspace.tz} />
+            ) : (
+              <AuditRow
+                key={line.events[0]!.id}
+                event={line.events[0]!}
+                what={runWords(line.events)}
+                zone={workspace.tz}
+              >
+                <details>
+                  <summary>Show each of the {line.events.length}</summary>
+                  <ul>
+                    {line.events.map((e) => (
+                      <li key={e.id}>{describeEvent(e)}</li>
+                    ))}
+                  </ul>
+                </details>
+              </AuditRow>
+            ),
+          )}
         </ul>
       )}
       {trail.hasNextPage && (

@@ -2,7 +2,7 @@
 // with the current plan, this month's usage, and for the owner the change of plan. A downgrade below
 // current usage is refused by the server with what to remove first, which shows here as it came.
 import { authApi, call } from '../api.ts';
-import { bytesText } from '../format.ts';
+import { bytesText, monthText } from '../format.ts';
 import { Button, Confirm, ErrorNote, Loading } from '../ui.tsx';
 import { billingKeys, useBilling } from '../queries/billing.ts';
 import { groupKeys } from '../queries/groups.ts';
@@ -63,7 +63,7 @@ function Usage({ usage }: { usage: Billing['usage'] }) {
   const hourWords = hourlyAllowanceWords(hour);
   return (
     <section className="card" aria-labelledby="usage-title">
-      <h2 id="usage-title">Usage in {usage.period}</h2>
+      <h2 id="usage-title">Usage in {monthText(usage.period)}</h2>
       <div className="usage-meters">
         {meters.map((m) => (
           <Meter key={m.id} {...m} />

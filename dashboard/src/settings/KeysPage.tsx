@@ -48,20 +48,41 @@ function NewKey({ created }: { created: ApiKey & { key: string } }) {
   );
 }
 
+/** What a key may do, in the person's words; the form has no default, since either choice is a real decision. */
+const SCOPE_WORDS = {
+  read: { label: 'Read', help: 'Read lets the key list, get and plan; it changes nothing.' },
+  write: {
+    label: 'Read and write',
+    help: 'Write also lets the key upload, create and publish posts, retry, cancel and delete.',
+  },
+} as const;
+type Scope = keyof typeof SCOPE_WORDS;
+
 function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) => void }) {
   const refresh = useRefresh();
   const [name, setName] = useState('');
-  const [write, setWrite] = useState(false);
+  const [scope, setScope] = useState<Scope>();
+  const [unchosen, setUnchosen] = useState(false);
   const create = useMutation({
-    mutationFn: () => call(authApi.POST('/keys', { body: { name, scopes: write ? ['read', 'write'] : ['read'] } })),
+    mutationFn: () =>
+      call(authApi.POST('/keys', { body: { name, scopes: scope === 'write' ? ['read', 'write'] : ['read'] } })),
     onSuccess: (created) => {
       onCreated(created);
       setName('');
+      setScope(undefined);
       return refresh(apiKeyKeys.all);
     },
   });
+  const choose = (chosen: Scope) => {
+    setScope(chosen);
+    setUnchosen(false);
+  };
+  const submit = () => {
+    if (scope) create.mutate();
+    else setUnchosen(true);
+  };
   return (
-    <form className="card stack" onSubmit={submitting(() => create.mutate())} aria-labelledby="new-key-title">
+    <form className="card stack" onSubmit={submitting(submit)} aria-labelledby="new-key-title">
       <h2 id="new-key-title">New key</h2>
       <Field
         label="Name"
@@ -71,20 +92,25 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
         required
         maxLength={100}
       />
-      <fieldset className="segmented">
-        <legend className="sr-only">Scope</legend>
-        <label className={!write ? 'on' : ''}>
-          <input type="radio" name="scope" checked={!write} onChange={() => setWrite(false)} /> Read
-        </label>
-        <label className={write ? 'on' : ''}>
-          <input type="radio" name="scope" checked={write} onChange={() => setWrite(true)} /> Read and write
-        </label>
+      <fieldset className="segmented" aria-describedby="key-scope-help" aria-invalid={unchosen || undefined}>
+        <legend className="sr-only">What the key may do</legend>
+        {(Object.keys(SCOPE_WORDS) as Scope[]).map((s) => (
+          <label key={s} className={scope === s ? 'on' : ''}>
+            <input type="radio" name="scope" checked={scope === s} onChange={() => choose(s)} /> {SCOPE_WORDS[s].label}
+          </label>
+        ))}
       </fieldset>
-      <p className="muted">
-        {write
-          ? 'Write also lets the key upload, create and publish posts, retry, cancel and delete.'
-          : 'Read lets the key list, get and plan; it changes nothing.'}
-      </p>
+      {unchosen ? (
+        <p className="error-text" id="key-scope-help" role="alert">
+          Choose what the key may do: Read, or Read and write.
+        </p>
+      ) : (
+        <p className="muted" id="key-scope-help">
+          {scope
+            ? SCOPE_WORDS[scope].help
+            : 'Choose Read for a key that only looks, Read and write for one that posts.'}
+        </p>
+      )}
       <ErrorNote error={create.error} />
       <div>
         <Button tone="primary" type="submit" busy={create.isPending}>

@@ -247,7 +247,18 @@ describe('errors read as sentences for people', () => {
 
   it('says a network refusal in the network’s name, quoting its reason', () => {
     const words = failure('facebook_rejected', 'Facebook answered: "The video is too short."');
-    expect(words).toMatchObject({ title: 'Facebook refused the post.', quote: 'The video is too short.' });
+    expect(words).toEqual({
+      title: 'Facebook refused the post.',
+      quoteLead: 'Facebook said:',
+      quote: 'The video is too short.',
+      hint: 'Change the post as Facebook asks, then retry it.',
+    });
+    // Without words for people to quote, the hint points at nothing that is not shown.
+    const bare = failure('facebook_rejected', 'Facebook answered: "(#100) param media_fbid must be a valid id"');
+    expect(bare).toEqual({
+      title: 'Facebook refused the post.',
+      hint: 'Change the post to meet Facebook’s rules, then retry it.',
+    });
   });
 
   it('tells a move into the past by the failing row’s issue', () => {

@@ -205,10 +205,12 @@ export interface Words {
   title: string;
   hint?: string;
   signIn?: boolean;
-  /** The network's own words, quoted, when they say what to change. */
+  /** The network's own words, quoted, when they say what to change; shown after `quoteLead`, before the hint. */
   quote?: string;
-  /** The things the sentence is about (the posts that hold a file), by name. */
-  links?: { label: string; href: string }[];
+  /** Who said the quote ("Facebook said:"). */
+  quoteLead?: string;
+  /** The things the sentence is about (the posts that hold a file), by name, in groups with a heading each. */
+  linkGroups?: { heading: string; links: { label: string; href: string }[] }[];
 }
 
 /** What an error's words can use besides its code: the server's message, its extra fields, and its status. */
@@ -365,13 +367,18 @@ export const ERROR_WORDS = {
   invite_unusable: spoken('This invitation can no longer be used.', 'Ask the person who invited you for a new one.'),
   media_in_use: (f: FailureFacts): Words => {
     // media/inUse.ts adds the file's and the posts' names; without them the sentence still names no id.
-    const posts = (f.body.posts ?? []) as { name: string; href: string }[];
+    const groups = (f.body.groups ?? []) as { account: string; posts: { name: string; href: string }[] }[];
+    const count = groups.reduce((n, g) => n + g.posts.length, 0);
     const file = typeof f.body.file === 'string' ? f.body.file : 'This file';
-    const which = posts.length === 1 ? '1 post that is a draft or queued' : 'posts that are drafts or queued';
+    const which = count === 1 ? '1 post that is a draft or queued' : 'posts that are drafts or queued';
+    const accounts = groups.length > 1 ? ` on ${groups.length} accounts` : '';
     return {
-      title: `${file} is used by ${posts.length > 1 ? `${posts.length} ` : ''}${which}.`,
+      title: `${file} is used by ${count > 1 ? `${count} ` : ''}${which}${accounts}.`,
       hint: 'Change or cancel those posts, or wait until they are live, then delete the file.',
-      links: posts.map((p) => ({ label: p.name, href: p.href })),
+      linkGroups: groups.map((g) => ({
+        heading: `${g.account} · ${g.posts.length === 1 ? '1 post' : `${g.posts.length} posts`}`,
+        links: g.posts.map((p) => ({ label: p.name, href: p.href })),
+      })),
     };
   },
   method_not_allowed: same('The dashboard asked for something Herald does not do.', 'Reload the page.'),
@@ -468,7 +475,7 @@ export const NETWORK_FAILURE_WORDS: Record<FailureKind | 'outcome_unknown', (net
     title: `${n} had a problem on its side.`,
     hint: 'Herald tries again after 1, 5 and 15 minutes; otherwise retry the post later.',
   }),
-  rejected: (n) => ({ title: `${n} refused the post.`, hint: `Change what ${n} names below, then retry the post.` }),
+  rejected: (n) => ({ title: `${n} refused the post.`, hint: `Change the post to meet ${n}’s rules, then retry it.` }),
   outcome_unknown: (n) => ({
     title: `Publishing stopped midway, and ${n} cannot tell whether the post went out.`,
     hint: `Look on ${n}; retry only if it is not there.`,
@@ -491,8 +498,12 @@ export function failureWords(f: FailureFacts): Words {
   const kind = m?.[2] as keyof typeof NETWORK_FAILURE_WORDS | undefined;
   const network = m && networkOf(m[1] as Platform);
   if (network && kind && NETWORK_FAILURE_WORDS[kind]) {
+    const words = NETWORK_FAILURE_WORDS[kind](network.label);
     const quote = kind === 'rejected' || kind === 'unverified' ? networkQuote(f.message) : undefined;
-    return { ...NETWORK_FAILURE_WORDS[kind](network.label), ...(quote ? { quote } : {}) };
+    if (!quote) return words;
+    // Read in order: the refusal, who said what, then what to change.
+    const hint = kind === 'rejected' ? `Change the post as ${network.label} asks, then retry it.` : words.hint;
+    return { ...words, quoteLead: `${network.label} said:`, quote, hint };
   }
   return GENERIC;
 }
