@@ -197,6 +197,8 @@ interface ConfirmProps {
   /** The button that does it, naming what happens. */
   action: string;
   tone?: Tone;
+  /** The button that does nothing and closes; "Keep as is" unless said. */
+  cancel?: string;
   onConfirm: () => Promise<unknown>;
 }
 
@@ -209,6 +211,7 @@ export function ConfirmDialog({
   description,
   action,
   tone = 'primary',
+  cancel = 'Keep as is',
   onConfirm,
 }: ConfirmProps & {
   open: boolean;
@@ -235,7 +238,7 @@ export function ConfirmDialog({
           <ErrorNote error={run.error} />
           <div className="dialog-actions">
             <AlertDialog.Cancel asChild>
-              <Button>Keep as is</Button>
+              <Button>{cancel}</Button>
             </AlertDialog.Cancel>
             <Button tone={tone} busy={run.isPending} onClick={() => run.mutate()}>
               {action}
