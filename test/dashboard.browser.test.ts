@@ -186,6 +186,47 @@ describe('dashboard in a browser', () => {
     expect(await page.getByRole('checkbox', { name: /Threads/ }).isChecked()).toBe(false);
     expect(await page.locator('.picked').count()).toBe(0);
 
+    // Nothing typed is lost: compose's link to an account's posting times opens in the tab, and Back finds the form
+    // whole (account, file, text, tags, its "Add to queue"); leaving it otherwise asks first, and so does the tab.
+    await page.getByRole('checkbox', { name: /Instagram/ }).check();
+    await page.getByRole('button', { name: 'Choose from library' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /autumn\.jpg/ })
+      .click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByLabel('Text', { exact: true }).fill('Pumpkin soup is back on Friday');
+    await page.getByLabel('Tags').fill('soup, autumn');
+    await page.getByText('Add to queue', { exact: true }).click();
+    await page.getByRole('link', { name: 'Set the posting times of acme_instagram' }).click();
+    await page.waitForURL(/\/accounts\/acc_\w+\/schedule$/);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Compose' }).waitFor();
+    await expect
+      .poll(() => page.getByLabel('Text', { exact: true }).inputValue())
+      .toBe('Pumpkin soup is back on Friday');
+    expect(await page.getByRole('checkbox', { name: /Instagram/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /Threads/ }).isChecked()).toBe(false);
+    expect(await page.locator('.picked').count()).toBe(1);
+    expect(await page.getByLabel('Tags').inputValue()).toBe('soup, autumn');
+    expect(await page.getByRole('radio', { name: 'Add to queue' }).isChecked()).toBe(true);
+    await page.getByRole('link', { name: 'Set the posting times of acme_instagram' }).waitFor();
+    await checkPage(page, '07a-compose-after-back');
+    await page.getByRole('link', { name: 'Calendar' }).click();
+    const leave = page.getByRole('alertdialog', { name: 'Leave this post unsaved?' });
+    await checkPage(page, '07b-compose-leave');
+    await leave.getByRole('button', { name: 'Stay here' }).click();
+    expect(page.url()).toMatch(/\/app\/compose$/);
+    // Closing or reloading the tab asks too (the browser's own question, asked when the event is cancelled).
+    expect(await page.evaluate(() => !window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(
+      true,
+    );
+    await page.getByRole('button', { name: 'Discard what I typed' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Discard what I typed' }).click();
+    await expect.poll(() => page.getByLabel('Text', { exact: true }).inputValue()).toBe('');
+    expect(await page.getByRole('checkbox', { name: /Instagram/ }).isChecked()).toBe(false);
+    expect(await page.evaluate(() => window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(true);
+
     await page.getByRole('link', { name: 'Calendar' }).click();
     // Made together, the two posts share one card, with each network's post a link of its own.
     await expect.poll(() => page.locator('.cal-card .cal-post.cal-live').count(), { timeout: 30_000 }).toBe(2);
@@ -368,6 +409,9 @@ describe('dashboard in a browser', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await checkPage(page, '12b-phone-compose-preview');
     await page.setViewportSize({ width: 1280, height: 860 });
+    // What was typed stays in the tab until discarded: the TikTok post below starts from nothing.
+    await page.getByRole('button', { name: 'Discard what I typed' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Discard what I typed' }).click();
     await page.goto(at(`/posts/${postId}`));
 
     // The side bar shows every destination on a desktop: no menu to open there.
