@@ -472,6 +472,20 @@ describe('dashboard in a browser', () => {
     await page.getByText('By posting, you agree to TikTok’s Music Usage Confirmation.').waitFor();
     await expect.poll(() => page.locator('.plan .issues').textContent()).not.toContain('Choose who can see');
     await checkPage(page, '15-compose-tiktok');
+    // A refusal keeps what was typed: the post is still in the tab after a reload, and after a failed send (the
+    // network gone for one request) it is all still there and the same button sends it.
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Text', { exact: true }).inputValue()).toBe('Autumn looks');
+    expect(await page.getByLabel('Who can see it').inputValue()).not.toBe('');
+    const send = page.getByRole('button', { name: /^Schedule 1 post/ });
+    await expect.poll(() => send.isEnabled()).toBe(true);
+    await page.route('**/v1/posts', (route) => route.abort('internetdisconnected'), { times: 1 });
+    await send.click();
+    await page.getByText('Nothing was saved, and everything you typed is still here').waitFor();
+    expect(await page.getByLabel('Text', { exact: true }).inputValue()).toBe('Autumn looks');
+    await checkPage(page, '15a-compose-refused');
+    await send.click();
+    await page.getByRole('heading', { name: 'Done' }).waitFor();
   }, 240_000);
 
   // Issue 25's busy month: 300 posts over six accounts of two clients, seeded into Mara's workspace beside the

@@ -179,7 +179,11 @@ function ComposeEditor({
   const [subject] = useState(subjectNow);
   const [base] = useState(kept ? kept.base : editing?.updatedAt);
   const [form, change] = useReducer(composeReducer, undefined, () =>
-    restoredForm(kept, opened, accounts.map((a) => a.id)),
+    restoredForm(
+      kept,
+      opened,
+      accounts.map((a) => a.id),
+    ),
   );
   const set = (values: Extract<ComposeChange, { type: 'set' }>['values']) => change({ type: 'set', values });
   const { accountIds, mediaIds, text, title, tags, overrides, settings, when } = form;
@@ -467,6 +471,9 @@ function ComposeEditor({
                   queue={!plan.isPlaceholderData && settled?.when === 'queue'}
                 />
                 <ErrorNote error={editing ? save.error : create.error} />
+                {(editing ? save.isError : create.isError) && (
+                  <p className="muted small">{DRAFT_WORDS.keptAfterRefusal}</p>
+                )}
                 <TiktokDeclaration platforms={platforms} value={settings} />
                 <Button
                   tone="primary"

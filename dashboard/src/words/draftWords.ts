@@ -32,4 +32,5 @@ export const DRAFT_WORDS = {
     `Someone changed this post ${when}, after you began editing it. Saving replaces their change with what is ` +
     'here; start again from the saved post to keep it.',
   startAgain: 'Start again from the saved post',
+  keptAfterRefusal: 'Nothing was saved, and everything you typed is still here: send it again with the button.',
 };
