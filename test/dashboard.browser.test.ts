@@ -474,8 +474,15 @@ describe('dashboard in a browser', () => {
     await checkPage(page, '15-compose-tiktok');
     // A refusal keeps what was typed: the post is still in the tab after a reload, and after a failed send (the
     // network gone for one request) it is all still there and the same button sends it.
+    await page.getByRole('button', { name: 'Choose from library' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^video-1280x720/ })
+      .click();
+    await page.getByRole('button', { name: 'Done' }).click();
     await page.reload();
     await expect.poll(() => page.getByLabel('Text', { exact: true }).inputValue()).toBe('Autumn looks');
+    expect(await page.locator('.picked').count()).toBe(1);
     expect(await page.getByLabel('Who can see it').inputValue()).not.toBe('');
     const send = page.getByRole('button', { name: /^Schedule 1 post/ });
     await expect.poll(() => send.isEnabled()).toBe(true);
