@@ -1,4 +1,4 @@
-// An account's queue (the posting queue, issue 29): its coming queued posts on their times and the free posting times
+// An account's queue (the posting queue): its coming queued posts on their times and the free posting times
 // of the coming weeks, by day, in the workspace zone. A post dragged onto another post's time swaps the two times (one
 // server operation, both or neither: swapPostTimes), onto a free time moves there; Move earlier and Move later do the
 // same one step at a time, for the keyboard and phones; Publish now sends a post at once. Each asks first.

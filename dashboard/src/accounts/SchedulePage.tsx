@@ -1,4 +1,4 @@
-// An account's posting times (the posting queue, issue 29): its weekly times in the workspace zone, edited and saved
+// An account's posting times (the posting queue): its weekly times in the workspace zone, edited and saved
 // as a whole, and the next free ones that "add to queue" would give.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';

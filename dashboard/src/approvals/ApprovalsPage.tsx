@@ -1,4 +1,4 @@
-// Approvals (issue 29): the posts that wait for an owner's or administrator's decision, with their text and network,
+// Approvals: the posts that wait for an owner's or administrator's decision, with their text and network,
 // approved or rejected one by one or together. Only this signed-in page can decide (server/approvalRoutes.ts).
 import { useState } from 'react';
 import { DateTime } from 'luxon';

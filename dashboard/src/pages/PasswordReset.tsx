@@ -1,10 +1,12 @@
-// Forgotten passwords: /app/forgot-password asks for a link by mail; /app/reset-password?token=… sets the
-// new password once (every session of the person ends), then sends them to sign in.
-import { useMutation } from '@tanstack/react-query';
+// Forgotten passwords: /app/forgot-password asks for a link by mail; /app/reset-password?token=… first asks
+// whether the link still works (a used or expired one says so, with no form to fill in), then sets the new
+// password once (every session of the person ends) and sends them to sign in, which says it was changed.
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
-import { Button, ErrorNote, Field, NewPasswordField, submitting } from '../ui.tsx';
+import { passwordResetLinkQuery } from '../queries/passwordResets.ts';
+import { Button, ErrorNote, Field, Loading, NewPasswordField, submitting } from '../ui.tsx';
 
 function AuthCard({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -56,10 +58,31 @@ export function ForgotPasswordPage() {
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const link = useQuery(passwordResetLinkQuery(token));
+  if (link.isPending)
+    return (
+      <AuthCard title="Choose a new password">
+        <Loading label="Reading the link" />
+      </AuthCard>
+    );
+  if (link.isError)
+    return (
+      <AuthCard title="This link cannot be used">
+        <ErrorNote error={link.error} />
+        <p>
+          <Link to="/forgot-password">Ask for a new link</Link>
+        </p>
+      </AuthCard>
+    );
+  return <NewPasswordForm token={token} />;
+}
+
+function NewPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const confirm = useMutation({
-    mutationFn: () => auth('POST', '/password-reset/confirm', { token: params.get('token') ?? '', password }),
+    mutationFn: () => auth('POST', '/password-reset/confirm', { token, password }),
     onSuccess: () => navigate('/sign-in?reset=1', { replace: true }),
   });
   return (
