@@ -40,7 +40,10 @@ export function readDraft(storage: Storage, subject: DraftSubject): KeptDraft | 
 
 /** Keeps `draft` while its form differs from `opened` (the form compose opened with); forgets it once equal. */
 export function keepDraft(storage: Storage, subject: DraftSubject, draft: KeptDraft, opened: ComposeForm): void {
-  if (!differs(draft.form, opened)) return forgetDraft(storage, subject);
+  if (!differs(draft.form, opened)) {
+    forgetDraft(storage, subject);
+    return;
+  }
   try {
     storage.setItem(draftKey(subject), JSON.stringify(draft));
   } catch {
