@@ -56,6 +56,14 @@ describe('dashboard in a browser', () => {
     await page.getByText(/Connected \d+ accounts?/).waitFor();
   }
 
+  /** Picks a file from the library in compose's dialog (looked at first when `look` is given). */
+  async function pickFromLibrary(file: RegExp, look?: () => Promise<void>) {
+    await page.getByRole('button', { name: 'Choose from library' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: file }).click();
+    await look?.();
+    await page.getByRole('button', { name: 'Done' }).click();
+  }
+
   /** Clicks the save button once the plan is checked (and, when given, after a look at the page). */
   async function saveWhenReady(name: string, look?: () => Promise<void>) {
     const button = page.getByRole('button', { name });
@@ -161,13 +169,7 @@ describe('dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Compose' }).click();
     await page.getByRole('checkbox', { name: /Instagram/ }).check();
     await page.getByRole('checkbox', { name: /Threads/ }).check();
-    await page.getByRole('button', { name: 'Choose from library' }).click();
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /autumn\.jpg/ })
-      .click();
-    await checkPage(page, '05-media-picker');
-    await page.getByRole('button', { name: 'Done' }).click();
+    await pickFromLibrary(/autumn\.jpg/, () => checkPage(page, '05-media-picker'));
     await page.getByLabel('Text', { exact: true }).fill('Autumn sale starts today 🍂');
     await page.getByText('Now', { exact: true }).click();
     const create = page.getByRole('button', { name: 'Publish 2 posts now' });
@@ -195,12 +197,7 @@ describe('dashboard in a browser', () => {
     // Nothing typed is lost: compose's link to an account's posting times opens in the tab, and Back finds the form
     // whole (account, file, text, tags, its "Add to queue"); leaving it otherwise asks first, and so does the tab.
     await page.getByRole('checkbox', { name: /Instagram/ }).check();
-    await page.getByRole('button', { name: 'Choose from library' }).click();
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /autumn\.jpg/ })
-      .click();
-    await page.getByRole('button', { name: 'Done' }).click();
+    await pickFromLibrary(/autumn\.jpg/);
     await page.getByLabel('Text', { exact: true }).fill('Pumpkin soup is back on Friday');
     await page.getByLabel('Tags').fill('soup, autumn');
     await page.getByText('Add to queue', { exact: true }).click();
@@ -480,12 +477,7 @@ describe('dashboard in a browser', () => {
     await checkPage(page, '15-compose-tiktok');
     // A refusal keeps what was typed: the post is still in the tab after a reload, and after a failed send (the
     // network gone for one request) it is all still there and the same button sends it.
-    await page.getByRole('button', { name: 'Choose from library' }).click();
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /^video-1280x720/ })
-      .click();
-    await page.getByRole('button', { name: 'Done' }).click();
+    await pickFromLibrary(/^video-1280x720/);
     await page.reload();
     await expect.poll(() => page.getByLabel('Text', { exact: true }).inputValue()).toBe('Autumn looks');
     expect(await page.locator('.picked').count()).toBe(1);
