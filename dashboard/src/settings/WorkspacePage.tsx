@@ -18,13 +18,14 @@ const ZonePicker = lazy(() => import('./ZonePicker.tsx').then((m) => ({ default:
 export function WorkspacePage() {
   const { workspace, role } = useSignedIn();
   const refresh = useRefresh();
-  const saved = {
+  // What the server holds, as this form last had it: the form has changes while it differs from this.
+  const [saved, setSaved] = useState({
     name: workspace.name,
     slug: workspace.slug,
     tz: workspace.tz,
     currency: workspace.currency,
     approvalRequiredFor: workspace.approvalRequiredFor,
-  };
+  });
   const [form, setForm] = useState(saved);
   const [notes, setNotes] = useState<string[]>();
   const editable = atLeast(role, 'administrator');
@@ -33,14 +34,15 @@ export function WorkspacePage() {
     setForm({ ...form, [field]: e.target.value });
   // The session carries the workspace every page reads (its zone, its name); the switcher lists it by name.
   const save = useMutation({
-    mutationFn: () => auth<{ notes: string[] }>('PATCH', '/workspace', form),
-    onSuccess: (out) => {
+    mutationFn: (sent: typeof form) => auth<{ notes: string[] }>('PATCH', '/workspace', sent),
+    onSuccess: (out, sent) => {
+      setSaved(sent);
       setNotes(out.notes.length ? out.notes : ['Saved.']);
       return refresh(SESSION_KEY, workspaceKeys.all);
     },
   });
   return (
-    <form className="card stack" onSubmit={submitting(() => save.mutate())} aria-labelledby="workspace-title">
+    <form className="card stack" onSubmit={submitting(() => save.mutate(form))} aria-labelledby="workspace-title">
       <h2 id="workspace-title">Workspace</h2>
       {leaveDialog}
       <fieldset disabled={!editable} className="stack">
