@@ -1248,6 +1248,25 @@ export interface components {
              * @example req_01JD8X4K2M9QZ7W3V5T6B1N0CE
              */
             requestId?: string;
+            /**
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @example text
+             */
+            field?: string;
+            /**
+             * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
+             *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
+             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
+             *     `actual` above that reads "more than" ten times the limit.
+             * @example 500
+             */
+            limit?: number | string | boolean;
+            /**
+             * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
+             *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
+             * @example 563
+             */
+            actual?: number | string | boolean;
         };
         /**
          * @description An error for a plan limit (`quota_exceeded`), with the numbers and where to upgrade.
@@ -1257,6 +1276,7 @@ export interface components {
          *       "hint": "Cancel a queued post, wait for next month, or upgrade the plan.",
          *       "limit": 200,
          *       "used": 199,
+         *       "quota": "postsPerMonth",
          *       "upgradeUrl": "http://localhost:8080/app/settings/billing"
          *     }
          */
@@ -1292,11 +1312,82 @@ export interface components {
              */
             used: number;
             /**
+             * @description The plan's limit that is reached, named as the plan table names it.
+             * @example postsPerMonth
+             * @enum {string}
+             */
+            quota: "accounts" | "members" | "postsPerMonth" | "storageBytes" | "maxFileBytes" | "api" | "groups" | "webhooks";
+            /**
+             * @description The request field at fault, when one is (`size` for a file the plan has no room for).
+             * @example size
+             */
+            field?: string;
+            /**
+             * @description The storage limit only, the size of the refused file (`used` is the storage used or reserved).
+             * @example 48213377
+             */
+            actual?: number;
+            /**
              * Format: uri
              * @description The dashboard page where a person can change the plan.
              * @example http://localhost:8080/app/settings/billing
              */
             upgradeUrl: string;
+        };
+        /**
+         * @description `rate_limited`: over a rate limit. `retryAt` is when the request can be sent again (the instant the
+         *     `Retry-After` header counts down to). Over the workspace's hourly post creations the answer also says the
+         *     limit, the creations counted and who made them.
+         */
+        RateLimitError: {
+            /**
+             * @description Always `rate_limited`.
+             * @example rate_limited
+             */
+            code: string;
+            /**
+             * @description Which limit is reached.
+             * @example This workspace created posts 60 times in the last hour
+             * @example the hourly limit; one request may carry several targets.
+             */
+            message: string;
+            /**
+             * @description How long to wait.
+             * @example Wait 754 seconds
+             * @example then try again.
+             */
+            hint: string;
+            /**
+             * @description Present only on server faults; kept for the common error shape.
+             * @example req_01JD8X4K2M9QZ7W3V5T6B1N0CE
+             */
+            requestId?: string;
+            /**
+             * Format: date-time
+             * @description When the limit lets the request through again.
+             * @example 2026-11-24T12:12:34.000Z
+             */
+            retryAt: string;
+            /**
+             * @description Post creations: the workspace's creation requests an hour (60).
+             * @example 60
+             */
+            limit?: number;
+            /**
+             * @description Post creations: the creation requests counted in the last hour.
+             * @example 60
+             */
+            actual?: number;
+            /**
+             * @description Post creations: the creation requests of the last hour whose posts still exist, by who made them. `keys`
+             *     counts API keys and MCP clients, `people` the dashboard.
+             */
+            spentBy?: {
+                /** @example 58 */
+                keys: number;
+                /** @example 2 */
+                people: number;
+            };
         };
         /**
          * @description `checks_failed`: one or more posts would not pass their network's checks; nothing was
@@ -2819,7 +2910,10 @@ export interface components {
          * @example {
          *       "code": "caption_too_long",
          *       "message": "text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.",
-         *       "hint": "Shorten the text, or set overrides.threads.text."
+         *       "hint": "Shorten the text, or set overrides.threads.text.",
+         *       "field": "text",
+         *       "limit": 500,
+         *       "actual": 563
          *     }
          */
         Issue: {
@@ -2870,6 +2964,25 @@ export interface components {
              * @example Shorten the text, or set overrides.threads.text.
              */
             hint: string;
+            /**
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @example text
+             */
+            field?: string;
+            /**
+             * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
+             *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
+             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
+             *     `actual` above that reads "more than" ten times the limit.
+             * @example 500
+             */
+            limit?: number | string | boolean;
+            /**
+             * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
+             *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
+             * @example 563
+             */
+            actual?: number | string | boolean;
         };
         /**
          * @description The check of one account: one row per post the request would create.
@@ -4040,7 +4153,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["RateLimitError"];
             };
         };
         /**

@@ -4,7 +4,9 @@
 // the next call answers 401; then makes a webhook to a receiver on a loopback port, whose secret is shown once and
 // verifies the test event the log shows delivered. A member proposes a post with "Add to queue" while members' posts
 // need approval, the owner approves it, fills the account's queue from compose and reorders it on its queue page (a
-// button, then a drag). Axe checks every page; screenshots go to test-results/dashboard.
+// button, then a drag). Last, a script's key spends the workspace's hour of new posts: the owner's draft is refused
+// with who spent it and when it returns, which Settings shows too. Axe checks every page; screenshots go to
+// test-results/dashboard.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -411,4 +413,44 @@ describe('settings in a browser', () => {
       await new Promise((resolve) => receiver.close(resolve));
     }
   }, 60_000);
+
+  it('says who spent the hourly allowance of new posts and when it returns, in the person’s own time', async () => {
+    // A script's key spends what is left of the workspace's 60 new posts this hour (drafts count too).
+    const spentByKey = await owner.evaluate(async () => {
+      const { csrfToken } = await (await fetch('/auth/session')).json();
+      const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
+      const body = JSON.stringify({ name: 'busy script', scopes: ['read', 'write'] });
+      const { key } = await (await fetch('/auth/keys', { method: 'POST', headers, body })).json();
+      const auth = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
+      const { accounts } = await (await fetch('/v1/accounts', { headers: auth })).json();
+      const post = { targets: { accountIds: [accounts[0].id] }, mediaIds: [], text: 'Script', when: 'draft' };
+      for (let made = 0; ; made++) {
+        const body = JSON.stringify({ ...post, confirm: true });
+        const answer = await fetch('/v1/posts', { method: 'POST', headers: auth, body });
+        if (answer.status !== 201) return { made, refusal: await answer.json() };
+      }
+    });
+    expect(spentByKey.made).toBeGreaterThan(50);
+    expect(spentByKey.refusal).toMatchObject({ limit: 60, actual: 60, spentBy: { keys: expect.any(Number) } });
+    // Ola's draft is refused in words: the allowance is spent, by what, and the time of day it returns.
+    await menu(owner, 'Compose').click();
+    await owner.getByRole('checkbox', { name: /Threads/ }).check();
+    await owner.getByLabel('Text').fill('Winter menu is out');
+    await owner.getByText('Save as draft', { exact: true }).click();
+    await owner.getByRole('button', { name: 'Save 1 draft' }).click();
+    const refusal = owner.getByRole('alert').filter({ hasText: 'hourly allowance' });
+    await refusal
+      .getByText(/The workspace’s hourly allowance of 60 new posts is spent: \d+ through API keys/)
+      .waitFor();
+    await refusal.getByText(/New posts can be saved again (today|tomorrow) at \d\d:\d\d CET\./).waitFor();
+    expect(await refusal.textContent()).not.toMatch(/minute|seconds|rate_limited/);
+    expect(await owner.getByLabel('Text').inputValue()).toBe('Winter menu is out');
+    await checkPage(owner, '32-compose-hourly-allowance-spent');
+    // Settings shows the hour's use and when it returns.
+    await menu(owner, 'Settings').click();
+    await owner.getByRole('link', { name: 'Plan and billing' }).click();
+    await owner.getByText(/New posts this hour, all keys and people: 60 of 60 \(\d+ through API keys/).waitFor();
+    await owner.getByText(/The hour’s new posts are spent; new posts can be saved again/).waitFor();
+    await checkPage(owner, '33-settings-billing-hour-spent');
+  }, 120_000);
 });
