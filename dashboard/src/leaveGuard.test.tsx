@@ -4,7 +4,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { createMemoryRouter, Link, RouterProvider } from 'react-router';
+import { Link, MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useLeaveGuard } from './leaveGuard.tsx';
 
@@ -12,7 +12,7 @@ afterEach(cleanup);
 
 function Form() {
   const [text, setText] = useState('');
-  const dialog = useLeaveGuard(text !== '', undefined, (next) => next.pathname === '/keeps');
+  const dialog = useLeaveGuard(text !== '', undefined, (path) => path === '/keeps');
   return (
     <>
       <label>
@@ -26,29 +26,35 @@ function Form() {
   );
 }
 
+/** Where the router is, shown on every page. */
+function Where() {
+  return <p>At {useLocation().pathname}</p>;
+}
+
 function open() {
-  const router = createMemoryRouter([
-    { path: '/', element: <Form /> },
-    { path: '/elsewhere', element: <p>Elsewhere page</p> },
-    { path: '/keeps', element: <p>Keeping page</p> },
-  ]);
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <RouterProvider router={router} />
+      <MemoryRouter>
+        <Where />
+        <Routes>
+          <Route path="/" element={<Form />} />
+          <Route path="/elsewhere" element={<p>Elsewhere page</p>} />
+          <Route path="/keeps" element={<p>Keeping page</p>} />
+        </Routes>
+      </MemoryRouter>
     </QueryClientProvider>,
   );
-  return router;
 }
 
 describe('leaving a form with changes', () => {
   it('asks; staying keeps the text, leaving goes', async () => {
-    const router = open();
+    open();
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Acme' } });
     fireEvent.click(screen.getByRole('link', { name: 'Elsewhere' }));
     await screen.findByRole('alertdialog', { name: 'Leave without saving?' });
     fireEvent.click(screen.getByRole('button', { name: 'Stay here' }));
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Acme');
-    expect(router.state.location.pathname).toBe('/');
+    screen.getByText('At /');
     fireEvent.click(screen.getByRole('link', { name: 'Elsewhere' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Leave and lose it' }));
     await screen.findByText('Elsewhere page');

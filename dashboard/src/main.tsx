@@ -1,7 +1,7 @@
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { Failure } from './api.ts';
 import { App } from './App.tsx';
 import { forgetEndedSession } from './session.tsx';
@@ -21,13 +21,12 @@ const client: QueryClient = new QueryClient({
   },
 });
 
-// A data router, so that a form with changes can ask before it is left (leaveGuard.tsx); the routes are App's own.
-const router = createBrowserRouter([{ path: '*', element: <App /> }], { basename: '/app' });
-
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
+      <BrowserRouter basename="/app">
+        <App />
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );

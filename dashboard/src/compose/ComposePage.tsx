@@ -6,7 +6,7 @@
 // an account's posting times: Back from there finds the form whole.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useReducer, useState } from 'react';
-import { Link, type Location, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { type Account, api, call, type Post, type Schemas } from '../api.ts';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
@@ -62,7 +62,7 @@ function useSettled<T>(value: T, ms: number): T {
 }
 
 /** Compose's own link to an account's posting times keeps the draft: Back brings the form whole. */
-const keepsDraft = (next: Location) => /^\/accounts\/[^/]+\/schedule$/.test(next.pathname);
+const keepsDraft = (path: string) => /\/accounts\/[^/]+\/schedule$/.test(path);
 
 function Results({ posts, onAgain }: { posts: Created; onAgain: () => void }) {
   return (

@@ -5,7 +5,7 @@
 // gets a new secret shown once; the Settings banner names a webhook Herald turned off.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../api.ts';
 import { SESSION_KEY, type Session } from '../session.tsx';
@@ -67,7 +67,7 @@ function renderAs(role: Session['role'], get: (path: string) => unknown, plan = 
   client.setQueryData(SESSION_KEY, { role, user: {}, workspace: { plan, tz: 'Europe/Berlin' }, csrfToken: '' });
   render(
     <QueryClientProvider client={client}>
-      <RouterProvider router={createMemoryRouter([{ path: '*', element: page }])} />
+      <MemoryRouter>{page}</MemoryRouter>
     </QueryClientProvider>,
   );
   return { gets, changes };
