@@ -20,7 +20,6 @@ import { useRefresh } from '../queries/refresh.ts';
 import { NetworkPreview, PREVIEWED, type PreviewPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
-import { dayTimeText } from '../format.ts';
 import { useLeaveGuard } from '../leaveGuard.tsx';
 import { COMPOSE_LEAVE_WORDS, DRAFT_WORDS } from '../words/draftWords.ts';
 import {
