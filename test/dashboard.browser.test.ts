@@ -56,6 +56,14 @@ describe('dashboard in a browser', () => {
     await page.getByText(/Connected \d+ accounts?/).waitFor();
   }
 
+  /** Picks a file from the library in compose's dialog (looked at first when `look` is given). */
+  async function pickFromLibrary(file: RegExp, look?: () => Promise<void>) {
+    await page.getByRole('button', { name: 'Choose from library' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: file }).click();
+    await look?.();
+    await page.getByRole('button', { name: 'Done' }).click();
+  }
+
   /** Clicks the save button once the plan is checked (and, when given, after a look at the page). */
   async function saveWhenReady(name: string, look?: () => Promise<void>) {
     const button = page.getByRole('button', { name });
@@ -160,13 +168,7 @@ describe('dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Compose' }).click();
     await page.getByRole('checkbox', { name: /Instagram/ }).check();
     await page.getByRole('checkbox', { name: /Threads/ }).check();
-    await page.getByRole('button', { name: 'Choose from library' }).click();
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /autumn\.jpg/ })
-      .click();
-    await checkPage(page, '05-media-picker');
-    await page.getByRole('button', { name: 'Done' }).click();
+    await pickFromLibrary(/autumn\.jpg/, () => checkPage(page, '05-media-picker'));
     await page.getByLabel('Text', { exact: true }).fill('Autumn sale starts today 🍂');
     await page.getByText('Now', { exact: true }).click();
     const create = page.getByRole('button', { name: 'Publish 2 posts now' });
@@ -190,6 +192,42 @@ describe('dashboard in a browser', () => {
     expect(await page.getByRole('checkbox', { name: /Instagram/ }).isChecked()).toBe(false);
     expect(await page.getByRole('checkbox', { name: /Threads/ }).isChecked()).toBe(false);
     expect(await page.locator('.picked').count()).toBe(0);
+
+    // Nothing typed is lost: compose's link to an account's posting times opens in the tab, and Back finds the form
+    // whole (account, file, text, tags, its "Add to queue"); leaving it otherwise asks first, and so does the tab.
+    await page.getByRole('checkbox', { name: /Instagram/ }).check();
+    await pickFromLibrary(/autumn\.jpg/);
+    await page.getByLabel('Text', { exact: true }).fill('Pumpkin soup is back on Friday');
+    await page.getByLabel('Tags').fill('soup, autumn');
+    await page.getByText('Add to queue', { exact: true }).click();
+    await page.getByRole('link', { name: 'Set the posting times of acme_instagram' }).click();
+    await page.waitForURL(/\/accounts\/acc_\w+\/schedule$/);
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Compose' }).waitFor();
+    await expect
+      .poll(() => page.getByLabel('Text', { exact: true }).inputValue())
+      .toBe('Pumpkin soup is back on Friday');
+    expect(await page.getByRole('checkbox', { name: /Instagram/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /Threads/ }).isChecked()).toBe(false);
+    expect(await page.locator('.picked').count()).toBe(1);
+    expect(await page.getByLabel('Tags').inputValue()).toBe('soup, autumn');
+    expect(await page.getByRole('radio', { name: 'Add to queue' }).isChecked()).toBe(true);
+    await page.getByRole('link', { name: 'Set the posting times of acme_instagram' }).waitFor();
+    await checkPage(page, '07a-compose-after-back');
+    await page.getByRole('link', { name: 'Calendar' }).click();
+    const leave = page.getByRole('alertdialog', { name: 'Leave this post unsaved?' });
+    await checkPage(page, '07b-compose-leave');
+    await leave.getByRole('button', { name: 'Stay here' }).click();
+    expect(page.url()).toMatch(/\/app\/compose$/);
+    // Closing or reloading the tab asks too (the browser's own question, asked when the event is cancelled).
+    expect(await page.evaluate(() => !window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(
+      true,
+    );
+    await page.getByRole('button', { name: 'Discard what I typed' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Discard what I typed' }).click();
+    await expect.poll(() => page.getByLabel('Text', { exact: true }).inputValue()).toBe('');
+    expect(await page.getByRole('checkbox', { name: /Instagram/ }).isChecked()).toBe(false);
+    expect(await page.evaluate(() => window.dispatchEvent(new Event('beforeunload', { cancelable: true })))).toBe(true);
 
     await page.getByRole('link', { name: 'Calendar' }).click();
     // Made together, the two posts share one card, one mark per network; the card opens them as a group.
@@ -374,6 +412,9 @@ describe('dashboard in a browser', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await checkPage(page, '12b-phone-compose-preview');
     await page.setViewportSize({ width: 1280, height: 860 });
+    // What was typed stays in the tab until discarded: the TikTok post below starts from nothing.
+    await page.getByRole('button', { name: 'Discard what I typed' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Discard what I typed' }).click();
     await page.goto(at(`/posts/${postId}`));
 
     // The side bar shows every destination on a desktop: no menu to open there.
@@ -434,6 +475,22 @@ describe('dashboard in a browser', () => {
     await page.getByText('By posting, you agree to TikTok’s Music Usage Confirmation.').waitFor();
     await expect.poll(() => page.locator('.plan .issues').textContent()).not.toContain('Choose who can see');
     await checkPage(page, '15-compose-tiktok');
+    // A refusal keeps what was typed: the post is still in the tab after a reload, and after a failed send (the
+    // network gone for one request) it is all still there and the same button sends it.
+    await pickFromLibrary(/^video-1280x720/);
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Text', { exact: true }).inputValue()).toBe('Autumn looks');
+    expect(await page.locator('.picked').count()).toBe(1);
+    expect(await page.getByLabel('Who can see it').inputValue()).not.toBe('');
+    const send = page.getByRole('button', { name: /^Schedule 1 post/ });
+    await expect.poll(() => send.isEnabled()).toBe(true);
+    await page.route('**/v1/posts', (route) => route.abort('internetdisconnected'), { times: 1 });
+    await send.click();
+    await page.getByText('Nothing was saved, and everything you typed is still here').waitFor();
+    expect(await page.getByLabel('Text', { exact: true }).inputValue()).toBe('Autumn looks');
+    await checkPage(page, '15a-compose-refused');
+    await send.click();
+    await page.getByRole('heading', { name: 'Done' }).waitFor();
   }, 240_000);
 
   // A busy month: 300 posts over six accounts of two clients, seeded into Mara's workspace beside the

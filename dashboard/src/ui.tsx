@@ -220,6 +220,8 @@ interface ConfirmProps {
   /** The button that does it, naming what happens. */
   action: string;
   tone?: Tone;
+  /** The button that does nothing and closes; "Keep as is" unless said. */
+  cancel?: string;
   onConfirm: () => Promise<unknown>;
 }
 
@@ -259,6 +261,7 @@ export function ConfirmDialog({
   description,
   action,
   tone = 'primary',
+  cancel = 'Keep as is',
   onConfirm,
 }: ConfirmProps & {
   open: boolean;
@@ -285,7 +288,7 @@ export function ConfirmDialog({
             description={description}
             opener={opener}
             onClose={() => change(false)}
-            cancel={<Button>Keep as is</Button>}
+            cancel={<Button>{cancel}</Button>}
             action={
               <Button tone={tone} busy={run.isPending} onClick={() => run.mutate()}>
                 {action}

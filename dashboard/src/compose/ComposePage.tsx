@@ -1,7 +1,9 @@
 // Compose: accounts (or a group), media, text with per-network overrides and live counters, title and
 // tags, network settings, and when. The plan is checked as you type; the create button is the confirm
 // step and says what will happen. Afterwards each post's statusLine is shown. `?edit=<post>` opens a post
-// to change it (saved through the edit operation), `?from=<post>` fills a new post from one.
+// to change it (saved through the edit operation), `?from=<post>` fills a new post from one. What is typed is kept
+// in the tab (composeDraft.ts) until it is saved or discarded, and leaving asks, except for compose's own link to
+// an account's posting times: Back from there finds the form whole.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useReducer, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -17,8 +19,20 @@ import { postKeys, postQuery } from '../queries/posts.ts';
 import { useRefresh } from '../queries/refresh.ts';
 import { NetworkPreview, PREVIEWED, type PreviewPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
-import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
+import { Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { ComposeResults } from './ComposeResults.tsx';
+import { useLeaveGuard } from '../leaveGuard.tsx';
+import { COMPOSE_LEAVE_WORDS, DRAFT_WORDS } from '../words/draftWords.ts';
+import {
+  changedSince,
+  type DraftSubject,
+  differs,
+  forgetDraft,
+  keepDraft,
+  type KeptDraft,
+  readDraft,
+  restoredForm,
+} from './composeDraft.ts';
 import { MediaPicker } from './MediaPicker.tsx';
 import { cleanSettings, NetworkSettings, TiktokDeclaration } from './NetworkSettings.tsx';
 import { type ComposeChange, type ComposeForm, composeReducer, emptyForm } from './composeForm.ts';
@@ -50,6 +64,9 @@ function useSettled<T>(value: T, ms: number): T {
   return settled;
 }
 
+/** Compose's own link to an account's posting times keeps the draft: Back brings the form whole. */
+const keepsDraft = (path: string) => /\/accounts\/[^/]+\/schedule$/.test(path);
+
 /**
  * Each visit is a new form: "Compose another" (a new visit of /compose) keeps no account, text, file or setting of
  * the last post.
@@ -66,6 +83,9 @@ function Compose() {
   const [params] = useSearchParams();
   const sourceId = params.get('edit') ?? params.get('from');
   const purpose = params.has('edit') ? 'edit' : 'duplicate';
+  const subject: DraftSubject = sourceId
+    ? { workspaceId: workspace.id, purpose, postId: sourceId }
+    : { workspaceId: workspace.id, purpose: 'new' };
   const source = useQuery({ ...postQuery(sourceId ?? ''), enabled: Boolean(sourceId) });
   const editing = purpose === 'edit' ? source.data : undefined;
   const heading = editing ? 'Edit post' : sourceId ? 'Duplicate post' : 'Compose';
@@ -98,8 +118,10 @@ function Compose() {
       heading={heading}
       accounts={accounts.data}
       editing={editing}
+      subject={subject}
       // Read once, when the editor opens: the post refetched later (an event) leaves what is being typed alone.
-      initial={source.data ? formFromPost(source.data, zone, purpose) : emptyForm(zone)}
+      opened={source.data ? formFromPost(source.data, zone, purpose) : emptyForm(zone)}
+      kept={readDraft(sessionStorage, subject)}
     />
   );
 }
@@ -108,13 +130,19 @@ function ComposeEditor({
   heading,
   accounts,
   editing,
-  initial,
+  subject: subjectNow,
+  opened: openedNow,
+  kept,
 }: {
   heading: string;
   accounts: Account[];
   /** The post being edited, as the server has it now. */
   editing: Post | undefined;
-  initial: ComposeForm;
+  subject: DraftSubject;
+  /** The form as it opens with nothing typed: empty, or filled from the post. */
+  opened: ComposeForm;
+  /** What was typed here before and not saved, kept in the tab. */
+  kept: KeptDraft | undefined;
 }) {
   const session = useSignedIn();
   const { workspace } = session;
@@ -122,11 +150,38 @@ function ComposeEditor({
   const groups = useGroups();
   const refresh = useRefresh();
   const ids = useId();
-  const [form, change] = useReducer(composeReducer, initial);
+  // Held from the first render: the form compose opened with, and for an edit the post's version it was filled from.
+  const [opened] = useState(openedNow);
+  const [subject] = useState(subjectNow);
+  const [base] = useState(kept ? kept.base : editing?.updatedAt);
+  const [form, change] = useReducer(composeReducer, undefined, () =>
+    restoredForm(
+      kept,
+      opened,
+      accounts.map((a) => a.id),
+    ),
+  );
   const set = (values: Extract<ComposeChange, { type: 'set' }>['values']) => change({ type: 'set', values });
   const { accountIds, mediaIds, text, title, tags, overrides, settings, when } = form;
   const [created, setCreated] = useState<Created>();
+  // The post an edit saved: the page moves to it once the form no longer holds changes to ask about.
+  const [saved, setSaved] = useState<string>();
   const navigate = useNavigate();
+  const location = useLocation();
+  const dirty = !created && !saved && differs(form, opened);
+  const leaveDialog = useLeaveGuard(dirty, COMPOSE_LEAVE_WORDS, keepsDraft);
+  useEffect(() => {
+    if (!created && !saved) keepDraft(sessionStorage, subject, { form, ...(base ? { base } : {}) }, opened);
+  }, [form, created, saved, subject, base, opened]);
+  useEffect(() => {
+    if (saved) navigate(`/posts/${saved}`);
+  }, [saved, navigate]);
+  const changedAt = editing && changedSince({ base }, editing.updatedAt);
+  /** Drops what was typed: the form opens again as it was (a new visit of this address). */
+  const discard = () => {
+    forgetDraft(sessionStorage, subject);
+    navigate(location.pathname + location.search, { replace: true });
+  };
 
   const chosen = accounts.filter((a) => accountIds.includes(a.id));
   const platforms = [...new Set(chosen.map((a) => a.platform))];
@@ -175,6 +230,7 @@ function ComposeEditor({
   const create = useMutation({
     mutationFn: () => call(api.POST('/posts', { body: { ...request!, confirm: true } })),
     onSuccess: async (out) => {
+      forgetDraft(sessionStorage, subject);
       setCreated(out.posts);
       await refresh(postKeys.all);
     },
@@ -188,8 +244,9 @@ function ComposeEditor({
         }),
       ),
     onSuccess: async (post) => {
+      forgetDraft(sessionStorage, subject);
       await refresh(postKeys.all);
-      navigate(`/posts/${post.id}`);
+      setSaved(post.id);
     },
   });
   // A draft is saved as it is: the plan's problems are warnings until it is given a time.
@@ -209,7 +266,25 @@ function ComposeEditor({
 
   return (
     <>
-      <PageHeader title={heading} />
+      <PageHeader title={heading}>
+        {dirty && (
+          <Confirm
+            trigger={<Button tone="ghost">{DRAFT_WORDS.discard}</Button>}
+            title={DRAFT_WORDS.discardTitle}
+            description={DRAFT_WORDS.discardBody(Boolean(editing))}
+            action={DRAFT_WORDS.discard}
+            tone="danger"
+            onConfirm={async () => discard()}
+          />
+        )}
+      </PageHeader>
+      {leaveDialog}
+      {changedAt && (
+        <div className="card warning-text" role="status">
+          <p>{DRAFT_WORDS.changedSince(dayTimeText(changedAt, zone))}</p>
+          <Button onClick={discard}>{DRAFT_WORDS.startAgain}</Button>
+        </div>
+      )}
       <div className="compose">
         <form className="card compose-form" onSubmit={(e) => e.preventDefault()}>
           <fieldset>
@@ -374,6 +449,9 @@ function ComposeEditor({
                   queue={!plan.isPlaceholderData && settled?.when === 'queue'}
                 />
                 <ErrorNote error={editing ? save.error : create.error} />
+                {(editing ? save.isError : create.isError) && (
+                  <p className="muted small">{DRAFT_WORDS.keptAfterRefusal}</p>
+                )}
                 <TiktokDeclaration platforms={platforms} value={settings} />
                 <Button
                   tone="primary"

@@ -9,6 +9,7 @@ import { api, Failure } from '../api.ts';
 import { PLANS } from '../../../domain/plans.ts';
 import { useMay, useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Empty, ErrorNote, Field, Loading, submitting } from '../ui.tsx';
+import { useLeaveGuard } from '../leaveGuard.tsx';
 import { FIELD_LABELS } from '../words/fieldLabels.ts';
 import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_DISABLED_WORDS, type WebhookEventType } from '../words/webhookWords.ts';
 import { EventPicker } from './EventPicker.tsx';
@@ -50,6 +51,7 @@ function CreateWebhook({ onCreated }: { onCreated: (webhook: WebhookWithSecret) 
   const refresh = useRefresh();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEventType[]>(DEFAULT_WEBHOOK_EVENTS);
+  const leaveDialog = useLeaveGuard(url.trim() !== '');
   const create = useMutation({
     mutationFn: () => webhookCall(api.POST('/webhooks', { body: { url, events } })),
     onSuccess: (webhook) => {
@@ -62,6 +64,7 @@ function CreateWebhook({ onCreated }: { onCreated: (webhook: WebhookWithSecret) 
   return (
     <form className="card stack" onSubmit={submitting(() => create.mutate())} aria-labelledby="new-webhook-title">
       <h2 id="new-webhook-title">New webhook</h2>
+      {leaveDialog}
       <Field
         label={FIELD_LABELS.url!}
         hint="The https address of your server that receives the events."

@@ -7,6 +7,7 @@ import { useRefresh } from '../queries/refresh.ts';
 import { workspaceKeys } from '../queries/workspaces.ts';
 import { SESSION_KEY, useSignedIn } from '../session.tsx';
 import { Button, ErrorNote, Field, Loading, submitting } from '../ui.tsx';
+import { useLeaveGuard } from '../leaveGuard.tsx';
 import { atLeast } from './settingsApi.ts';
 import { ApprovalSetting } from './ApprovalSetting.tsx';
 
@@ -17,28 +18,33 @@ const ZonePicker = lazy(() => import('./ZonePicker.tsx').then((m) => ({ default:
 export function WorkspacePage() {
   const { workspace, role } = useSignedIn();
   const refresh = useRefresh();
-  const [form, setForm] = useState({
+  // What the server holds, as this form last had it: the form has changes while it differs from this.
+  const [saved, setSaved] = useState({
     name: workspace.name,
     slug: workspace.slug,
     tz: workspace.tz,
     currency: workspace.currency,
     approvalRequiredFor: workspace.approvalRequiredFor,
   });
+  const [form, setForm] = useState(saved);
   const [notes, setNotes] = useState<string[]>();
   const editable = atLeast(role, 'administrator');
+  const leaveDialog = useLeaveGuard(editable && JSON.stringify(form) !== JSON.stringify(saved));
   const set = (field: 'name' | 'slug' | 'tz' | 'currency') => (e: { target: { value: string } }) =>
     setForm({ ...form, [field]: e.target.value });
   // The session carries the workspace every page reads (its zone, its name); the switcher lists it by name.
   const save = useMutation({
-    mutationFn: () => call(authApi.PATCH('/workspace', { body: form })),
-    onSuccess: (out) => {
+    mutationFn: (sent: typeof form) => call(authApi.PATCH('/workspace', { body: sent })),
+    onSuccess: (out, sent) => {
+      setSaved(sent);
       setNotes(out.notes.length ? out.notes : ['Saved.']);
       return refresh(SESSION_KEY, workspaceKeys.all);
     },
   });
   return (
-    <form className="card stack" onSubmit={submitting(() => save.mutate())} aria-labelledby="workspace-title">
+    <form className="card stack" onSubmit={submitting(() => save.mutate(form))} aria-labelledby="workspace-title">
       <h2 id="workspace-title">Workspace</h2>
+      {leaveDialog}
       <fieldset disabled={!editable} className="stack">
         <Field label="Name" value={form.name} onChange={set('name')} required maxLength={100} />
         <Field
