@@ -3,14 +3,16 @@
 // with a signed state; the network sends them back to /auth/connect/:platform/callback, which checks the
 // state, exchanges the code and connects (or reconnects) the accounts the grant covers. Every outcome is
 // a redirect to the dashboard's accounts page: `?connected=<n>` (with `&requeued=<m>` when m posts that
-// failed on the old token were queued again), or `?error=<code>&message=…&hint=…`
-// (quota errors add limit, used and upgradeUrl), so the dashboard shows it and nothing else answers HTML.
+// failed on the old token were queued again, and `&sentAgain=<postId>@<time meant for>,…` naming the first
+// ten), or `?error=<code>&message=…&hint=…` (quota errors add limit, used and upgradeUrl; nothing_to_connect
+// adds the network's `reason` when it tells one), so the dashboard shows it and nothing else answers HTML.
 // A network whose accounts connect by signing in (Bluesky's app passwords) has no consent page: GET sends the
 // person to the dashboard's form (`?connect=<platform>&server=…`), which POSTs {identifier, password, server,
-// accountId} to /auth/connect/:platform (JSON, CSRF token) and is answered {connected, requeued}.
+// accountId} to /auth/connect/:platform (JSON, CSRF token) and is answered {connected, requeued, sentAgain}.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { recordAudit } from '../db/audit.ts';
+import { sentAgainParam, type SentAgain } from '../domain/sentAgain.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
 import { connectFlow, notConnectedSentence, signInFlow, signsIn } from '../networks/connect.ts';
@@ -210,12 +212,12 @@ export function connectRoutes(services: Services): express.Router {
       const data = workspaceData(db, cred.workspace, services.clock, services.jobs);
       const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
       const { targets, notConnected } = await flow.exchange(req.query.code, codeVerifier(keyring, state));
-      const { connected, requeued } = await connectTargets(cred, data, flow, targets, reconnecting);
+      const { connected, requeued, sentAgain } = await connectTargets(cred, data, flow, targets, reconnecting);
       // Reconnecting names one account: the others the grant reached are none of this connection's business.
       const skipped = reconnecting ? '' : notConnectedSentence(notConnected);
       return accountsPage({
         connected: String(connected),
-        ...(requeued ? { requeued: String(requeued) } : {}),
+        ...(requeued ? { requeued: String(requeued), sentAgain: sentAgainParam(sentAgain) } : {}),
         ...(skipped ? { notConnected: skipped } : {}),
       });
     }),
@@ -258,7 +260,7 @@ export function connectRoutes(services: Services): express.Router {
     flow: { platform: Platform; label: string },
     found: ConnectTarget[],
     reconnecting: { externalId: string; displayName: string } | undefined,
-  ): Promise<{ connected: number; requeued: number }> {
+  ): Promise<{ connected: number; requeued: number; sentAgain: SentAgain[] }> {
     let targets = found;
     if (reconnecting) {
       targets = targets.filter((t) => t.externalId === reconnecting.externalId);
@@ -272,7 +274,7 @@ export function connectRoutes(services: Services): express.Router {
         );
       }
     }
-    const { requeued } = await data.accounts.connect(
+    const { sentAgain } = await data.accounts.connect(
       flow.platform,
       targets.map((t) => ({
         externalId: t.externalId,
@@ -286,7 +288,7 @@ export function connectRoutes(services: Services): express.Router {
       accounts: targets.map((t) => t.displayName),
       reconnected: Boolean(reconnecting),
     });
-    return { connected: targets.length, requeued: requeued ?? 0 };
+    return { connected: targets.length, requeued: sentAgain.length, sentAgain };
   }
 
   return router;

@@ -195,6 +195,8 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expect(query.message).toContain(
         'Instagram accounts must be of business or creator type; personal accounts cannot be connected.',
       );
+      // The reason as a code, which the dashboard says in its own words with the next step.
+      expect(query.reason).toBe('instagram_not_professional');
       expect((await accountsOf(ws)).length).toBe(before);
     });
 
@@ -254,7 +256,8 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
           (p) => p.status !== 'queued',
         );
       const failed = await post('Fails on the old token.');
-      expect(await settled(failed)).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected' } });
+      const failure = await settled(failed);
+      expect(failure).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected' } });
       expect((await accountNamed('token_cat')).status).toBe('expired');
       // Failed for another reason: a reconnect does not send it again.
       await queueFailure(env.services.db, { network: 'threads', account: externalId, scenario: 'rejected', times: 1 });
@@ -264,7 +267,12 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       await env.services.db('accounts').where({ id: account.id }).update({ status: 'expired' });
 
       const at = await connect('threads', { username: 'token_cat' }, { accountId: account.id });
-      expect(Object.fromEntries(at.searchParams)).toEqual({ connected: '1', requeued: '1' });
+      // The address names the post sent again and the time it was meant for, so the dashboard can say which.
+      expect(Object.fromEntries(at.searchParams)).toEqual({
+        connected: '1',
+        requeued: '1',
+        sentAgain: `${failed}@${failure.publishAt}`,
+      });
       expect(await settled(failed)).toMatchObject({ status: 'live' });
       const timeline = await call(env, 'get', `/v1/posts/${failed}/events`, { key: ws.readKey });
       const events: { kind: string; message?: string }[] = timeline.body.events;
