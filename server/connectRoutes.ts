@@ -2,7 +2,8 @@
 // GET /auth/connect/:platform[?accountId=acc_…] sends the signed-in person to the network's consent page
 // with a signed state; the network sends them back to /auth/connect/:platform/callback, which checks the
 // state, exchanges the code and connects (or reconnects) the accounts the grant covers. Every outcome is
-// a redirect to the dashboard's accounts page: `?connected=<n>` (with `&requeued=<m>` when m posts that
+// a redirect to the dashboard's accounts page: `?connected=<n>` (`&reconnected=<accountId>` after a reconnect,
+// `&requeued=<m>` when m posts that
 // failed on the old token were queued again, and `&sentAgain=<postId>@<time meant for>,…` naming the first
 // ten), or `?error=<code>&message=…&hint=…` (quota errors add limit, used and upgradeUrl; nothing_to_connect
 // adds the network's `reason` when it tells one), so the dashboard shows it and nothing else answers HTML.
@@ -217,6 +218,7 @@ export function connectRoutes(services: Services): express.Router {
       const skipped = reconnecting ? '' : notConnectedSentence(notConnected);
       return accountsPage({
         connected: String(connected),
+        ...(reconnecting ? { reconnected: reconnecting.id } : {}),
         ...(requeued ? { requeued: String(requeued), sentAgain: sentAgainParam(sentAgain) } : {}),
         ...(skipped ? { notConnected: skipped } : {}),
       });

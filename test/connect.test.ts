@@ -92,9 +92,13 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     return { ...row, credentials: readCredentials(env.services.keyring.decrypt(row.token_sealed)) };
   };
 
-  function expectConnected(at: URL, n: number): void {
+  /** Connected n accounts; a reconnect names the account it reconnected. */
+  function expectConnected(at: URL, n: number, reconnected?: string): void {
     expect(`${at.origin}${at.pathname}`).toBe(`${env.base}/app/accounts`);
-    expect(Object.fromEntries(at.searchParams)).toEqual({ connected: String(n) });
+    expect(Object.fromEntries(at.searchParams)).toEqual({
+      connected: String(n),
+      ...(reconnected ? { reconnected } : {}),
+    });
   }
 
   function expectRefused(at: URL, code: string): Record<string, string> {
@@ -226,7 +230,7 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expect(await accountNamed('someone_else')).toBeUndefined();
 
       const count = (await accountsOf(ws)).length;
-      expectConnected(await connect('threads', { username: 'Sleepy_Cat' }, { accountId: account.id }), 1);
+      expectConnected(await connect('threads', { username: 'Sleepy_Cat' }, { accountId: account.id }), 1, account.id);
       expect(await accountNamed('Sleepy_Cat')).toMatchObject({ id: account.id, status: 'ok' });
       expect((await stored(account.id)).credentials.accessToken).not.toBe(before.credentials.accessToken);
       expect((await accountsOf(ws)).length).toBe(count);
@@ -270,6 +274,7 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       // The address names the post sent again and the time it was meant for, so the dashboard can say which.
       expect(Object.fromEntries(at.searchParams)).toEqual({
         connected: '1',
+        reconnected: account.id,
         requeued: '1',
         sentAgain: `${failed}@${failure.publishAt}`,
       });

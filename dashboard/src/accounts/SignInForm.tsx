@@ -1,16 +1,30 @@
 // Connecting an account by signing in, for a network without a consent page (Bluesky's app passwords): the
 // server sends the person here as ?connect=<platform>&server=…[&accountId=…], and the form posts the handle, the
-// app password and the server to /auth/connect/<platform>. The outcome comes back as ?connected=<n>, as after a
-// consent page; a refusal stays on the form, in the dashboard's words.
+// app password and the server to /auth/connect/<platform>. The outcome comes back as ?connected=<n> (and the posts
+// a reconnect sent again), as after a consent page; a refusal stays on the form, in the dashboard's words.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { auth, type Account, type Platform } from '../api.ts';
+import { sentAgainParam, type SentAgain } from '../../../domain/sentAgain.ts';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { useAction } from '../settings/useAction.ts';
 import { Button, ErrorNote, Field } from '../ui.tsx';
 import { SIGN_IN_WORDS as W, signInTitle } from '../words/connectWords.ts';
+
+interface Connected {
+  connected: number;
+  requeued: number;
+  sentAgain: SentAgain[];
+}
+
+/** The outcome in the address, as a consent page's connection comes back. */
+const outcomeParams = (done: Connected, reconnecting: Account | undefined) => ({
+  connected: String(done.connected),
+  ...(reconnecting ? { reconnected: reconnecting.id } : {}),
+  ...(done.requeued ? { requeued: String(done.requeued), sentAgain: sentAgainParam(done.sentAgain) } : {}),
+});
 
 export function SignInForm({
   platform,
@@ -30,17 +44,14 @@ export function SignInForm({
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => form.current?.querySelector('input')?.focus(), []);
   const { busy, error, submit } = useAction(async () => {
-    const done = await auth<{ connected: number; requeued: number }>('POST', `/connect/${platform}`, {
+    const done = await auth<Connected>('POST', `/connect/${platform}`, {
       identifier,
       password,
       ...(server.trim() ? { server: server.trim() } : {}),
       ...(reconnecting ? { accountId: reconnecting.id } : {}),
     });
     await client.invalidateQueries();
-    setParams(
-      { connected: String(done.connected), ...(done.requeued ? { requeued: String(done.requeued) } : {}) },
-      { replace: true },
-    );
+    setParams(outcomeParams(done, reconnecting), { replace: true });
   });
   const title = signInTitle(labelOf(platform), reconnecting?.displayName);
   return (
