@@ -365,11 +365,11 @@ describe('dashboard in a browser', () => {
     // the post again, and the page names the account and the post (its time and account), linked.
     const failToken = ['sandbox', 'fail', '--account', ids.accountId, '--scenario', 'token_rejected'];
     execFileSync(bin, failToken, { env: { ...process.env, DATA_DIR: herald.dataDir, DATABASE_URL: '' } });
-    const refusedId = await page.evaluate(async ({ accountId }) => {
+    const refusedId = await page.evaluate(async ({ accountId, mediaId }) => {
       const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
       const body = {
         targets: { accountIds: [accountId] },
-        mediaIds: [],
+        mediaIds: [mediaId],
         text: 'Sent again',
         when: 'now',
         confirm: true,
@@ -445,7 +445,7 @@ describe('dashboard in a browser', () => {
     expect(await nav.isVisible()).toBe(false);
     await checkPage(page, '14-phone-calendar');
     await page.goto(at('/posts'));
-    await expect.poll(() => page.locator('.rows .row').count()).toBe(4);
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(5);
     await checkPage(page, '15-phone-posts');
 
     // TikTok: its required choices in compose, with none made for the person, and its declaration. The

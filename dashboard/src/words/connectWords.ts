@@ -67,7 +67,9 @@ export function accountLimitWords(plan: PlanName, limit: number, used: number): 
   if (used >= limit)
     return { title: `${title}, and ${connectedText(used)}.`, hint: `Disconnect one to connect another${more}.` };
   return {
-    title: `${title}. ${connectedText(used)[0]!.toUpperCase()}${connectedText(used).slice(1)}, so there is room for ${limit - used} more, and the network granted more than that.`,
+    title:
+      `${title}. ${connectedText(used)}, so there is room for ${limit - used} more, and the network granted ` +
+      'more than that.',
     hint: `Connect again and choose fewer accounts at the network, or disconnect one${more}.`,
   };
 }
