@@ -4,13 +4,14 @@ SHELL := /bin/bash
 NODE_OK := $(shell node -e 'const [a,b]=process.versions.node.split(".").map(Number); \
   process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: help install sqlite build run test lint typecheck-server typecheck-dashboard format generate bench mock \
-  check-node media-tools dashboard docs image image-tools image-test
+.PHONY: help install sqlite build run test test-fast lint typecheck-server typecheck-dashboard format generate bench \
+  mock check-node media-tools dashboard docs image image-tools image-test
 
 help:
 	@echo "make build     compile the TypeScript into dist/ for bin/herald (when a source changed)"
 	@echo "make run       install what is missing, then serve Herald on SQLite with sandbox networks"
 	@echo "make test      install what is missing, run every test (SQLite, PostgreSQL), then REST suites through Prism"
+	@echo "make test-fast  the quick loop while changing code: the rules and the API on SQLite alone (FAST_TESTS)"
 	@echo "make mock      serve a Prism mock of the contract at http://127.0.0.1:4010/v1 (MOCK_PORT to change it)"
 	@echo "make lint      contract lint, generated files up to date, Biome format and lint, line width, type-check"
 	@echo "make format    format the whole tree with Biome (biome.jsonc)"
@@ -113,6 +114,25 @@ MOCK_PORT ?= 4010
 test: install build dashboard docs
 	npx vitest run
 	TEST_PRISM=1 TEST_DATABASES=sqlite npx vitest run $(PRISM_SUITES)
+
+# The fast tier: the rules (pure functions) and the API (handlers through supertest or the MCP client, on an app the
+# test file starts in its own process), on SQLite alone. A file is named here only when it starts no process, browser,
+# network connector or simulator of its own, does not read the whole source, and takes seconds; every other file,
+# a new one included, runs in `make test` alone. test/rules/ holds pure functions only, so it is named whole.
+FAST_TESTS := test/rules/ test/postStates.test.ts test/textLimits.test.ts test/publicAddress.test.ts \
+  test/publicUrl.test.ts test/accountHealth.test.ts test/accountsAndGroups.test.ts test/approvals.test.ts \
+  test/badInput.test.ts test/clock.test.ts test/connect.test.ts test/credentials.test.ts \
+  test/dashboardSessions.test.ts test/eventStream.test.ts test/events.test.ts test/folders.test.ts \
+  test/freePlan.test.ts test/freezes.test.ts test/idempotency.test.ts test/identity.test.ts test/isolation.test.ts \
+  test/keys.test.ts test/mcp.test.ts test/mcpBatches.test.ts test/mcpOAuth.test.ts test/mcpProtocolParams.test.ts \
+  test/mediaAccess.test.ts test/mediaLibrary.test.ts test/members.test.ts test/passwords.test.ts \
+  test/planChecks.test.ts test/postingQueue.test.ts test/posts.test.ts test/rateLimit.test.ts test/roles.test.ts \
+  test/server.test.ts test/session.test.ts test/settings.test.ts test/signInServers.test.ts \
+  test/signUpPolicy.test.ts test/tiktokPlans.test.ts test/timeZones.test.ts test/usage.test.ts \
+  test/webhooks.test.ts test/webhookDelivery.test.ts
+
+test-fast: install
+	TEST_DATABASES=sqlite npx vitest run $(FAST_TESTS)
 
 mock: node_modules/.installed
 	npx tsx scripts/prism.ts mock $(MOCK_PORT)

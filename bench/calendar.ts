@@ -1,7 +1,7 @@
 // bench/calendar: the main thread's long tasks while the dashboard shows a month of 300 posts over six accounts (the
 // seed of the browser walk, test/browser/busyMonth.ts), in Debian's chromium: opening the calendar on that month
 // (start-up included, on a first visit and again), the start-up alone on another page, moving away and back, and
-// the month as a list. Issue 25's target: no long task over 100 ms. Run after `make dashboard`; BENCH_RUNS
+// the month as a list. The target: no long task over 100 ms. Run after `make dashboard`; BENCH_RUNS
 // (default 3) fresh browser contexts.
 import path from 'node:path';
 import { DateTime } from 'luxon';

@@ -1,4 +1,4 @@
-// bench/chaos (issue 28): posts with media on Facebook, Instagram, Threads and YouTube published on PostgreSQL while
+// bench/chaos: posts with media on Facebook, Instagram, Threads and YouTube published on PostgreSQL while
 // Herald's processes are killed, its database connections cut, PostgreSQL restarted, the networks fail or lose their
 // answers, API clients write through both servers and the webhook receiver refuses 30% of deliveries
 // (test/support/chaosRun.ts). The run starts a PostgreSQL cluster of its own (initdb into a temporary folder with

@@ -4,7 +4,7 @@
 // 500 sandbox Pages, 1,000 posts each: every post due at one instant (deliveries a second against publishes a
 // second: the ratio says whether delivery keeps up with publishing), and posts due over one minute, each
 // request's posts at their own second (the lag from each post going live, its live_at, to its delivery arriving:
-// target p99 under 2 s). Then fairness (issue 41): a healthy workspace's test deliveries, one every 250 ms, alone and
+// target p99 under 2 s). Then fairness: a healthy workspace's test deliveries, one every 250 ms, alone and
 // then beside a tarpit workspace whose 20 webhooks point at a receiver that reads every request and never answers
 // (Herald cuts each at 10 s) while its events keep coming: the healthy one's lag from request to arrival, p99 target
 // under 2 s, beside the same run's baseline. PostgreSQL: `herald serve` with WORKER=off and one `herald worker`;

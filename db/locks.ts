@@ -7,6 +7,7 @@ import { isPostgres } from './connect.ts';
 export async function lockWorkspace(trx: Knex.Transaction, workspaceId: string): Promise<void> {
   // FOR NO KEY UPDATE, not FOR UPDATE: every row inserted for the workspace (a worker's timeline event, say) takes a
   // key-share lock on it through its foreign key, which FOR UPDATE blocks. A worker holding a post's row would then
-  // wait on a request holding this lock and about to change that post: a deadlock, answered 500 (issue 28's chaos).
+  // wait on a request holding this lock and about to change that post: a deadlock, which PostgreSQL ends by failing
+  // one of them.
   if (isPostgres(trx)) await trx('workspaces').where({ id: workspaceId }).forNoKeyUpdate().first('id');
 }

@@ -13,6 +13,21 @@ export async function createPasswordReset(db: Db, userId: string): Promise<{ id:
   return reset;
 }
 
+/** Why a reset row can no longer set a password, in words that complete "This password reset link …". */
+function whyUnusable(row: { used_at: string | null; expires_at: string } | undefined, now: string) {
+  if (!row) return 'does not exist';
+  if (row.used_at) return 'was already used';
+  if (row.expires_at <= now) return `expired (links last ${RESET_MINUTES} minutes)`;
+  return undefined;
+}
+
+/** Whether a reset link can still set the password, asked before the person types a new one. */
+export async function resetUsable(db: Db, resetId: string): Promise<{ expiresAt: string } | { unusable: string }> {
+  const row = await db('password_resets').where({ id: resetId }).first();
+  const unusable = whyUnusable(row, nowIso());
+  return unusable ? { unusable } : { expiresAt: row.expires_at as string };
+}
+
 /**
  * Sets the new password through a reset link, once: the link is used up, every other link of the person
  * stops working, and every session of theirs ends.
@@ -25,10 +40,8 @@ export function resetPassword(
   return db.transaction(async (trx) => {
     const now = nowIso();
     const row = await trx('password_resets').where({ id: resetId }).first();
-    // Why the link is refused, in words that complete "This password reset link …".
-    if (!row) return { unusable: 'does not exist' };
-    if (row.used_at) return { unusable: 'was already used' };
-    if (row.expires_at <= now) return { unusable: `expired (links last ${RESET_MINUTES} minutes)` };
+    const unusable = whyUnusable(row, now);
+    if (unusable) return { unusable };
     await trx('password_resets').where({ user_id: row.user_id }).whereNull('used_at').update({ used_at: now });
     await setPasswordHash(trx, row.user_id, passwordHash);
     await trx('sessions').where({ user_id: row.user_id }).delete();

@@ -7,7 +7,7 @@ import { toBool } from './rows.ts';
 
 export type CreatedVia = 'api' | 'dashboard' | 'mcp';
 
-/** A draft's approval as stored (issue 29): who asked (a user id), when, the time wanted; a rejection's decision. */
+/** A draft's approval as stored: who asked (a user id), when, the time wanted; a rejection's decision. */
 export interface StoredApproval {
   state: 'pending' | 'rejected';
   requestedBy: string;

@@ -1,4 +1,4 @@
-// Accounts' weekly posting times (the posting queue, issue 29) and the instants their queued posts hold.
+// Accounts' weekly posting times (the posting queue) and the instants their queued posts hold.
 import type { Knex } from 'knex';
 import { freeTimes, type Slot } from '../domain/postingQueue.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';

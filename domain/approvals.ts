@@ -1,4 +1,4 @@
-// Approvals (issue 29): which creators' posts wait for an owner's or administrator's decision in the dashboard.
+// Approvals: which creators' posts wait for an owner's or administrator's decision in the dashboard.
 export const APPROVAL_CREATORS = ['members', 'apiKeys', 'mcpClients'] as const;
 export type ApprovalCreator = (typeof APPROVAL_CREATORS)[number];
 

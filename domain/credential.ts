@@ -13,7 +13,7 @@ export interface Workspace {
   plan: PlanName;
   currency: string;
   tz: string;
-  /** Creators whose posts wait for an owner's or administrator's approval (issue 29). */
+  /** Creators whose posts wait for an owner's or administrator's approval. */
   approvalRequiredFor: ApprovalCreator[];
 }
 

@@ -46,7 +46,7 @@ export const insufficientScope = (needed: string) =>
   );
 
 /**
- * The call that lists each kind of id, named in its not_found hint (issue 41): over MCP a list tool's route reads as
+ * The call that lists each kind of id, named in its not_found hint: over MCP a list tool's route reads as
  * the tool's name (scripts/agentWords.ts); the others stay REST calls, the dashboard's under /auth.
  */
 const LIST_CALLS = {

@@ -94,7 +94,7 @@ export const POST_TRANSITIONS: Readonly<Record<PostState, Row>> = {
     retry: 'queued',
     // Changed content is sent with retry: the change itself sends nothing.
     edit: 'failed',
-    // Unless no approver saw it: then it waits as a draft, so that no retry sends it unapproved (issue 41).
+    // Unless no approver saw it: then it waits as a draft, so that no retry sends it unapproved.
     awaitApproval: 'draft',
     reconnect: 'queued',
   },

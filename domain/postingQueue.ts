@@ -1,4 +1,4 @@
-// The posting queue (issue 29): an account's weekly posting times in the workspace zone, and the next free one.
+// The posting queue: an account's weekly posting times in the workspace zone, and the next free one.
 // Pure: the caller reads the slots and the instants already taken.
 import { DateTime } from 'luxon';
 import { localToInstant, MIN_LEAD_MS } from './when.ts';

@@ -88,7 +88,7 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}
 
 /**
  * An ISO 8601 instant a person or client sent, or undefined: JavaScript's Date takes years up to ±275760 (and
- * more shapes besides), which no formatter can write in a zone, so a request that named one answered 500 (issue 41).
+ * more shapes besides), which no formatter can write in a zone: such a year is refused here, not met as a 500 later.
  */
 export function parseInstant(text: unknown): DateTime | undefined {
   if (typeof text !== 'string' || !INSTANT.test(text)) return undefined;

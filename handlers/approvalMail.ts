@@ -1,4 +1,4 @@
-// Mail about approvals (issue 29): approvers hear that posts wait, requesters hear what was decided. Mail is a
+// Mail about approvals: approvers hear that posts wait, requesters hear what was decided. Mail is a
 // courtesy after the change committed: a mail that cannot be sent is logged, never a failure of the change.
 import { listMembers } from '../db/members.ts';
 import type { PostRecord } from '../db/postRecords.ts';

@@ -1,4 +1,4 @@
-// GET/PUT /accounts/{accountId}/schedule: an account's weekly posting times (the posting queue, issue 29).
+// GET/PUT /accounts/{accountId}/schedule: an account's weekly posting times (the posting queue).
 import type { WorkspaceData } from '../db/workspaceData.ts';
 import { notFound } from '../domain/errors.ts';
 import { freeTimes, weekOrder, type Slot } from '../domain/postingQueue.ts';

@@ -169,7 +169,7 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     if (stepUp) {
       // A read grant of a paid workspace calling a write tool: 403 insufficient_scope invites the client to ask
       // the person for write (step-up), and the body is the same -32602 as for a tool that does not exist, with
-      // Herald's {code, message, hint} in the error's `data`, where JSON-RPC keeps what it adds (issue 41).
+      // Herald's {code, message, hint} in the error's `data`, where JSON-RPC keeps what it adds.
       res.setHeader(
         'WWW-Authenticate',
         `Bearer error="insufficient_scope", scope="read write", ` +

@@ -153,7 +153,7 @@ function inAgentWords(value: unknown): unknown {
 
 /**
  * A REST answer as a tool result: the same JSON as structured content and as text; 4xx and 5xx are errors. An agent
- * sees no headers: an answer replayed for its `idempotencyKey` says so in `idempotentReplayed: true` (issue 41).
+ * sees no headers: an answer replayed for its `idempotencyKey` says so in `idempotentReplayed: true`.
  */
 export function toToolResult(out: ApiResponse): ToolResult {
   const body = inAgentWords(out.body ?? {}) as Record<string, unknown>;

@@ -147,6 +147,8 @@ export interface SignInFlow {
   label: string;
   /** The server the form offers (the network's own, or the sandbox's); undefined when there is none. */
   defaultServer: string | undefined;
+  /** The refusal when there is no server to sign in to: what the operator must set up. */
+  notConfigured(): ApiError;
   /** The account the credentials sign in to, on `server` or the default one. */
   signIn(fields: { server?: string; identifier: string; password: string }): Promise<ConnectTarget[]>;
 }
@@ -162,15 +164,19 @@ export function signInFlow(platform: string, config: Config, clock: Clock = syst
       `Open /auth/connect/${p} from the accounts page of the dashboard.`,
     );
   const defaultServer = network.defaultServer(config);
+  // 409, not the OAuth flow's 503: Herald is up, this configuration just offers no server to sign in to.
+  const notConfigured = () =>
+    new ApiError(409, 'network_not_configured', network.notConfigured.message, network.notConfigured.hint, {
+      platform: p,
+    });
   return {
     platform: p,
     label,
     defaultServer,
+    notConfigured,
     async signIn({ server, identifier, password }) {
       const at = server || defaultServer;
-      // 409, not the OAuth flow's 503: Herald is up, this configuration just offers no server to sign in to.
-      if (!at)
-        throw new ApiError(409, 'network_not_configured', network.notConfigured.message, network.notConfigured.hint);
+      if (!at) throw notConfigured();
       return [await network.signIn({ server: at, identifier, password, outbound: outboundPolicy(config), clock })];
     },
   };

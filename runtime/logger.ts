@@ -20,11 +20,26 @@ function prettyDestination(): DestinationStream {
   return { write: (line: string) => out.write(format(line)) };
 }
 
+/**
+ * Buffered, asynchronous writes: a log line per request must not cost a system call per request. Error lines go out
+ * at once, and so does whatever a caller flushes (mailer.ts, a mail line: the link someone waits for), rather than
+ * waiting in the buffer for other traffic. `herald serve` flushes on shutdown; pino flushes on a normal exit itself.
+ */
+function bufferedDestination(): DestinationStream & { flush(cb?: (err?: Error) => void): void } {
+  const out = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  // A write already under way takes only what it had: the lines after it go once it has ended (its drain).
+  const flush = (cb?: (err?: Error) => void) => out.flush(() => out.flush(cb));
+  return {
+    write(line: string) {
+      out.write(line);
+      if (/^\{"level":(50|60),/.test(line)) flush();
+    },
+    flush,
+  };
+}
+
 export function createLogger(level: string, format: LogFormat = 'json'): Logger {
-  // Buffered, asynchronous writes: a log line per request must not cost a system call per request.
-  // `herald serve` flushes on shutdown; pino flushes on a normal exit by itself.
-  const destination =
-    format === 'pretty' ? prettyDestination() : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const destination = format === 'pretty' ? prettyDestination() : bufferedDestination();
   return pino(
     {
       level,

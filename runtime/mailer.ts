@@ -24,6 +24,8 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string }
           { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
           'mail (SMTP_URL is unset, so it is logged here)',
         );
+        // Someone waits for this link: it goes out now, not once other lines fill the log's buffer.
+        logger.flush();
       },
     };
   }

@@ -1,4 +1,4 @@
-// Approvals (issue 29), session-only (see sessionGuard.ts): only an owner or administrator signed in to the dashboard
+// Approvals, session-only (see sessionGuard.ts): only an owner or administrator signed in to the dashboard
 // decides, so an approval is a person's confirmation; no API key, OAuth token or MCP tool reaches these routes.
 //   GET  /auth/approvals                       the drafts awaiting approval, oldest request first
 //   POST /auth/approvals/:postId/approve       {publishAt?, updatedAt?}: queued at the time wanted, or at

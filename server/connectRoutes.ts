@@ -134,6 +134,9 @@ export function connectRoutes(services: Services): express.Router {
       if (Object.hasOwn(NETWORKS, platform) && signsIn(platform as Platform)) {
         // No consent page: the dashboard's form signs in, offering the server this configuration connects to.
         const flow = signInFlow(platform, config, services.clock);
+        // No server to offer (the sandbox without SANDBOX_PDS): what the operator must start, at once, instead of
+        // a form that cannot connect.
+        if (!flow.defaultServer) throw flow.notConfigured();
         if (accountId !== undefined) await accountToReconnect(data, flow, accountId);
         return accountsPage({
           connect: flow.platform,

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { type Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import type { Config } from '../runtime/config.ts';
 
 export const DASHBOARD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dashboard/dist');
@@ -29,25 +29,40 @@ export function dashboardCsp(config: Config): string {
   ].join('; ');
 }
 
+/** The build's copy of `file` in the best encoding the request accepts (brotli, else gzip), if there is one. */
+function precompressed(req: Request, file: string): { encoding: string; path: string } | undefined {
+  for (const [encoding, suffix] of [
+    ['br', '.br'],
+    ['gzip', '.gz'],
+  ] as const) {
+    if (req.acceptsEncodings(encoding) === encoding && fs.existsSync(file + suffix))
+      return { encoding, path: file + suffix };
+  }
+  return undefined;
+}
+
 export function dashboardRoutes(config: Config, dir = DASHBOARD_DIR): express.Router {
   const router = express.Router();
   const csp = dashboardCsp(config);
-  router.use((_req, res, next) => {
-    res.setHeader('Content-Security-Policy', csp);
+  router.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
+    // The policy governs documents: a script or style sheet carries none, which saves its half-kilobyte on each.
+    if (!req.path.startsWith('/assets/')) {
+      res.setHeader('Content-Security-Policy', csp);
+      res.setHeader('Referrer-Policy', 'same-origin');
+    }
     next();
   });
-  // The gzip copies made at build time (dashboard/precompress.ts), for browsers that accept them.
+  // The brotli and gzip copies made at build time (dashboard/precompress.ts), for browsers that accept them.
   router.get('/assets/:file', (req, res, next) => {
     const file = path.join(dir, 'assets', path.basename(String(req.params.file)));
     res.setHeader('Vary', 'Accept-Encoding');
-    if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')) || !/\.(js|css)$/.test(file)) return next();
-    if (!fs.existsSync(`${file}.gz`)) return next();
+    const copy = /\.(js|css)$/.test(file) ? precompressed(req, file) : undefined;
+    if (!copy) return next();
     res.type(path.extname(file));
-    res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('Content-Encoding', copy.encoding);
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.sendFile(`${file}.gz`);
+    res.sendFile(copy.path);
   });
   router.use(
     '/assets',

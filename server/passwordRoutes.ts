@@ -1,11 +1,13 @@
 // Passwords: a reset by an emailed single-use link, and a change while signed in.
 //   POST /auth/password-reset           {email}: always 202, so the answer never tells who has an account
+//   GET  /auth/password-reset?token=…   whether the link can still be used (200 {expiresAt}, else 410), so the
+//                                       page says so before a new password is typed
 //   POST /auth/password-reset/confirm   {token, password}: sets it once; every session of the person ends
 //   POST /auth/password                 {currentPassword, newPassword}: the person's other sessions end; the
 //                                       current password is checked under the sign-in limits (signIn.ts)
 import express from 'express';
 import { findUserByEmail, setPasswordHash } from '../db/identity.ts';
-import { createPasswordReset, endOtherSessions, RESET_MINUTES, resetPassword } from '../db/passwords.ts';
+import { createPasswordReset, endOtherSessions, RESET_MINUTES, resetPassword, resetUsable } from '../db/passwords.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Services } from '../runtime/services.ts';
 import { checkedEmail, checkedPassword, hashPassword } from './passwords.ts';
@@ -58,19 +60,33 @@ export function passwordRoutes(services: Services, signIn: PasswordSignIn): expr
     }),
   );
 
+  const unusable = (what: string) =>
+    new ApiError(
+      410,
+      'reset_unusable',
+      `This password reset link ${what}.`,
+      'Ask for a new link from the sign-in page.',
+    );
+  const resetOf = (token: unknown) => {
+    const resetId = idFromToken(keyring, 'password-resets', token);
+    if (!resetId) throw unusable('is incomplete or was altered');
+    return resetId;
+  };
+
+  router.get(
+    '/password-reset',
+    openRoute(services, async (req) => {
+      const state = await resetUsable(db, resetOf(req.query.token));
+      if ('unusable' in state) throw unusable(state.unusable);
+      return { status: 200, body: state };
+    }),
+  );
+
   router.post(
     '/password-reset/confirm',
     openRoute(services, async (req) => {
       const body = bodyOf(req);
-      const resetId = idFromToken(keyring, 'password-resets', body.token);
-      const unusable = (what: string) =>
-        new ApiError(
-          410,
-          'reset_unusable',
-          `This password reset link ${what}.`,
-          'Ask for a new link from the sign-in page.',
-        );
-      if (!resetId) throw unusable('is incomplete or was altered');
+      const resetId = resetOf(body.token);
       const outcome = await resetPassword(db, resetId, await hashPassword(checkedPassword(body.password)));
       if ('unusable' in outcome) throw unusable(outcome.unusable);
       return { status: 204 };

@@ -1,4 +1,4 @@
-// Account health through GET /accounts (issue 43): each account's token times (never the token) and its network's
+// Account health through GET /accounts: each account's token times (never the token) and its network's
 // restrictions in force, as far as Herald knows them: TikTok's unaudited app with its places among 5 accounts a day
 // (counted over every workspace), YouTube's unaudited project (the sandbox's SANDBOX_YOUTUBE_PROJECT, or live the
 // latest upload YouTube made private). On both databases, with the clock the test moves.

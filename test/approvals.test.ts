@@ -1,4 +1,4 @@
-// Approvals (issue 29): posts of the creators a workspace names wait as drafts until an owner or administrator,
+// Approvals: posts of the creators a workspace names wait as drafts until an owner or administrator,
 // signed in to the dashboard, approves them; nothing else can approve. Through every creator kind, on both databases.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -227,7 +227,7 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     while (mail.pending()) await mail.next();
   });
 
-  it('approves a post only as the approver read it: an edit meanwhile is not approved unseen (issue 41)', async () => {
+  it('approves a post only as the approver read it: an edit meanwhile is not approved unseen', async () => {
     const id = (await asMember('post', '/v1/posts', body(inHours(80), 'Words the approver reads'))).body.posts[0].id;
     const shown = (await asPerson(env, admin, 'get', '/auth/approvals')).body.posts.find(
       (p: { id: string }) => p.id === id,
@@ -248,7 +248,7 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     while (mail.pending()) await mail.next();
   });
 
-  it('answers 400 to a publishAt no calendar holds, and approves nothing (issue 41)', async () => {
+  it('answers 400 to a publishAt no calendar holds, and approves nothing', async () => {
     const id = (await asMember('post', '/v1/posts', body(inHours(70)))).body.posts[0].id;
     const approve = (publishAt: unknown) =>
       asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, { publishAt });
@@ -267,7 +267,7 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     while (mail.pending()) await mail.next();
   });
 
-  describe('a failed post edited by a caller whose posts need approval (issue 41)', () => {
+  describe('a failed post edited by a caller whose posts need approval', () => {
     const asOwner = { Cookie: '', 'X-CSRF-Token': '' };
     /** A post the owner queued (no approval needed), failed at the network. */
     const failedPost = async (text: string) => {

@@ -16,7 +16,8 @@ import { createApp } from '../server/app.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, createPgDatabase, DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
 import { makeImage, tempDir, upload } from './support/mediaFiles.ts';
-import { listeningHerald, sandboxAccount, until } from './support/network.ts';
+import { listeningHerald, sandboxAccount } from './support/network.ts';
+import { until } from './support/waiting.ts';
 
 const HERALD = new URL('../bin/herald', import.meta.url).pathname;
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');

@@ -1,6 +1,6 @@
 // Bad input gets a clear 4xx {code, message, hint} and changes nothing: broken percent escapes, bodies
 // that are too large or wrongly compressed, empty ids, leap seconds, unsafe filenames, slow bodies, and
-// bytes after an upload's exact body. Each case was a 500 (or worse) found from outside (issue 9).
+// bytes after an upload's exact body. No case may answer 500 or end the process.
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import zlib from 'node:zlib';

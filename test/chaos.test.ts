@@ -1,4 +1,4 @@
-// Issue 28's chaos schedule at a test's size (bench/chaos runs it at 10,000 posts): on PostgreSQL (a cluster of the
+// The chaos schedule at a test's size (bench/chaos runs it at 10,000 posts): on PostgreSQL (a cluster of the
 // run's own, restarted once mid-run), posts with media on Facebook, Instagram, Threads and YouTube fall due within
 // seconds while a Herald process is killed every 2 s, Herald's database connections are terminated every 5 s, the
 // networks fail 20% of publishing calls and lose 2% of answers after committing, clients write through both

@@ -10,7 +10,8 @@ import { queueFailure } from '../networks/sandbox/state.ts';
 import { signState, STATE_LIFETIME_MS } from '../server/connectRoutes.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { addAccount, call, DATABASES, seedWorkspace, startHerald, type Seeded } from './support/harness.ts';
-import { listeningHerald, until } from './support/network.ts';
+import { listeningHerald } from './support/network.ts';
+import { until } from './support/waiting.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
 
@@ -48,7 +49,7 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     const html = await page.text();
     expect(page.status, html).toBe(200);
     expect(html).toMatch(/Herald wants to access your \w+ account/);
-    // The page links the operator's guide to its network (issue 43): /sandbox/<network>/… → /docs/networks-<network>.
+    // The page links the operator's guide to its network: /sandbox/<network>/… → /docs/networks-<network>.
     const guide = `${authorizeUrl.origin}/docs/networks-${authorizeUrl.pathname.split('/')[2]}`;
     expect(html).toMatch(new RegExp(`Connecting for real\\? See the <a href="${guide}">\\w+ guide</a>\\.`));
     const hidden = Object.fromEntries(
@@ -335,6 +336,15 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       ).toContain('LinkedIn');
     });
 
+    it('sends Connect Bluesky back with what the operator must start when the sandbox names no PDS', async () => {
+      const back = await go(`${env.base}/auth/connect/bluesky`, cookie);
+      expect(back.pathname).toBe('/app/accounts');
+      expect(back.searchParams.get('connect')).toBeNull();
+      const refusal = expectRefused(back, 'network_not_configured');
+      expect(refusal.platform).toBe('bluesky');
+      expect(refusal.hint).toContain('SANDBOX_PDS');
+    });
+
     it('refuses a tampered state, an expired one and one of another session', async () => {
       const back = await consent(await go(`${env.base}/auth/connect/threads`, cookie), { username: 'state_games' });
       const state = back.searchParams.get('state')!;
@@ -389,7 +399,7 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     });
   });
 
-  // Issue 42 item 6: agencies reach their clients' Pages through a Business Manager, and have more than
+  // Agencies reach their clients' Pages through a Business Manager, and have more than
   // one of Graph's result pages of them.
   describe('Meta accounts managed through a Business Manager', () => {
     let agency: string;
@@ -488,7 +498,7 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
         });
         expect(configured.searchParams.has('client_secret')).toBe(false);
 
-        // Threads' Authorization Window is on threads.com now (issue 42 item 7).
+        // Threads' Authorization Window is on threads.com now.
         process.env.THREADS_CLIENT_ID = '990602627938098';
         process.env.THREADS_CLIENT_SECRET = 'not-a-real-secret';
         const threads = new URL((await start('threads')).headers.location!);

@@ -1,6 +1,6 @@
 // One credential per request: a bearer key wins over a session cookie and the two never mix; a request
-// without a credential never reaches a handler; scope, plan and CSRF checks always run. Includes the exact
-// reproduction of the crash of issue 9 (a read key plus any session cookie on POST /posts/plan).
+// without a credential never reaches a handler; scope, plan and CSRF checks always run. Includes a read key
+// beside a session cookie on POST /posts/plan, which must be answered as the key alone.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../db/identity.ts';
@@ -42,7 +42,7 @@ describe.each(DATABASES)('one credential per request on %s', (kind) => {
     when: { publishAt: DateTime.now().plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'Europe/Berlin' },
   });
 
-  it('answers the reproduction of the crash with the key alone, and keeps serving', async () => {
+  it('answers a read key beside any session cookie as the key alone, and keeps serving', async () => {
     expect((await call(env, 'get', '/v1/whoami', { key: ws.readKey })).status).toBe(200);
     const cookie = { Cookie: 'herald_session=x' };
     const plan = await call(env, 'post', '/v1/posts/plan', { key: ws.readKey, headers: cookie, body: planBody() });

@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBusyMonth } from './browser/busyMonth.ts';
+import { type Load, loadDuring, loadText } from './browser/firstLoad.ts';
 import { longTasksDuring, longTasksText } from './browser/longTasks.ts';
 import { checkPage, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
 import { makeVideo } from './support/mediaFiles.ts';
@@ -64,7 +65,7 @@ describe('dashboard in a browser', () => {
   }
 
   /**
-   * Accounts with an expiring token (issue 43): the YouTube account's health in words, the restriction of an
+   * Accounts with an expiring token: the YouTube account's health in words, the restriction of an
    * unaudited project, the guide linked, and the owner's banner a week before the token can no longer be renewed.
    */
   async function accountHealth() {
@@ -104,21 +105,17 @@ describe('dashboard in a browser', () => {
     await page.waitForURL(/\/app\/calendar$/);
     await page.locator('.calendar-card').waitFor();
     await checkPage(page, '02-calendar-empty');
-    // A first visit (nothing cached) loads at most 300 KB of JavaScript, as sent (gzip).
+    // A signed-in first visit (nothing cached) of the calendar, all responses together as they came over the wire.
+    // The target is 150 KB; it is about 153 KB (the dialog library and every error's words still load with the
+    // calendar), and this bound catches growth.
     const fresh = await browser.newContext({ storageState: await page.context().storageState() });
     const visit = await fresh.newPage();
-    const scripts: Promise<number>[] = [];
-    visit.on('requestfinished', (r) => {
-      if (r.resourceType() === 'script') scripts.push(r.sizes().then((s) => s.responseBodySize));
+    const firstLoad = await loadDuring(visit, async () => {
+      await visit.goto(at('/calendar'));
+      await visit.locator('.calendar-card[aria-busy="false"]').waitFor();
     });
-    await visit.goto(at('/calendar'));
-    await visit.locator('.calendar-card').waitFor();
-    const jsBytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
-    console.log(
-      `first visit of /app/calendar: ${scripts.length} scripts, ${(jsBytes / 1024).toFixed(1)} KB of JavaScript sent`,
-    );
-    expect(jsBytes).toBeGreaterThan(0);
-    expect(jsBytes).toBeLessThan(300 * 1024);
+    console.log(`signed-in first load of the calendar: ${loadText(firstLoad)}`);
+    expect(firstLoad.bytes).toBeLessThan(160 * 1024);
     await fresh.close();
     // Mara's account closed sign-up (SIGNUP unset): a stranger's sign-in page says how to get in instead.
     const stranger = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -135,6 +132,15 @@ describe('dashboard in a browser', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+
+    // Bluesky in a sandbox without SANDBOX_PDS: at once, one sentence of what the operator must start, no form.
+    await page.goto(at('/accounts'));
+    await page.getByRole('link', { name: 'Connect Bluesky' }).click();
+    const noPds = page.getByRole('alert').filter({ hasText: 'Bluesky in this sandbox has no test server' });
+    await noPds.getByText(/starts one with npx tsx scripts\/blueskyPds\.ts, sets SANDBOX_PDS/).waitFor();
+    expect(await page.getByLabel('Server').count()).toBe(0);
+    await checkPage(page, '02b-bluesky-without-pds');
+    await page.getByRole('button', { name: 'Dismiss' }).click();
 
     // A personal Instagram account cannot be connected: the page says why, in words, and what to do instead.
     await page.goto(at('/accounts'));
@@ -482,7 +488,7 @@ describe('dashboard in a browser', () => {
     await checkPage(page, '15-compose-tiktok');
   }, 240_000);
 
-  // Issue 25's busy month: 300 posts over six accounts of two clients, seeded into Mara's workspace beside the
+  // A busy month: 300 posts over six accounts of two clients, seeded into Mara's workspace beside the
   // server. The page's clock stands at noon on the 15th, so the first half of the month is past. The long tasks of
   // showing the month are printed (the target: none over 100 ms; bench/calendar.ts repeats them), not asserted:
   // the test asserts what a person sees.
@@ -521,11 +527,15 @@ describe('dashboard in a browser', () => {
       await counted(/^\d+ posts in these dates\.$/);
       await cal.locator('.calendar-card[aria-busy="false"]').waitFor();
     };
+    let load: Load | undefined;
     const opening = await longTasksDuring(browser, cal, async () => {
-      await cal.goto(at(`/calendar?date=${first}`));
-      await shown();
+      load = await loadDuring(cal, async () => {
+        await cal.goto(at(`/calendar?date=${first}`));
+        await shown();
+      });
     });
     console.log(`opening the calendar on a month of 300 posts (start-up included): ${longTasksText(opening)}`);
+    console.log(`signed-in first load of the month of 300 posts: ${loadText(load!)}`);
     const back = await longTasksDuring(browser, cal, async () => {
       await cal.getByRole('button', { name: 'Previous' }).click();
       await cal.getByRole('button', { name: 'Next' }).click();
@@ -605,4 +615,48 @@ describe('dashboard in a browser', () => {
     await checkPage(cal, '18b-calendar-phone-month');
     await context.close();
   }, 180_000);
+
+  it('resets a forgotten password by the link in the log, and a used link says so before a form', async () => {
+    const stranger = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const door = await stranger.newPage();
+    door.on('pageerror', (err) => pageErrors.push(err.message));
+    await door.goto(at('/sign-in'));
+    await door.getByRole('link', { name: 'Forgot your password?' }).click();
+    await door.getByLabel('Email').fill('mara@example.com');
+    await door.getByRole('button', { name: 'Send me a link' }).click();
+    await door
+      .getByRole('status')
+      .getByText(/a reset link is on its way/)
+      .waitFor();
+    // Without SMTP_URL the mail is in the server's log at once (JSON logging buffers other lines).
+    const linkIn = () => /(http:\/\/\S+\/app\/reset-password\?token=[^\s"\\]+)/.exec(herald.output())?.[1];
+    await expect.poll(linkIn).toBeDefined();
+    const link = linkIn()!;
+    await door.goto(link);
+    await door.getByLabel('New password').fill('a brand new password');
+    await door.getByRole('button', { name: 'Set the password' }).click();
+    await door.waitForURL(/\/app\/sign-in\?reset=1$/);
+    await door
+      .getByRole('status')
+      .getByText('Your password was changed, and every session of yours has ended.', {
+        exact: false,
+      })
+      .waitFor();
+    await checkPage(door, '19-sign-in-after-reset');
+    // The same link again: it says it was used, with the way to a new one, and no password field.
+    await door.goto(link);
+    await door.getByRole('heading', { name: 'This link cannot be used' }).waitFor();
+    await door.getByText('This password reset link was already used.').waitFor();
+    expect(await door.getByLabel('New password').count()).toBe(0);
+    expect(await door.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe(
+      '/app/forgot-password',
+    );
+    await checkPage(door, '20-reset-link-used');
+    await door.goto(at('/sign-in'));
+    await door.getByLabel('Email').fill('mara@example.com');
+    await door.getByLabel('Password').fill('a brand new password');
+    await door.getByRole('button', { name: 'Sign in' }).click();
+    await door.waitForURL(/\/app\/calendar/);
+    await stranger.close();
+  }, 60_000);
 });

@@ -23,6 +23,9 @@ describe('dashboard serving', () => {
     );
     fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js'), 'console.log(1)');
     fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js.gz'), zlib.gzipSync('console.log(1)'));
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.js.br'), zlib.brotliCompressSync('console.log(1)'));
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.css'), 'p{margin:0}');
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1a2b.css.gz'), zlib.gzipSync('p{margin:0}'));
     env = await startHerald('sqlite');
   });
   afterAll(async () => {
@@ -56,16 +59,35 @@ describe('dashboard serving', () => {
     expect((await request(app).get('/app/assets/gone-9z.js')).status).toBe(404);
   });
 
-  it('sends the gzip copy made at build time to browsers that accept gzip, the plain file to others', async () => {
-    const zipped = await request(app).get('/app/assets/app-1a2b.js').set('Accept-Encoding', 'gzip, br');
-    expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
-    expect(zipped.headers['cache-control']).toContain('immutable');
-    expect(zipped.text).toBe('console.log(1)');
-    const plain = await request(app).get('/app/assets/app-1a2b.js').set('Accept-Encoding', 'identity');
+  /** The asset as a browser sending `accepted` gets it (supertest decodes the body by its Content-Encoding). */
+  const fetched = (file: string, accepted: string) =>
+    request(app).get(`/app/assets/${file}`).set('Accept-Encoding', accepted);
+
+  it('sends the built brotli copy where brotli is accepted, else the gzip one, else the plain file', async () => {
+    const brotli = await fetched('app-1a2b.js', 'gzip, deflate, br, zstd');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.text).toBe('console.log(1)');
+    const gzip = await fetched('app-1a2b.js', 'gzip, deflate');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.text).toBe('console.log(1)');
+    // Brotli refused by weight falls back to gzip.
+    expect((await fetched('app-1a2b.js', 'br;q=0, gzip')).headers['content-encoding']).toBe('gzip');
+    for (const res of [brotli, gzip]) {
+      expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      expect(res.headers['cache-control']).toContain('immutable');
+    }
+    // A file built without a brotli copy goes as gzip to a browser that accepts both.
+    const css = await fetched('app-1a2b.css', 'gzip, br');
+    expect(css.headers['content-encoding']).toBe('gzip');
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    expect(css.text).toBe('p{margin:0}');
+    const plain = await fetched('app-1a2b.js', 'identity');
     expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
     expect(plain.text).toBe('console.log(1)');
-    const outside = await request(app).get('/app/assets/..%2findex.html').set('Accept-Encoding', 'gzip');
+    const outside = await request(app).get('/app/assets/..%2findex.html').set('Accept-Encoding', 'gzip, br');
     expect([403, 404]).toContain(outside.status);
     expect(outside.text).not.toContain('<title>Herald</title>');
   });

@@ -262,7 +262,7 @@ describe.each(DATABASES)('herald doctor on %s', (kind) => {
         expect(check(report, 'network threads').fix).toContain(
           'https://herald.example.com/auth/connect/threads/callback',
         );
-        // A Meta app with the Threads use case has two ids: Threads takes the Threads app's (issue 42 item 7).
+        // A Meta app with the Threads use case has two ids: Threads takes the Threads app's.
         expect(check(report, 'network threads').fix).toContain('Threads App ID');
         expect(check(report, 'network instagram').status).toBe('ok');
       });
@@ -310,7 +310,7 @@ describe.each(DATABASES)('herald doctor on %s', (kind) => {
         });
       });
     });
-  // Issue 43 item 2: each account's token proves itself with one harmless read at its network's simulator.
+  // Each account's token proves itself with one harmless read at its network's simulator.
   describe('--live', () => {
     const live = (...args: string[]) => doctor({ ...healthy, HERALD_TIKTOK_AUDITED: 'false' }, ['--live', ...args]);
     const accountNamed = (report: Report, id: string) => check(report, `account ${id}`);

@@ -5,7 +5,8 @@ import { recordEvents } from '../db/events.ts';
 import { queueFailure } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { addAccount, call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
-import { listeningHerald, sandboxAccount, until } from './support/network.ts';
+import { listeningHerald, sandboxAccount } from './support/network.ts';
+import { until } from './support/waiting.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
 interface WireEvent {

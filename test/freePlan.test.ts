@@ -6,7 +6,8 @@ import { setPasswordHash } from '../db/identity.ts';
 import { hashPassword } from '../server/passwords.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, dashboardSession, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
-import { listeningHerald, sandboxAccount, until } from './support/network.ts';
+import { listeningHerald, sandboxAccount } from './support/network.ts';
+import { until } from './support/waiting.ts';
 import { fillMonth } from './support/posts.ts';
 
 describe.each(DATABASES)('the Free plan on %s', (kind) => {

@@ -1,7 +1,7 @@
-// One small request must not stop the whole server (issue 31, "Freezes"): text, emails and links far beyond any
+// One small request must not stop the whole server: text, emails and links far beyond any
 // limit are answered in one pass over them, a network's settings must be an object, and a body nested 10,000
-// levels deep is a 400 on every JSON door. Each input here took the old code from half a minute to hours, so
-// a regression fails by the test's timeout; none of these tests measures time.
+// levels deep is a 400 on every JSON door. Each input here would take a quadratic pass from half a minute
+// to hours, so a regression fails by the test's timeout; none of these tests measures time.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';

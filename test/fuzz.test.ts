@@ -1,7 +1,7 @@
 // The contract-derived fuzzer against a real `bin/herald serve` process over a real socket, on SQLite and
 // PostgreSQL: a few thousand fixed-seed requests (every operation, every route outside /v1, bad bytes on
 // the wire). No answer may be a 5xx, every 4xx carries {code, message, hint}, and the process is alive and
-// has logged no fault at the end; shapes that once froze the server get their own rows, and a /healthz poller
+// has logged no fault at the end; shapes that could freeze the server get their own rows, and a /healthz poller
 // fails the run if any request blocks the event loop over 100 ms. See test/support/fuzz.ts to add routes.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -95,7 +95,7 @@ function wire(port: number, bytes: string): Promise<string> {
   });
 }
 
-/** The longest a /healthz poll may wait: longer, and a request held the server's one event loop (issue 31). */
+/** The longest a /healthz poll may wait: longer, and a request held the server's one event loop. */
 const LOOP_BLOCK_MS = 100;
 
 /** A fuzz request's time on the wire, to name the requests beside a slow poll. */
@@ -305,7 +305,7 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
       const upload = await api('POST', '/media/uploads', { filename: 'f.jpg', mime: 'image/jpeg', size: 100 }, key);
       ctx.params.uploadToken!.push((upload.uploadUrl as string).split('/uploads/')[1]!);
     }
-    // A post the network refused, for the approval rows (issue 41): queued days ahead, failed as the worker fails it.
+    // A post the network refused, for the approval rows: queued days ahead, failed as the worker fails it.
     const toFail = await api(
       'POST',
       '/posts',
@@ -322,7 +322,7 @@ describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
     const error = { code: 'threads_rejected', message: 'Threads refused it.', hint: 'Change it.' };
     await setPostState(env, own.workspaceId, failedPost, { status: 'failed', error });
     ctx.params.failedPost!.push(failedPost);
-    // The feed amplifier's post (issue 41, item 2): the largest text, edited a tag at a time.
+    // The feed amplifier's post: the largest text, edited a tag at a time.
     const { text, edits } = AMPLIFIED_DRAFT;
     const target = { targets: { accountIds: [ctx.ids.acc![1]] }, mediaIds: [], text, when: 'draft', confirm: true };
     const [largest] = (await api('POST', '/posts', target, own.writeKey)).posts as { id: string }[];

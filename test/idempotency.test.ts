@@ -3,6 +3,7 @@
 // servers on one PostgreSQL database too; keys belong to a workspace, expire after 24 hours by the injected clock,
 // and a claim left by a dead process lapses. The first request is held in a real slow path: POST /media/from-url
 // waits for a local file server that answers only when the test lets it.
+import { once } from 'node:events';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +33,7 @@ import { manualClock } from './support/manualClock.ts';
 import { tcpRelay, type TcpRelay } from './support/tcpRelay.ts';
 import { makeImage, tempDir } from './support/mediaFiles.ts';
 import { mcpClient, startListening } from './support/mcp.ts';
+import { until } from './support/waiting.ts';
 
 const later = (days = 3) => ({
   publishAt: DateTime.utc().plus({ days }).toFormat("yyyy-MM-dd'T'HH:mm"),
@@ -255,7 +257,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
     const keys = idempotencyKeys(db, ws.workspaceId, clock, env.services.keyring);
     const key = newKey();
     const groupId = newId('grp');
-    // A deferred foreign key fails at COMMIT, as a connection cut during it does (the chaos run found that one).
+    // A deferred foreign key fails at COMMIT, as a connection cut during it does.
     const run = async (keyedDb: typeof db) => {
       await keyedDb.transaction(async (trx) => {
         await trx('groups').insert({ id: groupId, workspace_id: ws.workspaceId, name: 'G', created_at: isoNow(clock) });
@@ -322,7 +324,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
       const lease = new Date(clock.now() + CLAIM_LEASE_MS).toISOString();
       const lockedUntil = () =>
         env.services.db('idempotency_keys').where({ workspace_id: ws.workspaceId, key }).first('locked_until');
-      while ((await lockedUntil())?.locked_until !== lease) await new Promise((resolve) => setTimeout(resolve, 10));
+      await until(lockedUntil, (row) => row?.locked_until === lease);
     };
     // The request runs two leases by the clock, renewed between them; a retry comes at the end of each.
     const run = async () => {
@@ -539,8 +541,9 @@ describe.runIf(DATABASES.includes('postgres'))('Idempotency-Key across two serve
       // The transaction's connection is cut while it waits between two writes (idle in transaction, as the chaos
       // run's pg_terminate_backend finds it), and the client has heard of it when the second write begins.
       const { pid } = (await keyedDb.raw('select pg_backend_pid() as pid')).rows[0];
+      const ended = once(await keyedDb.client.acquireConnection(), 'end');
       await db.raw('select pg_terminate_backend(?)', [pid]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await ended;
       // A read beside the writes fails first (its error taken by another branch of the request's work), and ends the
       // transaction; the next write must still say the database is out of reach.
       await keyedDb('groups')
@@ -614,7 +617,7 @@ describe.each(DATABASES)('MCP write tools with idempotencyKey on %s', (kind) => 
     const first = await client.callTool({ name: 'service_create_post', arguments: args });
     const again = await client.callTool({ name: 'service_create_post', arguments: args });
     expect(first.isError).toBeFalsy();
-    // The agent sees no header: the replay says so in the result itself, and only the replay (issue 41).
+    // The agent sees no header: the replay says so in the result itself, and only the replay.
     expect(first.structuredContent).not.toHaveProperty('idempotentReplayed');
     expect(again.structuredContent).toEqual({ ...(first.structuredContent as object), idempotentReplayed: true });
     expect(JSON.parse((again.content as { text: string }[])[0]!.text)).toEqual(again.structuredContent);

@@ -14,23 +14,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../db/events.ts';
-import { seeded as seededRandom } from './support/fuzz.ts';
 import { DATABASES } from './support/harness.ts';
 import { createInstance, freePort, ROOT, startProcess } from './support/processes.ts';
 import { openDb, postCounts, seedAccounts } from './support/publishingLoad.ts';
+import { seeded as seededRandom } from './support/seeded.ts';
+import { until } from './support/waiting.ts';
 import { webhookReceiver } from './support/webhookReceiver.ts';
 
 const CLOCKED_HERALD = path.join(ROOT, 'test/support/clockedHerald.ts');
 const POSTS = 12;
 const TICK_MS = 10 * 60_000;
-
-const waitFor = async (what: string, done: () => boolean | Promise<boolean>, timeoutMs = 60_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 describe.each(DATABASES)('webhooks and idempotent writes through crashes on %s', (kind) => {
   it('delivers every event through kills, dropped connections and a flaky receiver; replays keys', async () => {
@@ -125,8 +118,8 @@ describe.each(DATABASES)('webhooks and idempotent writes through crashes on %s',
       const posts = await postsMade();
       expect(posts).toBe(kind === 'postgres' ? 2 * POSTS : POSTS);
       // Killed once every post is live (publishing through kills is test/crash.test.ts's), deliveries in flight.
-      await waitFor('every post live', async () => (await postCounts(db)).live === posts);
-      await waitFor('a delivery in flight', () => rx.state.open > 0);
+      await until(async () => (await postCounts(db)).live === posts, Boolean, 60_000);
+      await until(() => rx.state.open > 0, Boolean, 60_000);
       await killAll();
       const interrupted = new Set(rx.attempts);
 
@@ -152,7 +145,7 @@ describe.each(DATABASES)('webhooks and idempotent writes through crashes on %s',
 
       if (kind === 'postgres') {
         for (const after of [3, 12]) {
-          await waitFor(`${after} deliveries`, () => rx.got.length >= after);
+          await until(() => rx.got.length >= after, Boolean, 60_000);
           await db.raw(
             'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and ' +
               'pid <> pg_backend_pid()',
@@ -163,12 +156,16 @@ describe.each(DATABASES)('webhooks and idempotent writes through crashes on %s',
       const subscribed = async () =>
         (await db('events').where({ workspace_id: ws.id }).select('id', 'type')) as { id: string; type: string }[];
       // Every event of the feed received.
-      await waitFor('every event delivered', async () => {
-        const received = new Set(rx.got.map((r) => r.id));
-        if (!(await subscribed()).every((e) => received.has(e.id))) return false;
-        // A delivery received while its sender's record of it failed (a dropped connection) is sent again.
-        return !(await db('webhook_deliveries').whereNot({ status: 'delivered' }).first());
-      });
+      await until(
+        async () => {
+          const received = new Set(rx.got.map((r) => r.id));
+          if (!(await subscribed()).every((e) => received.has(e.id))) return false;
+          // A delivery received while its sender's record of it failed (a dropped connection) is sent again.
+          return !(await db('webhook_deliveries').whereNot({ status: 'delivered' }).first());
+        },
+        Boolean,
+        60_000,
+      );
 
       const events = await subscribed();
       const typeOf = new Map(events.map((e) => [e.id, e.type]));

@@ -36,7 +36,7 @@ interface Attempt {
   body?: Record<string, unknown>;
 }
 
-/** YouTube settings naming a thumbnail file (issue 41: a draft kept another workspace's). */
+/** YouTube settings naming a thumbnail file (a draft saved unchecked may hold another workspace's). */
 const thumbnail = (med: string) => ({ youtube: { visibility: 'unlisted', category: '22', thumbnailMediaId: med } });
 const later = () => ({ publishAt: DateTime.utc().plus({ days: 3 }).toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'UTC' });
 const postBody = (targets: Record<string, unknown>, mediaIds: string[]) => ({

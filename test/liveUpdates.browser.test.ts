@@ -1,7 +1,7 @@
 // Live updates in a real browser: an open calendar shows new posts and their going live without a reload, with a
 // fetch of the calendar for new posts (throttled) and none for a change of state (the event stream carries it),
 // makes no request while the tab is hidden, and fetches once when it is shown again. The requests the tab makes
-// are counted and printed: the idle-tab figure of issue 25.
+// are counted and printed: the idle-tab figure.
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

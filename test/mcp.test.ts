@@ -378,7 +378,7 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
       expect(JSON.parse((res.content as any)[0].text)).toEqual(res.structuredContent);
       const rest = await call(env, 'get', '/v1/accounts/acc_no/analytics', { key: creator.readKey });
       expect(rest.body.hint).toBe('Take account ids from GET /accounts.');
-      // Each kind of id names its own list (issue 41): the tool where one exists, else the REST call.
+      // Each kind of id names its own list: the tool where one exists, else the REST call.
       const hintOf = async (name: string, args: Record<string, unknown>) =>
         ((await client.callTool({ name, arguments: args })).structuredContent as any).hint;
       expect(await hintOf('service_get_post', { postId: 'pst_no' })).toBe('Take post ids from service_list_posts.');

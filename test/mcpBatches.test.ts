@@ -1,5 +1,5 @@
-// JSON-RPC batches at /mcp: a request cancelled inside its own batch is not waited for (the POST used to stay open
-// until the server's two-hour request timeout), batches are taken only from clients whose protocol version has
+// JSON-RPC batches at /mcp: a request cancelled inside its own batch is not waited for (else the POST would stay
+// open until the server's two-hour request timeout), batches are taken only from clients whose protocol version has
 // them, and each message of a batch counts against the per-address limit as the POST it could have been.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';

@@ -291,7 +291,7 @@ describe.each(DATABASES)('OAuth for the remote MCP endpoint on %s', (kind) => {
       expect(unknown.status).toBe(200);
       expect(write.body.error.code).toBe(-32602);
       const message = unknown.body.error.message.replace('service_nothing_like_it', 'service_create_upload');
-      // JSON-RPC's own members only; Herald's words in `error.data` (issue 41).
+      // JSON-RPC's own members only; Herald's words in `error.data`.
       expect(Object.keys(write.body).sort()).toEqual(['error', 'id', 'jsonrpc']);
       expect(write.body).toMatchObject({ jsonrpc: '2.0', id: 5 });
       expect(write.body.error).toEqual({

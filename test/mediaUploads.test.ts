@@ -26,7 +26,6 @@ import {
   type TestEnv,
 } from './support/harness.ts';
 import {
-  eventually,
   incomingFiles,
   makeImage,
   pathOf,
@@ -36,6 +35,7 @@ import {
   storedFiles,
   tempDir,
 } from './support/mediaFiles.ts';
+import { until } from './support/waiting.ts';
 
 const GiB = 1024 ** 3;
 
@@ -334,10 +334,10 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
             `image/jpeg\r\nContent-Length: ${jpeg.length}\r\n\r\n`,
         );
         socket.write(jpeg.subarray(0, jpeg.length >> 1));
-        await eventually(() => incomingFiles(env).length > 0);
+        await until(() => incomingFiles(env).length > 0);
         socket.destroy();
-        await eventually(() => incomingFiles(env).length === 0);
-        await eventually(() => logged.some((l) => l.msg.startsWith('upload interrupted') || l.level >= 40));
+        await until(() => incomingFiles(env).length === 0);
+        await until(() => logged.some((l) => l.msg.startsWith('upload interrupted') || l.level >= 40));
         expect(logged.filter((l) => l.level >= 40)).toEqual([]);
         expect(logged.find((l) => l.msg.startsWith('upload interrupted'))).toMatchObject({
           level: 30,

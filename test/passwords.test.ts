@@ -3,9 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setPasswordHash } from '../db/identity.ts';
+import { createPasswordReset } from '../db/passwords.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { hashPassword } from '../server/passwords.ts';
 import { SIGN_IN_LIMITS } from '../server/signIn.ts';
+import { linkToken } from '../server/signedLinks.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
 import { mailbox } from './support/mailbox.ts';
 import { asPerson, signedIn } from './support/people.ts';
@@ -58,6 +60,11 @@ describe.each(DATABASES)('passwords on %s', (kind) => {
     const received = await mail.next();
     expect(received.to).toBe(email);
     const token = decodeURIComponent(linkIn(received.text, '/app/reset-password'));
+    // The page asks first whether the link still works, before a new password is typed.
+    const check = (t: string) => request(env.app).get('/auth/password-reset').query({ token: t });
+    const fresh = await check(token);
+    expect(fresh.status).toBe(200);
+    expect(Date.parse(fresh.body.expiresAt) - Date.now()).toBeGreaterThan(59 * 60_000);
     expect(
       (await request(env.app).post('/auth/password-reset/confirm').send({ token, password: 'short' })).status,
     ).toBe(400);
@@ -74,10 +81,42 @@ describe.each(DATABASES)('passwords on %s', (kind) => {
       .post('/auth/password-reset/confirm')
       .send({ token, password: 'another new one' });
     expect(reused.body).toMatchObject({ code: 'reset_unusable', message: expect.stringContaining('already used') });
+    const used = await check(token);
+    expect(used.status).toBe(410);
+    expect(used.body).toMatchObject({
+      code: 'reset_unusable',
+      message: 'This password reset link was already used.',
+      hint: 'Ask for a new link from the sign-in page.',
+    });
+    // Another reset's id under this link's signature: altered.
+    const altered = token.replace(/^rst_[^.]+/, 'rst_0000000000000000000000');
+    for (const bad of ['', 'x.y', altered])
+      expect((await check(bad)).body).toMatchObject({
+        code: 'reset_unusable',
+        message: 'This password reset link is incomplete or was altered.',
+      });
+    expect((await request(env.app).get('/auth/password-reset')).status).toBe(410);
     const forged = await request(env.app)
       .post('/auth/password-reset/confirm')
       .send({ token: token.replace(/\.\S$/, '.x'), password: 'another new one' });
     expect(forged.status).toBe(410);
+  });
+
+  it('says an expired reset link expired, before and after a password is typed, and changes nothing', async () => {
+    const other = await seedWorkspace(env, { plan: 'studio', email: `expired-${kind}@example.com` });
+    const reset = await createPasswordReset(env.services.db, other.userId);
+    await env.services.db('password_resets').where({ id: reset.id }).update({ expires_at: '2020-01-01T00:00:00.000Z' });
+    const token = linkToken(env.services.keyring, 'password-resets', reset.id);
+    const expired = { code: 'reset_unusable', message: 'This password reset link expired (links last 60 minutes).' };
+    const checked = await request(env.app).get('/auth/password-reset').query({ token });
+    expect(checked.status).toBe(410);
+    expect(checked.body).toMatchObject(expired);
+    const confirmed = await request(env.app)
+      .post('/auth/password-reset/confirm')
+      .send({ token, password: 'too late a password' });
+    expect(confirmed.status).toBe(410);
+    expect(confirmed.body).toMatchObject(expired);
+    expect((await env.services.db('password_resets').where({ id: reset.id }).first()).used_at).toBeNull();
   });
 
   it('changes the password while signed in, ending the other sessions only', async () => {

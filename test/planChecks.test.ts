@@ -612,7 +612,7 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
         ['setting_invalid', 'perPlatform.youtube.visibility must be string.'],
         ['setting_invalid', 'perPlatform.youtube.madeForKids must be boolean.'],
       ]);
-      // Spread into an object, a string grew 13 bytes per byte (issue 31).
+      // Spread into an object, a string grew 13 bytes per byte.
       const notObject = await call(env, 'post', '/v1/posts/plan', {
         key: ws.readKey,
         body: {
@@ -652,7 +652,7 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
       );
     });
 
-    // A write refuses it as it refuses a foreign or missing mediaId (404 not_found), a draft too (issue 41).
+    // A write refuses it as it refuses a foreign or missing mediaId (404 not_found), a draft too.
     it('stops a create, queued or draft, as a foreign mediaId does: 404 not_found, nothing created', async () => {
       const other = await seedWorkspace(env, { plan: 'agency' });
       const foreign = await seedMedia(env, other.workspaceId);

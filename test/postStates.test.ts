@@ -41,7 +41,7 @@ describe("the spec's state table", () => {
     for (const state of ['draft', 'queued', 'failed'] as const)
       expect(nextState({ id: 'pst_1', state }, 'edit')).toBe(state);
   });
-  it('a change that needs approval makes a draft of a draft, a queued and a failed post (issue 41)', () => {
+  it('a change that needs approval makes a draft of a draft, a queued and a failed post', () => {
     for (const state of ['draft', 'queued', 'failed'] as const)
       expect(nextState({ id: 'pst_1', state }, 'awaitApproval')).toBe('draft');
   });

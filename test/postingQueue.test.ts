@@ -1,4 +1,4 @@
-// The posting queue (issue 29): accounts' weekly posting times, and `when: "queue"` giving each post its account's
+// The posting queue: accounts' weekly posting times, and `when: "queue"` giving each post its account's
 // next free one, across clock changes and when many posts are queued at once, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';

@@ -1,7 +1,7 @@
 // The publishing worker end to end: posts created through the API go live on the sandbox networks
 // over real HTTP, exactly once; temporary failures are retried by the worker; token failures need a
 // person; a dead worker's attempt is settled from what the network says. Both databases.
-// An attempt cut midway (issue 28's chaos run) is settled from what the network says: live if the post is there,
+// An attempt cut midway (as the chaos run cuts them) is settled from what the network says: live if the post is there,
 // sent again if it is not; never failed as "outcome unknown", never published twice. Cuts of the database
 // connection are real (PostgreSQL): a trigger on `posts` terminates the worker's own connection in the middle of the
 // statement that records the step, the first `times` times it runs. A network answer lost is the sandbox's chaos
@@ -20,7 +20,8 @@ import { queueFailure } from '../networks/sandbox/state.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
 import { makeVideo, tempDir, upload } from './support/mediaFiles.ts';
-import { listeningHerald, postingCalls, postPage, sandboxAccount, until } from './support/network.ts';
+import { listeningHerald, postingCalls, postPage, sandboxAccount } from './support/network.ts';
+import { until } from './support/waiting.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
 
@@ -385,8 +386,8 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     ).toEqual({
       attempt_worker: worker.id,
     });
-    // Watchdog passes come every 200 ms here: a live worker's reservation stays its own.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A whole watchdog pass after that one: a live worker's reservation stays its own.
+    await worker.watch();
     expect(await holder(alive.id)).toEqual({ attempt_worker: 'wkr_alive' });
     for (const { id } of [alive, gone]) {
       const cancelled = await call(env, 'post', `/v1/posts/${id}/cancel`, {

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onSqliteConnection } from '../db/connect.ts';
 import { startWorker } from '../worker/worker.ts';
 import { call, seedWorkspace } from './support/harness.ts';
-import { listeningHerald, sandboxAccount, until } from './support/network.ts';
+import { listeningHerald, sandboxAccount } from './support/network.ts';
+import { until } from './support/waiting.ts';
 
 describe('the worker on SQLite', () => {
   let env: Awaited<ReturnType<typeof listeningHerald>>;

@@ -13,6 +13,7 @@ import { call, seedWorkspace, type Seeded } from './support/harness.ts';
 import { makeVideo, tempDir, upload } from './support/mediaFiles.ts';
 import { manualClock } from './support/manualClock.ts';
 import { listeningHerald, sandboxAccount } from './support/network.ts';
+import { until } from './support/waiting.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
 const MINUTE = 60_000;
@@ -92,11 +93,7 @@ describe('worker retries on a controllable clock (SQLite, default delays)', () =
   /** Moves the clock and waits until the worker has acted on it (`done`), in real time. */
   async function moveTo(ms: number, done: () => Promise<boolean>): Promise<void> {
     clock.set(ms);
-    const deadline = Date.now() + 10_000;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`the worker did nothing at ${iso(ms)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(done, Boolean, 10_000);
   }
 
   /**

@@ -39,6 +39,7 @@ const SESSION_ROUTES: Record<string, Role | 'open'> = {
   'POST /auth/approvals/:postId/approve': 'administrator',
   'POST /auth/approvals/:postId/reject': 'administrator',
   'POST /auth/password-reset': 'open',
+  'GET /auth/password-reset': 'open',
   'POST /auth/password-reset/confirm': 'open',
   'POST /auth/password': 'member',
   'GET /auth/mcp-grants': 'member',

@@ -23,7 +23,7 @@ describe.each(DATABASES)('herald sandbox serve (%s)', (kind) => {
       const onSandbox = new RegExp(`^${sandbox.base}/threads/p/`);
       expect(post).toMatchObject({ status: 'live', externalUrl: expect.stringMatching(onSandbox) });
 
-      // The post's page is the sandbox process's; Herald itself serves no simulator any more.
+      // The post's page is the sandbox process's; Herald itself serves no simulator.
       const page = await fetch(post.externalUrl);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Hello through the sandbox process');

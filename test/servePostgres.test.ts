@@ -1,7 +1,7 @@
 // One process is a whole instance on PostgreSQL too: `DATABASE_URL=… herald serve` alone publishes, and a healthy
 // start logs nothing at warn or above (operators alert on those: docs/guides/operating.md, What to monitor).
 import { describe, expect, it } from 'vitest';
-import { eventually } from './support/mediaFiles.ts';
+import { until } from './support/waiting.ts';
 import { DATABASES, seedWorkspace, startHerald } from './support/harness.ts';
 import { postedNow, sandboxAccount } from './support/network.ts';
 import { spawnHerald } from './support/spawnHerald.ts';
@@ -39,7 +39,7 @@ describe.runIf(DATABASES.includes('postgres'))('herald serve on PostgreSQL', () 
           .filter((line) => line.startsWith('{'))
           .map((line) => JSON.parse(line) as { level: number; msg: string });
       // The worker (and graphile-worker's queue) starts before the server says it listens.
-      await eventually(() => lines().some((l) => l.msg.startsWith('Herald is listening')));
+      await until(() => lines().some((l) => l.msg.startsWith('Herald is listening')));
       expect(lines().some((l) => l.msg === 'publishing worker started')).toBe(true);
       expect(lines().filter((l) => l.level >= 40)).toEqual([]);
     } finally {

@@ -175,7 +175,7 @@ describe('settings in a browser', () => {
       name: 'Ola Owner studio',
       tz: expect.stringMatching(/^Asia\/(Calcutta|Kolkata)$/),
     });
-    // Members' and API keys' posts then wait for approval (issue 29); the approvals page lists what waits.
+    // Members' and API keys' posts then wait for approval; the approvals page lists what waits.
     await owner.getByLabel('Posts by members').check();
     await owner.getByLabel('Posts made with API keys').check();
     await owner.getByRole('button', { name: 'Save' }).click();

@@ -1,4 +1,5 @@
-// `herald serve` on SIGTERM: stops taking connections, lets the request in flight finish, exits 0.
+// `herald serve` on SIGTERM: stops taking connections, lets the request in flight finish, exits 0. Its JSON log
+// buffers request lines, but a mail's link (no SMTP_URL) and an error line reach stdout at once.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -15,8 +16,9 @@ const HERALD = new URL('../bin/herald', import.meta.url).pathname;
 async function startServe(prefix: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_FORMAT: 'json' };
   delete env.DATABASE_URL;
+  delete env.SMTP_URL;
   const child = spawn(HERALD, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let output = '';
@@ -27,7 +29,33 @@ async function startServe(prefix: string) {
     });
     child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
   });
-  return { dataDir, port, child, exited, output: () => output };
+  /** Resolves once stdout holds `text`; no other traffic comes meanwhile to push it out of a buffer. */
+  const written = (text: string) =>
+    new Promise<void>((resolve) => {
+      const look = () => output.includes(text) && resolve();
+      look();
+      child.stdout.on('data', look);
+    });
+  return { dataDir, port, child, exited, output: () => output, written };
+}
+
+/** A child process that logs through createLogger (JSON) and stays alive until it is ended; stdout so far. */
+function loggingChild(script: string) {
+  const logger = new URL('../runtime/logger.ts', import.meta.url).href;
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', `const { createLogger } = await import('${logger}');\n${script}`],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const written = (text: string) =>
+    new Promise<void>((resolve) => {
+      child.stdout.on('data', (d) => {
+        output += d;
+        if (output.includes(text)) resolve();
+      });
+    });
+  return { child, written, output: () => output };
 }
 
 describe('herald serve', () => {
@@ -86,6 +114,41 @@ describe('herald serve', () => {
     );
     for (const secret of [secretKey, 'cookie-secret', 'query-secret']) expect(output()).not.toContain(secret);
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes a password reset link to its log at once when mail is logged (no SMTP_URL)', async () => {
+    const { dataDir, port, child, exited, output, written } = await startServe('herald-mail-');
+    const db = openDatabase({ dataDir });
+    await createWorkspace(db, { name: 'Mail', plan: 'free', tz: 'Europe/Berlin', email: 'forgot@example.com' });
+    await db.destroy();
+    const asked = await fetch(`http://127.0.0.1:${port}/auth/password-reset`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'forgot@example.com' }),
+    });
+    expect(asked.status).toBe(202);
+    // Nothing else happens: a line left in the buffer would never arrive, and the test would time out.
+    await written('/app/reset-password?token=');
+    const mail = output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((line) => line.mail);
+    expect(mail.mail).toMatchObject({ to: 'forgot@example.com', subject: 'Reset your Herald password' });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes an error line at once, after the buffered lines before it', async () => {
+    const run = loggingChild(
+      "const log = createLogger('info', 'json'); log.info('an ordinary line'); log.error('something broke');" +
+        ' setInterval(() => {}, 1000);',
+    );
+    await run.written('something broke');
+    // The line before the error went with it, in order.
+    expect(run.output().indexOf('an ordinary line')).toBeLessThan(run.output().indexOf('something broke'));
+    run.child.kill();
   });
 
   it('ends open live update streams cleanly on SIGTERM instead of waiting for them', async () => {

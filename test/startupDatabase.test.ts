@@ -1,4 +1,4 @@
-// A Herald process whose database connection is cut while it starts (issue 28's chaos run: connections terminated
+// A Herald process whose database connection is cut while it starts (as in the chaos run: connections terminated
 // every 5 s, PostgreSQL restarted) waits for the database with a clear log line and starts, instead of exiting.
 // Real processes (bin/herald); each reaches PostgreSQL through a relay that cuts its first connections under their
 // first query: the migration check's. Once running, a connection cut under it is logged as JSON, like every event.

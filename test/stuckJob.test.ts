@@ -16,20 +16,13 @@ import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createInstance, ROOT, startProcess, stopProcess, type Instance } from './support/processes.ts';
 import { createPosts, openDb, publishedItems, seedAccounts, type Seeded } from './support/publishingLoad.ts';
+import { until } from './support/waiting.ts';
 import { LEAST_WAITING_ROOM } from '../worker/launcher.ts';
 import { LOST_JOB_MS, PREPARE_CONCURRENCY, SILENT_WORKER_MS, STALE_WORKER_MS } from '../worker/worker.ts';
 
 const CLOCKED_HERALD = path.join(ROOT, 'test/support/clockedHerald.ts');
-/** The issue 28 target: no post stays past its time for longer than this after the last fault. */
+/** The target: no post stays past its time for longer than this after the last fault. */
 const STUCK_AT_MOST_MS = 30_000;
-
-const waitFor = async (what: string, done: () => Promise<boolean>, timeoutMs = 60_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 describe('workers killed with work in hand, on postgres', () => {
   const clockFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'herald-clock-')), 'offset');
@@ -88,12 +81,10 @@ describe('workers killed with work in hand, on postgres', () => {
     const holder = await startWorker({ ...instance.env, TEST_HOLD_JOBS: 'on' });
     await createPosts(instance.base, seeded, 1, 'now');
     const post = await db('posts').orderBy('created_at', 'desc').first('id');
-    await waitFor('the job locked', async () => {
-      const { rows } = await db.raw('select 1 from graphile_worker.jobs where key = ? and locked_at is not null', [
-        post.id,
-      ]);
-      return rows.length > 0;
-    });
+    const jobLocked = async () =>
+      (await db.raw('select 1 from graphile_worker.jobs where key = ? and locked_at is not null', [post.id])).rows
+        .length > 0;
+    await until(jobLocked, Boolean, 60_000);
     expect(await db('posts').where({ id: post.id }).first('status', 'attempt_id')).toEqual({
       status: 'queued',
       attempt_id: null,
@@ -104,7 +95,11 @@ describe('workers killed with work in hand, on postgres', () => {
     const restartedAt = Date.now() + offsetMs;
     // The clock moves on just past the time a worker gets to reserve a job's post; the watchdog's next pass finds it.
     moveClock(LOST_JOB_MS + 1000);
-    await waitFor('the post live', async () => (await statusOf(post.id)) === 'live', 30_000);
+    await until(
+      () => statusOf(post.id),
+      (status) => status === 'live',
+      30_000,
+    );
     const { live_at } = await db('posts').where({ id: post.id }).first('live_at');
     expect(Date.parse(live_at) - restartedAt).toBeLessThanOrEqual(STUCK_AT_MOST_MS);
     expect((await publishedItems(db)).filter((item) => item.message.startsWith('Bench post 1:'))).toHaveLength(1);
@@ -126,9 +121,10 @@ describe('workers killed with work in hand, on postgres', () => {
       (await db('posts').whereIn('id', ids).whereNotNull('attempt_id').distinct('attempt_worker')).map(
         (r) => r.attempt_worker,
       );
-    await waitFor(
-      'the posts reserved',
+    await until(
       async () => (await db('posts').whereIn('id', ids).whereNotNull('attempt_id')).length === 3,
+      Boolean,
+      60_000,
     );
     const [reservedBy] = await holderId();
     expect(await holderId()).toEqual([reservedBy]);
@@ -138,9 +134,9 @@ describe('workers killed with work in hand, on postgres', () => {
     await startWorker();
     // Past the silence that gives its reservations away, and far from the time it would count as dead.
     moveClock(SILENT_WORKER_MS + 1000);
-    await waitFor(
-      'the posts live',
+    await until(
       async () => (await db('posts').whereIn('id', ids).where({ status: 'live' })).length === 3,
+      Boolean,
       30_000,
     );
     for (const { live_at } of await db('posts').whereIn('id', ids).select('live_at'))
@@ -157,7 +153,7 @@ describe('workers killed with work in hand, on postgres', () => {
     await createPosts(instance.base, seeded, backlog, 'now');
     const ids: string[] = await db('posts').orderBy('created_at', 'desc').limit(backlog).pluck('id');
     const reserved = async () => (await db('posts').whereIn('id', ids).whereNotNull('attempt_id')).length;
-    await waitFor('the room filled', async () => (await reserved()) >= LEAST_WAITING_ROOM);
+    await until(reserved, (n) => n >= LEAST_WAITING_ROOM, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     // Jobs already waiting for room when it filled may still get in.
     expect(await reserved()).toBeLessThanOrEqual(LEAST_WAITING_ROOM + PREPARE_CONCURRENCY);
@@ -165,11 +161,8 @@ describe('workers killed with work in hand, on postgres', () => {
 
     await startWorker();
     moveClock(SILENT_WORKER_MS + 1000);
-    await waitFor(
-      'the backlog live',
-      async () => (await db('posts').whereIn('id', ids).where({ status: 'live' })).length === backlog,
-      60_000,
-    );
+    const live = async () => (await db('posts').whereIn('id', ids).where({ status: 'live' })).length;
+    await until(live, (n) => n === backlog, 60_000);
     // Every post live, and the networks received exactly as many posts: none twice.
     expect((await publishedItems(db)).length - publishedBefore).toBe(backlog);
   }, 120_000);

@@ -1,4 +1,4 @@
-// Issue 42 item 5: tokens kept alive without a post. The token upkeep (worker/tokenUpkeep.ts) renews each token well
+// Tokens kept alive without a post. The token upkeep (worker/tokenUpkeep.ts) renews each token well
 // before its network's limit, on every instance and never twice; a renewal the network refuses makes the account
 // `expired` at once, with its event and a mail to the owners and administrators. The sandbox networks issue the
 // tokens over real HTTP and judge each refresh by the injected clock (Threads: 60 days, refreshable once a day old).

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../runtime/config.ts';
 import { guardConnections } from '../server/connections.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
-import { eventually, incomingFiles, pathOf, putBytes, reserve } from './support/mediaFiles.ts';
+import { incomingFiles, pathOf, putBytes, reserve } from './support/mediaFiles.ts';
+import { until } from './support/waiting.ts';
 
 /** Resolves when the socket closes; fails after `ms`, naming what stayed open. */
 function closedWithin(socket: net.Socket, ms: number): Promise<void> {
@@ -76,7 +77,7 @@ const reserveBytes = async (env: TestEnv, ws: Seeded, size: number) => {
 
 /** Nothing of the cut upload is kept, and its address takes the whole file afterwards. */
 async function nothingKept(env: TestEnv, ws: Seeded, reserved: { mediaId: string; uploadUrl: string }, size: number) {
-  await eventually(() => incomingFiles(env).length === 0);
+  await until(() => incomingFiles(env).length === 0);
   const media = await call(env, 'get', `/v1/media/${reserved.mediaId}`, { key: ws.readKey });
   expect(media.body.status).toBe('uploading');
   expect((await putBytes(env, reserved.uploadUrl, Buffer.alloc(size, 7), 'image/jpeg')).status).toBe(200);
@@ -95,7 +96,7 @@ describe.each(DATABASES)('an upload PUT held open by its client on %s', (kind) =
     const reserved = await reserveBytes(env, ws, 5000);
     const put = await openPut(port, reserved.uploadUrl, 5000);
     put.socket.write(Buffer.alloc(1000, 1));
-    await eventually(() => incomingFiles(env).length > 0);
+    await until(() => incomingFiles(env).length > 0);
     put.socket.end();
     await closedWithin(put.socket, 5000);
     expect(put.answer()).toMatchObject({
@@ -152,7 +153,7 @@ describe.each(DATABASES)('an upload PUT under the minimum rate on %s', (kind) =>
       put.socket.write(Buffer.alloc(2000, 2));
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await eventually(() => put.answer().status > 0);
+    await until(() => put.answer().status > 0);
     expect(put.answer()).toMatchObject({ status: 200, body: { mediaId: reserved.mediaId, status: 'processing' } });
     put.socket.destroy();
   });

@@ -9,7 +9,7 @@ import { SANDBOX_FILE, SQLITE_FILE } from '../db/connect.ts';
 import { migrate } from '../db/migrate.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createServices } from '../runtime/services.ts';
-import { until } from './support/network.ts';
+import { until } from './support/waiting.ts';
 
 describe('SQLite checkpoints in a thread', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-checkpoints-'));

@@ -10,7 +10,8 @@ import { parse } from 'yaml';
 import { EVENT_TYPES, recordEvents } from '../db/events.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
-import { listeningHerald, sandboxAccount, until } from './support/network.ts';
+import { listeningHerald, sandboxAccount } from './support/network.ts';
+import { until } from './support/waiting.ts';
 import { seedMedia } from './support/posts.ts';
 import { webhookReceiver, type Received, type WebhookReceiver } from './support/webhookReceiver.ts';
 

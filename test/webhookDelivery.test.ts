@@ -20,10 +20,11 @@ import {
 } from '../worker/webhookDelivery.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
-import { seeded } from './support/fuzz.ts';
 import { manualClock, type ManualClock } from './support/manualClock.ts';
-import { listeningHerald, sandboxAccount, until } from './support/network.ts';
+import { listeningHerald, sandboxAccount } from './support/network.ts';
 import { addPerson } from './support/people.ts';
+import { seeded } from './support/seeded.ts';
+import { until } from './support/waiting.ts';
 import { webhookReceiver, type WebhookReceiver } from './support/webhookReceiver.ts';
 
 describe.each(DATABASES)('webhook delivery on %s', (kind) => {

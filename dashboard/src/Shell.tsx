@@ -1,11 +1,11 @@
 // The signed-in frame: a skip link, the navigation (a side bar on desktop; on phones a top bar whose Menu button
 // opens every destination, the workspace and sign-out, as a row of links would not fit), and sign-out.
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { auth } from './api.ts';
 import { useLiveUpdates } from './liveUpdates.ts';
 import { useResetSession, useSignedIn } from './session.tsx';
-import { Button } from './ui.tsx';
+import { Button, Loading } from './ui.tsx';
 import { WorkspaceSwitcher } from './settings/WorkspaceSwitcher.tsx';
 import { SessionRenewal } from './SessionRenewal.tsx';
 import { ReconnectBanner } from './accounts/ReconnectBanner.tsx';
@@ -97,7 +97,10 @@ export function Shell() {
       </header>
       <main id="main" ref={main} tabIndex={-1} className="page">
         <ReconnectBanner />
-        <Outlet />
+        {/* Each page's script loads on its first visit (App.tsx); the shell stays meanwhile. */}
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
       </main>
       <SessionRenewal />
     </div>

@@ -1,7 +1,15 @@
 // Small shared pieces: buttons, fields, the error note ({message, hint}), loading and empty states, and
 // the confirm dialog (Radix AlertDialog: focus trap, Escape, labelled).
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
-import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import {
+  useId,
+  useState,
+  type ButtonHTMLAttributes,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+} from 'react';
 import { Failure } from './api.ts';
 import { type PostStatus, STATUS_WORDS } from './words/statusWords.ts';
 import { failureWords, type Words } from './words/words.ts';
@@ -207,24 +215,12 @@ export function ConfirmDialog({
   onOpenChange: (open: boolean) => void;
   trigger?: ReactNode;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const run = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onConfirm();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const run = useMutation({ mutationFn: onConfirm });
   return (
     <AlertDialog.Root
       open={open}
       onOpenChange={(o) => {
-        setError(undefined);
+        run.reset();
         onOpenChange(o);
       }}
     >
@@ -236,12 +232,12 @@ export function ConfirmDialog({
           <AlertDialog.Description asChild>
             <div className="dialog-body">{description}</div>
           </AlertDialog.Description>
-          <ErrorNote error={error} />
+          <ErrorNote error={run.error} />
           <div className="dialog-actions">
             <AlertDialog.Cancel asChild>
               <Button>Keep as is</Button>
             </AlertDialog.Cancel>
-            <Button tone={tone} busy={busy} onClick={run}>
+            <Button tone={tone} busy={run.isPending} onClick={() => run.mutate()}>
               {action}
             </Button>
           </div>
@@ -250,6 +246,12 @@ export function ConfirmDialog({
     </AlertDialog.Root>
   );
 }
+
+/** A form's submit: runs the form's change (a mutation, whose pending state and failure the form shows). */
+export const submitting = (change: () => void) => (e: FormEvent) => {
+  e.preventDefault();
+  change();
+};
 
 /** A button (`trigger`) that opens a confirm step saying what will happen. */
 export function Confirm({ trigger, onConfirm, ...props }: ConfirmProps & { trigger: ReactNode }) {

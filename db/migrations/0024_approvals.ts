@@ -1,4 +1,4 @@
-// Approvals (issue 29): a workspace may require an owner's or administrator's approval for the posts of some
+// Approvals: a workspace may require an owner's or administrator's approval for the posts of some
 // creators. Such a post is a draft carrying its approval: pending (who asked, when, the time they want) until a
 // person decides in the dashboard, then gone (approved: the post is queued) or rejected (the draft keeps the comment).
 import type { Knex } from 'knex';

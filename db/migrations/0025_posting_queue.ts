@@ -1,4 +1,4 @@
-// The posting queue (issue 29): each account's weekly posting times, in the workspace zone. `when: "queue"` gives a
+// The posting queue: each account's weekly posting times, in the workspace zone. `when: "queue"` gives a
 // post the account's next time with no queued post of that account at that instant.
 import type { Knex } from 'knex';
 

@@ -1,4 +1,4 @@
-// Webhooks, issue 41: when each webhook was off (`webhook_pauses`, so a lagging dispatcher never delivers an event
+// Webhooks: when each webhook was off (`webhook_pauses`, so a lagging dispatcher never delivers an event
 // from a period the webhook was disabled), every secret of the last 24 hours (`retired_secrets`, a JSON list of
 // {sealed, until}, replacing the single previous secret, whose columns are emptied here), and a delivery's attempts
 // across redeliveries (`attempt_log`, a JSON list; `retry_base`, the attempts made before the current round of

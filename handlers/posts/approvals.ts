@@ -68,7 +68,7 @@ const notAwaiting = (post: PostRecord) =>
  * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
  * checked again and queued at the time wanted, or at `publishAt` when the approver picks one; a time wanted that has
  * passed asks for one. It counts toward the month now. `seen`, the post's `updatedAt` as the page showed it: a post
- * edited since (asking again) is not approved, for nothing an approver did not see may go out (issue 41).
+ * edited since (asking again) is not approved, for nothing an approver did not see may go out.
  */
 export async function approvePost(
   cred: Credential,

@@ -126,7 +126,7 @@ export async function prepare(
 
 /**
  * A write refuses a file named by a setting (YouTube's `thumbnailMediaId`) that is not this workspace's, as it
- * refuses one of `mediaIds`: a draft, saved unchecked, kept another workspace's id (issue 41). A plan reports it.
+ * refuses one of `mediaIds`: a draft, saved unchecked, may hold another workspace's id. A plan reports it.
  */
 export function assertSettingFiles(body: PostBody, files: MediaFacts[]): void {
   const here = new Set(files.map((f) => f.id));

@@ -87,7 +87,7 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   const content = contentChanges(current, row, mediaIds);
   if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
   // While it waits for approval, or changed by one whose posts need it, the post waits (again) as a draft: only an
-  // approval in the dashboard queues it. A failed post too: a retry would send what no approver saw (issue 41).
+  // approval in the dashboard queues it. A failed post too: a retry would send what no approver saw.
   const { approval } = current;
   const asks = needsApproval(cred, via);
   const waits =

@@ -26,7 +26,7 @@ import { chunkPlan, chunkReached, sendChunks } from './upload.ts';
 const MINUTE = 60_000;
 /**
  * The largest photo TikTok takes: 1080p, either way round (the media-transfer guide's image restrictions,
- * read 2026-11-29, as issue 42 quotes them; third-party guides give 1080 by 1920). Larger ones are scaled down.
+ * read 2026-11-29; third-party guides give 1080 by 1920). Larger ones are scaled down.
  */
 const PHOTO_BOX = { short: 1080, long: 1920 };
 /** How long one attempt polls status/fetch before it leaves the rest to later checks. */

@@ -3,32 +3,24 @@
 // each page under test-results/dashboard/.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { freePort } from '../support/freePort.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SHOTS = path.join(root, 'test-results', 'dashboard');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.once('error', reject);
-  });
-}
 
 export interface Herald {
   url: string;
   /** Its DATA_DIR, for `bin/herald` operator commands (say, `sandbox fail`) beside the running server. */
   dataDir: string;
   process: ChildProcess;
+  /** What the server wrote so far (its JSON log lines: mail goes there without SMTP_URL). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -64,6 +56,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Her
     url,
     dataDir,
     process: child,
+    output: () => log,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

@@ -23,7 +23,8 @@ import { startWorker, type RunningWorker } from '../../worker/worker.ts';
 import { installPds, startPds, type RunningPds } from '../support/blueskyPds.ts';
 import { call, seedWorkspace, startHerald, type Seeded } from '../support/harness.ts';
 import { makeImage, makeVideo, processed, tempDir, upload } from '../support/mediaFiles.ts';
-import { connectorJob, listeningHerald, networkError, publishable, resumed, until } from '../support/network.ts';
+import { connectorJob, listeningHerald, networkError, publishable, resumed } from '../support/network.ts';
+import { until } from '../support/waiting.ts';
 import { asPerson, signedIn, type Person } from '../support/people.ts';
 
 type Env = Awaited<ReturnType<typeof listeningHerald>>;
@@ -256,7 +257,7 @@ describe('bluesky against the reference PDS', () => {
       });
     });
 
-    it('a sandbox that names no server says so (409), and offers none on the form', async () => {
+    it('a sandbox that names no server says so (409), and sends the person back with why, not to a form', async () => {
       const bare = await startHerald('sqlite');
       try {
         const seeded = await seedWorkspace(bare, { plan: 'agency' });
@@ -265,8 +266,15 @@ describe('bluesky against the reference PDS', () => {
         expect(res.status).toBe(409);
         expect(res.body.code).toBe('network_not_configured');
         expect(res.body.hint).toContain('SANDBOX_PDS');
+        expect(res.body.platform).toBe('bluesky');
         const form = await asPerson(bare, owner, 'get', '/auth/connect/bluesky');
-        expect(Object.fromEntries(new URL(form.headers.location!).searchParams)).toEqual({ connect: 'bluesky' });
+        expect(form.status).toBe(302);
+        expect(Object.fromEntries(new URL(form.headers.location!).searchParams)).toEqual({
+          error: 'network_not_configured',
+          message: res.body.message,
+          hint: res.body.hint,
+          platform: 'bluesky',
+        });
       } finally {
         await bare.close();
       }

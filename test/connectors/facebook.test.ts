@@ -101,7 +101,7 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
       const a = await page();
       const published = await facebook.publish(connectorJob({ account: a, text, media: await media(), settings }));
 
-      // A post's address is the permalink_url Facebook answers, not made up from its id (issue 42 item 7).
+      // A post's address is the permalink_url Facebook answers, not made up from its id.
       const [pageId, postId] = published.externalId.split('_');
       expect(published.externalUrl).toBe(
         postId
@@ -325,7 +325,7 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
       expect(await facebook.refresh!({ ...a, credentials })).toEqual(credentials);
     });
 
-    // Issue 42 item 7: reels and video stories have no /insights edge; their video has video_insights.
+    // Reels and video stories have no /insights edge; their video has video_insights.
     it('reads a reel and a video story through video_insights, never their missing /insights edge', async () => {
       const a = await page();
       const reel = await facebook.publish(await reelJob(a));

@@ -343,7 +343,7 @@ describe.each(DATABASES)('instagram connector on %s', (kind) => {
       expect(res.status).toBe(404);
     });
 
-    // Issue 42 item 7: stories and reels have metrics of their own, and the simulator refuses the others.
+    // Stories and reels have metrics of their own, and the simulator refuses the others.
     it('asks a story and a reel only for the metrics their product type has', async () => {
       const a = await account();
       const story = await instagram.publish(await feedJob(a, { text: '', settings: { contentType: 'story' } }));

@@ -1,7 +1,7 @@
 // The fields Herald asks Meta's Graph objects for (networks/graph/fields.ts) against the field lists of
 // Meta's business SDK (test/fixtures/metaSdkFields.json, written by scripts/metaSdkFields.ts): a field
-// renamed on either side fails here, not in production. Issue 42: request and answer shapes checked
-// against the network's machine-readable description.
+// renamed on either side fails here, not in production: request and answer shapes are checked against the
+// network's machine-readable description.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { META_FIELDS } from '../../networks/graph/fields.ts';

@@ -193,7 +193,7 @@ describe.each(DATABASES)('tiktok connector on %s', (kind) => {
     });
   });
 
-  describe("TikTok's pages against Herald's first week (issue 42)", () => {
+  describe("TikTok's pages against Herald's first week", () => {
     it("a private post is never named: live at the creator's profile, saying TikTok shows it privately", async () => {
       const a = await account('Unaudited Private Shop');
       const job = await videoJob(a, { privacyLevel: 'SELF_ONLY' });

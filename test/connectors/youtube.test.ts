@@ -616,7 +616,7 @@ describe.each(DATABASES)('youtube connector on %s', (kind) => {
   });
 });
 
-// The project every operator starts with (issue 42, item 4): YouTube locks its uploads to private until it passes
+// The project every operator starts with: YouTube locks its uploads to private until it passes
 // YouTube's audit, and its consent screen in Testing gives refresh tokens that die after 7 days. Herald's clock runs
 // on from an offset the tests move, as the simulator judges a token's age by it.
 describe.each(DATABASES)(

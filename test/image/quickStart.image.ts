@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeImage, makeVideo, tempDir } from '../support/mediaFiles.ts';
-import { postedNow, until } from '../support/network.ts';
+import { postedNow } from '../support/network.ts';
+import { until } from '../support/waiting.ts';
 import { createPgDatabase, freePort } from '../support/processes.ts';
 
 const IMAGE = process.env.IMAGE ?? 'localhost/herald:latest';

@@ -51,7 +51,7 @@ describe("caption_too_long counts text in a network's unit: characters, UTF-8 by
   });
 });
 
-describe('counting hostile text costs its length, not its square (issue 31)', () => {
+describe('counting hostile text costs its length, not its square', () => {
   const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
   /** The reference: the whole text segmented at once (fine for a short text), each grapheme counted alone. */
   const whole = (text: string) => [...graphemes.segment(text)].reduce((n, g) => n + threadsUnits(g.segment), 0);

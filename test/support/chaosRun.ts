@@ -1,4 +1,4 @@
-// The chaos run behind bench/chaos and test/chaos.test.ts (issue 28), on PostgreSQL: two `herald serve` (WORKER=off)
+// The chaos run behind bench/chaos and test/chaos.test.ts, on PostgreSQL: two `herald serve` (WORKER=off)
 // behind one address (PUBLIC_URL, where the networks fetch media), two `herald worker` and `herald sandbox serve` as
 // processes, over a PostgreSQL cluster of the run's own (test/support/throwawayPostgres.ts: never the shared one).
 // Posts with media on all four networks (Facebook, Instagram, Threads, YouTube: a vertical video to all in one
@@ -30,6 +30,7 @@ import { graphileQueue } from '../../worker/queues.ts';
 import { failoverProxy } from './failoverProxy.ts';
 import { createInstance, freePort, startProcess, stopProcess } from './processes.ts';
 import { postCounts, seedAccounts, type Seeded } from './publishingLoad.ts';
+import { seeded, type Random } from './seeded.ts';
 import { startThrowawayPostgres } from './throwawayPostgres.ts';
 
 const KILL_EVERY_MS = 2000;
@@ -97,18 +98,6 @@ export interface ChaosResult {
   webhooks: { events: number; delivered: number; lost: number; refused: number };
 }
 
-/** mulberry32: a small seeded generator, so one seed gives one fault schedule. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Managed {
@@ -159,7 +148,7 @@ async function uploadMedia(base: string, key: string, file: string, mime: string
 }
 
 /** A webhook receiver that checks each delivery's signature (a secret per path) and refuses RECEIVER_FAILS of them. */
-async function flakyReceiver(random: () => number) {
+async function flakyReceiver(random: Random) {
   const secrets = new Map<string, string>();
   const delivered = new Set<string>();
   const state = { refused: 0, badSignatures: 0 };
@@ -174,7 +163,7 @@ async function flakyReceiver(random: () => number) {
         res.writeHead(401).end();
         return;
       }
-      if (random() < RECEIVER_FAILS) {
+      if (random.next() < RECEIVER_FAILS) {
         state.refused += 1;
         res.writeHead(500).end('not now');
         return;
@@ -363,7 +352,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       // Sent until answered while the faults go on; once they stop, the client gives up (its change may have
       // been made: a post it never heard of still counts, in the database).
       for (const giveUp = Date.now() + 120_000; Date.now() < giveUp && !stopping; ) {
-        const base = bases[Math.floor(random() * bases.length)]!;
+        const base = bases[random.int(bases.length)]!;
         const began = Date.now();
         let res: Response | undefined;
         try {
@@ -507,7 +496,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       while (!stopping) {
         await sleep(KILL_EVERY_MS);
         const running = herald.filter((p) => p.child);
-        const victim = running[Math.floor(random() * running.length)];
+        const victim = running[random.int(running.length)];
         if (!victim || stopping) continue;
         const child = victim.child!;
         victim.child = undefined;
@@ -548,19 +537,19 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
     const clientWork = Array.from({ length: options.clients ?? 4 }, async (_, c) => {
       const mine: string[] = [];
       while (!stopping && Date.now() < lastDueMs) {
-        const ws = seededAccounts.workspaces[Math.floor(random() * seededAccounts.workspaces.length)]!;
-        const roll = random();
+        const ws = seededAccounts.workspaces[random.int(seededAccounts.workspaces.length)]!;
+        const roll = random.next();
         // A minute of the run still 2 minutes ahead (the API's least), or `now` once there is none.
         const open = Array.from({ length: minutes }, (_, i) => first.ms + i * 60_000).filter(
           (at) => schedule === 'api' && at <= lastDueMs && at > Date.now() + 130_000,
         );
-        const later = open.length ? whenAt(open[Math.floor(random() * open.length)]!) : 'now';
+        const later = open.length ? whenAt(open[random.int(open.length)]!) : 'now';
         if (roll < 0.5 || !mine.length) {
-          const account = ws.accounts[Math.floor(random() * ws.accounts.length)]!;
-          const file = account.platform === 'youtube' || random() < 0.5 ? 'video' : 'image';
+          const account = ws.accounts[random.int(ws.accounts.length)]!;
+          const file = account.platform === 'youtube' || random.next() < 0.5 ? 'video' : 'image';
           mine.push(...(await create(ws, [account.id], file, later, `Client ${c}`)).map((id) => `${ws.key} ${id}`));
         } else {
-          const [key, id] = mine.splice(Math.floor(random() * mine.length), 1)[0]!.split(' ') as [string, string];
+          const [key, id] = mine.splice(random.int(mine.length), 1)[0]!.split(' ') as [string, string];
           if (roll < 0.8) {
             await send('PATCH', `/posts/${id}`, key, { when: later, confirm: true });
             mine.push(`${key} ${id}`);

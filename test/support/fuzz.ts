@@ -3,6 +3,7 @@
 // Nothing here knows a handler: values come from the operation's JSON schema and from pools of ids.
 import zlib from 'node:zlib';
 import { operations } from '../../generated/operations.ts';
+import { seeded, type Random } from './seeded.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, unknown>;
@@ -165,6 +166,7 @@ export const ROUTES: RouteRow[] = [
   { method: 'GET', path: '/auth/workspaces', credential: 'session' },
   { method: 'POST', path: '/auth/workspaces/switch', credential: 'session', body: { workspaceId: '{workspaceId}' } },
   { method: 'POST', path: '/auth/password-reset', credential: 'none', body: { email: '{email}' } },
+  { method: 'GET', path: '/auth/password-reset', credential: 'none', query: { token: 'x.y' } },
   {
     method: 'POST',
     path: '/auth/password-reset/confirm',
@@ -182,7 +184,7 @@ export const ROUTES: RouteRow[] = [
   { method: 'POST', path: '/auth/billing/plan', credential: 'session', body: { plan: '{plan}' } },
   { method: 'PATCH', path: '/auth/workspace', credential: 'session', body: { name: 'Fuzz', tz: 'Europe/Berlin' } },
   { method: 'GET', path: '/auth/audit', credential: 'session', query: { limit: '10' } },
-  // Approvals (issue 29): the owner decides on a post; `{instant}` is sometimes one no calendar holds (issue 41).
+  // Approvals: the owner decides on a post; `{instant}` is sometimes one no calendar holds.
   { method: 'GET', path: '/auth/approvals', credential: 'session' },
   { method: 'POST', path: '/auth/approvals/{postId}/approve', credential: 'session', body: { publishAt: '{instant}' } },
   { method: 'POST', path: '/auth/approvals/{postId}/reject', credential: 'session', body: { comment: 'Not this.' } },
@@ -203,22 +205,6 @@ export interface FuzzContext {
   /** Values for `{name}` in ROUTES paths and bodies. */
   params: Record<string, string[]>;
 }
-
-/** mulberry32: a tiny seeded generator, so every run sends the same requests. */
-export function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  return { next, int, pick, chance: (p: number) => next() < p };
-}
-type Random = ReturnType<typeof seeded>;
 
 const deep = (n: number): Json => (n === 0 ? [] : [deep(n - 1)]);
 const WEIRD_VALUES: Json[] = [
@@ -692,7 +678,7 @@ export interface HostileRequest extends FuzzRequest {
 }
 
 /**
- * Shapes that once froze the whole server or made it fault (issue 31): text, emails and links far beyond any
+ * Shapes that could freeze the whole server or make it fault: text, emails and links far beyond any
  * limit, settings that are not objects, bodies nested 10,000 deep. Sent first, one at a time: the sign-up
  * row needs the address's sign-in limit unspent.
  */
@@ -784,7 +770,7 @@ export function hostileRequests(ctx: FuzzContext): HostileRequest[] {
 }
 
 /**
- * Webhook addresses refused at creation and change (issue 41, item 7): a user name and password, which every key
+ * Webhook addresses refused at creation and change: a user name and password, which every key
  * that reads webhooks would see, and host names that resolve to loopback. The fuzzed workspace's plan has no
  * webhooks (402 first): these ask only for no 5xx; test/webhooks.test.ts pins the refusals themselves.
  */
@@ -808,7 +794,7 @@ function webhookAddressRefusals(ctx: FuzzContext): HostileRequest[] {
 }
 
 /**
- * Issue 41, items 1 and 7, in order: with approval required for keys, a failed post's edit waits for approval and
+ * Approval past its door, in order: with approval required for keys, a failed post's edit waits for approval and
  * its retry is refused (it went live unapproved); an approval at a time no calendar holds is a 400, not a 500;
  * a draft naming another workspace's file as its thumbnail is a 404. `approvalKey` is a key no request used
  * before (a key's credential is cached a second, settings and all); the setting is given back at the end.
@@ -819,7 +805,7 @@ function approvalBypass(ctx: FuzzContext): HostileRequest[] {
   const write = { Authorization: `Bearer ${ctx.keys.write}` };
   const failed = ctx.params.failedPost![0]!;
   const row = (label: string, method: string, path: string, body: Json, headers: object, status: number) => ({
-    label: `issue 41: ${label}`,
+    label: `approval: ${label}`,
     method,
     path,
     headers: { 'Content-Type': 'application/json', ...headers },
@@ -856,7 +842,7 @@ function approvalBypass(ctx: FuzzContext): HostileRequest[] {
 }
 
 /**
- * The event feed as an amplifier (issue 41, item 2): a draft of 990 KB (refused now, as is a 101st tag), and the
+ * The event feed as an amplifier: a draft of 990 KB (refused now, as is a 101st tag), and the
  * page of 100 events of a post edited 100 times at its largest text (made before the run, see AMPLIFIED_DRAFT),
  * read three times: each page stays within its byte budget, so no read holds the loop.
  */
@@ -886,7 +872,7 @@ export const AMPLIFIED_DRAFT = { text: '\u0001'.repeat(65_536), edits: 100 };
 const AMPLIFIED_FEED = '/v1/events?limit=100&types=post.updated';
 
 /**
- * What PostgreSQL answered 500 to in /auth and /oauth (issue 31, item 10), sent on both databases with no status
+ * What PostgreSQL may refuse where SQLite takes it, in /auth and /oauth, sent on both databases with no status
  * asked but "not a 5xx": an email longer than the limiter's bucket column, and NUL as an id.
  */
 function postgresFaults(ctx: FuzzContext): HostileRequest[] {
@@ -917,7 +903,7 @@ function postgresFaults(ctx: FuzzContext): HostileRequest[] {
   ];
 }
 
-/** The same sign-up six times at once: one account, the others 409 (PostgreSQL answered 500, issue 31 item 10). */
+/** The same sign-up six times at once: one account, the others 409 (never a 500 from PostgreSQL's unique index). */
 export function twinSignUps(kind: string): FuzzRequest[] {
   const body = { email: `twin-${kind}@example.com`, name: `Twin ${kind}`, password: 'long enough pass' };
   return Array.from({ length: 6 }, () => ({

@@ -1,19 +1,10 @@
 // MCP test helpers: a Herald app on a real socket, and the SDK's own client connected to its /mcp.
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Config } from '../../runtime/config.ts';
+import { freePort } from './freePort.ts';
 import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
-
-/** A free loopback port, so the instance's PUBLIC_URL can name it before the app listens. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Herald on a real socket whose PUBLIC_URL is its own address (OAuth metadata and links name it). */
 export async function startListening(

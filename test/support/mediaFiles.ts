@@ -135,12 +135,3 @@ export function incomingFiles(env: TestEnv): string[] {
   const dir = path.join(env.config.dataDir, 'media', '.incoming');
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 }
-
-/** Waits for a condition the server reaches on its own (bounded: fails after about twenty seconds). */
-export async function eventually(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached');
-}

@@ -20,6 +20,7 @@ import type { Config } from '../../runtime/config.ts';
 import { publishMedia } from '../../worker/publishMedia.ts';
 import { call, startHerald, type DbKind, type HeraldOptions, type Seeded, type TestEnv } from './harness.ts';
 import { freePort } from './spawnHerald.ts';
+import { until } from './waiting.ts';
 
 /** Herald on a real port, its PUBLIC_URL (`base`) pointing at it. */
 export async function listeningHerald(
@@ -128,19 +129,9 @@ export function resumed(job: TestJob): TestJob {
   });
 }
 
-/** Reads until `done` says so or the time is up; answers the last value read (for the test to check). */
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /**
  * Through a separate Herald process's REST API at `base`: a text post on one account due now, read until it
- * leaves `queued`. Answers the post as last read.
+ * leaves `queued`. Answers the post as then read.
  */
 export async function postedNow(
   base: string,
@@ -182,7 +173,7 @@ export function postingCalls(env: TestEnv, ws: Seeded) {
       return { id: await post(accountId, text, { publishAt, timezone: 'UTC' }), publishAt };
     },
     readPost,
-    /** The post once it is live or failed (or as it is after 20 seconds). */
+    /** The post once it is live or failed. */
     settled: (id: string) =>
       until(
         () => readPost(id),

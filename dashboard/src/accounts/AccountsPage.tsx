@@ -4,15 +4,20 @@
 // draft, the confirm says how many), and groups. A connection's outcome comes back as ?connected=<n> (with the
 // posts a reconnect sent again, ?requeued=<m>&sentAgain=…) or ?error=<code>&message=…&hint=… (with the network's
 // reason, or the plan's limit and use), said in connectWords' words.
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { auth, type Account } from '../api.ts';
 import { readSentAgain } from '../../../domain/sentAgain.ts';
 import { dayTimeText } from '../format.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
-import { disconnectPreviewQuery, useAccounts } from '../queries/accounts.ts';
-import { postQuery } from '../queries/posts.ts';
+import { accountKeys, disconnectPreviewQuery, useAccounts } from '../queries/accounts.ts';
+import { billingKeys } from '../queries/billing.ts';
+import { groupKeys } from '../queries/groups.ts';
+import { postKeys, postQuery } from '../queries/posts.ts';
+import { useRefresh } from '../queries/refresh.ts';
+import { scheduleKeys } from '../queries/schedule.ts';
+import { whoamiKeys } from '../queries/whoami.ts';
 import { useMay, useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { guideHref } from '../../../networks/guides.ts';
@@ -101,7 +106,7 @@ function ConnectOutcome({ accounts }: { accounts: Account[] | undefined }) {
 }
 
 function DisconnectButton({ account }: { account: Account }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const preview = useQuery(disconnectPreviewQuery(account.id));
   const n = preview.data?.queuedPosts;
   return (
@@ -124,7 +129,15 @@ function DisconnectButton({ account }: { account: Account }) {
       }
       onConfirm={async () => {
         await auth('POST', `/accounts/${account.id}/disconnect`, { confirm: true });
-        await client.invalidateQueries();
+        // Its queued posts went back to draft; it left its groups, its posting times and the plan's count.
+        await refresh(
+          accountKeys.all,
+          postKeys.all,
+          groupKeys.all,
+          scheduleKeys.of(account.id),
+          whoamiKeys.all,
+          billingKeys.all,
+        );
       }}
     />
   );

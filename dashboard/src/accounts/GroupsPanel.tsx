@@ -1,23 +1,24 @@
 // Groups: named sets of accounts to post to at once (Creator plan and above; the server says so otherwise).
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, type Account, type Schemas } from '../api.ts';
 import { labelOf } from '../networks.ts';
 import { groupKeys, useGroups } from '../queries/groups.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { useMay } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, ErrorNote, Field, Loading } from '../ui.tsx';
 
 type Group = Schemas['Group'];
 
 function GroupForm({ accounts, group, onDone }: { accounts: Account[]; group?: Group; onDone: () => void }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const save = useMutation({
     mutationFn: (body: { name: string; accountIds: string[] }) =>
       group
         ? call(api.PATCH('/groups/{groupId}', { params: { path: { groupId: group.id } }, body }))
         : call(api.POST('/groups', { body })),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: groupKeys.all });
+      await refresh(groupKeys.all);
       onDone();
     },
   });
@@ -51,7 +52,7 @@ function GroupForm({ accounts, group, onDone }: { accounts: Account[]; group?: G
 
 export function GroupsPanel({ accounts }: { accounts: Account[] }) {
   const groups = useGroups();
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const [editing, setEditing] = useState<string | 'new' | null>(null);
   const manages = useMay('administrator');
   const nameOf = (id: string) => accounts.find((a) => a.id === id)?.displayName ?? id;
@@ -98,7 +99,7 @@ export function GroupsPanel({ accounts }: { accounts: Account[] }) {
                       tone="danger"
                       onConfirm={async () => {
                         await call(api.DELETE('/groups/{groupId}', { params: { path: { groupId: g.id } } }));
-                        await client.invalidateQueries({ queryKey: groupKeys.all });
+                        await refresh(groupKeys.all);
                       }}
                     />
                   </div>

@@ -1,20 +1,21 @@
-// An account's queue (the posting queue, issue 29): its coming queued posts on their times and the free posting times
+// An account's queue (the posting queue): its coming queued posts on their times and the free posting times
 // of the coming weeks, by day, in the workspace zone. A post dragged onto another post's time swaps the two times (one
 // server operation, both or neither: swapPostTimes), onto a free time moves there; Move earlier and Move later do the
 // same one step at a time, for the keyboard and phones; Publish now sends a post at once. Each asks first.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { needsApproval } from '../../../domain/approvals.ts';
 import { api, call, type Post } from '../api.ts';
 import { clockText, dayHeading, dayTimeText } from '../format.ts';
-import { reschedule, useRefreshPosts } from '../posts/postActions.tsx';
+import { reschedule } from '../posts/postActions.tsx';
 import { useSignedIn } from '../session.tsx';
 import { Button, ConfirmDialog, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { postHeading } from '../words/postWords.ts';
 import { QUEUE_PAGE_WORDS as W } from '../words/scheduleWords.ts';
 import { useAccounts } from '../queries/accounts.ts';
-import { queuedPostsQuery } from '../queries/posts.ts';
+import { postKeys, queuedPostsQuery } from '../queries/posts.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { scheduleKeys, useSchedule } from '../queries/schedule.ts';
 import { byLocalDay, localWhen, queueEntries, stepTarget, type QueueEntry } from './queue.ts';
 import { canDrag } from '../pointer.ts';
@@ -35,8 +36,7 @@ export function QueuePage() {
   const accounts = useAccounts();
   const schedule = useSchedule(accountId);
   const posts = useQuery(queuedPostsQuery(accountId, DAYS));
-  const client = useQueryClient();
-  const refreshPosts = useRefreshPosts();
+  const refresh = useRefresh();
   const [change, setChange] = useState<Change>();
   const dragged = useRef<Post>(undefined);
   const account = accounts.data?.find((a) => a.id === accountId);
@@ -63,7 +63,7 @@ export function QueuePage() {
       await call(api.POST('/posts/swap-times', { body: { postIds: [c.post.id, c.other.id], confirm: true } }));
     else await reschedule(c.post.id, c.kind === 'move' ? localWhen(c.to, zone) : 'now');
     setChange(undefined);
-    await Promise.all([refreshPosts(), client.invalidateQueries({ queryKey: scheduleKeys.of(accountId) })]);
+    await refresh(postKeys.all, scheduleKeys.of(accountId));
   };
   const drop = (target: QueueEntry) => ({
     onDragOver: (e: DragEvent) => e.preventDefault(),

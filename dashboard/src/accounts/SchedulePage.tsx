@@ -1,14 +1,14 @@
-// An account's posting times (the posting queue, issue 29): its weekly times in the workspace zone, edited and saved
-// as a whole (a saved change is confirmed), and the next free ones that "add to queue" would give. The heading names
-// the account, and leads back to compose or the accounts page.
+// An account's posting times (the posting queue): its weekly times in the workspace zone, edited and saved as a whole
+// (a saved change is confirmed), and the next free ones that "add to queue" would give. The heading names the
+// account, and leads back to compose or the accounts page.
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, call, type Schemas } from '../api.ts';
 import { dayTimeText } from '../format.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { scheduleKeys, useSchedule } from '../queries/schedule.ts';
 import { useMay, useSignedIn } from '../session.tsx';
-import { useAction } from '../settings/useAction.ts';
 import { AdminsOnly, Button, Empty, ErrorNote, Loading } from '../ui.tsx';
 import { ACCOUNT_PAGE_WORDS, DAY_LABEL, SCHEDULE_WORDS as W } from '../words/scheduleWords.ts';
 import { useAccounts } from '../queries/accounts.ts';
@@ -23,7 +23,7 @@ export function SchedulePage() {
   const accountId = useParams().accountId ?? '';
   const { workspace } = useSignedIn();
   const admin = useMay('administrator');
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const schedule = useSchedule(accountId);
   const [slots, setSlots] = useState<Slot[]>();
   const [day, setDay] = useState<Slot['day']>('mon');
@@ -37,11 +37,14 @@ export function SchedulePage() {
     setSlots(next);
     setSaved(false);
   };
-  const save = useAction(async () => {
-    await call(api.PUT('/accounts/{accountId}/schedule', { params: { path: { accountId } }, body: { slots: shown } }));
-    setSlots(undefined);
-    setSaved(true);
-    await client.invalidateQueries({ queryKey: scheduleKeys.of(accountId) });
+  const save = useMutation({
+    mutationFn: () =>
+      call(api.PUT('/accounts/{accountId}/schedule', { params: { path: { accountId } }, body: { slots: shown } })),
+    onSuccess: () => {
+      setSlots(undefined);
+      setSaved(true);
+      return refresh(scheduleKeys.of(accountId));
+    },
   });
   if (schedule.isPending || accounts.isPending) return <Loading />;
   return (
@@ -91,7 +94,7 @@ export function SchedulePage() {
             <input id="slot-time" type="time" value={time} onChange={(e) => setTime(e.target.value)} />
           </div>
           <Button onClick={() => time && change([...shown, { day, time }])}>{W.add}</Button>
-          <Button tone="primary" busy={save.busy} disabled={slots === undefined} onClick={save.submit}>
+          <Button tone="primary" busy={save.isPending} disabled={slots === undefined} onClick={() => save.mutate()}>
             {W.save}
           </Button>
         </div>

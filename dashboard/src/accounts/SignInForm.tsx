@@ -2,15 +2,19 @@
 // server sends the person here as ?connect=<platform>&server=…[&accountId=…], and the form posts the handle, the
 // app password and the server to /auth/connect/<platform>. The outcome comes back as ?connected=<n> (and the posts
 // a reconnect sent again), as after a consent page; a refusal stays on the form, in the dashboard's words.
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { auth, type Account, type Platform } from '../api.ts';
 import { sentAgainParam, type SentAgain } from '../../../domain/sentAgain.ts';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
-import { useAction } from '../settings/useAction.ts';
-import { Button, ErrorNote, Field } from '../ui.tsx';
+import { accountKeys } from '../queries/accounts.ts';
+import { billingKeys } from '../queries/billing.ts';
+import { postKeys } from '../queries/posts.ts';
+import { useRefresh } from '../queries/refresh.ts';
+import { whoamiKeys } from '../queries/whoami.ts';
+import { Button, ErrorNote, Field, submitting } from '../ui.tsx';
 import { SIGN_IN_WORDS as W, signInTitle } from '../words/connectWords.ts';
 
 interface Connected {
@@ -36,30 +40,39 @@ export function SignInForm({
   server: string;
   reconnecting?: Account;
 }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const [, setParams] = useSearchParams();
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const [server, setServer] = useState(offered);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => form.current?.querySelector('input')?.focus(), []);
-  const { busy, error, submit } = useAction(async () => {
-    const done = await auth<Connected>('POST', `/connect/${platform}`, {
-      identifier,
-      password,
-      ...(server.trim() ? { server: server.trim() } : {}),
-      ...(reconnecting ? { accountId: reconnecting.id } : {}),
-    });
-    await client.invalidateQueries();
-    setParams(outcomeParams(done, reconnecting), { replace: true });
+  const connect = useMutation({
+    mutationFn: () =>
+      auth<Connected>('POST', `/connect/${platform}`, {
+        identifier,
+        password,
+        ...(server.trim() ? { server: server.trim() } : {}),
+        ...(reconnecting ? { accountId: reconnecting.id } : {}),
+      }),
+    // A new account counts toward the plan; a reconnected one's waiting posts are queued again.
+    onSuccess: async (done) => {
+      await refresh(accountKeys.all, postKeys.all, whoamiKeys.all, billingKeys.all);
+      setParams(outcomeParams(done, reconnecting), { replace: true });
+    },
   });
   const title = signInTitle(labelOf(platform), reconnecting?.displayName);
   return (
-    <form ref={form} className="card stack" onSubmit={submit} aria-labelledby="sign-in-title">
+    <form
+      ref={form}
+      className="card stack"
+      onSubmit={submitting(() => connect.mutate())}
+      aria-labelledby="sign-in-title"
+    >
       <h2 id="sign-in-title" className="inline">
         <NetworkMark platform={platform} decorative /> {title}
       </h2>
-      <ErrorNote error={error} />
+      <ErrorNote error={connect.error} />
       <Field
         label={W.identifier}
         hint={W.identifierHint}
@@ -89,7 +102,7 @@ export function SignInForm({
         maxLength={200}
       />
       <div className="inline">
-        <Button type="submit" tone="primary" busy={busy}>
+        <Button type="submit" tone="primary" busy={connect.isPending}>
           {W.connect}
         </Button>
         <Button tone="ghost" onClick={() => setParams({}, { replace: true })}>

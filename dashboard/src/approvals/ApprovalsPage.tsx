@@ -1,14 +1,15 @@
-// Approvals (issue 29): the posts that wait for an owner's or administrator's decision, with their text and network,
+// Approvals: the posts that wait for an owner's or administrator's decision, with their text and network,
 // approved or rejected one by one or together. Only this signed-in page can decide (server/approvalRoutes.ts).
 import { useState } from 'react';
 import { DateTime } from 'luxon';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { labelOf } from '../networks.ts';
-import { approvalListQuery } from '../queries/approvals.ts';
+import { approvalKeys, approvalListQuery } from '../queries/approvals.ts';
+import { postKeys } from '../queries/posts.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { useSignedIn } from '../session.tsx';
 import { atLeast } from '../settings/settingsApi.ts';
-import { useAction } from '../settings/useAction.ts';
 import { AdminsOnly, Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { APPROVAL_WORDS as W, approvalTime } from '../words/approvalWords.ts';
 
@@ -26,7 +27,7 @@ export function ApprovalsPage() {
 
 function ApprovalList() {
   const { workspace } = useSignedIn();
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const list = useQuery(approvalListQuery());
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [comment, setComment] = useState('');
@@ -49,13 +50,13 @@ function ApprovalList() {
     setDone(how === 'approve' ? W.approved(chosen.length) : W.rejected(chosen.length));
     setSelected(new Set());
     setComment('');
-    await client.invalidateQueries();
+    await refresh(approvalKeys.all, postKeys.all);
   };
   // The picked time is read in the workspace zone, as every time in the dashboard.
   const timeOf = (id: string) =>
     times[id] ? { publishAt: DateTime.fromISO(times[id], { zone: workspace.tz }).toUTC().toISO() } : {};
-  const approve = useAction(() => decide('approve'));
-  const reject = useAction(() => decide('reject'));
+  const approve = useMutation({ mutationFn: () => decide('approve') });
+  const reject = useMutation({ mutationFn: () => decide('reject') });
 
   if (list.isPending) return <Loading />;
   return (
@@ -117,10 +118,10 @@ function ApprovalList() {
             <textarea id="approval-comment" value={comment} onChange={(e) => setComment(e.target.value)} rows={2} />
           </div>
           <div className="row">
-            <Button tone="primary" disabled={!chosen.length} busy={approve.busy} onClick={approve.submit}>
+            <Button tone="primary" disabled={!chosen.length} busy={approve.isPending} onClick={() => approve.mutate()}>
               {W.approveSelected(chosen.length)}
             </Button>
-            <Button tone="danger" disabled={!chosen.length} busy={reject.busy} onClick={reject.submit}>
+            <Button tone="danger" disabled={!chosen.length} busy={reject.isPending} onClick={() => reject.mutate()}>
               {W.rejectSelected(chosen.length)}
             </Button>
           </div>

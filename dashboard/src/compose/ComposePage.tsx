@@ -2,22 +2,23 @@
 // tags, network settings, and when. The plan is checked as you type; the create button is the confirm
 // step and says what will happen. Afterwards each post's statusLine is shown. `?edit=<post>` opens a post
 // to change it (saved through the edit operation), `?from=<post>` fills a new post from one.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useReducer, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api, call, type Platform, type Schemas } from '../api.ts';
+import { type Account, api, call, type Post, type Schemas } from '../api.ts';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { useAccounts } from '../queries/accounts.ts';
 import { useGroups } from '../queries/groups.ts';
 import { planQuery } from '../queries/plan.ts';
 import { postKeys, postQuery } from '../queries/posts.ts';
-import { useRefreshPosts } from '../posts/postActions.tsx';
+import { useRefresh } from '../queries/refresh.ts';
 import { NetworkPreview, PREVIEWED, type PreviewPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { MediaPicker } from './MediaPicker.tsx';
-import { cleanSettings, NetworkSettings, TiktokDeclaration, type Settings } from './NetworkSettings.tsx';
+import { cleanSettings, NetworkSettings, TiktokDeclaration } from './NetworkSettings.tsx';
+import { type ComposeChange, type ComposeForm, composeReducer, emptyForm } from './composeForm.ts';
 import { editBody, editModes, editPlan, formFromPost, schedulesDraft } from './fromPost.ts';
 import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
@@ -25,7 +26,7 @@ import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { TextCounters } from './TextCounters.tsx';
 import { useTiktokAllowed } from './tiktokCreators.tsx';
 import { WhenInput } from './WhenInput.tsx';
-import { defaultWhen, whenOf, whenWords, type WhenForm } from './when.ts';
+import { whenOf, whenWords } from './when.ts';
 
 type Created = Schemas['CreatePostsResponse']['posts'];
 
@@ -78,49 +79,79 @@ function Results({ posts, onAgain }: { posts: Created; onAgain: () => void }) {
  * the last post.
  */
 export function ComposePage() {
-  return <ComposeForm key={useLocation().key} />;
+  return <Compose key={useLocation().key} />;
 }
 
-function ComposeForm() {
+/** What compose waits for: the accounts, and the post to edit or duplicate when there is one. */
+function Compose() {
   const { workspace } = useSignedIn();
   const zone = workspace.tz;
   const accounts = useAccounts();
-  const groups = useGroups();
-  const client = useQueryClient();
-  const ids = useId();
-  const [accountIds, setAccountIds] = useState<string[]>([]);
-  const [mediaIds, setMediaIds] = useState<string[]>([]);
-  const [text, setText] = useState('');
-  const [title, setTitle] = useState('');
-  const [tags, setTags] = useState('');
-  const [overrides, setOverrides] = useState<Partial<Record<Platform, string>>>({});
-  const [settings, setSettings] = useState<Settings>({ youtube: { visibility: 'public', category: '22' } });
-  const [when, setWhen] = useState<WhenForm>(() => defaultWhen(zone));
-  const [created, setCreated] = useState<Created>();
-  const navigate = useNavigate();
-  const refreshPosts = useRefreshPosts();
   const [params] = useSearchParams();
   const sourceId = params.get('edit') ?? params.get('from');
   const purpose = params.has('edit') ? 'edit' : 'duplicate';
   const source = useQuery({ ...postQuery(sourceId ?? ''), enabled: Boolean(sourceId) });
   const editing = purpose === 'edit' ? source.data : undefined;
-  const [filled, setFilled] = useState<{ from: string; when: WhenForm }>();
-  useEffect(() => {
-    const post = source.data;
-    if (!post || filled?.from === `${purpose} ${post.id}`) return;
-    const form = formFromPost(post, zone, purpose);
-    setAccountIds(form.accountIds);
-    setMediaIds(form.mediaIds);
-    setText(form.text);
-    setTitle(form.title);
-    setTags(form.tags);
-    setOverrides({});
-    setSettings(form.settings);
-    setWhen(form.when);
-    setFilled({ from: `${purpose} ${post.id}`, when: form.when });
-  }, [source.data, purpose, zone, filled]);
+  const heading = editing ? 'Edit post' : sourceId ? 'Duplicate post' : 'Compose';
+  if (accounts.isPending || (sourceId && source.isPending))
+    return (
+      <>
+        <PageHeader title={heading} />
+        <Loading />
+      </>
+    );
+  if (accounts.isError || source.isError)
+    return (
+      <>
+        <PageHeader title={heading} />
+        <ErrorNote error={accounts.error ?? source.error} />
+      </>
+    );
+  if (accounts.data.length === 0) {
+    return (
+      <>
+        <PageHeader title={heading} />
+        <Empty title="Connect an account first">
+          Posts go to connected accounts. <Link to="/accounts">Connect one</Link> in a few clicks.
+        </Empty>
+      </>
+    );
+  }
+  return (
+    <ComposeEditor
+      heading={heading}
+      accounts={accounts.data}
+      editing={editing}
+      // Read once, when the editor opens: the post refetched later (an event) leaves what is being typed alone.
+      initial={source.data ? formFromPost(source.data, zone, purpose) : emptyForm(zone)}
+    />
+  );
+}
 
-  const chosen = (accounts.data ?? []).filter((a) => accountIds.includes(a.id));
+function ComposeEditor({
+  heading,
+  accounts,
+  editing,
+  initial,
+}: {
+  heading: string;
+  accounts: Account[];
+  /** The post being edited, as the server has it now. */
+  editing: Post | undefined;
+  initial: ComposeForm;
+}) {
+  const { workspace } = useSignedIn();
+  const zone = workspace.tz;
+  const groups = useGroups();
+  const refresh = useRefresh();
+  const ids = useId();
+  const [form, change] = useReducer(composeReducer, initial);
+  const set = (values: Extract<ComposeChange, { type: 'set' }>['values']) => change({ type: 'set', values });
+  const { accountIds, mediaIds, text, title, tags, overrides, settings, when } = form;
+  const [created, setCreated] = useState<Created>();
+  const navigate = useNavigate();
+
+  const chosen = accounts.filter((a) => accountIds.includes(a.id));
   const platforms = [...new Set(chosen.map((a) => a.platform))];
   const tiktok = useTiktokAllowed(chosen.filter((a) => a.platform === 'tiktok'));
   const timing = whenOf(when, zone);
@@ -168,25 +199,24 @@ function ComposeForm() {
     mutationFn: () => call(api.POST('/posts', { body: { ...request!, confirm: true } })),
     onSuccess: async (out) => {
       setCreated(out.posts);
-      await client.invalidateQueries({ queryKey: postKeys.all });
+      await refresh(postKeys.all);
     },
   });
   const save = useMutation({
-    mutationFn: (post: NonNullable<typeof editing>) =>
+    mutationFn: (post: Post) =>
       call(
         api.PATCH('/posts/{postId}', {
           params: { path: { postId: post.id } },
-          body: editBody(post, request!, when, filled!.when),
+          body: editBody(post, request!, when, form.source?.when ?? when),
         }),
       ),
     onSuccess: async (post) => {
-      await refreshPosts();
+      await refresh(postKeys.all);
       navigate(`/posts/${post.id}`);
     },
   });
   // A draft is saved as it is: the plan's problems are warnings until it is given a time.
   const staysDraft = when.mode === 'draft' && (!editing || editing.status === 'draft');
-  const heading = editing ? 'Edit post' : sourceId ? 'Duplicate post' : 'Compose';
 
   const reset = () => navigate('/compose');
 
@@ -197,33 +227,7 @@ function ComposeForm() {
         <Results posts={created} onAgain={reset} />
       </>
     );
-  if (accounts.isPending || (sourceId && source.isPending))
-    return (
-      <>
-        <PageHeader title={heading} />
-        <Loading />
-      </>
-    );
-  if (accounts.isError || source.isError)
-    return (
-      <>
-        <PageHeader title={heading} />
-        <ErrorNote error={accounts.error ?? source.error} />
-      </>
-    );
-  if (accounts.data.length === 0) {
-    return (
-      <>
-        <PageHeader title={heading} />
-        <Empty title="Connect an account first">
-          Posts go to connected accounts. <Link to="/accounts">Connect one</Link> in a few clicks.
-        </Empty>
-      </>
-    );
-  }
 
-  const toggle = (id: string) =>
-    setAccountIds((all) => (all.includes(id) ? all.filter((x) => x !== id) : [...all, id]));
   return (
     <>
       <PageHeader title={heading} />
@@ -237,7 +241,7 @@ function ComposeForm() {
                 <select
                   value=""
                   onChange={(e) =>
-                    setAccountIds(groups.data.find((g) => g.id === e.target.value)?.accountIds ?? accountIds)
+                    set({ accountIds: groups.data.find((g) => g.id === e.target.value)?.accountIds ?? accountIds })
                   }
                 >
                   <option value="">Choose a group…</option>
@@ -250,7 +254,7 @@ function ComposeForm() {
               </label>
             )}
             <div className="account-picks">
-              {accounts.data
+              {accounts
                 .filter((a) => !editing || a.id === editing.accountId)
                 .map((a) => (
                   <label key={a.id} className={`account-pick ${accountIds.includes(a.id) ? 'on' : ''}`}>
@@ -258,7 +262,7 @@ function ComposeForm() {
                       type="checkbox"
                       checked={accountIds.includes(a.id)}
                       disabled={Boolean(editing)}
-                      onChange={() => toggle(a.id)}
+                      onChange={() => change({ type: 'toggleAccount', accountId: a.id })}
                     />
                     <NetworkMark platform={a.platform} decorative />
                     <span>
@@ -273,7 +277,7 @@ function ComposeForm() {
             </div>
           </fieldset>
 
-          <MediaPicker value={mediaIds} onChange={setMediaIds} />
+          <MediaPicker value={mediaIds} onChange={(next) => set({ mediaIds: next })} />
 
           <div className="field">
             <label htmlFor={`${ids}-text`}>Text</label>
@@ -281,7 +285,7 @@ function ComposeForm() {
               id={`${ids}-text`}
               rows={6}
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => set({ text: e.target.value })}
               aria-describedby={`${ids}-text-count`}
             />
             <TextCounters
@@ -298,7 +302,7 @@ function ComposeForm() {
                 key={p}
                 tone="ghost"
                 className="override-toggle"
-                onClick={() => setOverrides({ ...overrides, [p]: text })}
+                onClick={() => change({ type: 'override', platform: p, text })}
               >
                 Write a different text for {labelOf(p)}
               </Button>
@@ -309,7 +313,7 @@ function ComposeForm() {
                   id={`${ids}-text-${p}`}
                   rows={4}
                   value={overrides[p]}
-                  onChange={(e) => setOverrides({ ...overrides, [p]: e.target.value })}
+                  onChange={(e) => change({ type: 'override', platform: p, text: e.target.value })}
                   aria-describedby={`${ids}-count-${p}`}
                 />
                 <TextCounters
@@ -319,13 +323,7 @@ function ComposeForm() {
                   text={overrides[p]!}
                   title={title}
                 />
-                <Button
-                  tone="ghost"
-                  onClick={() => {
-                    const { [p]: _, ...rest } = overrides;
-                    setOverrides(rest);
-                  }}
-                >
+                <Button tone="ghost" onClick={() => change({ type: 'dropOverride', platform: p })}>
                   Use the main text for {labelOf(p)}
                 </Button>
               </div>
@@ -337,7 +335,7 @@ function ComposeForm() {
               <input
                 id={`${ids}-title`}
                 value={title}
-                onChange={(e) => setTitle(e.target.value)}
+                onChange={(e) => set({ title: e.target.value })}
                 aria-describedby={`${ids}-title-count`}
               />
               <TextCounters id={`${ids}-title-count`} platforms={['youtube']} field="title" text={text} title={title} />
@@ -348,7 +346,7 @@ function ComposeForm() {
             <input
               id={`${ids}-tags`}
               value={tags}
-              onChange={(e) => setTags(e.target.value)}
+              onChange={(e) => set({ tags: e.target.value })}
               aria-describedby={`${ids}-tags-hint`}
             />
             <p className="field-hint" id={`${ids}-tags-hint`}>
@@ -358,7 +356,7 @@ function ComposeForm() {
           <NetworkSettings
             platforms={platforms}
             value={settings}
-            onChange={setSettings}
+            onChange={(next) => set({ settings: next })}
             tiktok={tiktok}
             mediaIds={mediaIds}
           />
@@ -370,7 +368,7 @@ function ComposeForm() {
               modes={editing ? editModes(editing) : undefined}
               zone={zone}
               problem={'problem' in timing ? timing.problem : undefined}
-              onChange={setWhen}
+              onChange={(next) => set({ when: next })}
             />
           )}
         </form>
@@ -392,7 +390,7 @@ function ComposeForm() {
               <>
                 <PlanTable
                   plan={editing ? editPlan(plan.data, editing, when.mode) : plan.data}
-                  accounts={accounts.data}
+                  accounts={accounts}
                   zone={zone}
                   queue={!plan.isPlaceholderData && settled?.when === 'queue'}
                 />

@@ -1,18 +1,9 @@
 // Compose filled from an existing post: to edit it (saved through PATCH /posts/{postId}) or to duplicate
 // it (a new post). Pure: the page loads the post, these decide the form and the edit's body.
 import type { PlanResponse, Platform, Post, Schemas } from '../api.ts';
+import type { ComposeForm } from './composeForm.ts';
 import type { Settings } from './NetworkSettings.tsx';
 import { defaultWhen, type WhenForm, type WhenMode, whenAt } from './when.ts';
-
-export interface PostForm {
-  accountIds: string[];
-  mediaIds: string[];
-  text: string;
-  title: string;
-  tags: string;
-  settings: Settings;
-  when: WhenForm;
-}
 
 /**
  * The times an edit may give: a draft may stay one or join the queue; a queued post moves; a failed one is sent by
@@ -25,7 +16,7 @@ export function editModes(post: Pick<Post, 'status'>): WhenMode[] {
 }
 
 /** The form of a post: its account, files, text and settings; its time when editing a queued post. */
-export function formFromPost(post: Post, zone: string, purpose: 'edit' | 'duplicate'): PostForm {
+export function formFromPost(post: Post, zone: string, purpose: 'edit' | 'duplicate'): ComposeForm {
   const fresh = defaultWhen(zone);
   const when: WhenForm =
     purpose === 'duplicate'
@@ -39,8 +30,10 @@ export function formFromPost(post: Post, zone: string, purpose: 'edit' | 'duplic
     text: post.text,
     title: post.title ?? '',
     tags: post.tags.join(', '),
+    overrides: {},
     settings: { [post.platform]: post.perPlatform } as Settings,
     when,
+    source: { purpose, postId: post.id, when },
   };
 }
 

@@ -1,8 +1,9 @@
 // Nested folders: pick one, create a subfolder, rename, move under another, delete when empty.
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, type Folder } from '../api.ts';
 import { folderKeys } from '../queries/folders.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { Button, Confirm, ErrorNote } from '../ui.tsx';
 
 type Tree = { folder: Folder; depth: number }[];
@@ -16,21 +17,16 @@ export function FolderTree({
   selected: string | undefined;
   onSelect: (id: string) => void;
 }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const [editing, setEditing] = useState<'new' | 'rename' | 'move' | null>(null);
-  const [error, setError] = useState<unknown>();
   const current = tree.find((t) => t.folder.id === selected)?.folder;
   const isRoot = current?.parentId === null;
-  const done = async () => {
+  const done = () => {
     setEditing(null);
-    setError(undefined);
-    await client.invalidateQueries({ queryKey: folderKeys.all });
+    return refresh(folderKeys.all);
   };
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (!current) return;
-    const f = new FormData(e.currentTarget);
-    try {
+  const save = useMutation({
+    mutationFn: async ({ current, f }: { current: Folder; f: FormData }) => {
       if (editing === 'new') {
         const made = await call(
           api.POST('/folders', { body: { name: String(f.get('name')).trim(), parentId: current.id } }),
@@ -51,10 +47,12 @@ export function FolderTree({
           }),
         );
       }
-      await done();
-    } catch (err) {
-      setError(err);
-    }
+    },
+    onSuccess: done,
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (current) save.mutate({ current, f: new FormData(e.currentTarget) });
   };
   return (
     <nav className="folders" aria-label="Folders">
@@ -130,15 +128,15 @@ export function FolderTree({
               <input name="name" required defaultValue={editing === 'rename' ? current.name : ''} autoFocus />
             </label>
           )}
-          <ErrorNote error={error} />
+          <ErrorNote error={save.error} />
           <div className="actions">
-            <Button tone="primary" type="submit">
+            <Button tone="primary" type="submit" busy={save.isPending}>
               {editing === 'new' ? 'Create' : editing === 'move' ? 'Move' : 'Rename'}
             </Button>
             <Button
               onClick={() => {
                 setEditing(null);
-                setError(undefined);
+                save.reset();
               }}
             >
               Cancel

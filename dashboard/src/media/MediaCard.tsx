@@ -1,10 +1,11 @@
 // One file of the library: thumbnail, name, size, duration, status (with the fail reason), pin, move, delete.
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { api, call, type Folder, type Media } from '../api.ts';
 import { bytesText, durationText } from '../format.ts';
 import { mediaKeys } from '../queries/media.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { whoamiKeys } from '../queries/whoami.ts';
-import { Button, Confirm } from '../ui.tsx';
+import { Button, Confirm, ErrorNote } from '../ui.tsx';
 import { namedInUse } from './inUse.ts';
 
 export function MediaThumb({ media }: { media: Media }) {
@@ -18,16 +19,13 @@ export function MediaThumb({ media }: { media: Media }) {
 }
 
 export function MediaCard({ media, folders }: { media: Media; folders: { folder: Folder; depth: number }[] }) {
-  const client = useQueryClient();
-  const refresh = () =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: mediaKeys.all }),
-      client.invalidateQueries({ queryKey: whoamiKeys.all }),
-    ]);
-  const change = async (body: { pinned?: boolean; folderId?: string }) => {
-    await call(api.PATCH('/media/{mediaId}', { params: { path: { mediaId: media.id } }, body }));
-    await refresh();
-  };
+  const refresh = useRefresh();
+  const patch = useMutation({
+    mutationFn: (body: { pinned?: boolean; folderId?: string }) =>
+      call(api.PATCH('/media/{mediaId}', { params: { path: { mediaId: media.id } }, body })),
+    onSuccess: () => refresh(mediaKeys.lists, mediaKeys.one(media.id)),
+  });
+  const change = (body: { pinned?: boolean; folderId?: string }) => patch.mutate(body);
   return (
     <li className="media-card">
       <div className="media-visual">
@@ -45,6 +43,7 @@ export function MediaCard({ media, folders }: { media: Media; folders: { folder:
       </p>
       {media.failReason && <p className="small error-text">{media.failReason}</p>}
       {media.bytesDeletedAt && <p className="small muted">Bytes deleted after publishing; the record stays.</p>}
+      <ErrorNote error={patch.error} />
       <div className="media-actions">
         <Button tone="ghost" onClick={() => change({ pinned: !media.pinned })} aria-pressed={media.pinned}>
           {media.pinned ? 'Unpin' : 'Pin'}
@@ -82,7 +81,7 @@ export function MediaCard({ media, folders }: { media: Media; folders: { folder:
             ).catch(async (err) => {
               throw await namedInUse(err, media.filename);
             });
-            await refresh();
+            await refresh(mediaKeys.lists, whoamiKeys.all);
           }}
         />
       </div>

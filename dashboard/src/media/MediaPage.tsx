@@ -1,9 +1,10 @@
 // The media library: folders, uploads (drag and drop or picker, progress per file), add from URL,
 // the files of a folder, and the storage meter.
-import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api, call } from '../api.ts';
 import { bytesText } from '../format.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { DropZone } from './DropZone.tsx';
 import { FolderTree } from './FolderTree.tsx';
@@ -30,53 +31,47 @@ function StorageMeter() {
 }
 
 function FromUrl({ folderId }: { folderId: string | undefined }) {
-  const client = useQueryClient();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = e.currentTarget;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await call(
+  const refresh = useRefresh();
+  const add = useMutation({
+    mutationFn: (form: HTMLFormElement) =>
+      call(
         api.POST('/media/from-url', {
           body: { url: String(new FormData(form).get('url')).trim(), ...(folderId ? { folderId } : {}) },
         }),
-      );
+      ),
+    onSuccess: (_, form) => {
       form.reset();
-      await client.invalidateQueries({ queryKey: mediaKeys.lists });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+      return refresh(mediaKeys.lists);
+    },
+  });
   return (
-    <form className="from-url" onSubmit={submit}>
+    <form
+      className="from-url"
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate(e.currentTarget);
+      }}
+    >
       <label htmlFor="from-url">Add from a web address</label>
       <div className="inline">
         <input id="from-url" name="url" type="url" placeholder="https://example.com/photo.jpg" required />
-        <Button type="submit" busy={busy}>
+        <Button type="submit" busy={add.isPending}>
           Add
         </Button>
       </div>
-      <ErrorNote error={error} />
+      <ErrorNote error={add.error} />
     </form>
   );
 }
 
 export function MediaPage() {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const folders = useFolders();
   const tree = folderTree(folders.data ?? []);
   const [picked, setPicked] = useState<string>();
   const folderId = picked ?? tree[0]?.folder.id;
   const files = useMediaPages(folderId);
-  const { uploads, start, retry } = useUploads(() => {
-    void client.invalidateQueries({ queryKey: mediaKeys.lists });
-    void client.invalidateQueries({ queryKey: whoamiKeys.all });
-  });
+  const { uploads, start, retry } = useUploads(() => void refresh(mediaKeys.lists, whoamiKeys.all));
   const all = files.data?.pages.flatMap((p) => p.media) ?? [];
   const folderName = tree.find((t) => t.folder.id === folderId)?.folder.name;
   return (

@@ -3,14 +3,13 @@
 // name and a password. The invitation does not say whether the address has an account: the inviter holds the
 // link too, so the page offers both ways.
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
 import { useResetSession, useSession } from '../session.tsx';
 import { inviteOfferQuery } from '../queries/invites.ts';
 import { ROLE_LABEL } from '../settings/settingsApi.ts';
-import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
-import { useAction } from '../settings/useAction.ts';
+import { Button, ErrorNote, Field, Loading, NewPasswordField, submitting } from '../ui.tsx';
 
 export function InvitePage() {
   const [params] = useSearchParams();
@@ -26,11 +25,13 @@ export function InvitePage() {
     await reset();
     navigate('/', { replace: true });
   };
-  const join = useAction(() => accept({}));
-  const create = useAction(() => accept({ name, password }));
-  const signOut = useAction(async () => {
-    await auth('POST', '/sign-out');
-    await reset();
+  const join = useMutation({ mutationFn: () => accept({}) });
+  const create = useMutation({ mutationFn: () => accept({ name, password }) });
+  const signOut = useMutation({
+    mutationFn: async () => {
+      await auth('POST', '/sign-out');
+      await reset();
+    },
   });
   const back = `/sign-in?next=${encodeURIComponent(`/invite?token=${token}`)}`;
   const me = session.data?.user;
@@ -51,20 +52,20 @@ export function InvitePage() {
               <strong>{offer.data.email}</strong>.
             </p>
             {invitedHere ? (
-              <form className="stack" onSubmit={join.submit}>
+              <form className="stack" onSubmit={submitting(() => join.mutate())}>
                 <ErrorNote error={join.error} />
-                <Button tone="primary" type="submit" busy={join.busy} className="wide">
+                <Button tone="primary" type="submit" busy={join.isPending} className="wide">
                   Join {offer.data.workspace.name}
                 </Button>
               </form>
             ) : me ? (
-              <form className="stack" onSubmit={signOut.submit}>
+              <form className="stack" onSubmit={submitting(() => signOut.mutate())}>
                 <p>
                   You are signed in as <strong>{me.email ?? me.name}</strong>. Sign out, then sign in as{' '}
                   {offer.data.email} or create its account here.
                 </p>
                 <ErrorNote error={signOut.error} />
-                <Button type="submit" busy={signOut.busy} className="wide">
+                <Button type="submit" busy={signOut.isPending} className="wide">
                   Sign out
                 </Button>
               </form>
@@ -73,7 +74,7 @@ export function InvitePage() {
                 <p>
                   Already on Herald with this address? <Link to={back}>Sign in to accept</Link>; you come back here.
                 </p>
-                <form className="stack" onSubmit={create.submit}>
+                <form className="stack" onSubmit={submitting(() => create.mutate())}>
                   <h2>New to Herald?</h2>
                   <Field
                     label="Your name"
@@ -90,7 +91,7 @@ export function InvitePage() {
                     onChange={(e) => setPassword(e.target.value)}
                   />
                   <ErrorNote error={create.error} />
-                  <Button tone="primary" type="submit" busy={create.busy} className="wide">
+                  <Button tone="primary" type="submit" busy={create.isPending} className="wide">
                     Join {offer.data.workspace.name}
                   </Button>
                 </form>

@@ -1,10 +1,12 @@
-// Forgotten passwords: /app/forgot-password asks for a link by mail; /app/reset-password?token=… sets the
-// new password once (every session of the person ends), then sends them to sign in.
+// Forgotten passwords: /app/forgot-password asks for a link by mail; /app/reset-password?token=… first asks
+// whether the link still works (a used or expired one says so, with no form to fill in), then sets the new
+// password once (every session of the person ends) and sends them to sign in, which says it was changed.
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../api.ts';
-import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
-import { useAction } from '../settings/useAction.ts';
+import { passwordResetLinkQuery } from '../queries/passwordResets.ts';
+import { Button, ErrorNote, Field, Loading, NewPasswordField, submitting } from '../ui.tsx';
 
 function AuthCard({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -24,8 +26,9 @@ function AuthCard({ title, children }: { title: string; children: React.ReactNod
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState<string>();
-  const { busy, error, submit } = useAction(async () => {
-    setSent((await auth<{ message: string }>('POST', '/password-reset', { email })).message);
+  const ask = useMutation({
+    mutationFn: () => auth<{ message: string }>('POST', '/password-reset', { email }),
+    onSuccess: (out) => setSent(out.message),
   });
   return (
     <AuthCard title="Reset your password">
@@ -34,7 +37,7 @@ export function ForgotPasswordPage() {
           {sent}
         </p>
       ) : (
-        <form className="stack" onSubmit={submit}>
+        <form className="stack" onSubmit={submitting(() => ask.mutate())}>
           <Field
             label="Email"
             type="email"
@@ -43,8 +46,8 @@ export function ForgotPasswordPage() {
             onChange={(e) => setEmail(e.target.value)}
             required
           />
-          <ErrorNote error={error} />
-          <Button tone="primary" type="submit" busy={busy} className="wide">
+          <ErrorNote error={ask.error} />
+          <Button tone="primary" type="submit" busy={ask.isPending} className="wide">
             Send me a link
           </Button>
         </form>
@@ -55,23 +58,44 @@ export function ForgotPasswordPage() {
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const link = useQuery(passwordResetLinkQuery(token));
+  if (link.isPending)
+    return (
+      <AuthCard title="Choose a new password">
+        <Loading label="Reading the link" />
+      </AuthCard>
+    );
+  if (link.isError)
+    return (
+      <AuthCard title="This link cannot be used">
+        <ErrorNote error={link.error} />
+        <p>
+          <Link to="/forgot-password">Ask for a new link</Link>
+        </p>
+      </AuthCard>
+    );
+  return <NewPasswordForm token={token} />;
+}
+
+function NewPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
-  const { busy, error, submit } = useAction(async () => {
-    await auth('POST', '/password-reset/confirm', { token: params.get('token') ?? '', password });
-    navigate('/sign-in?reset=1', { replace: true });
+  const confirm = useMutation({
+    mutationFn: () => auth('POST', '/password-reset/confirm', { token, password }),
+    onSuccess: () => navigate('/sign-in?reset=1', { replace: true }),
   });
   return (
     <AuthCard title="Choose a new password">
-      <form className="stack" onSubmit={submit}>
+      <form className="stack" onSubmit={submitting(() => confirm.mutate())}>
         <NewPasswordField
           label="New password"
           hint="At least 10 characters. Every session of yours ends."
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <ErrorNote error={error} />
-        <Button tone="primary" type="submit" busy={busy} className="wide">
+        <ErrorNote error={confirm.error} />
+        <Button tone="primary" type="submit" busy={confirm.isPending} className="wide">
           Set the password
         </Button>
       </form>

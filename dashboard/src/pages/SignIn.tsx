@@ -56,12 +56,20 @@ function useEnter() {
 export function SignIn() {
   const enter = useEnter();
   const signUp = useSignUpState();
+  // Set by the reset page once the new password is in place (PasswordReset.tsx).
+  const [params] = useSearchParams();
+  const changed = params.get('reset') === '1';
   const { busy, error, onSubmit } = useSubmit((f) => enter(String(f.get('email')), String(f.get('password'))));
   return (
     <main className="auth">
       <div className="auth-card">
         <p className="brand">Herald</p>
         <h1>Sign in</h1>
+        {changed && (
+          <p className="note note-ok" role="status">
+            Your password was changed, and every session of yours has ended. Sign in with the new password.
+          </p>
+        )}
         <form onSubmit={onSubmit} noValidate>
           <Field label="Email" name="email" type="email" autoComplete="email" required autoFocus />
           <Field label="Password" name="password" type="password" autoComplete="current-password" required />

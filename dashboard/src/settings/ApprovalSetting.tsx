@@ -1,4 +1,4 @@
-// Settings › Workspace: whose posts wait for an owner's or administrator's approval (issue 29).
+// Settings › Workspace: whose posts wait for an owner's or administrator's approval.
 import type { Schemas } from '../api.ts';
 import { APPROVAL_CREATOR_LABEL, APPROVAL_WORDS } from '../words/approvalWords.ts';
 

@@ -1,11 +1,17 @@
 // Settings, plan and billing (/app/settings/billing, the upgradeUrl of every quota error): the plan table
 // with the current plan, this month's usage, and for the owner the change of plan. A downgrade below
 // current usage is refused by the server with what to remove first, which shows here as it came.
-import { useQueryClient } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { bytesText } from '../format.ts';
 import { Button, Confirm, ErrorNote, Loading } from '../ui.tsx';
-import { useBilling } from '../queries/billing.ts';
+import { billingKeys, useBilling } from '../queries/billing.ts';
+import { groupKeys } from '../queries/groups.ts';
+import { apiKeyKeys } from '../queries/keys.ts';
+import { memberKeys } from '../queries/members.ts';
+import { useRefresh } from '../queries/refresh.ts';
+import { webhookKeys } from '../queries/webhooks.ts';
+import { whoamiKeys } from '../queries/whoami.ts';
+import { SESSION_KEY } from '../session.tsx';
 import { planLabel, type Billing, type Plan } from './settingsApi.ts';
 
 function Meter({
@@ -67,7 +73,7 @@ function Usage({ usage }: { usage: Billing['usage'] }) {
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
 
 function ChangePlan({ plan, current }: { plan: Plan; current: string }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const order = ['free', 'creator', 'studio', 'agency'];
   const up = order.indexOf(plan.name) > order.indexOf(current);
   return (
@@ -88,7 +94,16 @@ function ChangePlan({ plan, current }: { plan: Plan; current: string }) {
       }
       onConfirm={async () => {
         await auth('POST', '/billing/plan', { plan: plan.name });
-        await client.invalidateQueries();
+        // The plan's limits and features: the session's plan, usage, what keys may do, seats, webhooks and groups.
+        await refresh(
+          billingKeys.all,
+          SESSION_KEY,
+          whoamiKeys.all,
+          apiKeyKeys.all,
+          memberKeys.all,
+          webhookKeys.all,
+          groupKeys.all,
+        );
       }}
     />
   );

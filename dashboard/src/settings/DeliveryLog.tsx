@@ -1,5 +1,6 @@
 // A webhook's delivery log: each event sent (newest first, 30 days), its state in words, the HTTP status, how long
 // the answer took, when (in the workspace zone) and the first part of the answer; any delivery can be sent again.
+import { useMutation } from '@tanstack/react-query';
 import { api } from '../api.ts';
 import { dayTimeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
@@ -12,9 +13,9 @@ import {
   WEBHOOK_EVENT_LABELS,
   type Delivery,
 } from '../words/webhookWords.ts';
-import { useAction } from './useAction.ts';
-import { useDeliveries } from '../queries/webhooks.ts';
-import { useRefreshWebhooks, webhookCall } from './webhooksApi.ts';
+import { useRefresh } from '../queries/refresh.ts';
+import { useDeliveries, webhookKeys } from '../queries/webhooks.ts';
+import { webhookCall } from './webhooksApi.ts';
 
 /** Enough of the answer to recognise it; the server keeps its first 1 KB. */
 const ANSWER_SHOWN = 300;
@@ -22,16 +23,17 @@ const ANSWER_SHOWN = 300;
 const BADGE: Record<Delivery['status'], string> = { delivered: 'live', pending: 'queued', failed: 'failed' };
 
 function DeliveryRow({ delivery, zone, on }: { delivery: Delivery; zone: string; on: boolean }) {
-  const refresh = useRefreshWebhooks();
+  const refresh = useRefresh();
   const label = WEBHOOK_EVENT_LABELS[delivery.type as keyof typeof WEBHOOK_EVENT_LABELS] ?? 'Event';
   const when = dayTimeText(delivery.createdAt, zone);
-  const again = useAction(async () => {
-    await webhookCall(
-      api.POST('/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
-        params: { path: { webhookId: delivery.webhookId, deliveryId: delivery.id } },
-      }),
-    );
-    await refresh(delivery.webhookId);
+  const again = useMutation({
+    mutationFn: () =>
+      webhookCall(
+        api.POST('/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
+          params: { path: { webhookId: delivery.webhookId, deliveryId: delivery.id } },
+        }),
+      ),
+    onSuccess: () => refresh(webhookKeys.deliveries(delivery.webhookId)),
   });
   const answered = delivery.responseStatus !== null;
   const meaning = DELIVERY_STATUS_WORDS[delivery.status](delivery, zone, on);
@@ -64,7 +66,7 @@ function DeliveryRow({ delivery, zone, on }: { delivery: Delivery; zone: string;
         )}
         <ErrorNote error={again.error} />
       </div>
-      <Button tone="ghost" busy={again.busy} onClick={() => again.submit()}>
+      <Button tone="ghost" busy={again.isPending} onClick={() => again.mutate()}>
         Send again
         <span className="sr-only">
           {' '}

@@ -1,14 +1,14 @@
 // Settings, API keys: New key (name and scope), the full key shown once with a copy button and the advice
 // never to paste it into a chat, the list (prefix, scopes, creator, created, last used) and revoke.
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
-import { Button, Confirm, CopyField, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
+import { Button, Confirm, CopyField, Empty, ErrorNote, Field, Loading, submitting } from '../ui.tsx';
 import { apiKeyKeys, useKeys } from '../queries/keys.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import type { ApiKey, KeyList } from './settingsApi.ts';
-import { useAction } from './useAction.ts';
 
 function PlanAccess({ access }: { access: KeyList['access'] }) {
   if (access.rest) {
@@ -49,18 +49,20 @@ function NewKey({ created }: { created: ApiKey & { key: string } }) {
 }
 
 function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) => void }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const [name, setName] = useState('');
   const [write, setWrite] = useState(false);
-  const { busy, error, submit } = useAction(async () => {
-    onCreated(
-      await auth<ApiKey & { key: string }>('POST', '/keys', { name, scopes: write ? ['read', 'write'] : ['read'] }),
-    );
-    setName('');
-    await client.invalidateQueries({ queryKey: apiKeyKeys.all });
+  const create = useMutation({
+    mutationFn: () =>
+      auth<ApiKey & { key: string }>('POST', '/keys', { name, scopes: write ? ['read', 'write'] : ['read'] }),
+    onSuccess: (created) => {
+      onCreated(created);
+      setName('');
+      return refresh(apiKeyKeys.all);
+    },
   });
   return (
-    <form className="card stack" onSubmit={submit} aria-labelledby="new-key-title">
+    <form className="card stack" onSubmit={submitting(() => create.mutate())} aria-labelledby="new-key-title">
       <h2 id="new-key-title">New key</h2>
       <Field
         label="Name"
@@ -84,9 +86,9 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
           ? 'Write also lets the key upload, create and publish posts, retry, cancel and delete.'
           : 'Read lets the key list, get and plan; it changes nothing.'}
       </p>
-      <ErrorNote error={error} />
+      <ErrorNote error={create.error} />
       <div>
-        <Button tone="primary" type="submit" busy={busy}>
+        <Button tone="primary" type="submit" busy={create.isPending}>
           Create key
         </Button>
       </div>
@@ -95,7 +97,7 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
 }
 
 function KeyRow({ apiKey, zone }: { apiKey: ApiKey; zone: string }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const created = timeText(apiKey.createdAt, zone);
   const used = apiKey.lastUsedAt ? `last used ${timeText(apiKey.lastUsedAt, zone)}` : 'never used';
   return (
@@ -125,7 +127,7 @@ function KeyRow({ apiKey, zone }: { apiKey: ApiKey; zone: string }) {
         }
         onConfirm={async () => {
           await auth('DELETE', `/keys/${apiKey.id}`);
-          await client.invalidateQueries({ queryKey: apiKeyKeys.all });
+          await refresh(apiKeyKeys.all);
         }}
       />
     </li>

@@ -1,15 +1,16 @@
 // Settings, connected MCP clients: the agents the signed-in person let in through the MCP server's OAuth
 // consent (GET /auth/mcp-grants), each with its scopes and last use, and revoking one: its tokens stop at once.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { mcpGrantKeys, mcpGrantListQuery } from '../queries/mcpGrants.ts';
+import { useRefresh } from '../queries/refresh.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Confirm, Empty, ErrorNote, Loading } from '../ui.tsx';
 
 export function McpClientsPage() {
   const { workspace } = useSignedIn();
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const grants = useQuery(mcpGrantListQuery());
   if (grants.isPending) return <Loading label="Loading the connected clients" />;
   if (grants.isError) return <ErrorNote error={grants.error} />;
@@ -46,7 +47,7 @@ export function McpClientsPage() {
                 description={<p>{g.clientName} loses access at once; it must ask again to come back.</p>}
                 onConfirm={async () => {
                   await auth('DELETE', `/mcp-grants/${g.id}`);
-                  await client.invalidateQueries({ queryKey: mcpGrantKeys.all });
+                  await refresh(mcpGrantKeys.all);
                 }}
               />
             </li>

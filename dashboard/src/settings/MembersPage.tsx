@@ -1,30 +1,43 @@
 // Settings, members: who is in the workspace and in which role, pending invitations, inviting by email
 // (the link is also shown here to copy), changing a role, transferring ownership and removing a member.
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { auth } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
-import { AdminsOnly, Button, Confirm, ConfirmDialog, CopyField, ErrorNote, Field, Loading } from '../ui.tsx';
+import { billingKeys } from '../queries/billing.ts';
+import { useRefresh } from '../queries/refresh.ts';
+import { workspaceKeys } from '../queries/workspaces.ts';
+import { SESSION_KEY } from '../session.tsx';
+import {
+  AdminsOnly,
+  Button,
+  Confirm,
+  ConfirmDialog,
+  CopyField,
+  ErrorNote,
+  Field,
+  Loading,
+  submitting,
+} from '../ui.tsx';
 import { memberKeys, useMembers } from '../queries/members.ts';
 import { atLeast, ROLE_LABEL, type Invite, type Member, type Role } from './settingsApi.ts';
-import { useAction } from './useAction.ts';
-
-const refresh = (client: ReturnType<typeof useQueryClient>) => client.invalidateQueries({ queryKey: memberKeys.all });
 
 function InviteForm() {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [sent, setSent] = useState<{ email: string; link: string; delivered: string }>();
-  const { busy, error, submit } = useAction(async () => {
-    const out = await auth<{ invite: Invite; link: string; delivered: string }>('POST', '/invites', { email, role });
-    setSent({ email: out.invite.email, link: out.link, delivered: out.delivered });
-    setEmail('');
-    await refresh(client);
+  const invite = useMutation({
+    mutationFn: () => auth<{ invite: Invite; link: string; delivered: string }>('POST', '/invites', { email, role }),
+    onSuccess: (out) => {
+      setSent({ email: out.invite.email, link: out.link, delivered: out.delivered });
+      setEmail('');
+      return refresh(memberKeys.all);
+    },
   });
   return (
-    <form className="card stack" onSubmit={submit} aria-labelledby="invite-title">
+    <form className="card stack" onSubmit={submitting(() => invite.mutate())} aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>
       <Field
         label="Email"
@@ -41,9 +54,9 @@ function InviteForm() {
           <option value="administrator">Administrator: {ROLE_SCOPE.administrator}</option>
         </select>
       </div>
-      <ErrorNote error={error} />
+      <ErrorNote error={invite.error} />
       <div>
-        <Button tone="primary" type="submit" busy={busy}>
+        <Button tone="primary" type="submit" busy={invite.isPending}>
           Send invitation
         </Button>
       </div>
@@ -75,7 +88,7 @@ const aRole = (role: Role) =>
   role === 'owner' ? 'the owner' : role === 'administrator' ? 'an administrator' : 'a member';
 
 function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: boolean }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   // The role chosen in the list, waiting for the confirm step: a slip of the list must not change anyone's access.
   const [chosen, setChosen] = useState<Exclude<Role, 'owner'>>();
   return (
@@ -103,7 +116,7 @@ function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: bool
         }
         onConfirm={async () => {
           await auth('PATCH', `/members/${member.userId}`, { role: chosen });
-          await refresh(client);
+          await refresh(memberKeys.all);
           setChosen(undefined);
         }}
       />
@@ -119,7 +132,8 @@ function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: bool
           description={<p>{member.name} becomes the owner, who alone changes the plan. You become an administrator.</p>}
           onConfirm={async () => {
             await auth('PATCH', `/members/${member.userId}`, { role: 'owner' });
-            await client.invalidateQueries();
+            // Your own role changes: what the pages offer you, the plan's change, the switcher's roles.
+            await refresh(memberKeys.all, SESSION_KEY, billingKeys.all, workspaceKeys.all);
           }}
         />
       )}
@@ -128,7 +142,7 @@ function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: bool
 }
 
 function MemberRow({ member, you, zone }: { member: Member; you: { userId: string; role: Role }; zone: string }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const manageable = member.role !== 'owner' && atLeast(you.role, 'administrator') && member.userId !== you.userId;
   return (
     <li className="row">
@@ -160,7 +174,7 @@ function MemberRow({ member, you, zone }: { member: Member; you: { userId: strin
             }
             onConfirm={async () => {
               await auth('DELETE', `/members/${member.userId}`);
-              await refresh(client);
+              await refresh(memberKeys.all);
             }}
           />
         </div>
@@ -170,7 +184,11 @@ function MemberRow({ member, you, zone }: { member: Member; you: { userId: strin
 }
 
 function InviteRow({ invite, canManage, zone }: { invite: Invite; canManage: boolean; zone: string }) {
-  const client = useQueryClient();
+  const refresh = useRefresh();
+  const withdraw = useMutation({
+    mutationFn: () => auth('DELETE', `/invites/${invite.id}`),
+    onSuccess: () => refresh(memberKeys.all),
+  });
   return (
     <li className="row">
       <div className="row-main">
@@ -178,15 +196,10 @@ function InviteRow({ invite, canManage, zone }: { invite: Invite; canManage: boo
         <p className="muted">
           {ROLE_LABEL[invite.role]} · invited by {invite.invitedBy.name} · expires {timeText(invite.expiresAt, zone)}
         </p>
+        <ErrorNote error={withdraw.error} />
       </div>
       {canManage && (
-        <Button
-          tone="ghost"
-          onClick={async () => {
-            await auth('DELETE', `/invites/${invite.id}`);
-            await refresh(client);
-          }}
-        >
+        <Button tone="ghost" busy={withdraw.isPending} onClick={() => withdraw.mutate()}>
           Withdraw<span className="sr-only"> the invitation of {invite.email}</span>
         </Button>
       )}

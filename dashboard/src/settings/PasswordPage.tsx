@@ -1,24 +1,24 @@
 // Settings, password: change it while signed in; the person's other sessions end.
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { auth } from '../api.ts';
-import { Button, ErrorNote, Field, NewPasswordField } from '../ui.tsx';
-import { useAction } from './useAction.ts';
+import { Button, ErrorNote, Field, NewPasswordField, submitting } from '../ui.tsx';
 
 export function PasswordPage() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [done, setDone] = useState<number>();
-  const { busy, error, submit } = useAction(async () => {
-    const out = await auth<{ otherSessionsEnded: number }>('POST', '/password', {
-      currentPassword: current,
-      newPassword: next,
-    });
-    setDone(out.otherSessionsEnded);
-    setCurrent('');
-    setNext('');
+  const change = useMutation({
+    mutationFn: () =>
+      auth<{ otherSessionsEnded: number }>('POST', '/password', { currentPassword: current, newPassword: next }),
+    onSuccess: (out) => {
+      setDone(out.otherSessionsEnded);
+      setCurrent('');
+      setNext('');
+    },
   });
   return (
-    <form className="card stack" onSubmit={submit} aria-labelledby="password-title">
+    <form className="card stack" onSubmit={submitting(() => change.mutate())} aria-labelledby="password-title">
       <h2 id="password-title">Change your password</h2>
       <Field
         label="Current password"
@@ -34,14 +34,14 @@ export function PasswordPage() {
         value={next}
         onChange={(e) => setNext(e.target.value)}
       />
-      <ErrorNote error={error} />
+      <ErrorNote error={change.error} />
       {done !== undefined && (
         <p className="note note-ok" role="status">
           Password changed. {done ? `${done} other session${done === 1 ? '' : 's'} signed out.` : ''}
         </p>
       )}
       <div>
-        <Button tone="primary" type="submit" busy={busy}>
+        <Button tone="primary" type="submit" busy={change.isPending}>
           Change password
         </Button>
       </div>

@@ -1,10 +1,13 @@
 // One webhook: its address, state and events; why Herald turned it off, if it did; send a test event, change the
 // address or events, turn it off or on, make a new secret and delete (the last two confirmed); and its delivery log.
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
-import { Button, Confirm, ErrorNote, Field } from '../ui.tsx';
+import { useRefresh } from '../queries/refresh.ts';
+import { webhookKeys } from '../queries/webhooks.ts';
+import { Button, Confirm, ErrorNote, Field, submitting } from '../ui.tsx';
 import { FIELD_LABELS } from '../words/fieldLabels.ts';
 import {
   WEBHOOK_DISABLED_WORDS,
@@ -14,30 +17,35 @@ import {
 } from '../words/webhookWords.ts';
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { EventPicker } from './EventPicker.tsx';
-import { useAction } from './useAction.ts';
 import { NewSecret, type Revealed } from './WebhookSecret.tsx';
-import { useRefreshWebhooks, webhookCall, type Webhook, type WebhookWithSecret } from './webhooksApi.ts';
+import { webhookCall, type Webhook, type WebhookWithSecret } from './webhooksApi.ts';
 
 const STATE_BADGE = { on: 'live', off: 'off', offByHerald: 'failed' } as const;
 
 const path = (webhookId: string) => ({ params: { path: { webhookId } } });
 
 function EditWebhook({ webhook, onDone }: { webhook: Webhook; onDone: () => void }) {
-  const refresh = useRefreshWebhooks();
+  const refresh = useRefresh();
   const [url, setUrl] = useState(webhook.url);
   const [events, setEvents] = useState<WebhookEventType[]>(webhook.events);
-  const { busy, error, submit } = useAction(async () => {
-    await webhookCall(api.PATCH('/webhooks/{webhookId}', { ...path(webhook.id), body: { url, events } }));
-    await refresh();
-    onDone();
+  const save = useMutation({
+    mutationFn: () => webhookCall(api.PATCH('/webhooks/{webhookId}', { ...path(webhook.id), body: { url, events } })),
+    onSuccess: async () => {
+      await refresh(webhookKeys.list);
+      onDone();
+    },
   });
   return (
-    <form className="stack" onSubmit={submit} aria-label={`Change the webhook to ${webhook.url}`}>
+    <form
+      className="stack"
+      onSubmit={submitting(() => save.mutate())}
+      aria-label={`Change the webhook to ${webhook.url}`}
+    >
       <Field label={FIELD_LABELS.url!} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
       <EventPicker value={events} onChange={setEvents} />
-      <ErrorNote error={error} />
+      <ErrorNote error={save.error} />
       <div className="inline wrap">
-        <Button tone="primary" type="submit" busy={busy} disabled={events.length === 0}>
+        <Button tone="primary" type="submit" busy={save.isPending} disabled={events.length === 0}>
           Save changes
         </Button>
         <Button onClick={onDone}>Keep as is</Button>
@@ -72,20 +80,26 @@ export function WebhookCard({
   onRotated: (webhook: WebhookWithSecret) => void;
 }) {
   const { workspace } = useSignedIn();
-  const refresh = useRefreshWebhooks();
+  const refresh = useRefresh();
   const [editing, setEditing] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   const offByHerald = !webhook.enabled && webhook.disabledReason !== null;
   const state = webhook.enabled ? 'on' : offByHerald ? 'offByHerald' : 'off';
-  const toggle = useAction(async () => {
-    await webhookCall(api.PATCH('/webhooks/{webhookId}', { ...path(webhook.id), body: { enabled: !webhook.enabled } }));
-    await refresh();
+  // Turning it on or off changes the list and the Settings banner; a disabled webhook's pending deliveries wait.
+  const toggle = useMutation({
+    mutationFn: () =>
+      webhookCall(api.PATCH('/webhooks/{webhookId}', { ...path(webhook.id), body: { enabled: !webhook.enabled } })),
+    onSuccess: () => refresh(webhookKeys.list, webhookKeys.deliveries(webhook.id)),
   });
-  const test = useAction(async () => {
-    await webhookCall(api.POST('/webhooks/{webhookId}/test', path(webhook.id)));
-    setLogOpen(true);
-    await refresh(webhook.id);
+  const test = useMutation({
+    mutationFn: () => webhookCall(api.POST('/webhooks/{webhookId}/test', path(webhook.id))),
+    onSuccess: () => {
+      setLogOpen(true);
+      return refresh(webhookKeys.deliveries(webhook.id));
+    },
   });
+  /** From a confirm step: the failure shows on the card, under its buttons, as the other buttons' do. */
+  const toggleConfirmed = () => toggle.mutateAsync().catch(() => undefined);
   const logId = `log-${webhook.id}`;
   /** Each card's buttons say which webhook they act on, for a screen reader's list of buttons. */
   const which = `the webhook to ${webhook.url}`;
@@ -101,7 +115,7 @@ export function WebhookCard({
         </div>
       </div>
       {rotated && <NewSecret revealed={rotated} />}
-      {offByHerald && <DisabledNotice busy={toggle.busy} onEnable={() => toggle.submit()} />}
+      {offByHerald && <DisabledNotice busy={toggle.isPending} onEnable={() => toggle.mutate()} />}
       {editing ? (
         <EditWebhook webhook={webhook} onDone={() => setEditing(false)} />
       ) : (
@@ -111,7 +125,7 @@ export function WebhookCard({
             {webhook.events.map((e) => WEBHOOK_EVENT_LABELS[e]).join(', ')}
           </p>
           <div className="row-actions">
-            <Button busy={test.busy} onClick={() => test.submit()} disabled={!webhook.enabled}>
+            <Button busy={test.isPending} onClick={() => test.mutate()} disabled={!webhook.enabled}>
               Send a test event
             </Button>
             <Button tone="ghost" onClick={() => setEditing(true)}>
@@ -132,11 +146,11 @@ export function WebhookCard({
                     whenever you like.
                   </p>
                 }
-                onConfirm={() => toggle.submit()}
+                onConfirm={toggleConfirmed}
               />
             ) : (
               !offByHerald && (
-                <Button tone="ghost" busy={toggle.busy} onClick={() => toggle.submit()}>
+                <Button tone="ghost" busy={toggle.isPending} onClick={() => toggle.mutate()}>
                   Turn on
                 </Button>
               )
@@ -170,7 +184,7 @@ export function WebhookCard({
               }
               onConfirm={async () => {
                 await webhookCall(api.DELETE('/webhooks/{webhookId}', path(webhook.id)));
-                await refresh();
+                await refresh(webhookKeys.list);
               }}
             />
           </div>

@@ -2,20 +2,21 @@
 // signing secret shown once (after creating and after making a new one) with a copy button, and the webhooks with
 // their delivery logs (WebhookCard). A member, or a plan without webhooks, gets the reason instead of controls; the
 // Settings banner (DisabledWebhooksBanner) tells administrators on every Settings tab when Herald turned one off.
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, Failure } from '../api.ts';
 import { PLANS } from '../../../domain/plans.ts';
 import { useMay, useSignedIn } from '../session.tsx';
-import { AdminsOnly, Button, Empty, ErrorNote, Field, Loading } from '../ui.tsx';
+import { AdminsOnly, Button, Empty, ErrorNote, Field, Loading, submitting } from '../ui.tsx';
 import { FIELD_LABELS } from '../words/fieldLabels.ts';
 import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_DISABLED_WORDS, type WebhookEventType } from '../words/webhookWords.ts';
 import { EventPicker } from './EventPicker.tsx';
-import { useAction } from './useAction.ts';
 import { WebhookCard } from './WebhookCard.tsx';
 import { NewSecret, type Revealed } from './WebhookSecret.tsx';
-import { useWebhooks } from '../queries/webhooks.ts';
-import { useRefreshWebhooks, webhookCall, type WebhookWithSecret } from './webhooksApi.ts';
+import { useRefresh } from '../queries/refresh.ts';
+import { useWebhooks, webhookKeys } from '../queries/webhooks.ts';
+import { webhookCall, type WebhookWithSecret } from './webhooksApi.ts';
 
 function Intro() {
   return (
@@ -46,17 +47,20 @@ function PlanNote({ upgradeUrl }: { upgradeUrl: unknown }) {
 }
 
 function CreateWebhook({ onCreated }: { onCreated: (webhook: WebhookWithSecret) => void }) {
-  const refresh = useRefreshWebhooks();
+  const refresh = useRefresh();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEventType[]>(DEFAULT_WEBHOOK_EVENTS);
-  const { busy, error, submit } = useAction(async () => {
-    onCreated(await webhookCall(api.POST('/webhooks', { body: { url, events } })));
-    setUrl('');
-    setEvents(DEFAULT_WEBHOOK_EVENTS);
-    await refresh();
+  const create = useMutation({
+    mutationFn: () => webhookCall(api.POST('/webhooks', { body: { url, events } })),
+    onSuccess: (webhook) => {
+      onCreated(webhook);
+      setUrl('');
+      setEvents(DEFAULT_WEBHOOK_EVENTS);
+      return refresh(webhookKeys.list);
+    },
   });
   return (
-    <form className="card stack" onSubmit={submit} aria-labelledby="new-webhook-title">
+    <form className="card stack" onSubmit={submitting(() => create.mutate())} aria-labelledby="new-webhook-title">
       <h2 id="new-webhook-title">New webhook</h2>
       <Field
         label={FIELD_LABELS.url!}
@@ -69,9 +73,9 @@ function CreateWebhook({ onCreated }: { onCreated: (webhook: WebhookWithSecret) 
         maxLength={2000}
       />
       <EventPicker value={events} onChange={setEvents} />
-      <ErrorNote error={error} />
+      <ErrorNote error={create.error} />
       <div>
-        <Button tone="primary" type="submit" busy={busy} disabled={events.length === 0}>
+        <Button tone="primary" type="submit" busy={create.isPending} disabled={events.length === 0}>
           Create webhook
         </Button>
       </div>

@@ -1,13 +1,14 @@
 // Settings, workspace: name, slug, time zone, currency and whose posts need approval. Changing the zone leaves
 // queued posts at their absolute instants; the answer says so and this page repeats it.
 import { lazy, Suspense, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { auth } from '../api.ts';
+import { useRefresh } from '../queries/refresh.ts';
+import { workspaceKeys } from '../queries/workspaces.ts';
 import { SESSION_KEY, useSignedIn } from '../session.tsx';
-import { Button, ErrorNote, Field, Loading } from '../ui.tsx';
+import { Button, ErrorNote, Field, Loading, submitting } from '../ui.tsx';
 import { atLeast } from './settingsApi.ts';
 import { ApprovalSetting } from './ApprovalSetting.tsx';
-import { useAction } from './useAction.ts';
 
 const CURRENCIES = Intl.supportedValuesOf('currency');
 // The zone picker's combobox (downshift) loads with this page only, not with every page of the dashboard.
@@ -15,7 +16,7 @@ const ZonePicker = lazy(() => import('./ZonePicker.tsx').then((m) => ({ default:
 
 export function WorkspacePage() {
   const { workspace, role } = useSignedIn();
-  const client = useQueryClient();
+  const refresh = useRefresh();
   const [form, setForm] = useState({
     name: workspace.name,
     slug: workspace.slug,
@@ -27,13 +28,16 @@ export function WorkspacePage() {
   const editable = atLeast(role, 'administrator');
   const set = (field: 'name' | 'slug' | 'tz' | 'currency') => (e: { target: { value: string } }) =>
     setForm({ ...form, [field]: e.target.value });
-  const { busy, error, submit } = useAction(async () => {
-    const out = await auth<{ notes: string[] }>('PATCH', '/workspace', form);
-    setNotes(out.notes.length ? out.notes : ['Saved.']);
-    await client.invalidateQueries({ queryKey: SESSION_KEY });
+  // The session carries the workspace every page reads (its zone, its name); the switcher lists it by name.
+  const save = useMutation({
+    mutationFn: () => auth<{ notes: string[] }>('PATCH', '/workspace', form),
+    onSuccess: (out) => {
+      setNotes(out.notes.length ? out.notes : ['Saved.']);
+      return refresh(SESSION_KEY, workspaceKeys.all);
+    },
   });
   return (
-    <form className="card stack" onSubmit={submit} aria-labelledby="workspace-title">
+    <form className="card stack" onSubmit={submitting(() => save.mutate())} aria-labelledby="workspace-title">
       <h2 id="workspace-title">Workspace</h2>
       <fieldset disabled={!editable} className="stack">
         <Field label="Name" value={form.name} onChange={set('name')} required maxLength={100} />
@@ -65,7 +69,7 @@ export function WorkspacePage() {
           onChange={(approvalRequiredFor) => setForm({ ...form, approvalRequiredFor })}
         />
       </fieldset>
-      <ErrorNote error={error} />
+      <ErrorNote error={save.error} />
       {notes && (
         <div className="note note-ok" role="status">
           {notes.map((n) => (
@@ -75,7 +79,7 @@ export function WorkspacePage() {
       )}
       {editable ? (
         <div>
-          <Button tone="primary" type="submit" busy={busy}>
+          <Button tone="primary" type="submit" busy={save.isPending}>
             Save
           </Button>
         </div>

@@ -1,18 +1,9 @@
-// The webhooks of the contract (/v1/webhooks): their types, the refresh after a change, and a webhook address
-// refusal in the page's own words. The queries are in queries/webhooks.ts.
-import { useQueryClient } from '@tanstack/react-query';
+// The webhooks of the contract (/v1/webhooks): their types, and a webhook address refusal in the page's own words.
+// The queries are in queries/webhooks.ts.
 import { call, Failure, type Schemas } from '../api.ts';
-import { webhookKeys } from '../queries/webhooks.ts';
 
 export type Webhook = Schemas['Webhook'];
 export type WebhookWithSecret = Schemas['WebhookWithSecret'];
-
-/** After a change: the webhook's log when given, else everything (the list, the Settings banner and the logs). */
-export function useRefreshWebhooks() {
-  const client = useQueryClient();
-  return (webhookId?: string) =>
-    client.invalidateQueries({ queryKey: webhookId ? webhookKeys.deliveries(webhookId) : webhookKeys.all });
-}
 
 /** Runs a webhook change; an address refusal is said as a webhook's (words/words.ts), not as a download's. */
 export async function webhookCall<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>) {

@@ -1,4 +1,4 @@
-// Approvals (issue 29) in the dashboard's words: whose posts wait, and what a decision did.
+// Approvals in the dashboard's words: whose posts wait, and what a decision did.
 import type { Schemas } from '../api.ts';
 import { dayTimeText } from '../format.ts';
 

@@ -1,4 +1,4 @@
-// An account's posting times (the posting queue, issue 29) in the dashboard's words.
+// An account's posting times (the posting queue) in the dashboard's words.
 export const DAY_LABEL = {
   mon: 'Monday',
   tue: 'Tuesday',
@@ -34,7 +34,7 @@ export const WHEN_LABEL = {
   draft: 'Save as draft',
 } as const;
 
-/** "Add to queue" in compose and the plan table (the posting queue, issue 29). */
+/** "Add to queue" in compose and the plan table (the posting queue). */
 export const QUEUE_WORDS = {
   hint: "Each account gets its next free posting time: the plan shows which. Set an account's times on its page.",
   nextFree: 'Its next free posting time',

@@ -336,10 +336,19 @@ export const ERROR_WORDS = {
     };
   },
   method_not_allowed: same('The dashboard asked for something Herald does not do.', 'Reload the page.'),
-  network_not_configured: same(
-    'This network is not set up on this Herald.',
-    'Whoever runs this Herald adds the network’s app keys first.',
-  ),
+  // Bluesky lacks a server only in a sandbox without SANDBOX_PDS: the operator starts one, no app keys needed.
+  network_not_configured: (f: FailureFacts): Words =>
+    f.body.platform === 'bluesky'
+      ? {
+          title: 'Bluesky in this sandbox has no test server to connect to.',
+          hint:
+            'Whoever runs this Herald starts one with npx tsx scripts/blueskyPds.ts, sets SANDBOX_PDS to the ' +
+            'address it prints and restarts Herald.',
+        }
+      : {
+          title: 'This network is not set up on this Herald.',
+          hint: 'Whoever runs this Herald adds the network’s app keys first.',
+        },
   network_unavailable: same('Publishing to this network is not available yet.'),
   not_found: same('This is no longer here.', 'It may have been deleted; go back and reload the list.'),
   not_implemented: same('Herald does not do this yet.'),

@@ -20,6 +20,7 @@ const plc = await import('@did-plc/server');
 const { Secp256k1Keypair } = await import('@atproto/crypto');
 const imported = performance.now();
 
+// test/support/freePort.ts's, restated: this script runs from the PDS's install folder, apart from the repository.
 function freePort() {
   return new Promise((resolve, reject) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
