@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { User } from '../domain/credential.ts';
 import { newId } from '../domain/ids.ts';
+import type { HourOfCreations } from '../domain/quotas.ts';
 import {
   deletionRefusal,
   nextState,
@@ -14,6 +15,7 @@ import {
 import type { Platform } from '../networks/rules.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
 import { recordAudit } from './audit.ts';
+import { hourOfCreations } from './creationHour.ts';
 import type { Db } from './connect.ts';
 import { recordEvents } from './events.ts';
 import type { JobScheduler } from './jobs.ts';
@@ -31,16 +33,12 @@ import {
   type PostRecord,
 } from './postRecords.ts';
 import { queuePicker } from './schedulesData.ts';
-import { toCount } from './rows.ts';
 import { usageCounter } from './usage.ts';
 
 /** What the creation guards decide from, counted inside the creating transaction. */
-export interface CreationCounts {
+export interface CreationCounts extends HourOfCreations {
   /** Posts counted toward `month` so far. */
   monthUsed: number;
-  /** Successful creation requests in the last hour, and when the oldest of them happened. */
-  createdLastHour: number;
-  oldestLastHour: string | null;
 }
 
 const CONTENT_FIELDS = ['text', 'title', 'tags', 'mediaIds', 'perPlatform'] as const;
@@ -90,6 +88,11 @@ export interface DecidedChange {
   events: NewEvent[];
   audit?: { userId: string; action: 'post.approved' | 'post.rejected'; detail: Record<string, unknown> };
 }
+
+const CHANGE_DROPPED: NewEvent = {
+  kind: 'rejected',
+  message: 'The change that waited for approval was dropped: the post left the queue.',
+};
 
 /** Writes to one workspace's posts; every stamp (created, updated, events) is the clock's time. */
 export function postWrites(db: Db, wsId: string, clock: Clock, jobs?: JobScheduler) {
@@ -149,6 +152,11 @@ export function postWrites(db: Db, wsId: string, clock: Clock, jobs?: JobSchedul
         return next === undefined ? undefined : new Date(next).toISOString();
       },
     });
+    // A change waits for approval only beside a queued post: one that leaves the queue drops it.
+    if (post.pendingChange && status !== 'queued') {
+      Object.assign(patch, { approval: null, pendingChange: null });
+      events.push(CHANGE_DROPPED);
+    }
     const content = changesContent(patch);
     if (content && row.checkpoint) throw partlySent(id, post.platform);
     // Taking a post in review out of the queue (a cancel, or a wait for approval) would not take it back.
@@ -204,18 +212,7 @@ export function postWrites(db: Db, wsId: string, clock: Clock, jobs?: JobSchedul
       db.transaction(async (trx) => {
         await lockWorkspace(trx, wsId);
         const now = isoNow(clock);
-        const hourAgo = new Date(Date.parse(now) - 3600_000).toISOString();
-        const recent = await trx('post_creations')
-          .where('workspace_id', wsId)
-          .where('at', '>', hourAgo)
-          .count({ n: '*' })
-          .min({ oldest: 'at' })
-          .first();
-        input.guard({
-          monthUsed: await monthUsed(trx, input.month),
-          createdLastHour: toCount(recent?.n),
-          oldestLastHour: recent?.oldest ?? null,
-        });
+        input.guard({ monthUsed: await monthUsed(trx, input.month), ...(await hourOfCreations(trx, wsId, now)) });
         if (input.queue) await placeInQueue(trx, input.posts, input.queue, now);
         const ids: string[] = [];
         const batchId = newId('bat');

@@ -113,18 +113,34 @@ export const confirmRequired = (action: string, operation: keyof typeof CONFIRMS
   );
 };
 
-export const invalidRequest = (message: string, hint = 'Fix the named field and send the request again.') =>
-  new ApiError(400, 'invalid_request', message, hint);
+/**
+ * What a message states, as fields a program reads without parsing the sentence (the contract's Error and Issue):
+ * the request field at fault, the bound it is held to, and what the request has.
+ */
+export interface Facts {
+  field?: string;
+  limit?: number | string | boolean;
+  actual?: number | string | boolean;
+}
 
-export const rateLimited = (retryAfterSeconds: number, message: string) =>
-  new ApiError(
+export const invalidRequest = (
+  message: string,
+  hint = 'Fix the named field and send the request again.',
+  facts: Facts = {},
+) => new ApiError(400, 'invalid_request', message, hint, { ...facts });
+
+/** Over a rate limit until `retryAt` (epoch ms); `extra` says more of the limit (the workspace's post creations). */
+export const rateLimited = (retryAt: number, now: number, message: string, extra: Record<string, unknown> = {}) => {
+  const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
+  return new ApiError(
     429,
     'rate_limited',
     message,
-    `Wait ${retryAfterSeconds} seconds, then try again.`,
-    {},
-    { 'Retry-After': String(retryAfterSeconds) },
+    `Wait ${seconds} seconds, then try again.`,
+    { retryAt: new Date(now + seconds * 1000).toISOString(), ...extra },
+    { 'Retry-After': String(seconds) },
   );
+};
 
 /**
  * The disk (or PostgreSQL's) is full: SQLite's SQLITE_FULL, a file write's ENOSPC or EDQUOT, PostgreSQL's disk_full
@@ -157,14 +173,30 @@ export const databaseUnavailable = () =>
     { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
   );
 
-/** Quota errors carry the numbers; the server adds upgradeUrl, which depends on PUBLIC_URL. */
+/** The plan's limits a quota error can name (the contract's QuotaError.quota). */
+export type QuotaName =
+  | 'accounts'
+  | 'members'
+  | 'postsPerMonth'
+  | 'storageBytes'
+  | 'maxFileBytes'
+  | 'api'
+  | 'groups'
+  | 'webhooks';
+
+/**
+ * Quota errors carry the numbers and the limit's name (a file over the per-file limit names its `size` field too);
+ * the server adds upgradeUrl, which depends on PUBLIC_URL.
+ */
 export class QuotaExceededError extends ApiError {
   constructor(
     message: string,
     hint: string,
     readonly limit: number,
     readonly used: number,
+    readonly quota: QuotaName,
+    facts: Facts = {},
   ) {
-    super(402, 'quota_exceeded', message, hint, { limit, used });
+    super(402, 'quota_exceeded', message, hint, { limit, used, quota, ...facts });
   }
 }

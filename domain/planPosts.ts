@@ -37,7 +37,10 @@ export interface PlannedRow {
 const NOTES = new Set(['time_ambiguous']);
 
 function mediaIssues(media: MediaFacts[]): Issue[] {
-  return media.flatMap((m, i) => checkReady(m, `mediaIds[${i}] (${m.id})`) ?? []);
+  return media.flatMap((m, i) => {
+    const notReady = checkReady(m, `mediaIds[${i}] (${m.id})`);
+    return notReady ? [{ ...notReady, field: `mediaIds[${i}]` }] : [];
+  });
 }
 
 function accountIssues(account: TargetAccount): Issue[] {
@@ -47,6 +50,7 @@ function accountIssues(account: TargetAccount): Issue[] {
       code: 'account_not_ok',
       message: `Account ${account.displayName} (${account.id}) is ${account.status}; it cannot publish.`,
       hint: 'A person must reconnect the account in the dashboard.',
+      actual: account.status,
     },
   ];
 }

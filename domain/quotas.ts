@@ -18,6 +18,7 @@ export function assertCanConnectAccount(plan: PlanName, used: number, requested 
     upgradeHint(plan, (p) => p.accounts > limit, 'more accounts', 'Disconnect an account'),
     limit,
     used,
+    'accounts',
   );
 }
 
@@ -28,6 +29,7 @@ export function assertApiAccess(plan: PlanName): void {
     upgradeHint(plan, (p) => p.api, 'API access', 'Use the dashboard or the read-only MCP tools'),
     0,
     0,
+    'api',
   );
 }
 
@@ -38,10 +40,22 @@ export function assertGroupsAllowed(plan: PlanName, used: number): void {
     upgradeHint(plan, (p) => p.groups, 'groups', 'Target accounts by accountIds instead'),
     0,
     used,
+    'groups',
   );
 }
 
 export const CREATIONS_PER_HOUR = 60;
+
+/** The workspace's creation requests of the last hour, and who made those whose posts still exist. */
+export interface HourOfCreations {
+  createdLastHour: number;
+  oldestLastHour: string | null;
+  spentBy: { keys: number; people: number };
+}
+
+/** When a spent hour lets one more creation through: once its oldest creation leaves the hour. */
+export const allowanceReturnsAt = (hour: HourOfCreations, now: number) =>
+  hour.oldestLastHour ? Date.parse(hour.oldestLastHour) + 3600_000 : now + 3600_000;
 
 /**
  * The guards of POST /posts, decided from counts taken inside the creating transaction:
@@ -49,17 +63,17 @@ export const CREATIONS_PER_HOUR = 60;
  */
 export function assertCanCreatePosts(
   plan: PlanName,
-  counts: { monthUsed: number; createdLastHour: number; oldestLastHour: string | null },
+  counts: HourOfCreations & { monthUsed: number },
   requested: number,
   now: number,
 ): void {
   if (counts.createdLastHour >= CREATIONS_PER_HOUR) {
-    const freeAt = counts.oldestLastHour ? Date.parse(counts.oldestLastHour) + 3600_000 : now + 3600_000;
-    const wait = Math.max(1, Math.ceil((freeAt - now) / 1000));
     throw rateLimited(
-      wait,
+      allowanceReturnsAt(counts, now),
+      now,
       `This workspace created posts ${CREATIONS_PER_HOUR} times in the last hour, the hourly limit; one ` +
         `request may carry several targets.`,
+      { limit: CREATIONS_PER_HOUR, actual: counts.createdLastHour, spentBy: counts.spentBy },
     );
   }
   assertMonthQuota(plan, counts.monthUsed, requested);
@@ -73,6 +87,7 @@ export function assertMonthQuota(plan: PlanName, used: number, requested: number
     upgradeHint(plan, (p) => p.postsPerMonth > limit, 'more posts', 'Cancel a queued post or wait for next month'),
     limit,
     used,
+    'postsPerMonth',
   );
 }
 
@@ -93,6 +108,8 @@ export function assertFileFits(plan: PlanName, size: number, storageCommitted: n
       ),
       maxFileBytes,
       size,
+      'maxFileBytes',
+      { field: 'size' },
     );
   }
   if (storageCommitted + size > storageBytes) {
@@ -102,6 +119,8 @@ export function assertFileFits(plan: PlanName, size: number, storageCommitted: n
       upgradeHint(plan, (p) => p.storageBytes > storageBytes, 'more storage', 'Delete files you no longer need'),
       storageBytes,
       storageCommitted,
+      'storageBytes',
+      { field: 'size', actual: size },
     );
   }
 }
@@ -116,6 +135,7 @@ export function assertCanAddMember(plan: PlanName, used: number): void {
     upgradeHint(plan, (p) => p.members > limit, 'more members', 'Withdraw a pending invitation or remove a member'),
     limit,
     used,
+    'members',
   );
 }
 
@@ -172,6 +192,7 @@ export function assertWebhooksAllowed(plan: PlanName): void {
     upgradeHint(plan, (p) => p.webhooks, 'webhooks', 'Read GET /events for what changed'),
     0,
     0,
+    'webhooks',
   );
 }
 
@@ -185,5 +206,6 @@ export function assertCanAddWebhook(used: number): void {
     'Delete a webhook you no longer use; one webhook can receive several event types (its `events`).',
     WEBHOOKS_PER_WORKSPACE,
     used,
+    'webhooks',
   );
 }

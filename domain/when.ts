@@ -106,6 +106,7 @@ export function timeIssues(at: DateTime, now: DateTime, zone: string, field: str
         code: 'time_too_soon',
         message: `${field} ${shown} ${gap}.`,
         hint: 'Pick a time at least 2 minutes ahead, or use when: "now".',
+        field,
       },
     ];
   }
@@ -115,6 +116,7 @@ export function timeIssues(at: DateTime, now: DateTime, zone: string, field: str
         code: 'time_too_far',
         message: `${field} ${shown} is more than one year ahead.`,
         hint: 'Pick a time within the next 12 months, or save a draft.',
+        field,
       },
     ];
   return [];

@@ -479,8 +479,8 @@ export interface paths {
          *     - Each is checked again at its new time as `reschedulePost` checks a move (at least 2
          *       minutes ahead, among others); if either fails, the answer is `422 checks_failed` with
          *       both rows and nothing changes.
-         *     - Where the workspace requires approval for this caller, both posts wait for approval as
-         *       drafts, each wanting the other's time, as `reschedulePost` makes a moved post wait.
+         *     - Where the workspace requires approval for this caller, both posts keep their times and
+         *       each gets a `pendingChange` wanting the other's time, as `reschedulePost` makes a move wait.
          *     - Each post gets a `rescheduled` event. Neither changes its month in the quota.
          */
         post: operations["swapPostTimes"];
@@ -544,6 +544,10 @@ export interface paths {
          *     - `live` is final. A post whose publishing attempt has begun, or that an earlier attempt
          *       already sent part of to its network (it waits for Herald's own retry), cannot change its
          *       content: `409 invalid_state`. A change can never make a post go out twice.
+         *     - Where the workspace requires approval for this caller (`approvalRequiredFor`), a change
+         *       waits for approval: a `draft` or `failed` post becomes a draft awaiting approval
+         *       (`approval`), while a `queued` post keeps its time and its approved content and carries the
+         *       change as `pendingChange` until an owner or administrator decides in the dashboard.
          *
          *     Each change adds an `edited` (content) or `rescheduled` (time) event to the timeline.
          */
@@ -1248,6 +1252,25 @@ export interface components {
              * @example req_01JD8X4K2M9QZ7W3V5T6B1N0CE
              */
             requestId?: string;
+            /**
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @example text
+             */
+            field?: string;
+            /**
+             * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
+             *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
+             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
+             *     `actual` above that reads "more than" ten times the limit.
+             * @example 500
+             */
+            limit?: number | string | boolean;
+            /**
+             * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
+             *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
+             * @example 563
+             */
+            actual?: number | string | boolean;
         };
         /**
          * @description An error for a plan limit (`quota_exceeded`), with the numbers and where to upgrade.
@@ -1257,6 +1280,7 @@ export interface components {
          *       "hint": "Cancel a queued post, wait for next month, or upgrade the plan.",
          *       "limit": 200,
          *       "used": 199,
+         *       "quota": "postsPerMonth",
          *       "upgradeUrl": "http://localhost:8080/app/settings/billing"
          *     }
          */
@@ -1292,11 +1316,82 @@ export interface components {
              */
             used: number;
             /**
+             * @description The plan's limit that is reached, named as the plan table names it.
+             * @example postsPerMonth
+             * @enum {string}
+             */
+            quota: "accounts" | "members" | "postsPerMonth" | "storageBytes" | "maxFileBytes" | "api" | "groups" | "webhooks";
+            /**
+             * @description The request field at fault, when one is (`size` for a file the plan has no room for).
+             * @example size
+             */
+            field?: string;
+            /**
+             * @description The storage limit only, the size of the refused file (`used` is the storage used or reserved).
+             * @example 48213377
+             */
+            actual?: number;
+            /**
              * Format: uri
              * @description The dashboard page where a person can change the plan.
              * @example http://localhost:8080/app/settings/billing
              */
             upgradeUrl: string;
+        };
+        /**
+         * @description `rate_limited`: over a rate limit. `retryAt` is when the request can be sent again (the instant the
+         *     `Retry-After` header counts down to). Over the workspace's hourly post creations the answer also says the
+         *     limit, the creations counted and who made them.
+         */
+        RateLimitError: {
+            /**
+             * @description Always `rate_limited`.
+             * @example rate_limited
+             */
+            code: string;
+            /**
+             * @description Which limit is reached.
+             * @example This workspace created posts 60 times in the last hour
+             * @example the hourly limit; one request may carry several targets.
+             */
+            message: string;
+            /**
+             * @description How long to wait.
+             * @example Wait 754 seconds
+             * @example then try again.
+             */
+            hint: string;
+            /**
+             * @description Present only on server faults; kept for the common error shape.
+             * @example req_01JD8X4K2M9QZ7W3V5T6B1N0CE
+             */
+            requestId?: string;
+            /**
+             * Format: date-time
+             * @description When the limit lets the request through again.
+             * @example 2026-11-24T12:12:34.000Z
+             */
+            retryAt: string;
+            /**
+             * @description Post creations: the workspace's creation requests an hour (60).
+             * @example 60
+             */
+            limit?: number;
+            /**
+             * @description Post creations: the creation requests counted in the last hour.
+             * @example 60
+             */
+            actual?: number;
+            /**
+             * @description Post creations: the creation requests of the last hour whose posts still exist, by who made them. `keys`
+             *     counts API keys and MCP clients, `people` the dashboard.
+             */
+            spentBy?: {
+                /** @example 58 */
+                keys: number;
+                /** @example 2 */
+                people: number;
+            };
         };
         /**
          * @description `checks_failed`: one or more posts would not pass their network's checks; nothing was
@@ -2819,7 +2914,10 @@ export interface components {
          * @example {
          *       "code": "caption_too_long",
          *       "message": "text counts 563 on threads (each emoji counts its UTF-8 bytes); threads allows 500.",
-         *       "hint": "Shorten the text, or set overrides.threads.text."
+         *       "hint": "Shorten the text, or set overrides.threads.text.",
+         *       "field": "text",
+         *       "limit": 500,
+         *       "actual": 563
          *     }
          */
         Issue: {
@@ -2870,6 +2968,25 @@ export interface components {
              * @example Shorten the text, or set overrides.threads.text.
              */
             hint: string;
+            /**
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @example text
+             */
+            field?: string;
+            /**
+             * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
+             *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
+             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
+             *     `actual` above that reads "more than" ten times the limit.
+             * @example 500
+             */
+            limit?: number | string | boolean;
+            /**
+             * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
+             *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
+             * @example 563
+             */
+            actual?: number | string | boolean;
         };
         /**
          * @description The check of one account: one row per post the request would create.
@@ -3030,9 +3147,10 @@ export interface components {
         };
         /**
          * @description Present on a draft that waits for approval (`pending`) or whose approval was refused
-         *     (`rejected`); absent otherwise (an approved post is simply `queued`). Only an owner or
-         *     administrator, signed in to the dashboard, approves or rejects: no API key, OAuth token or
-         *     MCP tool can. Editing the post asks for approval again.
+         *     (`rejected`); absent otherwise (an approved post is simply `queued`; a change to it that
+         *     waits for approval is its `pendingChange`). Only an owner or administrator, signed in to the
+         *     dashboard, approves or rejects: no API key, OAuth token or MCP tool can. Editing the post
+         *     asks for approval again.
          * @example {
          *       "state": "pending",
          *       "requestedBy": "Maya Lund",
@@ -3077,6 +3195,75 @@ export interface components {
             decidedAt: string | null;
         };
         /**
+         * @description Present on a `queued` post while a change to it waits for approval: a change by a caller whose
+         *     changes need approval (the workspace's `approvalRequiredFor`) to a post already approved or
+         *     queued by someone else, such as a member's "publish now" or edit. Until an owner or
+         *     administrator decides in the dashboard, the post keeps its time and its approved content and
+         *     is published as approved. Approving applies the change (a change asking for now publishes at
+         *     once); rejecting drops it and the post stays as it is. If the post's time comes while the
+         *     change waits, the approved content is published at its time and the change is dropped; its
+         *     `publishing` event says so. A further change by such a caller replaces the waiting one (its
+         *     fields added to the waiting ones). Read-only: it is set by `PATCH /posts/{postId}` and
+         *     `POST /posts/swap-times`.
+         * @example {
+         *       "requestedBy": "Maya Lund",
+         *       "requestedAt": "2026-11-21T09:12:44.318Z",
+         *       "publishAt": null
+         *     }
+         */
+        PendingChange: {
+            /**
+             * @description The name of the person who asked (or whose key or grant asked).
+             * @example Maya Lund
+             */
+            requestedBy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:12:44.318Z
+             */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description Present when the change moves the post: the time asked for, UTC, or `null` for as soon
+             *     as it is approved ("publish now"). Absent: the post keeps its time.
+             * @example null
+             */
+            publishAt?: string | null;
+            /**
+             * @description Present when the change sets the text.
+             * @example Autumn sale: 40% off everything until Sunday.
+             */
+            text?: string;
+            /**
+             * @description Present when the change sets the title.
+             * @example null
+             */
+            title?: string | null;
+            /**
+             * @description Present when the change sets the tags.
+             * @example [
+             *       "autumn"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * @description Present when the change sets the files.
+             * @example [
+             *       "med_8Rk3Tz6Nv1"
+             *     ]
+             */
+            mediaIds?: string[];
+            /**
+             * @description Present when the change sets the network's settings.
+             * @example {
+             *       "contentType": "feed"
+             *     }
+             */
+            perPlatform?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * @description One publication to one account.
          * @example {
          *       "id": "pst_5Jx8Nc2Wq7",
@@ -3118,6 +3305,10 @@ export interface components {
              *     - queued: `Queued. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
              *       While the worker waits to try again after a temporary failure, it adds
              *       `Next attempt <day month, HH:MM> (<zone label>), after a temporary failure.`
+             *       While a change waits for approval (`pendingChange`), it adds what the change asks and that
+             *       the post stays as it is meanwhile, e.g. `A request to publish it now waits for approval; until
+             *       it is approved the post stays as it is, at 24 November, 14:30 (CET).` Report the post as queued
+             *       at its time with a change awaiting approval, never as changed.
              *     - draft: `Draft. <Network> · <account displayName> · no time set.`
              *     - draft awaiting approval: `Draft, awaiting approval. <Network> · <account displayName> · wanted for <day month, HH:MM> (<zone label>).`
              *       (`wanted as soon as it is approved.` when it was asked for `now`). Report it as awaiting
@@ -3192,6 +3383,7 @@ export interface components {
             /** @description Present when `failed`; `message` quotes the network's own words, and `hint` says whether to reconnect, wait or change the post. */
             error?: components["schemas"]["Error"];
             approval?: components["schemas"]["PostApproval"];
+            pendingChange?: components["schemas"]["PendingChange"];
             /**
              * @description The interface the post was created through.
              * @example api
@@ -3287,10 +3479,11 @@ export interface components {
              *     `retried` (a person retried, or the account was reconnected after a token or permission
              *     failure), `retriedByWorker` (Herald will try a temporary failure again by itself at
              *     `publishAt`; `error` says why), `cancelled`, `rescheduled`, `edited` (a person changed
-             *     the content; `message` names what changed), `approvalRequested` (the post waits for an
-             *     owner's or administrator's approval; `publishAt` is the time wanted, absent for as soon as
-             *     approved), `approved` (a person approved it; it is queued), `rejected` (a person rejected
-             *     it; `message` holds their comment).
+             *     the content; `message` names what changed), `approvalRequested` (the post, or a change to a
+             *     queued post, waits for an owner's or administrator's approval; `publishAt` is the time
+             *     wanted, absent for as soon as approved), `approved` (a person approved it; it is queued, or
+             *     the waiting change is applied), `rejected` (a person rejected it, or a waiting change was
+             *     dropped because the post left the queue; `message` holds their comment or says why).
              * @example live
              * @enum {string}
              */
@@ -4040,7 +4233,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["RateLimitError"];
             };
         };
         /**

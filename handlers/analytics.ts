@@ -14,7 +14,8 @@ function assertRefreshAllowed(cached: Cached, what: string, clock: Clock): void 
   const wait = Date.parse(cached.fetchedAt) + REFRESH_EVERY_MS - clock.now();
   if (wait > 0)
     throw rateLimited(
-      Math.ceil(wait / 1000),
+      clock.now() + wait,
+      clock.now(),
       `The counters of this ${what} were read from the network less than 15 minutes ago.`,
     );
 }

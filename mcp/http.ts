@@ -150,8 +150,10 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     if (size < 2) return true;
     const decision = await countAddress(limiter, req, res, size - 1);
     if (decision.allowed) return true;
+    const now = Date.now();
     const err = rateLimited(
-      decision.resetSeconds,
+      now + decision.resetSeconds * 1000,
+      now,
       `A batch of ${size} messages counts as ${size} requests; this address may send ${decision.limit} in the ` +
         `current window and has ${decision.remaining} left.`,
     );

@@ -1,5 +1,6 @@
 // What every network module provides to plan checks: its limits as data and a check of one post, with the
 // helpers those checks share. Generic code never branches on a network's name.
+import type { Facts } from '../domain/errors.ts';
 import type { Issue, IssueCode } from '../domain/issues.ts';
 import type { components } from '../generated/api.d.ts';
 
@@ -86,8 +87,9 @@ export function secondsText(seconds: number): string {
   return rest ? `${minutes} minutes ${rest} seconds` : `${minutes} minutes`;
 }
 
-export function issue(code: IssueCode, message: string, hint: string): Issue {
-  return { code, message, hint };
+/** An issue; `facts` restate what the message says for programs (the dashboard words its own sentence from them). */
+export function issue(code: IssueCode, message: string, hint: string, facts: Facts = {}): Issue {
+  return { code, message, hint, ...facts };
 }
 
 /** A file that cannot be posted yet, or any more: not `ready`, or its bytes deleted by retention. `field` names it. */
@@ -97,6 +99,7 @@ export function checkReady(media: MediaFacts, field: string): Issue | undefined 
       'media_not_ready',
       `${field} no longer has its bytes: they were deleted 72 hours after a post with it went live.`,
       'Upload the file again (pin files you reuse) and use the new mediaId.',
+      { field, actual: 'deleted' },
     );
   }
   if (media.status === 'ready') return undefined;
@@ -108,6 +111,7 @@ export function checkReady(media: MediaFacts, field: string): Issue | undefined 
     media.status === 'failed'
       ? 'Upload a file in an accepted format and use its new mediaId.'
       : 'Poll GET /media/{mediaId} until it is ready, then plan again.',
+    { field, actual: media.status },
   );
 }
 
@@ -137,6 +141,7 @@ export function checkChoice(
     'setting_invalid',
     `perPlatform.${network}.${name} "${String(value)}" is not one of: ${allowed.join(', ')}.`,
     `Set perPlatform.${network}.${name} to one of: ${allowed.join(', ')}.`,
+    { field: `perPlatform.${network}.${name}`, actual: String(value) },
   );
 }
 
@@ -154,6 +159,7 @@ export function checkLink(settings: Record<string, unknown>, network: Platform):
     'setting_invalid',
     `perPlatform.${network}.link "${String(link)}" is not an https address.`,
     'Give a full https:// address.',
+    { field: `perPlatform.${network}.link`, actual: String(link) },
   );
 }
 
@@ -172,12 +178,14 @@ export function checkVideoDuration(
       'video_too_short',
       `${field} is ${secondsText(d)}; ${what} needs at least ${secondsText(min)}.`,
       'Use a longer video.',
+      { field, limit: min, actual: d },
     );
   if (d > max)
     return issue(
       maxCode,
       `${field} is ${secondsText(d)}; ${what} allows at most ${secondsText(max)}.`,
       'Trim the video or pick another format.',
+      { field, limit: max, actual: d },
     );
   return undefined;
 }
@@ -189,6 +197,7 @@ export function checkImageSize(media: MediaFacts, field: string, max: number, wh
     'image_too_large',
     `${field} is ${size}; ${what} accepts images up to ${limit}.`,
     'Export the image smaller or with more compression.',
+    { field, limit: max, actual: media.size },
   );
 }
 
@@ -200,6 +209,7 @@ export function checkVideoSize(media: MediaFacts, field: string, max: number, wh
     'video_too_large',
     `${field} is ${size}; ${what} takes videos up to ${limit}.`,
     'Export the video with a lower bitrate.',
+    { field, limit: max, actual: media.size },
   );
 }
 
@@ -209,5 +219,6 @@ export function checkCarousel(count: number, min: number, max: number, label: st
     'carousel_count',
     `mediaIds holds ${count} file${count === 1 ? '' : 's'}; a ${label} carousel takes ${min} to ${max}.`,
     `Give between ${min} and ${max} files, or publish them as separate posts.`,
+    { field: 'mediaIds', limit: count < min ? min : max, actual: count },
   );
 }

@@ -44,16 +44,20 @@ function settingIssue(platform: Platform, err: ErrorObject, known: string[]): Is
       'setting_invalid',
       `${field} is not a ${platform} setting.`,
       `Remove it; ${platform} settings are: ${known.join(', ')}.`,
+      { field },
     );
   }
   if (err.keyword === 'enum') {
     const allowed = (params.allowedValues as unknown[]).join(', ');
-    return issue('setting_invalid', `${field} must be one of: ${allowed}.`, `Set ${field} to one of: ${allowed}.`);
+    return issue('setting_invalid', `${field} must be one of: ${allowed}.`, `Set ${field} to one of: ${allowed}.`, {
+      field,
+    });
   }
   return issue(
     'setting_invalid',
     `${field} ${err.message}.`,
     name ? `Fix ${field}, or leave it out for the default.` : `Give ${field} as an object of settings.`,
+    { field },
   );
 }
 

@@ -23,7 +23,7 @@ import type { Services } from '../runtime/services.ts';
 import type { ApiResponse } from './apiResponse.ts';
 import { KEY_HEADER, requestFingerprint, runWithKey } from './idempotency.ts';
 import { MAX_JSON_LENGTH, maxJsonLength, SETTINGS_MAX_JSON } from './maxJsonLength.ts';
-import { validationMessage } from './validationMessage.ts';
+import { validationFacts, validationMessage } from './validationMessage.ts';
 import { decodablePath, fieldWithNul, malformedPath, nulRefused } from './requestFaults.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => unknown;
@@ -264,7 +264,9 @@ export async function createApi(services: Services, handlers: Handlers) {
     // refuses): the hot reads (whoami, accounts) skip the validator.
     if (op.parameters?.length || op.requestBody || Object.keys(query).length) {
       const validation = api.validator.validateRequest(req as never, op);
-      if (validation.errors) throw invalidRequest(validationMessage(validation.errors));
+      if (validation.errors) {
+        throw invalidRequest(validationMessage(validation.errors), undefined, validationFacts(validation.errors));
+      }
       query = (validation.coerced?.query as Record<string, unknown> | undefined) ?? query;
     }
     // jsonBody (requestFaults.ts) refused bodies nested deeper than this walk can go.

@@ -90,8 +90,10 @@ function logRequests(services: Services) {
 async function admitted(limiter: RateLimiter, publicUrl: string, req: Request, res: Response): Promise<boolean> {
   const decision = await countAddress(limiter, req, res);
   if (decision.allowed) return true;
+  const now = Date.now();
   const err = rateLimited(
-    decision.resetSeconds,
+    now + decision.resetSeconds * 1000,
+    now,
     `This address sent more than ${decision.limit} requests in the current window.`,
   );
   send(res, { status: err.status, body: errorBody(err, publicUrl), headers: err.headers });

@@ -1,9 +1,12 @@
 // Approvals, session-only (see sessionGuard.ts): only an owner or administrator signed in to the dashboard
 // decides, so an approval is a person's confirmation; no API key, OAuth token or MCP tool reaches these routes.
-//   GET  /auth/approvals                       the drafts awaiting approval, oldest request first
+//   GET  /auth/approvals                       the drafts awaiting approval and the queued posts whose change
+//                                              waits (`pendingChange`), oldest request first
 //   POST /auth/approvals/:postId/approve       {publishAt?, updatedAt?}: queued at the time wanted, or at
-//                                              publishAt; only as the approver saw it (updatedAt), if they say
-//   POST /auth/approvals/:postId/reject        {comment?}: stays a draft with the comment
+//                                              publishAt (a waiting change applied); only as the approver saw it
+//                                              (updatedAt), if they say
+//   POST /auth/approvals/:postId/reject        {comment?}: stays a draft with the comment (a waiting change is
+//                                              dropped, the post stays as it was)
 import express from 'express';
 import { workspaceData } from '../db/workspaceData.ts';
 import { invalidRequest } from '../domain/errors.ts';
@@ -33,9 +36,11 @@ export function approvalRoutes(services: Services): express.Router {
     }),
   );
 
-  /** The post's requester, read before the decision changes its approval. */
-  const requesterOf = async (cred: SessionCredential, postId: string) =>
-    (await dataOf(cred).posts.get(postId))?.approval?.requestedBy;
+  /** The post's requester and whether a change of a queued post waits, read before the decision changes either. */
+  const requestOf = async (cred: SessionCredential, postId: string) => {
+    const post = await dataOf(cred).posts.get(postId);
+    return { requester: post?.approval?.requestedBy, change: !!post?.pendingChange };
+  };
 
   router.post(
     '/approvals/:postId/approve',
@@ -52,11 +57,11 @@ export function approvalRoutes(services: Services): express.Router {
       if (updatedAt !== undefined && typeof updatedAt !== 'string')
         throw invalidRequest("updatedAt must be the post's updatedAt as the approver read it.");
       const postId = String(req.params.postId);
-      const requester = await requesterOf(cred, postId);
+      const { requester, change } = await requestOf(cred, postId);
       const post = await approvePost(cred, dataOf(cred), services, postId, { publishAt, seen: updatedAt });
       const answer = wirePost(post, cred.workspace.tz);
       if (requester)
-        await mailRequester(services, cred, requester, post, { approved: true, statusLine: answer.statusLine });
+        await mailRequester(services, cred, requester, post, { approved: true, change, statusLine: answer.statusLine });
       return { status: 200, body: answer };
     }),
   );
@@ -70,11 +75,18 @@ export function approvalRoutes(services: Services): express.Router {
       if (comment !== undefined && (typeof comment !== 'string' || comment.length > 1000))
         throw invalidRequest('comment must be text of at most 1000 characters.');
       const postId = String(req.params.postId);
-      const requester = await requesterOf(cred, postId);
-      const post = await rejectPost(cred, dataOf(cred), services.clock, postId, comment?.trim() || null);
+      const { requester, change } = await requestOf(cred, postId);
+      const said = comment?.trim() || null;
+      const post = await rejectPost(cred, dataOf(cred), services.clock, postId, said);
+      const answer = wirePost(post, cred.workspace.tz);
       if (requester)
-        await mailRequester(services, cred, requester, post, { approved: false, comment: post.approval!.comment });
-      return { status: 200, body: wirePost(post, cred.workspace.tz) };
+        await mailRequester(services, cred, requester, post, {
+          approved: false,
+          change,
+          statusLine: answer.statusLine,
+          comment: said,
+        });
+      return { status: 200, body: answer };
     }),
   );
 

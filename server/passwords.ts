@@ -15,6 +15,7 @@ export function checkedPassword(value: unknown, field = 'password'): string {
     throw invalidRequest(
       `${field} must be a string of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`,
       'Choose a longer password; a few unrelated words make a good one.',
+      { field },
     );
   }
   return value;
@@ -32,7 +33,7 @@ export function isEmailAddress(text: string): boolean {
 export function checkedEmail(value: unknown, field = 'email'): string {
   const email = typeof value === 'string' ? value.trim().toLowerCase() : '';
   if (!isEmailAddress(email)) {
-    throw invalidRequest(`${field} must be an email address.`, 'Send it as name@example.com.');
+    throw invalidRequest(`${field} must be an email address.`, 'Send it as name@example.com.', { field });
   }
   return email;
 }

@@ -51,8 +51,10 @@ export function passwordSignIn(services: Services): PasswordSignIn {
   async function limit(limiter: RateLimiter, bucket: string, what: string): Promise<void> {
     const decision = await limiter.hit(bucket);
     if (decision.allowed) return;
+    const now = Date.now();
     throw rateLimited(
-      decision.resetSeconds,
+      now + decision.resetSeconds * 1000,
+      now,
       `More than ${decision.limit} sign-in attempts came ${what} in ${minutes} minutes.`,
     );
   }

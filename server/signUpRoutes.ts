@@ -37,7 +37,9 @@ export function readSignUp(body: unknown): NewPerson {
     );
   }
   if (!name || name.length > 100)
-    throw invalidRequest('`name` must be 1 to 100 characters.', 'Type your name as teammates should see it.');
+    throw invalidRequest('`name` must be 1 to 100 characters.', 'Type your name as teammates should see it.', {
+      field: 'name',
+    });
   const password = checkedPassword(b.password);
   if (!isValidZone(timeZone))
     throw invalidRequest(`\`timeZone\` "${timeZone}" is not an IANA time zone.`, 'Send a zone like Europe/Paris.');

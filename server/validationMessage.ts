@@ -1,5 +1,6 @@
 // Turns Ajv's errors for a rejected request into one sentence that names the field.
 import type { ErrorObject } from 'ajv';
+import type { Facts } from '../domain/errors.ts';
 
 const LOCATIONS: Record<string, string> = {
   requestBody: 'body',
@@ -92,7 +93,7 @@ function unionSentence(union: ErrorObject, branches: ErrorObject[]): string {
  * Picks the most useful error: a failed oneOf yields one error per branch; the deepest specific one
  * (say, a bad `when.publishAt`) explains more than "no branch matched".
  */
-export function validationMessage(errors: ErrorObject[]): string {
+function choose(errors: ErrorObject[]): { error: ErrorObject; siblings?: ErrorObject[] } | undefined {
   const unions = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
   const unionPaths = new Set(unions.map((e) => e.instancePath));
   const specific = errors.filter((e) => {
@@ -102,12 +103,36 @@ export function validationMessage(errors: ErrorObject[]): string {
   });
   const depth = (e: ErrorObject) => e.instancePath.split('/').length;
   const best = specific.sort((a, b) => depth(b) - depth(a))[0];
-  if (best) return sentence(best);
+  if (best) return { error: best };
   const union = unions[0];
   if (union)
-    return unionSentence(
-      union,
-      errors.filter((e) => e !== union && e.instancePath === union.instancePath),
-    );
-  return errors[0] ? sentence(errors[0]) : 'The request is not valid.';
+    return { error: union, siblings: errors.filter((e) => e !== union && e.instancePath === union.instancePath) };
+  return errors[0] && { error: errors[0] };
+}
+
+export function validationMessage(errors: ErrorObject[]): string {
+  const chosen = choose(errors);
+  if (!chosen) return 'The request is not valid.';
+  return chosen.siblings ? unionSentence(chosen.error, chosen.siblings) : sentence(chosen.error);
+}
+
+const BOUNDS = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems']);
+
+/** The facts of the message: the field it names and, for a length or size bound, the bound. */
+export function validationFacts(errors: ErrorObject[]): Facts {
+  const chosen = choose(errors);
+  if (!chosen) return {};
+  const { error } = chosen;
+  const params = error.params as Record<string, unknown>;
+  const { field } = describe(error.instancePath);
+  const named =
+    error.keyword === 'required'
+      ? join(field, String(params.missingProperty))
+      : error.keyword === 'additionalProperties'
+        ? join(field, String(params.additionalProperty))
+        : field;
+  return {
+    ...(named ? { field: named } : {}),
+    ...(BOUNDS.has(error.keyword) && typeof params.limit === 'number' ? { limit: params.limit } : {}),
+  };
 }

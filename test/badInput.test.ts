@@ -197,7 +197,21 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
   it('refuses a leap second (23:59:60), which passes the date-time format', async () => {
     const res = await call(env, 'get', '/v1/posts?from=2026-01-01T23:59:60Z', { key: ws.readKey });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('from') });
+    expect(res.body).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('from'),
+      field: 'from',
+    });
+  });
+
+  it('names the refused field and its bound as facts beside the message', async () => {
+    const res = await call(env, 'post', '/v1/groups', {
+      key: ws.writeKey,
+      body: { name: 'x'.repeat(500), accountIds: [] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_request', field: 'name', limit: expect.any(Number) });
+    expect(res.body.message).toContain('name');
   });
 
   it('keeps no control characters, bidi overrides or path parts in filenames', async () => {

@@ -117,7 +117,12 @@ describe('the contract lists every answer a handler can give', () => {
       thrown(() =>
         assertCanCreatePosts(
           'creator',
-          { monthUsed: 0, createdLastHour: 60, oldestLastHour: new Date(now - 3600_000 + 754_000).toISOString() },
+          {
+            monthUsed: 0,
+            createdLastHour: 60,
+            oldestLastHour: new Date(now - 3600_000 + 754_000).toISOString(),
+            spentBy: { keys: 58, people: 2 },
+          },
           1,
           now,
         ),

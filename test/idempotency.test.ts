@@ -280,7 +280,7 @@ describe.each(DATABASES)('Idempotency-Key on %s', (kind) => {
   it('rolls back the writes of a fault or a rate limit and gives the key back: the retry runs afresh', async () => {
     const { db, clock } = env.services;
     const keys = idempotencyKeys(db, ws.workspaceId, clock, env.services.keyring);
-    for (const failure of [new Error('a fault'), rateLimited(30, 'Too many.')]) {
+    for (const failure of [new Error('a fault'), rateLimited(30_000, 0, 'Too many.')]) {
       const key = newKey();
       const groupId = newId('grp');
       const run = async (keyedDb: typeof db) => {

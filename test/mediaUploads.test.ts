@@ -164,6 +164,8 @@ describe.each(DATABASES)('uploads on %s', (kind) => {
         code: 'quota_exceeded',
         limit: PLANS.creator.maxFileBytes,
         used: size,
+        quota: 'maxFileBytes',
+        field: 'size',
         upgradeUrl: `${env.config.publicUrl}/app/settings/billing`,
       });
       expect(res.body.hint).toMatch(/Studio/);

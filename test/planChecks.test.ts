@@ -24,6 +24,9 @@ interface Issue {
   code: string;
   message: string;
   hint: string;
+  field?: string;
+  limit?: number | string | boolean;
+  actual?: number | string | boolean;
 }
 interface Row {
   accountId: string;
@@ -714,6 +717,29 @@ describe.each(DATABASES)('plan checks on %s', (kind) => {
       expectPasses(result.rows[0]!);
       expect(codes(result.rows[1]!)).toEqual(['caption_too_long']);
       expect(result.ok).toBe(false);
+    });
+  });
+
+  describe('issues carry their facts beside the message: the field, the bound and what the post has', () => {
+    it('names the text, the file, the setting and the state the message states', async () => {
+      const result = await plan([acc.threads, acc.youtube, acc.instagram], {
+        text: 'a'.repeat(6000),
+        mediaIds: [await files.media({ status: 'processing' })],
+        perPlatform: { threads: { topicTag: 'a.b' } },
+      });
+      const [threads, youtube, instagram] = result.rows as [Row, Row, Row];
+      const issue = (row: Row, code: string) => row.issues.find((i) => i.code === code);
+      // Past ten times the limit, counting may stop: an actual above 5000 reads "more than 5000".
+      expect(issue(threads, 'caption_too_long')).toMatchObject({ field: 'text', limit: 500 });
+      expect(issue(threads, 'caption_too_long')!.actual).toBeGreaterThan(5000);
+      expect(issue(threads, 'setting_invalid')).toMatchObject({
+        field: 'perPlatform.threads.topicTag',
+        limit: 50,
+        actual: 'a.b',
+      });
+      expect(issue(threads, 'media_not_ready')).toMatchObject({ field: 'mediaIds[0]', actual: 'processing' });
+      expect(issue(youtube, 'youtube_title_required')).toMatchObject({ field: 'title' });
+      expect(issue(instagram, 'caption_too_long')).toMatchObject({ field: 'text', limit: 2200, actual: 6000 });
     });
   });
 

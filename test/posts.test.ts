@@ -13,6 +13,7 @@ import {
 } from './support/harness.ts';
 import { reservePosts, startAttempts } from '../db/publishing/attempts.ts';
 import { fillMonth, seedMedia, setPostState } from './support/posts.ts';
+import { asPerson, signedIn } from './support/people.ts';
 
 /** A local time in Berlin `days` ahead, as `when` takes it. */
 function berlin(days: number, time = '14:30') {
@@ -320,24 +321,45 @@ describe.each(DATABASES)('posts on %s', (kind) => {
   });
 
   describe('creation limit: 60 POST /posts per hour per workspace', () => {
-    it('answers 429 rate_limited with Retry-After after 60 creations in the hour', async () => {
+    it('answers 429 rate_limited with Retry-After, retryAt and who spent the hour after 60 creations', async () => {
       const busy = await seedWorkspace(env, { plan: 'agency' });
       const acc = await addAccount(env, busy.workspaceId, 'facebook', 'Busy Page');
+      const owner = await signedIn(env, busy.userId, busy.workspaceId);
       const oldest = new Date(Date.now() - 20 * 60_000);
       await env.services.db('post_creations').insert(
-        Array.from({ length: 59 }, (_, i) => ({
+        Array.from({ length: 58 }, (_, i) => ({
           workspace_id: busy.workspaceId,
           at: new Date(oldest.getTime() + i * 1000).toISOString(),
         })),
       );
       const one = { targets: { accountIds: [acc] }, mediaIds: [], text: 'Hello', when: berlin(2), confirm: true };
+      expect((await asPerson(env, owner, 'post', '/v1/posts', one)).status).toBe(201);
       expect((await call(env, 'post', '/v1/posts', { key: busy.writeKey, body: one })).status).toBe(201);
       const limited = await call(env, 'post', '/v1/posts', { key: busy.writeKey, body: one });
       expect(limited.status).toBe(429);
-      expect(limited.body.code).toBe('rate_limited');
       const retryAfter = Number(limited.headers['retry-after']);
       expect(retryAfter).toBeGreaterThan(39 * 60);
       expect(retryAfter).toBeLessThanOrEqual(40 * 60 + 1);
+      const returns = new Date(oldest.getTime() + 3600_000);
+      expect(limited.body).toMatchObject({
+        code: 'rate_limited',
+        limit: 60,
+        actual: 60,
+        spentBy: { keys: 1, people: 1 },
+      });
+      // retryAt is the instant Retry-After counts down to, whole seconds from now.
+      expect(Math.abs(Date.parse(limited.body.retryAt) - returns.getTime())).toBeLessThan(2000);
+      // A person is refused the same way, and Settings shows the hour's allowance spent.
+      const refused = await asPerson(env, owner, 'post', '/v1/posts', one);
+      expect(refused.status).toBe(429);
+      expect(refused.body.spentBy).toEqual({ keys: 1, people: 1 });
+      const billing = await asPerson(env, owner, 'get', '/auth/billing');
+      expect(billing.body.usage.newPostsThisHour).toEqual({
+        used: 60,
+        limit: 60,
+        spentBy: { keys: 1, people: 1 },
+        retryAt: returns.toISOString(),
+      });
       // Another workspace is not affected.
       const acc2 = await addAccount(env, other.workspaceId, 'facebook', 'Other Page');
       expect(

@@ -4,7 +4,9 @@
 // the next call answers 401; then makes a webhook to a receiver on a loopback port, whose secret is shown once and
 // verifies the test event the log shows delivered. A member proposes a post with "Add to queue" while members' posts
 // need approval, the owner approves it, fills the account's queue from compose and reorders it on its queue page (a
-// button, then a drag). Axe checks every page; screenshots go to test-results/dashboard.
+// button, then a drag). Last, a script's key spends the workspace's hour of new posts: the owner's draft is refused
+// with who spent it and when it returns, which Settings shows too. Axe checks every page; screenshots go to
+// test-results/dashboard.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -227,9 +229,9 @@ describe('settings in a browser', () => {
     expect(created.statusLine).toMatch(/^Draft, awaiting approval\./);
     await owner.getByRole('link', { name: 'Approvals' }).click();
     await owner.getByText('Autumn sale').waitFor();
-    await owner.getByRole('checkbox', { name: /Select the post to Threads/ }).check();
     await checkPage(owner, '27b-approvals-waiting');
-    await owner.getByRole('button', { name: 'Approve 1 selected' }).click();
+    // Decided on the card itself: no box to tick first.
+    await owner.getByRole('button', { name: 'Approve', exact: true }).click();
     await owner.getByText('Approved: the post is scheduled.').waitFor();
     await owner.getByText('Nothing waits for approval.').waitFor();
     // The next steps start from Settings, where this walk began.
@@ -313,8 +315,7 @@ describe('settings in a browser', () => {
     // Ola approves it on the approvals page: it is scheduled at the posting time Noa's plan showed.
     await menu(owner, 'Approvals').click();
     await owner.getByText('Spring launch').waitFor();
-    await owner.getByRole('checkbox', { name: /Select the post to/ }).check();
-    await owner.getByRole('button', { name: 'Approve 1 selected' }).click();
+    await owner.getByRole('button', { name: 'Approve', exact: true }).click();
     await owner.getByText('Approved: the post is scheduled.').waitFor();
 
     // A posting time every day, then two posts added to the queue from compose take the next two.
@@ -380,6 +381,60 @@ describe('settings in a browser', () => {
     await menu(owner, 'Settings').click();
   }, 90_000);
 
+  it("keeps a post's time while a member's publish now or edit waits; the owner decides on each card", async () => {
+    // Noa, a member, asks to publish Ola's queued "Queue two" now and edits "Queue one"; both stay as they
+    // are, at their times, until Ola decides.
+    const noa = guest;
+    const queued = async () =>
+      owner.evaluate(async () => {
+        const { posts } = await (await fetch('/v1/posts?status=queued')).json();
+        return Object.fromEntries(
+          posts.map((p: { text: string; id: string; publishAt: string }) => [p.text, { id: p.id, at: p.publishAt }]),
+        ) as Record<string, { id: string; at: string }>;
+      });
+    const before = await queued();
+    await noa.goto(at(`/posts/${before['Queue two']!.id}`));
+    await noa.getByRole('button', { name: 'Reschedule' }).click();
+    const dialog = noa.getByRole('alertdialog');
+    await dialog.getByText('Now', { exact: true }).click();
+    await noa.getByRole('alertdialog', { name: 'Ask to publish this post now?' }).waitFor();
+    await dialog
+      .getByText(/until an owner or administrator approves, the post stays as it is and keeps its time/)
+      .waitFor();
+    await checkPage(noa, '28e-member-asks-publish-now');
+    await dialog.getByRole('button', { name: 'Ask to publish now' }).click();
+    await noa
+      .getByText(/A request to publish it now waits for approval; until it is approved the post stays/)
+      .waitFor();
+    await noa.goto(at(`/compose?edit=${before['Queue one']!.id}`));
+    await noa.getByLabel('Text').fill('Queue one, with better words');
+    const ask = noa.getByRole('button', { name: 'Ask for approval of the changes' });
+    await ask.waitFor();
+    await noa.getByText(/the post stays as it is and keeps its time/).waitFor();
+    await ask.click();
+    await noa.getByText(/A change asked by .+ waits for approval: the post stays as it is, at its time/).waitFor();
+    expect(await queued()).toEqual(before);
+
+    // Ola's menu counts both; each card says what changes, and is decided on its own.
+    await owner.reload();
+    await expect.poll(() => menu(owner, 'Approvals').textContent()).toContain('2');
+    await menu(owner, 'Approvals').click();
+    const card = (text: string) => owner.locator('.approvals > li', { hasText: text });
+    await card('Asks to publish it now').waitFor();
+    await card('Queue one').locator('ins', { hasText: 'with better words' }).waitFor();
+    await checkPage(owner, '28f-approvals-changes');
+    await card('Queue one').getByLabel('Comment for the person who asked (optional)').fill('Keep the short one.');
+    await card('Queue one').getByRole('button', { name: 'Reject', exact: true }).click();
+    await owner.getByText('Rejected: the change was dropped; the post stays as it was.').waitFor();
+    await card('Asks to publish it now').getByRole('button', { name: 'Approve', exact: true }).click();
+    await owner.getByText('Approved: the change is applied to the scheduled post.').waitFor();
+    await owner.getByText('Nothing waits for approval.').waitFor();
+    const after = await queued();
+    expect(after['Queue one']).toEqual(before['Queue one']);
+    expect(after['Queue two']?.at ?? 'published').not.toBe(before['Queue two']!.at);
+    await menu(owner, 'Settings').click();
+  }, 90_000);
+
   it('makes a webhook, shows its secret once, and logs a test event the receiver verified', async () => {
     // The receiver keeps each request's raw body and headers, and answers as a real one would.
     const got: { body: string; headers: Record<string, string> }[] = [];
@@ -424,4 +479,44 @@ describe('settings in a browser', () => {
       await new Promise((resolve) => receiver.close(resolve));
     }
   }, 60_000);
+
+  it('says who spent the hourly allowance of new posts and when it returns, in the person’s own time', async () => {
+    // A script's key spends what is left of the workspace's 60 new posts this hour (drafts count too).
+    const spentByKey = await owner.evaluate(async () => {
+      const { csrfToken } = await (await fetch('/auth/session')).json();
+      const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
+      const body = JSON.stringify({ name: 'busy script', scopes: ['read', 'write'] });
+      const { key } = await (await fetch('/auth/keys', { method: 'POST', headers, body })).json();
+      const auth = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
+      const { accounts } = await (await fetch('/v1/accounts', { headers: auth })).json();
+      const post = { targets: { accountIds: [accounts[0].id] }, mediaIds: [], text: 'Script', when: 'draft' };
+      for (let made = 0; ; made++) {
+        const body = JSON.stringify({ ...post, confirm: true });
+        const answer = await fetch('/v1/posts', { method: 'POST', headers: auth, body });
+        if (answer.status !== 201) return { made, refusal: await answer.json() };
+      }
+    });
+    expect(spentByKey.made).toBeGreaterThan(50);
+    expect(spentByKey.refusal).toMatchObject({ limit: 60, actual: 60, spentBy: { keys: expect.any(Number) } });
+    // Ola's draft is refused in words: the allowance is spent, by what, and the time of day it returns.
+    await menu(owner, 'Compose').click();
+    await owner.getByRole('checkbox', { name: /Threads/ }).check();
+    await owner.getByLabel('Text').fill('Winter menu is out');
+    await owner.getByText('Save as draft', { exact: true }).click();
+    await owner.getByRole('button', { name: 'Save 1 draft' }).click();
+    const refusal = owner.getByRole('alert').filter({ hasText: 'hourly allowance' });
+    await refusal
+      .getByText(/The workspace’s hourly allowance of 60 new posts is spent: \d+ through API keys/)
+      .waitFor();
+    await refusal.getByText(/New posts can be saved again (today|tomorrow) at \d\d:\d\d CET\./).waitFor();
+    expect(await refusal.textContent()).not.toMatch(/minute|seconds|rate_limited/);
+    expect(await owner.getByLabel('Text').inputValue()).toBe('Winter menu is out');
+    await checkPage(owner, '32-compose-hourly-allowance-spent');
+    // Settings shows the hour's use and when it returns.
+    await menu(owner, 'Settings').click();
+    await owner.getByRole('link', { name: 'Plan and billing' }).click();
+    await owner.getByText(/New posts this hour, all keys and people: 60 of 60 \(\d+ through API keys/).waitFor();
+    await owner.getByText(/The hour’s new posts are spent; new posts can be saved again/).waitFor();
+    await checkPage(owner, '33-settings-billing-hour-spent');
+  }, 120_000);
 });

@@ -1,7 +1,8 @@
-// Approval of posts: asking for it (a draft waits), approving (queued at the time wanted) and rejecting.
+// Approval of posts: asking for it (a draft waits; a queued post's change waits beside it), approving (queued at the
+// time wanted; a waiting change applied) and rejecting (a draft stays one; a waiting change is dropped).
 import { DateTime } from 'luxon';
 import { approvalRequestedEvent, type NewEvent } from '../../db/postEvents.ts';
-import type { ContentPatch, PostRecord, StoredApproval } from '../../db/postRecords.ts';
+import type { ContentPatch, PostRecord, StoredApproval, StoredChange } from '../../db/postRecords.ts';
 import type { DecideChange } from '../../db/postWrites.ts';
 import type { WorkspaceData } from '../../db/workspaceData.ts';
 import type { Credential } from '../../domain/credential.ts';
@@ -11,7 +12,7 @@ import { assertMonthQuota } from '../../domain/quotas.ts';
 import { formatInZone, timeIssues, type ResolvedWhen } from '../../domain/when.ts';
 import { isoNow, type Clock } from '../../runtime/clock.ts';
 import type { Services } from '../../runtime/services.ts';
-import { editedEvent } from './contentEdits.ts';
+import { changedContent, editedEvent } from './contentEdits.ts';
 import { checksFailed, replanned } from './planning.ts';
 import { assertUnchanged, existingPost, invalidState, transition } from './transitions.ts';
 
@@ -28,15 +29,29 @@ export const pendingApproval = (userId: string, now: string, wantedAt: string | 
 
 /**
  * The change that makes `current` wait for approval (again), as the post was read: a draft with `content`, asking
- * for `wanted`; a queued or failed post becomes a draft and gives its place in the month back.
+ * for `wanted` (null: as soon as approved); a failed post becomes such a draft and gives its place in the month back.
+ * A queued post stays as it is, at its time, with `content` and `wanted` (undefined: its own time) waiting beside it.
  */
 export function approvalWait(
   cred: Credential,
   clock: Clock,
   current: PostRecord,
   content: ContentPatch,
-  wanted: string | null,
+  wanted: string | null | undefined,
 ): { action: PersonAction; decide: DecideChange } {
+  if (current.status === 'queued')
+    return {
+      action: 'awaitApproval',
+      decide: (p) => {
+        assertUnchanged(p, current);
+        const pendingChange: StoredChange = { ...content, ...(wanted !== undefined ? { publishAt: wanted } : {}) };
+        const time = wanted === undefined ? p.publishAt : wanted;
+        return {
+          patch: { approval: pendingApproval(cred.user.id, isoNow(clock), time), pendingChange },
+          events: [approvalRequestedEvent(time)],
+        };
+      },
+    };
   const wasCounted = current.status !== 'draft';
   return {
     action: 'awaitApproval',
@@ -50,8 +65,8 @@ export function approvalWait(
             'Changed by someone whose posts need approval: the post is a draft again until it is approved, ' +
             'and its place in the month was given back.',
         });
-      events.push(approvalRequestedEvent(wanted));
-      const approval = pendingApproval(cred.user.id, isoNow(clock), wanted);
+      events.push(approvalRequestedEvent(wanted ?? null));
+      const approval = pendingApproval(cred.user.id, isoNow(clock), wanted ?? null);
       const leaves = wasCounted ? { publishAt: null, quotaMonth: null, error: null } : {};
       return { patch: { ...content, ...leaves, approval }, events };
     },
@@ -64,11 +79,35 @@ const notAwaiting = (post: PostRecord) =>
     'Read the approvals again: someone may have decided it already, or it was edited meanwhile.',
   );
 
+/** Whether `post` waits for a decision: a draft awaiting approval, or a queued post's change. */
+const awaitsDecision = (post: PostRecord) =>
+  post.approval?.state === 'pending' && (post.status === 'draft' || (post.status === 'queued' && !!post.pendingChange));
+
+/**
+ * The time an approval queues a post at: `picked` by the approver, else `wanted` (null: now). A time wanted that has
+ * passed asks the approver for one.
+ */
+function approvedWhen(cred: Credential, postId: string, now: DateTime, picked?: DateTime, wanted?: string | null) {
+  const chosen = picked ?? (wanted ? DateTime.fromISO(wanted, { zone: 'utc' }) : undefined);
+  if (!chosen) return { kind: 'now' as const, at: now };
+  const at = chosen.toUTC();
+  const issues = timeIssues(at, now, cred.workspace.tz, picked ? 'publishAt' : 'The time wanted');
+  if (issues.length && !picked)
+    throw new ApiError(
+      409,
+      'approval_time_passed',
+      `The time wanted for post ${postId}, ${formatInZone(at, cred.workspace.tz)}, has passed.`,
+      'Pick a new time (at least 2 minutes ahead) and approve the post at it.',
+    );
+  return { kind: 'at' as const, at, issues, notes: [] };
+}
+
 /**
  * Approves a post awaiting approval (the dashboard's approvals page, a signed-in owner or administrator): it is
  * checked again and queued at the time wanted, or at `publishAt` when the approver picks one; a time wanted that has
- * passed asks for one. It counts toward the month now. `seen`, the post's `updatedAt` as the page showed it: a post
- * edited since (asking again) is not approved, for nothing an approver did not see may go out.
+ * passed asks for one. It counts toward the month now. A queued post's waiting change is applied instead. `seen`,
+ * the post's `updatedAt` as the page showed it: a post edited since (asking again) is not approved, for nothing an
+ * approver did not see may go out.
  */
 export async function approvePost(
   cred: Credential,
@@ -78,28 +117,15 @@ export async function approvePost(
   { publishAt, seen }: { publishAt?: DateTime; seen?: string },
 ): Promise<PostRecord> {
   const current = await existingPost(data, postId);
-  if (current.status !== 'draft' || current.approval?.state !== 'pending') throw notAwaiting(current);
+  if (!awaitsDecision(current)) throw notAwaiting(current);
   if (seen !== undefined && seen !== current.updatedAt)
     throw invalidState(
       `Post ${postId} changed after it was read for approval; nothing was approved.`,
       'Read the approvals again, and decide on the post as it is now.',
     );
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
-  const { wantedAt } = current.approval;
-  const chosen = publishAt ?? (wantedAt ? DateTime.fromISO(wantedAt, { zone: 'utc' }) : undefined);
-  let when: ResolvedWhen = { kind: 'now', at: now };
-  if (chosen) {
-    const at = chosen.toUTC();
-    const issues = timeIssues(at, now, cred.workspace.tz, publishAt ? 'publishAt' : 'The time wanted');
-    if (issues.length && !publishAt)
-      throw new ApiError(
-        409,
-        'approval_time_passed',
-        `The time wanted for post ${postId}, ${formatInZone(at, cred.workspace.tz)}, has passed.`,
-        'Pick a new time (at least 2 minutes ahead) and approve the post at it.',
-      );
-    when = { kind: 'at', at, issues, notes: [] };
-  }
+  if (current.pendingChange) return approveChange(cred, data, services, current, now, publishAt);
+  const when = approvedWhen(cred, postId, now, publishAt, current.approval!.wantedAt);
   const { row, month } = await replanned(cred, data, services, current, when);
   if (!row.ok) throw checksFailed([row], 'edit');
   return transition(data, postId, 'reschedule', async (p, counts) => {
@@ -116,7 +142,47 @@ export async function approvePost(
   });
 }
 
-/** Rejects a post awaiting approval: it stays a draft, with the approver's comment. */
+/**
+ * Applies a queued post's waiting change, checked again as the post will be: its content, and its time (now, the
+ * time it asks or the approver picks; else the post keeps its own, not checked again). The post stays counted.
+ */
+async function approveChange(
+  cred: Credential,
+  data: WorkspaceData,
+  services: Services,
+  current: PostRecord,
+  now: DateTime,
+  picked?: DateTime,
+) {
+  const change = current.pendingChange!;
+  const content = changedContent(change);
+  const moves = picked !== undefined || 'publishAt' in change;
+  const when: ResolvedWhen = moves
+    ? approvedWhen(cred, current.id, now, picked, change.publishAt)
+    : { kind: 'at', at: DateTime.fromISO(current.publishAt!, { zone: 'utc' }), issues: [], notes: [] };
+  const { row } = await replanned(cred, data, services, { ...current, ...content }, when);
+  if (!row.ok) throw checksFailed([row], 'edit');
+  return transition(data, current.id, moves ? 'reschedule' : 'edit', (p) => {
+    assertUnchanged(p, current);
+    const events: NewEvent[] = [{ kind: 'approved', message: `Approved by ${cred.user.name}: the change is applied.` }];
+    if (Object.keys(content).length) events.push(editedEvent(content));
+    if (moves) events.push({ kind: 'rescheduled', publishAt: row.publishAt });
+    return {
+      patch: { ...content, ...(moves ? { publishAt: row.publishAt } : {}), approval: null, pendingChange: null },
+      events,
+      audit: {
+        userId: cred.user.id,
+        action: 'post.approved',
+        detail: { ...approvalDetail(p, row.publishAt), change: true },
+      },
+    };
+  });
+}
+
+/**
+ * Rejects a post awaiting approval: it stays a draft, with the approver's comment. A queued post's waiting change
+ * is dropped: the post stays as it was, at its time.
+ */
 export function rejectPost(
   cred: Credential,
   data: WorkspaceData,
@@ -125,12 +191,21 @@ export function rejectPost(
   comment: string | null,
 ): Promise<PostRecord> {
   return transition(data, postId, 'edit', (p) => {
-    if (p.status !== 'draft' || !p.approval || p.approval.state !== 'pending') throw notAwaiting(p);
+    if (!awaitsDecision(p)) throw notAwaiting(p);
+    const audit = { userId: cred.user.id, action: 'post.rejected' as const };
+    if (p.pendingChange) {
+      const dropped = `Rejected by ${cred.user.name}: the change was dropped and the post stays as it was`;
+      return {
+        patch: { approval: null, pendingChange: null },
+        events: [{ kind: 'rejected', message: `${dropped}${comment ? `. Comment: ${comment}` : '.'}` }],
+        audit: { ...audit, detail: { ...approvalDetail(p, p.publishAt), comment, change: true } },
+      };
+    }
     const decidedAt = isoNow(clock);
     return {
-      patch: { approval: { ...p.approval, state: 'rejected', decidedBy: cred.user.id, decidedAt, comment } },
+      patch: { approval: { ...p.approval!, state: 'rejected', decidedBy: cred.user.id, decidedAt, comment } },
       events: [{ kind: 'rejected', message: `Rejected by ${cred.user.name}${comment ? `: ${comment}` : '.'}` }],
-      audit: { userId: cred.user.id, action: 'post.rejected', detail: { ...approvalDetail(p, null), comment } },
+      audit: { ...audit, detail: { ...approvalDetail(p, null), comment } },
     };
   });
 }

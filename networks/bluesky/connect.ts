@@ -112,7 +112,11 @@ export const blueskySignIn: SignInNetwork = {
           'Create an app password in Bluesky (Settings, Privacy and security, App passwords) and connect with it.',
         );
       if (failure.kind === 'rate_limited')
-        throw rateLimited(failure.retryAfterSeconds ?? 300, `Bluesky answered: "${quoted(failure.message)}".`);
+        throw rateLimited(
+          clock.now() + (failure.retryAfterSeconds ?? 300) * 1000,
+          clock.now(),
+          `Bluesky answered: "${quoted(failure.message)}".`,
+        );
       if (failure.kind === 'token_rejected') throw signInRefused(err.message);
       throw connectFailed('Bluesky', failure.message);
     }

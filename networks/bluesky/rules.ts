@@ -38,6 +38,7 @@ function checkText(post: PostContent, issues: Issue[]): void {
         'caption_too_long',
         `text is ${counted(units, max)} graphemes; bluesky allows ${max}.`,
         'Shorten the text, or set overrides.bluesky.text.',
+        { field: 'text', limit: max, actual: units },
       ),
     );
   else if (utf8Bytes(post.text) > blueskyLimits.textBytes)
@@ -46,6 +47,7 @@ function checkText(post: PostContent, issues: Issue[]): void {
         'caption_too_long',
         `text is ${utf8Bytes(post.text)} bytes of UTF-8; bluesky allows ${blueskyLimits.textBytes}.`,
         'Use fewer long emoji sequences, or set overrides.bluesky.text.',
+        { field: 'text', limit: blueskyLimits.textBytes, actual: utf8Bytes(post.text) },
       ),
     );
   if (post.media.length === 0 && !post.text.trim())
@@ -54,6 +56,7 @@ function checkText(post: PostContent, issues: Issue[]): void {
         'text_required',
         'text is empty and there is no file; a bluesky post needs one of them.',
         'Write the text or add a file.',
+        { field: 'text' },
       ),
     );
 }
@@ -66,6 +69,7 @@ function checkVideo(post: PostContent, issues: Issue[]): void {
         'media_kind',
         `mediaIds[0] is ${video.mime}; bluesky takes MP4 videos.`,
         'Export the video as MP4 (H.264).',
+        { field: 'mediaIds[0]', actual: video.mime },
       ),
     );
   const duration = checkVideoDuration(video, 'mediaIds[0]', 0, blueskyLimits.videoMaxSeconds, 'a bluesky video');
@@ -85,6 +89,7 @@ function checkAltTexts(post: PostContent, issues: Issue[]): void {
         `perPlatform.bluesky.altTexts holds ${alts.length} texts for ${post.media.length} file` +
           `${post.media.length === 1 ? '' : 's'}; each text describes the file in the same place of mediaIds.`,
         'Give at most one alt text per file, in the order of mediaIds.',
+        { field: 'perPlatform.bluesky.altTexts', limit: post.media.length, actual: alts.length },
       ),
     );
   alts.forEach((alt, i) => {
@@ -99,6 +104,7 @@ function checkAltTexts(post: PostContent, issues: Issue[]): void {
           `perPlatform.bluesky.altTexts[${i}] is more than ${max} graphemes; bluesky allows ${max} for ` +
             `${media.kind === 'video' ? 'a video' : 'an image'}.`,
           'Shorten the alt text.',
+          { field: `perPlatform.bluesky.altTexts[${i}]`, limit: max, actual: units },
         ),
       );
   });
@@ -131,6 +137,7 @@ function check(post: PostContent): Issue[] {
         `mediaIds holds ${post.media.length} ${videos ? 'videos' : 'files of both kinds'}; a bluesky post takes up ` +
           'to 4 images or one video.',
         'Give up to 4 images, or one video.',
+        { field: 'mediaIds', limit: 1, actual: post.media.length },
       ),
     );
   }

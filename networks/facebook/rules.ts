@@ -1,6 +1,7 @@
 // Facebook Pages (feed, photos, videos, reels, stories): limits and checks. The Pages API documents
 // no message length, so none is enforced here.
 import type { Issue } from '../../domain/issues.ts';
+import { codePoints } from '../../domain/textUnits.ts';
 import {
   aspect,
   checkCarousel,
@@ -65,6 +66,7 @@ function check(post: PostContent): Issue[] {
         'setting_invalid',
         'perPlatform.facebook.link is required for a link post.',
         'Set perPlatform.facebook.link to an https address.',
+        { field: 'perPlatform.facebook.link' },
       ),
     );
   }
@@ -75,6 +77,7 @@ function check(post: PostContent): Issue[] {
           'media_kind',
           `mediaIds holds files, but a facebook ${type} post has none.`,
           'Remove the files, or set perPlatform.facebook.contentType to photo or video.',
+          { field: 'mediaIds', limit: 0, actual: post.media.length },
         ),
       );
     if (!post.text.trim())
@@ -83,13 +86,22 @@ function check(post: PostContent): Issue[] {
           'text_required',
           'text is empty; a facebook text post needs text.',
           'Write the text, or add a photo or video.',
+          { field: 'text' },
         ),
       );
     return issues;
   }
   if (post.media.length === 0) {
     issues.push(
-      issue('media_kind', `mediaIds is empty; a facebook ${type} needs a file.`, 'Upload a file and give its mediaId.'),
+      issue(
+        'media_kind',
+        `mediaIds is empty; a facebook ${type} needs a file.`,
+        'Upload a file and give its mediaId.',
+        {
+          field: 'mediaIds',
+          actual: 0,
+        },
+      ),
     );
     return issues;
   }
@@ -101,6 +113,7 @@ function check(post: PostContent): Issue[] {
           'media_kind',
           'mediaIds holds a video; a facebook photo post takes images only.',
           'Remove the video, or set perPlatform.facebook.contentType to video.',
+          { field: 'mediaIds', limit: 'image', actual: 'video' },
         ),
       );
     const count = checkCarousel(
@@ -114,7 +127,16 @@ function check(post: PostContent): Issue[] {
   }
   if (post.media.length > 1) {
     issues.push(
-      issue('media_kind', `mediaIds holds ${post.media.length} files; a facebook ${type} takes one.`, 'Give one file.'),
+      issue(
+        'media_kind',
+        `mediaIds holds ${post.media.length} files; a facebook ${type} takes one.`,
+        'Give one file.',
+        {
+          field: 'mediaIds',
+          limit: 1,
+          actual: post.media.length,
+        },
+      ),
     );
     return issues;
   }
@@ -126,6 +148,7 @@ function check(post: PostContent): Issue[] {
           'caption_too_long',
           'text is set, but a facebook story carries no text.',
           'Set overrides.facebook.text to "" or choose another contentType.',
+          { field: 'text', limit: 0, actual: codePoints(post.text) },
         ),
       );
     const found =
@@ -148,6 +171,7 @@ function check(post: PostContent): Issue[] {
         'media_kind',
         `mediaIds[0] is an image; a facebook ${type} needs a video.`,
         'Give a video, or set perPlatform.facebook.contentType to photo.',
+        { field: 'mediaIds[0]', limit: 'video', actual: 'image' },
       ),
     );
     return issues;
@@ -163,6 +187,7 @@ function check(post: PostContent): Issue[] {
           'aspect_unsupported',
           `mediaIds[0] is ${media.width}×${media.height}; a facebook reel must be 9:16.`,
           'Export the video at 9:16, for example 1080×1920.',
+          { field: 'mediaIds[0]', actual: `${media.width}×${media.height}` },
         ),
       );
     }

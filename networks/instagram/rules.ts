@@ -55,6 +55,7 @@ function checkFeedImage(media: MediaFacts, field: string): Issue[] {
         `${field} is ${media.width}×${media.height} (${ratio.toFixed(2)}:1); instagram feed images must be ` +
           `between 4:5 and 1.91:1.`,
         'Crop the image to between 4:5 (portrait) and 1.91:1 (landscape).',
+        { field, actual: `${media.width}×${media.height}` },
       ),
     );
   }
@@ -85,6 +86,7 @@ function check(post: PostContent): Issue[] {
           'caption_too_long',
           'text is set, but an instagram story carries no text.',
           'Set overrides.instagram.text to "" or choose another contentType.',
+          { field: 'text', limit: 0, actual: codePoints(post.text) },
         ),
       );
   } else {
@@ -95,6 +97,7 @@ function check(post: PostContent): Issue[] {
           'caption_too_long',
           `text is ${chars} characters; an instagram caption allows ${instagramLimits.captionChars}.`,
           'Shorten the text, or set overrides.instagram.text.',
+          { field: 'text', limit: instagramLimits.captionChars, actual: chars },
         ),
       );
     }
@@ -105,6 +108,7 @@ function check(post: PostContent): Issue[] {
           'hashtags_too_many',
           `text has ${counted(tags, instagramLimits.hashtags)} hashtags; instagram allows ${instagramLimits.hashtags}.`,
           'Remove some hashtags.',
+          { field: 'text', limit: instagramLimits.hashtags, actual: tags },
         ),
       );
     }
@@ -116,6 +120,7 @@ function check(post: PostContent): Issue[] {
           `text has ${counted(named, instagramLimits.mentions)} @ mentions; instagram allows ` +
             `${instagramLimits.mentions}.`,
           'Remove some mentions.',
+          { field: 'text', limit: instagramLimits.mentions, actual: named },
         ),
       );
     }
@@ -126,6 +131,7 @@ function check(post: PostContent): Issue[] {
         'media_kind',
         'mediaIds is empty; instagram needs an image or a video.',
         'Upload a file and give its mediaId.',
+        { field: 'mediaIds', actual: 0 },
       ),
     );
     return issues;
@@ -149,6 +155,7 @@ function check(post: PostContent): Issue[] {
         'media_kind',
         `mediaIds holds ${post.media.length} files; an instagram ${type} takes one.`,
         'Give one file, or set perPlatform.instagram.contentType to carousel.',
+        { field: 'mediaIds', limit: 1, actual: post.media.length },
       ),
     );
     return issues;
@@ -160,6 +167,7 @@ function check(post: PostContent): Issue[] {
         'media_kind',
         'mediaIds[0] is an image; an instagram reel needs a video.',
         'Give a video, or set perPlatform.instagram.contentType to feed.',
+        { field: 'mediaIds[0]', limit: 'video', actual: 'image' },
       ),
     );
   } else if (type === 'feed') {

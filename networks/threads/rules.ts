@@ -39,6 +39,7 @@ function check(post: PostContent): Issue[] {
         `text counts ${counted(units, threadsLimits.textUnits)} on threads (each emoji counts its UTF-8 bytes); ` +
           `threads allows ${threadsLimits.textUnits}.`,
         'Shorten the text, or set overrides.threads.text.',
+        { field: 'text', limit: threadsLimits.textUnits, actual: units },
       ),
     );
   }
@@ -52,6 +53,7 @@ function check(post: PostContent): Issue[] {
         `perPlatform.threads.link is set, but threads attaches a link to text posts only and mediaIds holds ` +
           `${post.media.length} file${post.media.length === 1 ? '' : 's'}.`,
         'Remove the files, or write the address in the text and leave perPlatform.threads.link out.',
+        { field: 'perPlatform.threads.link', limit: 0, actual: post.media.length },
       ),
     );
   }
@@ -70,6 +72,7 @@ function check(post: PostContent): Issue[] {
         `${where} ${counted(uniqueLinks.size, threadsLimits.uniqueLinks)} different links; threads allows ` +
           `${threadsLimits.uniqueLinks}.`,
         'Remove some links.',
+        { field: 'text', limit: threadsLimits.uniqueLinks, actual: uniqueLinks.size },
       ),
     );
   }
@@ -87,6 +90,7 @@ function check(post: PostContent): Issue[] {
           'setting_invalid',
           `perPlatform.threads.topicTag "${text}" must be 1 to 50 characters without . or &.`,
           'Pick a shorter topic without . or &.',
+          { field: 'perPlatform.threads.topicTag', limit: threadsLimits.topicTagChars, actual: text },
         ),
       );
     }
@@ -99,6 +103,7 @@ function check(post: PostContent): Issue[] {
         `the post has ${counted(topics, 1)} topics (perPlatform.threads.topicTag and #tags in text); threads ` +
           'allows one per post.',
         'Keep a single topic: either perPlatform.threads.topicTag or one #tag in the text.',
+        { field: 'text', limit: 1, actual: topics },
       ),
     );
   }
@@ -112,6 +117,7 @@ function check(post: PostContent): Issue[] {
         'text_required',
         'text is empty and there is no file; a threads post needs one of them.',
         'Write the text or add a file.',
+        { field: 'text' },
       ),
     );
   }
@@ -132,6 +138,7 @@ function check(post: PostContent): Issue[] {
             'aspect_unsupported',
             `${field} is ${media.width}×${media.height}; threads accepts images up to 10:1.`,
             'Crop the image.',
+            { field, actual: `${media.width}×${media.height}` },
           ),
         );
       }

@@ -57,6 +57,7 @@ function unauditedIssues(standing: ReturnType<typeof unauditedStanding>, level: 
         "This TikTok account is public: until TikTok audits Herald's app, TikTok takes posts only from " +
           'accounts set to private.',
         UNAUDITED_PRIVATE,
+        { limit: 'private', actual: 'public' },
       ),
     );
   if (typeof level === 'string' && level !== 'SELF_ONLY')
@@ -66,6 +67,7 @@ function unauditedIssues(standing: ReturnType<typeof unauditedStanding>, level: 
         `perPlatform.tiktok.privacyLevel ${level}: until TikTok audits Herald's app, TikTok takes private posts only.`,
         'Set perPlatform.tiktok.privacyLevel to SELF_ONLY, or have TikTok audit the app and set ' +
           'HERALD_TIKTOK_AUDITED=true.',
+        { field: 'perPlatform.tiktok.privacyLevel', limit: 'SELF_ONLY', actual: level },
       ),
     );
   if (!standing.postedToday && standing.usersLeft === 0)
@@ -75,6 +77,7 @@ function unauditedIssues(standing: ReturnType<typeof unauditedStanding>, level: 
         `TikTok lets ${UNAUDITED_USER_CAP} accounts a day post through an unaudited app, and ` +
           `${UNAUDITED_USER_CAP} other accounts have posted in the last 24 hours.`,
         UNAUDITED_USERS,
+        { limit: UNAUDITED_USER_CAP, actual: UNAUDITED_USER_CAP },
       ),
     );
   return issues;
@@ -96,6 +99,7 @@ export function creatorIssues(
         'setting_invalid',
         `perPlatform.tiktok.privacyLevel ${level} is not among the levels this account offers: ${options.join(', ')}.`,
         `Set perPlatform.tiktok.privacyLevel to one of: ${options.join(', ')}.`,
+        { field: 'perPlatform.tiktok.privacyLevel', actual: level },
       ),
     );
   for (const [setting, disabled, what] of SWITCHES) {
@@ -105,6 +109,7 @@ export function creatorIssues(
           'setting_invalid',
           `perPlatform.tiktok.${setting} is false, but the account turned ${what} off in TikTok.`,
           `Leave perPlatform.tiktok.${setting} out (${what} stay off), or turn ${what} on in the TikTok app.`,
+          { field: `perPlatform.tiktok.${setting}`, limit: true, actual: false },
         ),
       );
   }
@@ -116,6 +121,7 @@ export function creatorIssues(
         'video_too_long',
         `mediaIds[0] is ${secondsText(seconds)}; this TikTok account may post videos up to ${secondsText(max)}.`,
         'Trim the video.',
+        { field: 'mediaIds[0]', limit: max, actual: seconds },
       ),
     );
   return issues;

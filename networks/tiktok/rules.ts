@@ -56,6 +56,7 @@ function tooLong(code: 'caption_too_long' | 'title_too_long', field: string, uni
     code,
     `${field} is ${counted(units, max)} UTF-16 units; tiktok allows ${max}${field === 'title' ? ' for a title' : ''}.`,
     `Shorten the ${field}, or set ${override}.`,
+    { field, limit: max, actual: units },
   );
 }
 
@@ -67,6 +68,7 @@ function checkVideo(post: PostContent, issues: Issue[]): void {
         'media_kind',
         `mediaIds[0] is ${video.mime}; tiktok takes MP4, WebM or MOV videos.`,
         'Export the video as MP4 (H.264).',
+        { field: 'mediaIds[0]', actual: video.mime },
       ),
     );
   const duration = checkVideoDuration(
@@ -99,6 +101,7 @@ function checkPhotos(post: PostContent, issues: Issue[]): void {
           'media_kind',
           `mediaIds[${i}] is ${m.mime}; tiktok takes JPEG or WebP photos (PNG is converted to JPEG).`,
           'Export the image as JPEG.',
+          { field: `mediaIds[${i}]`, actual: m.mime },
         ),
       );
     const size = checkImageSize(m, `mediaIds[${i}]`, tiktokLimits.photoMaxBytes, 'tiktok');
@@ -134,6 +137,7 @@ function check(post: PostContent): Issue[] {
         'setting_invalid',
         'perPlatform.tiktok.privacyLevel is required: TikTok asks the creator to choose who may see each post.',
         `Set perPlatform.tiktok.privacyLevel to one of the account's levels: ${PRIVACY_LEVELS.join(', ')}.`,
+        { field: 'perPlatform.tiktok.privacyLevel' },
       ),
     );
   if (post.settings.brandContent === true && post.settings.privacyLevel === 'SELF_ONLY')
@@ -143,6 +147,7 @@ function check(post: PostContent): Issue[] {
         'perPlatform.tiktok.brandContent cannot be private: TikTok does not allow branded content with ' +
           'privacyLevel SELF_ONLY.',
         'Choose another privacy level, or leave brandContent out.',
+        { field: 'perPlatform.tiktok.brandContent' },
       ),
     );
   const kind = postKind(post.media);
@@ -154,6 +159,7 @@ function check(post: PostContent): Issue[] {
           ? `mediaIds mixes ${post.media.length} files of both kinds; a tiktok post is one video or 2 to 35 photos.`
           : 'mediaIds is empty; a tiktok post is one video or 2 to 35 photos.',
         'Give one video, or 2 to 35 images.',
+        { field: 'mediaIds', actual: post.media.length },
       ),
     );
     const units = utf16Units(post.text);
@@ -170,6 +176,7 @@ function check(post: PostContent): Issue[] {
           `perPlatform.tiktok.${name} applies to ${only === 'video' ? 'videos' : 'photo posts'} only, and this ` +
             `post is ${kind === 'video' ? 'a video' : 'a photo post'}.`,
           `Remove perPlatform.tiktok.${name}.`,
+          { field: `perPlatform.tiktok.${name}`, limit: only, actual: kind },
         ),
       );
   }
@@ -181,6 +188,7 @@ function check(post: PostContent): Issue[] {
         'setting_invalid',
         `perPlatform.tiktok.coverTimestampMs ${cover} is past the end of the video (${Math.round(seconds * 1000)} ms).`,
         'Give a frame within the video.',
+        { field: 'perPlatform.tiktok.coverTimestampMs', limit: Math.round(seconds * 1000), actual: cover },
       ),
     );
   return issues;

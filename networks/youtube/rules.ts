@@ -38,24 +38,28 @@ export function youtubeTagsLength(tags: string[]): number {
 
 /** perPlatform.youtube.thumbnailMediaId: a ready JPEG or PNG of this workspace, small enough for thumbnails.set. */
 function checkThumbnail(id: string, image: MediaFacts | undefined): Issue | undefined {
-  const field = `perPlatform.youtube.thumbnailMediaId (${id})`;
+  const setting = 'perPlatform.youtube.thumbnailMediaId';
+  const field = `${setting} (${id})`;
   // The same words for an id that does not exist and one of another workspace: nothing leaks.
   if (!image)
     return issue(
       'setting_invalid',
       `${field} is not a file of this workspace.`,
       'Give the mediaId of an uploaded JPEG or PNG image, or leave thumbnailMediaId out.',
+      { field: setting, actual: id },
     );
   const notReady = checkReady(image, field);
-  if (notReady) return notReady;
+  if (notReady) return { ...notReady, field: setting };
   if (image.kind !== 'image' || !youtubeLimits.thumbnailTypes.includes(image.mime)) {
     return issue(
       'media_kind',
       `${field} is a ${formatOf(image.mime)?.label ?? image.mime}; a youtube thumbnail must be a JPEG or PNG image.`,
       'Give a JPEG or PNG image as the thumbnail.',
+      { field: setting, limit: 'image', actual: image.mime },
     );
   }
-  return checkImageSize(image, field, youtubeLimits.thumbnailMaxBytes, 'a youtube thumbnail');
+  const size = checkImageSize(image, field, youtubeLimits.thumbnailMaxBytes, 'a youtube thumbnail');
+  return size && { ...size, field: setting };
 }
 
 function check(post: PostContent): Issue[] {
@@ -67,6 +71,7 @@ function check(post: PostContent): Issue[] {
         'youtube_title_required',
         'title is required for youtube accounts.',
         'Give a title (at most 100 characters), or overrides.youtube.title.',
+        { field: 'title' },
       ),
     );
   } else if (codePoints(title) > youtubeLimits.titleChars) {
@@ -75,6 +80,7 @@ function check(post: PostContent): Issue[] {
         'title_too_long',
         `title is ${codePoints(title)} characters; youtube allows ${youtubeLimits.titleChars}.`,
         'Shorten the title, or set overrides.youtube.title.',
+        { field: 'title', limit: youtubeLimits.titleChars, actual: codePoints(title) },
       ),
     );
   }
@@ -88,6 +94,7 @@ function check(post: PostContent): Issue[] {
           'forbidden_chars',
           `${field} contains < or >, which youtube refuses in titles and descriptions.`,
           `Remove < and > from ${field}, or set overrides.youtube.${field}.`,
+          { field },
         ),
       );
     }
@@ -98,6 +105,7 @@ function check(post: PostContent): Issue[] {
         'caption_too_long',
         `text is ${utf8Bytes(post.text)} UTF-8 bytes; a youtube description allows ${youtubeLimits.descriptionBytes}.`,
         'Shorten the text, or set overrides.youtube.text.',
+        { field: 'text', limit: youtubeLimits.descriptionBytes, actual: utf8Bytes(post.text) },
       ),
     );
   }
@@ -109,6 +117,7 @@ function check(post: PostContent): Issue[] {
         `tags count ${tagsLength} characters (commas included, tags with spaces count 2 more for their quotes); ` +
           `youtube allows ${youtubeLimits.tagsChars}.`,
         'Remove some tags, or set overrides.youtube.tags.',
+        { field: 'tags', limit: youtubeLimits.tagsChars, actual: tagsLength },
       ),
     );
   }
@@ -120,12 +129,16 @@ function check(post: PostContent): Issue[] {
         'setting_invalid',
         `perPlatform.youtube.category "${String(post.settings.category)}" is not a category id.`,
         'Use a numeric category id as a string, for example "22" (People & Blogs).',
+        { field: 'perPlatform.youtube.category', actual: String(post.settings.category) },
       ),
     );
   }
   if (post.media.length === 0) {
     issues.push(
-      issue('media_kind', 'mediaIds is empty; youtube needs one video.', 'Upload a video and give its mediaId.'),
+      issue('media_kind', 'mediaIds is empty; youtube needs one video.', 'Upload a video and give its mediaId.', {
+        field: 'mediaIds',
+        actual: 0,
+      }),
     );
   } else if (post.media.length > 1 || post.media[0]!.kind === 'image') {
     issues.push(
@@ -133,6 +146,9 @@ function check(post: PostContent): Issue[] {
         'media_kind',
         'mediaIds must hold exactly one video for youtube.',
         'Give one video; images and several files cannot be posted to youtube.',
+        post.media.length > 1
+          ? { field: 'mediaIds', limit: 1, actual: post.media.length }
+          : { field: 'mediaIds[0]', limit: 'video', actual: 'image' },
       ),
     );
   } else {

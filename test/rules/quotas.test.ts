@@ -48,6 +48,7 @@ describe('post creation: 60 POST /posts per hour per workspace', () => {
     monthUsed: 0,
     createdLastHour,
     oldestLastHour,
+    spentBy: { keys: createdLastHour, people: 0 },
   });
   it('passes the 60th creation and answers the 61st with 429 and the seconds until the oldest leaves the hour', () => {
     expect(() => assertCanCreatePosts('studio', counts(CREATIONS_PER_HOUR - 1), 1, now)).not.toThrow();
@@ -55,6 +56,12 @@ describe('post creation: 60 POST /posts per hour per workspace', () => {
       assertCanCreatePosts('studio', counts(60, new Date(now - 3600_000 + 90_500).toISOString()), 1, now),
     );
     expect(err).toMatchObject({ status: 429, code: 'rate_limited', headers: { 'Retry-After': '91' } });
+    expect(err.extra).toEqual({
+      retryAt: '2027-01-15T12:01:31.000Z',
+      limit: 60,
+      actual: 60,
+      spentBy: { keys: 60, people: 0 },
+    });
   });
   it('waits at least a second, and a full hour when the oldest creation is unknown', () => {
     expect(

@@ -39,6 +39,9 @@ const plan: PlanResponse = {
         {
           code: 'caption_too_long',
           message: 'text counts 530 on threads; threads allows 500.',
+          field: 'text',
+          limit: 500,
+          actual: 530,
           hint: 'Shorten the text.',
         },
       ],

@@ -13,6 +13,7 @@ import { webhookKeys } from '../queries/webhooks.ts';
 import { whoamiKeys } from '../queries/whoami.ts';
 import { SESSION_KEY } from '../session.tsx';
 import { planLabel, type Billing, type Plan } from './settingsApi.ts';
+import { hourlyAllowanceWords } from '../words/rateLimitWords.ts';
 
 function Meter({
   id,
@@ -58,6 +59,8 @@ function Usage({ usage }: { usage: Billing['usage'] }) {
     },
     count('meter-members', 'Members and invitations', usage.members),
   ];
+  const hour = usage.newPostsThisHour;
+  const hourWords = hourlyAllowanceWords(hour);
   return (
     <section className="card" aria-labelledby="usage-title">
       <h2 id="usage-title">Usage in {usage.period}</h2>
@@ -65,7 +68,9 @@ function Usage({ usage }: { usage: Billing['usage'] }) {
         {meters.map((m) => (
           <Meter key={m.id} {...m} />
         ))}
+        <Meter id="meter-hour" label="New posts this hour, all keys and people" {...hour} text={hourWords.text} />
       </div>
+      {hourWords.note && <p className="note note-warn">{hourWords.note}</p>}
     </section>
   );
 }

@@ -40,6 +40,13 @@ export interface Billing {
     accounts: { used: number; limit: number };
     storage: { usedBytes: number; limitBytes: number };
     members: { used: number; limit: number };
+    /** The workspace's new posts of the last hour (all keys and people), and when a spent hour returns. */
+    newPostsThisHour: {
+      used: number;
+      limit: number;
+      spentBy: { keys: number; people: number };
+      retryAt: string | null;
+    };
   };
 }
 

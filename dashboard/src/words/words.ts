@@ -8,63 +8,84 @@ import { UNIT_LABELS } from '../compose/counters.ts';
 import { bytesText } from '../format.ts';
 import { labelOf, networkOf } from '../networks.ts';
 import { FIELD_LABELS, SETTING_LABELS } from './fieldLabels.ts';
+import { rateLimitWords } from './rateLimitWords.ts';
 import { TIKTOK_UNAUDITED } from './settingWords.ts';
-import {
-  countsIn,
-  dimensionsIn,
-  fileNamedIn,
-  leadingField,
-  quantitiesIn,
-  settingNamedIn,
-  speaksApi,
-} from './messageFacts.ts';
+import { COUNT_PAST_LIMIT, secondsText, sizeTexts } from '../../../networks/rules.ts';
+import { speaksApi } from './messageFacts.ts';
 
 export type IssueCode = Schemas['Issue']['code'];
 export type EventKind = Schemas['PostEvent']['kind'];
 
-/** What a plan issue's sentence is made from: the issue, the network's name and the row's account. */
+/** What a plan issue's sentence is made from: the issue's facts, the network's name and the row's account. */
 export interface IssueFacts {
   network: string;
   platform: Platform;
   account: string;
-  message: string;
-  /** "616", or "more than 5000" where the server stopped counting. */
-  counts: string[];
-  quantities: string[];
+  /** The request field at fault (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`). */
+  field: string | undefined;
+  limit: number | string | boolean | undefined;
+  actual: number | string | boolean | undefined;
+  /** The file the field names, as a person counts it ("the first file"). */
   file: string;
+  /** The setting the field names (`perPlatform.threads.topicTag` -> `topicTag`). */
   setting: string | undefined;
 }
 
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 /** "An Instagram story", "A Threads post". */
-const an = (word: string) => `${/^[AEIOU]/.test(word) ? 'An' : 'A'} ${word}`;
+const an = (word: string) => `${'AEIOU'.includes(word[0]!) ? 'An' : 'A'} ${word}`;
 
-/** "Threads allows 500 characters; this text has 616." when the message gave both counts. */
-function overLimit(f: IssueFacts, what: string, thing: string, fix: string): string {
-  const [used, max] = f.counts;
-  if (used === undefined || max === undefined) return `${f.network} allows fewer ${what}. ${fix}`;
-  return `${f.network} allows ${max} ${what}; ${thing} has ${used}. ${fix}`;
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+
+/** The file a field names by its place in the post (`mediaIds[1]`), as a person counts it. */
+function fileNamed(field: string | undefined): string {
+  if (field === 'perPlatform.youtube.thumbnailMediaId') return 'the thumbnail';
+  if (!field?.startsWith('mediaIds[')) return 'a file of this post';
+  const n = Number(field.slice('mediaIds['.length, -1));
+  return ORDINALS[n] ? `the ${ORDINALS[n]} file` : `file ${n + 1}`;
 }
 
-function textUnit(platform: Platform): string {
-  const unit = networkOf(platform).textLimits.find((l) => l.field === 'text')?.unit;
-  return unit ? UNIT_LABELS[unit] : 'characters';
+/** The setting a field names: `perPlatform.bluesky.altTexts[0]` -> `altTexts`. */
+function settingNamed(field: string | undefined): string | undefined {
+  if (!field?.startsWith('perPlatform.')) return undefined;
+  return field.split('.')[2]?.split('[')[0];
+}
+
+const number = (value: IssueFacts['limit']) => (typeof value === 'number' ? value : undefined);
+
+/** A count as the server found it: past ten times the limit it stopped counting, "more than" that. */
+function countText(actual: number, limit: number): string {
+  return actual > COUNT_PAST_LIMIT * limit ? `more than ${COUNT_PAST_LIMIT * limit}` : String(actual);
+}
+
+/** "Threads allows 500 characters; this text has 616." when the issue gave both counts. */
+function overLimit(f: IssueFacts, what: string, thing: string, fix: string): string {
+  const max = number(f.limit);
+  const used = number(f.actual);
+  if (used === undefined || max === undefined) return `${f.network} allows fewer ${what}. ${fix}`;
+  return `${f.network} allows ${max} ${what}; ${thing} has ${countText(used, max)}. ${fix}`;
+}
+
+/** The unit of a text limit: the network's own for its text, else (Bluesky's second limit) bytes. */
+function textUnit(f: IssueFacts): string {
+  const limit = networkOf(f.platform).textLimits.find((l) => l.field === 'text');
+  return limit && (f.limit === undefined || limit.max === f.limit) ? UNIT_LABELS[limit.unit] : 'bytes';
 }
 
 const settingLabel = (f: IssueFacts) => (SETTING_LABELS as Record<string, string>)[f.setting ?? ''] ?? 'A setting';
 
 export const ISSUE_WORDS: Record<IssueCode, (f: IssueFacts) => string> = {
   caption_too_long: (f) =>
-    f.counts.length < 2
+    f.limit === 0
       ? `${an(f.network)} story carries no text. Empty the text for ${f.network}, or choose another Post type.`
-      : overLimit(f, textUnit(f.platform), 'this text', `Shorten it, or write a different text for ${f.network}.`),
+      : overLimit(f, textUnit(f), 'this text', `Shorten it, or write a different text for ${f.network}.`),
   title_too_long: (f) => overLimit(f, 'characters in a Title', 'this title', 'Shorten the Title.'),
   tags_too_long: (f) =>
     overLimit(f, 'characters of Tags together (commas and quotes count)', 'these tags', 'Remove some tags.'),
   story_too_long: (f) => durationWords(f, 'at most', 'Trim the video.'),
   aspect_unsupported: (f) =>
     `${f.network} does not take the shape of ${f.file}` +
-    `${dimensionsIn(f.message) ? ` (${dimensionsIn(f.message)})` : ''} for this kind of post. ` +
+    `${typeof f.actual === 'string' ? ` (${f.actual})` : ''} for this kind of post. ` +
     'Crop it, or export it at a shape the network accepts.',
   media_kind: mediaKindWords,
   video_too_long: (f) => durationWords(f, 'at most', 'Trim it, or choose another Post type.'),
@@ -72,23 +93,23 @@ export const ISSUE_WORDS: Record<IssueCode, (f: IssueFacts) => string> = {
   image_too_large: (f) => sizeWords(f, 'images', 'Export it smaller.'),
   video_too_large: (f) => sizeWords(f, 'videos', 'Export it with a lower bitrate.'),
   media_not_ready: (f) =>
-    /no longer has its bytes/.test(f.message)
+    f.actual === 'deleted'
       ? `${cap(f.file)} was removed 72 hours after a post with it went live. Upload it again (pin files you reuse).`
-      : /failed/.test(f.message)
+      : f.actual === 'failed'
         ? `${cap(f.file)} could not be processed, so it cannot be posted. Choose another file.`
         : `${cap(f.file)} is still being processed. This check runs again by itself when it is ready.`,
   forbidden_chars: (f) =>
-    `${f.network} refuses < and > in ${/^title/.test(f.message) ? 'the Title' : 'the text'}. Remove them.`,
+    `${f.network} refuses < and > in ${f.field === 'title' ? 'the Title' : 'the text'}. Remove them.`,
   youtube_title_required: () => 'YouTube needs a Title. Write one of at most 100 characters.',
   setting_invalid: settingWords,
   account_not_ok: (f) =>
-    `${f.account} is ${/revoked/.test(f.message) ? 'disconnected' : 'signed out'} on ${f.network}, so it cannot ` +
+    `${f.account} is ${f.actual === 'revoked' ? 'disconnected' : 'signed out'} on ${f.network}, so it cannot ` +
     'publish. Reconnect it on the Accounts page.',
   carousel_count: (f) => {
-    const [count, min, max] = f.counts;
+    const bound = number(f.limit) !== undefined && number(f.actual)! > number(f.limit)! ? 'at most' : 'at least';
     return (
-      `${an(f.network)} carousel takes ${min} to ${max} files; this post has ${count}. ` +
-      'Add or remove files, or publish them as separate posts.'
+      `${an(f.network)} carousel takes ${bound} ${f.limit ?? 'a different number of'} files; this post has ` +
+      `${f.actual ?? 'another number'}. Add or remove files, or publish them as separate posts.`
     );
   },
   text_required: (f) => `${f.network} needs a text when a post has no file. Write the text, or add a file.`,
@@ -96,7 +117,8 @@ export const ISSUE_WORDS: Record<IssueCode, (f: IssueFacts) => string> = {
   mentions_too_many: (f) => overLimit(f, '@ mentions', 'this text', 'Remove some.'),
   links_too_many: (f) => overLimit(f, 'different links', 'this post', 'Remove some.'),
   topic_tags_too_many: (f) =>
-    `${f.network} takes one topic per post, and this one has ${f.counts[0] ?? 'more'}: the Topic tag and each ` +
+    `${f.network} takes one topic per post, and this one has ` +
+    `${typeof f.actual === 'number' ? countText(f.actual, 1) : 'more'}: the Topic tag and each ` +
     '#tag in the text count as one. Keep one: either the Topic tag, or a single #tag in the text.',
   network_unavailable: (f) =>
     `Publishing to ${f.network} is not available yet. Remove the ${f.network} account from this post.`,
@@ -110,66 +132,70 @@ export const ISSUE_WORDS: Record<IssueCode, (f: IssueFacts) => string> = {
 };
 
 function durationWords(f: IssueFacts, bound: string, fix: string): string {
-  const [is, limit] = f.quantities;
-  return `${cap(f.file)} is ${is ?? 'too long'}; ${f.network} allows ${bound} ${limit ?? 'less'} here. ${fix}`;
+  const is = number(f.actual);
+  const limit = number(f.limit);
+  return (
+    `${cap(f.file)} is ${is === undefined ? 'too long' : secondsText(is)}; ${f.network} allows ${bound} ` +
+    `${limit === undefined ? 'less' : secondsText(limit)} here. ${fix}`
+  );
 }
 
 function sizeWords(f: IssueFacts, kind: string, fix: string): string {
-  const [is = 'too large', limit = 'a smaller size'] = f.quantities;
-  return `${cap(f.file)} is ${is}; ${f.network} takes ${kind} up to ${limit}. ${fix}`;
+  const is = number(f.actual);
+  const limit = number(f.limit);
+  const [size, max] = is !== undefined && limit !== undefined ? sizeTexts(is, limit) : ['too large', 'a smaller size'];
+  return `${cap(f.file)} is ${size}; ${f.network} takes ${kind} up to ${max}. ${fix}`;
 }
 
 function mediaKindWords(f: IssueFacts): string {
-  const m = f.message;
-  if (/thumbnail/.test(m)) return 'The YouTube Thumbnail must be a JPEG or PNG image. Choose another.';
-  if (/is empty/.test(m)) return `${f.network} needs a file for this post. Add a photo or video.`;
-  if (/holds files, but/.test(m))
-    return `This kind of ${f.network} post takes no files. Remove them, or change Post type.`;
-  if (/is an image/.test(m)) return `${f.network} needs a video here, and ${f.file} is an image. Choose a video.`;
-  if (/holds a video/.test(m)) return `${f.network} photo posts take images only. Remove the video.`;
-  if (/exactly one video/.test(m)) return `${f.network} takes exactly one video. Keep one video and nothing else.`;
-  const [count] = f.counts;
+  if (f.setting === 'thumbnailMediaId') return 'The YouTube Thumbnail must be a JPEG or PNG image. Choose another.';
+  if (f.actual === 0) return `${f.network} needs a file for this post. Add a photo or video.`;
+  if (f.limit === 0) return `This kind of ${f.network} post takes no files. Remove them, or change Post type.`;
+  if (f.limit === 'video' && f.actual === 'image')
+    return `${f.network} needs a video here, and ${f.file} is an image. Choose a video.`;
+  if (f.limit === 'image' && f.actual === 'video')
+    return `${f.network} photo posts take images only. Remove the video.`;
+  if (typeof f.actual === 'string')
+    return `${f.network} does not take the format of ${f.file}. Export it as MP4 (a video) or JPEG (a photo).`;
+  const count = number(f.actual);
   return `${f.network} takes one file for this kind of post${count ? `, and this post has ${count}` : ''}. Keep one.`;
 }
 
 function settingWords(f: IssueFacts): string {
   const label = settingLabel(f);
-  const m = f.message;
-  if (f.setting === 'link' && /required/.test(m)) return `${an(f.network)} link post needs a Link. Add one.`;
-  if (f.setting === 'link' && /text posts only/.test(m))
+  if (f.setting === 'link' && f.actual === undefined) return `${an(f.network)} link post needs a Link. Add one.`;
+  if (f.setting === 'link' && typeof f.actual === 'number')
     return `${f.network} adds a Link to text posts only, and this post has files. Remove the Link or the files.`;
   if (f.setting === 'link') return `The Link for ${f.network} must be a full address starting with https://.`;
   if (f.setting === 'topicTag') return `The Topic tag for ${f.network} must be 1 to 50 characters, without “.” or “&”.`;
   if (f.setting === 'thumbnailMediaId') return 'The YouTube Thumbnail is not a file of this workspace. Choose another.';
-  if (f.setting === 'privacyLevel' && /required/.test(m)) return 'Choose who can see this TikTok post.';
-  if (/account is public/.test(m)) return TIKTOK_UNAUDITED.accountPublic;
-  if (/accounts a day/.test(m)) return TIKTOK_UNAUDITED.noPlaceLeft;
-  if (f.setting === 'privacyLevel' && /audits/.test(m))
+  if (f.setting === 'privacyLevel' && f.actual === undefined) return 'Choose who can see this TikTok post.';
+  if (!f.setting && f.actual === 'public') return TIKTOK_UNAUDITED.accountPublic;
+  if (!f.setting && typeof f.limit === 'number') return TIKTOK_UNAUDITED.noPlaceLeft;
+  if (f.setting === 'privacyLevel' && f.limit === 'SELF_ONLY')
     return 'TikTok takes only private posts (Only me) until it has reviewed this Herald’s app. Choose Only me.';
-  if (f.setting === 'privacyLevel' && /offers/.test(m))
+  if (f.setting === 'privacyLevel')
     return 'This TikTok account does not offer that audience. Choose another in Who can see it.';
-  if (/turned \w+ off in TikTok/.test(m))
+  if (f.limit === true && f.actual === false)
     return 'The TikTok account turned this off in its own settings, so the post keeps it off. Leave it as it is.';
   if (f.setting === 'brandContent') return 'A paid partnership cannot be private on TikTok. Choose a wider audience.';
-  if (f.setting === 'altTexts' && /texts for/.test(m))
-    return `There are more Alt texts than files for ${f.network}. Remove the extra ones.`;
-  if (f.setting === 'altTexts' && f.counts.length)
-    return `${f.network} takes an Alt text of at most ${f.counts[f.counts.length - 1]} characters. Shorten it.`;
+  if (f.setting === 'altTexts' && f.field?.endsWith(']'))
+    return `${f.network} takes an Alt text of at most ${f.limit} characters. Shorten it.`;
+  if (f.setting === 'altTexts') return `There are more Alt texts than files for ${f.network}. Remove the extra ones.`;
   return `${label} for ${f.network} has a value ${f.network} does not take. Change it, or leave it for the default.`;
 }
 
-/** A plan issue as a sentence for people, naming the form's field, with the numbers the server found. */
+/** A plan issue as a sentence for people, naming the form's field, from the facts the server found. */
 export function issueWords(issue: Schemas['Issue'], platform: Platform, account = 'This account'): string {
-  const { message } = issue;
   return ISSUE_WORDS[issue.code]({
     network: labelOf(platform),
     platform,
     account,
-    message,
-    counts: countsIn(message),
-    quantities: quantitiesIn(message),
-    file: fileNamedIn(message),
-    setting: settingNamedIn(message),
+    field: issue.field,
+    limit: issue.limit,
+    actual: issue.actual,
+    file: fileNamed(issue.field),
+    setting: settingNamed(issue.field),
   });
 }
 
@@ -206,13 +232,21 @@ const spoken =
     ...(hint ? { hint } : {}),
   });
 
-/** A validation message with its field named as the form labels it, or undefined when it would still speak API. */
-function fieldSentence(message: string): string | undefined {
-  const lead = leadingField(message);
-  const label = lead && FIELD_LABELS[lead.field];
-  if (!lead || !label) return undefined;
-  const sentence = `${label} ${lead.rest.replace(/\ba string of /, '').replace(/\s*\((body|query parameter)\)/, '')}`;
-  return speaksApi(sentence) ? undefined : sentence;
+/** What the forms' own fields must be, for a refusal that names one; any other field is named by its label. */
+const FIELD_RULES: Record<string, string> = {
+  email: 'Email must be an email address.',
+  password: 'Password must be 10 to 200 characters.',
+  newPassword: 'New password must be 10 to 200 characters.',
+  name: 'Name must be 1 to 100 characters.',
+  timeZone: 'Time zone must be a time zone such as Europe/Paris.',
+  tz: 'Time zone must be a time zone such as Europe/Paris.',
+};
+
+/** A validation refusal by the field it names (its `field` fact), or undefined for a field no form has. */
+function fieldSentence(field: unknown): string | undefined {
+  if (typeof field !== 'string') return undefined;
+  const label = FIELD_LABELS[field];
+  return FIELD_RULES[field] ?? (label && `${label} is not valid as given.`);
 }
 
 /** The first failing row of a checks_failed answer, in the plan's own words. */
@@ -226,17 +260,21 @@ function checksFailedWords(f: FailureFacts): Words {
 }
 
 /**
- * A plan limit. The server's sentence is already for people ("The free plan allows 1 member, and 1 seat is
- * taken…"); only its byte counts are made readable, and a field-first one is said again.
+ * A plan limit, from its facts: a file too large or storage full in sizes people read; any other limit in the
+ * server's sentence, which names it for people already ("The free plan allows 1 member, and 1 seat is taken…").
  */
 function quotaWords(f: FailureFacts): Words {
   const hint = 'Cancel a queued post, disconnect an account or delete files, or see the plans.';
-  const perFile = /^size: (\d+) bytes is over the (\d+)-byte limit per file of the (\w+) plan/.exec(f.message);
-  const title = perFile
-    ? `This file is ${bytesText(Number(perFile[1]))}; the ${perFile[3]} plan takes files up to ` +
-      `${bytesText(Number(perFile[2]))}.`
-    : f.message.replace(/(\d+) bytes/g, (_, n: string) => bytesText(Number(n)));
-  return speaksApi(title) ? { title: 'This goes over your plan’s limit.', hint } : { title, hint };
+  const { quota, limit, used, actual } = f.body as Partial<Schemas['QuotaError']>;
+  if (quota === 'maxFileBytes' && limit !== undefined && used !== undefined)
+    return { title: `This file is ${bytesText(used)}; your plan takes files up to ${bytesText(limit)}.`, hint };
+  if (quota === 'storageBytes' && limit !== undefined && used !== undefined && actual !== undefined) {
+    const title =
+      `This file needs ${bytesText(actual)}, and ${bytesText(used)} of your plan’s ${bytesText(limit)} of ` +
+      'storage are used or taken by uploads in progress.';
+    return { title, hint: 'Delete files you no longer need, or see the plans.' };
+  }
+  return { title: f.message, hint };
 }
 
 /** Every error code of the contract (its Errors table and each operation's answers) and of the session routes. */
@@ -297,7 +335,7 @@ export const ERROR_WORDS = {
   ),
   internal: same('Something went wrong in Herald.', 'Try again; if it goes on, tell whoever runs this Herald.'),
   invalid_request: (f: FailureFacts): Words => {
-    const sentence = fieldSentence(f.message);
+    const sentence = fieldSentence(f.body.field);
     return sentence
       ? { title: sentence }
       : { title: 'Herald could not take what was sent.', hint: 'Check the form’s fields, then try again.' };
@@ -357,7 +395,7 @@ export const ERROR_WORDS = {
   owner_required: spoken('A workspace always keeps one owner.', 'Make someone else owner first.'),
   payload_too_large: same('This is too large to send.', 'Send less at once.'),
   quota_exceeded: quotaWords,
-  rate_limited: same('Too many requests in a short time.', 'Wait a minute, then try again.'),
+  rate_limited: (f: FailureFacts): Words => rateLimitWords(f.body),
   request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
   reset_unusable: spoken('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
   service_unavailable: same(
