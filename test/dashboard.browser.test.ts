@@ -345,19 +345,19 @@ describe('dashboard in a browser', () => {
     const bin = path.join(import.meta.dirname, '../bin/herald');
     const failOnce = ['sandbox', 'fail', '--account', ids.accountId, '--scenario', 'unavailable'];
     execFileSync(bin, failOnce, { env: { ...process.env, DATA_DIR: herald.dataDir, DATABASE_URL: '' } });
-    const postId = await page.evaluate(async ({ accountId, mediaId }) => {
-      const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
-      const body = {
-        targets: { accountIds: [accountId] },
-        mediaIds: [mediaId],
-        text: 'Retry me',
-        when: 'now',
-        confirm: true,
-      };
-      const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
-      const created = await fetch('/v1/posts', { method: 'POST', headers, body: JSON.stringify(body) });
-      return (await created.json()).posts[0].id as string;
-    }, ids);
+    /** Publishes `text` with the image to the Instagram account now; answers the post's id. */
+    const postNow = (text: string) =>
+      page.evaluate(
+        async ({ accountId, mediaId, text }) => {
+          const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
+          const body = { targets: { accountIds: [accountId] }, mediaIds: [mediaId], text, when: 'now', confirm: true };
+          const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
+          const created = await fetch('/v1/posts', { method: 'POST', headers, body: JSON.stringify(body) });
+          return (await created.json()).posts[0].id as string;
+        },
+        { ...ids, text },
+      );
+    const postId = await postNow('Retry me');
     await page.goto(at(`/posts/${postId}`));
     await page.locator('.event-retriedByWorker').waitFor();
     const retry = await page.locator('.event-retriedByWorker').textContent();
@@ -371,19 +371,7 @@ describe('dashboard in a browser', () => {
     // the post again, and the page names the account and the post (its time and account), linked.
     const failToken = ['sandbox', 'fail', '--account', ids.accountId, '--scenario', 'token_rejected'];
     execFileSync(bin, failToken, { env: { ...process.env, DATA_DIR: herald.dataDir, DATABASE_URL: '' } });
-    const refusedId = await page.evaluate(async ({ accountId, mediaId }) => {
-      const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
-      const body = {
-        targets: { accountIds: [accountId] },
-        mediaIds: [mediaId],
-        text: 'Sent again',
-        when: 'now',
-        confirm: true,
-      };
-      const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
-      const created = await fetch('/v1/posts', { method: 'POST', headers, body: JSON.stringify(body) });
-      return (await created.json()).posts[0].id as string;
-    }, ids);
+    const refusedId = await postNow('Sent again');
     await page.goto(at(`/posts/${refusedId}`));
     await page.locator('.event-failed').waitFor();
     await page.goto(at('/accounts'));
