@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import { storedStatus, systemMove } from '../domain/postStates.ts';
 import type { Platform } from '../networks/rules.ts';
+import type { SentAgain } from '../domain/sentAgain.ts';
 import type { JobScheduler } from './jobs.ts';
 import { insertPostEvents } from './postEvents.ts';
 
@@ -9,7 +10,7 @@ import { insertPostEvents } from './postEvents.ts';
  * The spec's promise for token and permission failures, "the post retries once the token works": when
  * accounts are reconnected, their posts that failed for that reason (and that nobody retried, cancelled
  * or rescheduled since: those are not `failed` any more) are queued again, at their time or now if it
- * passed, each with a `retried` event. Answers how many.
+ * passed, each with a `retried` event. Answers which, each with the time it was meant for.
  */
 export async function requeueAfterReconnect(
   trx: Knex,
@@ -18,8 +19,8 @@ export async function requeueAfterReconnect(
   accountIds: string[],
   jobs: JobScheduler | undefined,
   now: string,
-): Promise<number> {
-  if (!accountIds.length) return 0;
+): Promise<SentAgain[]> {
+  if (!accountIds.length) return [];
   const { from, to } = systemMove('reconnect');
   const failed = await trx('posts')
     .where({ workspace_id: workspaceId })
@@ -56,5 +57,5 @@ export async function requeueAfterReconnect(
     );
     await jobs?.schedule(trx, post.id, dueAt);
   }
-  return failed.length;
+  return failed.map((post) => ({ postId: post.id as string, publishAt: (post.publish_at as string | null) ?? null }));
 }

@@ -236,7 +236,7 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
             }
           }
           const reconnected = rows.map((r) => r.id as string);
-          return { requeued: await requeueAfterReconnect(trx, wsId, platform, reconnected, jobs, isoNow(clock)) };
+          return { sentAgain: await requeueAfterReconnect(trx, wsId, platform, reconnected, jobs, isoNow(clock)) };
         }),
       /**
        * Disconnects an account: it leaves lists, groups and plan counts and forgets its token; its posts

@@ -579,7 +579,9 @@ export interface paths {
          * Come back from a network's consent page
          * @description The network sends the person here; the state is checked, the code exchanged and the accounts
          *     the grant covers connected. Every outcome is a redirect to the accounts page: `?connected=<n>`
-         *     (with `&requeued=<m>`), or `?error=<code>&message=…&hint=…`. Served by its own route.
+         *     (after a reconnect `&reconnected=<accountId>`, and `&requeued=<m>&sentAgain=<postId>@<time meant for>,…`
+         *     naming the first ten posts queued again), or `?error=<code>&message=…&hint=…` (`nothing_to_connect` adds
+         *     the network's `reason` when it tells one, such as `instagram_not_professional`). Served by its own route.
          */
         get: operations["finishConnect"];
         put?: never;
@@ -2726,7 +2728,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         connected: number;
+                        /** @description How many posts that failed on the old token a reconnection queued again. */
                         requeued: number;
+                        /** @description Those posts, each with the time it was meant for (null where it had none). */
+                        sentAgain: {
+                            postId: string;
+                            /** Format: date-time */
+                            publishAt: string | null;
+                        }[];
                     };
                 };
             };

@@ -135,6 +135,7 @@ export function connectFlow(
           'nothing_to_connect',
           [network.nothingFound.message, notConnectedSentence(notConnected)].filter(Boolean).join(' '),
           network.nothingFound.hint,
+          network.nothingFound.reason ? { reason: network.nothingFound.reason } : {},
         );
       return { targets, notConnected };
     },

@@ -13,6 +13,9 @@ export interface ConnectTarget {
 }
 
 /** An account (or a list of them) the grant reached that cannot be connected, and why, in words. */
+/** Why a grant covered no account, as far as the network tells. */
+export type NothingFoundReason = 'instagram_not_professional' | 'facebook_no_page' | 'youtube_no_channel';
+
 export interface NotConnected {
   name: string;
   reason: string;
@@ -50,8 +53,11 @@ export interface ConnectNetwork {
    */
   configIdEnv?: string;
   exchange(x: CodeExchange): Promise<Found>;
-  /** Why a grant that covers no account cannot be connected. */
-  nothingFound: { message: string; hint: string };
+  /**
+   * Why a grant that covers no account cannot be connected; `reason`, when the network can tell why, is the code
+   * the dashboard words it by (the refusal's `reason`).
+   */
+  nothingFound: { message: string; hint: string; reason?: NothingFoundReason };
 }
 
 const TIMEOUT_MS = 30_000;

@@ -2,15 +2,18 @@
 // GET /auth/connect/:platform[?accountId=acc_…] sends the signed-in person to the network's consent page
 // with a signed state; the network sends them back to /auth/connect/:platform/callback, which checks the
 // state, exchanges the code and connects (or reconnects) the accounts the grant covers. Every outcome is
-// a redirect to the dashboard's accounts page: `?connected=<n>` (with `&requeued=<m>` when m posts that
-// failed on the old token were queued again), or `?error=<code>&message=…&hint=…`
-// (quota errors add limit, used and upgradeUrl), so the dashboard shows it and nothing else answers HTML.
+// a redirect to the dashboard's accounts page: `?connected=<n>` (`&reconnected=<accountId>` after a reconnect,
+// `&requeued=<m>` when m posts that
+// failed on the old token were queued again, and `&sentAgain=<postId>@<time meant for>,…` naming the first
+// ten), or `?error=<code>&message=…&hint=…` (quota errors add limit, used and upgradeUrl; nothing_to_connect
+// adds the network's `reason` when it tells one), so the dashboard shows it and nothing else answers HTML.
 // A network whose accounts connect by signing in (Bluesky's app passwords) has no consent page: GET sends the
 // person to the dashboard's form (`?connect=<platform>&server=…`), which calls `connectBySignIn` (auth.yaml).
 // These two navigations are auth.yaml's startConnect and finishConnect, routed here because every outcome,
 // a refusal too, is a redirect.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
+import { sentAgainParam } from '../domain/sentAgain.ts';
 import { workspaceData } from '../db/workspaceData.ts';
 import { ApiError, errorBody, invalidRequest } from '../domain/errors.ts';
 import { connectFlow, notConnectedSentence, signInFlow, signsIn } from '../networks/connect.ts';
@@ -196,12 +199,20 @@ export function connectRoutes(services: Services): express.Router {
       const data = workspaceData(db, cred.workspace, services.clock, services.jobs);
       const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
       const { targets, notConnected } = await flow.exchange(req.query.code, codeVerifier(keyring, state));
-      const { connected, requeued } = await connectTargets(services, cred, data, flow, targets, reconnecting);
+      const { connected, requeued, sentAgain } = await connectTargets(
+        services,
+        cred,
+        data,
+        flow,
+        targets,
+        reconnecting,
+      );
       // Reconnecting names one account: the others the grant reached are none of this connection's business.
       const skipped = reconnecting ? '' : notConnectedSentence(notConnected);
       return accountsPage({
         connected: String(connected),
-        ...(requeued ? { requeued: String(requeued) } : {}),
+        ...(reconnecting ? { reconnected: reconnecting.id } : {}),
+        ...(requeued ? { requeued: String(requeued), sentAgain: sentAgainParam(sentAgain) } : {}),
         ...(skipped ? { notConnected: skipped } : {}),
       });
     }),

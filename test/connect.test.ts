@@ -93,9 +93,13 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
     return { ...row, credentials: readCredentials(env.services.keyring.decrypt(row.token_sealed)) };
   };
 
-  function expectConnected(at: URL, n: number): void {
+  /** Connected n accounts; a reconnect names the account it reconnected. */
+  function expectConnected(at: URL, n: number, reconnected?: string): void {
     expect(`${at.origin}${at.pathname}`).toBe(`${env.base}/app/accounts`);
-    expect(Object.fromEntries(at.searchParams)).toEqual({ connected: String(n) });
+    expect(Object.fromEntries(at.searchParams)).toEqual({
+      connected: String(n),
+      ...(reconnected ? { reconnected } : {}),
+    });
   }
 
   function expectRefused(at: URL, code: string): Record<string, string> {
@@ -196,6 +200,8 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expect(query.message).toContain(
         'Instagram accounts must be of business or creator type; personal accounts cannot be connected.',
       );
+      // The reason as a code, which the dashboard says in its own words with the next step.
+      expect(query.reason).toBe('instagram_not_professional');
       expect((await accountsOf(ws)).length).toBe(before);
     });
 
@@ -225,7 +231,7 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       expect(await accountNamed('someone_else')).toBeUndefined();
 
       const count = (await accountsOf(ws)).length;
-      expectConnected(await connect('threads', { username: 'Sleepy_Cat' }, { accountId: account.id }), 1);
+      expectConnected(await connect('threads', { username: 'Sleepy_Cat' }, { accountId: account.id }), 1, account.id);
       expect(await accountNamed('Sleepy_Cat')).toMatchObject({ id: account.id, status: 'ok' });
       expect((await stored(account.id)).credentials.accessToken).not.toBe(before.credentials.accessToken);
       expect((await accountsOf(ws)).length).toBe(count);
@@ -255,7 +261,8 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
           (p) => p.status !== 'queued',
         );
       const failed = await post('Fails on the old token.');
-      expect(await settled(failed)).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected' } });
+      const failure = await settled(failed);
+      expect(failure).toMatchObject({ status: 'failed', error: { code: 'threads_token_rejected' } });
       expect((await accountNamed('token_cat')).status).toBe('expired');
       // Failed for another reason: a reconnect does not send it again.
       await queueFailure(env.services.db, { network: 'threads', account: externalId, scenario: 'rejected', times: 1 });
@@ -265,7 +272,13 @@ describe.each(DATABASES)('connecting accounts on %s', (kind) => {
       await env.services.db('accounts').where({ id: account.id }).update({ status: 'expired' });
 
       const at = await connect('threads', { username: 'token_cat' }, { accountId: account.id });
-      expect(Object.fromEntries(at.searchParams)).toEqual({ connected: '1', requeued: '1' });
+      // The address names the post sent again and the time it was meant for, so the dashboard can say which.
+      expect(Object.fromEntries(at.searchParams)).toEqual({
+        connected: '1',
+        reconnected: account.id,
+        requeued: '1',
+        sentAgain: `${failed}@${failure.publishAt}`,
+      });
       expect(await settled(failed)).toMatchObject({ status: 'live' });
       const timeline = await call(env, 'get', `/v1/posts/${failed}/events`, { key: ws.readKey });
       const events: { kind: string; message?: string }[] = timeline.body.events;

@@ -149,9 +149,27 @@ describe('dashboard in a browser', () => {
     await checkPage(page, '02b-bluesky-without-pds');
     await page.getByRole('button', { name: 'Dismiss' }).click();
 
+    // A personal Instagram account cannot be connected: the page says why, in words, and what to do instead.
+    await page.goto(at('/accounts'));
+    await page.getByRole('link', { name: 'Connect Instagram' }).click();
+    await expect.poll(() => page.url()).toContain('/sandbox/');
+    for (const input of await page.locator('input[required]').all()) await input.fill('maria.private');
+    await page.getByLabel('Account type').selectOption('personal');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.getByText(/A personal account cannot be connected\./).waitFor();
+    await refusal.getByText(/switch to a professional account; link it to your Facebook Page/).waitFor();
+    expect(await refusal.textContent()).not.toMatch(API_WORDS);
+    await checkPage(page, '03-connect-personal-instagram');
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+
     await connect('Instagram');
     await connect('Threads');
     await expect.poll(() => page.locator('.rows .row').count()).toBe(2);
+    // The Free plan's limit, before any consent page: in the plural, with what to do about accounts.
+    const limit = page.locator('#connect-limit');
+    await limit.getByText('The Free plan connects up to 2 accounts, and 2 are connected.').waitFor();
+    await limit.getByText(/^Disconnect one to connect another, or move to the Creator plan/).waitFor();
     await checkPage(page, '03-accounts');
 
     await page.getByRole('link', { name: 'Media' }).click();
@@ -365,19 +383,19 @@ describe('dashboard in a browser', () => {
     const bin = path.join(import.meta.dirname, '../bin/herald');
     const failOnce = ['sandbox', 'fail', '--account', ids.accountId, '--scenario', 'unavailable'];
     execFileSync(bin, failOnce, { env: { ...process.env, DATA_DIR: herald.dataDir, DATABASE_URL: '' } });
-    const postId = await page.evaluate(async ({ accountId, mediaId }) => {
-      const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
-      const body = {
-        targets: { accountIds: [accountId] },
-        mediaIds: [mediaId],
-        text: 'Retry me',
-        when: 'now',
-        confirm: true,
-      };
-      const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
-      const created = await fetch('/v1/posts', { method: 'POST', headers, body: JSON.stringify(body) });
-      return (await created.json()).posts[0].id as string;
-    }, ids);
+    /** Publishes `text` with the image to the Instagram account now; answers the post's id. */
+    const postNow = (text: string) =>
+      page.evaluate(
+        async ({ accountId, mediaId, text }) => {
+          const { csrfToken } = await fetch('/auth/session').then((r) => r.json());
+          const body = { targets: { accountIds: [accountId] }, mediaIds: [mediaId], text, when: 'now', confirm: true };
+          const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
+          const created = await fetch('/v1/posts', { method: 'POST', headers, body: JSON.stringify(body) });
+          return (await created.json()).posts[0].id as string;
+        },
+        { ...ids, text },
+      );
+    const postId = await postNow('Retry me');
     await page.goto(at(`/posts/${postId}`));
     await page.locator('.event-retriedByWorker').waitFor();
     const retry = await page.locator('.event-retriedByWorker').textContent();
@@ -386,6 +404,28 @@ describe('dashboard in a browser', () => {
     );
     expect(retry).not.toMatch(API_WORDS);
     await checkPage(page, '12-post-retrying');
+
+    // Instagram refuses the account's token: the post fails and the account must be reconnected. Reconnecting sends
+    // the post again, and the page names the account and the post (its time and account), linked.
+    const failToken = ['sandbox', 'fail', '--account', ids.accountId, '--scenario', 'token_rejected'];
+    execFileSync(bin, failToken, { env: { ...process.env, DATA_DIR: herald.dataDir, DATABASE_URL: '' } });
+    const refusedId = await postNow('Sent again');
+    await page.goto(at(`/posts/${refusedId}`));
+    await page.locator('.event-failed').waitFor();
+    await page.goto(at('/accounts'));
+    await page.getByRole('link', { name: 'Reconnect acme_instagram' }).click();
+    await expect.poll(() => page.url()).toContain('/sandbox/');
+    for (const input of await page.locator('input[required]').all()) await input.fill('acme_instagram');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const outcome = page.getByRole('status').filter({ hasText: 'Reconnected acme_instagram.' });
+    await outcome.waitFor();
+    const sentAgain = outcome.getByRole('link', { name: /^your post of today at \d\d:\d\d CET to acme_instagram$/ });
+    await sentAgain.waitFor();
+    expect((await outcome.textContent())!.replace(/acme_\w+/g, '')).not.toMatch(API_WORDS);
+    await checkPage(page, '12c-reconnected-sent-again');
+    await sentAgain.click();
+    await page.waitForURL(new RegExp(`/app/posts/${refusedId}$`));
+    await page.locator('.event-retried').waitFor();
 
     // A YouTube video's preview: its first frame in 16:9, the title cut where YouTube cuts it, the privacy;
     // the same video as an Instagram reel fills 9:16, and the preview shows the sides it cuts.
@@ -440,7 +480,7 @@ describe('dashboard in a browser', () => {
     expect(await nav.isVisible()).toBe(false);
     await checkPage(page, '14-phone-calendar');
     await page.goto(at('/posts'));
-    await expect.poll(() => page.locator('.rows .row').count()).toBe(4);
+    await expect.poll(() => page.locator('.rows .row').count()).toBe(5);
     await checkPage(page, '15-phone-posts');
 
     // TikTok: its required choices in compose, with none made for the person, and its declaration. The

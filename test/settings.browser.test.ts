@@ -196,15 +196,25 @@ describe('settings in a browser', () => {
     for (const input of await owner.locator('input[required], textarea[required]').all()) await input.fill('acme');
     await owner.getByRole('button', { name: 'Allow' }).click();
     await owner.getByText(/Connected \d+ accounts?/).waitFor();
-    // Its posting times: Monday 09:00, saved, and the next free ones listed.
-    await owner.getByRole('link', { name: /Posting times of/ }).click();
+    // Its posting times, from compose's "Add to queue": the page names the account with its network, Monday 09:00
+    // is saved and confirmed, the next free ones are listed, and the way back leads to compose.
+    await owner.getByRole('link', { name: 'Compose' }).click();
+    await owner.getByRole('checkbox', { name: /Threads/ }).check();
+    await owner.getByLabel('Text').fill('Autumn teaser');
+    await owner.getByText('Add to queue', { exact: true }).click();
+    await owner.getByRole('link', { name: 'Set the posting times of acme' }).click();
+    await owner.getByRole('heading', { name: 'Posting times of acme on Threads' }).waitFor();
     await owner.getByText('No posting times yet.').waitFor();
     await owner.getByLabel('Time').fill('09:00');
     await owner.getByRole('button', { name: 'Add time' }).click();
     await owner.getByRole('button', { name: 'Save posting times' }).click();
+    await owner.getByRole('status').getByText('Saved: acme has 1 posting time a week.').waitFor();
     await owner.getByRole('button', { name: 'Remove Monday at 09:00' }).waitFor();
     await owner.getByText('None: add posting times first.').waitFor({ state: 'detached' });
     await checkPage(owner, '27c-account-posting-times');
+    await owner.getByRole('link', { name: '← Back to compose' }).click();
+    await owner.waitForURL(/\/app\/compose/);
+    await owner.getByLabel('Text', { exact: true }).waitFor();
     const created = await owner.evaluate(async () => {
       const { csrfToken } = await (await fetch('/auth/session')).json();
       const headers = { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken };
@@ -339,6 +349,9 @@ describe('settings in a browser', () => {
     // The queue page: the posts on their times and the free times, reordered by a button and by a drag.
     await menu(owner, 'Accounts').click();
     await owner.getByRole('link', { name: /^Queue of / }).click();
+    // The queue names its account and network; reached from Accounts, it leads back there.
+    await owner.getByRole('heading', { name: 'Queue of acme on Threads' }).waitFor();
+    expect(await owner.getByRole('link', { name: '← Back to Accounts' }).getAttribute('href')).toBe('/app/accounts');
     const order = () => owner.locator('.queue-post .row-title').allTextContents();
     await owner.getByText('Queue two').waitFor();
     const before = await order();

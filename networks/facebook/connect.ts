@@ -29,6 +29,7 @@ export const facebookConnect: ConnectNetwork = {
     return { targets, notConnected };
   },
   nothingFound: {
+    reason: 'facebook_no_page',
     message: 'No Facebook Page was granted; Herald publishes to Pages only, not to profiles.',
     hint: 'Connect again and select at least one Page you manage.',
   },

@@ -41,6 +41,7 @@ export const instagramConnect: ConnectNetwork = {
     return { targets, notConnected };
   },
   nothingFound: {
+    reason: 'instagram_not_professional',
     message:
       'None of the granted Facebook Pages has an Instagram account linked. Instagram accounts must be of ' +
       'business or creator type; personal accounts cannot be connected.',

@@ -42,6 +42,7 @@ export const youtubeConnect: ConnectNetwork = {
     }));
   },
   nothingFound: {
+    reason: 'youtube_no_channel',
     message: 'The Google account that gave access has no YouTube channel.',
     hint: 'Create a channel at youtube.com, then connect again.',
   },

@@ -9,6 +9,7 @@ import { signInFlow } from '../../networks/connect.ts';
 import type { ConnectTarget } from '../../networks/oauth.ts';
 import type { Platform } from '../../networks/rules.ts';
 import type { Services } from '../../runtime/services.ts';
+import type { SentAgain } from '../../domain/sentAgain.ts';
 import type { AuthHandler } from '../../handlers/authTypes.ts';
 
 type Data = ReturnType<typeof workspaceData>;
@@ -39,7 +40,7 @@ export async function connectTargets(
   flow: { platform: Platform; label: string },
   found: ConnectTarget[],
   reconnecting: { externalId: string; displayName: string } | undefined,
-): Promise<{ connected: number; requeued: number }> {
+): Promise<{ connected: number; requeued: number; sentAgain: SentAgain[] }> {
   let targets = found;
   if (reconnecting) {
     targets = targets.filter((t) => t.externalId === reconnecting.externalId);
@@ -53,7 +54,7 @@ export async function connectTargets(
       );
     }
   }
-  const { requeued } = await data.accounts.connect(
+  const { sentAgain } = await data.accounts.connect(
     flow.platform,
     targets.map((t) => ({
       externalId: t.externalId,
@@ -67,7 +68,7 @@ export async function connectTargets(
     accounts: targets.map((t) => t.displayName),
     reconnected: Boolean(reconnecting),
   });
-  return { connected: targets.length, requeued: requeued ?? 0 };
+  return { connected: targets.length, requeued: sentAgain.length, sentAgain };
 }
 
 export const connectBySignIn: AuthHandler<'connectBySignIn'> = async ({ cred, params, body, services }) => {

@@ -473,7 +473,7 @@ describe('bluesky against the reference PDS', () => {
       // Reconnected with a new app password, the account is ok again and the post that failed on it goes out.
       const { data } = await a.owner.com.atproto.server.createAppPassword({ name: 'herald-again' });
       const again = await connect({ identifier: a.handle, password: data.password, accountId: account.id });
-      expect(again.body).toEqual({ connected: 1, requeued: 1 });
+      expect(again.body).toEqual({ connected: 1, requeued: 1, sentAgain: [{ postId, publishAt: expect.any(String) }] });
       const live = await until(
         async () => (await call(env, 'get', `/v1/posts/${postId}`, { key: ws.readKey })).body,
         (p) => p.status === 'live',

@@ -20,7 +20,12 @@ const group = { id: 'grp_1', name: 'Shops', accountIds: ['acc_1'] };
 
 function renderAs(role: Session['role'], { plan = 'agency', accounts = [account], at = '/' } = {}) {
   vi.spyOn(api, 'GET').mockImplementation((async (path: string) => ({
-    data: path === '/accounts' ? { accounts } : { groups: [group] },
+    data:
+      path === '/accounts'
+        ? { accounts }
+        : path === '/posts/{postId}'
+          ? { id: 'pst_1', accountId: 'acc_1' }
+          : { groups: [group] },
     response: new Response('{}'),
   })) as never);
   const disconnectPreviews = vi.fn(
@@ -66,7 +71,9 @@ describe('accounts by role', () => {
     const second = { ...account, id: 'acc_2', platform: 'youtube', displayName: 'Acme Videos', status: 'ok' };
     renderAs('owner', { plan: 'free', accounts: [account, second] });
     await screen.findByText('The Free plan connects up to 2 accounts, and 2 are connected.');
-    expect(screen.getByText(/Disconnect one to connect another, or move to Creator for up to 6/)).toBeTruthy();
+    expect(
+      screen.getByText(/Disconnect one to connect another, or move to the Creator plan for up to 6 accounts\./),
+    ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe('/settings/billing');
     expect(screen.queryAllByRole('link', { name: /^Connect / })).toEqual([]);
     const tile = screen.getByText('Connect Instagram');
@@ -79,6 +86,46 @@ describe('accounts by role', () => {
     renderAs('administrator', { at: `/?connected=2&notConnected=${encodeURIComponent(why)}` });
     await screen.findByText(/Connected 2 accounts/);
     expect(screen.getByText(why)).toBeTruthy();
+  });
+
+  it('says why a personal Instagram account was not connected, and the next step, never the code', async () => {
+    const refusal = new URLSearchParams({
+      error: 'nothing_to_connect',
+      message: 'None of the granted Facebook Pages has an Instagram account linked.',
+      hint: 'In Instagram, switch the account to a professional account.',
+      reason: 'instagram_not_professional',
+    });
+    renderAs('administrator', { at: `/?${refusal}` });
+    await screen.findByText(/A personal account cannot be connected\./);
+    expect(screen.getByText(/switch to a professional account; link it to your Facebook Page/)).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/nothing_to_connect|instagram_not_professional|offered no account/);
+  });
+
+  it('says a grant over the plan’s limit in the singular, with a hint about accounts, not posts', async () => {
+    const refusal = new URLSearchParams({
+      error: 'quota_exceeded',
+      message: 'The free plan allows 2 connected accounts and 1 are connected; this would add 2.',
+      hint: 'Disconnect an account, or upgrade to Creator (more accounts).',
+      limit: '2',
+      used: '1',
+    });
+    renderAs('administrator', { plan: 'free', at: `/?${refusal}` });
+    await screen.findByText(
+      'The Free plan connects up to 2 accounts. 1 is connected, so there is room for 1 more, and the network ' +
+        'granted more than that.',
+    );
+    expect(screen.getByText(/^Connect again and choose fewer accounts at the network, or disconnect one/)).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/1 are|queued post/);
+  });
+
+  it('names the reconnected account and each post it sent again, linked, by the time it was meant for', async () => {
+    const at = '/?connected=1&reconnected=acc_1&requeued=2&sentAgain=pst_1%402026-11-24T11%3A00%3A00.000Z';
+    renderAs('administrator', { at });
+    await screen.findByText('Reconnected Acme Shop.');
+    const post = await screen.findByRole('link', { name: /^your post of Tue 24 Nov at 12:00 CET to Acme Shop$/ });
+    expect(post.getAttribute('href')).toBe('/posts/pst_1');
+    expect(screen.getByText('and 1 more post, sent again too.')).toBeTruthy();
+    expect(screen.queryByText(/Connected 1 account/)).toBeNull();
   });
 
   it('offers Connect while the plan has room', async () => {

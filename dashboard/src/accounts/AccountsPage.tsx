@@ -1,64 +1,108 @@
 // Accounts: what is connected, its state and health (its token's life, its network's restrictions, its guide),
 // connect (the network's consent page, or for Bluesky the sign-in form the server sends the person to as
 // ?connect=<platform>), reconnect, disconnect (queued posts go back to
-// draft, the confirm says how many), and groups. A connection's outcome comes back as ?connected=<n> or
-// ?error=<code>&message=…&hint=….
-import { useQuery } from '@tanstack/react-query';
+// draft, the confirm says how many), and groups. A connection's outcome comes back as ?connected=<n> (with the
+// posts a reconnect sent again, ?requeued=<m>&sentAgain=…) or ?error=<code>&message=…&hint=… (with the network's
+// reason, or the plan's limit and use), said in connectWords' words.
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { authApi, call, Failure, type Account } from '../api.ts';
+import { authApi, call, type Account } from '../api.ts';
+import { readSentAgain } from '../../../domain/sentAgain.ts';
+import { dayTimeText } from '../format.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { accountKeys, disconnectPreviewQuery, useAccounts } from '../queries/accounts.ts';
 import { billingKeys } from '../queries/billing.ts';
 import { groupKeys } from '../queries/groups.ts';
-import { postKeys } from '../queries/posts.ts';
+import { postKeys, postQuery } from '../queries/posts.ts';
 import { useRefresh } from '../queries/refresh.ts';
 import { scheduleKeys } from '../queries/schedule.ts';
 import { whoamiKeys } from '../queries/whoami.ts';
 import { useMay, useSignedIn } from '../session.tsx';
 import { AdminsOnly, Button, Confirm, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { guideHref } from '../../../networks/guides.ts';
+import { PLANS } from '../../../domain/plans.ts';
 import { guideLinkText, renewalEndsSoon, restrictionText, tokenLines } from '../words/healthWords.ts';
-import { accountLimitWords } from '../words/words.ts';
+import {
+  accountLimitWords,
+  connectedTitle,
+  connectRefusalWords,
+  sentAgainMore,
+  sentAgainWords,
+} from '../words/connectWords.ts';
 import { QUEUE_PAGE_WORDS } from '../words/scheduleWords.ts';
 import { GroupsPanel } from './GroupsPanel.tsx';
 import { SignInForm } from './SignInForm.tsx';
 
-function ConnectOutcome() {
+/** A connection the server refused, in the accounts page's words (the reason, the plan's limit) and its next step. */
+function ConnectRefusal({ params, dismiss }: { params: URLSearchParams; dismiss: () => void }) {
+  const { plan } = useSignedIn().workspace;
+  const body = Object.fromEntries(params.entries());
+  const code = params.get('error') ?? '';
+  const words = connectRefusalWords({ code, message: params.get('message') ?? '', status: 0, body }, plan);
+  return (
+    <div className="stack">
+      <div className="note note-error" role="alert">
+        <p className="note-title">The account was not connected</p>
+        <p>{words.title}</p>
+        {words.hint && <p className="note-hint">{words.hint}</p>}
+        {code === 'quota_exceeded' && (
+          <p>
+            <Link to="/settings/billing">See plans</Link>
+          </p>
+        )}
+      </div>
+      <Button tone="ghost" onClick={dismiss}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}
+
+/** The posts a reconnect sent again, each named by the time it was meant for and its account, linked. */
+function SentAgainList({ params, accounts }: { params: URLSearchParams; accounts: Account[] | undefined }) {
+  const zone = useSignedIn().workspace.tz;
+  const named = readSentAgain(params.get('sentAgain'));
+  const posts = useQueries({ queries: named.map((p) => postQuery(p.postId)) });
+  const more = Number(params.get('requeued') ?? 0) - named.length;
+  if (!named.length) return null;
+  return (
+    <ul>
+      {named.map((p, i) => {
+        const account = accounts?.find((a) => a.id === posts[i]?.data?.accountId)?.displayName;
+        const words = sentAgainWords(p.publishAt ? dayTimeText(p.publishAt, zone) : undefined, account);
+        return (
+          <li key={p.postId}>
+            {words.lead} <Link to={`/posts/${p.postId}`}>{words.post}</Link>
+          </li>
+        );
+      })}
+      {more > 0 && <li>{sentAgainMore(more)}</li>}
+    </ul>
+  );
+}
+
+function ConnectOutcome({ accounts }: { accounts: Account[] | undefined }) {
   const [params, setParams] = useSearchParams();
-  const error = params.get('error');
-  const connected = params.get('connected');
+  const connected = Number(params.get('connected') ?? 0);
   const dismiss = () => setParams({}, { replace: true });
-  if (error) {
-    const body = Object.fromEntries(params.entries());
-    return (
-      <div className="stack">
-        <ErrorNote
-          title="The account was not connected"
-          error={new Failure(error, params.get('message') ?? error, params.get('hint') ?? '', 0, body)}
-        />
+  if (params.get('error')) return <ConnectRefusal params={params} dismiss={dismiss} />;
+  if (!params.has('connected')) return null;
+  const reconnected = accounts?.find((a) => a.id === params.get('reconnected'))?.displayName;
+  // The Pages a Facebook grant reached but that could not be connected, each with why (the server's words).
+  const notConnected = params.get('notConnected');
+  return (
+    <div className="note note-ok" role="status">
+      <p>
+        {connectedTitle(connected, reconnected)}{' '}
         <Button tone="ghost" onClick={dismiss}>
           Dismiss
         </Button>
-      </div>
-    );
-  }
-  if (connected) {
-    // The Pages a Facebook grant reached but that could not be connected, each with why (the server's words).
-    const notConnected = params.get('notConnected');
-    return (
-      <div className="note note-ok" role="status">
-        <p>
-          Connected {connected} account{connected === '1' ? '' : 's'}.{' '}
-          <Button tone="ghost" onClick={dismiss}>
-            Dismiss
-          </Button>
-        </p>
-        {notConnected && <p>{notConnected}</p>}
-      </div>
-    );
-  }
-  return null;
+      </p>
+      <SentAgainList params={params} accounts={accounts} />
+      {notConnected && <p>{notConnected}</p>}
+    </div>
+  );
 }
 
 function DisconnectButton({ account }: { account: Account }) {
@@ -180,7 +224,9 @@ function AccountRow({ account }: { account: Account }) {
  * account says so here, with the way to more, and offers no tile that would end in a refusal after the consent page.
  */
 function ConnectTiles({ connected }: { connected: number }) {
-  const limit = accountLimitWords(useSignedIn().workspace.plan, connected);
+  const { plan } = useSignedIn().workspace;
+  const limit =
+    connected >= PLANS[plan].accounts ? accountLimitWords(plan, PLANS[plan].accounts, connected) : undefined;
   return (
     <>
       {limit && (
@@ -237,7 +283,7 @@ export function AccountsPage() {
   return (
     <>
       <PageHeader title="Accounts" />
-      <ConnectOutcome />
+      <ConnectOutcome accounts={accounts.data} />
       {manages && <SignInStep accounts={accounts.data} />}
       <section aria-labelledby="connected-h" className="card">
         <h2 id="connected-h">Connected accounts</h2>

@@ -20,6 +20,7 @@ import { useRefresh } from '../queries/refresh.ts';
 import { scheduleKeys, useSchedule } from '../queries/schedule.ts';
 import { byLocalDay, localWhen, queueEntries, stepTarget, type QueueEntry } from './queue.ts';
 import { canDrag } from '../pointer.ts';
+import { AccountPageHeader, useBackState } from './AccountPageHeader.tsx';
 
 const DAYS = 14;
 
@@ -41,7 +42,7 @@ export function QueuePage() {
   const [change, setChange] = useState<Change>();
   const dragged = useRef<Post>(undefined);
   const account = accounts.data?.find((a) => a.id === accountId);
-  const name = account?.displayName ?? '';
+  const back = useBackState();
 
   const error = accounts.error ?? schedule.error ?? posts.error;
   if (error)
@@ -78,15 +79,18 @@ export function QueuePage() {
 
   return (
     <section className="stack">
-      <PageHeader title={W.title(name)}>
-        <Link className="btn btn-secondary" to={`/accounts/${accountId}/schedule`}>
+      <AccountPageHeader account={account} title={W.title}>
+        <Link className="btn btn-secondary" to={`/accounts/${accountId}/schedule`} state={back}>
           {W.postingTimes}
         </Link>
-      </PageHeader>
+      </AccountPageHeader>
       <p className="muted">{W.intro(zone, DAYS, canDrag())}</p>
       {schedule.data.slots.length === 0 && (
         <Empty title={W.noSlots}>
-          {W.noSlotsHint} <Link to={`/accounts/${accountId}/schedule`}>{W.postingTimes}</Link>
+          {W.noSlotsHint}{' '}
+          <Link to={`/accounts/${accountId}/schedule`} state={back}>
+            {W.postingTimes}
+          </Link>
         </Empty>
       )}
       {entries.length === 0 && schedule.data.slots.length > 0 && <p className="muted">{W.nothing}</p>}

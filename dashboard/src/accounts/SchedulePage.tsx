@@ -1,5 +1,6 @@
-// An account's posting times (the posting queue): its weekly times in the workspace zone, edited and saved
-// as a whole, and the next free ones that "add to queue" would give.
+// An account's posting times (the posting queue): its weekly times in the workspace zone, edited and saved as a whole
+// (a saved change is confirmed), and the next free ones that "add to queue" would give. The heading names the
+// account, and leads back to compose or the accounts page.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -8,8 +9,12 @@ import { dayTimeText } from '../format.ts';
 import { useRefresh } from '../queries/refresh.ts';
 import { scheduleKeys, useSchedule } from '../queries/schedule.ts';
 import { useMay, useSignedIn } from '../session.tsx';
-import { AdminsOnly, Button, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
-import { DAY_LABEL, SCHEDULE_WORDS as W } from '../words/scheduleWords.ts';
+import { AdminsOnly, Button, Empty, ErrorNote, Loading } from '../ui.tsx';
+import { ACCOUNT_PAGE_WORDS, DAY_LABEL, SCHEDULE_WORDS as W } from '../words/scheduleWords.ts';
+import { useAccounts } from '../queries/accounts.ts';
+import { AccountPageHeader, useBackState } from './AccountPageHeader.tsx';
+
+const { saved: SAVED, unknown: UNKNOWN } = ACCOUNT_PAGE_WORDS;
 
 type Slot = Schemas['ScheduleSlot'];
 const DAYS = Object.keys(DAY_LABEL) as Slot['day'][];
@@ -23,24 +28,38 @@ export function SchedulePage() {
   const [slots, setSlots] = useState<Slot[]>();
   const [day, setDay] = useState<Slot['day']>('mon');
   const [time, setTime] = useState('09:00');
+  const [saved, setSaved] = useState(false);
+  const accounts = useAccounts();
+  const account = accounts.data?.find((a) => a.id === accountId);
+  const back = useBackState();
   const shown = slots ?? schedule.data?.slots ?? [];
+  const change = (next: Slot[]) => {
+    setSlots(next);
+    setSaved(false);
+  };
   const save = useMutation({
     mutationFn: () =>
       call(api.PUT('/accounts/{accountId}/schedule', { params: { path: { accountId } }, body: { slots: shown } })),
     onSuccess: () => {
       setSlots(undefined);
+      setSaved(true);
       return refresh(scheduleKeys.of(accountId));
     },
   });
-  if (schedule.isPending) return <Loading />;
+  if (schedule.isPending || accounts.isPending) return <Loading />;
   return (
     <section className="stack">
-      <PageHeader title={W.title}>
-        <Link className="btn btn-secondary" to={`/accounts/${accountId}/queue`}>
+      <AccountPageHeader account={account} title={W.title}>
+        <Link className="btn btn-secondary" to={`/accounts/${accountId}/queue`} state={back}>
           {W.queue}
         </Link>
-      </PageHeader>
-      <ErrorNote error={schedule.error ?? save.error} />
+      </AccountPageHeader>
+      <ErrorNote error={schedule.error ?? accounts.error ?? save.error} />
+      {saved && (
+        <p className="note note-ok" role="status">
+          {SAVED(account?.displayName ?? UNKNOWN, shown.length)}
+        </p>
+      )}
       <p className="muted">{W.intro(workspace.tz)}</p>
       {shown.length === 0 ? (
         <Empty title={W.empty} />
@@ -50,7 +69,7 @@ export function SchedulePage() {
             <li key={`${slot.day}${slot.time}`} className="row">
               <span>{W.slot(DAY_LABEL[slot.day], slot.time)}</span>
               {admin && (
-                <Button tone="ghost" onClick={() => setSlots(shown.filter((s) => s !== slot))}>
+                <Button tone="ghost" onClick={() => change(shown.filter((s) => s !== slot))}>
                   {W.remove(DAY_LABEL[slot.day], slot.time)}
                 </Button>
               )}
@@ -74,7 +93,7 @@ export function SchedulePage() {
             <label htmlFor="slot-time">{W.time}</label>
             <input id="slot-time" type="time" value={time} onChange={(e) => setTime(e.target.value)} />
           </div>
-          <Button onClick={() => time && setSlots([...shown, { day, time }])}>{W.add}</Button>
+          <Button onClick={() => time && change([...shown, { day, time }])}>{W.add}</Button>
           <Button tone="primary" busy={save.isPending} disabled={slots === undefined} onClick={() => save.mutate()}>
             {W.save}
           </Button>

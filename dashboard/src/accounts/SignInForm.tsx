@@ -1,11 +1,12 @@
 // Connecting an account by signing in, for a network without a consent page (Bluesky's app passwords): the
 // server sends the person here as ?connect=<platform>&server=…[&accountId=…], and the form posts the handle, the
-// app password and the server to /auth/connect/<platform>. The outcome comes back as ?connected=<n>, as after a
-// consent page; a refusal stays on the form, in the dashboard's words.
+// app password and the server to /auth/connect/<platform>. The outcome comes back as ?connected=<n> (and the posts
+// a reconnect sent again), as after a consent page; a refusal stays on the form, in the dashboard's words.
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { authApi, call, type Account, type Platform } from '../api.ts';
+import { authApi, call, type Account, type AuthAnswer, type Platform } from '../api.ts';
+import { sentAgainParam } from '../../../domain/sentAgain.ts';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { accountKeys } from '../queries/accounts.ts';
@@ -15,6 +16,15 @@ import { useRefresh } from '../queries/refresh.ts';
 import { whoamiKeys } from '../queries/whoami.ts';
 import { Button, ErrorNote, Field, submitting } from '../ui.tsx';
 import { SIGN_IN_WORDS as W, signInTitle } from '../words/connectWords.ts';
+
+type Connected = AuthAnswer<'/connect/{platform}', 'post'>;
+
+/** The outcome in the address, as a consent page's connection comes back. */
+const outcomeParams = (done: Connected, reconnecting: Account | undefined) => ({
+  connected: String(done.connected),
+  ...(reconnecting ? { reconnected: reconnecting.id } : {}),
+  ...(done.requeued ? { requeued: String(done.requeued), sentAgain: sentAgainParam(done.sentAgain) } : {}),
+});
 
 export function SignInForm({
   platform,
@@ -49,10 +59,7 @@ export function SignInForm({
     // A new account counts toward the plan; a reconnected one's waiting posts are queued again.
     onSuccess: async (done) => {
       await refresh(accountKeys.all, postKeys.all, whoamiKeys.all, billingKeys.all);
-      setParams(
-        { connected: String(done.connected), ...(done.requeued ? { requeued: String(done.requeued) } : {}) },
-        { replace: true },
-      );
+      setParams(outcomeParams(done, reconnecting), { replace: true });
     },
   });
   const title = signInTitle(labelOf(platform), reconnecting?.displayName);

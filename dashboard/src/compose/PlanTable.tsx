@@ -1,7 +1,8 @@
 // The plan: one row per account with its time and, if it would not pass its network's checks, each
 // issue in the dashboard's words. Nothing is created until the person confirms. With "Add to queue", each row's
 // time is its account's next free posting time, and an account without one says why, linking to its times.
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import type { BackState } from '../accounts/AccountPageHeader.tsx';
 import type { Account, PlanResponse } from '../api.ts';
 import { useSchedule } from '../queries/schedule.ts';
 import { timeText } from '../format.ts';
@@ -12,6 +13,8 @@ import { issueWords } from '../words/words.ts';
 /** Why an account has no free posting time (none set, or every one taken), and the way to its times. */
 function QueueEmpty({ account, fallback }: { account: Pick<Account, 'id' | 'displayName'>; fallback: string }) {
   const schedule = useSchedule(account.id);
+  // The posting-times page leads back here, to this compose address.
+  const { pathname, search } = useLocation();
   const why = !schedule.data
     ? fallback
     : schedule.data.slots.length === 0
@@ -19,7 +22,10 @@ function QueueEmpty({ account, fallback }: { account: Pick<Account, 'id' | 'disp
       : QUEUE_WORDS.allTaken(account.displayName);
   return (
     <>
-      {why} <Link to={`/accounts/${account.id}/schedule`}>{QUEUE_WORDS.setTimes(account.displayName)}</Link>
+      {why}{' '}
+      <Link to={`/accounts/${account.id}/schedule`} state={{ back: `${pathname}${search}` } satisfies BackState}>
+        {QUEUE_WORDS.setTimes(account.displayName)}
+      </Link>
     </>
   );
 }

@@ -10,7 +10,7 @@ export const DAY_LABEL = {
 } as const;
 
 export const SCHEDULE_WORDS = {
-  title: 'Posting times',
+  title: (account: string) => `Posting times of ${account}`,
   intro: (zone: string) =>
     `Each week at these times, in ${zone}. "Add to queue" gives a post the next time no other post of this ` +
     'account has.',
@@ -76,4 +76,18 @@ export const QUEUE_PAGE_WORDS = {
   publishTitle: 'Publish this post now?',
   publishAction: 'Publish now',
   publishBody: (post: string) => `"${post}" is sent to its network now instead of at its time; its time becomes free.`,
+} as const;
+
+/** The heading and the way back of an account's posting-times and queue pages. */
+export const ACCOUNT_PAGE_WORDS = {
+  /** "acme.shop on Instagram": accounts of several networks may share a name. */
+  which: (account: string, network: string) => `${account} on ${network}`,
+  /** An account that is not in the list (disconnected since the link was followed). */
+  unknown: 'this account',
+  backToCompose: 'Back to compose',
+  backToAccounts: 'Back to Accounts',
+  saved: (account: string, slots: number) =>
+    slots === 0
+      ? `Saved: ${account} has no posting times now.`
+      : `Saved: ${account} has ${slots} posting time${slots === 1 ? '' : 's'} a week.`,
 } as const;

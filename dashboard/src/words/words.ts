@@ -3,7 +3,6 @@
 // these tables are keyed by the contract's codes, so a code without words fails tsc (the generated enums) or
 // words.test.ts (the error codes, which the contract lists in prose).
 import type { FailureKind } from '../../../networks/connector.ts';
-import { nextPlanWith, PLANS, type PlanName } from '../../../domain/plans.ts';
 import type { Platform, Schemas } from '../api.ts';
 import { UNIT_LABELS } from '../compose/counters.ts';
 import { bytesText } from '../format.ts';
@@ -506,21 +505,4 @@ export function failureWords(f: FailureFacts): Words {
     return { ...words, quoteLead: `${network.label} said:`, quote, hint };
   }
   return GENERIC;
-}
-
-/**
- * Told on the Accounts page before a connection starts when the plan has no room for one more account, so nobody
- * goes through a network's consent page only to be refused after it.
- */
-export function accountLimitWords(plan: PlanName, connected: number): Words | undefined {
-  const limit = PLANS[plan].accounts;
-  if (connected < limit) return undefined;
-  const next = nextPlanWith(plan, (p) => p.accounts > limit);
-  const name = (p: PlanName) => p.charAt(0).toUpperCase() + p.slice(1);
-  return {
-    title: `The ${name(plan)} plan connects up to ${limit} accounts, and ${connected} are connected.`,
-    hint: next
-      ? `Disconnect one to connect another, or move to ${name(next)} for up to ${PLANS[next].accounts}.`
-      : 'Disconnect one to connect another.',
-  };
 }
