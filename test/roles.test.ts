@@ -174,11 +174,14 @@ describe.each(DATABASES)('roles on %s', (kind) => {
         if (hasRole(role, least))
           expect([op.operationId, role, res.body?.code]).not.toEqual([op.operationId, role, 'insufficient_role']);
         else
-          expect([op.operationId, role, res.status, res.body.code]).toEqual([
+          // The refusal names the role needed and the caller's as facts, beside its sentence.
+          expect([op.operationId, role, res.status, res.body.code, res.body.limit, res.body.actual]).toEqual([
             op.operationId,
             role,
             403,
             'insufficient_role',
+            least,
+            role,
           ]);
       }
     }

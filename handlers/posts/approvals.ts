@@ -62,6 +62,7 @@ const notAwaiting = (post: PostRecord) =>
   invalidState(
     `Post ${post.id} is not awaiting approval.`,
     'Read the approvals again: someone may have decided it already, or it was edited meanwhile.',
+    post.status,
   );
 
 /**
@@ -83,6 +84,7 @@ export async function approvePost(
     throw invalidState(
       `Post ${postId} changed after it was read for approval; nothing was approved.`,
       'Read the approvals again, and decide on the post as it is now.',
+      current.status,
     );
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   const { wantedAt } = current.approval;
