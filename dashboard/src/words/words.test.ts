@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type ApiError, errorBody } from '../../../domain/errors.ts';
 import { PLANS } from '../../../domain/plans.ts';
+import { type PostState, refusal } from '../../../domain/postStates.ts';
+import { assertRole } from '../../../domain/roles.ts';
+import { refusedByState } from '../../../handlers/posts/transitions.ts';
 import { assertCanAddMember, assertFileFits } from '../../../domain/quotas.ts';
 import { resolveWhen } from '../../../domain/when.ts';
 import { checkedEmail, checkedPassword } from '../../../server/passwords.ts';
@@ -208,22 +211,43 @@ describe('errors read as sentences for people', () => {
     expect(failure('brand_new_code', 'perPlatform.x is odd').title).toBe('Something went wrong.');
   });
 
-  it('names the role needed and the person’s own', () => {
-    const message = 'Seeing billing needs the administrator role; you are a member of this workspace.';
-    expect(failure('insufficient_role', message).title).toBe(
+  /** The words for the error `run` throws, as the server sends it. */
+  const wordsOfThrown = (run: () => void) => {
+    try {
+      run();
+    } catch (e) {
+      const err = e as ApiError;
+      return failure(err.code, err.message, errorBody(err, 'https://herald.test'));
+    }
+    throw new Error('nothing was refused');
+  };
+
+  it('names the role needed and the person’s own, from the refusal’s facts', () => {
+    expect(wordsOfThrown(() => assertRole('member', 'administrator', 'Seeing billing')).title).toBe(
       'This needs the administrator role; you are a member of this workspace.',
+    );
+    expect(wordsOfThrown(() => assertRole('administrator', 'owner', 'Changing the plan'))).toEqual({
+      title: 'This needs the owner; you are an administrator of this workspace.',
+      hint: 'Ask the workspace owner to do it.',
+    });
+    // The sentence alone says nothing the words read.
+    const message = 'Seeing billing needs the administrator role; you are a member of this workspace.';
+    expect(failure('insufficient_role', message).title).toBe('Your role in this workspace does not allow this.');
+  });
+
+  it('tells a post being published or live by the state the refusal names', () => {
+    const refusedIn = (state: PostState) => () => {
+      throw refusedByState(refusal({ id: 'pst_1', state }, 'edit')!);
+    };
+    expect(wordsOfThrown(refusedIn('publishing')).title).toBe('This post is being published right now.');
+    expect(wordsOfThrown(refusedIn('live')).title).toBe('This post is already published, and stays as it is.');
+    expect(failure('invalid_state', 'Post pst_1 is live; a live post cannot be changed.').title).toBe(
+      'The post is no longer in a state that allows this.',
     );
   });
 
   it('keeps a plan limit’s own sentence, with sizes people read', () => {
-    const refused = (run: () => void) => {
-      try {
-        run();
-      } catch (e) {
-        const err = e as ApiError;
-        return failure(err.code, err.message, errorBody(err, 'https://herald.test')).title;
-      }
-    };
+    const refused = (run: () => void) => wordsOfThrown(run).title;
     const seats = 'The free plan allows 1 member, and 1 seat is taken (members plus pending invitations).';
     expect(refused(() => assertCanAddMember('free', 1))).toBe(seats);
     expect(refused(() => assertFileFits('free', 600 * 1024 ** 2, 0))).toBe(
@@ -245,9 +269,12 @@ describe('errors read as sentences for people', () => {
     expect(words).toEqual({ title: 'Your session ended: sign in again.', signIn: true });
   });
 
-  it('says a network refusal in the network’s name, quoting its reason', () => {
-    const words = failure('facebook_rejected', 'Facebook answered: "The video is too short."');
+  it('says a network refusal in the network’s name, quoting its own words (networkMessage)', () => {
+    const message = 'Facebook answered: "The video is too short."';
+    const words = failure('facebook_rejected', message, { networkMessage: 'The video is too short.' });
     expect(words).toMatchObject({ title: 'Facebook refused the post.', quote: 'The video is too short.' });
+    expect(failure('facebook_rejected', message).quote).toBeUndefined();
+    expect(failure('facebook_rejected', message, { networkMessage: 'param video_id invalid' }).quote).toBeUndefined();
   });
 
   it('tells a move into the past by the failing row’s issue', () => {
