@@ -3935,6 +3935,15 @@ export interface components {
             responseBody: string;
             /** @example 84 */
             durationMs: number;
+            /**
+             * @description When no answer came, why (`responseBody` says it in a sentence): none within the time allowed
+             *     (`timeout`; `durationMs` is how long Herald waited), a host name that does not resolve, a refused or
+             *     reset connection, an https certificate not trusted, an address that leads to a private or local
+             *     network (`address_not_public`), or another reason (`other`).
+             * @example timeout
+             * @enum {string}
+             */
+            noAnswer?: "timeout" | "host_unknown" | "connection_refused" | "connection_reset" | "certificate_untrusted" | "address_not_public" | "other";
         };
         WebhookDeliveryPage: {
             deliveries: components["schemas"]["WebhookDelivery"][];

@@ -24,6 +24,7 @@ import { STATUS_WORDS, statusesText } from './statusWords.ts';
 import {
   DELIVERY_STATUS_LABELS,
   DELIVERY_STATUS_WORDS,
+  type DeliveryAttempt,
   noAnswerWords,
   WEBHOOK_EVENT_GROUPS,
   WEBHOOK_EVENT_LABELS,
@@ -313,16 +314,22 @@ describe('the timeline in words', () => {
 
 describe('webhook deliveries read as sentences', () => {
   it('says why no answer came in words, never the address guard’s message', () => {
-    expect(noAnswerWords('no answer within 10 seconds')).toBe('Your server did not answer within 10 seconds.');
-    expect(noAnswerWords('its host name does not resolve')).toBe('The address’s host name does not exist.');
-    expect(
-      noAnswerWords(
-        'url: http://10.0.0.1/hook points at 10.0.0.1, a private address; only public https addresses are allowed.',
-      ),
-    ).toMatch(/^The address now leads to a private or local network/);
-    expect(noAnswerWords('socket hang up')).toBe('No answer came: socket hang up.');
-    expect(noAnswerWords('read EPIPE_x at 0x1f')).toBe('No answer came.');
-    expect(noAnswerWords(null)).toBe('No answer came.');
+    const attempt = (noAnswer: DeliveryAttempt['noAnswer'], responseBody: string, durationMs = 40) => ({
+      attempt: 1,
+      at: '2026-11-24T13:30:00.000Z',
+      responseStatus: null,
+      responseBody,
+      durationMs,
+      noAnswer,
+    });
+    // The words come from the code: the sentence beside it is the sender's, for programs and logs.
+    expect(noAnswerWords(attempt('timeout', '', 10_004))).toBe('Your server did not answer within 10 seconds.');
+    expect(noAnswerWords(attempt('host_unknown', ''))).toBe('The address’s host name does not exist.');
+    const refused = 'url: http://10.0.0.1/hook points at 10.0.0.1, a private address; only public https addresses.';
+    expect(noAnswerWords(attempt('address_not_public', refused))).toMatch(/^The address now leads to a private/);
+    expect(noAnswerWords(attempt('other', 'socket hang up'))).toBe('No answer came.');
+    expect(noAnswerWords(attempt(undefined, 'no answer within 10 seconds'))).toBe('No answer came.');
+    expect(noAnswerWords(undefined)).toBe('No answer came.');
   });
 
   it('says when a failed attempt is tried again, in the workspace zone', () => {
