@@ -86,7 +86,7 @@ generate: node_modules/.installed
 	npx tsx scripts/generate.ts
 
 lint: node_modules/.installed
-	npx redocly lint openapi.yaml
+	npx redocly lint openapi.yaml auth.yaml
 	npx tsx scripts/generate.ts --check
 	npx biome ci .
 	npx tsx scripts/lineWidth.ts
@@ -104,11 +104,12 @@ format: node_modules/.installed
 	npx biome format --write .
 	npx biome format --write .
 
-# The suites of the REST surface, run once more through `prism proxy` (test/support/prismProxy.ts).
-# planChecks and timeZones repeat the plan answers posts.test.ts already sends through it.
+# The suites of the REST surface and of the session-only /auth routes, run once more through `prism proxy`
+# (test/support/prismProxy.ts). planChecks and timeZones repeat the plan answers posts.test.ts already sends through it.
 PRISM_SUITES := test/prism.test.ts test/posts.test.ts test/folders.test.ts test/accountsAndGroups.test.ts \
   test/mediaLibrary.test.ts test/mediaAccess.test.ts test/identity.test.ts test/session.test.ts test/events.test.ts \
-  test/webhooks.test.ts test/webhookDelivery.test.ts test/tiktokPlans.test.ts
+  test/webhooks.test.ts test/webhookDelivery.test.ts test/tiktokPlans.test.ts test/members.test.ts test/keys.test.ts \
+  test/settings.test.ts test/approvals.test.ts
 MOCK_PORT ?= 4010
 
 test: install build dashboard docs

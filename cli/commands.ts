@@ -22,7 +22,7 @@ import { isPlanName, PLAN_NAMES } from '../domain/plans.ts';
 import { loadConfig } from '../runtime/config.ts';
 import { createServices, type Services } from '../runtime/services.ts';
 import { commandFailure } from './output.ts';
-import { hashPassword } from '../server/passwords.ts';
+import { hashPassword } from '../signin/passwords.ts';
 import { NETWORKS, PLATFORMS } from '../networks/index.ts';
 import { queueFailure, registerSandboxAccount, sandboxToken, SCENARIOS } from '../networks/sandbox/state.ts';
 

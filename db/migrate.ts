@@ -33,6 +33,7 @@ import * as liveNote from './migrations/0028_live_note.ts';
 import * as shownPrivately from './migrations/0029_shown_privately.ts';
 import * as eventsObject from './migrations/0030_events_object.ts';
 import * as webhookHistory from './migrations/0031_webhook_history.ts';
+import * as pendingChange from './migrations/0032_pending_change.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0029_shown_privately': shownPrivately,
   '0030_events_object': eventsObject,
   '0031_webhook_history': webhookHistory,
+  '0032_pending_change': pendingChange,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

@@ -21,6 +21,12 @@ export interface StoredApproval {
 
 export type ApprovalRecord = StoredApproval & { requesterName: string };
 
+/**
+ * A queued post's change waiting for approval (its `approval` says who asked and when): the content fields it sets,
+ * and `publishAt` when it moves the post (null: publish now; absent: the post keeps its time).
+ */
+export type StoredChange = ContentPatch & { publishAt?: string | null };
+
 export interface PostRecord {
   id: string;
   accountId: string;
@@ -50,8 +56,10 @@ export interface PostRecord {
   liveNote: string | null;
   /** A live post the network shows to its account only, whatever was asked (an unaudited YouTube project's upload). */
   shownPrivately: boolean;
-  /** A draft's pending or rejected approval; null for every other post. */
+  /** A draft's pending or rejected approval, or who asked for a queued post's `pendingChange`; null otherwise. */
   approval: ApprovalRecord | null;
+  /** A queued post's change waiting for approval beside it; null otherwise. */
+  pendingChange: StoredChange | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -67,7 +75,7 @@ export type ContentPatch = Partial<Pick<PostRecord, 'text' | 'title' | 'tags' | 
 
 /** Fields a person's action may change besides the state, which the state table sets. */
 export type PostPatch = Partial<Pick<PostRecord, 'publishAt' | 'quotaMonth' | 'error'>> &
-  ContentPatch & { approval?: StoredApproval | null };
+  ContentPatch & { approval?: StoredApproval | null; pendingChange?: StoredChange | null };
 
 export const COLUMNS = [
   'posts.*',
@@ -128,6 +136,7 @@ export function toPost(row: Record<string, any>): PostRecord {
     liveNote: row.status === 'live' ? (row.live_note ?? null) : null,
     shownPrivately: row.status === 'live' && toBool(row.shown_privately),
     approval: toApproval(row),
+    pendingChange: row.pending_change ? JSON.parse(row.pending_change) : null,
   };
 }
 
@@ -146,6 +155,7 @@ export function patchColumns(patch: PostPatch): Record<string, unknown> {
   if ('mediaIds' in patch) cols.media_ids = JSON.stringify(patch.mediaIds);
   if ('perPlatform' in patch) cols.per_platform = JSON.stringify(patch.perPlatform);
   if ('approval' in patch) Object.assign(cols, approvalColumns(patch.approval));
+  if ('pendingChange' in patch) cols.pending_change = patch.pendingChange ? JSON.stringify(patch.pendingChange) : null;
   return cols;
 }
 

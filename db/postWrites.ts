@@ -89,6 +89,11 @@ export interface DecidedChange {
   audit?: { userId: string; action: 'post.approved' | 'post.rejected'; detail: Record<string, unknown> };
 }
 
+const CHANGE_DROPPED: NewEvent = {
+  kind: 'rejected',
+  message: 'The change that waited for approval was dropped: the post left the queue.',
+};
+
 /** Writes to one workspace's posts; every stamp (created, updated, events) is the clock's time. */
 export function postWrites(db: Db, wsId: string, clock: Clock, jobs?: JobScheduler) {
   const posts = (q: Knex) => workspacePosts(q, wsId);
@@ -147,6 +152,11 @@ export function postWrites(db: Db, wsId: string, clock: Clock, jobs?: JobSchedul
         return next === undefined ? undefined : new Date(next).toISOString();
       },
     });
+    // A change waits for approval only beside a queued post: one that leaves the queue drops it.
+    if (post.pendingChange && status !== 'queued') {
+      Object.assign(patch, { approval: null, pendingChange: null });
+      events.push(CHANGE_DROPPED);
+    }
     const content = changesContent(patch);
     if (content && row.checkpoint) throw partlySent(id, post.platform);
     // Taking a post in review out of the queue (a cancel, or a wait for approval) would not take it back.

@@ -240,7 +240,7 @@ export function workspaceData(db: Db, workspace: Workspace, clock: Clock, jobs?:
         }),
       /**
        * Disconnects an account: it leaves lists, groups and plan counts and forgets its token; its posts
-       * stay. The caller cancels its queued posts (see server/accountRoutes.ts).
+       * stay. The caller cancels its queued posts (see server/auth/accounts.ts).
        */
       disconnect: async (id: string): Promise<boolean> =>
         db.transaction(async (trx) => {

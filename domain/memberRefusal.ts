@@ -1,6 +1,6 @@
 // Refusals of the membership rules (invitations, roles, the one owner), decided inside the data layer's
 // transactions, which know no HTTP: a stable code, the fact and what to do. The dashboard's routes give
-// each code its status (server/sessionGuard.ts).
+// each code its status (server/authApi.ts).
 import { notFoundWords, type Findable } from './errors.ts';
 
 export type MemberRefusalCode =

@@ -12,7 +12,8 @@ export type PostState = PostStatus | 'publishing';
 
 /**
  * What a person asks for (API, MCP, dashboard); `edit` changes the content and keeps the state; `awaitApproval` is a
- * change by someone whose posts need approval: the post waits as a draft, whatever it was, until it is approved.
+ * change by someone whose posts need approval: a draft or failed post waits as a draft until it is approved, while a
+ * queued post keeps its time and approved content and the change waits beside it (never unscheduled unapproved).
  */
 export type PersonAction = 'cancel' | 'reschedule' | 'retry' | 'edit' | 'awaitApproval';
 /**
@@ -56,7 +57,7 @@ export const POST_TRANSITIONS: Readonly<Record<PostState, Row>> = {
     reschedule: 'queued',
     retry: onlyFailedRetried('queued'),
     edit: 'queued',
-    awaitApproval: 'draft',
+    awaitApproval: 'queued',
     start: 'publishing',
     // A reservation the worker cannot send (no connector, the account's token gone) fails unstarted.
     fail: 'failed',

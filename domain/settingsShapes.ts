@@ -1,6 +1,7 @@
 // What the dashboard's settings routes answer: members, invitations, workspaces, API keys and audit events.
 // The server's repositories return these and the dashboard reads them, so both sides share one definition.
 import type { Role, Scope } from './credential.ts';
+import type { PlanName } from './plans.ts';
 
 export interface Member {
   userId: string;
@@ -24,7 +25,7 @@ export interface Membership {
   id: string;
   name: string;
   slug: string;
-  plan: string;
+  plan: PlanName;
   role: Role;
 }
 

@@ -20,6 +20,19 @@ export interface StatusLineFacts {
   shownPrivately?: boolean;
   /** A draft's approval: pending (with the time wanted, null for as soon as approved) or rejected. */
   approval?: { state: 'pending' | 'rejected'; wantedAt: string | null; comment: string | null } | null;
+  /** A queued post's change waiting for approval: the time it asks (null: now; absent: keeps), whether it edits. */
+  pendingChange?: { publishAt?: string | null; edits: boolean } | null;
+}
+
+/** What a queued post's waiting change asks, and that the post stays as it is until it is approved. */
+function changeWaiting(change: NonNullable<StatusLineFacts['pendingChange']>, when: string, zone: string): string {
+  const asks = [
+    change.publishAt === null ? 'publish it now' : undefined,
+    change.publishAt ? `move it to ${formatInZone(Date.parse(change.publishAt), zone)}` : undefined,
+    change.edits ? 'change its content' : undefined,
+  ].filter(Boolean);
+  const until = `until it is approved the post stays as it is, at ${when}`;
+  return `A request to ${asks.join(' and ')} waits for approval; ${until}.`;
 }
 
 export function statusLine(post: StatusLineFacts, zone: string): string {
@@ -45,6 +58,7 @@ export function statusLine(post: StatusLineFacts, zone: string): string {
         const review = `In ${network}'s review since ${since}; it goes live once ${network} publishes it.`;
         return `Queued. ${head} · ${when}. ${review}`;
       }
+      if (post.pendingChange) return `Queued. ${head} · ${when}. ${changeWaiting(post.pendingChange, when!, zone)}`;
       if (!post.nextAttemptAt) return `Queued. ${head} · ${when}.`;
       const next = formatInZone(Date.parse(post.nextAttemptAt), zone);
       return `Queued. ${head} · ${when}. Next attempt ${next}, after a temporary failure.`;

@@ -479,8 +479,8 @@ export interface paths {
          *     - Each is checked again at its new time as `reschedulePost` checks a move (at least 2
          *       minutes ahead, among others); if either fails, the answer is `422 checks_failed` with
          *       both rows and nothing changes.
-         *     - Where the workspace requires approval for this caller, both posts wait for approval as
-         *       drafts, each wanting the other's time, as `reschedulePost` makes a moved post wait.
+         *     - Where the workspace requires approval for this caller, both posts keep their times and
+         *       each gets a `pendingChange` wanting the other's time, as `reschedulePost` makes a move wait.
          *     - Each post gets a `rescheduled` event. Neither changes its month in the quota.
          */
         post: operations["swapPostTimes"];
@@ -544,6 +544,10 @@ export interface paths {
          *     - `live` is final. A post whose publishing attempt has begun, or that an earlier attempt
          *       already sent part of to its network (it waits for Herald's own retry), cannot change its
          *       content: `409 invalid_state`. A change can never make a post go out twice.
+         *     - Where the workspace requires approval for this caller (`approvalRequiredFor`), a change
+         *       waits for approval: a `draft` or `failed` post becomes a draft awaiting approval
+         *       (`approval`), while a `queued` post keeps its time and its approved content and carries the
+         *       change as `pendingChange` until an owner or administrator decides in the dashboard.
          *
          *     Each change adds an `edited` (content) or `rescheduled` (time) event to the timeline.
          */
@@ -3151,9 +3155,10 @@ export interface components {
         };
         /**
          * @description Present on a draft that waits for approval (`pending`) or whose approval was refused
-         *     (`rejected`); absent otherwise (an approved post is simply `queued`). Only an owner or
-         *     administrator, signed in to the dashboard, approves or rejects: no API key, OAuth token or
-         *     MCP tool can. Editing the post asks for approval again.
+         *     (`rejected`); absent otherwise (an approved post is simply `queued`; a change to it that
+         *     waits for approval is its `pendingChange`). Only an owner or administrator, signed in to the
+         *     dashboard, approves or rejects: no API key, OAuth token or MCP tool can. Editing the post
+         *     asks for approval again.
          * @example {
          *       "state": "pending",
          *       "requestedBy": "Maya Lund",
@@ -3198,6 +3203,75 @@ export interface components {
             decidedAt: string | null;
         };
         /**
+         * @description Present on a `queued` post while a change to it waits for approval: a change by a caller whose
+         *     changes need approval (the workspace's `approvalRequiredFor`) to a post already approved or
+         *     queued by someone else, such as a member's "publish now" or edit. Until an owner or
+         *     administrator decides in the dashboard, the post keeps its time and its approved content and
+         *     is published as approved. Approving applies the change (a change asking for now publishes at
+         *     once); rejecting drops it and the post stays as it is. If the post's time comes while the
+         *     change waits, the approved content is published at its time and the change is dropped; its
+         *     `publishing` event says so. A further change by such a caller replaces the waiting one (its
+         *     fields added to the waiting ones). Read-only: it is set by `PATCH /posts/{postId}` and
+         *     `POST /posts/swap-times`.
+         * @example {
+         *       "requestedBy": "Maya Lund",
+         *       "requestedAt": "2026-11-21T09:12:44.318Z",
+         *       "publishAt": null
+         *     }
+         */
+        PendingChange: {
+            /**
+             * @description The name of the person who asked (or whose key or grant asked).
+             * @example Maya Lund
+             */
+            requestedBy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:12:44.318Z
+             */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description Present when the change moves the post: the time asked for, UTC, or `null` for as soon
+             *     as it is approved ("publish now"). Absent: the post keeps its time.
+             * @example null
+             */
+            publishAt?: string | null;
+            /**
+             * @description Present when the change sets the text.
+             * @example Autumn sale: 40% off everything until Sunday.
+             */
+            text?: string;
+            /**
+             * @description Present when the change sets the title.
+             * @example null
+             */
+            title?: string | null;
+            /**
+             * @description Present when the change sets the tags.
+             * @example [
+             *       "autumn"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * @description Present when the change sets the files.
+             * @example [
+             *       "med_8Rk3Tz6Nv1"
+             *     ]
+             */
+            mediaIds?: string[];
+            /**
+             * @description Present when the change sets the network's settings.
+             * @example {
+             *       "contentType": "feed"
+             *     }
+             */
+            perPlatform?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * @description One publication to one account.
          * @example {
          *       "id": "pst_5Jx8Nc2Wq7",
@@ -3239,6 +3313,10 @@ export interface components {
              *     - queued: `Queued. <Network> · <account displayName> · <day month, HH:MM> (<zone label>).`
              *       While the worker waits to try again after a temporary failure, it adds
              *       `Next attempt <day month, HH:MM> (<zone label>), after a temporary failure.`
+             *       While a change waits for approval (`pendingChange`), it adds what the change asks and that
+             *       the post stays as it is meanwhile, e.g. `A request to publish it now waits for approval; until
+             *       it is approved the post stays as it is, at 24 November, 14:30 (CET).` Report the post as queued
+             *       at its time with a change awaiting approval, never as changed.
              *     - draft: `Draft. <Network> · <account displayName> · no time set.`
              *     - draft awaiting approval: `Draft, awaiting approval. <Network> · <account displayName> · wanted for <day month, HH:MM> (<zone label>).`
              *       (`wanted as soon as it is approved.` when it was asked for `now`). Report it as awaiting
@@ -3313,6 +3391,7 @@ export interface components {
             /** @description Present when `failed`; `message` quotes the network's own words, and `hint` says whether to reconnect, wait or change the post. */
             error?: components["schemas"]["Error"];
             approval?: components["schemas"]["PostApproval"];
+            pendingChange?: components["schemas"]["PendingChange"];
             /**
              * @description The interface the post was created through.
              * @example api
@@ -3408,10 +3487,11 @@ export interface components {
              *     `retried` (a person retried, or the account was reconnected after a token or permission
              *     failure), `retriedByWorker` (Herald will try a temporary failure again by itself at
              *     `publishAt`; `error` says why), `cancelled`, `rescheduled`, `edited` (a person changed
-             *     the content; `message` names what changed), `approvalRequested` (the post waits for an
-             *     owner's or administrator's approval; `publishAt` is the time wanted, absent for as soon as
-             *     approved), `approved` (a person approved it; it is queued), `rejected` (a person rejected
-             *     it; `message` holds their comment).
+             *     the content; `message` names what changed), `approvalRequested` (the post, or a change to a
+             *     queued post, waits for an owner's or administrator's approval; `publishAt` is the time
+             *     wanted, absent for as soon as approved), `approved` (a person approved it; it is queued, or
+             *     the waiting change is applied), `rejected` (a person rejected it, or a waiting change was
+             *     dropped because the post left the queue; `message` holds their comment or says why).
              * @example live
              * @enum {string}
              */

@@ -22,7 +22,10 @@ export async function mailApprovers(services: Services, cred: Credential, posts:
   const approvers = (await listMembers(services.db, cred.workspace.id)).filter(
     (m) => m.role !== 'member' && m.email && m.userId !== cred.user.id,
   );
-  const count = posts.length === 1 ? 'A post waits' : `${posts.length} posts wait`;
+  // Changes to queued posts (those stay as they are meanwhile) are named so, new posts as posts.
+  const changes = posts.every((p) => p.pendingChange);
+  const things = changes ? ['A change to a scheduled post', 'changes to scheduled posts'] : ['A post', 'posts'];
+  const count = posts.length === 1 ? `${things[0]} waits` : `${posts.length} ${things[1]} wait`;
   const text =
     `${count} for your approval in ${cred.workspace.name}, asked by ${cred.user.name}:\n\n` +
     `${posts.map(describe).join('\n')}\n\nApprove or reject: ${approvalsPage(services)}`;
@@ -32,27 +35,33 @@ export async function mailApprovers(services: Services, cred: Credential, posts:
   );
 }
 
-/** Tells who asked (`requesterId`) that `post` was approved or rejected (with the comment). */
+/**
+ * Tells who asked (`requesterId`) that `post`, or their `change` to the queued post, was approved or rejected (with
+ * the comment), and where the post stands (its `statusLine`).
+ */
 export async function mailRequester(
   services: Services,
   cred: Credential,
   requesterId: string,
   post: PostRecord,
-  decision: { approved: true; statusLine: string } | { approved: false; comment: string | null },
+  decision: { approved: boolean; change: boolean; statusLine: string; comment?: string | null },
 ): Promise<void> {
   if (requesterId === cred.user.id) return;
   const requester = await services.db('users').where({ id: requesterId }).first('email');
   if (!requester?.email) return;
   const word = decision.approved ? 'approved' : 'rejected';
-  const outcome = decision.approved
-    ? decision.statusLine
-    : `It stays a draft.${decision.comment ? ` Their comment: ${decision.comment}` : ''}`;
+  const what = decision.change ? 'change to the post' : 'post';
+  const outcome =
+    decision.approved || decision.change
+      ? decision.statusLine
+      : `It stays a draft.${decision.comment ? ` Their comment: ${decision.comment}` : ''}`;
+  const said = decision.change && decision.comment ? `\n\nTheir comment: ${decision.comment}` : '';
   await send(services, [
     {
       to: requester.email,
-      subject: `Your post was ${word} in ${cred.workspace.name}`,
+      subject: `Your ${what} was ${word} in ${cred.workspace.name}`,
       text:
-        `${cred.user.name} ${word} your post ${describe(post)}\n\n${outcome}\n\n` +
+        `${cred.user.name} ${word} your ${what} ${describe(post)}${said}\n\n${outcome}\n\n` +
         `${services.config.publicUrl}/app/posts/${post.id}`,
     },
   ]);

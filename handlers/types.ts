@@ -7,19 +7,23 @@ import type { WorkspaceData } from '../db/workspaceData.ts';
 import type { Services } from '../runtime/services.ts';
 
 export type { OperationId };
-type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
-type Part<K extends OperationId, P extends string> = operations[K]['parameters'] extends { [key in P]?: infer V }
-  ? NonNullable<V>
-  : never;
+/** The JSON a request or answer part carries; undefined for a part without JSON. */
+export type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
+/** An operation's path, query or header parameters, as a contract's generated `operations` entry names them. */
+export type PartOf<O, P extends string> = O extends { parameters: { [key in P]?: infer V } } ? NonNullable<V> : never;
+/** An operation's JSON request body. */
+export type BodyOf<O> = O extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : undefined;
+/** An operation's success answers: each status with its JSON body (none for 204). */
+export type ResultOf<O extends { responses: object }> = {
+  [S in Extract<keyof O['responses'], 200 | 201 | 202 | 204>]: {
+    status: S;
+    headers?: Record<string, string>;
+  } & (JsonOf<O['responses'][S]> extends undefined ? { body?: undefined } : { body: JsonOf<O['responses'][S]> });
+}[Extract<keyof O['responses'], 200 | 201 | 202 | 204>];
 
-export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R }
-  ? JsonOf<NonNullable<R>>
-  : undefined;
-type Success<K extends OperationId> = Extract<keyof operations[K]['responses'], 200 | 201 | 202>;
-
-export type HandlerResult<K extends OperationId> = {
-  [S in Success<K>]: { status: S; body: JsonOf<operations[K]['responses'][S]>; headers?: Record<string, string> };
-}[Success<K>];
+type Part<K extends OperationId, P extends string> = PartOf<operations[K], P>;
+export type RequestBody<K extends OperationId> = BodyOf<operations[K]>;
+export type HandlerResult<K extends OperationId> = ResultOf<operations[K]>;
 
 /** Which interface a call came through; posts record it as createdVia. */
 export type Interface = 'api' | 'dashboard' | 'mcp';

@@ -1,15 +1,14 @@
 // Everything agents reach outside /v1, mounted by server/app.ts in one line: the remote MCP endpoint, its OAuth
-// authorization server and metadata, the session route that lists and revokes a person's MCP grants, and /docs.
+// authorization server and metadata, and /docs. (A person lists and revokes MCP grants through /auth/mcp-grants.)
 import express from 'express';
 import type { Credential } from '../domain/credential.ts';
 import type { Services } from '../runtime/services.ts';
 import type { ApiRequest, ApiResponse } from '../server/api.ts';
 import type { RateLimiter } from '../server/rateLimit.ts';
-import type { PasswordSignIn } from '../server/signIn.ts';
+import type { PasswordSignIn } from '../signin/passwordSignIn.ts';
 import { docsRoutes } from './docsRoutes.ts';
 import { mcpEndpoint } from './http.ts';
 import { oauthRoutes } from './oauth/authServer.ts';
-import { grantRoutes } from './oauth/grantRoutes.ts';
 import { ACCESS_TOKEN_PREFIX, credentialForAccessToken } from './oauth/store.ts';
 
 export interface McpRoutesDeps {
@@ -34,7 +33,6 @@ export function mcpRoutes(deps: McpRoutesDeps) {
       : credentialForKey(token);
   router.use(mcpEndpoint({ services, handle, resolveBearer, limiter }));
   router.use(oauthRoutes(services, signIn));
-  router.use(grantRoutes(services));
   router.use(docsRoutes(services.config.publicUrl));
   return router;
 }

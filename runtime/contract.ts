@@ -29,3 +29,12 @@ export function servedContract(publicUrl: string): ContractDocument {
   }
   return served.document;
 }
+
+export const AUTH_CONTRACT_PATH = new URL('../generated/auth.json', import.meta.url);
+let authCached: ContractDocument | undefined;
+
+/** The session-only contract of the /auth routes: generated/auth.json, made from auth.yaml by `make generate`. */
+export function loadAuthContract(): ContractDocument {
+  authCached ??= JSON.parse(fs.readFileSync(AUTH_CONTRACT_PATH, 'utf8')) as ContractDocument;
+  return authCached;
+}

@@ -10,19 +10,44 @@ import path from 'node:path';
 const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 export const PRISM_BIN = path.join(ROOT, 'node_modules/.bin/prism');
 
-/** Writes the copy of generated/openapi.json that Prism reads; answers its path. */
-export function prismContract(): string {
-  const contract = JSON.parse(fs.readFileSync(path.join(ROOT, 'generated/openapi.json'), 'utf8'));
+type Contract = { paths: Record<string, unknown>; components: Record<string, Record<string, unknown>> } & Record<
+  string,
+  unknown
+>;
+const read = (name: string): Contract => JSON.parse(fs.readFileSync(path.join(ROOT, 'generated', name), 'utf8'));
+const under = (base: string, paths: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(paths).map(([p, item]) => [`${base}${p}`, item]));
+
+/**
+ * Writes the copy of generated/openapi.json that Prism reads; answers its path. With `withAuth` (the test proxy),
+ * the session-only auth.json joins it under /auth: its components are openapi.json's or its own (bundled by name),
+ * and each of its operations names its security, as the joined document's default is /v1's.
+ */
+export function prismContract(withAuth = false): string {
+  const contract = read('openapi.json');
   delete contract.servers;
-  contract.paths = Object.fromEntries(Object.entries(contract.paths).map(([p, item]) => [`/v1${p}`, item]));
+  contract.paths = under('/v1', contract.paths);
+  if (withAuth) {
+    const auth = read('auth.json');
+    for (const item of Object.values(auth.paths) as Record<string, { security?: unknown }>[])
+      for (const op of Object.values(item))
+        if (typeof op === 'object' && op && 'responses' in op) op.security ??= auth.security;
+    Object.assign(contract.paths, under('/auth', auth.paths));
+    for (const [kind, all] of Object.entries(auth.components))
+      contract.components[kind] = { ...all, ...contract.components[kind] };
+  }
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'herald-prism-')), 'contract.json');
   fs.writeFileSync(file, JSON.stringify(contract));
   return file;
 }
 
 /** Starts `prism <args>` on the contract copy; resolves once it listens. */
-export function startPrism(args: string[], opts: { log?: (line: string) => void } = {}): Promise<ChildProcess> {
-  const child = spawn(PRISM_BIN, [args[0]!, prismContract(), ...args.slice(1)], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startPrism(
+  args: string[],
+  opts: { log?: (line: string) => void; withAuth?: boolean } = {},
+): Promise<ChildProcess> {
+  const contract = prismContract(opts.withAuth);
+  const child = spawn(PRISM_BIN, [args[0]!, contract, ...args.slice(1)], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let output = '';
     const read = (chunk: Buffer) => {

@@ -2,16 +2,14 @@
 // openapi-backend loads the contract and validates requests (Ajv, compiled once per operation); routing and the
 // chain are ours, so a request is parsed once. REST and MCP both call `handle`, so both get the same chain.
 import { randomUUID } from 'node:crypto';
-import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
-import addFormatsModule from 'ajv-formats';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { Document } from 'openapi-backend';
 import { operations } from '../generated/operations.ts';
 import { environmentFault } from '../db/connect.ts';
 import { idempotencyKeys } from '../db/idempotencyKeys.ts';
 import { workspaceData, type WorkspaceData } from '../db/workspaceData.ts';
 import { credentialForApiKey, credentialForSession } from '../db/identity.ts';
 import type { Credential, Workspace } from '../domain/credential.ts';
-import { ApiError, errorBody, insufficientScope, invalidRequest, unauthenticated } from '../domain/errors.ts';
+import { ApiError, errorBody, insufficientScope, unauthenticated } from '../domain/errors.ts';
 import { assertApiAccess } from '../domain/quotas.ts';
 import { assertRole, OPERATION_ROLES } from '../domain/roles.ts';
 import type { AfterCommit, Handlers, Interface, OperationId } from '../handlers/types.ts';
@@ -20,14 +18,12 @@ import type { Clock } from '../runtime/clock.ts';
 import { loadContract } from '../runtime/contract.ts';
 import { sha256 } from '../runtime/crypto.ts';
 import type { Services } from '../runtime/services.ts';
+import { carriedSessionToken } from '../signin/session.ts';
 import type { ApiResponse } from './apiResponse.ts';
+import { contractBackend, type Route } from './contractChain.ts';
 import { KEY_HEADER, requestFingerprint, runWithKey } from './idempotency.ts';
-import { MAX_JSON_LENGTH, maxJsonLength, SETTINGS_MAX_JSON } from './maxJsonLength.ts';
-import { validationFacts, validationMessage } from './validationMessage.ts';
-import { decodablePath, fieldWithNul, malformedPath, nulRefused } from './requestFaults.ts';
-
-const addFormats = addFormatsModule as unknown as (ajv: unknown) => unknown;
-export const SESSION_COOKIE = 'herald_session';
+import { MAX_JSON_LENGTH, SETTINGS_MAX_JSON } from './maxJsonLength.ts';
+import { decodablePath, malformedPath } from './requestFaults.ts';
 
 /** A request as the API reads it, plus what we learn on the way. */
 export interface ApiRequest {
@@ -43,22 +39,6 @@ export interface ApiRequest {
 }
 
 export type { ApiResponse };
-
-/** A cookie's value; a value with a broken percent escape is no cookie at all. */
-export function readCookie(header: string | string[] | undefined, name: string): string | undefined {
-  const text = Array.isArray(header) ? header.join('; ') : (header ?? '');
-  for (const part of text.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
 
 /** The token of an `Authorization: Bearer` header: undefined without one, '' when it is malformed. */
 function bearerToken(header: string | string[] | undefined): string | undefined {
@@ -93,36 +73,6 @@ function cacheKeys(clock: Clock, resolve: (key: string) => Promise<Credential | 
     return cred;
   };
 }
-/** A contract operation as the dispatcher matches it: by its path template, compiled once. */
-interface Route {
-  op: Operation;
-  /** The template as a RegExp, each {parameter} one path segment (captured), the rest literal. */
-  pattern: RegExp;
-  names: string[];
-  /** Needs a credential: the operation (or the contract) names security requirements. */
-  secured: boolean;
-  /** Takes the `Idempotency-Key` header (the contract's mutating operations). */
-  keyed: boolean;
-}
-
-function toRoute(op: Operation): Route {
-  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-  const pattern = new RegExp(
-    `^${op.path
-      .split(/\{[^}]+\}/)
-      .map(literal)
-      .join('([^/]+)')}$`,
-  );
-  const keyed = Boolean(
-    op.parameters?.some((p) => 'in' in p && p.in === 'header' && p.name.toLowerCase() === KEY_HEADER),
-  );
-  return { op, pattern, names, secured: Boolean(op.security?.length), keyed };
-}
-
-/** How specific a path template is: the length of its literal parts. */
-const specificity = (path: string) => path.replace(/\{.*?\}/g, '').length;
-
 const SCOPES = new Map(operations.map((op) => [op.operationId, op.scope]));
 const SUMMARIES = new Map(operations.map((op) => [op.operationId, op.summary]));
 
@@ -141,28 +91,7 @@ export async function createApi(services: Services, handlers: Handlers) {
       { [MAX_JSON_LENGTH]: SETTINGS_MAX_JSON },
     );
 
-  const api = new OpenAPIBackend({
-    definition: contract,
-    // Quick: each operation's validators are compiled on its first request rather than all at startup, and
-    // (as below) openapi-backend skips its own definition check; the contract has only local references.
-    quick: true,
-    coerceTypes: true,
-    // One Ajv per operation: validating each schema against the meta-schema would compile the meta-schema
-    // in every one of them; `redocly lint` validates the contract instead.
-    // verbose: validationMessage reads the schema and value of a failed union (./validationMessage.ts).
-    ajvOpts: { allErrors: true, strict: false, validateSchema: false, verbose: true },
-    customizeAjv: (ajv) => {
-      addFormats(ajv);
-      // RFC 3339 admits a leap second (23:59:60), which no clock or database here can hold.
-      const rfc3339 = fullFormats['date-time'] as { validate: (text: string) => boolean };
-      ajv.addFormat('date-time', (text: string) => rfc3339.validate(text) && !/:60(\.\d+)?([zZ]|[+-]|$)/.test(text));
-      ajv.addKeyword(maxJsonLength);
-      return ajv;
-    },
-  });
-  // openapi-backend checks documents against the 3.0 meta-schema, which a 3.1 contract fails;
-  // `redocly lint` validates the contract instead.
-  api.validateDefinition = () => api.document;
+  const { match, checkedInput } = await contractBackend(contract);
 
   const credentialForKey = cacheKeys(services.clock, (key) => credentialForApiKey(db, key));
   // A cached credential's workspace object is the same for a second: so is its data access.
@@ -183,7 +112,7 @@ export async function createApi(services: Services, handlers: Handlers) {
     if (req.cred) return req.cred;
     const token = bearerToken(req.headers.authorization);
     if (token !== undefined) return token ? credentialForKey(token) : undefined;
-    const session = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const session = carriedSessionToken(req);
     return session ? credentialForSession(db, session) : undefined;
   }
 
@@ -217,36 +146,15 @@ export async function createApi(services: Services, handlers: Handlers) {
     if (cred.role) assertRole(cred.role, OPERATION_ROLES[operationId as OperationId], SUMMARIES.get(operationId)!);
   }
 
-  await api.init();
-  // The most specific template first (an exact path before any template that also matches it); a path no template
-  // matches is 404, a known path with another method 405.
-  const routes = api.router
-    .getOperations()
-    .map(toRoute)
-    .sort((a, b) => specificity(b.op.path) - specificity(a.op.path));
-
-  /** The operation for a method and path, with its decoded path parameters. */
+  /** The operation for a method and path: a path no template matches is 404, a known path with another method 405. */
   function route(method: string, path: string): { route: Route; params: Record<string, string> } {
-    let relative = path.split('?')[0]!.trim() || '/';
-    while (relative.length > 1 && relative.endsWith('/')) relative = relative.slice(0, -1);
-    const asked = method.trim().toLowerCase();
-    // HEAD is GET without the body (RFC 9110 §9.3.2): node's response leaves the body out of a HEAD answer.
-    const verb = asked === 'head' ? 'get' : asked;
-    let pathKnown = false;
-    for (const candidate of routes) {
-      const match = candidate.pattern.exec(relative);
-      if (!match) continue;
-      pathKnown = true;
-      if (candidate.op.method !== verb) continue;
-      const params: Record<string, string> = {};
-      candidate.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
-      return { route: candidate, params };
-    }
-    if (pathKnown) {
+    const found = match(method, path);
+    if ('route' in found) return found;
+    if (found.pathKnown) {
       throw new ApiError(
         405,
         'method_not_allowed',
-        `${asked.toUpperCase()} is not allowed on ${path}.`,
+        `${method.trim().toUpperCase()} is not allowed on ${path}.`,
         'See /v1/openapi.json for the methods of each route.',
       );
     }
@@ -259,19 +167,7 @@ export async function createApi(services: Services, handlers: Handlers) {
     const { route: found, params } = route(req.method, req.path);
     const { op } = found;
     await authorize(found, req);
-    let query = req.query ?? {};
-    // An operation without parameters or body has nothing to validate unless a query string came (which it
-    // refuses): the hot reads (whoami, accounts) skip the validator.
-    if (op.parameters?.length || op.requestBody || Object.keys(query).length) {
-      const validation = api.validator.validateRequest(req as never, op);
-      if (validation.errors) {
-        throw invalidRequest(validationMessage(validation.errors), undefined, validationFacts(validation.errors));
-      }
-      query = (validation.coerced?.query as Record<string, unknown> | undefined) ?? query;
-    }
-    // jsonBody (requestFaults.ts) refused bodies nested deeper than this walk can go.
-    const nul = fieldWithNul({ ...params, ...query }) ?? fieldWithNul(req.body);
-    if (nul) throw nulRefused(nul);
+    const query = checkedInput(op, req, params);
     const handler = handlers[op.operationId as OperationId] as ((ctx: unknown) => Promise<ApiResponse>) | undefined;
     if (!handler) {
       throw new ApiError(

@@ -6,16 +6,12 @@ import { errorBody, rateLimited, type ApiError } from '../domain/errors.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Services } from '../runtime/services.ts';
 import { createApi, newRequestId, type ApiRequest, type ApiResponse } from './api.ts';
+import { send } from './apiResponse.ts';
 import { countAddress, createRateLimiter, type RateLimiter } from './rateLimit.ts';
 import { connectRoutes } from './connectRoutes.ts';
-import { sessionRoutes } from './sessionRoutes.ts';
-import { memberRoutes } from './memberRoutes.ts';
-import { keyRoutes } from './keyRoutes.ts';
-import { billingRoutes } from './billingRoutes.ts';
+import { authApi } from './authApi.ts';
+import { authHandlers } from './auth/index.ts';
 import { selfHostedBilling } from '../billing/index.ts';
-import { approvalRoutes } from './approvalRoutes.ts';
-import { settingsRoutes } from './settingsRoutes.ts';
-import { passwordRoutes } from './passwordRoutes.ts';
 import { sandboxRoutes } from '../networks/sandbox/index.ts';
 import { uploadRoutes } from './uploadRoutes.ts';
 import {
@@ -27,11 +23,9 @@ import {
   refuseNul,
   type ClientFault,
 } from './requestFaults.ts';
-import { accountRoutes } from './accountRoutes.ts';
 import { dashboardRoutes } from './dashboardRoutes.ts';
 import { eventStreams } from './eventStream.ts';
-import { signUpRoutes } from './signUpRoutes.ts';
-import { passwordSignIn } from './signIn.ts';
+import { passwordSignIn } from '../signin/passwordSignIn.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 
 declare module 'express-serve-static-core' {
@@ -39,20 +33,6 @@ declare module 'express-serve-static-core' {
     id: string;
     workspaceId?: string;
   }
-}
-
-/** Writes an answer: the JSON text straight to the socket, without express's content negotiation of res.json. */
-export function send(res: Response, out: ApiResponse): void {
-  res.statusCode = out.status;
-  for (const [name, value] of Object.entries(out.headers ?? {})) res.setHeader(name, value);
-  if (out.body === undefined) {
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(out.body);
-  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
 }
 
 /** Signed addresses are capabilities: their tokens stay out of the logs. */
@@ -184,20 +164,13 @@ export async function createApp(services: Services, options: { rateLimiter?: Rat
   app.locals.eventStreams = streams;
   app.get('/auth/events', streams.route);
   app.use('/auth', json, refuseNul(refuse));
-  app.use('/auth', signUpRoutes(services, signIn), accountRoutes(services), sessionRoutes(services, signIn));
-  const billing = selfHostedBilling(db, services.clock);
-  app.use(
-    '/auth',
-    memberRoutes(services, signIn),
-    keyRoutes(services),
-    billingRoutes(services, billing),
-    settingsRoutes(services),
-    approvalRoutes(services),
-    passwordRoutes(services, signIn),
-  );
-  // MCP for agents: /mcp, OAuth (/oauth, /.well-known), /auth/mcp-grants and the agent docs (/docs).
-  app.use(mcpRoutes({ services, handle, credentialForKey, signIn, limiter }));
+  // The session-only contract (auth.yaml): the two connect navigations, whose every outcome is a redirect, have
+  // routes of their own; every other operation goes through the contract's chain.
   app.use('/auth', connectRoutes(services));
+  const billing = selfHostedBilling(db, services.clock);
+  app.use('/auth', await authApi(services, authHandlers, { signIn, billing }, renderError));
+  // MCP for agents: /mcp, OAuth (/oauth, /.well-known) and the agent docs (/docs).
+  app.use(mcpRoutes({ services, handle, credentialForKey, signIn, limiter }));
   // The simulated networks answer the publishing worker, not API clients: outside /v1 and its limits.
   // With SANDBOX_URL set, `herald sandbox serve` runs them in a process of their own instead.
   if (config.networks === 'sandbox' && !config.sandboxUrl)

@@ -6,24 +6,22 @@
 // failed on the old token were queued again), or `?error=<code>&message=…&hint=…`
 // (quota errors add limit, used and upgradeUrl), so the dashboard shows it and nothing else answers HTML.
 // A network whose accounts connect by signing in (Bluesky's app passwords) has no consent page: GET sends the
-// person to the dashboard's form (`?connect=<platform>&server=…`), which POSTs {identifier, password, server,
-// accountId} to /auth/connect/:platform (JSON, CSRF token) and is answered {connected, requeued}.
+// person to the dashboard's form (`?connect=<platform>&server=…`), which calls `connectBySignIn` (auth.yaml).
+// These two navigations are auth.yaml's startConnect and finishConnect, routed here because every outcome,
+// a refusal too, is a redirect.
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
-import { recordAudit } from '../db/audit.ts';
 import { workspaceData } from '../db/workspaceData.ts';
-import { ApiError, errorBody, invalidRequest, notFound } from '../domain/errors.ts';
+import { ApiError, errorBody, invalidRequest } from '../domain/errors.ts';
 import { connectFlow, notConnectedSentence, signInFlow, signsIn } from '../networks/connect.ts';
-import type { ConnectTarget } from '../networks/oauth.ts';
 import { assertCanConnectAccount } from '../domain/quotas.ts';
 import { NETWORKS } from '../networks/index.ts';
 import { assertRole } from '../domain/roles.ts';
 import type { Keyring } from '../runtime/crypto.ts';
-import type { Credential } from '../domain/credential.ts';
 import type { Platform } from '../networks/rules.ts';
 import type { Services } from '../runtime/services.ts';
-import { bodyOf, sessionRoute } from './sessionGuard.ts';
-import { sessionFrom } from './sessionRoutes.ts';
+import { sessionFrom } from '../signin/session.ts';
+import { accountToReconnect, connectTargets } from './auth/connect.ts';
 
 /** How long a person may take at the network's consent page. */
 export const STATE_LIFETIME_MS = 10 * 60_000;
@@ -104,21 +102,6 @@ export function connectRoutes(services: Services): express.Router {
     }
     assertRole(cred.role!, 'administrator', 'Connecting an account');
     return cred;
-  }
-
-  /** The account a reconnection names: one of this workspace, on this network. */
-  async function accountToReconnect(data: ReturnType<typeof workspaceData>, flow: { platform: Platform }, id: unknown) {
-    if (typeof id !== 'string' || !id)
-      throw invalidRequest('accountId must be one account id.', 'Take the id from the account list.');
-    const account = await data.accounts.get(id);
-    if (!account) throw notFound('account', id);
-    if (account.platform !== flow.platform) {
-      throw invalidRequest(
-        `Account ${id} is a ${account.platform} account, not a ${flow.platform} one.`,
-        `Reconnect it at /auth/connect/${account.platform}.`,
-      );
-    }
-    return { ...account, externalId: (await data.accounts.connection(id))!.externalId };
   }
 
   router.get(
@@ -213,7 +196,7 @@ export function connectRoutes(services: Services): express.Router {
       const data = workspaceData(db, cred.workspace, services.clock, services.jobs);
       const reconnecting = state.accountId ? await accountToReconnect(data, flow, state.accountId) : undefined;
       const { targets, notConnected } = await flow.exchange(req.query.code, codeVerifier(keyring, state));
-      const { connected, requeued } = await connectTargets(cred, data, flow, targets, reconnecting);
+      const { connected, requeued } = await connectTargets(services, cred, data, flow, targets, reconnecting);
       // Reconnecting names one account: the others the grant reached are none of this connection's business.
       const skipped = reconnecting ? '' : notConnectedSentence(notConnected);
       return accountsPage({
@@ -223,74 +206,6 @@ export function connectRoutes(services: Services): express.Router {
       });
     }),
   );
-
-  router.post(
-    '/connect/:platform',
-    sessionRoute(services, { role: 'administrator', action: 'Connecting an account' }, async (cred, req) => {
-      const flow = signInFlow(String(req.params.platform), config, services.clock);
-      const body = bodyOf(req);
-      const text = (name: string, max: number, required: boolean) => {
-        const value = body[name];
-        if (value === undefined && !required) return undefined;
-        if (typeof value !== 'string' || !value.trim() || value.length > max)
-          throw invalidRequest(
-            `${name} must be 1 to ${max} characters.`,
-            `Give the ${name} of the ${flow.label} account.`,
-          );
-        return value;
-      };
-      const identifier = text('identifier', 320, true)!;
-      const password = text('password', 200, true)!;
-      const server = text('server', 200, false)?.trim();
-      const data = workspaceData(db, cred.workspace, services.clock, services.jobs);
-      const reconnecting =
-        body.accountId !== undefined ? await accountToReconnect(data, flow, body.accountId) : undefined;
-      if (!reconnecting) assertCanConnectAccount(cred.workspace.plan, await data.accounts.count());
-      const targets = await flow.signIn({ server, identifier, password });
-      return { status: 200, body: await connectTargets(cred, data, flow, targets, reconnecting) };
-    }),
-  );
-
-  /**
-   * Stores the accounts a grant or sign-in covers (sealed credentials), or, reconnecting, the one being reconnected
-   * (refusing a grant for another account); audited. Posts that failed on the old token are queued again.
-   */
-  async function connectTargets(
-    cred: Credential,
-    data: ReturnType<typeof workspaceData>,
-    flow: { platform: Platform; label: string },
-    found: ConnectTarget[],
-    reconnecting: { externalId: string; displayName: string } | undefined,
-  ): Promise<{ connected: number; requeued: number }> {
-    let targets = found;
-    if (reconnecting) {
-      targets = targets.filter((t) => t.externalId === reconnecting.externalId);
-      if (!targets.length) {
-        throw new ApiError(
-          409,
-          'account_mismatch',
-          `Access was granted at ${flow.label}, but not to ${reconnecting.displayName}, the account being ` +
-            `reconnected; nothing was changed.`,
-          `Connect again and, at ${flow.label}, sign in as ${reconnecting.displayName} (and grant it).`,
-        );
-      }
-    }
-    const { requeued } = await data.accounts.connect(
-      flow.platform,
-      targets.map((t) => ({
-        externalId: t.externalId,
-        displayName: t.displayName,
-        tokenSealed: keyring.encrypt(JSON.stringify(t.credentials)),
-        tokenExpiresAt: t.credentials.expiresAt ?? null,
-      })),
-    );
-    await recordAudit(db, cred.workspace.id, cred.user.id, 'account.connected', {
-      platform: flow.platform,
-      accounts: targets.map((t) => t.displayName),
-      reconnected: Boolean(reconnecting),
-    });
-    return { connected: targets.length, requeued: requeued ?? 0 };
-  }
 
   return router;
 }

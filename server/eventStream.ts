@@ -8,12 +8,12 @@ import type { Request, RequestHandler, Response } from 'express';
 import { headPosition, isAfter, readEvents, type EventPosition, type StoredEvent } from '../db/events.ts';
 import type { Db } from '../db/connect.ts';
 import { sessionWorkspaces } from '../db/identity.ts';
-import { ApiError, unauthenticated } from '../domain/errors.ts';
+import { ApiError, errorBody, unauthenticated } from '../domain/errors.ts';
 import { readEventCursor, writeEventCursor } from '../handlers/events.ts';
 import type { Services } from '../runtime/services.ts';
 import type { Logger } from '../runtime/logger.ts';
-import { failWith } from './sessionGuard.ts';
-import { sessionFrom } from './sessionRoutes.ts';
+import { send as answer } from './apiResponse.ts';
+import { sessionFrom } from '../signin/session.ts';
 
 /** How often the one shared poll reads new events. */
 export const TAIL_EVERY_MS = 1000;
@@ -176,7 +176,7 @@ export function eventStreams(services: Services, tail = eventTail(services.db, s
       await stream(req, res, cred.workspace.id, cred.sessionId, address);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      failWith(res, err, config.publicUrl);
+      answer(res, { status: err.status, body: errorBody(err, config.publicUrl), headers: err.headers });
     }
   };
 

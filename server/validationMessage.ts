@@ -110,7 +110,16 @@ function choose(errors: ErrorObject[]): { error: ErrorObject; siblings?: ErrorOb
   return errors[0] && { error: errors[0] };
 }
 
-export function validationMessage(errors: ErrorObject[]): string {
+/**
+ * The sentence of a refusal. `ownSentence` gives the contract's own sentence for a value at an instance path (a
+ * schema's `x-message`), which says more than any generic one.
+ */
+export function validationMessage(
+  errors: ErrorObject[],
+  ownSentence: (instancePath: string) => string | undefined = () => undefined,
+): string {
+  const own = errors.map((e) => ownSentence(e.instancePath)).find(Boolean);
+  if (own) return own;
   const chosen = choose(errors);
   if (!chosen) return 'The request is not valid.';
   return chosen.siblings ? unionSentence(chosen.error, chosen.siblings) : sentence(chosen.error);

@@ -4,6 +4,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { reservePosts, startAttempts } from '../db/publishing/attempts.ts';
+import { isoNow } from '../runtime/clock.ts';
 import { KEY_CACHE_MS } from '../server/api.ts';
 import { addAccount, call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
 import { mailbox } from './support/mailbox.ts';
@@ -190,7 +192,7 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     expect((await asPerson(env, owner, 'post', `/auth/approvals/${id}/reject`, { note: 'x' })).status).toBe(400);
   });
 
-  it('asks again when a pending post is edited, and when a member changes an approved one', async () => {
+  it('asks again when a pending post is edited; a member changes an approved one only beside it', async () => {
     const id = (await asMember('post', '/v1/posts', body(inHours(50), 'First words'))).body.posts[0].id;
     const first = (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body.approval;
     clock.advance(1000);
@@ -203,11 +205,17 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       'post.updated',
       'post.approval_requested',
     ]);
-    await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, {});
+    const approved = (await asPerson(env, admin, 'post', `/auth/approvals/${id}/approve`, {})).body;
     const count = await used();
+    // The approved post stays queued at its time with its approved words; the change waits beside it.
     const changed = await asMember('patch', `/v1/posts/${id}`, { text: 'Sneaky words', confirm: true });
-    expect(changed.body).toMatchObject({ status: 'draft', publishAt: null, approval: { state: 'pending' } });
-    expect(await used()).toBe(count - 1);
+    expect(changed.body).toMatchObject({
+      status: 'queued',
+      publishAt: approved.publishAt,
+      text: 'Second words',
+      pendingChange: { requestedBy: 'A member', text: 'Sneaky words' },
+    });
+    expect(await used()).toBe(count);
     while (mail.pending()) await mail.next();
   });
 
@@ -360,6 +368,170 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       const viaMcp = await failedPost('Same words');
       const tool = await agent.callTool({ name: 'service_retry_post', arguments: { postId: viaMcp, confirm: true } });
       expect(tool.structuredContent).toMatchObject({ status: 'queued' });
+    });
+  });
+
+  describe('a change to a queued post waits beside it: the post keeps its time and approved content', () => {
+    const asOwner = () => ({ Cookie: owner.cookie, 'X-CSRF-Token': owner.csrf });
+    const read = async (id: string) => (await call(env, 'get', `/v1/posts/${id}`, { key: ws.readKey })).body;
+    const timeline = async (id: string) =>
+      (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events as {
+        kind: string;
+        message?: string;
+      }[];
+    const listed = async (id: string) =>
+      (await asPerson(env, admin, 'get', '/auth/approvals')).body.posts.find((p: { id: string }) => p.id === id);
+    /** A post the owner queued (no approval needed) `hours` ahead. */
+    const queuedByOwner = async (text: string, hours = 6) => {
+      const created = await call(env, 'post', '/v1/posts', { body: body(inHours(hours), text), headers: asOwner() });
+      expect(created.body.posts[0].status).toBe('queued');
+      clock.advance(1000);
+      return read(created.body.posts[0].id);
+    };
+    const drainMail = async () => {
+      while (mail.pending()) await mail.next();
+    };
+    afterAll(drainMail);
+
+    it("keeps a member's publish now beside the post, which stays at its time until it is approved", async () => {
+      const before = await queuedByOwner("Ada's words");
+      const count = await used();
+      const asked = await asMember('patch', `/v1/posts/${before.id}`, { when: 'now', confirm: true });
+      expect(asked.status).toBe(200);
+      expect(asked.body).toMatchObject({
+        status: 'queued',
+        publishAt: before.publishAt,
+        text: "Ada's words",
+        pendingChange: { requestedBy: 'A member', publishAt: null },
+      });
+      expect(asked.body.approval).toBeUndefined();
+      expect(asked.body.statusLine).toBe(
+        `${before.statusLine} A request to publish it now waits for approval; until it is approved the post stays ` +
+          `as it is, at ${before.statusLine.split(' · ')[2].slice(0, -1)}.`,
+      );
+      expect(await used()).toBe(count);
+      expect((await timeline(before.id)).at(-1)!.kind).toBe('approvalRequested');
+      // MCP's read tool and the approvals page see the same waiting change.
+      const viaMcp = await mcpCall('service_get_post', { postId: before.id }, ws.readKey);
+      expect(viaMcp.body.result.structuredContent.pendingChange).toEqual(asked.body.pendingChange);
+      const shown = await listed(before.id);
+      expect(shown).toMatchObject({ status: 'queued', pendingChange: { publishAt: null } });
+      const toApprover = await mail.next();
+      expect(toApprover.text).toContain('A change to a scheduled post waits for your approval');
+      // Approved as shown: it publishes now, still counted once.
+      const approved = await asPerson(env, admin, 'post', `/auth/approvals/${before.id}/approve`, {
+        updatedAt: shown.updatedAt,
+      });
+      expect(approved.status).toBe(200);
+      expect(approved.body.status).toBe('queued');
+      expect(Date.parse(approved.body.publishAt)).toBe(clock.now());
+      expect(approved.body.pendingChange).toBeUndefined();
+      expect(await used()).toBe(count);
+      expect((await timeline(before.id)).slice(-2).map((e) => e.kind)).toEqual(['approved', 'rescheduled']);
+      const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events;
+      expect(trail[0]).toMatchObject({ action: 'post.approved', detail: { postId: before.id, change: true } });
+      await drainMail();
+    });
+
+    it("keeps a member's edit waiting, adds to it, refuses a stale approval, and drops it on reject", async () => {
+      const before = await queuedByOwner('Approved words');
+      const edited = await asMember('patch', `/v1/posts/${before.id}`, { text: 'Member words', confirm: true });
+      expect(edited.body).toMatchObject({
+        status: 'queued',
+        text: 'Approved words',
+        publishAt: before.publishAt,
+        pendingChange: { text: 'Member words' },
+      });
+      expect(edited.body.pendingChange).not.toHaveProperty('publishAt');
+      expect(edited.body.statusLine).toContain('. A request to change its content waits for approval;');
+      clock.advance(1000);
+      const later = inHours(9);
+      const moved = await asMember('patch', `/v1/posts/${before.id}`, {
+        tags: ['spring'],
+        when: later,
+        confirm: true,
+      });
+      const laterIso = DateTime.fromISO(later.publishAt, { zone: ZONE }).toUTC().toISO();
+      expect(moved.body).toMatchObject({
+        publishAt: before.publishAt,
+        tags: [],
+        pendingChange: { text: 'Member words', tags: ['spring'], publishAt: laterIso },
+      });
+      // What the approver saw before the second change is not approved.
+      const stale = await asPerson(env, admin, 'post', `/auth/approvals/${before.id}/approve`, {
+        updatedAt: edited.body.updatedAt,
+      });
+      expect([stale.status, stale.body.code]).toEqual([409, 'invalid_state']);
+      expect((await read(before.id)).pendingChange).toEqual(moved.body.pendingChange);
+      // Rejected: the post is as it was.
+      const rejected = await asPerson(env, owner, 'post', `/auth/approvals/${before.id}/reject`, {
+        comment: 'Keep it as it is.',
+      });
+      expect(rejected.status).toBe(200);
+      expect(rejected.body).toMatchObject({
+        status: 'queued',
+        text: 'Approved words',
+        tags: [],
+        publishAt: before.publishAt,
+        statusLine: before.statusLine,
+      });
+      expect(rejected.body.pendingChange).toBeUndefined();
+      expect(rejected.body.approval).toBeUndefined();
+      expect((await timeline(before.id)).at(-1)!.message).toContain('Keep it as it is.');
+      expect(await listed(before.id)).toBeUndefined();
+      const mails = [];
+      while (mail.pending()) mails.push(await mail.next());
+      expect(mails.find((m) => m.to === member.email)?.text).toContain('rejected your change to the post');
+    });
+
+    it("applies an approved edit at the post's own time", async () => {
+      const before = await queuedByOwner('Old words');
+      await asMember('patch', `/v1/posts/${before.id}`, { text: 'New words', confirm: true });
+      const approved = await asPerson(env, admin, 'post', `/auth/approvals/${before.id}/approve`, {});
+      expect(approved.body).toMatchObject({ status: 'queued', text: 'New words', publishAt: before.publishAt });
+      expect((await timeline(before.id)).slice(-2).map((e) => e.kind)).toEqual(['approved', 'edited']);
+      await drainMail();
+    });
+
+    it('publishes the approved content when its time comes first, and drops the waiting change', async () => {
+      const before = await queuedByOwner('Approved at its time', 1);
+      await asMember('patch', `/v1/posts/${before.id}`, { text: 'Never approved', when: 'now', confirm: true });
+      clock.advance(3600_000);
+      const db = env.services.db;
+      const horizon = new Date(clock.now() + 60_000).toISOString();
+      const [held] = await reservePosts(db, [before.id], 'wkr_approvals', horizon);
+      expect(held).toMatchObject({ text: 'Approved at its time', changeWaiting: true });
+      const started = await startAttempts(db, [{ attempt: held!, message: 'Sending to Threads.' }], isoNow(clock));
+      expect(started).toEqual([true]);
+      const post = await read(before.id);
+      expect(post).toMatchObject({ status: 'queued', text: 'Approved at its time' });
+      expect(post.pendingChange).toBeUndefined();
+      const last = (await timeline(before.id)).at(-1)!;
+      expect(last).toMatchObject({ kind: 'publishing', message: expect.stringContaining('was dropped') });
+      expect(await listed(before.id)).toBeUndefined();
+      const late = await asPerson(env, admin, 'post', `/auth/approvals/${before.id}/approve`, {});
+      expect([late.status, late.body.code]).toEqual([409, 'invalid_state']);
+      await drainMail();
+    });
+
+    it("drops a waiting change when an owner cancels the post; an owner's own edit applies at once", async () => {
+      const before = await queuedByOwner('Owner words');
+      await asMember('patch', `/v1/posts/${before.id}`, { when: 'now', confirm: true });
+      const own = await call(env, 'patch', `/v1/posts/${before.id}`, {
+        body: { text: 'Owner words, better', confirm: true },
+        headers: asOwner(),
+      });
+      expect(own.body).toMatchObject({ text: 'Owner words, better', pendingChange: { publishAt: null } });
+      const cancelled = await call(env, 'post', `/v1/posts/${before.id}/cancel`, {
+        body: { confirm: true },
+        headers: asOwner(),
+      });
+      expect(cancelled.body).toMatchObject({ status: 'draft', statusLine: expect.stringMatching(/^Draft\. /) });
+      expect(cancelled.body.pendingChange).toBeUndefined();
+      expect(cancelled.body.approval).toBeUndefined();
+      expect((await timeline(before.id)).at(-1)).toMatchObject({ kind: 'rejected', message: expect.any(String) });
+      expect(await listed(before.id)).toBeUndefined();
+      await drainMail();
     });
   });
 

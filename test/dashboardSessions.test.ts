@@ -5,7 +5,7 @@ import request from 'supertest';
 import { DateTime } from 'luxon';
 import { findWorkspace } from '../db/identity.ts';
 import { workspaceData } from '../db/workspaceData.ts';
-import { SIGN_IN_LIMITS } from '../server/signIn.ts';
+import { SIGN_IN_LIMITS } from '../signin/passwordSignIn.ts';
 import {
   addAccount,
   call,

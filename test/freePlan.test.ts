@@ -3,7 +3,7 @@
 // with a Free workspace's key answers 402 quota_exceeded, and nothing is created.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPasswordHash } from '../db/identity.ts';
-import { hashPassword } from '../server/passwords.ts';
+import { hashPassword } from '../signin/passwords.ts';
 import { startWorker, type RunningWorker } from '../worker/worker.ts';
 import { call, dashboardSession, DATABASES, seedWorkspace, type Seeded } from './support/harness.ts';
 import { listeningHerald, sandboxAccount } from './support/network.ts';

@@ -11,7 +11,7 @@ import { createApiKey, createSession, findWorkspace, setPasswordHash } from '../
 import { workspaceData } from '../db/workspaceData.ts';
 import type { Platform } from '../networks/rules.ts';
 import { sandboxToken } from '../networks/sandbox/state.ts';
-import { hashPassword } from '../server/passwords.ts';
+import { hashPassword } from '../signin/passwords.ts';
 import { DATABASES, seedWorkspace, type TestEnv } from './support/harness.ts';
 import {
   AMPLIFIED_DRAFT,
@@ -23,7 +23,11 @@ import {
   type FuzzRequest,
 } from './support/fuzz.ts';
 import { seedMedia, setPostState } from './support/posts.ts';
+import { authOperations } from './support/servedRoutes.ts';
 import { prepareDatabase, spawnHerald, type PreparedDatabase, type SpawnedHerald } from './support/spawnHerald.ts';
+
+/** The pools ROUTES rows fill an auth.yaml path parameter from, where the names differ. */
+const ROW_PARAMS: Record<string, string> = { accountId: 'spareAccount' };
 
 const SEED = 20261123;
 const PER_SHAPE = 64;
@@ -172,6 +176,15 @@ function problem(req: FuzzRequest, answer: Answer): string | undefined {
   }
   return `${answer.status} without {code, message, hint}: ${answer.body.slice(0, 300)}`;
 }
+
+describe('the fuzz table', () => {
+  it('has a row for every operation of auth.yaml, the session-only contract', () => {
+    const rows = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
+    expect(
+      authOperations().filter((op) => !rows.has(op.replace(/:(\w+)/g, (_, name) => `{${ROW_PARAMS[name] ?? name}}`))),
+    ).toEqual([]);
+  });
+});
 
 describe.each(DATABASES)('fuzzing a real server on %s', (kind) => {
   let db: PreparedDatabase;

@@ -16,6 +16,7 @@ import {
 } from './support/harness.ts';
 import { addPerson, asPerson, signedIn } from './support/people.ts';
 import { seedMedia } from './support/posts.ts';
+import type { AuthOperationId } from '../handlers/authTypes.ts';
 
 /** One resource of each kind in a workspace. */
 interface Ids {
@@ -150,6 +151,59 @@ const ISOLATION: Record<string, (theirs: Ids, own: Ids) => Attempt[]> = {
   ],
 };
 
+/** Another workspace's resources that only the session routes (auth.yaml) name. */
+interface SessionIds {
+  acc: string;
+  key: string;
+  invite: string;
+  user: string;
+}
+
+/**
+ * For each operation of auth.yaml, the requests a signed-in owner makes with another workspace's ids; empty for
+ * one that takes no id of a workspace's. Approvals have their test below (a post must await approval first), and
+ * an MCP grant is its person's own: test/mcpOAuth.test.ts revokes another person's and is refused.
+ */
+const SESSION_ISOLATION: Record<AuthOperationId, (theirs: SessionIds) => Attempt[]> = {
+  signIn: () => [],
+  getSession: () => [],
+  signOut: () => [],
+  getSignUpState: () => [],
+  signUp: () => [],
+  requestPasswordReset: () => [],
+  getPasswordReset: () => [],
+  confirmPasswordReset: () => [],
+  changePassword: () => [],
+  listMembers: () => [],
+  changeMemberRole: (t) => [{ method: 'patch', url: `/auth/members/${t.user}`, body: { role: 'member' } }],
+  removeMember: (t) => [{ method: 'delete', url: `/auth/members/${t.user}` }],
+  createInvite: () => [],
+  cancelInvite: (t) => [{ method: 'delete', url: `/auth/invites/${t.invite}` }],
+  getInvite: () => [],
+  acceptInvite: () => [],
+  listWorkspaces: () => [],
+  switchWorkspace: () => [],
+  listKeys: () => [],
+  createKey: () => [],
+  revokeKey: (t) => [{ method: 'delete', url: `/auth/keys/${t.key}` }],
+  getBilling: () => [],
+  changePlan: () => [],
+  updateWorkspace: () => [],
+  listAudit: () => [],
+  listApprovals: () => [],
+  approvePost: () => [],
+  rejectPost: () => [],
+  getDisconnect: (t) => [{ method: 'get', url: `/auth/accounts/${t.acc}/disconnect` }],
+  disconnectAccount: (t) => [{ method: 'post', url: `/auth/accounts/${t.acc}/disconnect`, body: { confirm: true } }],
+  startConnect: () => [],
+  connectBySignIn: () => [],
+  finishConnect: () => [],
+  listMcpGrants: () => [],
+  revokeMcpGrant: () => [],
+  streamEvents: () => [],
+  getAuthContract: () => [],
+};
+
 const PLACEHOLDERS: Ids = {
   acc: 'acc',
   grp: 'grp',
@@ -244,6 +298,33 @@ describe.each(DATABASES)('workspace isolation on %s', (kind) => {
       expect(res.body.code).toBe('not_found');
     }
     expect([await snapshot(mine, own), await snapshot(theirs, their)]).toEqual(before);
+  });
+
+  it("answers 404 to the session routes given another workspace's ids, and changes nothing", async () => {
+    const theirOwner = await signedIn(env, theirs.userId, theirs.workspaceId);
+    const invite = await asPerson(env, theirOwner, 'post', '/auth/invites', {
+      email: 'iso@example.com',
+      role: 'member',
+    });
+    const key = await asPerson(env, theirOwner, 'post', '/auth/keys', { name: 'Theirs', scopes: ['read'] });
+    const ids: SessionIds = { acc: their.acc, key: key.body.id, invite: invite.body.invite.id, user: theirs.userId };
+    const theirSide = async () => [
+      (await asPerson(env, theirOwner, 'get', '/auth/members')).body,
+      (await asPerson(env, theirOwner, 'get', '/auth/keys')).body,
+    ];
+    const before = [await snapshot(mine, own), await snapshot(theirs, their), await theirSide()];
+    const owner = await signedIn(env, mine.userId, mine.workspaceId);
+    for (const attempts of Object.values(SESSION_ISOLATION))
+      for (const attempt of attempts(ids)) {
+        const res = await asPerson(env, owner, attempt.method, attempt.url, attempt.body);
+        expect([attempt.method, attempt.url, res.status, res.body.code]).toEqual([
+          attempt.method,
+          attempt.url,
+          404,
+          'not_found',
+        ]);
+      }
+    expect([await snapshot(mine, own), await snapshot(theirs, their), await theirSide()]).toEqual(before);
   });
 
   it("answers 404 to deciding on another workspace's post awaiting approval, and changes nothing", async () => {

@@ -96,8 +96,8 @@ describe.each(DATABASES)('remote MCP with API keys on %s', (kind) => {
 
     it("names itself with the contract's version", async () => {
       const contract = JSON.parse(fs.readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
-      expect(contract.info.version).toBe('1.2.0');
-      expect((await connect(creator.readKey)).getServerVersion()).toMatchObject({ name: 'herald', version: '1.2.0' });
+      expect(contract.info.version).toBe('1.3.0');
+      expect((await connect(creator.readKey)).getServerVersion()).toMatchObject({ name: 'herald', version: '1.3.0' });
     });
 
     it('keeps every input schema an object without a top-level union', async () => {

@@ -10,7 +10,7 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { findWorkspace, setPasswordHash } from '../db/identity.ts';
 import { acceptInvite, createInvite } from '../db/members.ts';
-import { hashPassword } from '../server/passwords.ts';
+import { hashPassword } from '../signin/passwords.ts';
 import { DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
 import { mcpClient, rpc, startListening } from './support/mcp.ts';
 import { addPerson, asPerson, signedIn } from './support/people.ts';

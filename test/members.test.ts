@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { createApiKey, setPasswordHash } from '../db/identity.ts';
-import { hashPassword } from '../server/passwords.ts';
+import { hashPassword } from '../signin/passwords.ts';
 import { KEY_CACHE_MS } from '../server/api.ts';
 import {
   addAccount,

@@ -41,9 +41,11 @@ describe("the spec's state table", () => {
     for (const state of ['draft', 'queued', 'failed'] as const)
       expect(nextState({ id: 'pst_1', state }, 'edit')).toBe(state);
   });
-  it('a change that needs approval makes a draft of a draft, a queued and a failed post', () => {
-    for (const state of ['draft', 'queued', 'failed'] as const)
+  it('a change that needs approval makes a draft of a draft and a failed post, never unqueues', () => {
+    for (const state of ['draft', 'failed'] as const)
       expect(nextState({ id: 'pst_1', state }, 'awaitApproval')).toBe('draft');
+    // A queued post keeps its time and approved content; the change waits beside it.
+    expect(nextState({ id: 'pst_1', state: 'queued' }, 'awaitApproval')).toBe('queued');
   });
   it('deleting: a draft or a failed post goes; a queued one is cancelled first; live and publishing stay', () => {
     const deleting = (state: PostState) => deletionRefusal({ id: 'pst_1', state })?.message;

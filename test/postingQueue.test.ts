@@ -316,7 +316,7 @@ describe.each(DATABASES)('the posting queue on %s', (kind) => {
       await call(env, 'post', `/v1/posts/${soon}/cancel`, { key: ws.writeKey, body: { confirm: true } });
     });
 
-    it('makes both wait for approval, each wanting the other time, when the swapper needs approval', async () => {
+    it('keeps both at their times, a change each wanting the other time, when the swapper needs approval', async () => {
       const owner = await signedIn(env, ws.userId, ws.workspaceId);
       const member = await addPerson(env, ws.workspaceId, 'member');
       await asPerson(env, owner, 'patch', '/auth/workspace', { approvalRequiredFor: ['members'] });
@@ -324,14 +324,15 @@ describe.each(DATABASES)('the posting queue on %s', (kind) => {
       const res = await asPerson(env, member, 'post', '/v1/posts/swap-times', { postIds: [a, b], confirm: true });
       await asPerson(env, owner, 'patch', '/auth/workspace', { approvalRequiredFor: [] });
       expect(res.status).toBe(200);
-      const shown = res.body.posts.map((p: { status: string; publishAt: string | null; approval: unknown }) => [
+      const shown = res.body.posts.map((p: { status: string; publishAt: string | null; pendingChange: unknown }) => [
         p.status,
         p.publishAt,
-        p.approval,
+        p.pendingChange,
       ]);
+      // A change that needs approval never unschedules a post; it waits beside it.
       expect(shown).toEqual([
-        ['draft', null, expect.objectContaining({ state: 'pending', wantedAt: tb })],
-        ['draft', null, expect.objectContaining({ state: 'pending', wantedAt: ta })],
+        ['queued', ta, expect.objectContaining({ requestedBy: 'A member', publishAt: tb })],
+        ['queued', tb, expect.objectContaining({ requestedBy: 'A member', publishAt: ta })],
       ]);
     });
   });

@@ -1,6 +1,7 @@
-// Roles: every dashboard-only route and every /v1 operation reached with a session, against owner,
-// administrator and member. A route the app serves under /auth without a row here fails the first test,
-// so a new route is a decision about who may use it. Also: CSRF on every change, and API keys refused.
+// Roles: every dashboard-only route (auth.yaml's operations, and routes of their own) and every /v1 operation reached
+// with a session, against owner, administrator and member. A route the app serves under /auth without a row here
+// fails the first test, so a new route is a decision about who may use it. Also: CSRF on every change, and API keys
+// refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { operations } from '../generated/operations.ts';
@@ -8,6 +9,7 @@ import type { Role } from '../domain/credential.ts';
 import { hasRole, OPERATION_ROLES, ROLES } from '../domain/roles.ts';
 import { call, DATABASES, seedWorkspace, startHerald, type Seeded, type TestEnv } from './support/harness.ts';
 import { addPerson, signedIn } from './support/people.ts';
+import { servedRoutes } from './support/servedRoutes.ts';
 
 /** Who may use each session route: the least role, or `open` for the ones reached before signing in. */
 const SESSION_ROUTES: Record<string, Role | 'open'> = {
@@ -16,7 +18,8 @@ const SESSION_ROUTES: Record<string, Role | 'open'> = {
   'POST /auth/sign-up': 'open',
   'GET /auth/accounts/:accountId/disconnect': 'administrator',
   'POST /auth/accounts/:accountId/disconnect': 'administrator',
-  'GET /auth/session': 'open',
+  'GET /auth/session': 'member',
+  'GET /auth/openapi.json': 'member',
   'GET /auth/events': 'member',
   'POST /auth/sign-out': 'member',
   'GET /auth/members': 'member',
@@ -49,29 +52,8 @@ const SESSION_ROUTES: Record<string, Role | 'open'> = {
   'POST /auth/connect/:platform': 'administrator',
 };
 
-/** Routes that check the session themselves (they predate sessionGuard.ts) and ignore a bearer beside the cookie. */
-const OWN_SESSION_CHECK = new Set([
-  'POST /auth/sign-out',
-  'GET /auth/connect/:platform',
-  'GET /auth/connect/:platform/callback',
-]);
-
-interface Layer {
-  route?: { path: string; methods: Record<string, boolean> };
-  handle?: { stack?: Layer[] };
-  rawPath?: string;
-}
-
-/** Every METHOD and path the express app serves, read from its router. */
-function servedRoutes(stack: Layer[], prefix = ''): string[] {
-  return stack.flatMap((layer) => {
-    if (layer.route)
-      return Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${prefix}${layer.route!.path}`);
-    if (layer.handle?.stack)
-      return servedRoutes(layer.handle.stack, prefix + (layer.rawPath === '/' ? '' : (layer.rawPath ?? '')));
-    return [];
-  });
-}
+/** Routes outside the contract chain that check the session themselves and ignore a bearer beside the cookie. */
+const OWN_SESSION_CHECK = new Set(['GET /auth/connect/:platform', 'GET /auth/connect/:platform/callback']);
 
 const concrete = (path: string) =>
   path
@@ -109,9 +91,7 @@ describe.each(DATABASES)('roles on %s', (kind) => {
   }
 
   it('has a row for every session route the app serves, and no row for a route it does not', () => {
-    const served = servedRoutes((env.app as unknown as { router: { stack: Layer[] } }).router.stack).filter((r) =>
-      r.includes(' /auth/'),
-    );
+    const served = servedRoutes(env.app).filter((r) => r.includes(' /auth/'));
     expect(served.filter((r) => !(r in SESSION_ROUTES))).toEqual([]);
     expect(Object.keys(SESSION_ROUTES).filter((r) => !served.includes(r))).toEqual([]);
   });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { setPasswordHash } from '../db/identity.ts';
-import { hashPassword } from '../server/passwords.ts';
+import { hashPassword } from '../signin/passwords.ts';
 import {
   addAccount,
   call,

@@ -219,9 +219,9 @@ describe('settings in a browser', () => {
     expect(created.statusLine).toMatch(/^Draft, awaiting approval\./);
     await owner.getByRole('link', { name: 'Approvals' }).click();
     await owner.getByText('Autumn sale').waitFor();
-    await owner.getByRole('checkbox', { name: /Select the post to Threads/ }).check();
     await checkPage(owner, '27b-approvals-waiting');
-    await owner.getByRole('button', { name: 'Approve 1 selected' }).click();
+    // Decided on the card itself: no box to tick first.
+    await owner.getByRole('button', { name: 'Approve', exact: true }).click();
     await owner.getByText('Approved: the post is scheduled.').waitFor();
     await owner.getByText('Nothing waits for approval.').waitFor();
     // The next steps start from Settings, where this walk began.
@@ -305,8 +305,7 @@ describe('settings in a browser', () => {
     // Ola approves it on the approvals page: it is scheduled at the posting time Noa's plan showed.
     await menu(owner, 'Approvals').click();
     await owner.getByText('Spring launch').waitFor();
-    await owner.getByRole('checkbox', { name: /Select the post to/ }).check();
-    await owner.getByRole('button', { name: 'Approve 1 selected' }).click();
+    await owner.getByRole('button', { name: 'Approve', exact: true }).click();
     await owner.getByText('Approved: the post is scheduled.').waitFor();
 
     // A posting time every day, then two posts added to the queue from compose take the next two.
@@ -366,6 +365,60 @@ describe('settings in a browser', () => {
     await owner.setViewportSize({ width: 390, height: 844 });
     await checkPage(owner, '28d-account-queue-phone');
     await owner.setViewportSize({ width: 1280, height: 860 });
+    await menu(owner, 'Settings').click();
+  }, 90_000);
+
+  it("keeps a post's time while a member's publish now or edit waits; the owner decides on each card", async () => {
+    // Noa, a member, asks to publish Ola's queued "Queue two" now and edits "Queue one"; both stay as they
+    // are, at their times, until Ola decides.
+    const noa = guest;
+    const queued = async () =>
+      owner.evaluate(async () => {
+        const { posts } = await (await fetch('/v1/posts?status=queued')).json();
+        return Object.fromEntries(
+          posts.map((p: { text: string; id: string; publishAt: string }) => [p.text, { id: p.id, at: p.publishAt }]),
+        ) as Record<string, { id: string; at: string }>;
+      });
+    const before = await queued();
+    await noa.goto(at(`/posts/${before['Queue two']!.id}`));
+    await noa.getByRole('button', { name: 'Reschedule' }).click();
+    const dialog = noa.getByRole('alertdialog');
+    await dialog.getByText('Now', { exact: true }).click();
+    await noa.getByRole('alertdialog', { name: 'Ask to publish this post now?' }).waitFor();
+    await dialog
+      .getByText(/until an owner or administrator approves, the post stays as it is and keeps its time/)
+      .waitFor();
+    await checkPage(noa, '28e-member-asks-publish-now');
+    await dialog.getByRole('button', { name: 'Ask to publish now' }).click();
+    await noa
+      .getByText(/A request to publish it now waits for approval; until it is approved the post stays/)
+      .waitFor();
+    await noa.goto(at(`/compose?edit=${before['Queue one']!.id}`));
+    await noa.getByLabel('Text').fill('Queue one, with better words');
+    const ask = noa.getByRole('button', { name: 'Ask for approval of the changes' });
+    await ask.waitFor();
+    await noa.getByText(/the post stays as it is and keeps its time/).waitFor();
+    await ask.click();
+    await noa.getByText(/A change asked by .+ waits for approval: the post stays as it is, at its time/).waitFor();
+    expect(await queued()).toEqual(before);
+
+    // Ola's menu counts both; each card says what changes, and is decided on its own.
+    await owner.reload();
+    await expect.poll(() => menu(owner, 'Approvals').textContent()).toContain('2');
+    await menu(owner, 'Approvals').click();
+    const card = (text: string) => owner.locator('.approvals > li', { hasText: text });
+    await card('Asks to publish it now').waitFor();
+    await card('Queue one').locator('ins', { hasText: 'with better words' }).waitFor();
+    await checkPage(owner, '28f-approvals-changes');
+    await card('Queue one').getByLabel('Comment for the person who asked (optional)').fill('Keep the short one.');
+    await card('Queue one').getByRole('button', { name: 'Reject', exact: true }).click();
+    await owner.getByText('Rejected: the change was dropped; the post stays as it was.').waitFor();
+    await card('Asks to publish it now').getByRole('button', { name: 'Approve', exact: true }).click();
+    await owner.getByText('Approved: the change is applied to the scheduled post.').waitFor();
+    await owner.getByText('Nothing waits for approval.').waitFor();
+    const after = await queued();
+    expect(after['Queue one']).toEqual(before['Queue one']);
+    expect(after['Queue two']?.at ?? 'published').not.toBe(before['Queue two']!.at);
     await menu(owner, 'Settings').click();
   }, 90_000);
 

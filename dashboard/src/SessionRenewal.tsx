@@ -5,7 +5,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { auth, setSessionRenewal } from './api.ts';
+import { authApi, call, setSessionRenewal } from './api.ts';
 import { loadSession, SESSION_KEY, type Session, signIn } from './session.tsx';
 import { Button, ErrorNote, Field } from './ui.tsx';
 
@@ -57,7 +57,7 @@ export function SessionRenewal() {
       const { before } = asking;
       const fresh = await signIn(String(form.get('email')), String(form.get('password')));
       if (fresh.workspace.id !== before.workspace.id)
-        await auth('POST', '/workspaces/switch', { workspaceId: before.workspace.id });
+        await call(authApi.POST('/workspaces/switch', { body: { workspaceId: before.workspace.id } }));
       client.setQueryData(SESSION_KEY, await loadSession());
       finish(true);
     } catch (err) {

@@ -2,9 +2,12 @@
 // opens every destination, the workspace and sign-out, as a row of links would not fit), and sign-out.
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { auth } from './api.ts';
+import { useQuery } from '@tanstack/react-query';
+import { authApi, call } from './api.ts';
 import { useLiveUpdates } from './liveUpdates.ts';
-import { useResetSession, useSignedIn } from './session.tsx';
+import { approvalListQuery } from './queries/approvals.ts';
+import { useMay, useResetSession, useSignedIn } from './session.tsx';
+import { APPROVAL_WORDS } from './words/approvalWords.ts';
 import { Button, Loading } from './ui.tsx';
 import { WorkspaceSwitcher } from './settings/WorkspaceSwitcher.tsx';
 import { SessionRenewal } from './SessionRenewal.tsx';
@@ -20,8 +23,21 @@ const LINKS = [
   { to: '/settings', label: 'Settings' },
 ];
 
+/** How many posts and changes wait for approval, beside the menu's link, for those who decide (kept live by events). */
+function WaitingCount() {
+  const waiting = useQuery(approvalListQuery()).data?.posts.length ?? 0;
+  if (!waiting) return null;
+  return (
+    <span className="nav-count">
+      <span aria-hidden="true">{waiting}</span>
+      <span className="sr-only">, {APPROVAL_WORDS.waiting(waiting)}</span>
+    </span>
+  );
+}
+
 export function Shell() {
   const { user, workspace } = useSignedIn();
+  const decides = useMay('administrator');
   const reset = useResetSession();
   // One event stream per tab, for the signed-in workspace: pages refetch what changed instead of polling.
   useLiveUpdates(workspace.id);
@@ -51,7 +67,7 @@ export function Shell() {
     return () => document.removeEventListener('keydown', onKey);
   }, [menuOpen]);
   const signOut = async () => {
-    await auth('POST', '/sign-out');
+    await call(authApi.POST('/sign-out'));
     await reset();
   };
   return (
@@ -78,6 +94,7 @@ export function Shell() {
                 <li key={l.to}>
                   <NavLink to={l.to} className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
                     {l.label}
+                    {l.to === '/approvals' && decides && <WaitingCount />}
                   </NavLink>
                 </li>
               ))}

@@ -1,7 +1,8 @@
-// Typed calls to the public contract (/v1) with the session cookie, and the session-only routes (/auth).
-// Every state change carries the X-CSRF-Token from GET /auth/session.
-import createClient from 'openapi-fetch';
+// Typed calls to the public contract (/v1) and to the session-only contract (/auth, auth.yaml), both with the
+// session cookie. Every state change carries the X-CSRF-Token from GET /auth/session.
+import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from '../../generated/api.d.ts';
+import type { components as authComponents, paths as authPaths } from '../../generated/auth.d.ts';
 
 export type Schemas = components['schemas'];
 export type Account = Schemas['Account'];
@@ -13,6 +14,18 @@ export type PlanResponse = Schemas['PlanResponse'];
 export type Platform = Schemas['Platform'];
 export type Issue = Schemas['Issue'];
 export type PostQuery = NonNullable<paths['/posts']['get']['parameters']['query']>;
+
+export type AuthSchemas = authComponents['schemas'];
+type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+/** The success answer of a session-only operation, as auth.yaml states it. */
+export type AuthAnswer<
+  P extends keyof authPaths,
+  M extends 'get' | 'post' | 'patch' | 'delete',
+> = authPaths[P][M] extends {
+  responses: infer R;
+}
+  ? JsonOf<R[Extract<keyof R, 200 | 201 | 202>]>
+  : never;
 
 /** Every failure the dashboard shows: the server's {code, message, hint}, or one made up for a network fault. */
 export class Failure extends Error {
@@ -58,13 +71,19 @@ async function sessionFetch(request: Request): Promise<Response> {
   return fetch(again);
 }
 
-export const api = createClient<paths>({ baseUrl: '/v1', credentials: 'same-origin', fetch: sessionFetch });
-api.use({
+const withCsrf: Middleware = {
   onRequest({ request }) {
     if (!SAFE.has(request.method)) request.headers.set('X-CSRF-Token', csrfToken);
     return request;
   },
-});
+};
+
+export const api = createClient<paths>({ baseUrl: '/v1', credentials: 'same-origin', fetch: sessionFetch });
+api.use(withCsrf);
+
+/** The session-only routes, typed from auth.yaml as /v1's are from openapi.yaml. */
+export const authApi = createClient<authPaths>({ baseUrl: '/auth', credentials: 'same-origin', fetch: sessionFetch });
+authApi.use(withCsrf);
 
 function failureOf(status: number, body: unknown): Failure {
   const b = (body ?? {}) as Record<string, unknown>;
@@ -91,28 +110,4 @@ export async function call<T>(pending: Promise<{ data?: T; error?: unknown; resp
   }
   if (out.error !== undefined || !out.response.ok) throw failureOf(out.response.status, out.error);
   return out.data as T;
-}
-
-/** A session-only route under /auth. */
-export async function auth<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await sessionFetch(
-      new Request(new URL(`/auth${path}`, window.location.href), {
-        method,
-        credentials: 'same-origin',
-        headers: {
-          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-          ...(method !== 'GET' ? { 'X-CSRF-Token': csrfToken } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
-  } catch {
-    throw offline();
-  }
-  const text = await res.text();
-  const parsed = text ? JSON.parse(text) : undefined;
-  if (!res.ok) throw failureOf(res.status, parsed);
-  return parsed as T;
 }

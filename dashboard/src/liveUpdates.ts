@@ -19,8 +19,17 @@ export interface LiveEvent {
 /** Lists and the calendar refetch at most this often while events keep coming (the first change shows at once). */
 export const LIST_REFRESH_MS = 30_000;
 
-/** Events that change what waits for approval: the approvals page's short list is fetched again at once. */
-const APPROVAL_CHANGES = ['post.approval_requested', 'post.approved', 'post.rejected', 'post.deleted'];
+/**
+ * Events that change what waits for approval: the approvals page's short list (and the menu's count) is fetched again
+ * at once. A post's publishing starting drops a change waiting beside it.
+ */
+const APPROVAL_CHANGES = [
+  'post.approval_requested',
+  'post.approved',
+  'post.rejected',
+  'post.deleted',
+  'post.publishing',
+];
 
 /** The queries an event makes stale: the object's own, at once, and the lists it appears in, throttled. */
 export function affected(event: LiveEvent): { own: QueryKey[]; lists: QueryKey[] } {

@@ -1,22 +1,17 @@
 // The signed-in person and workspace. Server state lives in TanStack Query; this only names the session query.
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { hasRole } from '../../domain/roles.ts';
-import { auth, Failure, setCsrfToken, type Schemas } from './api.ts';
+import { authApi, call, Failure, setCsrfToken, type AuthSchemas } from './api.ts';
 
-export interface Session {
-  user: Schemas['User'];
-  workspace: Schemas['Workspace'];
-  /** The person's role in this workspace; the settings pages show what it allows. */
-  role: 'owner' | 'administrator' | 'member';
-  csrfToken: string;
-}
+/** The person, the workspace, their role in it (the settings pages show what it allows), and the CSRF token. */
+export type Session = AuthSchemas['Session'];
 
 export const SESSION_KEY = ['session'] as const;
 
 /** The session, or null when nobody is signed in. */
 export async function loadSession(): Promise<Session | null> {
   try {
-    const session = await auth<Session>('GET', '/session');
+    const session = await call(authApi.GET('/session'));
     setCsrfToken(session.csrfToken);
     return session;
   } catch (err) {
@@ -28,7 +23,7 @@ export async function loadSession(): Promise<Session | null> {
 /** Signs in with a password; a 401 here is the form's answer (wrong email or password), not a session that ended. */
 export async function signIn(email: string, password: string): Promise<Session> {
   try {
-    const session = await auth<Session>('POST', '/sign-in', { email, password });
+    const session = await call(authApi.POST('/sign-in', { body: { email, password } }));
     setCsrfToken(session.csrfToken);
     return session;
   } catch (err) {

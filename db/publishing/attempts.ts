@@ -39,6 +39,8 @@ export interface Attempt {
   publishAt: string;
   /** Whether the attempt has started: from then on the network may have been called. */
   started: boolean;
+  /** Whether a change to the post waits for approval: its start drops it, for only approved content goes out. */
+  changeWaiting: boolean;
   /**
    * Whether the post's latest timeline row is a `publishing` event: an attempt that resumes one cut short (its
    * worker stopped, or settling found nothing sent) says nothing new; any other start is an attempt of its own.
@@ -145,6 +147,7 @@ export async function loadAttempts(db: Db, leases: Lease[]): Promise<Attempt[]> 
     dueAt: row.due_at,
     publishAt: row.publish_at ?? row.due_at,
     started: row.attempt_started_at !== null,
+    changeWaiting: row.pending_change !== null && row.pending_change !== undefined,
     announced: row.last_kind === 'publishing',
   }));
 }
@@ -155,10 +158,14 @@ export function leased(q: Knex, a: Pick<Attempt, 'postId' | 'attemptId'>) {
 
 export const leaseOf = (a: Pick<Attempt, 'postId' | 'attemptId'>) => [a.postId, a.attemptId];
 
+const CHANGE_DROPPED =
+  'The change that waited for approval was dropped: its time came first, so the approved content is published.';
+
 /**
  * Starts reserved attempts, each with its first checkpoint when it has one, and their `publishing` events,
  * atomically: from here on the network may show the post, and a person can no longer change it. Attempts
- * whose post changed meanwhile (its reservation taken back) are not started. Answers whether each started.
+ * whose post changed meanwhile (its reservation taken back) are not started. A change waiting for approval beside
+ * the post is dropped, and its event says so: what goes out is what was approved. Answers whether each started.
  */
 export async function startAttempts(
   db: Db,
@@ -168,7 +175,9 @@ export async function startAttempts(
   const started = await updateLeasedRecording(
     db,
     {
-      set: 'attempt_started_at = ?, updated_at = ?, checkpoint = coalesce(v.v_checkpoint, posts.checkpoint)',
+      set: `attempt_started_at = ?, updated_at = ?, checkpoint = coalesce(v.v_checkpoint, posts.checkpoint),
+        pending_change = null, approval_state = null, approval_requested_by = null, approval_requested_at = null,
+        approval_wanted_at = null`,
       setBindings: [now, now],
       columns: ['v_checkpoint'],
       rows: items.map((i) => [...leaseOf(i.attempt), i.checkpoint ? JSON.stringify(i.checkpoint) : null]),
@@ -182,7 +191,10 @@ export async function startAttempts(
         .map((i) => ({
           workspaceId: i.attempt.workspaceId,
           postId: i.attempt.postId,
-          event: { kind: 'publishing', message: i.message },
+          event: {
+            kind: 'publishing',
+            message: i.attempt.changeWaiting ? `${i.message} ${CHANGE_DROPPED}` : i.message,
+          },
         })),
       now,
     ),

@@ -1,6 +1,6 @@
 // What an edit changes in a post's content, and the timeline's sentence for it.
 import type { NewEvent } from '../../db/postEvents.ts';
-import type { ContentPatch, PostRecord } from '../../db/postRecords.ts';
+import type { ContentPatch, PostRecord, StoredChange } from '../../db/postRecords.ts';
 import type { PlannedRow } from '../../domain/planPosts.ts';
 
 /** How a timeline sentence names each stored field of a post's content. */
@@ -20,6 +20,9 @@ export function contentChanges(post: PostRecord, row: PlannedRow, mediaIds: stri
   );
   return Object.fromEntries(changed.map((field) => [field, next[field]]));
 }
+
+/** The content fields a queued post's waiting change sets, without its time. */
+export const changedContent = ({ publishAt: _, ...content }: StoredChange): ContentPatch => content;
 
 export const editedEvent = (patch: ContentPatch): NewEvent => {
   const names = (Object.keys(patch) as (keyof ContentPatch)[]).map((field) => CONTENT_NAMES[field]);

@@ -11,7 +11,7 @@ import type { ResolvedWhen, When } from '../../domain/when.ts';
 import { mailApprovers } from '../approvalMail.ts';
 import type { Handler, RequestBody } from '../types.ts';
 import { approvalWait } from './approvals.ts';
-import { contentChanges, editedEvent } from './contentEdits.ts';
+import { changedContent, contentChanges, editedEvent } from './contentEdits.ts';
 import { assertSettingFiles, checksFailed, prepare, queueTimes } from './planning.ts';
 import { assertUnchanged, existingPost, refusedByState, transition } from './transitions.ts';
 import { wirePost } from './wire.ts';
@@ -63,17 +63,20 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
     throw confirmRequired('Changing a queued post', 'reschedulePost');
   assertOwnNetwork(current, body);
   const { platform } = current;
-  const mediaIds = body.mediaIds ?? current.mediaIds;
+  const asks = needsApproval(cred, via);
+  // Asked again by one whose changes need approval, a queued post's waiting change grows: its fields are the start.
+  const base = asks && current.pendingChange ? { ...current, ...changedContent(current.pendingChange) } : current;
+  const mediaIds = body.mediaIds ?? base.mediaIds;
   // `queue`: the account's next free posting time, its own time free for it; taken again under the lock below.
   const queue = body.when === 'queue';
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   const edited = {
     targets: { accountIds: [current.accountId] },
     mediaIds,
-    text: body.text ?? current.text,
-    title: body.title ?? current.title ?? undefined,
-    tags: body.tags ?? current.tags,
-    perPlatform: { [platform]: body.perPlatform?.[platform] ?? current.perPlatform },
+    text: body.text ?? base.text,
+    title: body.title ?? base.title ?? undefined,
+    tags: body.tags ?? base.tags,
+    perPlatform: { [platform]: body.perPlatform?.[platform] ?? base.perPlatform },
     overrides: body.overrides,
     when: queue
       ? await queueTimes(data, cred.workspace.tz, now, [current.accountId], current.id)
@@ -86,12 +89,13 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   if (!row.ok && (timed || current.status !== 'draft')) throw checksFailed(rows, 'edit');
   const content = contentChanges(current, row, mediaIds);
   if (!timed && Object.keys(content).length === 0) return { status: 200, body: wirePost(current, cred.workspace.tz) };
-  // While it waits for approval, or changed by one whose posts need it, the post waits (again) as a draft: only an
-  // approval in the dashboard queues it. A failed post too: a retry would send what no approver saw.
+  // While it waits for approval, or changed by one whose posts need it, a draft waits (again): only an approval in the
+  // dashboard queues it. A failed post too: a retry would send what no approver saw. A queued post keeps
+  // its time and approved content, the change waiting beside it; changed by an approver, it changes at once.
   const { approval } = current;
-  const asks = needsApproval(cred, via);
   const waits =
-    approval?.state === 'pending' || (asks && (timed || current.status !== 'draft' || approval?.state === 'rejected'));
+    (approval?.state === 'pending' && current.status === 'draft') ||
+    (asks && (timed || current.status !== 'draft' || approval?.state === 'rejected'));
   if (waits) return askAgain(ctx, current, row, content);
   const post = await transition(data, params.postId, action, async (p, counts) => {
     assertUnchanged(p, current);
@@ -110,7 +114,10 @@ export const reschedulePost: Handler<'reschedulePost'> = async (ctx) => {
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
 };
 
-/** An edit that makes the post wait for approval: a draft with the edit, asking for the time given or wanted before. */
+/**
+ * An edit that makes the post wait for approval: a draft with the edit, asking for the time given or wanted before;
+ * beside a queued post, the change with the time given or its waiting change's (none: the post's own).
+ */
 async function askAgain(
   { cred, data, params, body, services, afterCommit }: Parameters<Handler<'reschedulePost'>>[0],
   current: PostRecord,
@@ -124,7 +131,9 @@ async function askAgain(
     body.when === undefined
       ? current.status === 'failed'
         ? null
-        : (current.approval?.wantedAt ?? current.publishAt)
+        : current.status === 'queued'
+          ? current.pendingChange?.publishAt
+          : (current.approval?.wantedAt ?? current.publishAt)
       : body.when === 'now'
         ? null
         : row.publishAt;

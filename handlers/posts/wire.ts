@@ -1,7 +1,8 @@
 // A post as the API answers it, in answers and in events (handlers/events.ts).
-import type { ApprovalRecord, PostRecord } from '../../db/postRecords.ts';
+import type { ApprovalRecord, PostRecord, StoredChange } from '../../db/postRecords.ts';
 import { statusLine } from '../../domain/statusLine.ts';
 import { networkOf } from '../../networks/index.ts';
+import { changedContent } from './contentEdits.ts';
 
 const wireApproval = (a: ApprovalRecord) => ({
   state: a.state,
@@ -12,9 +13,23 @@ const wireApproval = (a: ApprovalRecord) => ({
   decidedAt: a.decidedAt,
 });
 
+/** A queued post's change waiting for approval, as the contract names it: who asked, when, and what it changes. */
+const wirePendingChange = (post: PostRecord) =>
+  post.pendingChange && post.approval
+    ? { requestedBy: post.approval.requesterName, requestedAt: post.approval.requestedAt, ...post.pendingChange }
+    : undefined;
+
+/** The statusLine's facts of a waiting change: the time it asks (absent: keeps), whether it edits the content. */
+const changeFacts = (change: StoredChange | null) =>
+  change && {
+    ...('publishAt' in change ? { publishAt: change.publishAt } : {}),
+    edits: Object.keys(changedContent(change)).length > 0,
+  };
+
 /** A post as the API answers it (also in events, handlers/events.ts). */
 export function wirePost(post: PostRecord, zone: string) {
   const at = post.status === 'live' ? (post.liveAt ?? post.publishAt) : post.publishAt;
+  const pendingChange = wirePendingChange(post);
   return {
     id: post.id,
     accountId: post.accountId,
@@ -31,7 +46,8 @@ export function wirePost(post: PostRecord, zone: string) {
         reviewSince: post.reviewSince,
         liveNote: post.liveNote,
         shownPrivately: post.shownPrivately,
-        approval: post.approval,
+        approval: pendingChange ? null : post.approval,
+        pendingChange: changeFacts(post.pendingChange),
       },
       zone,
     ),
@@ -46,7 +62,8 @@ export function wirePost(post: PostRecord, zone: string) {
     ...(post.status === 'live' && post.externalUrl ? { externalUrl: post.externalUrl } : {}),
     ...(post.shownPrivately ? { shownPrivately: true } : {}),
     ...(post.status === 'failed' && post.error ? { error: post.error } : {}),
-    ...(post.approval ? { approval: wireApproval(post.approval) } : {}),
+    ...(post.approval && !pendingChange ? { approval: wireApproval(post.approval) } : {}),
+    ...(pendingChange ? { pendingChange } : {}),
     createdVia: post.createdVia,
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,

@@ -20,9 +20,8 @@ import { PLANS } from '../../domain/plans.ts';
 import type { Services } from '../../runtime/services.ts';
 import { ApiError, errorBody, invalidRequest } from '../../domain/errors.ts';
 import { fieldWithNul, jsonBody, refuseNul } from '../../server/requestFaults.ts';
-import { sentFromAnotherSite } from '../../server/sessionGuard.ts';
-import { carriedSessionToken, sessionCookie, sessionFrom } from '../../server/sessionRoutes.ts';
-import { wrongPassword, type PasswordSignIn } from '../../server/signIn.ts';
+import { carriedSessionToken, sentFromAnotherSite, sessionCookie, sessionFrom } from '../../signin/session.ts';
+import { wrongPassword, type PasswordSignIn } from '../../signin/passwordSignIn.ts';
 import { MCP_PATH } from '../http.ts';
 import {
   askedAccess,

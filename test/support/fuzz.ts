@@ -18,8 +18,8 @@ export interface FuzzRequest {
 }
 
 /**
- * A route outside /v1, listed by hand (the dashboard's session routes, OAuth connection, signed addresses,
- * probes). `{name}` in the path takes a value from FuzzContext.params; `body` is a valid JSON body.
+ * A route outside /v1: the operations of auth.yaml (test/fuzz.test.ts checks each has a row), OAuth connection,
+ * signed addresses, probes. `{name}` in the path takes a value from FuzzContext.params; `body` is a valid JSON body.
  * Add a row for every new route outside /v1.
  */
 export interface RouteRow {
@@ -188,6 +188,7 @@ export const ROUTES: RouteRow[] = [
   { method: 'GET', path: '/auth/approvals', credential: 'session' },
   { method: 'POST', path: '/auth/approvals/{postId}/approve', credential: 'session', body: { publishAt: '{instant}' } },
   { method: 'POST', path: '/auth/approvals/{postId}/reject', credential: 'session', body: { comment: 'Not this.' } },
+  { method: 'GET', path: '/auth/openapi.json', credential: 'session' },
   { method: 'GET', path: '/auth/mcp-grants', credential: 'session' },
   { method: 'DELETE', path: '/auth/mcp-grants/{grantId}', credential: 'session' },
   { method: 'GET', path: '/docs/{doc}', credential: 'none' },

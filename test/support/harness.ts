@@ -121,7 +121,7 @@ export async function addAccount(
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
-// The Prism pass (TEST_PRISM=1, test/support/prismProxy.ts): /v1 calls go through `prism proxy`, whose
+// The Prism pass (TEST_PRISM=1, test/support/prismProxy.ts): /v1 and /auth calls go through `prism proxy`, whose
 // upstream router sends each on to the test server this header names.
 const prismUrl = inject('prismUrl');
 /** Test servers on real ports for Prism to reach, by app; closed with their TestEnv. */
@@ -153,14 +153,17 @@ function responseViolations(header: string | undefined): string[] {
   return found.filter((v) => v.location[0] === 'response').map((v) => `${v.location.join('.')}: ${v.message}`);
 }
 
-/** One request through the app (or through Prism to it); a /v1 response that breaks the contract fails the test. */
+/**
+ * One request through the app (or through Prism to it); a /v1 or /auth response that breaks its contract fails the
+ * test.
+ */
 export async function call(
   env: TestEnv,
   method: Method,
   url: string,
   opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
 ) {
-  const viaPrism = Boolean(prismUrl) && url.startsWith('/v1/');
+  const viaPrism = Boolean(prismUrl) && (url.startsWith('/v1/') || url.startsWith('/auth/'));
   let req = viaPrism
     ? request(prismUrl)
         [method](url)

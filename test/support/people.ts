@@ -1,12 +1,11 @@
 // People in a workspace for tests: invited and joined through the real member code, and signed in with
 // real sessions (a session row and its CSRF token, without spending an argon2 hash on each).
-import request from 'supertest';
 import { createSession } from '../../db/identity.ts';
 import { acceptInvite, createInvite } from '../../db/members.ts';
 import { findWorkspace, workspaceOwner } from '../../db/identity.ts';
 import type { Role } from '../../domain/credential.ts';
 import { randomBase62 } from '../../domain/ids.ts';
-import type { TestEnv } from './harness.ts';
+import { call, type TestEnv } from './harness.ts';
 
 export interface Person {
   userId: string;
@@ -47,7 +46,7 @@ export function asPerson(
   body?: object,
   opts: { csrf?: boolean } = {},
 ) {
-  let req = request(env.app)[method](url).set('Cookie', person.cookie);
-  if (opts.csrf !== false) req = req.set('X-CSRF-Token', person.csrf);
-  return body === undefined ? req : req.send(body);
+  const headers: Record<string, string> = { Cookie: person.cookie };
+  if (opts.csrf !== false) headers['X-CSRF-Token'] = person.csrf;
+  return call(env, method, url, { headers, body });
 }

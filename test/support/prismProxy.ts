@@ -1,7 +1,8 @@
 // vitest globalSetup for the Prism pass (TEST_PRISM=1, `make test` runs it once): one `prism proxy` of the
-// contract in front of every test server. Prism forwards to one upstream, so the upstream is a small
-// router that sends each request on to the test server named by its `x-herald-upstream` port. The
-// harness's call() then goes through Prism and fails on any response violation (sl-violations).
+// contracts (openapi.yaml under /v1, auth.yaml under /auth) in front of every test server. Prism forwards to one
+// upstream, so the upstream is a small router that sends each request on to the test server named by its
+// `x-herald-upstream` port. The harness's call() then goes through Prism and fails on any response violation
+// (sl-violations).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
@@ -33,15 +34,18 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   });
   await new Promise<void>((resolve) => router.listen(0, '127.0.0.1', resolve));
   const port = await freePort();
-  const prism = await startPrism([
-    'proxy',
-    `http://127.0.0.1:${(router.address() as AddressInfo).port}`,
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(port),
-    '--validate-request=false',
-  ]);
+  const prism = await startPrism(
+    [
+      'proxy',
+      `http://127.0.0.1:${(router.address() as AddressInfo).port}`,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '--validate-request=false',
+    ],
+    { withAuth: true },
+  );
   project.provide('prismUrl', `http://127.0.0.1:${port}`);
   return async () => {
     prism.kill();

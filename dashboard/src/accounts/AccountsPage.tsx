@@ -5,7 +5,7 @@
 // ?error=<code>&message=…&hint=….
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { auth, Failure, type Account } from '../api.ts';
+import { authApi, call, Failure, type Account } from '../api.ts';
 import { labelOf, NETWORKS } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { accountKeys, disconnectPreviewQuery, useAccounts } from '../queries/accounts.ts';
@@ -84,7 +84,12 @@ function DisconnectButton({ account }: { account: Account }) {
         </>
       }
       onConfirm={async () => {
-        await auth('POST', `/accounts/${account.id}/disconnect`, { confirm: true });
+        await call(
+          authApi.POST('/accounts/{accountId}/disconnect', {
+            params: { path: { accountId: account.id } },
+            body: { confirm: true },
+          }),
+        );
         // Its queued posts went back to draft; it left its groups, its posting times and the plan's count.
         await refresh(
           accountKeys.all,

@@ -13,6 +13,7 @@ import { useSignedIn } from '../session.tsx';
 import { Button, ConfirmDialog, Empty, ErrorNote, Loading, PageHeader } from '../ui.tsx';
 import { postHeading } from '../words/postWords.ts';
 import { QUEUE_PAGE_WORDS as W } from '../words/scheduleWords.ts';
+import { ASK_WORDS } from '../words/approvalWords.ts';
 import { useAccounts } from '../queries/accounts.ts';
 import { postKeys, queuedPostsQuery } from '../queries/posts.ts';
 import { useRefresh } from '../queries/refresh.ts';
@@ -31,6 +32,7 @@ type Change =
 export function QueuePage() {
   const accountId = useParams().accountId ?? '';
   const session = useSignedIn();
+  const asks = needsApproval(session, 'dashboard');
   const zone = session.workspace.tz;
   const accounts = useAccounts();
   const schedule = useSchedule(accountId);
@@ -127,12 +129,18 @@ export function QueuePage() {
         <ConfirmDialog
           open
           onOpenChange={(open) => !open && setChange(undefined)}
-          title={confirmWords(change, zone).title}
-          action={confirmWords(change, zone).action}
+          title={confirmWords(change, zone, asks).title}
+          action={confirmWords(change, zone, asks).action}
           description={
             <>
-              <p>{confirmWords(change, zone).body}</p>
-              {needsApproval(session, 'dashboard') && <p>{W.needsApproval}</p>}
+              <p>{confirmWords(change, zone, asks).body}</p>
+              {asks && (
+                <p>
+                  {change.kind === 'swap'
+                    ? ASK_WORDS.staysBoth
+                    : ASK_WORDS.stays(dayTimeText(change.post.publishAt!, zone))}
+                </p>
+              )}
             </>
           }
           onConfirm={() => run(change)}
@@ -142,7 +150,8 @@ export function QueuePage() {
   );
 }
 
-function confirmWords(c: Change, zone: string) {
+/** The confirm step's words; `asks`: the person's changes need approval, so a move or a publish now is asked for. */
+function confirmWords(c: Change, zone: string, asks: boolean) {
   const at = (iso: string) => dayTimeText(iso, zone);
   if (c.kind === 'swap')
     return {
@@ -152,10 +161,11 @@ function confirmWords(c: Change, zone: string) {
     };
   if (c.kind === 'move')
     return {
-      title: W.moveTitle,
-      action: W.moveAction(at(c.to)),
+      title: asks ? ASK_WORDS.moveTitle : W.moveTitle,
+      action: (asks ? ASK_WORDS.moveAction : W.moveAction)(at(c.to)),
       body: W.moveBody(postHeading(c.post), at(c.post.publishAt!), at(c.to)),
     };
+  if (asks) return { title: ASK_WORDS.publishTitle, action: ASK_WORDS.publishAction, body: postHeading(c.post) };
   return { title: W.publishTitle, action: W.publishAction, body: W.publishBody(postHeading(c.post)) };
 }
 

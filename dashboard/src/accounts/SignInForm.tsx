@@ -5,7 +5,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { auth, type Account, type Platform } from '../api.ts';
+import { authApi, call, type Account, type Platform } from '../api.ts';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { accountKeys } from '../queries/accounts.ts';
@@ -35,12 +35,17 @@ export function SignInForm({
   useEffect(() => form.current?.querySelector('input')?.focus(), []);
   const connect = useMutation({
     mutationFn: () =>
-      auth<{ connected: number; requeued: number }>('POST', `/connect/${platform}`, {
-        identifier,
-        password,
-        ...(server.trim() ? { server: server.trim() } : {}),
-        ...(reconnecting ? { accountId: reconnecting.id } : {}),
-      }),
+      call(
+        authApi.POST('/connect/{platform}', {
+          params: { path: { platform } },
+          body: {
+            identifier,
+            password,
+            ...(server.trim() ? { server: server.trim() } : {}),
+            ...(reconnecting ? { accountId: reconnecting.id } : {}),
+          },
+        }),
+      ),
     // A new account counts toward the plan; a reconnected one's waiting posts are queued again.
     onSuccess: async (done) => {
       await refresh(accountKeys.all, postKeys.all, whoamiKeys.all, billingKeys.all);

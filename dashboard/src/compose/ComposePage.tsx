@@ -5,7 +5,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useReducer, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { needsApproval } from '../../../domain/approvals.ts';
 import { type Account, api, call, type Post, type Schemas } from '../api.ts';
+import { dayTimeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
 import { NetworkMark } from '../NetworkMark.tsx';
 import { useAccounts } from '../queries/accounts.ts';
@@ -22,6 +24,7 @@ import { type ComposeChange, type ComposeForm, composeReducer, emptyForm } from 
 import { editBody, editModes, editPlan, formFromPost, schedulesDraft } from './fromPost.ts';
 import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
+import { ASK_WORDS } from '../words/approvalWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { TextCounters } from './TextCounters.tsx';
 import { useTiktokAllowed } from './tiktokCreators.tsx';
@@ -140,7 +143,8 @@ function ComposeEditor({
   editing: Post | undefined;
   initial: ComposeForm;
 }) {
-  const { workspace } = useSignedIn();
+  const session = useSignedIn();
+  const { workspace } = session;
   const zone = workspace.tz;
   const groups = useGroups();
   const refresh = useRefresh();
@@ -217,6 +221,8 @@ function ComposeEditor({
   });
   // A draft is saved as it is: the plan's problems are warnings until it is given a time.
   const staysDraft = when.mode === 'draft' && (!editing || editing.status === 'draft');
+  // An edit of a scheduled post by one whose changes need approval asks: the post stays as it is until approved.
+  const asksChange = editing?.status === 'queued' && needsApproval(session, 'dashboard');
 
   const reset = () => navigate('/compose');
 
@@ -403,10 +409,15 @@ function ComposeEditor({
                   busy={create.isPending || save.isPending}
                   onClick={() => (editing ? save.mutate(editing) : create.mutate())}
                 >
-                  {editing && !schedulesDraft(editing, when.mode)
-                    ? 'Save changes'
-                    : confirmLabel(plan.data, when.mode, zone)}
+                  {asksChange
+                    ? ASK_WORDS.editAction
+                    : editing && !schedulesDraft(editing, when.mode)
+                      ? 'Save changes'
+                      : confirmLabel(plan.data, when.mode, zone)}
                 </Button>
+                {asksChange && editing.publishAt && (
+                  <p className="muted small">{ASK_WORDS.stays(dayTimeText(editing.publishAt, zone))}</p>
+                )}
                 {!plan.data.ok &&
                   (staysDraft ? (
                     <p className="warning-text small">

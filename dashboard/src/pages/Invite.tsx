@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { useResetSession, useSession } from '../session.tsx';
 import { inviteOfferQuery } from '../queries/invites.ts';
 import { ROLE_LABEL } from '../settings/settingsApi.ts';
@@ -20,8 +20,8 @@ export function InvitePage() {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const accept = async (body: object) => {
-    await auth('POST', '/invites/accept', { token, ...body });
+  const accept = async (body: { name?: string; password?: string }) => {
+    await call(authApi.POST('/invites/accept', { body: { token, ...body } }));
     await reset();
     navigate('/', { replace: true });
   };
@@ -29,7 +29,7 @@ export function InvitePage() {
   const create = useMutation({ mutationFn: () => accept({ name, password }) });
   const signOut = useMutation({
     mutationFn: async () => {
-      await auth('POST', '/sign-out');
+      await call(authApi.POST('/sign-out'));
       await reset();
     },
   });

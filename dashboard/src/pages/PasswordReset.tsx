@@ -4,7 +4,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { passwordResetLinkQuery } from '../queries/passwordResets.ts';
 import { Button, ErrorNote, Field, Loading, NewPasswordField, submitting } from '../ui.tsx';
 
@@ -27,7 +27,7 @@ export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState<string>();
   const ask = useMutation({
-    mutationFn: () => auth<{ message: string }>('POST', '/password-reset', { email }),
+    mutationFn: () => call(authApi.POST('/password-reset', { body: { email } })),
     onSuccess: (out) => setSent(out.message),
   });
   return (
@@ -82,7 +82,7 @@ function NewPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const confirm = useMutation({
-    mutationFn: () => auth('POST', '/password-reset/confirm', { token, password }),
+    mutationFn: () => call(authApi.POST('/password-reset/confirm', { body: { token, password } })),
     onSuccess: () => navigate('/sign-in?reset=1', { replace: true }),
   });
   return (

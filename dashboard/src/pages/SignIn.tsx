@@ -3,7 +3,7 @@
 // say so rather than offer a form the server refuses.
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { auth, Failure } from '../api.ts';
+import { authApi, call, Failure } from '../api.ts';
 import { useSignUpState } from '../queries/signUp.ts';
 import { signIn, useResetSession } from '../session.tsx';
 import { Button, ErrorNote, Field, Loading, NewPasswordField } from '../ui.tsx';
@@ -124,7 +124,7 @@ function SignUpForm() {
   const { busy, error, onSubmit } = useSubmit(async (f) => {
     const email = String(f.get('email'));
     const password = String(f.get('password'));
-    await auth('POST', '/sign-up', { email, name: String(f.get('name')), password, timeZone: zone });
+    await call(authApi.POST('/sign-up', { body: { email, name: String(f.get('name')), password, timeZone: zone } }));
     try {
       await enter(email, password);
     } catch (err) {

@@ -7,10 +7,11 @@ import { dayTimeText, timeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
 import { useAccounts } from '../queries/accounts.ts';
 import { postAnalyticsQuery, postEventsQuery, postQuery } from '../queries/posts.ts';
-import { NetworkPreview } from '../previews/NetworkPreview.tsx';
+import { NetworkPreview, previewOfPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { ErrorNote, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { eventWords } from '../words/eventWords.ts';
+import { APPROVAL_WORDS } from '../words/approvalWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { shownPrivatelyText } from '../words/postWords.ts';
 import { failureWords } from '../words/words.ts';
@@ -101,6 +102,11 @@ export function PostDetailPage() {
             <h2 id="status-h">Status</h2>
             <p className="status-line">{p.statusLine}</p>
             {p.shownPrivately && <p className="warning-text">{shownPrivatelyText(p.platform)}</p>}
+            {p.pendingChange && (
+              <p className="note" role="status">
+                {APPROVAL_WORDS.changeWaits(p.pendingChange.requestedBy)}
+              </p>
+            )}
             {p.publishAt && (
               <p className="muted">
                 {p.status === 'live' ? 'Published for' : 'Set for'} {timeText(p.publishAt, workspace.tz)}
@@ -136,15 +142,11 @@ export function PostDetailPage() {
           </h2>
           <NetworkPreview
             live={p.status === 'live'}
-            post={{
-              platform: p.platform,
-              accountNames: [accountName],
-              text: p.text,
-              title: p.title ?? '',
-              mediaIds: p.mediaIds,
-              settings: p.perPlatform as Record<string, unknown>,
-              when: p.publishAt ? dayTimeText(p.publishAt, workspace.tz) : PREVIEW_WORDS.when.draft,
-            }}
+            post={previewOfPost(
+              p,
+              accountName,
+              p.publishAt ? dayTimeText(p.publishAt, workspace.tz) : PREVIEW_WORDS.when.draft,
+            )}
           />
         </section>
       </div>

@@ -4,9 +4,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { needsApproval } from '../../../domain/approvals.ts';
 import { formatInZone } from '../../../domain/when.ts';
 import { api, call, Failure, type Post } from '../api.ts';
-import { timeText } from '../format.ts';
+import { dayTimeText, timeText } from '../format.ts';
+import { useSignedIn } from '../session.tsx';
+import { ASK_WORDS } from '../words/approvalWords.ts';
 import { postKeys } from '../queries/posts.ts';
 import { WhenInput } from '../compose/WhenInput.tsx';
 import { startingWhen, whenOf, type WhenForm } from '../compose/when.ts';
@@ -72,6 +75,10 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
   const path = { params: { path: { postId: post.id } }, body: { confirm: true } };
   const timing = whenOf(when, zone);
   const target = targetOf(timing, zone);
+  // A change to a scheduled post by one whose changes need approval waits beside it: the dialog asks, and says so.
+  const asks = needsApproval(useSignedIn(), 'dashboard') && post.status === 'queued';
+  const moveWords = (time: string) =>
+    asks ? ASK_WORDS.moveAction(time) : `${post.status === 'draft' ? 'Schedule for' : 'Move to'} ${time}`;
   return (
     <div className="actions wrap">
       {post.status === 'failed' && (
@@ -89,16 +96,21 @@ export function PostActions({ post, zone }: { post: Post; zone: string }) {
       {(post.status === 'queued' || post.status === 'draft') && (
         <Confirm
           trigger={<Button>{post.status === 'draft' ? 'Schedule' : 'Reschedule'}</Button>}
-          title={post.status === 'draft' ? 'Schedule this draft' : 'Reschedule this post'}
-          action={
-            target
-              ? `${post.status === 'draft' ? 'Schedule for' : 'Move to'} ${formatInZone(target, zone)}`
-              : 'Publish now'
+          title={
+            post.status === 'draft'
+              ? 'Schedule this draft'
+              : asks
+                ? target
+                  ? ASK_WORDS.moveTitle
+                  : ASK_WORDS.publishTitle
+                : 'Reschedule this post'
           }
+          action={target ? moveWords(formatInZone(target, zone)) : asks ? ASK_WORDS.publishAction : 'Publish now'}
           description={
             <>
               {post.publishAt && <p>Now set for {timeText(post.publishAt, zone)}.</p>}
               <RescheduleTime value={when} zone={zone} onChange={setWhen} />
+              {asks && post.publishAt && <p>{ASK_WORDS.stays(dayTimeText(post.publishAt, zone))}</p>}
             </>
           }
           onConfirm={async () => {

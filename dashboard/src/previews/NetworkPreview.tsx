@@ -4,7 +4,7 @@ import { useId, type CSSProperties, type ReactNode } from 'react';
 import type { TextPart } from '../../../domain/textUnits.ts';
 import { textParts } from '../../../domain/textUnits.ts';
 import { aspect } from '../../../networks/rules.ts';
-import type { Platform } from '../api.ts';
+import type { Platform, Post } from '../api.ts';
 import { useMediaItems } from '../queries/media.ts';
 import { labelOf } from '../networks.ts';
 import { PREVIEW_WORDS as W } from '../words/previewWords.ts';
@@ -38,6 +38,21 @@ export interface PreviewPost {
   /** The time in words, as a post's head shows it. */
   when?: string;
 }
+
+/** A stored post's preview: its own text, title, files and settings, to `accountName`, at `when` (in words). */
+export const previewOfPost = (
+  post: Pick<Post, 'platform' | 'text' | 'title' | 'mediaIds' | 'perPlatform'>,
+  accountName: string,
+  when: string,
+): PreviewPost => ({
+  platform: post.platform,
+  accountNames: [accountName],
+  text: post.text,
+  title: post.title ?? '',
+  mediaIds: post.mediaIds,
+  settings: post.perPlatform as Record<string, unknown>,
+  when,
+});
 
 /** The networks that have a preview. */
 export const PREVIEWED: readonly Platform[] = ['instagram', 'threads', 'youtube', 'facebook'];

@@ -1,8 +1,7 @@
 // The connected accounts: the list (the Accounts page, compose, the calendar's filters, the reconnect banner), and
 // what one account answers about itself (how many posts a disconnect sends back to draft, TikTok's posting options).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, auth, call } from '../api.ts';
-import type { DisconnectPreview } from '../settings/settingsApi.ts';
+import { api, authApi, call } from '../api.ts';
 
 export const accountKeys = {
   all: ['accounts'] as const,
@@ -25,7 +24,7 @@ export const useAccounts = () => useQuery(accountListQuery());
 export const disconnectPreviewQuery = (accountId: string) =>
   queryOptions({
     queryKey: accountKeys.disconnect(accountId),
-    queryFn: () => auth<DisconnectPreview>('GET', `/accounts/${accountId}/disconnect`),
+    queryFn: () => call(authApi.GET('/accounts/{accountId}/disconnect', { params: { path: { accountId } } })),
   });
 
 /** TikTok's creator_info for the account as the plan reads it; asked again after five minutes at most. */

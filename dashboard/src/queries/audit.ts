@@ -1,7 +1,6 @@
 // The audit trail, newest first, 50 events a page (GET /auth/audit).
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { auth } from '../api.ts';
-import type { AuditTrailPage } from '../settings/settingsApi.ts';
+import { authApi, call } from '../api.ts';
 
 export const auditKeys = { all: ['audit'] as const };
 
@@ -10,6 +9,6 @@ export const auditTrailQuery = () =>
     queryKey: auditKeys.all,
     initialPageParam: '',
     queryFn: ({ pageParam }) =>
-      auth<AuditTrailPage>('GET', `/audit?limit=50${pageParam ? `&before=${encodeURIComponent(pageParam)}` : ''}`),
+      call(authApi.GET('/audit', { params: { query: { limit: 50, ...(pageParam ? { before: pageParam } : {}) } } })),
     getNextPageParam: (last) => last.nextBefore ?? undefined,
   });

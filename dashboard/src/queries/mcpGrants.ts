@@ -1,9 +1,8 @@
 // The MCP clients the signed-in person let into this workspace (GET /auth/mcp-grants).
 import { queryOptions } from '@tanstack/react-query';
-import { auth } from '../api.ts';
-import type { McpGrant } from '../settings/settingsApi.ts';
+import { authApi, call } from '../api.ts';
 
 export const mcpGrantKeys = { all: ['mcp-grants'] as const };
 
 export const mcpGrantListQuery = () =>
-  queryOptions({ queryKey: mcpGrantKeys.all, queryFn: () => auth<{ grants: McpGrant[] }>('GET', '/mcp-grants') });
+  queryOptions({ queryKey: mcpGrantKeys.all, queryFn: () => call(authApi.GET('/mcp-grants')) });

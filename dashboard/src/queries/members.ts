@@ -1,11 +1,10 @@
 // The workspace's members, pending invitations and seats (GET /auth/members).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { auth } from '../api.ts';
-import type { MemberList } from '../settings/settingsApi.ts';
+import { authApi, call } from '../api.ts';
 
 export const memberKeys = { all: ['members'] as const };
 
 export const memberListQuery = () =>
-  queryOptions({ queryKey: memberKeys.all, queryFn: () => auth<MemberList>('GET', '/members') });
+  queryOptions({ queryKey: memberKeys.all, queryFn: () => call(authApi.GET('/members')) });
 
 export const useMembers = () => useQuery(memberListQuery());

@@ -1,11 +1,10 @@
 // Whether sign-up is open now, and whether nobody has signed up yet (GET /auth/sign-up).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { auth } from '../api.ts';
-import type { SignUpState } from '../settings/settingsApi.ts';
+import { authApi, call } from '../api.ts';
 
 export const signUpKeys = { state: ['sign-up'] as const };
 
 export const signUpStateQuery = () =>
-  queryOptions({ queryKey: signUpKeys.state, queryFn: () => auth<SignUpState>('GET', '/sign-up') });
+  queryOptions({ queryKey: signUpKeys.state, queryFn: () => call(authApi.GET('/sign-up')) });
 
 export const useSignUpState = () => useQuery(signUpStateQuery());

@@ -1,11 +1,10 @@
 // The workspaces the signed-in person belongs to, and which one is open (GET /auth/workspaces).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { auth } from '../api.ts';
-import type { Workspaces } from '../settings/settingsApi.ts';
+import { authApi, call } from '../api.ts';
 
 export const workspaceKeys = { all: ['workspaces'] as const };
 
 export const workspaceListQuery = () =>
-  queryOptions({ queryKey: workspaceKeys.all, queryFn: () => auth<Workspaces>('GET', '/workspaces') });
+  queryOptions({ queryKey: workspaceKeys.all, queryFn: () => call(authApi.GET('/workspaces')) });
 
 export const useWorkspaces = () => useQuery(workspaceListQuery());

@@ -54,12 +54,14 @@ export function describeEvent(e: AuditEvent): string {
     case 'account.disconnected':
       return `disconnected ${str(d.platform)} account ${str(d.name)}`;
     case 'post.approved':
-      return `approved a post by ${str(d.requestedBy)} to ${str(d.account)} (${str(d.platform)}): "${str(d.text)}"`;
-    case 'post.rejected':
+    case 'post.rejected': {
+      const what = d.change ? 'a change' : 'a post';
       return (
-        `rejected a post by ${str(d.requestedBy)} to ${str(d.account)} (${str(d.platform)}): "${str(d.text)}"` +
+        `${e.action === 'post.approved' ? 'approved' : 'rejected'} ${what} by ${str(d.requestedBy)} to ` +
+        `${str(d.account)} (${str(d.platform)}): "${str(d.text)}"` +
         (d.comment ? `, saying "${str(d.comment)}"` : '')
       );
+    }
     case 'post.deleted':
       return `deleted a ${str(d.status)} post to ${str(d.account)} (${str(d.platform)}): "${str(d.text)}"`;
     default:

@@ -1,7 +1,7 @@
 // Settings, plan and billing (/app/settings/billing, the upgradeUrl of every quota error): the plan table
 // with the current plan, this month's usage, and for the owner the change of plan. A downgrade below
 // current usage is refused by the server with what to remove first, which shows here as it came.
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { bytesText } from '../format.ts';
 import { Button, Confirm, ErrorNote, Loading } from '../ui.tsx';
 import { billingKeys, useBilling } from '../queries/billing.ts';
@@ -98,7 +98,7 @@ function ChangePlan({ plan, current }: { plan: Plan; current: string }) {
         </p>
       }
       onConfirm={async () => {
-        await auth('POST', '/billing/plan', { plan: plan.name });
+        await call(authApi.POST('/billing/plan', { body: { plan: plan.name } }));
         // The plan's limits and features: the session's plan, usage, what keys may do, seats, webhooks and groups.
         await refresh(
           billingKeys.all,

@@ -2,7 +2,7 @@
 // never to paste it into a chat, the list (prefix, scopes, creator, created, last used) and revoke.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Confirm, CopyField, Empty, ErrorNote, Field, Loading, submitting } from '../ui.tsx';
@@ -53,8 +53,7 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKey & { key: string }) =
   const [name, setName] = useState('');
   const [write, setWrite] = useState(false);
   const create = useMutation({
-    mutationFn: () =>
-      auth<ApiKey & { key: string }>('POST', '/keys', { name, scopes: write ? ['read', 'write'] : ['read'] }),
+    mutationFn: () => call(authApi.POST('/keys', { body: { name, scopes: write ? ['read', 'write'] : ['read'] } })),
     onSuccess: (created) => {
       onCreated(created);
       setName('');
@@ -126,7 +125,7 @@ function KeyRow({ apiKey, zone }: { apiKey: ApiKey; zone: string }) {
           </p>
         }
         onConfirm={async () => {
-          await auth('DELETE', `/keys/${apiKey.id}`);
+          await call(authApi.DELETE('/keys/{keyId}', { params: { path: { keyId: apiKey.id } } }));
           await refresh(apiKeyKeys.all);
         }}
       />

@@ -1,7 +1,7 @@
 // Settings, connected MCP clients: the agents the signed-in person let in through the MCP server's OAuth
 // consent (GET /auth/mcp-grants), each with its scopes and last use, and revoking one: its tokens stop at once.
 import { useQuery } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { timeText } from '../format.ts';
 import { mcpGrantKeys, mcpGrantListQuery } from '../queries/mcpGrants.ts';
 import { useRefresh } from '../queries/refresh.ts';
@@ -46,7 +46,7 @@ export function McpClientsPage() {
                 action="Revoke access"
                 description={<p>{g.clientName} loses access at once; it must ask again to come back.</p>}
                 onConfirm={async () => {
-                  await auth('DELETE', `/mcp-grants/${g.id}`);
+                  await call(authApi.DELETE('/mcp-grants/{grantId}', { params: { path: { grantId: g.id } } }));
                   await refresh(mcpGrantKeys.all);
                 }}
               />

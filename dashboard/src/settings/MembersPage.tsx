@@ -2,7 +2,7 @@
 // (the link is also shown here to copy), changing a role, transferring ownership and removing a member.
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { billingKeys } from '../queries/billing.ts';
@@ -23,13 +23,16 @@ import {
 import { memberKeys, useMembers } from '../queries/members.ts';
 import { atLeast, ROLE_LABEL, type Invite, type Member, type Role } from './settingsApi.ts';
 
+/** The roles an invitation gives: ownership is transferred, never offered. */
+type InvitedRole = Exclude<Role, 'owner'>;
+
 function InviteForm() {
   const refresh = useRefresh();
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('member');
+  const [role, setRole] = useState<InvitedRole>('member');
   const [sent, setSent] = useState<{ email: string; link: string; delivered: string }>();
   const invite = useMutation({
-    mutationFn: () => auth<{ invite: Invite; link: string; delivered: string }>('POST', '/invites', { email, role }),
+    mutationFn: () => call(authApi.POST('/invites', { body: { email, role } })),
     onSuccess: (out) => {
       setSent({ email: out.invite.email, link: out.link, delivered: out.delivered });
       setEmail('');
@@ -49,7 +52,7 @@ function InviteForm() {
       />
       <div className="field">
         <label htmlFor="invite-role">Role</label>
-        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+        <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as InvitedRole)}>
           <option value="member">Member: {ROLE_SCOPE.member}</option>
           <option value="administrator">Administrator: {ROLE_SCOPE.administrator}</option>
         </select>
@@ -115,7 +118,12 @@ function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: bool
           </p>
         }
         onConfirm={async () => {
-          await auth('PATCH', `/members/${member.userId}`, { role: chosen });
+          await call(
+            authApi.PATCH('/members/{userId}', {
+              params: { path: { userId: member.userId } },
+              body: { role: chosen ?? 'member' },
+            }),
+          );
           await refresh(memberKeys.all);
           setChosen(undefined);
         }}
@@ -131,7 +139,12 @@ function RolePicker({ member, youAreOwner }: { member: Member; youAreOwner: bool
           action="Transfer ownership"
           description={<p>{member.name} becomes the owner, who alone changes the plan. You become an administrator.</p>}
           onConfirm={async () => {
-            await auth('PATCH', `/members/${member.userId}`, { role: 'owner' });
+            await call(
+              authApi.PATCH('/members/{userId}', {
+                params: { path: { userId: member.userId } },
+                body: { role: 'owner' },
+              }),
+            );
             // Your own role changes: what the pages offer you, the plan's change, the switcher's roles.
             await refresh(memberKeys.all, SESSION_KEY, billingKeys.all, workspaceKeys.all);
           }}
@@ -173,7 +186,7 @@ function MemberRow({ member, you, zone }: { member: Member; you: { userId: strin
               </p>
             }
             onConfirm={async () => {
-              await auth('DELETE', `/members/${member.userId}`);
+              await call(authApi.DELETE('/members/{userId}', { params: { path: { userId: member.userId } } }));
               await refresh(memberKeys.all);
             }}
           />
@@ -186,7 +199,7 @@ function MemberRow({ member, you, zone }: { member: Member; you: { userId: strin
 function InviteRow({ invite, canManage, zone }: { invite: Invite; canManage: boolean; zone: string }) {
   const refresh = useRefresh();
   const withdraw = useMutation({
-    mutationFn: () => auth('DELETE', `/invites/${invite.id}`),
+    mutationFn: () => call(authApi.DELETE('/invites/{inviteId}', { params: { path: { inviteId: invite.id } } })),
     onSuccess: () => refresh(memberKeys.all),
   });
   return (

@@ -1,7 +1,7 @@
 // Settings, password: change it while signed in; the person's other sessions end.
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { Button, ErrorNote, Field, NewPasswordField, submitting } from '../ui.tsx';
 
 export function PasswordPage() {
@@ -9,8 +9,7 @@ export function PasswordPage() {
   const [next, setNext] = useState('');
   const [done, setDone] = useState<number>();
   const change = useMutation({
-    mutationFn: () =>
-      auth<{ otherSessionsEnded: number }>('POST', '/password', { currentPassword: current, newPassword: next }),
+    mutationFn: () => call(authApi.POST('/password', { body: { currentPassword: current, newPassword: next } })),
     onSuccess: (out) => {
       setDone(out.otherSessionsEnded);
       setCurrent('');

@@ -2,7 +2,7 @@
 // queued posts at their absolute instants; the answer says so and this page repeats it.
 import { lazy, Suspense, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { useRefresh } from '../queries/refresh.ts';
 import { workspaceKeys } from '../queries/workspaces.ts';
 import { SESSION_KEY, useSignedIn } from '../session.tsx';
@@ -30,7 +30,7 @@ export function WorkspacePage() {
     setForm({ ...form, [field]: e.target.value });
   // The session carries the workspace every page reads (its zone, its name); the switcher lists it by name.
   const save = useMutation({
-    mutationFn: () => auth<{ notes: string[] }>('PATCH', '/workspace', form),
+    mutationFn: () => call(authApi.PATCH('/workspace', { body: form })),
     onSuccess: (out) => {
       setNotes(out.notes.length ? out.notes : ['Saved.']);
       return refresh(SESSION_KEY, workspaceKeys.all);

@@ -1,6 +1,6 @@
 // The workspace menu of the shell: shown when the person belongs to more than one; switching points the
 // session at the other workspace, and nothing cached for the previous one stays on screen.
-import { auth } from '../api.ts';
+import { authApi, call } from '../api.ts';
 import { useResetSession } from '../session.tsx';
 import { useWorkspaces } from '../queries/workspaces.ts';
 
@@ -9,7 +9,7 @@ export function WorkspaceSwitcher() {
   const reset = useResetSession();
   if (!list.data || list.data.workspaces.length < 2) return null;
   const change = async (workspaceId: string) => {
-    await auth('POST', '/workspaces/switch', { workspaceId });
+    await call(authApi.POST('/workspaces/switch', { body: { workspaceId } }));
     await reset();
   };
   return (

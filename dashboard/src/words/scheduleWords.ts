@@ -76,7 +76,4 @@ export const QUEUE_PAGE_WORDS = {
   publishTitle: 'Publish this post now?',
   publishAction: 'Publish now',
   publishBody: (post: string) => `"${post}" is sent to its network now instead of at its time; its time becomes free.`,
-  needsApproval:
-    'Your changes to scheduled posts need approval: the posts become drafts that wait for an owner or ' +
-    'administrator to approve them.',
 } as const;

@@ -12,7 +12,7 @@ import { assertRole } from '../../../domain/roles.ts';
 import { refusedByState } from '../../../handlers/posts/transitions.ts';
 import { assertCanAddMember, assertFileFits } from '../../../domain/quotas.ts';
 import { resolveWhen } from '../../../domain/when.ts';
-import { checkedEmail, checkedPassword } from '../../../server/passwords.ts';
+import { checkedEmail, checkedPassword } from '../../../signin/passwords.ts';
 import type { MediaFacts, PostContent } from '../../../networks/rules.ts';
 import { instagramRules } from '../../../networks/instagram/rules.ts';
 import { threadsRules } from '../../../networks/threads/rules.ts';

@@ -6,7 +6,7 @@ import { findUserByEmail, firstMembership, freshSession } from '../db/identity.t
 import { ApiError, rateLimited } from '../domain/errors.ts';
 import type { Services } from '../runtime/services.ts';
 import { hashPassword } from './passwords.ts';
-import { createRateLimiter, type RateLimiter } from './rateLimit.ts';
+import { createRateLimiter, type RateLimiter } from '../server/rateLimit.ts';
 
 /**
  * Sign-in (and sign-up) attempts per client address, and sign-in attempts per email, per window of the
