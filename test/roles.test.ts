@@ -153,8 +153,8 @@ describe.each(DATABASES)('roles on %s', (kind) => {
         });
         if (hasRole(role, least))
           expect([op.operationId, role, res.body?.code]).not.toEqual([op.operationId, role, 'insufficient_role']);
+        // The refusal names the role needed and the caller's as facts, beside its sentence.
         else
-          // The refusal names the role needed and the caller's as facts, beside its sentence.
           expect([op.operationId, role, res.status, res.body.code, res.body.limit, res.body.actual]).toEqual([
             op.operationId,
             role,

@@ -10,7 +10,14 @@ import { mailApprovers } from '../approvalMail.ts';
 import type { Handler } from '../types.ts';
 import { approvalWait } from './approvals.ts';
 import { checksFailed, replanned } from './planning.ts';
-import { assertUnchanged, existingPost, inStateTable, invalidState, refusedByState, transition } from './transitions.ts';
+import {
+  assertUnchanged,
+  existingPost,
+  inStateTable,
+  invalidState,
+  refusedByState,
+  transition,
+} from './transitions.ts';
 import { wirePost } from './wire.ts';
 
 /** Cancel: a queued post becomes a draft again (also used when its account is disconnected). */

@@ -121,7 +121,10 @@ export function PostDetailPage() {
               </p>
             )}
             {p.error && (
-              <ErrorNote error={new Failure(p.error.code, p.error.message, p.error.hint, 0, p.error)} title="Why it failed" />
+              <ErrorNote
+                error={new Failure(p.error.code, p.error.message, p.error.hint, 0, p.error)}
+                title="Why it failed"
+              />
             )}
             <PostActions post={p} zone={workspace.tz} />
           </section>
