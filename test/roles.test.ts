@@ -151,9 +151,9 @@ describe.each(DATABASES)('roles on %s', (kind) => {
           headers: { Cookie: person.cookie, 'X-CSRF-Token': person.csrf },
           body: op.method === 'get' ? undefined : {},
         });
+        // A refusal names the role needed and the caller's as facts, beside its sentence.
         if (hasRole(role, least))
           expect([op.operationId, role, res.body?.code]).not.toEqual([op.operationId, role, 'insufficient_role']);
-        // The refusal names the role needed and the caller's as facts, beside its sentence.
         else
           expect([op.operationId, role, res.status, res.body.code, res.body.limit, res.body.actual]).toEqual([
             op.operationId,
