@@ -5,6 +5,7 @@ import { newId } from '../domain/ids.ts';
 import { assertCanAddWebhook } from '../domain/quotas.ts';
 import { isoNow, type Clock } from '../runtime/clock.ts';
 import type { Db } from './connect.ts';
+import type { NoAnswerReason } from '../media/fromUrl.ts';
 import type { EventType } from './events.ts';
 import { lockWorkspace } from './locks.ts';
 
@@ -41,6 +42,8 @@ export interface DeliveryAttempt {
   responseStatus: number | null;
   responseBody: string;
   durationMs: number;
+  /** Why no answer came, when none did. */
+  noAnswer?: NoAnswerReason;
 }
 
 /** Attempts a delivery's log keeps (the latest), and the characters of each answer it keeps. */

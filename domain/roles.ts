@@ -28,6 +28,7 @@ export function assertRole(role: Role, needed: Role, action: string): void {
     needed === 'owner'
       ? 'Ask the workspace owner to do it.'
       : 'Ask an administrator or the owner to do it, or to change your role.',
+    { limit: needed, actual: role },
   );
 }
 

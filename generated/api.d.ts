@@ -1294,17 +1294,25 @@ export interface components {
             /**
              * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
              *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
-             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
-             *     `actual` above that reads "more than" ten times the limit.
+             *     `video`, `photo`); for a setting, the value it must have; for `insufficient_role`, the role needed
+             *     (`administrator`, `owner`). Counting stops past ten times a limit: an `actual` above that reads "more
+             *     than" ten times the limit.
              * @example 500
              */
             limit?: number | string | boolean;
             /**
              * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
              *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
+             *     For `insufficient_role`, the caller's role (`member`, `administrator`); for `invalid_state`, the state
+             *     the post is in (`draft`, `queued`, `publishing` while an attempt runs, `live`, `failed`).
              * @example 563
              */
             actual?: number | string | boolean;
+            /**
+             * @description When a network refused (`<network>_<kind>` codes): the network's own words, which the message quotes.
+             * @example The video is too short.
+             */
+            networkMessage?: string;
         };
         /**
          * @description An error for a plan limit (`quota_exceeded`), with the numbers and where to upgrade.
@@ -4091,6 +4099,15 @@ export interface components {
             responseBody: string;
             /** @example 84 */
             durationMs: number;
+            /**
+             * @description When no answer came, why (`responseBody` says it in a sentence): none within the time allowed
+             *     (`timeout`; `durationMs` is how long Herald waited), a host name that does not resolve, a refused or
+             *     reset connection, an https certificate not trusted, an address that leads to a private or local
+             *     network (`address_not_public`), or another reason (`other`).
+             * @example timeout
+             * @enum {string}
+             */
+            noAnswer?: "timeout" | "host_unknown" | "connection_refused" | "connection_reset" | "certificate_untrusted" | "address_not_public" | "other";
         };
         WebhookDeliveryPage: {
             deliveries: components["schemas"]["WebhookDelivery"][];

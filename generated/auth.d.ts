@@ -1086,17 +1086,25 @@ export interface components {
             /**
              * @description The bound the field is held to: a number in the unit of the message (characters or the network's text
              *     unit, files, bytes, seconds, milliseconds); for a wrong kind of file or post, the kind taken (`image`,
-             *     `video`, `photo`); for a setting, the value it must have. Counting stops past ten times a limit: an
-             *     `actual` above that reads "more than" ten times the limit.
+             *     `video`, `photo`); for a setting, the value it must have; for `insufficient_role`, the role needed
+             *     (`administrator`, `owner`). Counting stops past ten times a limit: an `actual` above that reads "more
+             *     than" ten times the limit.
              * @example 500
              */
             limit?: number | string | boolean;
             /**
              * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
              *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
+             *     For `insufficient_role`, the caller's role (`member`, `administrator`); for `invalid_state`, the state
+             *     the post is in (`draft`, `queued`, `publishing` while an attempt runs, `live`, `failed`).
              * @example 563
              */
             actual?: number | string | boolean;
+            /**
+             * @description When a network refused (`<network>_<kind>` codes): the network's own words, which the message quotes.
+             * @example The video is too short.
+             */
+            networkMessage?: string;
         };
         /**
          * @description Present on a draft that waits for approval (`pending`) or whose approval was refused

@@ -55,7 +55,8 @@ export async function askNetwork<T>(
     return await read(connected.connector, connected.account);
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
-    throw new ApiError(502, err.code, `${label} answered: "${err.message}"`, err.hint ?? hintFor(err.kind, label));
+    const hint = err.hint ?? hintFor(err.kind, label);
+    throw new ApiError(502, err.code, `${label} answered: "${err.message}"`, hint, { networkMessage: err.message });
   }
 }
 

@@ -200,12 +200,38 @@ function publicOnlyLookup(address: string): LookupFunction {
   };
 }
 
+/** Why no answer came, as a code (the contract's WebhookDeliveryAttempt.noAnswer). */
+export type NoAnswerReason =
+  | 'timeout'
+  | 'host_unknown'
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'certificate_untrusted'
+  | 'address_not_public'
+  | 'other';
+
+/** Why a request got no answer, from the error that ended it. */
+export function noAnswerOf(err: unknown): NoAnswerReason {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  if (err instanceof NoAnswer) return 'timeout';
+  if (err instanceof UrlNotAllowed) return 'address_not_public';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host_unknown';
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  if (code === 'ECONNRESET') return 'connection_reset';
+  if (/CERT|SELF_SIGNED|TLS|SSL/i.test(code)) return 'certificate_untrusted';
+  return 'other';
+}
+
+const FAILURE_SENTENCES: Partial<Record<NoAnswerReason, string>> = {
+  timeout: `no answer within ${ANSWER_TIMEOUT_MS / 1000} seconds`,
+  host_unknown: 'its host name does not resolve',
+  connection_refused: 'the connection was refused',
+  connection_reset: 'the connection was reset',
+};
+
 export function describeFailure(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
-  if (err instanceof NoAnswer) return `no answer within ${ANSWER_TIMEOUT_MS / 1000} seconds`;
-  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'its host name does not resolve';
-  if (e.code === 'ECONNREFUSED') return 'the connection was refused';
-  if (e.code === 'ECONNRESET') return 'the connection was reset';
-  if (/CERT|SELF_SIGNED|TLS|SSL/i.test(e.code ?? '')) return `its TLS certificate is not trusted (${e.code})`;
-  return e.message || String(err);
+  const reason = noAnswerOf(err);
+  if (reason === 'certificate_untrusted') return `its TLS certificate is not trusted (${e.code})`;
+  return FAILURE_SENTENCES[reason] ?? (e.message || String(err));
 }

@@ -804,7 +804,11 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       await startAttempts(env.services.db, [{ attempt: attempt!, message: 'Sending.' }], new Date().toISOString());
       const busy = await edit(id, { text: 'Too late', confirm: true });
       expect(busy.status).toBe(409);
-      expect(busy.body).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('being published') });
+      expect(busy.body).toMatchObject({
+        code: 'invalid_state',
+        message: expect.stringContaining('being published'),
+        actual: 'publishing',
+      });
       expect((await read(id)).text).toBe('Before');
 
       const waiting = await threadsPost(berlin(3));
@@ -820,6 +824,7 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       const final = await edit(live, { text: 'Rewritten' });
       expect(final.status).toBe(409);
       expect(final.body.message).toContain('is live');
+      expect(final.body.actual).toBe('live');
     });
 
     it('takes back a reservation made with the old content: that attempt can no longer start', async () => {

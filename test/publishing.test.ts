@@ -162,6 +162,11 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     });
     const r = await api.settled(await api.postNow(rejected.id, 'Refused.'));
     expect(r).toMatchObject({ status: 'failed', error: { code: 'threads_rejected' } });
+    // The failure on the timeline carries the network's own words as a field beside the sentence quoting them.
+    const events = (await call(env, 'get', `/v1/posts/${r.id}/events`, { key: ws.readKey })).body.events;
+    const { error } = events.find((e: { kind: string }) => e.kind === 'failed');
+    expect(error.networkMessage).toEqual(expect.any(String));
+    expect(error.message).toBe(`Threads answered: "${error.networkMessage}"`);
 
     const token = await sandboxAccount(env, ws.workspaceId, 'threads');
     await queueFailure(env.services.db, {

@@ -151,14 +151,17 @@ describe.each(DATABASES)('roles on %s', (kind) => {
           headers: { Cookie: person.cookie, 'X-CSRF-Token': person.csrf },
           body: op.method === 'get' ? undefined : {},
         });
+        // A refusal names the role needed and the caller's as facts, beside its sentence.
         if (hasRole(role, least))
           expect([op.operationId, role, res.body?.code]).not.toEqual([op.operationId, role, 'insufficient_role']);
         else
-          expect([op.operationId, role, res.status, res.body.code]).toEqual([
+          expect([op.operationId, role, res.status, res.body.code, res.body.limit, res.body.actual]).toEqual([
             op.operationId,
             role,
             403,
             'insufficient_role',
+            least,
+            role,
           ]);
       }
     }

@@ -231,6 +231,8 @@ describe.each(DATABASES)('webhook delivery on %s', (kind) => {
     const refused = (await deliveries(changed.id)).find((d: { id: string }) => d.id === test.id);
     expect(refused).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null });
     expect(refused.responseBody).toMatch(/localhost resolves to a non-public address/);
+    // The log says why as a code, beside the sentence.
+    expect(refused.attemptLog.at(-1)).toMatchObject({ responseStatus: null, noAnswer: 'address_not_public' });
     expect(JSON.stringify(refused)).not.toMatch(/127\.0\.0\.1|::1|loopback/);
     expect(rx.attempts.length).toBe(before);
     await call(env, 'patch', `/v1/webhooks/${changed.id}`, { key: ws.writeKey, body: { enabled: false } });

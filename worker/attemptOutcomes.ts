@@ -100,6 +100,7 @@ export function attemptOutcomes(deps: PublishDeps, live: (outcome: LiveOutcome) 
       code: err.code,
       message: `${label} answered: "${err.message}"`,
       hint: err.hint ?? hintFor(err.kind, label),
+      networkMessage: err.message,
     };
     const retryAt = nextAttemptMs(a, err);
     if (retryAt !== undefined) await retryLater(db, deps.jobs, a, error, isoAt(retryAt), isoAt(clock.now()));

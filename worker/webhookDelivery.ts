@@ -32,7 +32,14 @@ import { workspaceData } from '../db/workspaceData.ts';
 import type { Db } from '../db/connect.ts';
 import { PLAN_NAMES, PLANS } from '../domain/plans.ts';
 import { withObjects } from '../handlers/events.ts';
-import { describeFailure, guardedRequest, guardedUrl, UrlNotAllowed } from '../media/fromUrl.ts';
+import {
+  describeFailure,
+  guardedRequest,
+  guardedUrl,
+  noAnswerOf,
+  type NoAnswerReason,
+  UrlNotAllowed,
+} from '../media/fromUrl.ts';
 import type { Services } from '../runtime/services.ts';
 import { openWebhookSecret, refusedSend, webhookPolicy } from '../runtime/webhookPolicy.ts';
 import { isoAt } from '../runtime/clock.ts';
@@ -239,6 +246,8 @@ interface Answer {
   status: number | null;
   body: string;
   ms: number;
+  /** Why no answer came, when none did. */
+  noAnswer?: NoAnswerReason;
 }
 
 /** One POST, no redirect followed; keeps the answer's status and first KB, or why none came. */
@@ -275,7 +284,8 @@ async function post(services: Services, url: string, headers: Record<string, str
       : err instanceof UrlNotAllowed
         ? refusedSend(url)
         : describeFailure(err);
-    return { status: null, body: why.slice(0, KEPT_BYTES), ms: took() };
+    const noAnswer = signal.aborted ? 'timeout' : noAnswerOf(err);
+    return { status: null, body: why.slice(0, KEPT_BYTES), ms: took(), noAnswer };
   }
 }
 
@@ -419,6 +429,7 @@ async function sendOne(services: Services, delivery: Record<string, any>, hook: 
     responseStatus: answer.status,
     responseBody: answer.body.slice(0, ATTEMPT_BODY_KEPT),
     durationMs: answer.ms,
+    ...(answer.noAnswer ? { noAnswer: answer.noAnswer } : {}),
   };
   const log: DeliveryAttempt[] = delivery.attempt_log ? JSON.parse(delivery.attempt_log) : [];
   const changes = {

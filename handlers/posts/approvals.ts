@@ -83,6 +83,7 @@ const notAwaiting = (post: PostRecord) =>
   invalidState(
     `Post ${post.id} is not awaiting approval.`,
     'Read the approvals again: someone may have decided it already, or it was edited meanwhile.',
+    post.status,
   );
 
 /** Whether `post` waits for a decision: a draft awaiting approval, or a queued post's change. */
@@ -128,6 +129,7 @@ async function approve(
     throw invalidState(
       `Post ${postId} changed after it was read for approval; nothing was approved.`,
       'Read the approvals again, and decide on the post as it is now.',
+      current.status,
     );
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   if (current.pendingChange) return approveChange(cred, data, services, current, now, publishAt);

@@ -10,7 +10,14 @@ import { mailApprovers } from '../approvalMail.ts';
 import type { Handler } from '../types.ts';
 import { approvalWait } from './approvals.ts';
 import { checksFailed, replanned } from './planning.ts';
-import { assertUnchanged, existingPost, inStateTable, invalidState, transition } from './transitions.ts';
+import {
+  assertUnchanged,
+  existingPost,
+  inStateTable,
+  invalidState,
+  refusedByState,
+  transition,
+} from './transitions.ts';
 import { wirePost } from './wire.ts';
 
 /** Cancel: a queued post becomes a draft again (also used when its account is disconnected). */
@@ -57,9 +64,13 @@ export const swapPostTimes: Handler<'swapPostTimes'> = async ({ cred, data, body
   const pair = await Promise.all(body.postIds.map((id) => existingPost(data, id)));
   for (const post of pair) {
     const refused = refusal({ id: post.id, state: post.status }, 'reschedule');
-    if (refused) throw invalidState(refused.message, refused.hint);
+    if (refused) throw refusedByState(refused);
     if (post.status !== 'queued')
-      throw invalidState(`Post ${post.id} is ${post.status}; only queued posts swap times.`, 'Give it a time first.');
+      throw invalidState(
+        `Post ${post.id} is ${post.status}; only queued posts swap times.`,
+        'Give it a time first.',
+        post.status,
+      );
   }
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   const times = pair.map((p) => p.publishAt!).reverse();

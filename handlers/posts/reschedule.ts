@@ -16,7 +16,7 @@ import type { Handler, RequestBody } from '../types.ts';
 import { approvalWait } from './approvals.ts';
 import { changedContent, contentChanges, editedEvent } from './contentEdits.ts';
 import { assertSettingFiles, checksFailed, prepare, queueTimes } from './planning.ts';
-import { assertUnchanged, existingPost, invalidState, transition } from './transitions.ts';
+import { assertUnchanged, existingPost, refusedByState, transition } from './transitions.ts';
 import { wirePost } from './wire.ts';
 
 /** What PATCH takes; a move of several posts at once (handlers/posts/moves.ts) gives its time already resolved. */
@@ -89,7 +89,7 @@ export async function plannedEdit(
   const action = timed ? 'reschedule' : 'edit';
   // Refused before the content is checked: a live post (or a failed one given a time) is never planned again.
   const refused = refusal({ id: current.id, state: current.status }, action);
-  if (refused) throw invalidState(refused.message, refused.hint);
+  if (refused) throw refusedByState(refused);
   if (current.status === 'queued' && body.confirm !== true)
     throw confirmRequired('Changing a queued post', 'reschedulePost');
   assertOwnNetwork(current, body);

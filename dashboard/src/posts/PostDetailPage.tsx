@@ -47,7 +47,7 @@ function Timeline({ postId, platform, zone }: { postId: string; platform: Post['
 
 /** A failure on the timeline, in the same words as the post's own error. */
 function EventError({ error }: { error: NonNullable<Schemas['PostEvent']['error']> }) {
-  const words = failureWords({ ...error, status: 0, body: {} });
+  const words = failureWords({ ...error, status: 0, body: error });
   return (
     <p className="error-text">
       <FailureText words={words} />
@@ -117,7 +117,10 @@ export function PostDetailPage() {
               </p>
             )}
             {p.error && (
-              <ErrorNote error={new Failure(p.error.code, p.error.message, p.error.hint)} title="Why it failed" />
+              <ErrorNote
+                error={new Failure(p.error.code, p.error.message, p.error.hint, 0, p.error)}
+                title="Why it failed"
+              />
             )}
             <PostActions post={p} zone={workspace.tz} />
           </section>

@@ -62,7 +62,8 @@ function DeliveryRow({ delivery, zone, on }: { delivery: Delivery; zone: string;
             </pre>
           </div>
         ) : (
-          delivery.attempts > 0 && !answered && <p className="error-text">{noAnswerWords(delivery.responseBody)}</p>
+          delivery.attempts > 0 &&
+          !answered && <p className="error-text">{noAnswerWords(delivery.attemptLog.at(-1))}</p>
         )}
         <ErrorNote error={again.error} />
       </div>

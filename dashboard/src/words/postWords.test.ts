@@ -38,15 +38,20 @@ describe('bulk summaries', () => {
     expect(bulkLeftAlone('delete', 2, 'was')).toBe('2 selected posts were left as they were: published posts stay.');
   });
 
-  it('says a post is being published, from the refusal the server words for an attempt under way', () => {
-    const refusal = (message: string) => failureWords({ code: 'invalid_state', message, status: 409, body: {} });
+  it('says a post is being published, from the state the refusal names (actual), never from its sentence', () => {
+    const refusal = (message: string, actual: string) =>
+      failureWords({ code: 'invalid_state', message, status: 409, body: { actual } });
     expect(
-      refusal('Post pst_1 is being published right now; it cannot be changed until that attempt ends.').title,
+      refusal('Post pst_1 is being published right now; it cannot be changed until that attempt ends.', 'publishing')
+        .title,
     ).toBe('This post is being published right now.');
-    expect(refusal('Post pst_1 is live; a live post cannot be deleted.').title).toBe(
+    expect(refusal('Post pst_1 is live; a live post cannot be deleted.', 'live').title).toBe(
       'This post is already published, and stays as it is.',
     );
-    expect(refusal('Post pst_1 is draft; only a queued post can be cancelled.').title).toBe(
+    expect(refusal('Post pst_1 is draft; only a queued post can be cancelled.', 'draft').title).toBe(
+      'The post is no longer in a state that allows this.',
+    );
+    expect(refusal('Post pst_1 is live; a live post cannot be deleted.', 'draft').title).toBe(
       'The post is no longer in a state that allows this.',
     );
   });

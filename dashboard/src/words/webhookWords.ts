@@ -3,7 +3,6 @@
 // webhook off. Keyed by the contract's values, so a new event type or state without words fails tsc.
 import type { Schemas } from '../api.ts';
 import { dayTimeText } from '../format.ts';
-import { speaksApi } from './messageFacts.ts';
 
 export type WebhookEventType = Schemas['EventType'];
 export type Delivery = Schemas['WebhookDelivery'];
@@ -61,25 +60,22 @@ export const DELIVERY_STATUS_WORDS: Record<Delivery['status'], (d: Delivery, zon
   failed: (d) => `All ${d.attempts} attempts failed over about three days, so Herald stopped trying.`,
 };
 
-/** Why no answer came (the sender's reasons, worker/webhookDelivery.ts), or a general sentence. */
-const NO_ANSWER: [RegExp, (m: RegExpExecArray) => string][] = [
-  [/^no answer within (\d+) seconds/, (m) => `Your server did not answer within ${m[1]} seconds.`],
-  [/host name does not resolve/, () => 'The address’s host name does not exist.'],
-  [/connection was refused/, () => 'Your server refused the connection.'],
-  [/connection was reset/, () => 'The connection was cut before an answer came.'],
-  [/certificate is not trusted/, () => 'Your server’s https certificate is not trusted.'],
-  [
-    /only public https addresses/,
-    () => 'The address now leads to a private or local network; Herald sends nothing there.',
-  ],
-];
+export type DeliveryAttempt = Schemas['WebhookDeliveryAttempt'];
 
-export function noAnswerWords(reason: string | null): string {
-  for (const [pattern, words] of NO_ANSWER) {
-    const m = pattern.exec(reason ?? '');
-    if (m) return words(m);
-  }
-  return reason && !speaksApi(reason) && /^[a-z ]+$/i.test(reason) ? `No answer came: ${reason}.` : 'No answer came.';
+/** Why no answer came, by the attempt's `noAnswer` code; `timeout` says how long Herald waited. */
+export const NO_ANSWER_WORDS: Record<NonNullable<DeliveryAttempt['noAnswer']>, (a: DeliveryAttempt) => string> = {
+  timeout: (a) => `Your server did not answer within ${Math.round(a.durationMs / 1000)} seconds.`,
+  host_unknown: () => 'The address’s host name does not exist.',
+  connection_refused: () => 'Your server refused the connection.',
+  connection_reset: () => 'The connection was cut before an answer came.',
+  certificate_untrusted: () => 'Your server’s https certificate is not trusted.',
+  address_not_public: () => 'The address now leads to a private or local network; Herald sends nothing there.',
+  other: () => 'No answer came.',
+};
+
+/** Why the last attempt got no answer, or a general sentence when it names no reason. */
+export function noAnswerWords(attempt: DeliveryAttempt | undefined): string {
+  return attempt?.noAnswer ? NO_ANSWER_WORDS[attempt.noAnswer](attempt) : 'No answer came.';
 }
 
 /** "84 ms", "2.4 s". */

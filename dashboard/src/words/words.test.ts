@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type ApiError, errorBody } from '../../../domain/errors.ts';
 import { PLANS } from '../../../domain/plans.ts';
+import { type PostState, refusal } from '../../../domain/postStates.ts';
+import { assertRole } from '../../../domain/roles.ts';
+import { refusedByState } from '../../../handlers/posts/transitions.ts';
 import { assertCanAddMember, assertFileFits } from '../../../domain/quotas.ts';
 import { resolveWhen } from '../../../domain/when.ts';
 import { checkedEmail, checkedPassword } from '../../../signin/passwords.ts';
@@ -21,6 +24,7 @@ import { STATUS_WORDS, statusesText } from './statusWords.ts';
 import {
   DELIVERY_STATUS_LABELS,
   DELIVERY_STATUS_WORDS,
+  type DeliveryAttempt,
   noAnswerWords,
   WEBHOOK_EVENT_GROUPS,
   WEBHOOK_EVENT_LABELS,
@@ -208,22 +212,43 @@ describe('errors read as sentences for people', () => {
     expect(failure('brand_new_code', 'perPlatform.x is odd').title).toBe('Something went wrong.');
   });
 
-  it('names the role needed and the person’s own', () => {
-    const message = 'Seeing billing needs the administrator role; you are a member of this workspace.';
-    expect(failure('insufficient_role', message).title).toBe(
+  /** The words for the error `run` throws, as the server sends it. */
+  const wordsOfThrown = (run: () => void) => {
+    try {
+      run();
+    } catch (e) {
+      const err = e as ApiError;
+      return failure(err.code, err.message, errorBody(err, 'https://herald.test'));
+    }
+    throw new Error('nothing was refused');
+  };
+
+  it('names the role needed and the person’s own, from the refusal’s facts', () => {
+    expect(wordsOfThrown(() => assertRole('member', 'administrator', 'Seeing billing')).title).toBe(
       'This needs the administrator role; you are a member of this workspace.',
+    );
+    expect(wordsOfThrown(() => assertRole('administrator', 'owner', 'Changing the plan'))).toEqual({
+      title: 'This needs the owner; you are an administrator of this workspace.',
+      hint: 'Ask the workspace owner to do it.',
+    });
+    // The sentence alone says nothing the words read.
+    const message = 'Seeing billing needs the administrator role; you are a member of this workspace.';
+    expect(failure('insufficient_role', message).title).toBe('Your role in this workspace does not allow this.');
+  });
+
+  it('tells a post being published or live by the state the refusal names', () => {
+    const refusedIn = (state: PostState) => () => {
+      throw refusedByState(refusal({ id: 'pst_1', state }, 'edit')!);
+    };
+    expect(wordsOfThrown(refusedIn('publishing')).title).toBe('This post is being published right now.');
+    expect(wordsOfThrown(refusedIn('live')).title).toBe('This post is already published, and stays as it is.');
+    expect(failure('invalid_state', 'Post pst_1 is live; a live post cannot be changed.').title).toBe(
+      'The post is no longer in a state that allows this.',
     );
   });
 
   it('keeps a plan limit’s own sentence, with sizes people read', () => {
-    const refused = (run: () => void) => {
-      try {
-        run();
-      } catch (e) {
-        const err = e as ApiError;
-        return failure(err.code, err.message, errorBody(err, 'https://herald.test')).title;
-      }
-    };
+    const refused = (run: () => void) => wordsOfThrown(run).title;
     const seats = 'The free plan allows 1 member, and 1 seat is taken (members plus pending invitations).';
     expect(refused(() => assertCanAddMember('free', 1))).toBe(seats);
     expect(refused(() => assertFileFits('free', 600 * 1024 ** 2, 0))).toBe(
@@ -245,16 +270,21 @@ describe('errors read as sentences for people', () => {
     expect(words).toEqual({ title: 'Your session ended: sign in again.', signIn: true });
   });
 
-  it('says a network refusal in the network’s name, quoting its reason', () => {
-    const words = failure('facebook_rejected', 'Facebook answered: "The video is too short."');
+  it('says a network refusal in the network’s name, quoting its own words (networkMessage) in order', () => {
+    const message = 'Facebook answered: "The video is too short."';
+    const words = failure('facebook_rejected', message, { networkMessage: 'The video is too short.' });
     expect(words).toEqual({
       title: 'Facebook refused the post.',
       quoteLead: 'Facebook said:',
       quote: 'The video is too short.',
       hint: 'Change the post as Facebook asks, then retry it.',
     });
+    // The sentence alone is not parsed: without the fact, nothing is quoted.
+    expect(failure('facebook_rejected', message).quote).toBeUndefined();
     // Without words for people to quote, the hint points at nothing that is not shown.
-    const bare = failure('facebook_rejected', 'Facebook answered: "(#100) param media_fbid must be a valid id"');
+    const bare = failure('facebook_rejected', message, {
+      networkMessage: '(#100) param media_fbid must be a valid id',
+    });
     expect(bare).toEqual({
       title: 'Facebook refused the post.',
       hint: 'Change the post to meet Facebook’s rules, then retry it.',
@@ -297,16 +327,22 @@ describe('the timeline in words', () => {
 
 describe('webhook deliveries read as sentences', () => {
   it('says why no answer came in words, never the address guard’s message', () => {
-    expect(noAnswerWords('no answer within 10 seconds')).toBe('Your server did not answer within 10 seconds.');
-    expect(noAnswerWords('its host name does not resolve')).toBe('The address’s host name does not exist.');
-    expect(
-      noAnswerWords(
-        'url: http://10.0.0.1/hook points at 10.0.0.1, a private address; only public https addresses are allowed.',
-      ),
-    ).toMatch(/^The address now leads to a private or local network/);
-    expect(noAnswerWords('socket hang up')).toBe('No answer came: socket hang up.');
-    expect(noAnswerWords('read EPIPE_x at 0x1f')).toBe('No answer came.');
-    expect(noAnswerWords(null)).toBe('No answer came.');
+    const attempt = (noAnswer: DeliveryAttempt['noAnswer'], responseBody: string, durationMs = 40) => ({
+      attempt: 1,
+      at: '2026-11-24T13:30:00.000Z',
+      responseStatus: null,
+      responseBody,
+      durationMs,
+      noAnswer,
+    });
+    // The words come from the code: the sentence beside it is the sender's, for programs and logs.
+    expect(noAnswerWords(attempt('timeout', '', 10_004))).toBe('Your server did not answer within 10 seconds.');
+    expect(noAnswerWords(attempt('host_unknown', ''))).toBe('The address’s host name does not exist.');
+    const refused = 'url: http://10.0.0.1/hook points at 10.0.0.1, a private address; only public https addresses.';
+    expect(noAnswerWords(attempt('address_not_public', refused))).toMatch(/^The address now leads to a private/);
+    expect(noAnswerWords(attempt('other', 'socket hang up'))).toBe('No answer came.');
+    expect(noAnswerWords(attempt(undefined, 'no answer within 10 seconds'))).toBe('No answer came.');
+    expect(noAnswerWords(undefined)).toBe('No answer came.');
   });
 
   it('says when a failed attempt is tried again, in the workspace zone', () => {

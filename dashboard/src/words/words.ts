@@ -220,6 +220,14 @@ export interface FailureFacts {
   body: Record<string, unknown>;
 }
 
+/** A role as the insufficient_role refusal names it: the one needed, and the person's own. */
+const ROLE_NEEDED: Record<string, string> = {
+  member: 'the member role',
+  administrator: 'the administrator role',
+  owner: 'the owner',
+};
+const ROLE_HELD: Record<string, string> = { member: 'a member', administrator: 'an administrator', owner: 'the owner' };
+
 const same = (title: string, hint?: string) => (): Words => ({ title, ...(hint ? { hint } : {}) });
 
 /**
@@ -323,12 +331,13 @@ export const ERROR_WORDS = {
   idempotency_key_in_use: same('The same change is still being made.', 'Wait a moment; it finishes by itself.'),
   idempotency_key_reused: same('This change clashes with an earlier one.', 'Reload the page, then try again.'),
   insufficient_role: (f: FailureFacts): Words => {
-    // The refusal names the role needed and the person's own (domain/roles.ts); both are words people use.
-    const m = /needs (the owner|the \w+ role); you are (an? \w+)/.exec(f.message);
+    // The refusal names the role needed (`limit`) and the person's own (`actual`) as facts.
+    const needed = ROLE_NEEDED[String(f.body.limit)];
+    const own = ROLE_HELD[String(f.body.actual)];
     const hint = 'Ask an administrator or the owner to do it, or to change your role.';
-    if (!m) return { title: 'Your role in this workspace does not allow this.', hint };
-    const title = `This needs ${m[1]}; you are ${m[2]} of this workspace.`;
-    return { title, hint: m[1] === 'the owner' ? 'Ask the workspace owner to do it.' : hint };
+    if (!needed || !own) return { title: 'Your role in this workspace does not allow this.', hint };
+    const title = `This needs ${needed}; you are ${own} of this workspace.`;
+    return { title, hint: f.body.limit === 'owner' ? 'Ask the workspace owner to do it.' : hint };
   },
   insufficient_scope: same('This key may only read.', 'Use a key that may write.'),
   insufficient_storage: same(
@@ -347,13 +356,13 @@ export const ERROR_WORDS = {
     'Pick a new time for it on the approvals page, then approve it.',
   ),
   invalid_state: (f: FailureFacts): Words =>
-    // The server's refusal names the state it found (domain/postStates.ts); two of them people can be told.
-    / is being published /.test(f.message)
+    // The refusal names the post's state as `actual` (domain/postStates.ts); two of them people can be told.
+    f.body.actual === 'publishing'
       ? {
           title: 'This post is being published right now.',
           hint: 'Look again in a few seconds: it will be published, or failed and ready to retry.',
         }
-      : / is live;/.test(f.message)
+      : f.body.actual === 'live'
         ? { title: 'This post is already published, and stays as it is.', hint: 'Create a new post instead.' }
         : {
             title: 'The post is no longer in a state that allows this.',
@@ -483,10 +492,10 @@ export const NETWORK_FAILURE_WORDS: Record<FailureKind | 'outcome_unknown', (net
 
 const GENERIC: Words = { title: 'Something went wrong.', hint: 'Reload the page and try again.' };
 
-/** The network's own words in a refusal (`Facebook answered: "…"`), when they are a sentence for people. */
-function networkQuote(message: string): string | undefined {
-  const quoted = /answered: "(.+)"$/s.exec(message)?.[1];
-  return quoted && !speaksApi(quoted) ? quoted : undefined;
+/** The network's own words in a refusal (its `networkMessage`), when they are a sentence for people. */
+function networkQuote(body: FailureFacts['body']): string | undefined {
+  const quoted = body.networkMessage;
+  return typeof quoted === 'string' && quoted && !speaksApi(quoted) ? quoted : undefined;
 }
 
 /** Any error the dashboard shows, in its words; a code it does not know gets a general sentence, never the raw one. */
@@ -498,7 +507,7 @@ export function failureWords(f: FailureFacts): Words {
   const network = m && networkOf(m[1] as Platform);
   if (network && kind && NETWORK_FAILURE_WORDS[kind]) {
     const words = NETWORK_FAILURE_WORDS[kind](network.label);
-    const quote = kind === 'rejected' || kind === 'unverified' ? networkQuote(f.message) : undefined;
+    const quote = kind === 'rejected' || kind === 'unverified' ? networkQuote(f.body) : undefined;
     if (!quote) return words;
     // Read in order: the refusal, who said what, then what to change.
     const hint = kind === 'rejected' ? `Change the post as ${network.label} asks, then retry it.` : words.hint;
