@@ -41,6 +41,7 @@ export const reschedulePosts: Handler<'reschedulePosts'> = async (ctx) => {
       throw invalidState(
         `Post ${post.id} changed since it was read; nothing was moved.`,
         'Read the posts again and move them as they are now.',
+        post.status,
       );
   });
   // One after another: the first refusal of a state answers; failed checks are gathered into one row per move.
