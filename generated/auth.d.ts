@@ -1560,6 +1560,61 @@ export interface components {
             actual?: number | string | boolean;
         };
         /**
+         * @description `rate_limited`: over a rate limit. `retryAt` is when the request can be sent again (the instant the
+         *     `Retry-After` header counts down to). Over the workspace's hourly post creations the answer also says the
+         *     limit, the creations counted and who made them.
+         */
+        RateLimitError: {
+            /**
+             * @description Always `rate_limited`.
+             * @example rate_limited
+             */
+            code: string;
+            /**
+             * @description Which limit is reached.
+             * @example This workspace created posts 60 times in the last hour
+             * @example the hourly limit; one request may carry several targets.
+             */
+            message: string;
+            /**
+             * @description How long to wait.
+             * @example Wait 754 seconds
+             * @example then try again.
+             */
+            hint: string;
+            /**
+             * @description Present only on server faults; kept for the common error shape.
+             * @example req_01JD8X4K2M9QZ7W3V5T6B1N0CE
+             */
+            requestId?: string;
+            /**
+             * Format: date-time
+             * @description When the limit lets the request through again.
+             * @example 2026-11-24T12:12:34.000Z
+             */
+            retryAt: string;
+            /**
+             * @description Post creations: the workspace's creation requests an hour (60).
+             * @example 60
+             */
+            limit?: number;
+            /**
+             * @description Post creations: the creation requests counted in the last hour.
+             * @example 60
+             */
+            actual?: number;
+            /**
+             * @description Post creations: the creation requests of the last hour whose posts still exist, by who made them. `keys`
+             *     counts API keys and MCP clients, `people` the dashboard.
+             */
+            spentBy?: {
+                /** @example 58 */
+                keys: number;
+                /** @example 2 */
+                people: number;
+            };
+        };
+        /**
          * @description The person behind the credential.
          * @example {
          *       "id": "usr_6Tk2Hw9Rb4",
@@ -1727,7 +1782,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["RateLimitError"];
             };
         };
     };
