@@ -11,32 +11,35 @@ interface Said {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** Why an invitation cannot be used (`actual`: used, expired, withdrawn, altered, missing). */
-export function inviteUnusableWords(body: Body): Said {
-  const hint = 'Ask the person who invited you for a new one.';
-  if (body.actual === 'used') return { title: 'This invitation was already accepted.', hint };
-  if (body.actual === 'expired') return { title: 'This invitation has expired.', hint };
-  if (body.actual === 'withdrawn') return { title: 'This invitation was withdrawn or replaced by a newer one.', hint };
-  if (body.actual === 'altered')
-    return {
-      title: 'This invitation link is incomplete or was altered.',
-      hint: 'Open the link exactly as it came in the email, or ask for a new invitation.',
-    };
-  return { title: 'This invitation can no longer be used.', hint };
+/** A link's refusal by why it cannot be used (`actual`), with a sentence for any other reason. */
+function unusableWords(sentences: Record<string, string>, hint: string, body: Body): Said {
+  const title = sentences[String(body.actual)] ?? sentences.other!;
+  const altered = 'Open the link exactly as it came in the email, or ask for a new one.';
+  return { title, hint: body.actual === 'altered' ? altered : hint };
 }
 
+const INVITE_UNUSABLE = {
+  used: 'This invitation was already accepted.',
+  expired: 'This invitation has expired.',
+  withdrawn: 'This invitation was withdrawn or replaced by a newer one.',
+  altered: 'This invitation link is incomplete or was altered.',
+  other: 'This invitation can no longer be used.',
+};
+
+const RESET_UNUSABLE = {
+  used: 'This password reset link was already used.',
+  expired: 'This password reset link has expired.',
+  altered: 'This password reset link is incomplete or was altered.',
+  other: 'This password reset link can no longer be used.',
+};
+
+/** Why an invitation cannot be used (`actual`: used, expired, withdrawn, altered, missing). */
+export const inviteUnusableWords = (body: Body): Said =>
+  unusableWords(INVITE_UNUSABLE, 'Ask the person who invited you for a new one.', body);
+
 /** Why a password reset link cannot be used (`actual`: used, expired, altered, missing). */
-export function resetUnusableWords(body: Body): Said {
-  const hint = 'Ask for a new one from the sign-in page.';
-  if (body.actual === 'used') return { title: 'This password reset link was already used.', hint };
-  if (body.actual === 'expired') return { title: 'This password reset link has expired.', hint };
-  if (body.actual === 'altered')
-    return {
-      title: 'This password reset link is incomplete or was altered.',
-      hint: 'Open the link exactly as it came in the email, or ask for a new one.',
-    };
-  return { title: 'This password reset link can no longer be used.', hint };
-}
+export const resetUnusableWords = (body: Body): Said =>
+  unusableWords(RESET_UNUSABLE, 'Ask for a new one from the sign-in page.', body);
 
 /** Inviting a member (`field: email`), or accepting an invitation to a workspace one is in already. */
 export function alreadyMemberWords(body: Body): Said {
