@@ -51,13 +51,16 @@ export function applyPlanChange(db: Db, clock: Clock, change: PlanChange, provid
     const current = await trx('workspaces').where({ id: change.workspace.id }).first('plan');
     if (current.plan === change.plan) return;
     const blockers = downgradeBlockers(change.plan, await planUsage(trx, change.workspace, clock));
-    if (blockers.length) {
+    const [first] = blockers;
+    if (first) {
+      // The first limit over as facts; every limit over as a sentence in `blockers`.
+      const sentences = blockers.map((b) => b.sentence);
       throw new ApiError(
         409,
         'downgrade_blocked',
         `This workspace uses more than the ${change.plan} plan allows.`,
-        `Remove these first, then change the plan: ${blockers.join(' ')}`,
-        { blockers },
+        `Remove these first, then change the plan: ${sentences.join(' ')}`,
+        { blockers: sentences, field: first.field, limit: first.limit, actual: first.actual },
       );
     }
     await trx('workspaces').where({ id: change.workspace.id }).update({ plan: change.plan });

@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import type { Role, Workspace } from '../domain/credential.ts';
 import { newId } from '../domain/ids.ts';
+import type { Unusable } from '../domain/errors.ts';
 import { MemberRefused } from '../domain/memberRefusal.ts';
 import { assertCanAddMember } from '../domain/quotas.ts';
 import { assertRole } from '../domain/roles.ts';
@@ -94,6 +95,7 @@ export function createInvite(db: Db, workspace: Workspace, actor: Actor, email: 
         'already_member',
         `${email} is already a member of this workspace.`,
         'Change their role instead.',
+        { field: 'email' },
       );
     const now = nowIso();
     await pending(trx('invites'), now).where({ workspace_id: workspace.id, email }).update({ cancelled_at: now });
@@ -144,11 +146,12 @@ export interface InviteDetails {
   expiresAt: string;
 }
 
-const inviteGone = (what: string) =>
+const inviteGone = (what: string, why: Unusable) =>
   new MemberRefused(
     'invite_unusable',
     `This invitation ${what}.`,
     'Ask the person who invited you for a new invitation.',
+    { actual: why },
   );
 
 /** A usable invitation by id: refused once accepted, withdrawn or past its 7 days. */
@@ -157,11 +160,11 @@ export async function usableInvite(q: Knex, inviteId: string): Promise<InviteDet
     .join('workspaces', 'workspaces.id', 'invites.workspace_id')
     .where('invites.id', inviteId)
     .first('invites.*', 'workspaces.name as workspace_name');
-  if (!row) throw inviteGone('does not exist');
-  if (row.accepted_at) throw inviteGone('was already accepted');
-  if (row.cancelled_at) throw inviteGone('was withdrawn or replaced by a newer one');
+  if (!row) throw inviteGone('does not exist', 'missing');
+  if (row.accepted_at) throw inviteGone('was already accepted', 'used');
+  if (row.cancelled_at) throw inviteGone('was withdrawn or replaced by a newer one', 'withdrawn');
   if (row.expires_at <= nowIso())
-    throw inviteGone(`expired on ${row.expires_at.slice(0, 10)} (invitations last ${INVITE_DAYS} days)`);
+    throw inviteGone(`expired on ${row.expires_at.slice(0, 10)} (invitations last ${INVITE_DAYS} days)`, 'expired');
   return {
     id: row.id,
     email: row.email,
@@ -181,7 +184,7 @@ export function acceptInvite(db: Db, inviteId: string, joiner: Joiner): Promise<
     await lockWorkspace(trx, invite.workspace.id);
     const now = nowIso();
     const used = await trx('invites').where({ id: inviteId }).whereNull('accepted_at').update({ accepted_at: now });
-    if (!used) throw inviteGone('was already accepted');
+    if (!used) throw inviteGone('was already accepted', 'used');
     let userId: string;
     if ('userId' in joiner) {
       userId = joiner.userId;

@@ -1,4 +1,5 @@
 // Password resets (single-use, one hour) and the sessions a password change ends.
+import type { Unusable } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import type { Db } from './connect.ts';
 import { setPasswordHash } from './identity.ts';
@@ -13,19 +14,24 @@ export async function createPasswordReset(db: Db, userId: string): Promise<{ id:
   return reset;
 }
 
-/** Why a reset row can no longer set a password, in words that complete "This password reset link …". */
+/** Why a reset link cannot be used: in words that complete "This password reset link …", and as a fact. */
+export interface ResetUnusable {
+  unusable: string;
+  why: Unusable;
+}
+
 function whyUnusable(row: { used_at: string | null; expires_at: string } | undefined, now: string) {
-  if (!row) return 'does not exist';
-  if (row.used_at) return 'was already used';
-  if (row.expires_at <= now) return `expired (links last ${RESET_MINUTES} minutes)`;
+  if (!row) return { unusable: 'does not exist', why: 'missing' } as const;
+  if (row.used_at) return { unusable: 'was already used', why: 'used' } as const;
+  if (row.expires_at <= now)
+    return { unusable: `expired (links last ${RESET_MINUTES} minutes)`, why: 'expired' } as const;
   return undefined;
 }
 
 /** Whether a reset link can still set the password, asked before the person types a new one. */
-export async function resetUsable(db: Db, resetId: string): Promise<{ expiresAt: string } | { unusable: string }> {
+export async function resetUsable(db: Db, resetId: string): Promise<{ expiresAt: string } | ResetUnusable> {
   const row = await db('password_resets').where({ id: resetId }).first();
-  const unusable = whyUnusable(row, nowIso());
-  return unusable ? { unusable } : { expiresAt: row.expires_at as string };
+  return whyUnusable(row, nowIso()) ?? { expiresAt: row.expires_at as string };
 }
 
 /**
@@ -36,12 +42,12 @@ export function resetPassword(
   db: Db,
   resetId: string,
   passwordHash: string,
-): Promise<{ userId: string } | { unusable: string }> {
+): Promise<{ userId: string } | ResetUnusable> {
   return db.transaction(async (trx) => {
     const now = nowIso();
     const row = await trx('password_resets').where({ id: resetId }).first();
     const unusable = whyUnusable(row, now);
-    if (unusable) return { unusable };
+    if (unusable) return unusable;
     await trx('password_resets').where({ user_id: row.user_id }).whereNull('used_at').update({ used_at: now });
     await setPasswordHash(trx, row.user_id, passwordHash);
     await trx('sessions').where({ user_id: row.user_id }).delete();

@@ -124,6 +124,9 @@ export interface Facts {
   actual?: number | string | boolean;
 }
 
+/** Why an invitation or a password reset link cannot be used: the `actual` of its refusal. */
+export type Unusable = 'used' | 'expired' | 'withdrawn' | 'altered' | 'missing';
+
 export const invalidRequest = (
   message: string,
   hint = 'Fix the named field and send the request again.',

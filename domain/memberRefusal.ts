@@ -1,7 +1,7 @@
 // Refusals of the membership rules (invitations, roles, the one owner), decided inside the data layer's
 // transactions, which know no HTTP: a stable code, the fact and what to do. The dashboard's routes give
 // each code its status (server/authApi.ts).
-import { notFoundWords, type Findable } from './errors.ts';
+import { notFoundWords, type Facts, type Findable } from './errors.ts';
 
 export type MemberRefusalCode =
   | 'invalid_request'
@@ -15,6 +15,8 @@ export class MemberRefused extends Error {
     readonly code: MemberRefusalCode,
     message: string,
     readonly hint: string,
+    /** What the dashboard words the refusal from (why an invitation is unusable, the field at fault). */
+    readonly facts: Facts = {},
   ) {
     super(message);
   }

@@ -151,37 +151,65 @@ export interface PlanUsage {
 
 const megabytes = (bytes: number) => `${Math.ceil(bytes / 1024 ** 2).toLocaleString('en-US')} MB`;
 
+/** One limit a downgrade is over: the usage it counts (`field`), the target plan's allowance and the usage. */
+export interface DowngradeBlocker {
+  field: 'accounts' | 'members' | 'storageBytes' | 'postsPerMonth' | 'groups';
+  limit: number;
+  actual: number;
+  sentence: string;
+}
+
 /**
- * What must go before the workspace fits `target`, one sentence each; empty when it fits. A downgrade
+ * What must go before the workspace fits `target`, one blocker each; empty when it fits. A downgrade
  * below current usage is refused with these, so nothing is lost to a plan change.
  */
-export function downgradeBlockers(target: PlanName, usage: PlanUsage): string[] {
+export function downgradeBlockers(target: PlanName, usage: PlanUsage): DowngradeBlocker[] {
   const plan = PLANS[target];
   const name = `${target[0]!.toUpperCase()}${target.slice(1)}`;
-  const out: string[] = [];
+  const out: DowngradeBlocker[] = [];
   if (usage.accounts > plan.accounts) {
-    out.push(
-      `Disconnect ${usage.accounts - plan.accounts} of the ${usage.accounts} connected accounts ` +
+    out.push({
+      field: 'accounts',
+      limit: plan.accounts,
+      actual: usage.accounts,
+      sentence:
+        `Disconnect ${usage.accounts - plan.accounts} of the ${usage.accounts} connected accounts ` +
         `(${name} allows ${plan.accounts}).`,
-    );
+    });
   }
   if (usage.seats > plan.members) {
-    out.push(
-      `Remove ${usage.seats - plan.members} of the ${usage.seats} members and pending invitations ` +
+    out.push({
+      field: 'members',
+      limit: plan.members,
+      actual: usage.seats,
+      sentence:
+        `Remove ${usage.seats - plan.members} of the ${usage.seats} members and pending invitations ` +
         `(${name} allows ${plan.members}).`,
-    );
+    });
   }
   if (usage.storageBytes > plan.storageBytes) {
     const over = megabytes(usage.storageBytes - plan.storageBytes);
-    out.push(`Delete ${over} of files (${name} stores ${megabytes(plan.storageBytes)}).`);
+    out.push({
+      field: 'storageBytes',
+      limit: plan.storageBytes,
+      actual: usage.storageBytes,
+      sentence: `Delete ${over} of files (${name} stores ${megabytes(plan.storageBytes)}).`,
+    });
   }
   if (usage.posts > plan.postsPerMonth) {
-    out.push(
-      `This month counts ${usage.posts} posts and ${name} allows ${plan.postsPerMonth}: ` +
+    out.push({
+      field: 'postsPerMonth',
+      limit: plan.postsPerMonth,
+      actual: usage.posts,
+      sentence:
+        `This month counts ${usage.posts} posts and ${name} allows ${plan.postsPerMonth}: ` +
         `cancel ${usage.posts - plan.postsPerMonth} queued posts, or change the plan next month.`,
-    );
+    });
   }
-  if (usage.groups > 0 && !plan.groups) out.push(`Delete the ${usage.groups} account groups (${name} has no groups).`);
+  if (usage.groups > 0 && !plan.groups) {
+    const sentence = `Delete the ${usage.groups} account groups (${name} has no groups).`;
+    out.push({ field: 'groups', limit: 0, actual: usage.groups, sentence });
+  }
   return out;
 }
 

@@ -1287,7 +1287,7 @@ export interface components {
              */
             requestId?: string;
             /**
-             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`; `email` on `already_member` when inviting).
              * @example text
              */
             field?: string;
@@ -1304,7 +1304,9 @@ export interface components {
              * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
              *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
              *     For `insufficient_role`, the caller's role (`member`, `administrator`); for `invalid_state`, the state
-             *     the post is in (`draft`, `queued`, `publishing` while an attempt runs, `live`, `failed`).
+             *     the post is in (`draft`, `queued`, `publishing` while an attempt runs, `live`, `failed`); for
+             *     `invite_unusable` and `reset_unusable`, why the link cannot be used (`used`, `expired`, `withdrawn`,
+             *     `altered`, `missing`).
              * @example 563
              */
             actual?: number | string | boolean;
@@ -1313,6 +1315,14 @@ export interface components {
              * @example The video is too short.
              */
             networkMessage?: string;
+            /** @description For `media_in_use`, the draft or queued posts that use the file. */
+            posts?: {
+                /**
+                 * @description The post's id.
+                 * @example pst_5Jx8Nc2Wq7
+                 */
+                id: string;
+            }[];
         };
         /**
          * @description An error for a plan limit (`quota_exceeded`), with the numbers and where to upgrade.
@@ -3061,7 +3071,7 @@ export interface components {
              */
             hint: string;
             /**
-             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`; `email` on `already_member` when inviting).
              * @example text
              */
             field?: string;
@@ -4243,7 +4253,7 @@ export interface components {
          * @description The call conflicts with the current state, and nothing changed. Codes:
          *     `confirm_required` (the call needs `confirm: true`; repeat it with confirm once a human
          *     agreed), `invalid_state` (the resource is not in a state that allows this call, for
-         *     example a `live` post), `media_in_use` (a draft or queued post uses the file),
+         *     example a `live` post), `media_in_use` (a draft or queued post uses the file; `posts` lists them),
          *     `folder_not_empty` (the folder still holds files or folders), `idempotency_key_in_use` (a
          *     call with the same `Idempotency-Key` is still running; send it again after `Retry-After`
          *     seconds; the answer then carries `Retry-After`).

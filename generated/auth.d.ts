@@ -685,6 +685,15 @@ export interface components {
             hint: string;
             /** @description One sentence per limit the workspace is over. */
             blockers: string[];
+            /**
+             * @description The first limit the workspace is over.
+             * @enum {string}
+             */
+            field: "accounts" | "members" | "storageBytes" | "postsPerMonth" | "groups";
+            /** @description The new plan's allowance of `field` (bytes for `storageBytes`; 0 for `groups`, which it lacks). */
+            limit: number;
+            /** @description What the workspace has of `field` (members count pending invitations). */
+            actual: number;
         };
         /**
          * @description A person's role in a workspace.
@@ -1079,7 +1088,7 @@ export interface components {
              */
             requestId?: string;
             /**
-             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`; `email` on `already_member` when inviting).
              * @example text
              */
             field?: string;
@@ -1096,7 +1105,9 @@ export interface components {
              * @description What the request has, in the unit of `limit`: a count, bytes, seconds; or a value (a file's kind or
              *     media type, a picture's size as `1080×1920`, a file's state, an account's state, a setting's value).
              *     For `insufficient_role`, the caller's role (`member`, `administrator`); for `invalid_state`, the state
-             *     the post is in (`draft`, `queued`, `publishing` while an attempt runs, `live`, `failed`).
+             *     the post is in (`draft`, `queued`, `publishing` while an attempt runs, `live`, `failed`); for
+             *     `invite_unusable` and `reset_unusable`, why the link cannot be used (`used`, `expired`, `withdrawn`,
+             *     `altered`, `missing`).
              * @example 563
              */
             actual?: number | string | boolean;
@@ -1105,6 +1116,14 @@ export interface components {
              * @example The video is too short.
              */
             networkMessage?: string;
+            /** @description For `media_in_use`, the draft or queued posts that use the file. */
+            posts?: {
+                /**
+                 * @description The post's id.
+                 * @example pst_5Jx8Nc2Wq7
+                 */
+                id: string;
+            }[];
         };
         /**
          * @description Present on a draft that waits for approval (`pending`) or whose approval was refused
@@ -1540,7 +1559,7 @@ export interface components {
              */
             hint: string;
             /**
-             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`).
+             * @description The request field at fault, as the message names it (`text`, `mediaIds[1]`, `perPlatform.threads.topicTag`, `email`; `email` on `already_member` when inviting).
              * @example text
              */
             field?: string;

@@ -179,6 +179,7 @@ export const deleteMedia: Handler<'deleteMedia'> = async ({ data, params, query,
         `or queued (${outcome.usedBy.join(', ')}).`,
       'Give those posts other files, or delete the drafts (a queued post is cancelled first), or wait until ' +
         'they are live; then delete the file.',
+      { posts: outcome.usedBy.map((id) => ({ id })) },
     );
   }
   if (!outcome.removed) throw notFound('media', params.mediaId);

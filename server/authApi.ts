@@ -109,7 +109,7 @@ export async function authApi(
     } catch (err) {
       const refusal =
         err instanceof MemberRefused
-          ? new ApiError(MEMBER_REFUSAL_STATUS[err.code], err.code, err.message, err.hint)
+          ? new ApiError(MEMBER_REFUSAL_STATUS[err.code], err.code, err.message, err.hint, { ...err.facts })
           : err;
       send(res, renderError(refusal, req.id));
     }

@@ -208,6 +208,7 @@ describe.each(DATABASES)('media library on %s', (kind) => {
       expect(res.body.code).toBe('media_in_use');
       expect(res.body.message).toContain(draft);
       expect(res.body.message).toContain(queued);
+      expect(res.body.posts.map((p: { id: string }) => p.id).sort()).toEqual([draft, queued].sort());
       expect((await get(file.id)).body.status).toBe('ready');
 
       // Once the posts are live, the file can go; the posts keep their record of its id.

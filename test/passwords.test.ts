@@ -80,7 +80,11 @@ describe.each(DATABASES)('passwords on %s', (kind) => {
     const reused = await request(env.app)
       .post('/auth/password-reset/confirm')
       .send({ token, password: 'another new one' });
-    expect(reused.body).toMatchObject({ code: 'reset_unusable', message: expect.stringContaining('already used') });
+    expect(reused.body).toMatchObject({
+      code: 'reset_unusable',
+      message: expect.stringContaining('already used'),
+      actual: 'used',
+    });
     const used = await check(token);
     expect(used.status).toBe(410);
     expect(used.body).toMatchObject({
@@ -94,6 +98,7 @@ describe.each(DATABASES)('passwords on %s', (kind) => {
       expect((await check(bad)).body).toMatchObject({
         code: 'reset_unusable',
         message: 'This password reset link is incomplete or was altered.',
+        actual: 'altered',
       });
     expect((await request(env.app).get('/auth/password-reset')).status).toBe(410);
     const forged = await request(env.app)
@@ -107,7 +112,11 @@ describe.each(DATABASES)('passwords on %s', (kind) => {
     const reset = await createPasswordReset(env.services.db, other.userId);
     await env.services.db('password_resets').where({ id: reset.id }).update({ expires_at: '2020-01-01T00:00:00.000Z' });
     const token = linkToken(env.services.keyring, 'password-resets', reset.id);
-    const expired = { code: 'reset_unusable', message: 'This password reset link expired (links last 60 minutes).' };
+    const expired = {
+      code: 'reset_unusable',
+      message: 'This password reset link expired (links last 60 minutes).',
+      actual: 'expired',
+    };
     const checked = await request(env.app).get('/auth/password-reset').query({ token });
     expect(checked.status).toBe(410);
     expect(checked.body).toMatchObject(expired);

@@ -75,6 +75,9 @@ describe.each(DATABASES)('billing and settings on %s', (kind) => {
     expect(down.body).toMatchObject({
       code: 'downgrade_blocked',
       blockers: ['Disconnect 1 of the 3 connected accounts (Free allows 2).'],
+      field: 'accounts',
+      limit: 2,
+      actual: 3,
     });
     expect(down.body.hint).toContain('Disconnect 1 of the 3');
     expect((await call(env, 'get', '/v1/whoami', { headers: { Cookie: boss.cookie } })).body.workspace.plan).toBe(

@@ -37,9 +37,10 @@ describe('error note', () => {
     vi.spyOn(api, 'GET').mockResolvedValue({ data: post as unknown as Post, response: new Response('{}') } as never);
     const refusal = new Failure(
       'media_in_use',
-      'File med_8Rk3Tz6Nv1 is used by 1 post that is draft or queued (pst_9Lm3Bv6Kd1).',
+      'The file is used by a post.',
       'Cancel or reschedule those posts.',
       409,
+      { posts: [{ id: 'pst_9Lm3Bv6Kd1' }] },
     );
     render(<ErrorNote error={await namedInUse(refusal, 'beach.jpg', [{ id: 'acc_1', displayName: 'Acme Shop' }])} />);
     const note = screen.getByRole('alert').textContent ?? '';

@@ -29,6 +29,7 @@ const badLink = () =>
     'invite_unusable',
     'This invitation link is incomplete or was altered.',
     'Open the link exactly as it came, or ask for a new invitation.',
+    { actual: 'altered' },
   );
 
 const actor = (cred: SignedIn) => ({ userId: cred.user.id, role: cred.role });

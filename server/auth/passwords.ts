@@ -7,6 +7,7 @@ import {
   RESET_MINUTES,
   resetPassword,
   resetUsable,
+  type ResetUnusable,
 } from '../../db/passwords.ts';
 import { ApiError } from '../../domain/errors.ts';
 import type { Keyring } from '../../runtime/crypto.ts';
@@ -53,26 +54,34 @@ export const requestPasswordReset: AuthHandler<'requestPasswordReset'> = async (
   };
 };
 
-const unusable = (what: string) =>
-  new ApiError(410, 'reset_unusable', `This password reset link ${what}.`, 'Ask for a new link from the sign-in page.');
+const unusable = ({ unusable: what, why }: ResetUnusable) =>
+  new ApiError(
+    410,
+    'reset_unusable',
+    `This password reset link ${what}.`,
+    'Ask for a new link from the sign-in page.',
+    {
+      actual: why,
+    },
+  );
 
 function resetOf(keyring: Keyring, token: string | undefined): string {
   const resetId = idFromToken(keyring, 'password-resets', token);
-  if (!resetId) throw unusable('is incomplete or was altered');
+  if (!resetId) throw unusable({ unusable: 'is incomplete or was altered', why: 'altered' });
   return resetId;
 }
 
 /** Whether the link can still be used, so the page says so before a new password is typed. */
 export const getPasswordReset: AuthHandler<'getPasswordReset'> = async ({ query, services }) => {
   const state = await resetUsable(services.db, resetOf(services.keyring, query.token));
-  if ('unusable' in state) throw unusable(state.unusable);
+  if ('unusable' in state) throw unusable(state);
   return { status: 200, body: state };
 };
 
 export const confirmPasswordReset: AuthHandler<'confirmPasswordReset'> = async ({ body, services }) => {
   const resetId = resetOf(services.keyring, body.token);
   const outcome = await resetPassword(services.db, resetId, await hashPassword(checkedPassword(body.password)));
-  if ('unusable' in outcome) throw unusable(outcome.unusable);
+  if ('unusable' in outcome) throw unusable(outcome);
   return { status: 204 };
 };
 

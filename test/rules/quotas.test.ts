@@ -146,13 +146,23 @@ describe('a downgrade below current usage is refused, naming what must go first'
         storageBytes: PLANS.free.storageBytes + 1,
         posts: 21,
         groups: 1,
-      }),
+      }).map((b) => [b.field, b.limit, b.actual, b.sentence]),
     ).toEqual([
-      'Disconnect 1 of the 3 connected accounts (Free allows 2).',
-      'Remove 1 of the 2 members and pending invitations (Free allows 1).',
-      'Delete 1 MB of files (Free stores 2,048 MB).',
-      'This month counts 21 posts and Free allows 20: cancel 1 queued posts, or change the plan next month.',
-      'Delete the 1 account groups (Free has no groups).',
+      ['accounts', 2, 3, 'Disconnect 1 of the 3 connected accounts (Free allows 2).'],
+      ['members', 1, 2, 'Remove 1 of the 2 members and pending invitations (Free allows 1).'],
+      [
+        'storageBytes',
+        PLANS.free.storageBytes,
+        PLANS.free.storageBytes + 1,
+        'Delete 1 MB of files (Free stores 2,048 MB).',
+      ],
+      [
+        'postsPerMonth',
+        20,
+        21,
+        'This month counts 21 posts and Free allows 20: cancel 1 queued posts, or change the plan next month.',
+      ],
+      ['groups', 0, 1, 'Delete the 1 account groups (Free has no groups).'],
     ]);
   });
 });

@@ -1,4 +1,4 @@
-// A refused delete names the posts that hold the file. The refusal (409 media_in_use) gives their ids only, so
+// A refused delete names the posts that hold the file. The refusal (409 media_in_use) lists them by id (`posts`), so
 // they are looked up (one GET each) and named by their first words and network, grouped by account (the account of
 // the newest post first), newest first within each, so a long list still reads.
 import { type Account, api, call, Failure, type Post } from '../api.ts';
@@ -40,7 +40,7 @@ export async function namedInUse(
   accounts: Pick<Account, 'id' | 'displayName'>[],
 ): Promise<unknown> {
   if (!(err instanceof Failure) || err.code !== 'media_in_use') return err;
-  const ids = [...new Set(err.message.match(/\bpst_\w+/g) ?? [])];
+  const ids = ((err.body.posts ?? []) as { id: string }[]).map((p) => p.id);
   const found = await Promise.all(
     ids.map((postId) => call(api.GET('/posts/{postId}', { params: { path: { postId } } })).catch(() => undefined)),
   );

@@ -10,7 +10,7 @@ import { PLANS } from '../../../domain/plans.ts';
 import { type PostState, refusal } from '../../../domain/postStates.ts';
 import { assertRole } from '../../../domain/roles.ts';
 import { refusedByState } from '../../../handlers/posts/transitions.ts';
-import { assertCanAddMember, assertFileFits } from '../../../domain/quotas.ts';
+import { assertCanAddMember, assertFileFits, downgradeBlockers } from '../../../domain/quotas.ts';
 import { resolveWhen } from '../../../domain/when.ts';
 import { checkedEmail, checkedPassword } from '../../../signin/passwords.ts';
 import type { MediaFacts, PostContent } from '../../../networks/rules.ts';
@@ -259,10 +259,39 @@ describe('errors read as sentences for people', () => {
     );
   });
 
-  it('keeps the dashboard routes’ own sentences, which say why, unless they speak API', () => {
-    const expired = 'This invitation expired on 24 November.';
-    expect(failure('invite_unusable', expired).title).toBe(expired);
-    expect(failure('invite_unusable', 'invite inv_123 is gone').title).toBe('This invitation can no longer be used.');
+  it('says why a link is unusable from its facts, whatever the message says', () => {
+    const said = (code: string, actual?: string) => failure(code, 'The server’s sentence.', { actual }).title;
+    expect(said('invite_unusable', 'expired')).toBe('This invitation has expired.');
+    expect(said('invite_unusable', 'used')).toBe('This invitation was already accepted.');
+    expect(said('invite_unusable', 'withdrawn')).toBe('This invitation was withdrawn or replaced by a newer one.');
+    expect(said('invite_unusable', 'altered')).toBe('This invitation link is incomplete or was altered.');
+    expect(said('invite_unusable')).toBe('This invitation can no longer be used.');
+    expect(said('reset_unusable', 'used')).toBe('This password reset link was already used.');
+    expect(said('reset_unusable', 'expired')).toBe('This password reset link has expired.');
+    expect(said('reset_unusable', 'missing')).toBe('This password reset link can no longer be used.');
+  });
+
+  it('tells an inviter and an invitee apart by the field of already_member', () => {
+    expect(failure('already_member', 'x', { field: 'email' })).toEqual({
+      title: 'This person is already a member of the workspace.',
+      hint: 'Change their role instead.',
+    });
+    expect(failure('already_member', 'x').title).toBe('You are already a member of this workspace.');
+  });
+
+  it('names the first limit a downgrade is over, from the facts the plan rules find', () => {
+    const usage = { accounts: 3, seats: 1, storageBytes: PLANS.free.storageBytes + 1024 ** 3, posts: 21, groups: 1 };
+    const words = downgradeBlockers('free', usage).map(({ field, limit, actual }) =>
+      failure('downgrade_blocked', 'The server’s sentence.', { field, limit, actual }),
+    );
+    expect(words.map((w) => w.title)).toEqual([
+      'This workspace has 3 connected accounts; that plan allows 2.',
+      'This workspace stores 3.0 GB of files; that plan stores 2.0 GB.',
+      'This month counts 21 posts; that plan allows 20 a month.',
+      'This workspace has 1 account group; that plan has no groups.',
+    ]);
+    expect(words[0]!.hint).toBe('Disconnect accounts first, then change the plan.');
+    expect(failure('downgrade_blocked', 'x').title).toBe('The workspace uses more than the smaller plan allows.');
   });
 
   it('asks to sign in again when the session ended', () => {

@@ -12,6 +12,7 @@ import { rateLimitWords } from './rateLimitWords.ts';
 import { TIKTOK_UNAUDITED } from './settingWords.ts';
 import { COUNT_PAST_LIMIT, secondsText, sizeTexts } from '../../../networks/rules.ts';
 import { speaksApi } from './messageFacts.ts';
+import { alreadyMemberWords, downgradeWords, inviteUnusableWords, resetUnusableWords } from './authRefusalWords.ts';
 
 export type IssueCode = Schemas['Issue']['code'];
 export type EventKind = Schemas['PostEvent']['kind'];
@@ -230,18 +231,6 @@ const ROLE_HELD: Record<string, string> = { member: 'a member', administrator: '
 
 const same = (title: string, hint?: string) => (): Words => ({ title, ...(hint ? { hint } : {}) });
 
-/**
- * Words for refusals of the dashboard's own routes (invitations, resets, membership), whose messages the server
- * writes for people and which say what a fixed sentence cannot ("This invitation expired on…"): the server's
- * sentence when it reads as one, else `title`.
- */
-const spoken =
-  (title: string, hint?: string) =>
-  (f: FailureFacts): Words => ({
-    title: /^[A-Z]/.test(f.message) && !speaksApi(f.message) ? f.message : title,
-    ...(hint ? { hint } : {}),
-  });
-
 /** What the forms' own fields must be, for a refusal that names one; any other field is named by its label. */
 const FIELD_RULES: Record<string, string> = {
   email: 'Email must be an email address.',
@@ -305,7 +294,7 @@ export const ERROR_WORDS = {
   ),
   address_expired: same('This link has expired.', 'Start again from the dashboard.'),
   address_invalid: same('This link is not valid.', 'Start again from the dashboard.'),
-  already_member: spoken('This person is already a member of the workspace.'),
+  already_member: (f: FailureFacts): Words => alreadyMemberWords(f.body),
   app_password_refused: same(
     'The network did not accept this handle and app password.',
     'Check both, and that the server is the one the account lives on, then connect again.',
@@ -323,10 +312,7 @@ export const ERROR_WORDS = {
     'Upload the file again from the media library.',
   ),
   csrf_failed: same('This page is out of date.', 'Reload the page, then try again.'),
-  downgrade_blocked: spoken(
-    'The workspace uses more than the smaller plan allows.',
-    'Disconnect accounts or remove members first, then change the plan.',
-  ),
+  downgrade_blocked: (f: FailureFacts): Words => downgradeWords(f.body),
   folder_not_empty: same('This folder still holds files or folders.', 'Move or delete them first.'),
   idempotency_key_in_use: same('The same change is still being made.', 'Wait a moment; it finishes by itself.'),
   idempotency_key_reused: same('This change clashes with an earlier one.', 'Reload the page, then try again.'),
@@ -372,7 +358,7 @@ export const ERROR_WORDS = {
     'This invitation was sent to another email address.',
     'Sign in with the address it was sent to, or ask for a new invitation.',
   ),
-  invite_unusable: spoken('This invitation can no longer be used.', 'Ask the person who invited you for a new one.'),
+  invite_unusable: (f: FailureFacts): Words => inviteUnusableWords(f.body),
   media_in_use: (f: FailureFacts): Words => {
     // media/inUse.ts adds the file's and the posts' names; without them the sentence still names no id.
     const groups = (f.body.groups ?? []) as { account: string; posts: { name: string; href: string }[] }[];
@@ -408,12 +394,12 @@ export const ERROR_WORDS = {
   not_implemented: same('Herald does not do this yet.'),
   nothing_to_connect: same('The network offered no account to connect.', 'Check the account on the network.'),
   offline: same('Herald could not be reached.', 'Check your connection, then try again.'),
-  owner_required: spoken('A workspace always keeps one owner.', 'Make someone else owner first.'),
+  owner_required: same('A workspace always keeps one owner.', 'Make someone else owner first.'),
   payload_too_large: same('This is too large to send.', 'Send less at once.'),
   quota_exceeded: quotaWords,
   rate_limited: (f: FailureFacts): Words => rateLimitWords(f.body),
   request_timeout: same('Sending took too long.', 'Check your connection, then try again.'),
-  reset_unusable: spoken('This password reset link can no longer be used.', 'Ask for a new one from the sign-in page.'),
+  reset_unusable: (f: FailureFacts): Words => resetUnusableWords(f.body),
   service_unavailable: same(
     'Herald was briefly out of reach, so this may not have been saved.',
     'Try again in a moment.',
