@@ -686,6 +686,7 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events as {
         kind: string;
         message?: string;
+        changed?: string[];
       }[];
     const edit = (id: string, body: Record<string, unknown>, key = ws.writeKey) =>
       call(env, 'patch', `/v1/posts/${id}`, { key, body });
