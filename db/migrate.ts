@@ -34,6 +34,7 @@ import * as shownPrivately from './migrations/0029_shown_privately.ts';
 import * as eventsObject from './migrations/0030_events_object.ts';
 import * as webhookHistory from './migrations/0031_webhook_history.ts';
 import * as pendingChange from './migrations/0032_pending_change.ts';
+import * as eventFacts from './migrations/0033_event_facts.ts';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '0001_foundation': foundation,
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '0030_events_object': eventsObject,
   '0031_webhook_history': webhookHistory,
   '0032_pending_change': pendingChange,
+  '0033_event_facts': eventFacts,
 };
 
 /** Every migration this version knows, oldest first. Migrations only go forward: none is ever edited or removed. */

@@ -19,7 +19,23 @@ export type EventKind =
   | 'approved'
   | 'rejected';
 
-export interface NewEvent {
+/** A post's content fields as the contract names them (what an `edited` event changed). */
+export type ContentField = 'text' | 'title' | 'tags' | 'mediaIds' | 'perPlatform';
+
+/** What an event's sentence states, as fields (stored as JSON in `facts`), so no reader parses the message. */
+export interface EventFacts {
+  /** Why a post was cancelled, or why a waiting change was rejected without a person (`leftQueue`). */
+  reason?: 'asked' | 'accountDisconnected' | 'needsApproval' | 'leftQueue';
+  /** The content fields an edit changed. */
+  changed?: ContentField[];
+  /** The name of the person who approved or rejected. */
+  by?: string;
+  comment?: string;
+  /** The decision was on a queued post's waiting change. */
+  change?: boolean;
+}
+
+export interface NewEvent extends EventFacts {
   kind: EventKind;
   message?: string;
   error?: ErrorBody;
@@ -27,7 +43,7 @@ export interface NewEvent {
   publishAt?: string | null;
 }
 
-export interface PostEventRecord {
+export interface PostEventRecord extends EventFacts {
   id: string;
   kind: EventKind;
   at: string;
@@ -46,6 +62,7 @@ export function toEvent(row: Record<string, any>): PostEventRecord {
     ...(row.error ? { error: JSON.parse(row.error) } : {}),
     ...(row.notes ? { notes: JSON.parse(row.notes) } : {}),
     ...(row.publish_at ? { publishAt: row.publish_at } : {}),
+    ...(row.facts ? JSON.parse(row.facts) : {}),
   };
 }
 
@@ -99,15 +116,19 @@ export function eventsOfTimeline(rows: ReturnType<typeof eventRows>) {
 
 /** Timeline rows of several posts, as the post_events table stores them (the worker records a batch at once). */
 export function eventRows(rows: { workspaceId: string; postId: string; event: NewEvent }[], at: string) {
-  return rows.map(({ workspaceId, postId, event: e }) => ({
-    id: newId('evt'),
-    post_id: postId,
-    workspace_id: workspaceId,
-    kind: e.kind,
-    at,
-    message: e.message ?? null,
-    error: e.error ? JSON.stringify(e.error) : null,
-    notes: e.notes ? JSON.stringify(e.notes) : null,
-    publish_at: e.publishAt ?? null,
-  }));
+  return rows.map(({ workspaceId, postId, event }) => {
+    const { kind, message, error, notes, publishAt, ...facts } = event;
+    return {
+      id: newId('evt'),
+      post_id: postId,
+      workspace_id: workspaceId,
+      kind,
+      at,
+      message: message ?? null,
+      error: error ? JSON.stringify(error) : null,
+      notes: notes ? JSON.stringify(notes) : null,
+      publish_at: publishAt ?? null,
+      facts: Object.keys(facts).length ? JSON.stringify(facts) : null,
+    };
+  });
 }

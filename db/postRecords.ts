@@ -109,6 +109,14 @@ export function approvalColumns(approval: StoredApproval | null | undefined): Re
   };
 }
 
+/** A failed post's error; `networkMessage`, the network's own words, when a network refused. */
+const storedError = (row: Record<string, any>): ErrorBody => ({
+  code: row.error_code,
+  message: row.error_message,
+  hint: row.error_hint,
+  ...(row.error_network_message ? { networkMessage: row.error_network_message } : {}),
+});
+
 export function toPost(row: Record<string, any>): PostRecord {
   return {
     id: row.id,
@@ -126,7 +134,7 @@ export function toPost(row: Record<string, any>): PostRecord {
     createdVia: row.created_via,
     externalUrl: row.external_url ?? null,
     externalId: row.external_id ?? null,
-    error: row.error_code ? { code: row.error_code, message: row.error_message, hint: row.error_hint } : null,
+    error: row.error_code ? storedError(row) : null,
     quotaMonth: row.quota_month ?? null,
     liveAt: row.live_at ?? null,
     createdAt: row.created_at,
@@ -148,6 +156,7 @@ export function patchColumns(patch: PostPatch): Record<string, unknown> {
     cols.error_code = patch.error?.code ?? null;
     cols.error_message = patch.error?.message ?? null;
     cols.error_hint = patch.error?.hint ?? null;
+    cols.error_network_message = patch.error?.networkMessage ?? null;
   }
   if ('text' in patch) cols.text = patch.text;
   if ('title' in patch) cols.title = patch.title;

@@ -40,6 +40,7 @@ export async function requeueAfterReconnect(
         error_code: null,
         error_message: null,
         error_hint: null,
+        error_network_message: null,
         updated_at: now,
       });
     await insertPostEvents(

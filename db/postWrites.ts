@@ -92,6 +92,8 @@ export interface DecidedChange {
 const CHANGE_DROPPED: NewEvent = {
   kind: 'rejected',
   message: 'The change that waited for approval was dropped: the post left the queue.',
+  reason: 'leftQueue',
+  change: true,
 };
 
 /** Writes to one workspace's posts; every stamp (created, updated, events) is the clock's time. */

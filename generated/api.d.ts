@@ -3482,7 +3482,7 @@ export interface components {
              * @example true
              */
             shownPrivately?: boolean;
-            /** @description Present when `failed`; `message` quotes the network's own words, and `hint` says whether to reconnect, wait or change the post. */
+            /** @description Present when `failed`; `message` quotes the network's own words (`networkMessage` when a network refused), and `hint` says whether to reconnect, wait or change the post. */
             error?: components["schemas"]["Error"];
             approval?: components["schemas"]["PostApproval"];
             pendingChange?: components["schemas"]["PendingChange"];
@@ -3581,11 +3581,11 @@ export interface components {
              *     `retried` (a person retried, or the account was reconnected after a token or permission
              *     failure), `retriedByWorker` (Herald will try a temporary failure again by itself at
              *     `publishAt`; `error` says why), `cancelled`, `rescheduled`, `edited` (a person changed
-             *     the content; `message` names what changed), `approvalRequested` (the post, or a change to a
+             *     the content; `changed` names what changed), `approvalRequested` (the post, or a change to a
              *     queued post, waits for an owner's or administrator's approval; `publishAt` is the time
              *     wanted, absent for as soon as approved), `approved` (a person approved it; it is queued, or
              *     the waiting change is applied), `rejected` (a person rejected it, or a waiting change was
-             *     dropped because the post left the queue; `message` holds their comment or says why).
+             *     dropped because the post left the queue; `by`, `comment` and `reason` say who and why).
              * @example live
              * @enum {string}
              */
@@ -3616,6 +3616,38 @@ export interface components {
              * @example 2026-11-24T13:30:00.000Z
              */
             publishAt?: string;
+            /**
+             * @description Why it happened. On `cancelled` events: `asked` (a person cancelled it), `accountDisconnected`
+             *     (its account was disconnected), `needsApproval` (changed by someone whose posts need approval: a
+             *     draft again until it is approved). On `rejected` events: `leftQueue` (the change that waited for
+             *     approval was dropped because the post left the queue). Absent on events recorded before 1.3.0.
+             * @example accountDisconnected
+             * @enum {string}
+             */
+            reason?: "asked" | "accountDisconnected" | "needsApproval" | "leftQueue";
+            /**
+             * @description On `edited` events, the content fields the edit changed, as the post names them.
+             * @example [
+             *       "text",
+             *       "mediaIds"
+             *     ]
+             */
+            changed?: ("text" | "title" | "tags" | "mediaIds" | "perPlatform")[];
+            /**
+             * @description On `approved` and `rejected` events, the name of the person who decided.
+             * @example Ann Berg
+             */
+            by?: string;
+            /**
+             * @description On `rejected` events, the comment the person who rejected it left.
+             * @example Please use the spring photo.
+             */
+            comment?: string;
+            /**
+             * @description On `approved` and `rejected` events, true when the decision was on a queued post's waiting change (applied, or dropped while the post stays as it was).
+             * @example true
+             */
+            change?: boolean;
         };
         /**
          * @description What happened. `post.created`, `post.queued` (also after a retry), `post.publishing` (an

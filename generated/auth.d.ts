@@ -1020,7 +1020,7 @@ export interface components {
              * @example true
              */
             shownPrivately?: boolean;
-            /** @description Present when `failed`; `message` quotes the network's own words, and `hint` says whether to reconnect, wait or change the post. */
+            /** @description Present when `failed`; `message` quotes the network's own words (`networkMessage` when a network refused), and `hint` says whether to reconnect, wait or change the post. */
             error?: components["schemas"]["Error"];
             approval?: components["schemas"]["PostApproval"];
             pendingChange?: components["schemas"]["PendingChange"];

@@ -165,6 +165,8 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     expect(res.body.approval).toBeUndefined();
     expect(await used()).toBe(before + 1);
     expect(await eventTypes(id)).toEqual(['post.created', 'post.approval_requested', 'post.approved', 'post.queued']);
+    const events = (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events;
+    expect(events.find((e: { kind: string }) => e.kind === 'approved')).toMatchObject({ by: 'A administrator' });
     const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events;
     expect(trail[0]).toMatchObject({ action: 'post.approved', detail: { postId: id, requestedBy: 'A member' } });
     const told = await mail.next();
@@ -184,6 +186,9 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       approval: { state: 'rejected', comment: 'Too loud.' },
     });
     expect(await eventTypes(id)).toContain('post.rejected');
+    const events = (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events;
+    expect(events.at(-1)).toMatchObject({ kind: 'rejected', by: expect.any(String), comment: 'Too loud.' });
+    expect(events.at(-1)).not.toHaveProperty('change');
     expect((await asPerson(env, owner, 'get', '/auth/audit')).body.events[0]).toMatchObject({
       action: 'post.rejected',
       detail: { comment: 'Too loud.' },
@@ -296,10 +301,12 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       expect(post.approval.wantedAt).toBeNull();
       expect(post.error).toBeUndefined();
       expect(await used()).toBe(countBefore - 1);
-      const kinds = (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events.map(
-        (e: { kind: string }) => e.kind,
-      );
+      const events: { kind: string; reason?: string }[] = (
+        await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })
+      ).body.events;
+      const kinds = events.map((e) => e.kind);
       expect(kinds.slice(kinds.indexOf('failed'))).toEqual(['failed', 'edited', 'cancelled', 'approvalRequested']);
+      expect(events.find((e) => e.kind === 'cancelled')!.reason).toBe('needsApproval');
     };
 
     let agent: Client;
@@ -378,6 +385,7 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events as {
         kind: string;
         message?: string;
+        [fact: string]: unknown;
       }[];
     const listed = async (id: string) =>
       (await asPerson(env, admin, 'get', '/auth/approvals')).body.posts.find((p: { id: string }) => p.id === id);
@@ -428,6 +436,7 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       expect(approved.body.pendingChange).toBeUndefined();
       expect(await used()).toBe(count);
       expect((await timeline(before.id)).slice(-2).map((e) => e.kind)).toEqual(['approved', 'rescheduled']);
+      expect((await timeline(before.id)).at(-2)).toMatchObject({ by: 'A administrator', change: true });
       const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events;
       expect(trail[0]).toMatchObject({ action: 'post.approved', detail: { postId: before.id, change: true } });
       await drainMail();
@@ -477,7 +486,12 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       });
       expect(rejected.body.pendingChange).toBeUndefined();
       expect(rejected.body.approval).toBeUndefined();
-      expect((await timeline(before.id)).at(-1)!.message).toContain('Keep it as it is.');
+      expect((await timeline(before.id)).at(-1)).toMatchObject({
+        kind: 'rejected',
+        message: expect.stringContaining('Keep it as it is.'),
+        comment: 'Keep it as it is.',
+        change: true,
+      });
       expect(await listed(before.id)).toBeUndefined();
       const mails = [];
       while (mail.pending()) mails.push(await mail.next());
@@ -529,7 +543,7 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       expect(cancelled.body).toMatchObject({ status: 'draft', statusLine: expect.stringMatching(/^Draft\. /) });
       expect(cancelled.body.pendingChange).toBeUndefined();
       expect(cancelled.body.approval).toBeUndefined();
-      expect((await timeline(before.id)).at(-1)).toMatchObject({ kind: 'rejected', message: expect.any(String) });
+      expect((await timeline(before.id)).at(-1)).toMatchObject({ kind: 'rejected', reason: 'leftQueue', change: true });
       expect(await listed(before.id)).toBeUndefined();
       await drainMail();
     });

@@ -292,6 +292,7 @@ describe.each(DATABASES)('disconnecting an account on %s', (kind) => {
     const events = await call(env, 'get', `/v1/posts/${mine}/events`, { headers });
     expect(events.body.events.at(-1)).toMatchObject({
       kind: 'cancelled',
+      reason: 'accountDisconnected',
       message: expect.stringContaining('account was disconnected'),
     });
     expect((await call(env, 'get', `/v1/posts/${kept}`, { headers })).body.status).toBe('queued');

@@ -569,6 +569,8 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       expect(again.status).toBe(409);
       expect(again.body.code).toBe('invalid_state');
       expect(await kinds(id)).toEqual(['created', 'queued', 'cancelled']);
+      const events = (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events;
+      expect(events.at(-1)).toMatchObject({ kind: 'cancelled', reason: 'asked' });
     });
 
     it('reschedule: queued -> queued at a new time; draft -> queued at its first time', async () => {
@@ -684,6 +686,7 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       (await call(env, 'get', `/v1/posts/${id}/events`, { key: ws.readKey })).body.events as {
         kind: string;
         message?: string;
+        changed?: string[];
       }[];
     const edit = (id: string, body: Record<string, unknown>, key = ws.writeKey) =>
       call(env, 'patch', `/v1/posts/${id}`, { key, body });
@@ -711,9 +714,9 @@ describe.each(DATABASES)('posts on %s', (kind) => {
       const res = await edit(id, { text: long, tags: ['autumn'] });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'draft', text: long, tags: ['autumn'], publishAt: null });
-      expect((await timeline(id)).map((e) => [e.kind, e.message])).toEqual([
-        ['created', 'Created through the API.'],
-        ['edited', 'Changed the text and the tags.'],
+      expect((await timeline(id)).map((e) => [e.kind, e.message, e.changed])).toEqual([
+        ['created', 'Created through the API.', undefined],
+        ['edited', 'Changed the text and the tags.', ['text', 'tags']],
       ]);
       // Scheduling it needs the checks to pass: the time and the fix in one call.
       const refused = await edit(id, { when: berlin(3), confirm: true });
@@ -759,7 +762,11 @@ describe.each(DATABASES)('posts on %s', (kind) => {
         perPlatform: { contentType: 'feed' },
         statusLine: before.statusLine,
       });
-      expect((await timeline(id)).at(-1)).toMatchObject({ kind: 'edited', message: 'Changed the text.' });
+      expect((await timeline(id)).at(-1)).toMatchObject({
+        kind: 'edited',
+        message: 'Changed the text.',
+        changed: ['text'],
+      });
     });
 
     it('refuses settings for another network, an empty change and unknown fields with 400', async () => {

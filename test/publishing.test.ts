@@ -167,6 +167,8 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     const { error } = events.find((e: { kind: string }) => e.kind === 'failed');
     expect(error.networkMessage).toEqual(expect.any(String));
     expect(error.message).toBe(`Threads answered: "${error.networkMessage}"`);
+    // The post's own error carries them too, so its page quotes the network as the timeline does.
+    expect(r.error).toEqual(error);
 
     const token = await sandboxAccount(env, ws.workspaceId, 'threads');
     await queueFailure(env.services.db, {

@@ -32,7 +32,8 @@ export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string)
       set: `status = '${storedStatus(SUCCEED.to)}', external_id = v.v_external_id,
       external_url = v.v_external_url, live_note = v.v_live_note, shown_privately = (v.v_shown_privately = 'true'),
       live_at = ?, attempt_id = null, attempt_worker = null, attempt_started_at = null, checkpoint = null,
-      due_at = null, error_code = null, error_message = null, error_hint = null, review_since = null, updated_at = ?`,
+      due_at = null, error_code = null, error_message = null, error_hint = null, error_network_message = null,
+      review_since = null, updated_at = ?`,
       setBindings: [now, now],
       columns: ['v_external_id', 'v_external_url', 'v_live_note', 'v_shown_privately'],
       rows: outcomes.map((o) => [
@@ -76,6 +77,7 @@ export async function markFailed(
       error_code: error.code,
       error_message: error.message,
       error_hint: error.hint,
+      error_network_message: error.networkMessage ?? null,
       attempt_id: null,
       attempt_worker: null,
       attempt_started_at: null,

@@ -67,6 +67,7 @@ export function approvalWait(
       if (wasCounted)
         events.push({
           kind: 'cancelled',
+          reason: 'needsApproval',
           message:
             'Changed by someone whose posts need approval: the post is a draft again until it is approved, ' +
             'and its place in the month was given back.',
@@ -142,7 +143,7 @@ async function approve(
     return {
       patch: { publishAt: row.publishAt, quotaMonth: month, approval: null },
       events: [
-        { kind: 'approved', message: `Approved by ${cred.user.name}.` },
+        { kind: 'approved', message: `Approved by ${cred.user.name}.`, by: cred.user.name },
         { kind: 'queued', publishAt: row.publishAt },
       ],
       audit: { userId: cred.user.id, action: 'post.approved', detail: approvalDetail(p, row.publishAt) },
@@ -172,7 +173,14 @@ async function approveChange(
   if (!row.ok) throw checksFailed([row], 'edit');
   return transition(data, current.id, moves ? 'reschedule' : 'edit', (p) => {
     assertUnchanged(p, current);
-    const events: NewEvent[] = [{ kind: 'approved', message: `Approved by ${cred.user.name}: the change is applied.` }];
+    const events: NewEvent[] = [
+      {
+        kind: 'approved',
+        message: `Approved by ${cred.user.name}: the change is applied.`,
+        by: cred.user.name,
+        change: true,
+      },
+    ];
     if (Object.keys(content).length) events.push(editedEvent(content));
     if (moves) events.push({ kind: 'rescheduled', publishAt: row.publishAt });
     return {
@@ -201,18 +209,19 @@ function reject(
   return transition(data, postId, 'edit', (p) => {
     if (!awaitsDecision(p)) throw notAwaiting(p);
     const audit = { userId: cred.user.id, action: 'post.rejected' as const };
+    const decided = { kind: 'rejected' as const, by: cred.user.name, ...(comment ? { comment } : {}) };
     if (p.pendingChange) {
       const dropped = `Rejected by ${cred.user.name}: the change was dropped and the post stays as it was`;
       return {
         patch: { approval: null, pendingChange: null },
-        events: [{ kind: 'rejected', message: `${dropped}${comment ? `. Comment: ${comment}` : '.'}` }],
+        events: [{ ...decided, message: `${dropped}${comment ? `. Comment: ${comment}` : '.'}`, change: true }],
         audit: { ...audit, detail: { ...approvalDetail(p, p.publishAt), comment, change: true } },
       };
     }
     const decidedAt = isoNow(clock);
     return {
       patch: { approval: { ...p.approval!, state: 'rejected', decidedBy: cred.user.id, decidedAt, comment } },
-      events: [{ kind: 'rejected', message: `Rejected by ${cred.user.name}${comment ? `: ${comment}` : '.'}` }],
+      events: [{ ...decided, message: `Rejected by ${cred.user.name}${comment ? `: ${comment}` : '.'}` }],
       audit: { ...audit, detail: { ...approvalDetail(p, null), comment } },
     };
   });

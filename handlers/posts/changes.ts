@@ -21,9 +21,10 @@ import {
 import { wirePost } from './wire.ts';
 
 /** Cancel: a queued post becomes a draft again (also used when its account is disconnected). */
-export function cancelToDraft(why = 'Cancelled') {
+export function cancelToDraft(reason: 'asked' | 'accountDisconnected' = 'asked') {
+  const why = reason === 'asked' ? 'Cancelled' : 'Cancelled because its account was disconnected';
   const message = `${why}: the post is a draft again and its place in the month was given back.`;
-  return { patch: { publishAt: null, quotaMonth: null }, events: [{ kind: 'cancelled' as const, message }] };
+  return { patch: { publishAt: null, quotaMonth: null }, events: [{ kind: 'cancelled' as const, message, reason }] };
 }
 
 export const cancelPost: Handler<'cancelPost'> = async ({ cred, data, params, body }) => {

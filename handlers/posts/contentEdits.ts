@@ -27,5 +27,5 @@ export const changedContent = ({ publishAt: _, ...content }: StoredChange): Cont
 export const editedEvent = (patch: ContentPatch): NewEvent => {
   const names = (Object.keys(patch) as (keyof ContentPatch)[]).map((field) => CONTENT_NAMES[field]);
   const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
-  return { kind: 'edited', message: `Changed ${list}.` };
+  return { kind: 'edited', message: `Changed ${list}.`, changed: Object.keys(patch) as (keyof ContentPatch)[] };
 };

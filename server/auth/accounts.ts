@@ -30,11 +30,7 @@ export const disconnectAccount: AuthHandler<'disconnectAccount'> = async ({ cred
   const publishing: string[] = [];
   for (const post of queued) {
     try {
-      if (
-        await data.posts.transition(post.id, 'cancel', () =>
-          cancelToDraft('Cancelled because its account was disconnected'),
-        )
-      )
+      if (await data.posts.transition(post.id, 'cancel', () => cancelToDraft('accountDisconnected')))
         cancelledPosts += 1;
     } catch (err) {
       // A post whose attempt already started cannot be stopped; it ends live or failed.

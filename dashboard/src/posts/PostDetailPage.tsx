@@ -55,6 +55,11 @@ function EventError({ error }: { error: NonNullable<Schemas['PostEvent']['error'
   );
 }
 
+/** A failed post's error, quoting the network's own words (its `networkMessage`) as the timeline does. */
+export function WhyItFailed({ error }: { error: NonNullable<Post['error']> }) {
+  return <ErrorNote error={new Failure(error.code, error.message, error.hint, 0, error)} title="Why it failed" />;
+}
+
 function Analytics({ postId }: { postId: string }) {
   const stats = useQuery(postAnalyticsQuery(postId));
   if (stats.isPending) return <Loading label="Loading counters" />;
@@ -116,12 +121,7 @@ export function PostDetailPage() {
                 </a>
               </p>
             )}
-            {p.error && (
-              <ErrorNote
-                error={new Failure(p.error.code, p.error.message, p.error.hint, 0, p.error)}
-                title="Why it failed"
-              />
-            )}
+            {p.error && <WhyItFailed error={p.error} />}
             <PostActions post={p} zone={workspace.tz} />
           </section>
           <section className="card" aria-labelledby="timeline-h">

@@ -340,17 +340,45 @@ describe('the timeline in words', () => {
     expect(words).toBe('Threads had a passing problem; Herald tries again by itself today at 09:16 CET.');
   });
 
-  it('says why a post was cancelled when its account was disconnected', () => {
-    const message = 'Cancelled because its account was disconnected: the post is a draft again and its place…';
-    const event = { id: 'evt_2', kind: 'cancelled', at: '2026-11-26T08:16:00.000Z', message } as const;
-    expect(eventWords(event, 'instagram', 'UTC')).toMatch(/^Cancelled because its account was disconnected: the/);
+  it('says why a post was cancelled from its reason, and an old event by its own sentence', () => {
+    const event = { id: 'evt_2', kind: 'cancelled', at: '2026-11-26T08:16:00.000Z', message: 'Cancelled: …' } as const;
+    const disconnected = eventWords({ ...event, reason: 'accountDisconnected' }, 'instagram', 'UTC');
+    expect(disconnected).toMatch(/^Cancelled because its account was disconnected: the post is a draft again/);
+    expect(eventWords({ ...event, reason: 'asked' }, 'instagram', 'UTC')).toMatch(/^Cancelled: the post is a draft/);
+    expect(eventWords({ ...event, reason: 'needsApproval' }, 'instagram', 'UTC')).toMatch(/^Changed by someone whose/);
+    // Recorded before events carried their facts: its sentence as it is, never read for meaning.
+    expect(eventWords(event, 'instagram', 'UTC')).toBe('Cancelled: …');
   });
 
-  it('says what an edit changed, and no more than "Edited." for words it does not know', () => {
-    const event = { id: 'evt_3', kind: 'edited', at: '2026-11-26T08:16:00.000Z' } as const;
-    const changed = 'Changed the text, the tags and the files.';
-    expect(eventWords({ ...event, message: changed }, 'threads', 'UTC')).toBe(changed);
-    expect(eventWords({ ...event, message: 'Changed overrides.threads.text.' }, 'threads', 'UTC')).toBe('Edited.');
+  it('says what an edit changed from the fields it names', () => {
+    const event = {
+      id: 'evt_3',
+      kind: 'edited',
+      at: '2026-11-26T08:16:00.000Z',
+      message: 'Changed the text.',
+    } as const;
+    const changed = eventWords({ ...event, changed: ['text', 'tags', 'mediaIds'] }, 'threads', 'UTC');
+    expect(changed).toBe('Changed the text, the tags and the files.');
+    expect(eventWords({ ...event, changed: ['perPlatform'] }, 'threads', 'UTC')).toBe('Changed the settings.');
+    expect(eventWords(event, 'threads', 'UTC')).toBe('Changed the text.');
+    expect(eventWords({ ...event, message: undefined }, 'threads', 'UTC')).toBe('Edited.');
+  });
+
+  it('names who approved or rejected, with their comment, from the event’s fields', () => {
+    const at = '2026-11-26T08:16:00.000Z';
+    const approved = { id: 'evt_4', kind: 'approved', at, by: 'Ann Berg' } as const;
+    expect(eventWords(approved, 'threads', 'UTC')).toBe('Approved by Ann Berg.');
+    expect(eventWords({ ...approved, change: true }, 'threads', 'UTC')).toBe(
+      'Approved by Ann Berg: the change that waited is applied.',
+    );
+    const rejected = { id: 'evt_5', kind: 'rejected', at, by: 'Ann Berg', comment: 'Use the spring photo.' } as const;
+    expect(eventWords(rejected, 'threads', 'UTC')).toBe('Rejected by Ann Berg. They said: “Use the spring photo.”');
+    expect(eventWords({ ...rejected, change: true, comment: undefined }, 'threads', 'UTC')).toBe(
+      'Ann Berg rejected the change that waited for approval; the post stays as it was.',
+    );
+    const dropped = { id: 'evt_6', kind: 'rejected', at, reason: 'leftQueue', change: true } as const;
+    expect(eventWords(dropped, 'threads', 'UTC')).toMatch(/^The change that waited for approval was dropped/);
+    expect(eventWords({ id: 'evt_7', kind: 'rejected', at }, 'threads', 'UTC')).toBe('Rejected.');
   });
 });
 
