@@ -21,9 +21,10 @@ function prettyDestination(): DestinationStream {
 }
 
 /**
- * Buffered, asynchronous writes: a log line per request must not cost a system call per request. Error lines go out
- * at once, and so does whatever a caller flushes (mailer.ts, a mail line: the link someone waits for), rather than
- * waiting in the buffer for other traffic. `herald serve` flushes on shutdown; pino flushes on a normal exit itself.
+ * Buffered, asynchronous writes: a log line per request must not cost a system call per request. Warnings and
+ * errors (what an operator watches for, and rare) go out at once, and so does whatever a caller flushes (mailer.ts,
+ * a mail line: the link someone waits for), rather than waiting in the buffer for other traffic. `herald serve`
+ * flushes on shutdown; pino flushes on a normal exit itself.
  */
 function bufferedDestination(): DestinationStream & { flush(cb?: (err?: Error) => void): void } {
   const out = pino.destination({ dest: 1, sync: false, minLength: 4096 });
@@ -32,7 +33,7 @@ function bufferedDestination(): DestinationStream & { flush(cb?: (err?: Error) =
   return {
     write(line: string) {
       out.write(line);
-      if (/^\{"level":(50|60),/.test(line)) flush();
+      if (/^\{"level":(40|50|60),/.test(line)) flush();
     },
     flush,
   };

@@ -36,7 +36,17 @@ const failed = {
   responseStatus: null,
   responseBody: 'the connection was refused',
   durationMs: 3,
-  attemptLog: [],
+  // The words come from the attempt's noAnswer code, never from the sentence above.
+  attemptLog: [
+    {
+      attempt: 8,
+      at: '2026-11-02T09:00:00.000Z',
+      responseStatus: null,
+      responseBody: 'the connection was refused',
+      durationMs: 3,
+      noAnswer: 'connection_refused',
+    },
+  ],
   createdAt: '2026-11-02T09:00:00.000Z',
 };
 const answered = { ...failed, id: 'whd_2', type: 'post.live', responseStatus: 500, responseBody: 'database down' };
