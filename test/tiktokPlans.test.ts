@@ -177,6 +177,8 @@ describe("an unaudited app: TikTok's content-sharing guidelines, in plans and po
           "This TikTok account is public: until TikTok audits Herald's app, TikTok takes posts only from " +
           'accounts set to private.',
         hint: UNAUDITED_PRIVATE,
+        limit: 'private',
+        actual: 'public',
       },
     ]);
     expect(await options(open.id)).toMatchObject({
@@ -217,6 +219,8 @@ describe("an unaudited app: TikTok's content-sharing guidelines, in plans and po
           'TikTok lets 5 accounts a day post through an unaudited app, and 5 other accounts have posted in the last ' +
           '24 hours.',
         hint: UNAUDITED_USERS,
+        limit: 5,
+        actual: 5,
       },
     ]);
     // An account among the five keeps its place.

@@ -173,7 +173,7 @@ describe('bluesky against the reference PDS', () => {
     it('by handle: the account is listed by its handle, its session sealed with the servers it lives on', async () => {
       const a = await pdsAccount();
       const res = await connect({ identifier: `@${a.handle}`, password: a.appPassword });
-      expect(res.body).toEqual({ connected: 1, requeued: 0 });
+      expect(res.body).toEqual({ connected: 1, requeued: 0, sentAgain: [] });
       const listed = await call(env, 'get', '/v1/accounts', { key: ws.readKey });
       expect(listed.body.accounts).toContainEqual(
         expect.objectContaining({ platform: 'bluesky', displayName: a.handle }),
@@ -254,6 +254,7 @@ describe('bluesky against the reference PDS', () => {
       expect((await connect({ identifier: a.handle, password: a.appPassword, accountId: account.id })).body).toEqual({
         connected: 1,
         requeued: 0,
+        sentAgain: [],
       });
     });
 

@@ -6,14 +6,23 @@ import { DateTime } from 'luxon';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Post } from '../api.ts';
+import { SESSION_KEY } from '../session.tsx';
 import { PostActions } from './postActions.tsx';
 
 afterEach(cleanup);
 
 type Shown = Pick<Post, 'id' | 'status' | 'publishAt'>;
 
+/** Signed in as the owner of a workspace whose changes need no approval. */
+function signedIn() {
+  const client = new QueryClient();
+  const workspace = { tz: 'Asia/Tokyo', approvalRequiredFor: [] };
+  client.setQueryData(SESSION_KEY, { role: 'owner', user: {}, workspace, csrfToken: '' });
+  return client;
+}
+
 const actions = (post: Shown) => (
-  <QueryClientProvider client={new QueryClient()}>
+  <QueryClientProvider client={signedIn()}>
     <MemoryRouter>
       <PostActions post={post as Post} zone="Asia/Tokyo" />
     </MemoryRouter>
@@ -21,34 +30,35 @@ const actions = (post: Shown) => (
 );
 
 /** Shows the actions for `post` (then for `movedTo`, as a refetch would), opens Reschedule and reads its time. */
-function open(post: Shown, movedTo?: Shown) {
+async function open(post: Shown, movedTo?: Shown) {
   const { rerender } = render(actions(post));
   if (movedTo) rerender(actions(movedTo));
   fireEvent.click(screen.getByRole('button', { name: /^(Reschedule|Schedule)$/ }));
-  const value = (label: string) => (screen.getByLabelText(label) as HTMLInputElement).value;
-  return { date: value('Date'), time: value('Time') };
+  // The dialog's frame loads with the first dialog that opens.
+  const value = async (label: string) => ((await screen.findByLabelText(label)) as HTMLInputElement).value;
+  return { date: await value('Date'), time: await value('Time') };
 }
 
-describe('reschedule', () => {
-  it("starts at the post's own time, in the workspace zone", () => {
+describe('reschedule', async () => {
+  it("starts at the post's own time, in the workspace zone", async () => {
     const at = DateTime.now()
       .plus({ days: 3 })
       .set({ hour: 7, minute: 40 })
       .setZone('Asia/Tokyo', { keepLocalTime: true });
-    expect(open({ id: 'pst_1', status: 'queued', publishAt: at.toUTC().toISO() })).toEqual({
+    expect(await open({ id: 'pst_1', status: 'queued', publishAt: at.toUTC().toISO() })).toEqual({
       date: at.toISODate(),
       time: '07:40',
     });
   });
 
-  it('starts at the new time of a post moved while its page was open', () => {
+  it('starts at the new time of a post moved while its page was open', async () => {
     const at = (hour: number) => DateTime.now().plus({ days: 2 }).setZone('Asia/Tokyo').set({ hour, minute: 5 });
     const post = { id: 'pst_3', status: 'queued', publishAt: at(9).toUTC().toISO() } as const;
-    expect(open(post, { ...post, publishAt: at(18).toUTC().toISO() }).time).toBe('18:05');
+    expect((await open(post, { ...post, publishAt: at(18).toUTC().toISO() })).time).toBe('18:05');
   });
 
-  it('starts at the next quarter hour when the post has no time ahead', () => {
-    const { time } = open({ id: 'pst_2', status: 'draft', publishAt: null });
+  it('starts at the next quarter hour when the post has no time ahead', async () => {
+    const { time } = await open({ id: 'pst_2', status: 'draft', publishAt: null });
     expect(time).toMatch(/:(00|15|30|45)$/);
   });
 });
