@@ -104,4 +104,29 @@ describe('what an event makes stale', () => {
       expect(affected({ type, objectId: 'pst_1' }).own).toContainEqual(approvalKeys.all);
     expect(affected({ type: 'post.live', objectId: 'pst_1' }).own).not.toContainEqual(approvalKeys.all);
   });
+
+  it('fetches the approvals list again when a post starts publishing only if the list shows that post', async () => {
+    const client = new QueryClient();
+    let fetches = 0;
+    const observer = new QueryObserver(client, {
+      queryKey: approvalKeys.all,
+      queryFn: async () => {
+        fetches++;
+        return { posts: [{ id: 'pst_waiting' }] };
+      },
+      staleTime: Number.POSITIVE_INFINITY,
+    });
+    const unsubscribe = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(fetches).toBe(1));
+    const live = liveEventHandler(client, () => 0);
+    const publishing = (objectId: string) =>
+      live.handle({ type: 'post.publishing', objectId, post: { status: 'publishing', publishAt: null } });
+    publishing('pst_other');
+    await Promise.resolve();
+    expect(client.getQueryState(approvalKeys.all)?.isInvalidated).toBe(false);
+    publishing('pst_waiting');
+    await vi.waitFor(() => expect(fetches).toBe(2));
+    live.stop();
+    unsubscribe();
+  });
 });
