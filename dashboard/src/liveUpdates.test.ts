@@ -117,14 +117,16 @@ describe('what an event makes stale', () => {
       staleTime: Number.POSITIVE_INFINITY,
     });
     const unsubscribe = observer.subscribe(() => {});
-    await vi.waitFor(() => expect(fetches).toBe(1));
+    const asking = () => client.getQueryState(approvalKeys.all)?.fetchStatus;
+    await vi.waitFor(() => expect(asking()).toBe('idle'));
+    expect(fetches).toBe(1);
     const live = liveEventHandler(client, () => 0);
     const publishing = (objectId: string) =>
       live.handle({ type: 'post.publishing', objectId, post: { status: 'publishing', publishAt: null } });
     publishing('pst_other');
-    await Promise.resolve();
-    expect(client.getQueryState(approvalKeys.all)?.isInvalidated).toBe(false);
+    expect(asking()).toBe('idle');
     publishing('pst_waiting');
+    expect(asking()).toBe('fetching');
     await vi.waitFor(() => expect(fetches).toBe(2));
     live.stop();
     unsubscribe();
