@@ -680,6 +680,8 @@ describe('dashboard in a browser', () => {
     expect(await cal.evaluate(() => document.activeElement?.matches('.cal-card, .cal-more'))).toBe(true);
     await groupCard.click();
     const groupDialog = cal.getByRole('dialog', { name: `${made.ids.length} posts made together` });
+    // The dialog library loads when the first dialog opens: the dialog is read once it is there.
+    await groupDialog.waitFor();
     expect(await groupDialog.getByRole('link').count()).toBe(made.ids.length);
     expect((await groupDialog.textContent())!.replace(/acme_\w+|bakery\.nord|studio\.sued/g, '')).not.toMatch(
       API_WORDS,

@@ -104,4 +104,31 @@ describe('what an event makes stale', () => {
       expect(affected({ type, objectId: 'pst_1' }).own).toContainEqual(approvalKeys.all);
     expect(affected({ type: 'post.live', objectId: 'pst_1' }).own).not.toContainEqual(approvalKeys.all);
   });
+
+  it('fetches the approvals list again when a post starts publishing only if the list shows that post', async () => {
+    const client = new QueryClient();
+    let fetches = 0;
+    const observer = new QueryObserver(client, {
+      queryKey: approvalKeys.all,
+      queryFn: async () => {
+        fetches++;
+        return { posts: [{ id: 'pst_waiting' }] };
+      },
+      staleTime: Number.POSITIVE_INFINITY,
+    });
+    const unsubscribe = observer.subscribe(() => {});
+    const asking = () => client.getQueryState(approvalKeys.all)?.fetchStatus;
+    await vi.waitFor(() => expect(asking()).toBe('idle'));
+    expect(fetches).toBe(1);
+    const live = liveEventHandler(client, () => 0);
+    const publishing = (objectId: string) =>
+      live.handle({ type: 'post.publishing', objectId, post: { status: 'publishing', publishAt: null } });
+    publishing('pst_other');
+    expect(asking()).toBe('idle');
+    publishing('pst_waiting');
+    expect(asking()).toBe('fetching');
+    await vi.waitFor(() => expect(fetches).toBe(2));
+    live.stop();
+    unsubscribe();
+  });
 });

@@ -4,7 +4,7 @@
 import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { accountKeys } from './queries/accounts.ts';
-import { approvalKeys } from './queries/approvals.ts';
+import { approvalKeys, approvalListQuery } from './queries/approvals.ts';
 import { mediaKeys } from './queries/media.ts';
 import { planKeys } from './queries/plan.ts';
 import { postKeys } from './queries/posts.ts';
@@ -21,15 +21,18 @@ export const LIST_REFRESH_MS = 30_000;
 
 /**
  * Events that change what waits for approval: the approvals page's short list (and the menu's count) is fetched again
- * at once. A post's publishing starting drops a change waiting beside it.
+ * at once.
  */
-const APPROVAL_CHANGES = [
-  'post.approval_requested',
-  'post.approved',
-  'post.rejected',
-  'post.deleted',
-  'post.publishing',
-];
+const APPROVAL_CHANGES = ['post.approval_requested', 'post.approved', 'post.rejected', 'post.deleted'];
+
+/**
+ * A post's publishing starting drops a change waiting beside it: the approvals list is fetched again only when it
+ * shows that post, so a busy calendar's posts going live ask for nothing more.
+ */
+function dropsWaitingChange(client: QueryClient, event: LiveEvent): boolean {
+  if (event.type !== 'post.publishing') return false;
+  return client.getQueryData(approvalListQuery().queryKey)?.posts.some((p) => p.id === event.objectId) ?? false;
+}
 
 /** The queries an event makes stale: the object's own, at once, and the lists it appears in, throttled. */
 export function affected(event: LiveEvent): { own: QueryKey[]; lists: QueryKey[] } {
@@ -90,6 +93,7 @@ export function liveEventHandler(client: QueryClient, now: () => number) {
     handle(event: LiveEvent) {
       const { own, lists: theirs } = affected(event);
       for (const queryKey of own) void client.invalidateQueries({ queryKey });
+      if (dropsWaitingChange(client, event)) void client.invalidateQueries({ queryKey: approvalKeys.all });
       if (patchCalendars(client, event)) lists.touch(postKeys.searches);
       else for (const key of theirs) lists.touch(key);
     },
