@@ -231,7 +231,12 @@ describe('settings in a browser', () => {
       return (await answer.json()).posts[0];
     });
     expect(created.statusLine).toMatch(/^Draft, awaiting approval\./);
+    // "Autumn teaser" still waits unsaved in compose: leaving it is asked first, and the draft stays in the tab.
     await owner.getByRole('link', { name: 'Approvals' }).click();
+    await owner
+      .getByRole('alertdialog', { name: 'Leave this post unsaved?' })
+      .getByRole('button', { name: 'Leave for now' })
+      .click();
     await owner.getByText('Autumn sale').waitFor();
     await checkPage(owner, '27b-approvals-waiting');
     // Decided on the card itself: no box to tick first.
