@@ -525,8 +525,12 @@ describe('settings in a browser', () => {
     expect(await refusal.textContent()).not.toMatch(/minute|seconds|rate_limited/);
     expect(await owner.getByLabel('Text').inputValue()).toBe('Winter menu is out');
     await checkPage(owner, '32-compose-hourly-allowance-spent');
-    // Settings shows the hour's use and when it returns.
+    // Settings shows the hour's use and when it returns; the refused draft stays in the tab, so leaving is asked.
     await menu(owner, 'Settings').click();
+    await owner
+      .getByRole('alertdialog', { name: 'Leave this post unsaved?' })
+      .getByRole('button', { name: 'Leave for now' })
+      .click();
     await owner.getByRole('link', { name: 'Plan and billing' }).click();
     await owner.getByText(/New posts this hour, all keys and people: 60 of 60 \(\d+ through API keys/).waitFor();
     await owner.getByText(/The hour’s new posts are spent; new posts can be saved again/).waitFor();
