@@ -37,6 +37,12 @@ describe('settings in a browser', () => {
   });
 
   const at = (p: string) => `${herald.url}/app${p}`;
+  /** Leaving compose with text not yet saved is asked first; the text stays in the tab for later. */
+  const leaveUnsaved = (page: Page) =>
+    page
+      .getByRole('alertdialog', { name: 'Leave this post unsaved?' })
+      .getByRole('button', { name: 'Leave for now' })
+      .click();
   /** A page of the main menu (a page's own links may have the same names). */
   const menu = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
 
@@ -231,7 +237,9 @@ describe('settings in a browser', () => {
       return (await answer.json()).posts[0];
     });
     expect(created.statusLine).toMatch(/^Draft, awaiting approval\./);
+    // "Autumn teaser" still waits unsaved in compose: leaving it is asked first, and the draft stays in the tab.
     await owner.getByRole('link', { name: 'Approvals' }).click();
+    await leaveUnsaved(owner);
     await owner.getByText('Autumn sale').waitFor();
     await checkPage(owner, '27b-approvals-waiting');
     // Decided on the card itself: no box to tick first.
@@ -520,8 +528,9 @@ describe('settings in a browser', () => {
     expect(await refusal.textContent()).not.toMatch(/minute|seconds|rate_limited/);
     expect(await owner.getByLabel('Text').inputValue()).toBe('Winter menu is out');
     await checkPage(owner, '32-compose-hourly-allowance-spent');
-    // Settings shows the hour's use and when it returns.
+    // Settings shows the hour's use and when it returns; the refused draft stays in the tab, so leaving is asked.
     await menu(owner, 'Settings').click();
+    await leaveUnsaved(owner);
     await owner.getByRole('link', { name: 'Plan and billing' }).click();
     await owner.getByText(/New posts this hour, all keys and people: 60 of 60 \(\d+ through API keys/).waitFor();
     await owner.getByText(/The hour’s new posts are spent; new posts can be saved again/).waitFor();
