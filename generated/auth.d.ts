@@ -677,6 +677,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A connection refused as it stands: `account_mismatch`, `nothing_to_connect` (with the network's `reason`
+         *     when it tells one) or `network_not_configured` (naming its `platform`).
+         */
+        ConnectConflict: {
+            code: string;
+            message: string;
+            hint: string;
+            platform?: components["schemas"]["Platform"];
+            /** @description The network's reason, such as `instagram_not_professional`. */
+            reason?: string;
+        };
         /** @description `downgrade_blocked`, with what to remove before the plan can change. */
         DowngradeBlockedError: {
             /** @constant */
@@ -2826,7 +2838,20 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /**
+             * @description The account named is not the one signed in to (`account_mismatch`), the sign-in offered no account
+             *     (`nothing_to_connect`), or the network cannot be connected here (`network_not_configured`: in the
+             *     sandbox, Bluesky without `SANDBOX_PDS`).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectConflict"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
             502: components["responses"]["NetworkFailed"];
         };
     };

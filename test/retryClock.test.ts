@@ -169,6 +169,7 @@ describe('worker retries on a controllable clock (SQLite, default delays)', () =
       code: 'threads_unavailable',
       message: 'Threads answered: "An unexpected error has occurred. Please retry your request later. (code 2)"',
       hint: 'Threads had a server error; Herald retried after 1, 5 and 15 minutes. Retry the post later.',
+      networkMessage: 'An unexpected error has occurred. Please retry your request later. (code 2)',
     });
     expect(await post.failuresLeft()).toBe(0);
     expect((await events(post.id)).map((e) => e.kind).filter((k) => k === 'retriedByWorker' || k === 'failed')).toEqual(
