@@ -30,10 +30,28 @@ function bufferedDestination(): DestinationStream & { flush(cb?: (err?: Error) =
   const out = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   // A write already under way takes only what it had: the lines after it go once it has ended (its drain).
   const flush = (cb?: (err?: Error) => void) => out.flush(() => out.flush(cb));
+  // One flush for warnings at a time (each waits on a listener of the stream's): lines that come meanwhile take the
+  // next, started when it ends. A burst of warnings (a database gone) would otherwise pile up thousands of listeners.
+  let flushing = false;
+  let again = false;
+  const flushUrgent = () => {
+    if (flushing) {
+      again = true;
+      return;
+    }
+    flushing = true;
+    flush(() => {
+      flushing = false;
+      if (again) {
+        again = false;
+        flushUrgent();
+      }
+    });
+  };
   return {
     write(line: string) {
       out.write(line);
-      if (/^\{"level":(40|50|60),/.test(line)) flush();
+      if (/^\{"level":(40|50|60),/.test(line)) flushUrgent();
     },
     flush,
   };

@@ -151,6 +151,23 @@ describe('herald serve', () => {
     run.child.kill();
   });
 
+  it('writes a burst of warnings, every one, without piling up listeners on its stream', async () => {
+    let stderr = '';
+    const run = loggingChild(
+      "const log = createLogger('info', 'json'); for (let i = 0; i < 2000; i++) log.warn({ i }, 'database gone');" +
+        " log.error('the last line'); setInterval(() => {}, 1000);",
+    );
+    run.child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    await run.written('the last line');
+    const exited = new Promise((resolve) => run.child.once('exit', resolve));
+    run.child.kill();
+    await exited;
+    expect(run.output().match(/database gone/g)).toHaveLength(2000);
+    expect(stderr).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('ends open live update streams cleanly on SIGTERM instead of waiting for them', async () => {
     const { dataDir, port, child, exited } = await startServe('herald-streams-');
     const db = openDatabase({ dataDir });
