@@ -13,13 +13,20 @@ const POSTS = Number(process.env.CHAOS_TEST_POSTS ?? 1000);
 
 describe('publishing through chaos on postgres', () => {
   it('publishes every post once, loses none, and delivers every webhook event', async () => {
+    // The run's account of itself: all of it with CHAOS_TEST_VERBOSE, otherwise only what explains a post lost or
+    // sent twice (its timeline, Herald's error lines), printed when the run finds one.
+    const diagnosis: string[] = [];
     const r = await chaosRun({
       posts: POSTS,
       schedule: 'moved',
       spreadSeconds: Number(process.env.CHAOS_TEST_SPREAD ?? 52),
       tailSeconds: 8,
-      log: process.env.CHAOS_TEST_VERBOSE ? (line) => console.log(line) : undefined,
+      log: (line) => {
+        if (process.env.CHAOS_TEST_VERBOSE) console.log(line);
+        else if (/^(lost|published \d+ times| {2}pst_|Herald's error lines)/.test(line)) diagnosis.push(line);
+      },
     });
+    if (r.lost || r.duplicates) console.log(diagnosis.join('\n'));
     expect(r.kills).toBeGreaterThan(0);
     expect(r.terminations).toBeGreaterThan(0);
     expect(r.pgRestarts).toBe(1);

@@ -70,8 +70,8 @@ export interface ChaosResult {
   byNetwork: Record<string, number>;
   duplicates: number;
   /**
-   * Posts not live, failed (in the network's words) or a draft at the end, plus acknowledged creations missing from
-   * the database.
+   * Posts neither live, failed in the network's words nor a draft (a client's cancel) at the end, plus acknowledged
+   * creations missing from the database.
    */
   lost: number;
   failedWords: string[];
