@@ -21,6 +21,8 @@ describe('publishing through chaos on postgres', () => {
       schedule: 'moved',
       spreadSeconds: Number(process.env.CHAOS_TEST_SPREAD ?? 52),
       tailSeconds: 8,
+      // 30 s past due is the target: a post left 90 s after the faults is stuck, and its story beats a timeout.
+      drainSeconds: 90,
       log: (line) => {
         if (process.env.CHAOS_TEST_VERBOSE) console.log(line);
         else if (/^(lost|published \d+ times| {2}pst_|Herald's error lines)/.test(line)) diagnosis.push(line);

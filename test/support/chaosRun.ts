@@ -55,6 +55,8 @@ export interface ChaosOptions {
   /** Seconds the faults go on after the last post is due. */
   tailSeconds?: number;
   clients?: number;
+  /** How long a backlog left when the faults stop may take to drain before what is left counts lost (15 minutes). */
+  drainSeconds?: number;
   /** Restart PostgreSQL once in the middle (default true). */
   pgRestart?: boolean;
   /** A folder for each Herald process's log (serve1.log, worker2.log, ...) and, at the end, posts.json: every post
@@ -577,8 +579,8 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       }),
     );
     log('all processes up');
-    // A backlog left when the faults stop is drained, not counted lost: 15 minutes at most.
-    let deadline = Date.now() + 15 * 60_000;
+    // A backlog left when the faults stop is drained, not counted lost, for `drainSeconds` at most.
+    let deadline = Date.now() + (options.drainSeconds ?? 15 * 60) * 1000;
     let now = await counts();
     while ((now.queued ?? 0) > 0 && Date.now() < deadline) {
       await sleep(1000);
@@ -649,8 +651,27 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
         !['live', 'failed', 'draft'].includes(r.status) ||
         (r.status === 'failed' && r.error_code?.endsWith('_outcome_unknown')),
     );
-    for (const r of lostRows)
+    for (const r of lostRows) {
       log(`lost: ${r.id} (${r.platform}) ${r.status} ${r.error_code ?? ''}: ${await timeline(r)}`);
+      // What holds it: its lease, and its jobs in the queue.
+      const held = await db('posts')
+        .leftJoin('workers', 'workers.id', 'posts.attempt_worker')
+        .where('posts.id', r.id)
+        .first(
+          'posts.due_at',
+          'posts.attempt_id',
+          'posts.attempt_worker',
+          'posts.attempt_started_at',
+          'workers.heartbeat_at',
+        );
+      const jobs = await db
+        .raw('select run_at, locked_at, locked_by, attempts, max_attempts from graphile_worker.jobs where key = ?', [
+          r.id,
+        ])
+        .then((result: { rows: unknown[] }) => result.rows)
+        .catch((err: Error) => err.message);
+      log(`lost: ${r.id} held ${JSON.stringify(held)}; its jobs ${JSON.stringify(jobs)}`);
+    }
     const missing = [...acknowledged].filter((id) => !present.has(id));
     if (missing.length) log(`lost: acknowledged but not in the database: ${missing.join(', ')}`);
     // Herald's own error lines by message, to explain what went wrong where something did.
