@@ -318,10 +318,13 @@ async function rupload(ctx: SimulatorContext, req: Request): Promise<object> {
       message: `Failed to fetch the file from file_url: ${file}.`,
     });
   const now = Date.now();
-  await ctx.state.update<VideoData>(video.id, {
-    status: 'uploaded',
-    data: { ...video.data, file, uploadedAt: now, readyAt: now + ctx.processingMs },
-  });
+  // Merged into the video as it is now: a download that took long (a second upload call's, say) must not undo a
+  // finish that came meanwhile, which would leave a published reel processing forever.
+  await ctx.state.merge<VideoData>(
+    video.id,
+    { file, uploadedAt: now, readyAt: now + ctx.processingMs },
+    { from: 'started', to: 'uploaded' },
+  );
   return { success: true };
 }
 

@@ -2,6 +2,7 @@
 // (never Herald's): the accounts each network knows, the items the simulators created (containers, posts,
 // videos, upload sessions) and failures queued for an account.
 import type { Knex } from 'knex';
+import { isPostgres } from '../../db/connect.ts';
 import { nowIso } from '../../db/rows.ts';
 import { randomBase62 } from '../../domain/ids.ts';
 import { batcher } from '../../runtime/batcher.ts';
@@ -158,6 +159,30 @@ export function sandboxState(db: Knex, network: Platform) {
           ...(changes.publishedMs !== undefined ? { published_ms: changes.publishedMs } : {}),
           updated_at: nowIso(),
         });
+    },
+
+    /**
+     * Adds `data` to the item's data as it is when written (read and written in one transaction, the row locked), and
+     * moves its status from `status.from` only: a slow call (a file's download) never undoes what a faster call on the
+     * same item wrote meanwhile (a reel's publish).
+     */
+    async merge<D extends Record<string, unknown>>(
+      id: string,
+      data: Partial<D>,
+      status?: { from: string; to: string },
+    ): Promise<void> {
+      await db.transaction(async (trx) => {
+        const query = trx('sandbox_items').where({ id, network }).first('data', 'status');
+        const row = await (isPostgres(trx) ? query.forUpdate() : query);
+        if (!row) return;
+        await trx('sandbox_items')
+          .where({ id, network })
+          .update({
+            data: JSON.stringify({ ...JSON.parse(row.data), ...data }),
+            ...(status && row.status === status.from ? { status: status.to } : {}),
+            updated_at: nowIso(),
+          });
+      });
     },
 
     /** The account's items of one kind, newest first (what "recent posts" endpoints list). */

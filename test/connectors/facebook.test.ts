@@ -3,6 +3,8 @@
 // never left as drafts; every error class with Facebook's own words; the 30-reels limit; media Facebook
 // cannot fetch; settling after the worker died (by exact text since the attempt began, by the reel's
 // video, by the story's media), never publishing twice; tokens and insights.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Checkpoint, Connector, ConnectorAccount, PublishMedia } from '../../networks/connector.ts';
 import { sandboxState, type Scenario } from '../../networks/sandbox/state.ts';
@@ -179,6 +181,47 @@ describe.each(DATABASES)('facebook connector on %s', (kind) => {
 
     it.each(queued)('%s answers %s', async (scenario, code, message) => {
       expect(await suite.failOnce(scenario, code, textJob, 'post')).toBe(message);
+    });
+
+    it("a slow second upload of a reel's video does not undo the publish that came meanwhile", async () => {
+      // Two uploads of one session: a cut attempt's, still downloading, and its successor's, which finishes the reel.
+      const a = await page();
+      const bytes = Buffer.from(await (await fetch(await (await files('video'))[0]!.publicUrl())).arrayBuffer());
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let asked!: () => void;
+      const downloading = new Promise<void>((resolve) => (asked = resolve));
+      const slow = http.createServer(async (_req, res) => {
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': bytes.length });
+        res.write(bytes.subarray(0, 1024));
+        asked();
+        await released;
+        res.end(bytes.subarray(1024));
+      });
+      await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+      const graph = async (url: string, form: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+        (await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${a.credentials.accessToken}`, ...headers },
+          body: new URLSearchParams(form),
+        }).then((res) => res.json())) as Record<string, string>;
+      const reels = `${env.base}/sandbox/facebook/v25.0/${a.externalId}/video_reels`;
+      const { video_id, upload_url } = await graph(reels, { upload_phase: 'start' });
+      const upload = (fileUrl: string) =>
+        graph(upload_url!, {}, { authorization: `OAuth ${a.credentials.accessToken}`, file_url: fileUrl });
+      const slowUpload = upload(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/reel.mp4`);
+      await downloading;
+      expect(await upload(await (await files('video'))[0]!.publicUrl())).toEqual({ success: true });
+      const finished = await graph(reels, { upload_phase: 'finish', video_id: video_id!, video_state: 'PUBLISHED' });
+      expect(finished).toEqual({ success: true });
+      release();
+      expect(await slowUpload).toEqual({ success: true });
+      slow.close();
+      const reel = (await state().get<{ finish?: { state: string } }>(video_id!))!;
+      expect({ status: reel.status, finish: reel.data.finish?.state }).toEqual({
+        status: 'published',
+        finish: 'PUBLISHED',
+      });
     });
 
     it('refuses a reel with facebook_rate_limited once the Page published 30 in 24 hours', async () => {
