@@ -160,7 +160,9 @@ export function postWrites(db: Db, wsId: string, clock: Clock, jobs?: JobSchedul
       events.push(CHANGE_DROPPED);
     }
     const content = changesContent(patch);
-    if (content && row.checkpoint) throw partlySent(id, post.platform);
+    // New content waiting for approval beside a partly sent post could never be applied: refused as an edit is.
+    const waitingContent = !!patch.pendingChange && changesContent(patch.pendingChange);
+    if ((content || waitingContent) && row.checkpoint) throw partlySent(id, post.platform);
     // Taking a post in review out of the queue (a cancel, or a wait for approval) would not take it back.
     if (status === 'draft' && row.review_since) throw inReview(id, post.platform);
     const now = isoNow(clock);

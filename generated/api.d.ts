@@ -1137,7 +1137,8 @@ export interface webhooks {
         put?: never;
         /**
          * A post was approved
-         * @description An owner or administrator approved a post: it is queued. Sent to webhooks subscribed to `post.approved`; `data` is the event as `GET /events`
+         * @description An owner or administrator approved a post: it is queued, or a queued post's waiting change (`pendingChange`)
+         *     is applied. Sent to webhooks subscribed to `post.approved`; `data` is the event as `GET /events`
          *     lists it, with `data.post` as the API answers it when sent.
          */
         post: operations["onPostApproved"];
@@ -1158,7 +1159,9 @@ export interface webhooks {
         put?: never;
         /**
          * A post was rejected
-         * @description An owner or administrator rejected a post: it stays a draft. Sent to webhooks subscribed to `post.rejected`; `data` is the event as `GET /events`
+         * @description An owner or administrator rejected a post: it stays a draft, or a queued post's waiting change is dropped and
+         *     the post stays as it was. Also sent when a waiting change is dropped because the post left the queue (the
+         *     event's `reason` is `leftQueue`, and no one rejected it). Sent to webhooks subscribed to `post.rejected`; `data` is the event as `GET /events`
          *     lists it, with `data.post` as the API answers it when sent.
          */
         post: operations["onPostRejected"];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { reservePosts, startAttempts } from '../db/publishing/attempts.ts';
+import { markFailed } from '../db/publishing/outcomes.ts';
 import { isoNow } from '../runtime/clock.ts';
 import { KEY_CACHE_MS } from '../server/api.ts';
 import { addAccount, call, DATABASES, seedWorkspace, type Seeded, type TestEnv } from './support/harness.ts';
@@ -525,6 +526,63 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       expect(await listed(before.id)).toBeUndefined();
       const late = await asPerson(env, admin, 'post', `/auth/approvals/${before.id}/approve`, {});
       expect([late.status, late.body.code]).toEqual([409, 'invalid_state']);
+      await drainMail();
+    });
+
+    it("keeps a member's waiting edit when the member swaps the post's time: the change grows", async () => {
+      const first = await queuedByOwner('First approved', 20);
+      const second = await queuedByOwner('Second approved', 22);
+      await asMember('patch', `/v1/posts/${first.id}`, { text: 'Member words', confirm: true });
+      const swapped = await asMember('post', '/v1/posts/swap-times', { postIds: [first.id, second.id], confirm: true });
+      expect(swapped.status, JSON.stringify(swapped.body)).toBe(200);
+      expect(await read(first.id)).toMatchObject({
+        text: 'First approved',
+        publishAt: first.publishAt,
+        pendingChange: { text: 'Member words', publishAt: second.publishAt },
+      });
+      const approved = await asPerson(env, admin, 'post', `/auth/approvals/${first.id}/approve`, {});
+      expect(approved.body).toMatchObject({ status: 'queued', text: 'Member words', publishAt: second.publishAt });
+      await asPerson(env, admin, 'post', `/auth/approvals/${second.id}/reject`, {});
+      await drainMail();
+    });
+
+    it('drops a waiting change when the post fails before its attempt starts (its account gone)', async () => {
+      const before = await queuedByOwner('Approved, then failed', 2);
+      await asMember('patch', `/v1/posts/${before.id}`, { text: 'Waiting words', confirm: true });
+      clock.advance(2 * 3600_000);
+      const db = env.services.db;
+      const [held] = await reservePosts(db, [before.id], 'wkr_approvals', new Date(clock.now() + 60_000).toISOString());
+      expect(held).toMatchObject({ changeWaiting: true, started: false });
+      // As the worker fails an attempt it cannot start (the account's token gone): nothing was sent.
+      const error = { code: 'threads_token_rejected', message: 'The token no longer works.', hint: 'Reconnect.' };
+      expect(await markFailed(db, held!, error, isoNow(clock))).toBe(true);
+      const failed = await read(before.id);
+      expect(failed).toMatchObject({ status: 'failed', text: 'Approved, then failed' });
+      expect(failed.pendingChange).toBeUndefined();
+      expect(failed.approval).toBeUndefined();
+      expect(await listed(before.id)).toBeUndefined();
+      expect((await timeline(before.id)).slice(-2)).toMatchObject([
+        { kind: 'failed' },
+        { kind: 'rejected', reason: 'leftQueue', change: true },
+      ]);
+      // The member's next change asks for approval as a draft, shown to the approvers.
+      const edited = await asMember('patch', `/v1/posts/${before.id}`, { text: 'Fixed words' });
+      expect(edited.body).toMatchObject({ status: 'draft', text: 'Fixed words', approval: { state: 'pending' } });
+      expect(await listed(before.id)).toMatchObject({ status: 'draft' });
+      await asPerson(env, admin, 'post', `/auth/approvals/${before.id}/reject`, {});
+      await drainMail();
+    });
+
+    it('refuses a waiting edit of a post an earlier attempt partly sent; its time may still be asked', async () => {
+      const before = await queuedByOwner('Partly sent', 30);
+      await env.services.db('posts').where({ id: before.id }).update({ checkpoint: '{"containerId":"c1"}' });
+      const edit = await asMember('patch', `/v1/posts/${before.id}`, { text: 'Other words', confirm: true });
+      expect([edit.status, edit.body.code]).toEqual([409, 'invalid_state']);
+      expect((await read(before.id)).pendingChange).toBeUndefined();
+      const moved = await asMember('patch', `/v1/posts/${before.id}`, { when: inHours(31), confirm: true });
+      expect(moved.status).toBe(200);
+      expect(Object.keys(moved.body.pendingChange).sort()).toEqual(['publishAt', 'requestedAt', 'requestedBy']);
+      await asPerson(env, admin, 'post', `/auth/approvals/${before.id}/reject`, {});
       await drainMail();
     });
 

@@ -4,7 +4,7 @@ import { storedStatus, systemMove } from '../../domain/postStates.ts';
 import type { Db } from '../connect.ts';
 import { recordEvents } from '../events.ts';
 import type { JobScheduler } from '../jobs.ts';
-import { eventRows, insertPostEvents } from '../postEvents.ts';
+import { eventRows, insertPostEvents, type NewEvent } from '../postEvents.ts';
 import { leased, leaseOf, type Attempt } from './attempts.ts';
 import { updateLeasedRecording } from './leasedBatch.ts';
 
@@ -64,6 +64,13 @@ export async function markLiveMany(db: Db, outcomes: LiveOutcome[], now: string)
   return outcomes.map((o) => live.has(o.attempt.postId));
 }
 
+const CHANGE_DROPPED: NewEvent = {
+  kind: 'rejected',
+  message: 'The change that waited for approval was dropped: the post failed before it was sent.',
+  reason: 'leftQueue',
+  change: true,
+};
+
 export async function markFailed(
   db: Db,
   a: Attempt,
@@ -84,10 +91,19 @@ export async function markFailed(
       checkpoint: null,
       due_at: null,
       review_since: null,
+      // A change waiting for approval beside the post (one that fails before its attempt starts still has it)
+      // waits only beside a queued post: the post leaving the queue drops it, as a person's change does.
+      pending_change: null,
+      approval_state: null,
+      approval_requested_by: null,
+      approval_requested_at: null,
+      approval_wanted_at: null,
       updated_at: now,
     });
     if (!n) return false;
-    await insertPostEvents(trx, a.workspaceId, a.postId, [{ kind: 'failed', error }], now);
+    const events: NewEvent[] = [{ kind: 'failed', error }];
+    if (a.changeWaiting && !a.started) events.push(CHANGE_DROPPED);
+    await insertPostEvents(trx, a.workspaceId, a.postId, events, now);
     if (!accountStatus) return true;
     const changed = await trx('accounts').where({ id: a.account.id, status: 'ok' }).update({ status: accountStatus });
     if (changed)

@@ -9,6 +9,7 @@ import { isoNow } from '../../runtime/clock.ts';
 import { mailApprovers } from '../approvalMail.ts';
 import type { Handler } from '../types.ts';
 import { approvalWait } from './approvals.ts';
+import { changedContent } from './contentEdits.ts';
 import { checksFailed, replanned } from './planning.ts';
 import {
   assertUnchanged,
@@ -55,6 +56,10 @@ export const retryPost: Handler<'retryPost'> = async ({ cred, data, params, body
   return { status: 200, body: wirePost(post, cred.workspace.tz) };
 };
 
+/** A queued post as its waiting change would leave it (its content; the time is the swap's). */
+const withWaiting = (post: PostRecord): PostRecord =>
+  post.pendingChange ? { ...post, ...changedContent(post.pendingChange) } : post;
+
 /**
  * Swaps the times of two queued posts, both or neither (`POST /posts/swap-times`, the dashboard's queue reordered):
  * each is checked at the other's time, then both change in one transaction; a caller whose changes need approval
@@ -75,6 +80,7 @@ export const swapPostTimes: Handler<'swapPostTimes'> = async ({ cred, data, body
   }
   const now = DateTime.fromMillis(services.clock.now(), { zone: 'utc' });
   const times = pair.map((p) => p.publishAt!).reverse();
+  const waits = needsApproval(cred, via);
   const rows = await Promise.all(
     pair.map(async (post, i) => {
       const at = DateTime.fromISO(times[i]!, { zone: 'utc' });
@@ -84,14 +90,15 @@ export const swapPostTimes: Handler<'swapPostTimes'> = async ({ cred, data, body
         issues: timeIssues(at, now, cred.workspace.tz, 'The new time'),
         notes: [],
       };
-      return (await replanned(cred, data, services, post, when)).row;
+      return (await replanned(cred, data, services, waits ? withWaiting(post) : post, when)).row;
     }),
   );
   if (rows.some((r) => !r.ok)) throw checksFailed(rows, 'edit');
-  const waits = needsApproval(cred, via);
   const changes = pair.map((current, i) => {
     const publishAt = times[i]!;
-    if (waits) return { id: current.id, ...approvalWait(cred, services.clock, current, {}, publishAt) };
+    // A waiting change grows: the content it already asks stays in it, beside the new time.
+    const waiting = current.pendingChange ? changedContent(current.pendingChange) : {};
+    if (waits) return { id: current.id, ...approvalWait(cred, services.clock, current, waiting, publishAt) };
     return {
       id: current.id,
       action: 'reschedule' as const,
