@@ -1718,7 +1718,10 @@ export interface components {
             };
             content?: never;
         };
-        /** @description `invalid_request`: the request does not match this contract; the message names the field. */
+        /**
+         * @description `invalid_request`: the request does not match this contract (a query parameter the operation does not
+         *     take included); the message names the field.
+         */
         InvalidRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1740,8 +1743,8 @@ export interface components {
             };
         };
         /**
-         * @description `csrf_failed` (the X-CSRF-Token header is missing or wrong), `role_required` (the role is
-         *     below `x-role`), or the operation's own refusal.
+         * @description `csrf_failed` (the X-CSRF-Token header is missing or wrong), `insufficient_role` (the role is
+         *     below `x-role`; `limit` names the role needed, `actual` the person's), or the operation's own refusal.
          */
         Forbidden: {
             headers: {
@@ -1805,7 +1808,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `rate_limited`: too many requests or sign-in attempts from this address in the window. */
+        /**
+         * @description `rate_limited`: too many requests from this address in the window (every /auth request counts toward
+         *     the limit per address that /v1 shares), or too many sign-in attempts from this address or for this email.
+         */
         RateLimited: {
             headers: {
                 /** @description Seconds until the window resets. */
@@ -1876,7 +1882,9 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
         };
     };
     signOut: {
@@ -1901,8 +1909,10 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getSignUpState: {
@@ -1926,6 +1936,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -2094,7 +2105,9 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
         };
     };
     removeMember: {
@@ -2132,6 +2145,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
         };
     };
     changeMemberRole: {
@@ -2174,6 +2188,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createInvite: {
@@ -2219,6 +2234,7 @@ export interface operations {
             402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
         };
     };
     cancelInvite: {
@@ -2250,6 +2266,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getInvite: {
@@ -2315,7 +2332,9 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Workspaces"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
         };
     };
     switchWorkspace: {
@@ -2344,6 +2363,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     listKeys: {
@@ -2371,8 +2391,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
         };
     };
     createKey: {
@@ -2414,6 +2436,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
         };
     };
     revokeKey: {
@@ -2445,6 +2468,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getBilling: {
@@ -2465,8 +2489,10 @@ export interface operations {
                     "application/json": components["schemas"]["Billing"];
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
         };
     };
     changePlan: {
@@ -2521,6 +2547,7 @@ export interface operations {
                     "application/json": components["schemas"]["DowngradeBlockedError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     updateWorkspace: {
@@ -2569,6 +2596,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
         };
     };
     listAudit: {
@@ -2600,6 +2628,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
         };
     };
     listApprovals: {
@@ -2622,8 +2651,10 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
         };
     };
     approvePost: {
@@ -2661,6 +2692,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
         };
     };
     rejectPost: {
@@ -2693,6 +2725,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getDisconnect: {
@@ -2723,6 +2756,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     disconnectAccount: {
@@ -2766,6 +2800,16 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `confirm_required`: `{"confirm": true}` did not come; nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
         };
     };
     startConnect: {
@@ -2900,7 +2944,9 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
         };
     };
     revokeMcpGrant: {
@@ -2932,6 +2978,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     streamEvents: {
@@ -2979,7 +3026,9 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
         };
     };
 }

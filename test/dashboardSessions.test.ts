@@ -316,7 +316,14 @@ describe.each(DATABASES)('disconnecting an account on %s', (kind) => {
 
   it("needs confirm, CSRF and a session (never a key); another workspace's account is not found", async () => {
     const accountId = await addAccount(env, workspaceId, 'facebook', 'page');
-    expect((await disconnect(accountId, { body: {} })).body.code).toBe('confirm_required');
+    // Through call(), so the refusal is checked against auth.yaml too.
+    const unconfirmed = await call(env, 'post', `/auth/accounts/${accountId}/disconnect`, {
+      headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf },
+      body: {},
+    });
+    expect(unconfirmed.status).toBe(409);
+    expect(unconfirmed.body.code).toBe('confirm_required');
+    expect((await env.services.db('accounts').where({ id: accountId }).first()).disconnected_at).toBeNull();
     expect((await disconnect(accountId, { csrf: null })).body.code).toBe('csrf_failed');
     expect((await disconnect(accountId, { csrf: 'forged' })).status).toBe(403);
     const byKey = await request(env.app)

@@ -150,6 +150,16 @@ describe.each(DATABASES)('billing and settings on %s', (kind) => {
     ]) {
       expect([bad, (await asPerson(env, otherOwner, 'patch', '/auth/workspace', bad)).status]).toEqual([bad, 400]);
     }
+    // Too long or malformed, a setting is refused with its rule in the same words.
+    for (const [field, tooLong, malformed] of [
+      ['slug', 'a'.repeat(41), 'A b'],
+      ['currency', 'EURO', 'XYZ'],
+      ['tz', `${'Europe/'.repeat(15)}Paris`, 'Mars/Olympus'],
+    ] as const) {
+      const long = await asPerson(env, otherOwner, 'patch', '/auth/workspace', { [field]: tooLong });
+      const wrong = await asPerson(env, otherOwner, 'patch', '/auth/workspace', { [field]: malformed });
+      expect([field, long.status, long.body.field, long.body.message]).toEqual([field, 400, field, wrong.body.message]);
+    }
     const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events;
     expect(trail.find((e: { action: string }) => e.action === 'workspace.updated').detail.tz).toEqual({
       from: 'Europe/Berlin',
