@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { authApi, call } from './api.ts';
 import { useLiveUpdates } from './liveUpdates.ts';
 import { approvalListQuery } from './queries/approvals.ts';
-import { useMay, useResetSession, useSignedIn } from './session.tsx';
+import { SignedInScope, useMay, useResetSession, useSignedIn } from './session.tsx';
 import { APPROVAL_WORDS } from './words/approvalWords.ts';
 import { Button, Loading } from './ui.tsx';
 import { WorkspaceSwitcher } from './settings/WorkspaceSwitcher.tsx';
@@ -113,11 +113,14 @@ export function Shell() {
         </div>
       </header>
       <main id="main" ref={main} tabIndex={-1} className="page">
-        <ReconnectBanner />
-        {/* Each page's script loads on its first visit (App.tsx); the shell stays meanwhile. */}
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
+        {/* A switch to another workspace starts the page afresh: nothing of the last one stays on it. */}
+        <SignedInScope>
+          <ReconnectBanner />
+          {/* Each page's script loads on its first visit (App.tsx); the shell stays meanwhile. */}
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </SignedInScope>
       </main>
       <SessionRenewal />
     </div>

@@ -2,7 +2,7 @@
 // A form with changes asks before a link leaves it: staying keeps what was typed, leaving goes; a page the form
 // names as keeping its changes, and a form without changes, are left without a question.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { Link, MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,17 @@ describe('leaving a form with changes', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Elsewhere' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Leave and lose it' }));
     await screen.findByText('Elsewhere page');
+  });
+
+  it('gives focus back to the link that was held when the person stays', async () => {
+    open();
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Acme' } });
+    const link = screen.getByRole('link', { name: 'Elsewhere' });
+    link.focus();
+    fireEvent.click(link);
+    fireEvent.click(await screen.findByRole('button', { name: 'Stay here' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(link));
   });
 
   it('goes without asking to a page that keeps the changes, or when nothing was typed', async () => {

@@ -131,4 +131,33 @@ describe('what an event makes stale', () => {
     live.stop();
     unsubscribe();
   });
+
+  it("fetches an account's queue again when its post changes, also where a calendar showed the change", async () => {
+    const client = new QueryClient();
+    // The calendar, visited earlier, still holds the post: its new state is put there without a request.
+    client.setQueryData(postKeys.calendar({ from: '2026-11-01', to: '2026-12-01' }), [
+      { id: 'pst_1', status: 'queued', publishAt: '2026-11-24T13:30:00.000Z' },
+    ]);
+    let fetches = 0;
+    const queue = new QueryObserver(client, {
+      queryKey: postKeys.queue('acc_1'),
+      queryFn: async () => {
+        fetches++;
+        return [{ id: 'pst_1', status: 'queued' }];
+      },
+      staleTime: Number.POSITIVE_INFINITY,
+    });
+    const unsubscribe = queue.subscribe(() => {});
+    await vi.waitFor(() => expect(client.getQueryState(postKeys.queue('acc_1'))?.fetchStatus).toBe('idle'));
+    expect(fetches).toBe(1);
+    const live = liveEventHandler(client, () => 0);
+    live.handle({
+      type: 'post.live',
+      objectId: 'pst_1',
+      post: { status: 'live', publishAt: '2026-11-24T13:30:00.000Z' },
+    });
+    await vi.waitFor(() => expect(fetches).toBe(2));
+    live.stop();
+    unsubscribe();
+  });
 });

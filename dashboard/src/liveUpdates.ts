@@ -94,7 +94,8 @@ export function liveEventHandler(client: QueryClient, now: () => number) {
       const { own, lists: theirs } = affected(event);
       for (const queryKey of own) void client.invalidateQueries({ queryKey });
       if (dropsWaitingChange(client, event)) void client.invalidateQueries({ queryKey: approvalKeys.all });
-      if (patchCalendars(client, event)) lists.touch(postKeys.searches);
+      // The calendars changed in place; the searched lists and the accounts' queues are fetched again.
+      if (patchCalendars(client, event)) for (const key of [postKeys.searches, postKeys.queues]) lists.touch(key);
       else for (const key of theirs) lists.touch(key);
     },
     stop() {

@@ -1,5 +1,6 @@
 // The signed-in person and workspace. Server state lives in TanStack Query; this only names the session query.
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Fragment, type ReactNode } from 'react';
 import { hasRole } from '../../domain/roles.ts';
 import { authApi, call, Failure, setCsrfToken, type AuthSchemas } from './api.ts';
 
@@ -69,4 +70,13 @@ export function useResetSession() {
     client.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
     client.setQueryData(SESSION_KEY, session);
   };
+}
+
+/**
+ * The signed-in pages, started afresh for each person and workspace: what a page holds (the data it keeps on screen
+ * while the next loads, a form's choices, a filter's accounts) never carries over into another workspace.
+ */
+export function SignedInScope({ children }: { children: ReactNode }) {
+  const { user, workspace } = useSignedIn();
+  return <Fragment key={`${user.id} ${workspace.id}`}>{children}</Fragment>;
 }

@@ -1,6 +1,6 @@
 // Approvals: the new posts and the changes to scheduled posts that wait for an owner's or administrator's decision,
 // one card each, decided on the card. Only this signed-in page can decide.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { approvalListQuery } from '../queries/approvals.ts';
 import { useSignedIn } from '../session.tsx';
@@ -23,18 +23,23 @@ export function ApprovalsPage() {
 
 function ApprovalList() {
   const list = useQuery(approvalListQuery());
-  const [done, setDone] = useState<string>();
+  // What the last decision did; each decision anew, so a second one alike is said again.
+  const [done, setDone] = useState<{ words: string }>();
+  // The decided card leaves the list with the button that had focus: focus goes to what was done.
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (done) said.current?.focus();
+  }, [done]);
   const posts = list.data?.posts ?? [];
   if (list.isPending) return <Loading />;
   return (
     <section className="stack">
       <PageHeader title={W.title} />
       <ErrorNote error={list.error} />
-      {done && (
-        <p className="note note-ok" role="status">
-          {done}
-        </p>
-      )}
+      {/* Rendered from the start, so that screen readers hear it change. */}
+      <p ref={said} tabIndex={-1} className={done ? 'note note-ok' : 'sr-only'} role="status">
+        {done?.words}
+      </p>
       {posts.length === 0 ? (
         <Empty title={W.empty}>
           <p className="muted">{W.emptyHint}</p>
@@ -42,7 +47,7 @@ function ApprovalList() {
       ) : (
         <ul className="stack approvals">
           {posts.map((post) => (
-            <ApprovalCard key={post.id} post={post} onDecided={setDone} />
+            <ApprovalCard key={post.id} post={post} onDecided={(words) => setDone({ words })} />
           ))}
         </ul>
       )}

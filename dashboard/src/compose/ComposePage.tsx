@@ -77,15 +77,15 @@ export function ComposePage() {
 
 /** What compose waits for: the accounts, and the post to edit or duplicate when there is one. */
 function Compose() {
-  const { workspace } = useSignedIn();
+  const { user, workspace } = useSignedIn();
   const zone = workspace.tz;
   const accounts = useAccounts();
   const [params] = useSearchParams();
   const sourceId = params.get('edit') ?? params.get('from');
   const purpose = params.has('edit') ? 'edit' : 'duplicate';
   const subject: DraftSubject = sourceId
-    ? { workspaceId: workspace.id, purpose, postId: sourceId }
-    : { workspaceId: workspace.id, purpose: 'new' };
+    ? { userId: user.id, workspaceId: workspace.id, purpose, postId: sourceId }
+    : { userId: user.id, workspaceId: workspace.id, purpose: 'new' };
   const source = useQuery({ ...postQuery(sourceId ?? ''), enabled: Boolean(sourceId) });
   const editing = purpose === 'edit' ? source.data : undefined;
   const heading = editing ? 'Edit post' : sourceId ? 'Duplicate post' : 'Compose';

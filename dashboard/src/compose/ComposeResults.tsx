@@ -5,20 +5,25 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { Schemas } from '../api.ts';
+import { labelOf } from '../networks.ts';
+import { useAccounts } from '../queries/accounts.ts';
 import { postQuery } from '../queries/posts.ts';
 import { Button } from '../ui.tsx';
 
 type Created = Schemas['CreatePostsResponse']['posts'];
 
-function ResultRow({ post }: { post: Created[number] }) {
+/** Each link says which post it opens (its network and account; its place until the post has loaded), no id. */
+function ResultRow({ post, place }: { post: Created[number]; place: number }) {
   const current = useQuery(postQuery(post.id)).data;
+  const account = useAccounts().data?.find((a) => a.id === current?.accountId)?.displayName;
+  const name = current ? `the ${labelOf(current.platform)} post${account ? ` to ${account}` : ''}` : `post ${place}`;
   return (
     <li className="row">
       <div className="row-main">
         <p>{current?.statusLine ?? post.statusLine}</p>
       </div>
       <Link className="btn btn-ghost" to={`/posts/${post.id}`}>
-        Open<span className="sr-only"> post {post.id}</span>
+        Open<span className="sr-only"> {name}</span>
       </Link>
     </li>
   );
@@ -33,8 +38,8 @@ export function ComposeResults({ posts, onAgain }: { posts: Created; onAgain: ()
         Done: {posts.length === 1 ? '1 post' : `${posts.length} posts`}
       </h2>
       <ul className="rows" aria-live="polite">
-        {posts.map((p) => (
-          <ResultRow key={p.id} post={p} />
+        {posts.map((p, i) => (
+          <ResultRow key={p.id} post={p} place={i + 1} />
         ))}
       </ul>
       <div className="actions">

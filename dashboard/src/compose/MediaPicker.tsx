@@ -8,17 +8,23 @@ import { UploadList } from '../media/UploadList.tsx';
 import { useUploads } from '../media/uploads.ts';
 import { Button, Dialog, Empty, ErrorNote, Loading, opening } from '../ui.tsx';
 
+/**
+ * A picked file by its name; never by its id, while it loads or once it cannot be read (deleted since a draft kept
+ * in the tab picked it).
+ */
 function Picked({ id, onRemove }: { id: string; onRemove: () => void }) {
-  const media = useMediaItem(id).data;
+  const item = useMediaItem(id);
+  const media = item.data;
+  const name = media?.filename ?? (item.isError ? 'A file no longer in the library' : 'A file (loading)');
   return (
     <li className="picked">
       {media ? <MediaThumb media={media} /> : <span className="thumb thumb-empty" aria-hidden="true" />}
       <span className="small">
-        {media?.filename ?? id}
+        {name}
         {media && media.status !== 'ready' ? ` · ${media.status}` : ''}
       </span>
       <Button tone="ghost" onClick={onRemove}>
-        Remove<span className="sr-only"> {media?.filename ?? id}</span>
+        Remove<span className="sr-only"> {name}</span>
       </Button>
     </li>
   );

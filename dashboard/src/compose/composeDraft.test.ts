@@ -1,15 +1,15 @@
 // @vitest-environment happy-dom
-// Compose's draft in the tab's session storage: kept per workspace and per thing composed while it holds a change,
-// given back whole, forgotten once it matches the opened form or is saved, and an edit knows when its post changed
-// since it was filled.
+// Compose's draft in the tab's session storage: kept per person, per workspace and per thing composed while it holds
+// a change, given back whole, forgotten once it matches the opened form or is saved, and an edit knows when its post
+// changed since it was filled.
 import { afterEach, describe, expect, it } from 'vitest';
 import { changedSince, differs, draftKey, forgetDraft, keepDraft, readDraft, restoredForm } from './composeDraft.ts';
 import { composeReducer, emptyForm } from './composeForm.ts';
 
 const zone = 'Europe/Berlin';
 const opened = emptyForm(zone);
-const fresh = { workspaceId: 'ws_1', purpose: 'new' } as const;
-const edit = { workspaceId: 'ws_1', purpose: 'edit', postId: 'pst_1' } as const;
+const fresh = { userId: 'usr_1', workspaceId: 'ws_1', purpose: 'new' } as const;
+const edit = { userId: 'usr_1', workspaceId: 'ws_1', purpose: 'edit', postId: 'pst_1' } as const;
 
 afterEach(() => sessionStorage.clear());
 
@@ -28,6 +28,8 @@ describe("compose's kept draft", () => {
     expect(readDraft(sessionStorage, fresh)).toEqual({ form });
     expect(readDraft(sessionStorage, edit)).toBeUndefined();
     expect(readDraft(sessionStorage, { ...fresh, workspaceId: 'ws_2' })).toBeUndefined();
+    // Another person signed in on this tab, in the same workspace, does not get what the first one typed.
+    expect(readDraft(sessionStorage, { ...fresh, userId: 'usr_2' })).toBeUndefined();
     expect(restoredForm(readDraft(sessionStorage, fresh), opened, ['acc_1', 'acc_2'])).toEqual(form);
   });
 

@@ -1,11 +1,14 @@
 // Compose's unsaved form, kept in the tab's session storage so that leaving compose (its posting-times link, a
 // refusal, a reload) loses nothing typed. One draft per thing being composed: a new post, a duplicate of post X, an
-// edit of post X; and per workspace. Kept while it differs from the form compose opened with, dropped once saved or
-// discarded.
+// edit of post X; and per person and workspace (signing out leaves the tab, and the next person signed in on it must
+// not be handed what the last one typed). Kept while it differs from the form compose opened with, dropped once
+// saved or discarded.
 import type { ComposeForm } from './composeForm.ts';
 
 /** What is being composed, as compose's address says it. */
 export interface DraftSubject {
+  /** The signed-in person who typed it. */
+  userId: string;
   workspaceId: string;
   purpose: 'new' | 'edit' | 'duplicate';
   /** The post edited or duplicated. */
@@ -20,8 +23,8 @@ export interface KeptDraft {
 
 const PREFIX = 'herald.compose';
 
-export const draftKey = ({ workspaceId, purpose, postId }: DraftSubject) =>
-  [PREFIX, workspaceId, purpose, ...(postId ? [postId] : [])].join(':');
+export const draftKey = ({ userId, workspaceId, purpose, postId }: DraftSubject) =>
+  [PREFIX, userId, workspaceId, purpose, ...(postId ? [postId] : [])].join(':');
 
 /** The draft kept for `subject`, if any; one that cannot be read is dropped, as though none were kept. */
 export function readDraft(storage: Storage, subject: DraftSubject): KeptDraft | undefined {

@@ -12,7 +12,8 @@ export const postKeys = {
   search: (query: PostQuery) => [...postKeys.searches, query] as const,
   calendars: ['posts', 'list', 'calendar'] as const,
   calendar: (range: { from: string; to: string }) => [...postKeys.calendars, range] as const,
-  queue: (accountId: string) => ['posts', 'list', 'queue', accountId] as const,
+  queues: ['posts', 'list', 'queue'] as const,
+  queue: (accountId: string) => [...postKeys.queues, accountId] as const,
   /** A post and its timeline. */
   one: (postId: string) => ['posts', 'one', postId] as const,
   events: (postId: string) => [...postKeys.one(postId), 'events'] as const,

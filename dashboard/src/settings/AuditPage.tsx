@@ -2,14 +2,20 @@
 // same action (a bulk delete) is one line with its count, opened to show each.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { NETWORKS } from '../networks.ts';
 import { auditTrailQuery } from '../queries/audit.ts';
 import { timeText } from '../format.ts';
 import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, Loading } from '../ui.tsx';
 import { auditLines, runWords, settingsChanged } from '../words/auditWords.ts';
+import { STATUS_WORDS } from '../words/statusWords.ts';
 import { ROLE_LABEL, planLabel, type AuditEvent, type Role } from './settingsApi.ts';
 
 const str = (v: unknown) => String(v ?? '');
+/** The network's name ("Instagram") for the platform a detail records. */
+const network = (v: unknown) => NETWORKS.find((n) => n.platform === v)?.label ?? 'a network';
+/** A post's state as the dashboard says it ("scheduled"), for the status a detail records. */
+const state = (v: unknown) => (STATUS_WORDS as Record<string, string>)[str(v)]?.toLowerCase() ?? '';
 
 /** " and revoked their 2 API key(s) and 1 …" for the counts above zero; '' when none. */
 function revoked(counts: [unknown, string][]): string {
@@ -49,22 +55,22 @@ export function describeEvent(e: AuditEvent): string {
       return settingsChanged(d);
     case 'account.connected':
       return (
-        `${d.reconnected ? 'reconnected' : 'connected'} ${str(d.platform)}: ` +
+        `${d.reconnected ? 'reconnected' : 'connected'} ${network(d.platform)}: ` +
         `${(d.accounts as string[] | undefined)?.join(', ')}`
       );
     case 'account.disconnected':
-      return `disconnected ${str(d.platform)} account ${str(d.name)}`;
+      return `disconnected ${network(d.platform)} account ${str(d.name)}`;
     case 'post.approved':
     case 'post.rejected': {
       const what = d.change ? 'a change' : 'a post';
       return (
         `${e.action === 'post.approved' ? 'approved' : 'rejected'} ${what} by ${str(d.requestedBy)} to ` +
-        `${str(d.account)} (${str(d.platform)}): "${str(d.text)}"` +
+        `${str(d.account)} (${network(d.platform)}): "${str(d.text)}"` +
         (d.comment ? `, saying "${str(d.comment)}"` : '')
       );
     }
     case 'post.deleted':
-      return `deleted a ${str(d.status)} post to ${str(d.account)} (${str(d.platform)}): "${str(d.text)}"`;
+      return `deleted a ${state(d.status)} post to ${str(d.account)} (${network(d.platform)}): "${str(d.text)}"`;
     default:
       return e.action;
   }
