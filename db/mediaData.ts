@@ -12,6 +12,7 @@ import { recordEvents } from './events.ts';
 import { lockWorkspace } from './locks.ts';
 import { nowIso, toBool, toCount } from './rows.ts';
 import { usageCounter } from './usage.ts';
+import type { StoredChange } from './postRecords.ts';
 
 export type MediaStatus = 'uploading' | 'processing' | 'ready' | 'failed';
 
@@ -139,7 +140,18 @@ export async function mediaInUse(db: Knex, workspaceId: string, mediaId: string)
     .whereIn('posts.status', ['draft', 'queued'])
     .distinct('posts.id')
     .orderBy('posts.id');
-  return rows.map((r) => r.id as string);
+  // A change waiting for approval beside a queued post may name files the post does not use yet: approving it
+  // must find them (ids are base62 with one `_`, which LIKE matches as any character; the JSON check is exact).
+  const waiting: { id: string; pending_change: string }[] = await db('posts')
+    .where({ workspace_id: workspaceId })
+    .whereIn('status', ['draft', 'queued'])
+    .where('pending_change', 'like', `%"${mediaId}"%`)
+    .select('id', 'pending_change');
+  const named = waiting.filter((r) => {
+    const change = JSON.parse(r.pending_change) as StoredChange;
+    return change.mediaIds?.includes(mediaId) || JSON.stringify(change.perPlatform ?? {}).includes(`"${mediaId}"`);
+  });
+  return [...new Set([...rows.map((r) => r.id as string), ...named.map((r) => r.id)])].sort();
 }
 
 export function mediaData(db: Db, workspace: Workspace) {

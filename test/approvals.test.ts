@@ -13,7 +13,7 @@ import { mailbox } from './support/mailbox.ts';
 import { manualClock } from './support/manualClock.ts';
 import { mcpClient, startListening } from './support/mcp.ts';
 import { addPerson, asPerson, signedIn, type Person } from './support/people.ts';
-import { setPostState } from './support/posts.ts';
+import { seedMedia, setPostState } from './support/posts.ts';
 
 const ZONE = 'Europe/Berlin';
 
@@ -440,6 +440,24 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
       expect((await timeline(before.id)).at(-2)).toMatchObject({ by: 'A administrator', change: true });
       const trail = (await asPerson(env, owner, 'get', '/auth/audit')).body.events;
       expect(trail[0]).toMatchObject({ action: 'post.approved', detail: { postId: before.id, change: true } });
+      await drainMail();
+    });
+
+    it('keeps the files a waiting change names: deleting one is refused while the change waits', async () => {
+      const before = await queuedByOwner('Words without a photo');
+      const photo = await seedMedia(env, ws.workspaceId);
+      const asked = await asMember('patch', `/v1/posts/${before.id}`, { mediaIds: [photo], confirm: true });
+      expect(asked.body).toMatchObject({ mediaIds: [], pendingChange: { mediaIds: [photo] } });
+      const refused = await call(env, 'delete', `/v1/media/${photo}?confirm=true`, { key: ws.writeKey });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'media_in_use', posts: [{ id: before.id }] });
+      // Approved as shown, the post takes the file.
+      const shown = await listed(before.id);
+      const approved = await asPerson(env, admin, 'post', `/auth/approvals/${before.id}/approve`, {
+        updatedAt: shown.updatedAt,
+      });
+      expect(approved.status).toBe(200);
+      expect(approved.body.mediaIds).toEqual([photo]);
       await drainMail();
     });
 
