@@ -479,15 +479,26 @@ function retentionDue(q: Knex, cutoff: string) {
       .whereRaw('post_media.media_id = media.id')
       .whereIn('posts.status', statuses)
       .select(q.raw('1'));
-  return q('media')
-    .whereNotNull('media.storage_key')
-    .whereNull('media.bytes_deleted_at')
-    .where('media.pinned', 0)
-    .whereExists(postsUsing(['live']))
-    .whereNotExists(
-      postsUsing(['live']).where((w) => w.whereNull('posts.live_at').orWhere('posts.live_at', '>', cutoff)),
-    )
-    .whereNotExists(postsUsing(['draft', 'queued']));
+  return (
+    q('media')
+      .whereNotNull('media.storage_key')
+      .whereNull('media.bytes_deleted_at')
+      .where('media.pinned', 0)
+      .whereExists(postsUsing(['live']))
+      .whereNotExists(
+        postsUsing(['live']).where((w) => w.whereNull('posts.live_at').orWhere('posts.live_at', '>', cutoff)),
+      )
+      .whereNotExists(postsUsing(['draft', 'queued']))
+      // Nor one a change waiting for approval names (mediaInUse's JSON check; an id's `_` only widens the match).
+      .whereNotExists(
+        q('posts')
+          .whereRaw('posts.workspace_id = media.workspace_id')
+          .whereIn('posts.status', ['draft', 'queued'])
+          .whereNotNull('posts.pending_change')
+          .whereRaw(`posts.pending_change like '%"' || media.id || '"%'`)
+          .select(q.raw('1')),
+      )
+  );
 }
 
 export type MediaJobsData = ReturnType<typeof mediaJobsData>;

@@ -262,8 +262,17 @@ describe.each(DATABASES)('media library on %s', (kind) => {
       await wentLive(await post(queuedAgain.id, 'queued'), 100);
       await post(queuedAgain.id, 'queued');
 
+      // Named only by a change waiting for approval beside a queued post of another file.
+      const waiting = await uploadImage();
+      await wentLive(await post(waiting.id, 'queued'), 100);
+      const beside = await post((await uploadImage()).id, 'queued');
+      await env.services
+        .db('posts')
+        .where({ id: beside })
+        .update({ pending_change: JSON.stringify({ mediaIds: [waiting.id] }) });
+
       expect((await env.services.media.sweep()).released).toEqual([]);
-      for (const f of [pinned, reused, queuedAgain]) expect((await get(f.id)).body.bytesDeletedAt).toBeNull();
+      for (const f of [pinned, reused, queuedAgain, waiting]) expect((await get(f.id)).body.bytesDeletedAt).toBeNull();
 
       // Unpinned, its time has come.
       await call(env, 'patch', `/v1/media/${pinned.id}`, { key: ws.writeKey, body: { pinned: false } });
