@@ -196,6 +196,14 @@ describe.each(DATABASES)('approvals on %s', (kind) => {
     });
     expect((await mail.next()).text).toContain('Too loud.');
     expect((await asPerson(env, owner, 'post', `/auth/approvals/${id}/reject`, { note: 'x' })).status).toBe(400);
+    // Scheduled by the owner, whose posts need no approval, it is queued: no rejection stays on a queued post.
+    const queued = await call(env, 'patch', `/v1/posts/${id}`, {
+      body: { when: inHours(41), confirm: true },
+      headers: { Cookie: owner.cookie, 'X-CSRF-Token': owner.csrf },
+    });
+    expect(queued.body).toMatchObject({ status: 'queued' });
+    expect(queued.body.approval).toBeUndefined();
+    expect(queued.body.statusLine).toMatch(/^Queued\. /);
   });
 
   it('asks again when a pending post is edited; a member changes an approved one only beside it', async () => {

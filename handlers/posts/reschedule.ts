@@ -140,7 +140,9 @@ export async function plannedEdit(
       if (fromDraft) events.push({ kind: 'queued', publishAt });
     }
     const time = timed ? { publishAt, ...(fromDraft ? { quotaMonth: month } : {}) } : {};
-    return { patch: { ...content, ...time }, events };
+    // Queued by one whose posts need no approval, a rejected draft is decided: no rejection stays on a queued post.
+    const decided = timed && fromDraft && p.approval ? { approval: null } : {};
+    return { patch: { ...content, ...time, ...decided }, events };
   };
   return { action, decide, row, waits };
 }
