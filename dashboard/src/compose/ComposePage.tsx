@@ -1,6 +1,6 @@
 // Compose: accounts (or a group), media, text with per-network overrides and live counters, title and
 // tags, network settings, and when. The plan is checked as you type; the create button is the confirm
-// step and says what will happen. Afterwards each post's statusLine is shown. `?edit=<post>` opens a post
+// step and says what will happen. Afterwards each post's state is shown in words. `?edit=<post>` opens a post
 // to change it (saved through the edit operation), `?from=<post>` fills a new post from one. What is typed is kept
 // in the tab (composeDraft.ts) until it is saved or discarded, and leaving asks, except for compose's own link to
 // an account's posting times: Back from there finds the form whole.
@@ -41,6 +41,7 @@ import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
 import { ASK_WORDS } from '../words/approvalWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
+import { ACCOUNT_STATUS_WORDS } from '../words/statusWords.ts';
 import { TextCounters } from './TextCounters.tsx';
 import { useTiktokAllowed } from './tiktokCreators.tsx';
 import { WhenInput } from './WhenInput.tsx';
@@ -323,7 +324,7 @@ function ComposeEditor({
                       {a.displayName}
                       <span className="muted block small">
                         {labelOf(a.platform)}
-                        {a.status !== 'ok' ? ` · ${a.status}` : ''}
+                        {a.status !== 'ok' ? ` · ${ACCOUNT_STATUS_WORDS[a.status]}` : ''}
                       </span>
                     </span>
                   </label>
