@@ -154,7 +154,8 @@ function ComposeEditor({
   // Held from the first render: the form compose opened with, and for an edit the post's version it was filled from.
   const [opened] = useState(openedNow);
   const [subject] = useState(subjectNow);
-  const [base] = useState(kept ? kept.base : editing?.updatedAt);
+  // The post's version the form holds: the one it was filled from, then the one the person's own save made.
+  const [base, setBase] = useState(kept ? kept.base : editing?.updatedAt);
   const [form, change] = useReducer(composeReducer, undefined, () =>
     restoredForm(
       kept,
@@ -177,7 +178,6 @@ function ComposeEditor({
   useEffect(() => {
     if (saved) navigate(`/posts/${saved}`);
   }, [saved, navigate]);
-  const changedAt = editing && changedSince({ base }, editing.updatedAt);
   /** Drops what was typed: the form opens again as it was (a new visit of this address). */
   const discard = () => {
     forgetDraft(sessionStorage, subject);
@@ -246,10 +246,15 @@ function ComposeEditor({
       ),
     onSuccess: async (post) => {
       forgetDraft(sessionStorage, subject);
-      await refresh(postKeys.all);
+      // Saved before the posts are refetched: the refetch brings this save's own version, never someone else's.
+      setBase(post.updatedAt);
       setSaved(post.id);
+      await refresh(postKeys.all);
     },
   });
+  // Someone else's change: a newer version than the form holds, except while the person's own save is on its way
+  // (the event stream can refetch the post it made before its answer arrives) or once it is saved.
+  const changedAt = editing && !save.isPending && !saved && changedSince({ base }, editing.updatedAt);
   // A draft is saved as it is: the plan's problems are warnings until it is given a time.
   const staysDraft = when.mode === 'draft' && (!editing || editing.status === 'draft');
   // An edit of a scheduled post by one whose changes need approval asks: the post stays as it is until approved.
