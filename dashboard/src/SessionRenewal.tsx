@@ -1,11 +1,13 @@
 // Signing in again in place: when a request answers 401 because the session ended (it expired mid-compose, say), a
 // dialog asks for the password of the person who was signed in, and on success the request is sent again (api.ts),
 // so the page and everything typed on it stay. Signing in lands in the person's first workspace: the dialog goes
-// back to the one that was open before anything is sent again, or sends nothing.
+// back to the one that was open before anything is sent again, or sends nothing. Only the same person carries on:
+// one without an email on record types one, and a session that answers for someone else (signed in here, or in
+// another tab) starts afresh as a full sign-in does, sending nothing again and keeping nothing of the first.
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { authApi, call, setSessionRenewal } from './api.ts';
-import { loadSession, SESSION_KEY, type Session, signIn } from './session.tsx';
+import { loadSession, SESSION_KEY, type Session, signIn, startAfresh } from './session.tsx';
 import { Button, Dialog, ErrorNote, Field } from './ui.tsx';
 
 interface Asking {
@@ -28,6 +30,10 @@ export function SessionRenewal() {
       // A session answers again (signed in meanwhile, in another tab say): the request is sent once more, unless
       // that session is in another workspace, where it must not land.
       const alive = await loadSession();
+      if (alive && alive.user.id !== before.user.id) {
+        startAfresh(client, alive);
+        return false;
+      }
       if (alive) return alive.workspace.id === before.workspace.id;
       return new Promise<boolean>((done) => setAsking({ before, done }));
     };
@@ -55,6 +61,12 @@ export function SessionRenewal() {
     try {
       const { before } = asking;
       const fresh = await signIn(String(form.get('email')), String(form.get('password')));
+      if (fresh.user.id !== before.user.id) {
+        // Someone else: the first person's page, data and request are not theirs to carry on with.
+        startAfresh(client, await loadSession());
+        finish(false);
+        return;
+      }
       if (fresh.workspace.id !== before.workspace.id)
         await call(authApi.POST('/workspaces/switch', { body: { workspaceId: before.workspace.id } }));
       client.setQueryData(SESSION_KEY, await loadSession());

@@ -62,14 +62,18 @@ export function forgetEndedSession(client: QueryClient, err: unknown): void {
     client.setQueryData(SESSION_KEY, null);
 }
 
+/**
+ * Another person (or nobody, or another workspace) now: nothing cached for the previous one may show, and the
+ * signed-in pages start afresh (SignedInScope).
+ */
+export function startAfresh(client: QueryClient, session: Session | null): void {
+  client.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
+  client.setQueryData(SESSION_KEY, session);
+}
+
 export function useResetSession() {
   const client = useQueryClient();
-  // Another person (or nobody) now: nothing cached for the previous one may show.
-  return async () => {
-    const session = await loadSession();
-    client.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
-    client.setQueryData(SESSION_KEY, session);
-  };
+  return async () => startAfresh(client, await loadSession());
 }
 
 /**

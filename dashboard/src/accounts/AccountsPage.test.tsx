@@ -44,6 +44,16 @@ function renderAs(role: Session['role'], { plan = 'agency', accounts = [account]
   return { disconnectPreviews };
 }
 
+describe("an account's status", () => {
+  it("is said in words, never by the contract's code", async () => {
+    const revoked = { ...account, id: 'acc_2', displayName: 'Acme Café', status: 'revoked' };
+    renderAs('member', { accounts: [account, revoked] });
+    await screen.findByText('Acme Café');
+    const states = [...document.querySelectorAll('.status')].map((s) => s.textContent);
+    expect(states).toEqual(['signed out', 'disconnected']);
+  });
+});
+
 describe('accounts by role', () => {
   it('offers a member no control that the server refuses, and says who does it', async () => {
     const { disconnectPreviews } = renderAs('member');

@@ -31,6 +31,7 @@ import {
   sentAgainWords,
 } from '../words/connectWords.ts';
 import { QUEUE_PAGE_WORDS } from '../words/scheduleWords.ts';
+import { ACCOUNT_STATUS_WORDS } from '../words/statusWords.ts';
 import { GroupsPanel } from './GroupsPanel.tsx';
 import { SignInForm } from './SignInForm.tsx';
 
@@ -190,7 +191,7 @@ function AccountRow({ account }: { account: Account }) {
         <p className="row-title">{account.displayName}</p>
         <p className="muted">
           {labelOf(account.platform)} ·{' '}
-          <span className={`status status-${account.status}`}>{healthy ? 'connected' : account.status}</span>
+          <span className={`status status-${account.status}`}>{ACCOUNT_STATUS_WORDS[account.status]}</span>
           {!healthy && ` — posts to it wait until ${manages ? 'it is reconnected' : 'an administrator reconnects it'}`}
           {' · '}
           <Link to={`/accounts/${account.id}/schedule`}>

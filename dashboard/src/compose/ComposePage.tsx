@@ -1,6 +1,6 @@
 // Compose: accounts (or a group), media, text with per-network overrides and live counters, title and
 // tags, network settings, and when. The plan is checked as you type; the create button is the confirm
-// step and says what will happen. Afterwards each post's statusLine is shown. `?edit=<post>` opens a post
+// step and says what will happen. Afterwards each post's state is shown in words. `?edit=<post>` opens a post
 // to change it (saved through the edit operation), `?from=<post>` fills a new post from one. What is typed is kept
 // in the tab (composeDraft.ts) until it is saved or discarded, and leaving asks, except for compose's own link to
 // an account's posting times: Back from there finds the form whole.
@@ -41,6 +41,7 @@ import { blockedByIssues, confirmLabel } from './plan.ts';
 import { PlanTable } from './PlanTable.tsx';
 import { ASK_WORDS } from '../words/approvalWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
+import { ACCOUNT_STATUS_WORDS } from '../words/statusWords.ts';
 import { TextCounters } from './TextCounters.tsx';
 import { useTiktokAllowed } from './tiktokCreators.tsx';
 import { WhenInput } from './WhenInput.tsx';
@@ -153,7 +154,8 @@ function ComposeEditor({
   // Held from the first render: the form compose opened with, and for an edit the post's version it was filled from.
   const [opened] = useState(openedNow);
   const [subject] = useState(subjectNow);
-  const [base] = useState(kept ? kept.base : editing?.updatedAt);
+  // The post's version the form holds: the one it was filled from, then the one the person's own save made.
+  const [base, setBase] = useState(kept ? kept.base : editing?.updatedAt);
   const [form, change] = useReducer(composeReducer, undefined, () =>
     restoredForm(
       kept,
@@ -176,7 +178,6 @@ function ComposeEditor({
   useEffect(() => {
     if (saved) navigate(`/posts/${saved}`);
   }, [saved, navigate]);
-  const changedAt = editing && changedSince({ base }, editing.updatedAt);
   /** Drops what was typed: the form opens again as it was (a new visit of this address). */
   const discard = () => {
     forgetDraft(sessionStorage, subject);
@@ -245,10 +246,15 @@ function ComposeEditor({
       ),
     onSuccess: async (post) => {
       forgetDraft(sessionStorage, subject);
-      await refresh(postKeys.all);
+      // Saved before the posts are refetched: the refetch brings this save's own version, never someone else's.
+      setBase(post.updatedAt);
       setSaved(post.id);
+      await refresh(postKeys.all);
     },
   });
+  // Someone else's change: a newer version than the form holds, except while the person's own save is on its way
+  // (the event stream can refetch the post it made before its answer arrives) or once it is saved.
+  const changedAt = editing && !save.isPending && !saved && changedSince({ base }, editing.updatedAt);
   // A draft is saved as it is: the plan's problems are warnings until it is given a time.
   const staysDraft = when.mode === 'draft' && (!editing || editing.status === 'draft');
   // An edit of a scheduled post by one whose changes need approval asks: the post stays as it is until approved.
@@ -323,7 +329,7 @@ function ComposeEditor({
                       {a.displayName}
                       <span className="muted block small">
                         {labelOf(a.platform)}
-                        {a.status !== 'ok' ? ` · ${a.status}` : ''}
+                        {a.status !== 'ok' ? ` · ${ACCOUNT_STATUS_WORDS[a.status]}` : ''}
                       </span>
                     </span>
                   </label>

@@ -26,4 +26,17 @@ describe('picked files', () => {
     expect(screen.getByRole('list').textContent).not.toMatch(/med_/);
     expect(screen.getByRole('button', { name: 'Remove A file no longer in the library' })).toBeTruthy();
   });
+
+  it("says a picked file's state in words, not the contract's status code", async () => {
+    const media = { id: 'med_1', status: 'processing', kind: 'video', filename: 'teaser.mp4', thumbnailUrl: null };
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify(media), { status: 200 }));
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <MediaPicker value={['med_1']} onChange={() => {}} />
+      </QueryClientProvider>,
+    );
+    await screen.findByText('teaser.mp4 · being processed', { selector: '.small' });
+    expect(screen.getByRole('list').textContent).not.toMatch(/processing/);
+  });
 });

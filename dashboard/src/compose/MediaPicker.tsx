@@ -7,6 +7,7 @@ import { MediaThumb } from '../media/MediaCard.tsx';
 import { UploadList } from '../media/UploadList.tsx';
 import { useUploads } from '../media/uploads.ts';
 import { Button, Dialog, Empty, ErrorNote, Loading, opening } from '../ui.tsx';
+import { MEDIA_STATUS_WORDS } from '../words/statusWords.ts';
 
 /**
  * A picked file by its name; never by its id, while it loads or once it cannot be read (deleted since a draft kept
@@ -21,7 +22,7 @@ function Picked({ id, onRemove }: { id: string; onRemove: () => void }) {
       {media ? <MediaThumb media={media} /> : <span className="thumb thumb-empty" aria-hidden="true" />}
       <span className="small">
         {name}
-        {media && media.status !== 'ready' ? ` · ${media.status}` : ''}
+        {media && media.status !== 'ready' ? ` · ${MEDIA_STATUS_WORDS[media.status]}` : ''}
       </span>
       <Button tone="ghost" onClick={onRemove}>
         Remove<span className="sr-only"> {name}</span>

@@ -7,6 +7,7 @@ import { mediaKeys } from '../queries/media.ts';
 import { useRefresh } from '../queries/refresh.ts';
 import { whoamiKeys } from '../queries/whoami.ts';
 import { Button, Confirm, ErrorNote } from '../ui.tsx';
+import { MEDIA_STATUS_WORDS } from '../words/statusWords.ts';
 import { namedInUse } from './inUse.ts';
 
 export function MediaThumb({ media }: { media: Media }) {
@@ -41,7 +42,7 @@ export function MediaCard({ media, folders }: { media: Media; folders: { folder:
       <p className="muted small">
         {bytesText(media.size)}
         {media.width ? ` · ${media.width}×${media.height}` : ''} ·{' '}
-        <span className={`status status-${media.status}`}>{media.status}</span>
+        <span className={`status status-${media.status}`}>{MEDIA_STATUS_WORDS[media.status]}</span>
       </p>
       {media.failReason && <p className="small error-text">{media.failReason}</p>}
       {media.bytesDeletedAt && <p className="small muted">Bytes deleted after publishing; the record stays.</p>}

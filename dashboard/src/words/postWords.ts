@@ -1,7 +1,8 @@
 // How a post is named and its state said in lists, and what a bulk action on several posts did, in sentences.
 import type { Platform, Post } from '../api.ts';
+import { dayTimeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
-import type { PostStatus } from './statusWords.ts';
+import { type PostStatus, STATUS_WORDS } from './statusWords.ts';
 
 const HEADING_CHARACTERS = 70;
 
@@ -66,4 +67,32 @@ const SHOWN_PRIVATELY: Partial<Record<Platform, string>> = {
 
 export function shownPrivatelyText(platform: Platform): string {
   return SHOWN_PRIVATELY[platform] ?? `${labelOf(platform)} shows this post only to the account, not to the public.`;
+}
+
+/**
+ * A post's state and where it goes, in the dashboard's words, for the one line a list gives it: "Scheduled ·
+ * Instagram · Acme Shop · today at 14:30 CET", "Draft, awaiting approval · … · wanted for tomorrow at 09:00 CET".
+ * A failed post's reason is its error's words (words.ts), shown beside it.
+ */
+export function postStateText(
+  post: Pick<Post, 'status' | 'platform' | 'publishAt' | 'approval'>,
+  account: string | undefined,
+  zone: string,
+): string {
+  const approval = post.status === 'draft' ? post.approval : undefined;
+  const state =
+    approval?.state === 'pending'
+      ? 'Draft, awaiting approval'
+      : approval?.state === 'rejected'
+        ? 'Draft, rejected'
+        : STATUS_WORDS[post.status];
+  const when =
+    approval?.state === 'pending'
+      ? approval.wantedAt
+        ? `wanted for ${dayTimeText(approval.wantedAt, zone)}`
+        : 'wanted as soon as it is approved'
+      : post.publishAt
+        ? dayTimeText(post.publishAt, zone)
+        : 'no time set';
+  return [state, labelOf(post.platform), account, when].filter(Boolean).join(' · ');
 }

@@ -18,3 +18,21 @@ export function statusesText(statuses: PostStatus[]): string {
   if (counts.size === 1) return STATUS_WORDS[statuses[0]!];
   return [...counts].map(([s, n]) => `${n} ${STATUS_WORDS[s].toLowerCase()}`).join(', ');
 }
+
+/**
+ * A connected account's status, keyed by the contract's Account.status: an expired access is the account signed
+ * out, a revoked one disconnected (as the plan's account_not_ok sentence says it).
+ */
+export const ACCOUNT_STATUS_WORDS: Record<Schemas['Account']['status'], string> = {
+  ok: 'connected',
+  expired: 'signed out',
+  revoked: 'disconnected',
+};
+
+/** A file's status, keyed by the contract's MediaStatus, after its name or size ("autumn.jpg · being processed"). */
+export const MEDIA_STATUS_WORDS: Record<Schemas['MediaStatus'], string> = {
+  uploading: 'uploading',
+  processing: 'being processed',
+  ready: 'ready',
+  failed: 'could not be processed',
+};
