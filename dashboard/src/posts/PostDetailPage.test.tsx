@@ -1,10 +1,18 @@
 // @vitest-environment happy-dom
-// A failed post's page says why in the network's own words, quoted from the error's networkMessage.
+// A post's page says its state in the dashboard's words (never the server's statusLine, which for a failed post
+// carries the API's error message), and why a failed post failed in the network's own words, quoted from the
+// error's networkMessage.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WhyItFailed } from './PostDetailPage.tsx';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SESSION_KEY } from '../session.tsx';
+import { PostDetailPage, WhyItFailed } from './PostDetailPage.tsx';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 describe('why a post failed', () => {
   it('quotes the network’s own words from the post’s error', () => {
@@ -19,5 +27,77 @@ describe('why a post failed', () => {
     expect(note.querySelector('blockquote')?.textContent).toBe('The text is too long for a post.');
     expect(note.textContent).toContain('Why it failed');
     expect(note.textContent).not.toContain('threads_rejected');
+  });
+});
+
+const session = {
+  user: { id: 'usr_1', name: 'Ola', email: 'ola@example.com' },
+  workspace: { id: 'ws_1', name: 'Acme', tz: 'Europe/Berlin', approvalRequiredFor: [] },
+  role: 'owner',
+  csrfToken: 'csrf',
+};
+
+const apiMessage = 'instagram refused the post: (#36003) The aspect ratio is not supported.';
+const failed = {
+  id: 'pst_1',
+  batchId: 'bat_1',
+  accountId: 'acc_1',
+  platform: 'instagram',
+  status: 'failed',
+  publishAt: '2030-11-24T13:30:00.000Z',
+  text: 'Autumn sale',
+  title: null,
+  mediaIds: [],
+  media: [],
+  tags: [],
+  perPlatform: {},
+  statusLine: `Failed. Instagram · Acme Shop · 24 November, 14:30 (CET): ${apiMessage}`,
+  error: { code: 'instagram_token_rejected', message: apiMessage, hint: 'Reconnect the account.' },
+  createdVia: 'dashboard',
+};
+
+/** The post's server: its account, the post, and its timeline. */
+function server(post: Record<string, unknown>) {
+  const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
+  vi.stubGlobal('fetch', async (request: Request) => {
+    const path = new URL(request.url).pathname;
+    if (path === '/v1/accounts')
+      return json({ accounts: [{ id: 'acc_1', platform: 'instagram', displayName: 'Acme Shop', status: 'ok' }] });
+    if (path === '/v1/posts/pst_1') return json(post);
+    if (path === '/v1/posts/pst_1/events') return json({ events: [] });
+    return new Promise<Response>(() => {});
+  });
+}
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client.setQueryData(SESSION_KEY, session);
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/posts/pst_1']}>
+        <Routes>
+          <Route path="/posts/:postId" element={<PostDetailPage />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe("a post's page", () => {
+  it("says a failed post's state in words and why it failed from its error code, not the API's message", async () => {
+    server(failed);
+    renderPage();
+    const status = await screen.findByText(/^Failed · Instagram · Acme Shop · /);
+    expect(status.textContent).toBe('Failed · Instagram · Acme Shop · Sun 24 Nov 2030 at 14:30 CET');
+    expect(screen.getByRole('alert').textContent).toContain('Instagram no longer accepts this account’s sign-in.');
+    expect(document.body.textContent).not.toContain(apiMessage);
+    expect(document.body.textContent).not.toMatch(/Failed\.|\(CET\)|instagram_/);
+  });
+
+  it("says a scheduled post's state in words", async () => {
+    server({ ...failed, status: 'queued', error: undefined, statusLine: 'Queued. Instagram · Acme Shop · 24 Nov.' });
+    renderPage();
+    await screen.findByText('Scheduled · Instagram · Acme Shop · Sun 24 Nov 2030 at 14:30 CET');
+    expect(document.body.textContent).not.toContain('Queued.');
   });
 });

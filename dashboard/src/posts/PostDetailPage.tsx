@@ -1,4 +1,4 @@
-// One post: a preview as its network will show it, status and statusLine, its link once live,
+// One post: a preview as its network will show it, its state in words, its link once live,
 // the error with its hint, the timeline of events, analytics counters, and the actions.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -13,7 +13,7 @@ import { ErrorNote, FailureText, Loading, PageHeader, StatusBadge } from '../ui.
 import { eventWords } from '../words/eventWords.ts';
 import { APPROVAL_WORDS } from '../words/approvalWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
-import { shownPrivatelyText } from '../words/postWords.ts';
+import { postStateText, shownPrivatelyText } from '../words/postWords.ts';
 import { failureWords } from '../words/words.ts';
 import { PostActions } from './postActions.tsx';
 import { PostSettings } from './PostSettings.tsx';
@@ -95,7 +95,8 @@ export function PostDetailPage() {
       </>
     );
   const p = post.data;
-  const accountName = accounts.data?.find((a) => a.id === p.accountId)?.displayName ?? labelOf(p.platform);
+  const account = accounts.data?.find((a) => a.id === p.accountId)?.displayName;
+  const accountName = account ?? labelOf(p.platform);
   return (
     <>
       <PageHeader title={`Post to ${accountName}`}>
@@ -105,7 +106,9 @@ export function PostDetailPage() {
         <div className="stack">
           <section className="card" aria-labelledby="status-h">
             <h2 id="status-h">Status</h2>
-            <p className="status-line">{p.statusLine}</p>
+            {/* Not the server's statusLine: a sentence for agents, a failed post's carrying the API's error message.
+                A failed post's reason is its error's words, below (WhyItFailed). */}
+            <p className="status-line">{postStateText(p, account, workspace.tz)}</p>
             {p.shownPrivately && <p className="warning-text">{shownPrivatelyText(p.platform)}</p>}
             {p.pendingChange && (
               <p className="note" role="status">
