@@ -5,7 +5,7 @@
 // move in one request, all or none. Loaded on demand, like before.
 import { useQuery } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatInZone } from '../../../domain/when.ts';
 import { api, call, type Platform } from '../api.ts';
@@ -28,6 +28,7 @@ import {
   stepped,
   viewDays,
 } from './calendarCards.ts';
+import { useAddressFilters } from './addressFilters.ts';
 import { AgendaView, type CardContext, GroupDialog, MonthView, WeekView } from './CalendarViews.tsx';
 import { moveProblem } from './moveCheck.ts';
 import { useRefreshPosts } from './postActions.tsx';
@@ -100,33 +101,13 @@ export default function CalendarPage() {
     for (const [k, v] of Object.entries(next)) v ? out.set(k, v) : out.delete(k);
     setParams(out, { replace: true });
   };
-  // A value that names nothing in this workspace is dropped, once its list has loaded: the address outlives a
-  // workspace switch (and a link from another workspace is followed), and its group or account would filter every
-  // post of this one out.
-  const namesHere = (f: (typeof FILTERS)[number], value: string): boolean | undefined => {
+  // A value that names nothing in this workspace is dropped once its list has loaded (addressFilters.ts).
+  const chosen = useAddressFilters(FILTERS, (f, value) => {
     if (f === 'group') return groups.data && groups.data.some((g) => g.id === value);
     if (f === 'account') return accounts.data && accounts.data.some((a) => a.id === value);
     if (f === 'network') return NETWORKS.some((n) => n.platform === value);
     return Object.hasOwn(STATUS_WORDS, value);
-  };
-  const stale = FILTERS.filter((f) => params.get(f) && namesHere(f, params.get(f)!) === false);
-  const chosen = Object.fromEntries(FILTERS.map((f) => [f, stale.includes(f) ? '' : (params.get(f) ?? '')])) as Record<
-    (typeof FILTERS)[number],
-    string
-  >;
-  const staleKey = stale.join();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the stale filters are compared by name (staleKey).
-  useEffect(() => {
-    if (!staleKey) return;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const f of staleKey.split(',')) next.delete(f);
-        return next;
-      },
-      { replace: true },
-    );
-  }, [staleKey]);
+  });
   const filter: CalendarFilter = {
     accountIds: chosen.group ? (groups.data?.find((g) => g.id === chosen.group)?.accountIds ?? []) : undefined,
     accountId: chosen.account || undefined,

@@ -12,11 +12,14 @@ import { useSignedIn } from '../session.tsx';
 import { Button, Empty, ErrorNote, FailureText, Loading, PageHeader } from '../ui.tsx';
 import { bulkLeftAlone, bulkSummary, postHeading } from '../words/postWords.ts';
 import { STATUS_WORDS } from '../words/statusWords.ts';
+import { useAddressFilters } from './addressFilters.ts';
 import { batchLabel, groupByBatch } from './batches.ts';
 import { BulkActions, type BulkOutcome } from './BulkActions.tsx';
 import { PostRow } from './PostRow.tsx';
 
 const SEARCH_SETTLE_MS = 300;
+/** The filters that name something of the workspace, checked against it. */
+const NAMED_FILTERS = ['status', 'account'] as const;
 
 /** The search box: typed words go into the address once typing pauses; a change of address (back) shows in it. */
 function SearchField({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
@@ -117,10 +120,15 @@ export function PostsPage() {
   const [params, setParams] = useSearchParams();
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   const [outcome, setOutcome] = useState<BulkOutcome>();
+  // An account (or status) that names nothing in this workspace is dropped once its list has loaded
+  // (addressFilters.ts): the address outlives a workspace switch.
+  const named = useAddressFilters(NAMED_FILTERS, (f, value) =>
+    f === 'account' ? accounts.data && accounts.data.some((a) => a.id === value) : Object.hasOwn(STATUS_WORDS, value),
+  );
   const filter = {
     q: params.get('q') ?? '',
-    status: params.get('status') ?? '',
-    accountId: params.get('account') ?? '',
+    status: named.status,
+    accountId: named.account,
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
   };
