@@ -57,7 +57,7 @@ const failed = {
 };
 
 /** The post's server: its account, the post, and its timeline. */
-function server(post: Record<string, unknown>) {
+function server(post: Record<string, unknown>, counters: Record<string, unknown> = {}) {
   const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
   vi.stubGlobal('fetch', async (request: Request) => {
     const path = new URL(request.url).pathname;
@@ -65,6 +65,7 @@ function server(post: Record<string, unknown>) {
       return json({ accounts: [{ id: 'acc_1', platform: 'instagram', displayName: 'Acme Shop', status: 'ok' }] });
     if (path === '/v1/posts/pst_1') return json(post);
     if (path === '/v1/posts/pst_1/events') return json({ events: [] });
+    if (path === '/v1/posts/pst_1/analytics') return json({ postId: 'pst_1', platform: post.platform, ...counters });
     return new Promise<Response>(() => {});
   });
 }
@@ -99,5 +100,18 @@ describe("a post's page", () => {
     renderPage();
     await screen.findByText('Scheduled · Instagram · Acme Shop · Sun 24 Nov 2030 at 14:30 CET');
     expect(document.body.textContent).not.toContain('Queued.');
+  });
+
+  it("names a live post's counters in words, and leaves out one it has no words for", async () => {
+    const live = { ...failed, platform: 'facebook', status: 'live', error: undefined, statusLine: 'Live.' };
+    const metrics = { post_media_view: 1843, post_clicks: 4, post_reactions_by_type_total: 12, total_video_views: 90 };
+    server(live, { fetchedAt: '2030-11-25T08:00:14.530Z', metrics });
+    renderPage();
+    const counters = await screen.findByRole('region', { name: 'Counters' });
+    await screen.findByText('Clicks');
+    const terms = [...counters.querySelectorAll('dt')].map((dt) => dt.textContent);
+    expect(terms).toEqual(['Views', 'Clicks', 'Reactions']);
+    expect(counters.textContent).toContain('Facebook gave 1 more counter that Herald has no words for yet.');
+    expect(counters.textContent).not.toMatch(/post |media view|total video|_/);
   });
 });

@@ -11,6 +11,7 @@ import { NetworkPreview, previewOfPost } from '../previews/NetworkPreview.tsx';
 import { useSignedIn } from '../session.tsx';
 import { ErrorNote, FailureText, Loading, PageHeader, StatusBadge } from '../ui.tsx';
 import { eventWords } from '../words/eventWords.ts';
+import { postMetricLines, unnamedMetricsText } from '../words/metricWords.ts';
 import { APPROVAL_WORDS } from '../words/approvalWords.ts';
 import { PREVIEW_WORDS } from '../words/previewWords.ts';
 import { postStateText, shownPrivatelyText } from '../words/postWords.ts';
@@ -60,21 +61,27 @@ export function WhyItFailed({ error }: { error: NonNullable<Post['error']> }) {
   return <ErrorNote error={new Failure(error.code, error.message, error.hint, 0, error)} title="Why it failed" />;
 }
 
-function Analytics({ postId }: { postId: string }) {
+/** A live post's counters, named from the contract's metric names (metricWords.ts); one without words is counted. */
+function Analytics({ postId, platform }: { postId: string; platform: Post['platform'] }) {
   const stats = useQuery(postAnalyticsQuery(postId));
   if (stats.isPending) return <Loading label="Loading counters" />;
   if (stats.isError) return <ErrorNote error={stats.error} />;
-  const metrics = Object.entries(stats.data.metrics as Record<string, number>);
-  if (metrics.length === 0) return <p className="muted">No counters yet.</p>;
+  const { lines, unnamed } = postMetricLines(stats.data.metrics as Record<string, number>);
+  if (lines.length === 0 && unnamed === 0) return <p className="muted">No counters yet.</p>;
   return (
-    <dl className="metrics">
-      {metrics.map(([name, value]) => (
-        <div key={name}>
-          <dt>{name.replaceAll('_', ' ')}</dt>
-          <dd>{value.toLocaleString()}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      {lines.length > 0 && (
+        <dl className="metrics">
+          {lines.map((line) => (
+            <div key={line.name}>
+              <dt>{line.label}</dt>
+              <dd>{line.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {unnamed > 0 && <p className="muted small">{unnamedMetricsText(unnamed, platform)}</p>}
+    </>
   );
 }
 
@@ -134,7 +141,7 @@ export function PostDetailPage() {
           {p.status === 'live' && (
             <section className="card" aria-labelledby="stats-h">
               <h2 id="stats-h">Counters</h2>
-              <Analytics postId={p.id} />
+              <Analytics postId={p.id} platform={p.platform} />
             </section>
           )}
         </div>
