@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
-// A file of the library says its state in words ("could not be processed"), never the contract's status code.
+// A file of the library says its state in words ("could not be processed"), never the contract's status code, and
+// its kind as a word ("Photo") where it has no thumbnail yet, never the contract's `image` or `video`.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Folder, Media } from '../api.ts';
-import { MediaCard } from './MediaCard.tsx';
+import { MediaCard, MediaThumb } from './MediaCard.tsx';
 
 afterEach(cleanup);
 
@@ -40,5 +41,16 @@ describe('a file of the library', () => {
     );
     const state = document.querySelector('.status')!;
     expect(state.textContent).toBe(words);
+  });
+});
+
+describe("a file's thumbnail", () => {
+  it.each([
+    ['image', 'Photo'],
+    ['video', 'Video'],
+    [null, 'File'],
+  ] as const)('says a file of kind %s is a %s until its thumbnail exists', (kind, words) => {
+    render(<MediaThumb media={{ ...file('processing'), kind } as Media} />);
+    expect(document.querySelector('.thumb-empty')!.textContent).toBe(words);
   });
 });

@@ -7,7 +7,7 @@ import { mediaKeys } from '../queries/media.ts';
 import { useRefresh } from '../queries/refresh.ts';
 import { whoamiKeys } from '../queries/whoami.ts';
 import { Button, Confirm, ErrorNote } from '../ui.tsx';
-import { MEDIA_STATUS_WORDS } from '../words/statusWords.ts';
+import { MEDIA_STATUS_WORDS, mediaKindText } from '../words/statusWords.ts';
 import { namedInUse } from './inUse.ts';
 
 export function MediaThumb({ media }: { media: Media }) {
@@ -15,7 +15,7 @@ export function MediaThumb({ media }: { media: Media }) {
     <img className="thumb" src={media.thumbnailUrl} alt="" loading="lazy" />
   ) : (
     <span className="thumb thumb-empty" aria-hidden="true">
-      {media.kind ?? 'file'}
+      {mediaKindText(media.kind)}
     </span>
   );
 }

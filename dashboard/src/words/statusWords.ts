@@ -36,3 +36,10 @@ export const MEDIA_STATUS_WORDS: Record<Schemas['MediaStatus'], string> = {
   ready: 'ready',
   failed: 'could not be processed',
 };
+
+/** A file's kind, keyed by the contract's Media.kind, where its thumbnail will be ("File" while unknown). */
+export const MEDIA_KIND_WORDS: Record<NonNullable<Schemas['Media']['kind']>, string> = {
+  image: 'Photo',
+  video: 'Video',
+};
+export const mediaKindText = (kind: Schemas['Media']['kind']) => (kind ? MEDIA_KIND_WORDS[kind] : 'File');
