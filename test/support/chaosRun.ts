@@ -581,11 +581,13 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
     log('all processes up');
     // A backlog left when the faults stop is drained, not counted lost, for `drainSeconds` at most.
     let deadline = Date.now() + (options.drainSeconds ?? 15 * 60) * 1000;
-    let now = await counts();
-    while ((now.queued ?? 0) > 0 && Date.now() < deadline) {
+    // A count that fails (the observer's connection cut) is no count: it must not end the drain as if none were left.
+    const counted = async () => postCounts(db).catch(() => undefined);
+    let now = await counted();
+    while ((now?.queued ?? 1) > 0 && Date.now() < deadline) {
       await sleep(1000);
-      now = await counts();
-      log(`after the faults: ${JSON.stringify(now)}`);
+      now = await counted();
+      log(`after the faults: ${JSON.stringify(now ?? 'not counted')}`);
     }
     const subscribed = async () =>
       new Set(
@@ -700,7 +702,7 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
       .catch(() => NaN);
     return {
       posts: rows.length,
-      byStatus: now,
+      byStatus: now ?? {},
       byNetwork: Object.fromEntries(PLATFORMS.map((p) => [p, rows.filter((r) => r.platform === p).length])),
       duplicates: [...perPost.values()].reduce((sum, n) => sum + (n - 1), 0),
       // Failed in Herald's words (`*_outcome_unknown`) counts as lost: the attempt was cut and never looked up again.
