@@ -136,7 +136,7 @@ describe('live updates in a browser', () => {
     // The post goes live in the worker; the row says so without a reload.
     await page
       .locator('.rows .row')
-      .getByText(/^Live\. Threads/)
+      .getByText(/^Published · Threads/)
       .waitFor({ timeout: 60_000 });
     await page.screenshot({ path: path.join(SHOTS, 'live-compose-live.png'), fullPage: true });
   }, 120_000);

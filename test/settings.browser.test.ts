@@ -327,7 +327,7 @@ describe('settings in a browser', () => {
     await noa.getByText('Its next free posting time', { exact: true }).waitFor();
     await checkPage(noa, '28a-compose-add-to-queue');
     await ask.click();
-    await noa.getByText(/^Draft, awaiting approval\./).waitFor();
+    await noa.getByText(/^Draft, awaiting approval · /).waitFor();
     // Ola approves it on the approvals page: it is scheduled at the posting time Noa's plan showed.
     await menu(owner, 'Approvals').click();
     await owner.getByText('Spring launch').waitFor();
@@ -419,9 +419,7 @@ describe('settings in a browser', () => {
       .waitFor();
     await checkPage(noa, '28e-member-asks-publish-now');
     await dialog.getByRole('button', { name: 'Ask to publish now' }).click();
-    await noa
-      .getByText(/A request to publish it now waits for approval; until it is approved the post stays/)
-      .waitFor();
+    await noa.getByText(/A change asked by .+ waits for approval: the post stays as it is, at its time/).waitFor();
     await noa.goto(at(`/compose?edit=${before['Queue one']!.id}`));
     await noa.getByLabel('Text').fill('Queue one, with better words');
     const ask = noa.getByRole('button', { name: 'Ask for approval of the changes' });
