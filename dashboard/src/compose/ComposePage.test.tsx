@@ -1,12 +1,11 @@
 // @vitest-environment happy-dom
 // Compose against a server stub: the accounts offered say a status in words, never the contract's code; and an edit
 // the person saves is never reported to them as someone else's change, whenever the post's new version arrives.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { postKeys } from '../queries/posts.ts';
-import { SESSION_KEY } from '../session.tsx';
+import { renderSignedIn } from '../testing/signedInPage.tsx';
 import { ComposePage } from './ComposePage.tsx';
 
 afterEach(() => {
@@ -14,13 +13,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   sessionStorage.clear();
 });
-
-const session = {
-  user: { id: 'usr_1', name: 'Ola', email: 'ola@example.com' },
-  workspace: { id: 'ws_1', name: 'Acme', tz: 'Europe/Berlin', approvalRequiredFor: [] },
-  role: 'owner',
-  csrfToken: 'csrf',
-};
 
 const accounts = [
   { id: 'acc_1', platform: 'bluesky', displayName: 'Acme Bluesky', status: 'ok' },
@@ -41,19 +33,13 @@ function server(answer: (request: Request, path: string) => Promise<Response> | 
 }
 
 function renderCompose(at = '/compose') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(SESSION_KEY, session);
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[at]}>
-        <Routes>
-          <Route path="/compose" element={<ComposePage />} />
-          <Route path="/posts/:postId" element={<p>The post page</p>} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
+  return renderSignedIn(
+    <>
+      <Route path="/compose" element={<ComposePage />} />
+      <Route path="/posts/:postId" element={<p>The post page</p>} />
+    </>,
+    at,
   );
-  return client;
 }
 
 describe('compose', () => {

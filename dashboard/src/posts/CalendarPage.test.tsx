@@ -1,24 +1,16 @@
 // @vitest-environment happy-dom
 // The calendar's filters live in the address, which a workspace switch keeps: a group or account of the workspace
 // left names nothing in this one, and is dropped rather than filtering every post out ("0 of 1").
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { cleanup, screen } from '@testing-library/react';
+import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SESSION_KEY } from '../session.tsx';
+import { renderSignedIn } from '../testing/signedInPage.tsx';
 import CalendarPage from './CalendarPage.tsx';
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
-
-const session = {
-  user: { id: 'usr_1', name: 'Ola', email: 'ola@example.com' },
-  workspace: { id: 'ws_b', name: 'Bistro', tz: 'Europe/Berlin', approvalRequiredFor: [] },
-  role: 'owner',
-  csrfToken: 'csrf',
-};
 
 const post = {
   id: 'pst_b1',
@@ -45,27 +37,13 @@ function server() {
   });
 }
 
-function Address() {
-  const location = useLocation();
-  return <output aria-label="Address">{location.pathname + location.search}</output>;
-}
-
 describe("the calendar's filters", () => {
   it("drop a group and an account of the workspace left, and show this workspace's posts", async () => {
     server();
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    client.setQueryData(SESSION_KEY, session);
-    render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter
-          initialEntries={['/calendar?view=list&date=2030-11-24&group=grp_a1&account=acc_a1&status=queued']}
-        >
-          <Routes>
-            <Route path="/calendar" element={<CalendarPage />} />
-          </Routes>
-          <Address />
-        </MemoryRouter>
-      </QueryClientProvider>,
+    renderSignedIn(
+      <Route path="/calendar" element={<CalendarPage />} />,
+      '/calendar?view=list&date=2030-11-24&group=grp_a1&account=acc_a1&status=queued',
+      { id: 'ws_b', name: 'Bistro' },
     );
     await screen.findByText('1 of 1 posts match the filters.');
     await screen.findByText(/Bistro autumn menu/);

@@ -2,11 +2,10 @@
 // A post's page says its state in the dashboard's words (never the server's statusLine, which for a failed post
 // carries the API's error message), and why a failed post failed in the network's own words, quoted from the
 // error's networkMessage.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SESSION_KEY } from '../session.tsx';
+import { renderSignedIn } from '../testing/signedInPage.tsx';
 import { PostDetailPage, WhyItFailed } from './PostDetailPage.tsx';
 
 afterEach(() => {
@@ -29,13 +28,6 @@ describe('why a post failed', () => {
     expect(note.textContent).not.toContain('threads_rejected');
   });
 });
-
-const session = {
-  user: { id: 'usr_1', name: 'Ola', email: 'ola@example.com' },
-  workspace: { id: 'ws_1', name: 'Acme', tz: 'Europe/Berlin', approvalRequiredFor: [] },
-  role: 'owner',
-  csrfToken: 'csrf',
-};
 
 const apiMessage = 'instagram refused the post: (#36003) The aspect ratio is not supported.';
 const failed = {
@@ -71,17 +63,7 @@ function server(post: Record<string, unknown>, counters: Record<string, unknown>
 }
 
 function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(SESSION_KEY, session);
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/posts/pst_1']}>
-        <Routes>
-          <Route path="/posts/:postId" element={<PostDetailPage />} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderSignedIn(<Route path="/posts/:postId" element={<PostDetailPage />} />, '/posts/pst_1');
 }
 
 describe("a post's page", () => {

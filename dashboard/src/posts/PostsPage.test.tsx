@@ -1,24 +1,16 @@
 // @vitest-environment happy-dom
 // The list's filters live in the address, which a workspace switch keeps: an account of the workspace left names
 // nothing in this one, and is dropped rather than filtering every post out ("No posts match").
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SESSION_KEY } from '../session.tsx';
+import { renderSignedIn } from '../testing/signedInPage.tsx';
 import { PostsPage } from './PostsPage.tsx';
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
-
-const session = {
-  user: { id: 'usr_1', name: 'Ola', email: 'ola@example.com' },
-  workspace: { id: 'ws_b', name: 'Bistro', tz: 'Europe/Berlin', approvalRequiredFor: [] },
-  role: 'owner',
-  csrfToken: 'csrf',
-};
 
 const post = {
   id: 'pst_b1',
@@ -50,26 +42,13 @@ function server() {
   });
 }
 
-function Address() {
-  const location = useLocation();
-  return <output aria-label="Address">{location.pathname + location.search}</output>;
-}
-
 describe("the posts list's filters", () => {
   it("drop an account of the workspace left, and show this workspace's posts", async () => {
     server();
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    client.setQueryData(SESSION_KEY, session);
-    render(
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={['/posts?account=acc_a1&status=queued&q=menu']}>
-          <Routes>
-            <Route path="/posts" element={<PostsPage />} />
-          </Routes>
-          <Address />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
+    renderSignedIn(<Route path="/posts" element={<PostsPage />} />, '/posts?account=acc_a1&status=queued&q=menu', {
+      id: 'ws_b',
+      name: 'Bistro',
+    });
     await screen.findByText('Bistro autumn menu');
     // The filters that still name something here stay; the account leaves the address.
     await waitFor(() => expect(screen.getByLabelText('Address').textContent).toBe('/posts?status=queued&q=menu'));
