@@ -3764,7 +3764,11 @@ export interface components {
          *       accounts: `views`, `reach`, `accounts_engaged`, `total_interactions`, `likes`,
          *       `comments`, `shares`, `saves`, `replies`, `profile_links_taps`;
          *     - facebook: `post_media_view`, `post_total_media_view_unique`, `post_clicks`,
-         *       `post_reactions_like_total`, `post_video_views`, `comments`, `shares`;
+         *       `post_reactions_by_type_total` (every reaction, summed over their types); a reel or
+         *       video story reports its video's lifetime counters instead (reels:
+         *       `blue_reels_play_count`, `post_impressions_unique`, `post_video_avg_time_watched`;
+         *       videos: `total_video_views`, `total_video_views_unique`, …), and a photo story none;
+         *       accounts: `page_media_view`, `page_follows`, `page_post_engagements`;
          *     - threads: `views`, `likes`, `replies`, `reposts`, `quotes`, `shares` (accounts add
          *       `clicks` and `followers_count`);
          *     - tiktok: `views`, `likes`, `comments`, `shares`;
@@ -5737,7 +5741,8 @@ export interface operations {
                  */
                 from?: string;
                 /**
-                 * @description Only posts whose `publishAt` is before this instant.
+                 * @description Only posts whose `publishAt` is before this instant. With `from`, it must be later than
+                 *     `from` (else `400 invalid_request`, `field: to`).
                  * @example 2026-12-01T00:00:00.000Z
                  */
                 to?: string;
@@ -5773,6 +5778,7 @@ export interface operations {
                     "application/json": components["schemas"]["PostPage"];
                 };
             };
+            /** @description A parameter is malformed, or `to` is not later than `from`. */
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
             402: components["responses"]["QuotaExceeded"];

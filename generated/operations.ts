@@ -1387,7 +1387,7 @@ export const operations: readonly OperationEntry[] = [
         "to": {
           "type": "string",
           "format": "date-time",
-          "description": "Only posts whose `publishAt` is before this instant."
+          "description": "Only posts whose `publishAt` is before this instant. With `from`, it must be later than\n`from` (else `400 invalid_request`, `field: to`).\n"
         },
         "q": {
           "type": "string",

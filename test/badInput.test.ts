@@ -204,6 +204,23 @@ describe.each(DATABASES)('bad input on %s', (kind) => {
     });
   });
 
+  it('refuses a posts range whose `to` is not later than its `from`, in whatever offsets', async () => {
+    for (const [from, to] of [
+      ['2026-03-01T00:00:00Z', '2026-02-01T00:00:00Z'],
+      ['2026-03-01T00:00:00Z', '2026-03-01T01:00:00+01:00'],
+    ]) {
+      const res = await call(env, 'get', `/v1/posts?from=${encodeURIComponent(from!)}&to=${encodeURIComponent(to!)}`, {
+        key: ws.readKey,
+      });
+      expect(res.status, to).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'invalid_request',
+        message: '`to` (' + new Date(to!).toISOString() + ') must be later than `from` (2026-03-01T00:00:00.000Z).',
+        field: 'to',
+      });
+    }
+  });
+
   it('names the refused field and its bound as facts beside the message', async () => {
     const res = await call(env, 'post', '/v1/groups', {
       key: ws.writeKey,

@@ -8,7 +8,7 @@ import { AtpAgent } from '@atproto/api';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
+import { checkPage, describeFailures, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
 import { installPds, startPds, type RunningPds } from './support/blueskyPds.ts';
 
 describe('bluesky in the dashboard', () => {
@@ -32,6 +32,10 @@ describe('bluesky in the dashboard', () => {
     await herald?.stop();
     await pds?.close();
   });
+  describeFailures(
+    () => browser,
+    () => herald,
+  );
 
   const at = (p: string) => `${herald.url}/app${p}`;
 

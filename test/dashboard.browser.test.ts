@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBusyMonth } from './browser/busyMonth.ts';
 import { type Load, loadDuring, loadText } from './browser/firstLoad.ts';
 import { longTasksDuring, longTasksText } from './browser/longTasks.ts';
-import { checkPage, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
+import { checkPage, describeFailures, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
 import { makeVideo } from './support/mediaFiles.ts';
 
 /** What the API says and people should not read: a code, a field path, an id, an ISO timestamp, an event kind. */
@@ -43,6 +43,10 @@ describe('dashboard in a browser', () => {
     await browser?.close();
     await herald?.stop();
   });
+  describeFailures(
+    () => browser,
+    () => herald,
+  );
 
   const at = (p: string) => `${herald.url}/app${p}`;
 

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
+import { describeFailures, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
 
 describe('live updates in a browser', () => {
   let herald: Herald;
@@ -33,6 +33,10 @@ describe('live updates in a browser', () => {
     await browser?.close();
     await herald?.stop();
   });
+  describeFailures(
+    () => browser,
+    () => herald,
+  );
 
   const at = (p: string) => `${herald.url}/app${p}`;
   // The list view shows every post of the month (a month cell shows its first few).

@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_CACHE_MS } from '../server/api.ts';
-import { checkPage, launchBrowser, startServer, type Herald } from './browser/walk.ts';
+import { checkPage, describeFailures, launchBrowser, startServer, type Herald } from './browser/walk.ts';
 
 describe('settings in a browser', () => {
   let herald: Herald;
@@ -35,6 +35,10 @@ describe('settings in a browser', () => {
     await browser?.close();
     await herald?.stop();
   });
+  describeFailures(
+    () => browser,
+    () => herald,
+  );
 
   const at = (p: string) => `${herald.url}/app${p}`;
   /** Leaving compose with text not yet saved is asked first; the text stays in the tab for later. */

@@ -1,6 +1,6 @@
 // Read posts: the list (filtered, paged by cursor), one post, and its timeline.
 import { readCursor, writeCursor } from '../../domain/cursor.ts';
-import { notFound } from '../../domain/errors.ts';
+import { invalidRequest, notFound } from '../../domain/errors.ts';
 import type { Handler } from '../types.ts';
 import { existingPost } from './transitions.ts';
 import { wirePost } from './wire.ts';
@@ -16,14 +16,23 @@ const postsPosition = (position: unknown) => {
 const utcIso = (value: string) => new Date(value).toISOString();
 
 export const listPosts: Handler<'listPosts'> = async ({ cred, data, query }) => {
+  const from = query.from ? utcIso(query.from) : undefined;
+  const to = query.to ? utcIso(query.to) : undefined;
+  // An empty range is a mistake in the request, not a question whose answer is "no posts".
+  if (from && to && to <= from)
+    throw invalidRequest(
+      `\`to\` (${to}) must be later than \`from\` (${from}).`,
+      'Give `to` an instant after `from`, or leave one of them out.',
+      { field: 'to', limit: from, actual: to },
+    );
   if (query.accountId && !(await data.accounts.get(query.accountId))) throw notFound('account', query.accountId);
   const limit = query.limit ?? 50;
   const page = await data.posts.list({
     status: query.status,
     accountId: query.accountId,
     limit: limit + 1,
-    from: query.from ? utcIso(query.from) : undefined,
-    to: query.to ? utcIso(query.to) : undefined,
+    from,
+    to,
     q: query.q,
     cursor: query.cursor ? readCursor(query.cursor, postsPosition) : undefined,
   });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { freePort } from '../support/freePort.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -97,4 +97,35 @@ export async function checkPage(page: Page, name: string): Promise<void> {
           .join(' | ')}`,
     );
   expect(bad, `axe on ${name}`).toEqual([]);
+}
+
+/**
+ * After a failed test, prints what each open page shows (its address and text) and the server's last log lines
+ * that were not plain successes: a walk that times out waiting for a sentence then says what was there instead.
+ */
+export function describeFailures(browser: () => Browser | undefined, herald: () => Herald | undefined): void {
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    const pages =
+      browser()
+        ?.contexts()
+        .flatMap((context) => context.pages()) ?? [];
+    const shown = await Promise.all(
+      pages.map(async (page) => {
+        // Playwright's innerText, the text as the page shows it, not the DOM's property the rule is about.
+        // biome-ignore lint/performance/useDomNodeTextContent: see above
+        const text = await page
+          .locator('body')
+          .innerText({ timeout: 2_000 })
+          .catch((err: Error) => `(unreadable: ${err.message})`);
+        return `--- ${page.url()}\n${text.slice(0, 2_000)}`;
+      }),
+    );
+    const notable = (herald()?.output() ?? '')
+      .split('\n')
+      .filter((line) => line && !/"status":[23]\d\d,/.test(line))
+      .slice(-30);
+    console.error(`What the pages showed when "${task.name}" failed:\n${shown.join('\n')}`);
+    console.error(`The server's last lines other than successes:\n${notable.join('\n')}`);
+  });
 }

@@ -86,7 +86,7 @@ describe("a post's page", () => {
 
   it("names a live post's counters in words, and leaves out one it has no words for", async () => {
     const live = { ...failed, platform: 'facebook', status: 'live', error: undefined, statusLine: 'Live.' };
-    const metrics = { post_media_view: 1843, post_clicks: 4, post_reactions_by_type_total: 12, total_video_views: 90 };
+    const metrics = { post_media_view: 1843, post_clicks: 4, post_reactions_by_type_total: 12, video_thruplay: 90 };
     server(live, { fetchedAt: '2030-11-25T08:00:14.530Z', metrics });
     renderPage();
     const counters = await screen.findByRole('region', { name: 'Counters' });
@@ -94,6 +94,6 @@ describe("a post's page", () => {
     const terms = [...counters.querySelectorAll('dt')].map((dt) => dt.textContent);
     expect(terms).toEqual(['Views', 'Clicks', 'Reactions']);
     expect(counters.textContent).toContain('Facebook gave 1 more counter that Herald has no words for yet.');
-    expect(counters.textContent).not.toMatch(/post |media view|total video|_/);
+    expect(counters.textContent).not.toMatch(/post |media view|thruplay|_/);
   });
 });

@@ -27,10 +27,14 @@ type PostMetric =
   | 'post_media_view'
   | 'post_total_media_view_unique'
   | 'post_clicks'
-  | 'post_reactions_like_total'
-  | 'post_video_views'
-  // What Facebook's connector reads for reactions (networks/facebook/connector.ts), summed over the types.
-  | 'post_reactions_by_type_total';
+  // Every reaction, summed over their types (networks/graph/client.ts, insightValues).
+  | 'post_reactions_by_type_total'
+  // Facebook's reels and video stories: their video's lifetime counters (the reels' average watch time, whose unit
+  // Meta's pages do not state, stays unnamed).
+  | 'blue_reels_play_count'
+  | 'post_impressions_unique'
+  | 'total_video_views'
+  | 'total_video_views_unique';
 
 export const POST_METRIC_WORDS: Record<PostMetric, string> = {
   views: 'Views',
@@ -50,9 +54,11 @@ export const POST_METRIC_WORDS: Record<PostMetric, string> = {
   post_media_view: 'Views',
   post_total_media_view_unique: 'People who saw it',
   post_clicks: 'Clicks',
-  post_reactions_like_total: 'Likes',
-  post_video_views: 'Video views',
   post_reactions_by_type_total: 'Reactions',
+  blue_reels_play_count: 'Plays',
+  post_impressions_unique: 'People who saw it',
+  total_video_views: 'Views',
+  total_video_views_unique: 'People who viewed it',
 };
 
 /** A counter's value in words where it is not a plain count: the reels' watch time comes in milliseconds. */
