@@ -112,11 +112,11 @@ export function describeFailures(browser: () => Browser | undefined, herald: () 
         .flatMap((context) => context.pages()) ?? [];
     const shown = await Promise.all(
       pages.map(async (page) => {
-        // Playwright's innerText, the text as the page shows it, not the DOM's property the rule is about.
-        // biome-ignore lint/performance/useDomNodeTextContent: see above
+        // The text as the page shows it (hidden parts left out), line by line.
         const text = await page
           .locator('body')
-          .innerText({ timeout: 2_000 })
+          .allInnerTexts()
+          .then((texts) => texts.join('\n'))
           .catch((err: Error) => `(unreadable: ${err.message})`);
         return `--- ${page.url()}\n${text.slice(0, 2_000)}`;
       }),
