@@ -111,6 +111,10 @@ describe('an unexpected fault', () => {
       requestId: res.headers['x-request-id'],
     });
     expect(JSON.stringify(res.body)).not.toMatch(/knex|sqlite|stack|at /i);
+    // The session routes answer the same, as auth.yaml declares (call() checks the answer against it).
+    const signIn = await call(env, 'post', '/auth/sign-in', { body: { email: 'a@example.com', password: 'x' } });
+    expect(signIn.status).toBe(500);
+    expect(signIn.body).toMatchObject({ code: 'internal', requestId: signIn.headers['x-request-id'] });
     expect((await request(env.app).get('/readyz')).status).toBe(503);
     await env.close().catch(() => undefined);
   });
