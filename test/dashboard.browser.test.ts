@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBusyMonth } from './browser/busyMonth.ts';
 import { type Load, loadDuring, loadText } from './browser/firstLoad.ts';
 import { longTasksDuring, longTasksText } from './browser/longTasks.ts';
-import { checkPage, describeFailures, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
+import {
+  checkPage,
+  describeFailures,
+  launchBrowser,
+  seriousViolations,
+  SHOTS,
+  startServer,
+  type Herald,
+} from './browser/walk.ts';
 import { makeVideo } from './support/mediaFiles.ts';
 
 /** What the API says and people should not read: a code, a field path, an id, an ISO timestamp, an event kind. */
@@ -773,6 +781,8 @@ describe('dashboard in a browser', () => {
     door.on('pageerror', (err) => pageErrors.push(err.message));
     await door.goto(at('/sign-in'));
     await door.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The sign-in page stays on screen (with its own Email field) until the reset page's script has loaded.
+    await door.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await door.getByLabel('Email').fill('mara@example.com');
     await door.getByRole('button', { name: 'Send me a link' }).click();
     await door
@@ -810,4 +820,13 @@ describe('dashboard in a browser', () => {
     await door.waitForURL(/\/app\/calendar/);
     await stranger.close();
   }, 60_000);
+
+  it('finds a serious accessibility fault where there is one (the check every page passes)', async () => {
+    const probe = await page.context().newPage();
+    await probe.setContent(
+      '<html lang="en"><title>Probe</title><main><p style="color:#ccc;background:#fff">Pale words</p></main></html>',
+    );
+    expect(await seriousViolations(probe)).toEqual([expect.stringMatching(/^color-contrast \(serious\): .* — p$/)]);
+    await probe.close();
+  });
 });
