@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { Failure, type Post, type Schemas } from '../api.ts';
-import { dayTimeText, timeText } from '../format.ts';
+import { dayTimeText } from '../format.ts';
 import { labelOf } from '../networks.ts';
 import { useAccounts } from '../queries/accounts.ts';
 import { postAnalyticsQuery, postEventsQuery, postQuery } from '../queries/posts.ts';
@@ -122,7 +122,6 @@ export function PostDetailPage() {
                 {APPROVAL_WORDS.changeWaits(p.pendingChange.requestedBy)}
               </p>
             )}
-            {p.publishAt && <p className="muted">Set for {timeText(p.publishAt, workspace.tz)}</p>}
             <PostSettings post={p} />
             {p.externalUrl && (
               <p>

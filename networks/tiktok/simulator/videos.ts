@@ -94,18 +94,16 @@ export function videoRoutes(router: Router, sim: TiktokSim): void {
       await new Promise<void>((resolve) => file.end(() => resolve()));
       if (bytes !== last - first + 1) throw FAULTS.param('The body is not as long as its Content-Range.');
       const received = last + 1;
-      await ctx.state.update<PublishData>(item.id, {
-        data: {
-          ...d,
-          received,
-          files: [{ kind: 'video', mime: 'video/mp4', name }],
-          ...(received === d.size
-            ? {
-                readyMs: Date.now(),
-                reviewUntilMs: reviewUntil(creatorOf(item.account, d.nickname), d.postInfo, Date.now()),
-              }
-            : {}),
-        },
+      // Merged into the item as it is now: the body took a while, and what another call wrote meanwhile stays.
+      await ctx.state.merge<PublishData>(item.id, {
+        received,
+        files: [{ kind: 'video', mime: 'video/mp4', name }],
+        ...(received === d.size
+          ? {
+              readyMs: Date.now(),
+              reviewUntilMs: reviewUntil(creatorOf(item.account, d.nickname), d.postInfo, Date.now()),
+            }
+          : {}),
       });
       res.status(received === d.size ? 201 : 206).end();
     } catch (err) {

@@ -164,7 +164,8 @@ export function uploadRoutes(router: express.Router, { ctx, dir, bytesFile, chan
       dropped = true;
     } finally {
       await file.close();
-      await ctx.state.update<SessionData>(session.id, { data: { ...session.data, received } });
+      // Only the count: the body took a while, and what another call wrote to the session meanwhile stays.
+      await ctx.state.merge<SessionData>(session.id, { received });
     }
     return { received, dropped };
   }
