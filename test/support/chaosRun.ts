@@ -582,9 +582,10 @@ export async function chaosRun(options: ChaosOptions): Promise<ChaosResult> {
     // A backlog left when the faults stop is drained, not counted lost, for `drainSeconds` at most.
     let deadline = Date.now() + (options.drainSeconds ?? 15 * 60) * 1000;
     // A count that fails (the observer's connection cut) is no count: it must not end the drain as if none were left.
+    // A count with no queued posts has no `queued` at all.
     const counted = async () => postCounts(db).catch(() => undefined);
     let now = await counted();
-    while ((now?.queued ?? 1) > 0 && Date.now() < deadline) {
+    while ((now ? (now.queued ?? 0) : 1) > 0 && Date.now() < deadline) {
       await sleep(1000);
       now = await counted();
       log(`after the faults: ${JSON.stringify(now ?? 'not counted')}`);
