@@ -39,8 +39,11 @@ export function Shell() {
   const { user, workspace } = useSignedIn();
   const decides = useMay('administrator');
   const reset = useResetSession();
+  // While a switch to another workspace is under way the server's session already names the next workspace while
+  // the page still shows the last: the page and its event stream wait, so nothing fetched or typed lands in between.
+  const [switching, setSwitching] = useState(false);
   // One event stream per tab, for the signed-in workspace: pages refetch what changed instead of polling.
-  useLiveUpdates(workspace.id);
+  useLiveUpdates(switching ? undefined : workspace.id);
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
   // Moving to another page moves focus to its content, so screen readers announce it and Tab starts
@@ -102,7 +105,7 @@ export function Shell() {
           </nav>
           <div className="whoami">
             <p className="whoami-name">{user.name}</p>
-            <WorkspaceSwitcher />
+            <WorkspaceSwitcher onSwitching={setSwitching} />
             <p className="whoami-zone">
               {workspace.name} · {workspace.tz}
             </p>
@@ -115,11 +118,17 @@ export function Shell() {
       <main id="main" ref={main} tabIndex={-1} className="page">
         {/* A switch to another workspace starts the page afresh: nothing of the last one stays on it. */}
         <SignedInScope>
-          <ReconnectBanner />
-          {/* Each page's script loads on its first visit (App.tsx); the shell stays meanwhile. */}
-          <Suspense fallback={<Loading />}>
-            <Outlet />
-          </Suspense>
+          {switching ? (
+            <Loading label="Opening the workspace" />
+          ) : (
+            <>
+              <ReconnectBanner />
+              {/* Each page's script loads on its first visit (App.tsx); the shell stays meanwhile. */}
+              <Suspense fallback={<Loading />}>
+                <Outlet />
+              </Suspense>
+            </>
+          )}
         </SignedInScope>
       </main>
       <SessionRenewal />

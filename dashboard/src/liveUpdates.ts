@@ -105,11 +105,15 @@ export function liveEventHandler(client: QueryClient, now: () => number) {
   };
 }
 
-/** Keeps the signed-in tab's queries current from the event stream while the tab is visible. */
-export function useLiveUpdates(workspaceId: string) {
+/**
+ * Keeps the signed-in tab's queries current from the event stream while the tab is visible; no stream without a
+ * workspace (one being switched to).
+ */
+export function useLiveUpdates(workspaceId: string | undefined) {
   const client = useQueryClient();
   // biome-ignore lint/correctness/useExhaustiveDependencies: a switch to another workspace opens a stream of its own.
   useEffect(() => {
+    if (!workspaceId) return;
     const lists = liveEventHandler(client, () => Date.now());
     let source: EventSource | undefined;
     const open = () => {

@@ -3,10 +3,13 @@
 // (a page that keeps its last data on screen as the next loads, the calendar's, must not keep the other workspace's).
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { calendarQuery } from './queries/posts.ts';
 import { SESSION_KEY, SignedInScope } from './session.tsx';
 import { WorkspaceSwitcher } from './settings/WorkspaceSwitcher.tsx';
+import { Shell } from './Shell.tsx';
+import { renderSignedIn } from './testing/signedInPage.tsx';
 
 afterEach(() => {
   cleanup();
@@ -22,8 +25,8 @@ const session = (workspaceId: string) => ({
 
 const post = (text: string) => ({ id: 'pst_1', accountId: 'acc_1', platform: 'bluesky', status: 'queued', text });
 
-/** A server with two workspaces; the second's posts are still on their way. */
-function server() {
+/** A server with two workspaces; the second's posts are still on their way. A switch waits for `switched`. */
+function server(switched: Promise<void> = Promise.resolve()) {
   let open = 'ws_a';
   const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
   vi.stubGlobal('fetch', async (request: Request) => {
@@ -38,6 +41,7 @@ function server() {
       });
     if (path === '/auth/workspaces/switch') {
       open = JSON.parse(await request.text()).workspaceId;
+      await switched;
       return json(session(open));
     }
     if (path === '/auth/session') return json(session(open));
@@ -71,5 +75,44 @@ describe('switching workspace', () => {
     );
     await screen.findByText('Loading posts');
     expect(screen.queryByText('Acme autumn menu')).toBeNull();
+  });
+
+  it('shows neither workspace and keeps no event stream while the switch is under way', async () => {
+    let release = () => {};
+    server(new Promise<void>((resolve) => (release = resolve)));
+    // The tab's event streams, open or closed.
+    const streams: { url: string; closed: boolean }[] = [];
+    vi.stubGlobal(
+      'EventSource',
+      class {
+        stream = { url: '', closed: false };
+        constructor(url: string) {
+          this.stream.url = url;
+          streams.push(this.stream);
+        }
+        addEventListener() {}
+        close() {
+          this.stream.closed = true;
+        }
+      },
+    );
+    const client = renderSignedIn(
+      <Route element={<Shell />}>
+        <Route path="/calendar" element={<Calendar />} />
+      </Route>,
+      '/calendar',
+      { id: 'ws_a', name: 'ws_a' },
+    );
+    await screen.findByText('Acme autumn menu');
+    expect(streams).toEqual([{ url: '/auth/events', closed: false }]);
+    fireEvent.change(await screen.findByLabelText('Workspace'), { target: { value: 'ws_b' } });
+    // The server names the next workspace already; the page waits for the session that says so.
+    await screen.findByText('Opening the workspace…');
+    expect(screen.queryByText('Acme autumn menu')).toBeNull();
+    expect(streams.every((stream) => stream.closed)).toBe(true);
+    release();
+    await screen.findByText('Loading posts');
+    expect(client.getQueryData<{ workspace: { id: string } }>(SESSION_KEY)?.workspace.id).toBe('ws_b');
+    expect(streams.filter((stream) => !stream.closed)).toHaveLength(1);
   });
 });

@@ -4,13 +4,19 @@ import { authApi, call } from '../api.ts';
 import { useResetSession } from '../session.tsx';
 import { useWorkspaces } from '../queries/workspaces.ts';
 
-export function WorkspaceSwitcher() {
+/** `onSwitching` hears when a switch begins and ends: in between, the page shows neither workspace. */
+export function WorkspaceSwitcher({ onSwitching }: { onSwitching?: (switching: boolean) => void }) {
   const list = useWorkspaces();
   const reset = useResetSession();
   if (!list.data || list.data.workspaces.length < 2) return null;
   const change = async (workspaceId: string) => {
-    await call(authApi.POST('/workspaces/switch', { body: { workspaceId } }));
-    await reset();
+    onSwitching?.(true);
+    try {
+      await call(authApi.POST('/workspaces/switch', { body: { workspaceId } }));
+      await reset();
+    } finally {
+      onSwitching?.(false);
+    }
   };
   return (
     <div className="field">
