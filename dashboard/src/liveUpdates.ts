@@ -111,7 +111,7 @@ export function liveEventHandler(client: QueryClient, now: () => number) {
  */
 export function useLiveUpdates(workspaceId: string | undefined) {
   const client = useQueryClient();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a switch to another workspace opens a stream of its own.
+  // A switch to another workspace opens a stream of its own.
   useEffect(() => {
     if (!workspaceId) return;
     const lists = liveEventHandler(client, () => Date.now());
