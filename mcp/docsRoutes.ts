@@ -1,6 +1,7 @@
 // {docs_url} = $PUBLIC_URL/docs: the guides that `make docs` renders from docs/guides/*.md (static pages with one
 // stylesheet), the agent files generated from the contract (llms.txt, skill.md), the API reference that
 // `make docs` builds with Redocly (one self-contained HTML file), and the change log.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Response } from 'express';
@@ -22,7 +23,8 @@ export function docsRoutes(publicUrl: string) {
     skill: fill(fs.readFileSync(new URL('skill.md', GENERATED), 'utf8')),
     changelog: fs.readFileSync(new URL('CHANGELOG.md', DOCS), 'utf8'),
   };
-  let reference: string | undefined;
+  /** The reference as sent, with its ETag: 2.6 MB encoded and hashed once, not on the event loop at each request. */
+  let reference: { body: Buffer; etag: string } | undefined;
 
   const text = (res: Response, type: string, body: string) =>
     res.type(type).set('Cache-Control', 'no-cache').send(body);
@@ -65,10 +67,14 @@ export function docsRoutes(publicUrl: string) {
   router.get('/docs/changelog.md', (_req, res) => text(res, 'text/markdown; charset=utf-8', files.changelog));
   router.get('/docs/reference', (_req, res) => {
     if (reference === undefined && fs.existsSync(REFERENCE_FILE)) {
-      reference = fs.readFileSync(REFERENCE_FILE, 'utf8').replaceAll(CONTRACT_BASE_URL, `${publicUrl}/v1`);
+      const html = fs.readFileSync(REFERENCE_FILE, 'utf8').replaceAll(CONTRACT_BASE_URL, `${publicUrl}/v1`);
+      const body = Buffer.from(html, 'utf8');
+      reference = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
     }
     if (reference === undefined) return notBuilt(res, 'API reference');
-    text(res, 'text/html; charset=utf-8', reference);
+    // An ETag set here is one express does not compute again.
+    res.type('text/html; charset=utf-8').set('Cache-Control', 'no-cache').set('ETag', reference.etag);
+    res.send(reference.body);
   });
   router.get('/docs/:page', (req, res, next) =>
     /^[a-z-]+$/.test(req.params.page) && req.params.page !== 'index' ? guide(res, `${req.params.page}.html`) : next(),

@@ -77,6 +77,10 @@ describe('the documentation at /docs', () => {
     expect(res.text).not.toMatch(/<link[^>]+rel="stylesheet"[^>]+href="http/);
     expect(res.text).toContain(`${publicUrl}/v1`);
     expect(res.text).toContain('createPosts');
+    // Its ETag, made once: a reader that has it gets 304 and no body.
+    const again = await request(env.app).get('/docs/reference').set('If-None-Match', res.headers.etag!);
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
   });
 
   it('serves the change log and an index', async () => {

@@ -137,7 +137,9 @@ export function createPublisher(deps: PublishDeps): Publisher {
           }
         })(),
       ),
-    adopt: takeOver,
+    // Never its own attempts in hand: its heartbeat may have gone stale (the database out of reach) while it runs them,
+    // and taking one over under a new id would settle it while its network call may still land.
+    adopt: (leases) => takeOver(leases.filter((l) => !book.holds(l.postId))),
     async adoptStranded(overdueBefore) {
       const all = book.takeStranded();
       try {
