@@ -306,6 +306,24 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(cancelled.status).toBe(200);
   });
 
+  it('starts one attempt once, whether named twice in one batch or started again after', async () => {
+    // A chaos run sent a Threads post twice with two `publishing` events at one instant: one lease started for two
+    // holders. Only the first start of a lease may call the network; a later one stops, and the first is settled.
+    const { db } = env.services;
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const { id } = await dueIn(account.id, 'Started once.', 600);
+    const horizon = new Date(Date.now() + 700_000).toISOString();
+    await playWorker('wkr_once', 0);
+    const [held] = await reservePosts(db, [id], 'wkr_once', horizon);
+    const item = { attempt: held!, message: 'Sending to Threads.' };
+    const now = new Date().toISOString();
+    expect(await startAttempts(db, [item, { ...item }], now)).toEqual([true, false]);
+    expect(await startAttempts(db, [{ ...item }], now)).toEqual([false]);
+    expect(await api.kinds(id)).toEqual(['created', 'publishing']);
+    await db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null });
+    await db('workers').where({ id: 'wkr_once' }).delete();
+  });
+
   /**
    * A worker the test plays, its heartbeat fresh for the whole test however slow the machine: this file's own worker
    * leaves its leases alone unless `host` says its process is gone.

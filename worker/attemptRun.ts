@@ -1,4 +1,5 @@
 // An attempt made ready for its time: its job built, then at its time the network's call, its start recorded.
+import { isDatabaseUnavailable } from '../db/connect.ts';
 import { markFailed, markLiveMany, type LiveOutcome } from '../db/publishing/outcomes.ts';
 import { saveCheckpoints, startAttempts, type Attempt } from '../db/publishing/attempts.ts';
 import { usableAccount } from '../networks/accountCredentials.ts';
@@ -103,8 +104,14 @@ export function attemptPreparer(deps: PublishDeps): (a: Attempt, mode: 'publish'
         }
         await live({ attempt: a, published, message: `Published on ${label}.` });
       } catch (err) {
+        if (err instanceof LeaseLost) return;
         // A refusal before the first checkpoint still follows a `publishing` event in the timeline.
-        if (err instanceof LeaseLost || !(await began(a))) return;
+        if (!(await began(a))) {
+          // Not started now: a person changed the post, or a start whose answer the database cut lost went through
+          // (an attempt starts once), and that one is settled from its lease (the watchdog's stranded pass).
+          if (isDatabaseUnavailable(err)) throw err;
+          return;
+        }
         await failure(a, connector, job, label, mode, err);
       }
     });

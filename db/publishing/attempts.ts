@@ -172,6 +172,8 @@ export async function startAttempts(
   items: { attempt: Attempt; message: string; checkpoint?: Checkpoint }[],
   now: string,
 ): Promise<boolean[]> {
+  // One lease named twice in a batch (two holders of one attempt) is started for its first item only.
+  const firsts = items.filter((i, k) => items.findIndex((j) => j.attempt.postId === i.attempt.postId) === k);
   const started = await updateLeasedRecording(
     db,
     {
@@ -180,13 +182,15 @@ export async function startAttempts(
         approval_wanted_at = null`,
       setBindings: [now, now],
       columns: ['v_checkpoint'],
-      rows: items.map((i) => [...leaseOf(i.attempt), i.checkpoint ? JSON.stringify(i.checkpoint) : null]),
-      where: `and ${besideBatch(db, 'posts.status')} = '${STARTABLE}'`,
+      rows: firsts.map((i) => [...leaseOf(i.attempt), i.checkpoint ? JSON.stringify(i.checkpoint) : null]),
+      // Started once: a second start of the same lease (its first answer lost, or a second holder) is refused, so
+      // the network is called by one of them only, and what the first did is settled, never sent again blindly.
+      where: `and ${besideBatch(db, 'posts.status')} = '${STARTABLE}' and posts.attempt_started_at is null`,
     },
     // Every attempt's start is a `publishing` event, a worker's retry that keeps its progress too; a resend of an
     // attempt already told (its latest event) keeps that one.
     eventRows(
-      items
+      firsts
         .filter((i) => !i.attempt.announced)
         .map((i) => ({
           workspaceId: i.attempt.workspaceId,
@@ -199,7 +203,7 @@ export async function startAttempts(
       now,
     ),
   );
-  return items.map((i) => started.has(i.attempt.postId));
+  return items.map((i) => firsts.includes(i) && started.has(i.attempt.postId));
 }
 
 /** Writes progress before network calls; false for an attempt whose lease was lost (it must stop). */
