@@ -173,7 +173,9 @@ export async function startAttempts(
   now: string,
 ): Promise<boolean[]> {
   // One lease named twice in a batch (two holders of one attempt) is started for its first item only.
-  const firsts = items.filter((i, k) => items.findIndex((j) => j.attempt.postId === i.attempt.postId) === k);
+  const firstOf = new Map<string, (typeof items)[number]>();
+  for (const i of items) if (!firstOf.has(i.attempt.postId)) firstOf.set(i.attempt.postId, i);
+  const firsts = [...firstOf.values()];
   const started = await updateLeasedRecording(
     db,
     {
@@ -203,7 +205,7 @@ export async function startAttempts(
       now,
     ),
   );
-  return items.map((i) => firsts.includes(i) && started.has(i.attempt.postId));
+  return items.map((i) => firstOf.get(i.attempt.postId) === i && started.has(i.attempt.postId));
 }
 
 /** Writes progress before network calls; false for an attempt whose lease was lost (it must stop). */

@@ -4,6 +4,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BISTRO_ACCOUNTS, BISTRO_POST } from '../testing/bistro.ts';
 import { renderSignedIn } from '../testing/signedInPage.tsx';
 import CalendarPage from './CalendarPage.tsx';
 
@@ -12,27 +13,14 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const post = {
-  id: 'pst_b1',
-  batchId: 'bat_b1',
-  accountId: 'acc_b1',
-  platform: 'bluesky',
-  status: 'queued',
-  publishAt: '2030-11-24T11:00:00.000Z',
-  text: 'Bistro autumn menu',
-  title: null,
-  mediaIds: [],
-};
-
 /** The workspace switched to: its own account, group and post. */
 function server() {
   const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
   vi.stubGlobal('fetch', async (request: Request) => {
     const path = new URL(request.url).pathname;
-    if (path === '/v1/accounts')
-      return json({ accounts: [{ id: 'acc_b1', platform: 'bluesky', displayName: 'Bistro', status: 'ok' }] });
+    if (path === '/v1/accounts') return json({ accounts: BISTRO_ACCOUNTS });
     if (path === '/v1/groups') return json({ groups: [{ id: 'grp_b1', name: 'Bistros', accountIds: ['acc_b1'] }] });
-    if (path === '/v1/posts') return json({ posts: [post], nextCursor: null });
+    if (path === '/v1/posts') return json({ posts: [BISTRO_POST], nextCursor: null });
     return new Promise<Response>(() => {});
   });
 }

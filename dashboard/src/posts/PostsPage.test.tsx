@@ -4,6 +4,7 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BISTRO_ACCOUNTS, BISTRO_POST } from '../testing/bistro.ts';
 import { renderSignedIn } from '../testing/signedInPage.tsx';
 import { PostsPage } from './PostsPage.tsx';
 
@@ -12,30 +13,18 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const post = {
-  id: 'pst_b1',
-  batchId: 'bat_b1',
-  accountId: 'acc_b1',
-  platform: 'bluesky',
-  status: 'queued',
-  publishAt: '2030-11-24T11:00:00.000Z',
-  text: 'Bistro autumn menu',
-  title: null,
-  mediaIds: [],
-  media: [],
-};
-
 /** The workspace switched to: its own account and post; the list filters by account and status as the server does. */
 function server() {
   const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
   vi.stubGlobal('fetch', async (request: Request) => {
     const url = new URL(request.url);
-    if (url.pathname === '/v1/accounts')
-      return json({ accounts: [{ id: 'acc_b1', platform: 'bluesky', displayName: 'Bistro', status: 'ok' }] });
+    if (url.pathname === '/v1/accounts') return json({ accounts: BISTRO_ACCOUNTS });
     if (url.pathname === '/v1/posts') {
       const account = url.searchParams.get('accountId');
       const status = url.searchParams.get('status');
-      const posts = [post].filter((p) => (!account || p.accountId === account) && (!status || p.status === status));
+      const posts = [BISTRO_POST].filter(
+        (p) => (!account || p.accountId === account) && (!status || p.status === status),
+      );
       return json({ posts, nextCursor: null });
     }
     return new Promise<Response>(() => {});
