@@ -3,8 +3,8 @@ import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Config } from '../../runtime/config.ts';
-import { freePort } from './freePort.ts';
-import { startHerald, type DbKind, type HeraldOptions, type TestEnv } from './harness.ts';
+import type { DbKind, HeraldOptions, TestEnv } from './harness.ts';
+import { listeningHerald } from './network.ts';
 
 /** Herald on a real socket whose PUBLIC_URL is its own address (OAuth metadata and links name it). */
 export async function startListening(
@@ -12,21 +12,8 @@ export async function startListening(
   overrides: Partial<Config> = {},
   options: HeraldOptions = {},
 ): Promise<{ env: TestEnv; origin: string; close(): Promise<void> }> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const env = await startHerald(kind, { publicUrl: origin, port, ...overrides }, options);
-  const server: http.Server = await new Promise((resolve) => {
-    const s = env.app.listen(port, '127.0.0.1', () => resolve(s));
-  });
-  return {
-    env,
-    origin,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await env.close();
-    },
-  };
+  const env = await listeningHerald(kind, overrides, options);
+  return { env, origin: env.base, close: () => env.close() };
 }
 
 /** The SDK client over Streamable HTTP with a bearer token (API key or OAuth access token). */

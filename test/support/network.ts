@@ -2,6 +2,7 @@
 // media addresses must resolve over HTTP), sandbox accounts and files as the worker hands them to a
 // connector, and a PublishJob with an in-memory checkpoint and a clock that barely waits.
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { findWorkspace } from '../../db/identity.ts';
 import { mediaData } from '../../db/mediaData.ts';
@@ -19,26 +20,40 @@ import { registerSandboxAccount } from '../../networks/sandbox/state.ts';
 import type { Config } from '../../runtime/config.ts';
 import { publishMedia } from '../../worker/publishMedia.ts';
 import { call, startHerald, type DbKind, type HeraldOptions, type Seeded, type TestEnv } from './harness.ts';
-import { freePort } from './spawnHerald.ts';
 import { until } from './waiting.ts';
 
-/** Herald on a real port, its PUBLIC_URL (`base`) pointing at it. */
+/**
+ * Herald on a real port, its PUBLIC_URL (`base`) pointing at it. The socket is bound first, on a port the
+ * system picks, and the app attached once started: a port probed free and bound later can be taken by
+ * another test file's server in between (EADDRINUSE in a loaded run).
+ */
 export async function listeningHerald(
   kind: DbKind,
   overrides: Partial<Config> = {},
   options: HeraldOptions = {},
 ): Promise<TestEnv & { base: string }> {
-  const port = await freePort();
+  let app: TestEnv['app'] | undefined;
+  const server = http.createServer((req, res) => {
+    if (app) app(req, res);
+    else res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
-  const env = await startHerald(kind, { port, publicUrl: base, ...overrides }, options);
-  const server = http.createServer(env.app);
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const closeServer = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  const env = await startHerald(kind, { port, publicUrl: base, ...overrides }, options).catch(async (err) => {
+    await closeServer();
+    throw err;
+  });
+  app = env.app;
   return {
     ...env,
     base,
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer();
       await env.close();
     },
   };
