@@ -128,14 +128,32 @@ export function describeFailures(browser: () => Browser | undefined, herald: () 
           .allInnerTexts()
           .then((texts) => texts.join('\n'))
           .catch((err: Error) => `(unreadable: ${err.message})`);
-        return `--- ${page.url()}\n${text.slice(0, 2_000)}`;
+        // What its fields hold, which the text leaves out: a form that lost what was typed shows here.
+        const fields = await page
+          .locator('input:visible, textarea:visible, select:visible')
+          .evaluateAll((els) =>
+            els.map((el) => {
+              const field = el as HTMLInputElement;
+              const name = field.labels?.[0]?.textContent?.trim() || field.name || field.type;
+              const value = ['checkbox', 'radio'].includes(field.type) ? (field.checked ? 'on' : 'off') : field.value;
+              return `${name.slice(0, 40)}=${value.slice(0, 40)}`;
+            }),
+          )
+          .catch(() => []);
+        return `--- ${page.url()}\n${text.slice(0, 2_000)}\nfields: ${fields.join(' | ')}`;
       }),
     );
-    const notable = (herald()?.output() ?? '')
-      .split('\n')
-      .filter((line) => line && !/"status":[23]\d\d,/.test(line))
-      .slice(-30);
+    const lines = (herald()?.output() ?? '').split('\n').filter(Boolean);
+    const notable = lines.filter((line) => !/"status":[23]\d\d,/.test(line)).slice(-30);
+    // The last requests whatever their answer, in short: what the pages asked just before the failure.
+    const requests = lines
+      .flatMap((line) => {
+        const m = /"method":"(\w+)","path":"([^"]*)","status":(\d+)/.exec(line);
+        return m ? [`${m[1]} ${m[2]} ${m[3]}`] : [];
+      })
+      .slice(-40);
     console.error(`What the pages showed when "${task.name}" failed:\n${shown.join('\n')}`);
+    console.error(`The server's last requests:\n${requests.join('\n')}`);
     console.error(`The server's last lines other than successes:\n${notable.join('\n')}`);
   });
 }
