@@ -8,7 +8,15 @@ import { AtpAgent } from '@atproto/api';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, describeFailures, launchBrowser, SHOTS, startServer, type Herald } from './browser/walk.ts';
+import {
+  checkPage,
+  describeFailures,
+  launchBrowser,
+  openFromMenu,
+  SHOTS,
+  startServer,
+  type Herald,
+} from './browser/walk.ts';
 import { installPds, startPds, type RunningPds } from './support/blueskyPds.ts';
 
 describe('bluesky in the dashboard', () => {
@@ -78,7 +86,7 @@ describe('bluesky in the dashboard', () => {
     await page.locator('input[type=file]').setInputFiles(image);
     await page.locator('.media-card').getByText('ready').waitFor();
 
-    await page.getByRole('link', { name: 'Compose' }).click();
+    await openFromMenu(page, 'Compose');
     await page.getByRole('checkbox', { name: /Bluesky/ }).check();
     await page.getByRole('button', { name: 'Choose from library' }).click();
     await page

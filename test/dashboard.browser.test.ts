@@ -17,6 +17,7 @@ import {
   checkPage,
   describeFailures,
   launchBrowser,
+  openFromMenu,
   seriousViolations,
   SHOTS,
   startServer,
@@ -195,7 +196,7 @@ describe('dashboard in a browser', () => {
     await page.locator('.media-card').getByText('ready').waitFor();
     await checkPage(page, '04-media');
 
-    await page.getByRole('link', { name: 'Compose' }).click();
+    await openFromMenu(page, 'Compose');
     await page.getByRole('checkbox', { name: /Instagram/ }).check();
     await page.getByRole('checkbox', { name: /Threads/ }).check();
     await pickFromLibrary(/autumn\.jpg/, () => checkPage(page, '05-media-picker'));
@@ -287,7 +288,7 @@ describe('dashboard in a browser', () => {
     expect((await page.locator('.post-groups').textContent())!.replace(/acme_\w+/g, '')).not.toMatch(API_WORDS);
     await checkPage(page, '10-posts');
 
-    await page.getByRole('link', { name: 'Compose' }).click();
+    await openFromMenu(page, 'Compose');
     await page.getByRole('checkbox', { name: /Threads/ }).check();
     await page.getByLabel('Text', { exact: true }).fill('#one #two ' + 'x'.repeat(520));
     await page.locator('.plan tbody tr.failing').waitFor();
@@ -443,7 +444,7 @@ describe('dashboard in a browser', () => {
     // the same video as an Instagram reel fills 9:16, and the preview shows the sides it cuts.
     await connect('YouTube');
     await accountHealth();
-    await page.getByRole('link', { name: 'Compose' }).click();
+    await openFromMenu(page, 'Compose');
     await page.getByRole('checkbox', { name: /YouTube/ }).check();
     await page.getByRole('checkbox', { name: /Instagram/ }).check();
     const video = makeVideo(SHOTS, { seconds: 3, width: 1280, height: 720, fps: 25 });
@@ -505,7 +506,7 @@ describe('dashboard in a browser', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Disconnect' }).click();
     await expect.poll(() => page.locator('.rows .row').count()).toBe(1);
     await connect('TikTok', 'Acme Private No Comments');
-    await page.getByRole('link', { name: 'Compose' }).click();
+    await openFromMenu(page, 'Compose');
     await page.getByRole('checkbox', { name: /TikTok/ }).check();
     await page.getByLabel('Text', { exact: true }).fill('Autumn looks');
     const audience = page.getByLabel('Who can see it');

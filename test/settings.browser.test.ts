@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_CACHE_MS } from '../server/api.ts';
-import { checkPage, describeFailures, launchBrowser, startServer, type Herald } from './browser/walk.ts';
+import { checkPage, describeFailures, launchBrowser, openFromMenu, startServer, type Herald } from './browser/walk.ts';
 
 describe('settings in a browser', () => {
   let herald: Herald;
@@ -208,7 +208,7 @@ describe('settings in a browser', () => {
     await owner.getByText(/Connected \d+ accounts?/).waitFor();
     // Its posting times, from compose's "Add to queue": the page names the account with its network, Monday 09:00
     // is saved and confirmed, the next free ones are listed, and the way back leads to compose.
-    await owner.getByRole('link', { name: 'Compose' }).click();
+    await openFromMenu(owner, 'Compose');
     await owner.getByRole('checkbox', { name: /Threads/ }).check();
     await owner.getByLabel('Text').fill('Autumn teaser');
     await owner.getByText('Add to queue', { exact: true }).click();
@@ -322,7 +322,7 @@ describe('settings in a browser', () => {
     const noa = guest;
     await noa.getByLabel('Workspace').selectOption({ label: 'Ola Owner studio' });
     await noa.getByText(/^Ola Owner studio ·/).waitFor();
-    await menu(noa, 'Compose').click();
+    await openFromMenu(noa, 'Compose');
     await noa.getByRole('checkbox', { name: /Threads/ }).check();
     await noa.getByLabel('Text').fill('Spring launch');
     await noa.getByText('Add to queue', { exact: true }).click();
@@ -333,7 +333,7 @@ describe('settings in a browser', () => {
     await ask.click();
     await noa.getByText(/^Draft, awaiting approval · /).waitFor();
     // Ola approves it on the approvals page: it is scheduled at the posting time Noa's plan showed.
-    await menu(owner, 'Approvals').click();
+    await openFromMenu(owner, 'Approvals');
     await owner.getByText('Spring launch').waitFor();
     await owner.getByRole('button', { name: 'Approve', exact: true }).click();
     await owner.getByText('Approved: the post is scheduled.').waitFor();
@@ -350,7 +350,7 @@ describe('settings in a browser', () => {
       });
     });
     for (const text of ['Queue one', 'Queue two']) {
-      await menu(owner, 'Compose').click();
+      await openFromMenu(owner, 'Compose');
       await owner.getByRole('checkbox', { name: /Threads/ }).check();
       await owner.getByLabel('Text').fill(text);
       await owner.getByText('Add to queue', { exact: true }).click();
@@ -359,7 +359,7 @@ describe('settings in a browser', () => {
     }
 
     // The queue page: the posts on their times and the free times, reordered by a button and by a drag.
-    await menu(owner, 'Accounts').click();
+    await openFromMenu(owner, 'Accounts');
     await owner.getByRole('link', { name: /^Queue of / }).click();
     // The queue names its account and network; reached from Accounts, it leads back there.
     await owner.getByRole('heading', { name: 'Queue of acme on Threads' }).waitFor();
@@ -398,7 +398,7 @@ describe('settings in a browser', () => {
     await owner.setViewportSize({ width: 390, height: 844 });
     await checkPage(owner, '28d-account-queue-phone');
     await owner.setViewportSize({ width: 1280, height: 860 });
-    await menu(owner, 'Settings').click();
+    await openFromMenu(owner, 'Settings');
   }, 90_000);
 
   it("keeps a post's time while a member's publish now or edit waits; the owner decides on each card", async () => {
@@ -436,7 +436,7 @@ describe('settings in a browser', () => {
     // Ola's menu counts both; each card says what changes, and is decided on its own.
     await owner.reload();
     await expect.poll(() => menu(owner, 'Approvals').textContent()).toContain('2');
-    await menu(owner, 'Approvals').click();
+    await openFromMenu(owner, 'Approvals');
     const card = (text: string) => owner.locator('.approvals > li', { hasText: text });
     await card('Asks to publish it now').waitFor();
     await card('Queue one').locator('ins', { hasText: 'with better words' }).waitFor();
@@ -450,7 +450,7 @@ describe('settings in a browser', () => {
     const after = await queued();
     expect(after['Queue one']).toEqual(before['Queue one']);
     expect(after['Queue two']?.at ?? 'published').not.toBe(before['Queue two']!.at);
-    await menu(owner, 'Settings').click();
+    await openFromMenu(owner, 'Settings');
   }, 90_000);
 
   it('makes a webhook, shows its secret once, and logs a test event the receiver verified', async () => {
@@ -517,7 +517,7 @@ describe('settings in a browser', () => {
     expect(spentByKey.made).toBeGreaterThan(50);
     expect(spentByKey.refusal).toMatchObject({ limit: 60, actual: 60, spentBy: { keys: expect.any(Number) } });
     // Ola's draft is refused in words: the allowance is spent, by what, and the time of day it returns.
-    await menu(owner, 'Compose').click();
+    await openFromMenu(owner, 'Compose');
     await owner.getByRole('checkbox', { name: /Threads/ }).check();
     await owner.getByLabel('Text').fill('Winter menu is out');
     await owner.getByText('Save as draft', { exact: true }).click();

@@ -157,3 +157,14 @@ export function describeFailures(browser: () => Browser | undefined, herald: () 
     console.error(`The server's last lines other than successes:\n${notable.join('\n')}`);
   });
 }
+
+/**
+ * Opens a page from the main menu and waits for its heading. The dashboard navigates in a transition: the last page
+ * stays on screen, and takes clicks, until the next page's script has loaded. A step taken right after the click
+ * could land on the last page (a post's checkbox there is named like compose's account).
+ */
+export async function openFromMenu(page: Page, name: string): Promise<void> {
+  // Not exact: a link may carry a count ("Approvals, 2 waiting").
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+  await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+}
