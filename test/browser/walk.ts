@@ -66,8 +66,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Her
   };
 }
 
+/**
+ * Debian's chromium for a walk. WALK_CPU_SLOWDOWN=3 runs every page's CPU three times slower (Chrome's CPU
+ * throttling, as its DevTools offer it): a race that CI's load shows in one run of two then shows in a minute.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -80,6 +84,18 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  const slowdown = Number(process.env.WALK_CPU_SLOWDOWN ?? 1);
+  if (slowdown > 1) {
+    const newContext = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const context = await newContext(options);
+      context.on('page', (page) => {
+        void context.newCDPSession(page).then((cdp) => cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown }));
+      });
+      return context;
+    };
+  }
+  return browser;
 }
 
 /** Axe finds no serious or critical violation; then the page is saved as `<name>.png`. */
