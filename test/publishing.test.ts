@@ -324,6 +324,34 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     await db('workers').where({ id: 'wkr_once' }).delete();
   });
 
+  it('never starts a lease its post no longer holds, even in a batch beside the lease that replaced it', async () => {
+    // The double send a chaos run once showed: a worker took over its own reservation under a new attempt id (its
+    // heartbeat had gone stale in a database cut) and both copies fell due in one batch. The start used to answer per
+    // post, so the replaced copy was told "started" too. Now whichever comes first, the replaced one never is.
+    const { db } = env.services;
+    const account = await sandboxAccount(env, ws.workspaceId, 'threads');
+    const horizon = new Date(Date.now() + 700_000).toISOString();
+    await playWorker('wkr_copied', 0);
+    for (const replacedFirst of [true, false]) {
+      const { id } = await dueIn(account.id, `Held twice, the replaced copy ${replacedFirst ? 'first' : 'last'}.`, 600);
+      const [replaced] = await reservePosts(db, [id], 'wkr_copied', horizon);
+      const [current] = await takeOverAttempts(
+        db,
+        [{ postId: id, attemptId: replaced!.attemptId, started: false }],
+        'wkr_copied',
+      );
+      const items = [replaced!, current!].map((attempt) => ({ attempt, message: 'Sending to Threads.' }));
+      if (!replacedFirst) items.reverse();
+      const answers = await startAttempts(db, items, new Date().toISOString());
+      expect(answers[items.findIndex((i) => i.attempt === replaced)]).toBe(false);
+      expect(answers.filter(Boolean).length).toBeLessThanOrEqual(1);
+      const told = (await api.kinds(id)).filter((k: string) => k === 'publishing');
+      expect(told.length).toBe(answers.filter(Boolean).length);
+      await db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null });
+    }
+    await db('workers').where({ id: 'wkr_copied' }).delete();
+  });
+
   /**
    * A worker the test plays, its heartbeat fresh for the whole test however slow the machine: this file's own worker
    * leaves its leases alone unless `host` says its process is gone.
