@@ -122,13 +122,18 @@ describe('processes starting while their database connection is cut, on postgres
       await db.raw(
         `select graphile_worker.add_job('publish', json_build_object('postId', 'pst_none'), job_key := 'pst_none')`,
       );
+      // A loaded CI run missed a 10 s wait here. After the cut the queue may wait out its restart pauses (500 ms,
+      // doubling) before it polls again, so the wait is longer; on failure the worker's own lines say which it was.
       await expect
         .poll(async () => (await db.raw(`select count(*)::int as n from graphile_worker.jobs`)).rows[0].n, {
-          timeout: 10_000,
+          timeout: 30_000,
         })
-        .toBe(0);
+        .toBe(0)
+        .catch((err: Error) => {
+          throw new Error(`${err.message}; the worker said:\n${run.output().slice(-3000)}`);
+        });
     } finally {
       await db.destroy();
     }
-  });
+  }, 60_000);
 });
