@@ -293,12 +293,30 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(await api.kinds(id)).toEqual(['created', 'cancelled']);
   });
 
+  /**
+   * A worker the test plays, its heartbeat fresh for the whole test however slow the machine: this file's own worker
+   * leaves its leases alone unless `host` says its process is gone.
+   */
+  const playWorker = (id: string, pid: number, host: string | null = null) => {
+    const now = new Date().toISOString();
+    const fresh = new Date(Date.now() + 60_000).toISOString();
+    return env.services.db('workers').insert({ id, started_at: now, heartbeat_at: fresh, pid, host });
+  };
+  /** How far ahead a test reserves: past the 600 s its posts are due in (dueIn). */
+  const reserveHorizon = () => new Date(Date.now() + 700_000).toISOString();
+  /** Sets a test's reserved posts aside (drafts, no lease) and removes the workers it played. */
+  const setAside = async (postIds: string[], workerIds: string[]) => {
+    const { db } = env.services;
+    await db('posts').whereIn('id', postIds).update({ status: 'draft', attempt_id: null, attempt_worker: null });
+    await db('workers').whereIn('id', workerIds).delete();
+  };
+
   it('hands a post asked for twice in one reservation batch to one caller only', async () => {
     // The chaos run published two posts twice: two jobs of one post (a retry's and the watchdog's) were prepared in
     // one batch, and both callers got the attempt.
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id } = await dueIn(account.id, 'Asked for twice at once.', 600);
-    const horizon = new Date(Date.now() + 700_000).toISOString();
+    const horizon = reserveHorizon();
     const [first, second] = await reservePosts(env.services.db, [id, id], 'wkr_twojobs', horizon);
     expect(first).toMatchObject({ postId: id, attemptId: expect.stringMatching(/^att_/) });
     expect(second).toBeUndefined();
@@ -312,7 +330,7 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     const { db } = env.services;
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id } = await dueIn(account.id, 'Started once.', 600);
-    const horizon = new Date(Date.now() + 700_000).toISOString();
+    const horizon = reserveHorizon();
     await playWorker('wkr_once', 0);
     const [held] = await reservePosts(db, [id], 'wkr_once', horizon);
     const item = { attempt: held!, message: 'Sending to Threads.' };
@@ -320,8 +338,7 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     expect(await startAttempts(db, [item, { ...item }], now)).toEqual([true, false]);
     expect(await startAttempts(db, [{ ...item }], now)).toEqual([false]);
     expect(await api.kinds(id)).toEqual(['created', 'publishing']);
-    await db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null });
-    await db('workers').where({ id: 'wkr_once' }).delete();
+    await setAside([id], ['wkr_once']);
   });
 
   it('never starts a lease its post no longer holds, even in a batch beside the lease that replaced it', async () => {
@@ -330,10 +347,12 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     // post, so the replaced copy was told "started" too. Now whichever comes first, the replaced one never is.
     const { db } = env.services;
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
-    const horizon = new Date(Date.now() + 700_000).toISOString();
+    const horizon = reserveHorizon();
     await playWorker('wkr_copied', 0);
+    const ids: string[] = [];
     for (const replacedFirst of [true, false]) {
       const { id } = await dueIn(account.id, `Held twice, the replaced copy ${replacedFirst ? 'first' : 'last'}.`, 600);
+      ids.push(id);
       const [replaced] = await reservePosts(db, [id], 'wkr_copied', horizon);
       const [current] = await takeOverAttempts(
         db,
@@ -347,26 +366,15 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
       expect(answers.filter(Boolean).length).toBeLessThanOrEqual(1);
       const told = (await api.kinds(id)).filter((k: string) => k === 'publishing');
       expect(told.length).toBe(answers.filter(Boolean).length);
-      await db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null });
     }
-    await db('workers').where({ id: 'wkr_copied' }).delete();
+    await setAside(ids, ['wkr_copied']);
   });
-
-  /**
-   * A worker the test plays, its heartbeat fresh for the whole test however slow the machine: this file's own worker
-   * leaves its leases alone unless `host` says its process is gone.
-   */
-  const playWorker = (id: string, pid: number, host: string | null = null) => {
-    const now = new Date().toISOString();
-    const fresh = new Date(Date.now() + 60_000).toISOString();
-    return env.services.db('workers').insert({ id, started_at: now, heartbeat_at: fresh, pid, host });
-  };
 
   it("tells each attempt's start, a worker's retry that resumes its progress too, and a resend's once", async () => {
     const { db } = env.services;
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id } = await dueIn(account.id, 'Refused after its container was made.', 600);
-    const horizon = new Date(Date.now() + 700_000).toISOString();
+    const horizon = reserveHorizon();
     await playWorker('wkr_retrying', 0);
     /** Reserves the post and starts its attempt, with its first progress if given, as the worker does. */
     const start = async (checkpoint?: { containerId: string }) => {
@@ -389,15 +397,14 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     await releaseForResend(db, env.services.jobs, { ...retry, checkpoint }, new Date().toISOString());
     await start();
     expect(await api.kinds(id)).toEqual(['created', 'publishing', 'retriedByWorker', 'publishing']);
-    await db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null });
-    await db('workers').where({ id: 'wkr_retrying' }).delete();
+    await setAside([id], ['wkr_retrying']);
   });
 
   it("takes over a silent worker's reservation only while it is one: a holder back and sending keeps it", async () => {
     const { db } = env.services;
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
     const { id } = await dueIn(account.id, 'Started by a worker thought silent.', 600);
-    const horizon = new Date(Date.now() + 700_000).toISOString();
+    const horizon = reserveHorizon();
     // The holder beats again.
     await playWorker('wkr_back', 0);
     const [held] = await reservePosts(db, [id], 'wkr_back', horizon);
@@ -410,14 +417,13 @@ describe.each(DATABASES)('publishing on %s', (kind) => {
     // The same lease found started (its holder gone quiet too long) is taken, to be settled.
     const [taken] = await takeOverAttempts(db, [{ ...listed, started: true }], 'wkr_watchdog');
     expect(taken).toMatchObject({ postId: id, started: true });
-    await db('posts').where({ id }).update({ status: 'draft', attempt_id: null, attempt_worker: null });
-    await db('workers').where({ id: 'wkr_back' }).delete();
+    await setAside([id], ['wkr_back']);
   });
 
   it('takes over at once the reservations of a worker whose process is gone from this machine', async () => {
     const { db } = env.services;
     const account = await sandboxAccount(env, ws.workspaceId, 'threads');
-    const horizon = new Date(Date.now() + 700_000).toISOString();
+    const horizon = reserveHorizon();
     // A process that ran here and ended: its pid names no process now.
     const ended = spawn(process.execPath, ['-e', '0']);
     await once(ended, 'exit');
