@@ -26,7 +26,7 @@ export function docsRoutes(publicUrl: string) {
   /** The reference as sent, with its ETag: 2.6 MB encoded and hashed once, not on the event loop at each request. */
   let reference: { body: Buffer; etag: string } | undefined;
 
-  const text = (res: Response, type: string, body: string) =>
+  const text = (res: Response, type: string, body: string | Buffer) =>
     res.type(type).set('Cache-Control', 'no-cache').send(body);
 
   // The guides' pages, read once they are built; nothing in them is loaded from elsewhere.
@@ -73,8 +73,7 @@ export function docsRoutes(publicUrl: string) {
     }
     if (reference === undefined) return notBuilt(res, 'API reference');
     // An ETag set here is one express does not compute again.
-    res.type('text/html; charset=utf-8').set('Cache-Control', 'no-cache').set('ETag', reference.etag);
-    res.send(reference.body);
+    text(res.set('ETag', reference.etag), 'text/html; charset=utf-8', reference.body);
   });
   router.get('/docs/:page', (req, res, next) =>
     /^[a-z-]+$/.test(req.params.page) && req.params.page !== 'index' ? guide(res, `${req.params.page}.html`) : next(),

@@ -172,7 +172,8 @@ export async function startAttempts(
   items: { attempt: Attempt; message: string; checkpoint?: Checkpoint }[],
   now: string,
 ): Promise<boolean[]> {
-  // One lease named twice in a batch (two holders of one attempt) is started for its first item only.
+  // A post named twice in a batch (two holders of its attempt, or a lease beside the one that replaced it) is started
+  // for its first item only, and only if that item's lease is the post's: never both.
   const firstOf = new Map<string, (typeof items)[number]>();
   for (const i of items) if (!firstOf.has(i.attempt.postId)) firstOf.set(i.attempt.postId, i);
   const firsts = [...firstOf.values()];
